@@ -1,0 +1,36 @@
+// `tilecast gpus`: the embedded GPU catalog.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/gpu_catalog.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+int run_gpus(const Args& args) {
+  if (args.has("show")) {
+    std::printf("%s\n", gpu_spec_to_json(resolve_gpu(args.get("show"))).c_str());
+    return 0;
+  }
+  if (args.has("json")) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& g : gpu_catalog()) list.push_back(nlohmann::json::parse(gpu_spec_to_json(g)));
+    std::printf("%s\n", list.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%-18s %-34s %6s %9s %9s %7s\n", "id", "name", "SMs", "FP32 TF", "GB/s", "L2 MB");
+  for (const auto& g : gpu_catalog())
+    std::printf("%-18s %-34s %6d %9.1f %9.0f %7.1f\n", g.id.c_str(), g.name.c_str(), g.num_sm,
+                g.fp32_gflops / 1000, g.mem_bw_gbps, g.l2_mb);
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command({
+    "gpus", "[--json] [--show NAME_OR_PATH]", "list the GPU catalog, or show one spec",
+    {"show"}, {"json"}, run_gpus});
+
+}  // namespace
+}  // namespace tilecast::cli

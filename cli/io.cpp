@@ -1,0 +1,59 @@
+#include "io.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+
+namespace tilecast::cli {
+
+namespace fs = std::filesystem;
+
+std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw Error("cannot read '" + path + "': no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  const fs::path p(path);
+  std::error_code ec;
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw Error("cannot write '" + path + "'");
+}
+
+bool is_regular_file(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+std::vector<std::string> list_files(const std::string& dir, const std::string& suffix) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error("'" + dir + "' is not a directory");
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string p = e.path().string();
+    if (e.is_regular_file() && p.size() >= suffix.size() &&
+        p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+GpuSpec resolve_gpu(const std::string& name_or_path) {
+  if (is_regular_file(name_or_path))
+    return parse_gpu_spec(read_text_file(name_or_path), name_or_path);
+  return find_gpu(name_or_path);
+}
+
+}  // namespace tilecast::cli

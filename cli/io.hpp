@@ -1,0 +1,20 @@
+// File access for the CLI (the core never touches files).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+
+namespace tilecast::cli {
+
+std::string read_text_file(const std::string& path);  // throws Error naming the path
+void write_text_file(const std::string& path, const std::string& text);
+bool is_regular_file(const std::string& path);
+// Files in `dir` ending in `suffix`, sorted; throws when `dir` is not a directory.
+std::vector<std::string> list_files(const std::string& dir, const std::string& suffix);
+
+// A catalog name (case-insensitive) or a path to a spec file (catalog or dataset format).
+GpuSpec resolve_gpu(const std::string& name_or_path);
+
+}  // namespace tilecast::cli

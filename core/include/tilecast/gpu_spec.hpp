@@ -1,0 +1,35 @@
+// A GPU as datasheet numbers. Parsed from either the NeuSight dataset's device
+// JSON or the project's gpu_catalog format (a superset); both validate every field.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilecast {
+
+struct GpuSpec {
+  std::string id;  // catalog id (e.g. "h100-sxm"); empty for ad-hoc specs
+  std::string name;
+  std::vector<std::string> aliases;  // other names, e.g. the CUDA device name
+  std::string vendor;                // "NVIDIA" or "AMD"
+  std::string architecture;          // e.g. "Ampere"; may be empty
+  int num_sm = 0;                    // SMs (NVIDIA) or compute units (AMD)
+  int cores_per_sm = 0;
+  double clock_mhz = 0;
+  double fp32_gflops = 0;         // FP32 peak on the vector/CUDA cores
+  double fp32_matrix_gflops = 0;  // FP32 peak for GEMMs (AMD matrix cores); = fp32_gflops otherwise
+  double mem_gb = 0;
+  double mem_bw_gbps = 0;
+  double l2_mb = 0;
+  std::string source;  // datasheet citation
+};
+
+// Parses and validates a spec. `origin` (a file name or "custom GPU") prefixes
+// every error message. Throws tilecast::Error.
+GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
+
+// The spec in the gpu_catalog format.
+std::string gpu_spec_to_json(const GpuSpec& gpu);
+
+}  // namespace tilecast

@@ -1,0 +1,33 @@
+// Latency of one kernel on one GPU: the learned tile/wave model (NeuSight
+// method) or the plain roofline baseline. Never below the roofline bound.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel.hpp"
+
+namespace tilecast {
+
+enum class Predictor { tilecast, roofline };
+
+Predictor parse_predictor(std::string_view name);  // "tilecast" | "roofline"
+std::string_view predictor_name(Predictor p);
+
+struct KernelForecast {
+  double latency_ms = 0;
+  double roofline_ms = 0;  // the roofline lower bound
+  double flops = 0;
+  double bytes = 0;
+  std::int64_t tiles = 0;
+  std::int64_t waves = 0;
+  double utilization = 1;  // fraction of roofline throughput achieved
+  std::string tile;        // tile the kernel was split into, e.g. "128x64"
+};
+
+KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel,
+                               Predictor predictor = Predictor::tilecast);
+
+}  // namespace tilecast

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+bash scripts/build_native.sh
+ctest --preset default

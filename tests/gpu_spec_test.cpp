@@ -1,0 +1,95 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "test_paths.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/gpu_spec.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+const char* kCatalogSpec = R"({
+  "id": "test-gpu", "name": "Test GPU", "vendor": "NVIDIA", "architecture": "Ampere",
+  "num_sm": 108, "cores_per_sm": 64, "boost_clock_mhz": 1410, "fp32_gflops": 19500,
+  "mem_gb": 80, "mem_bw_gbps": 1935, "l2_mb": 40, "source": "test"})";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_gpu_spec(text, "gpu.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string with_field(const std::string& field, const std::string& value) {
+  std::string s = kCatalogSpec;
+  const auto pos = s.find("\"" + field + "\": ");
+  REQUIRE(pos != std::string::npos);
+  const auto start = pos + field.size() + 4;
+  const auto end = s.find_first_of(",}", start);
+  return s.substr(0, start) + value + s.substr(end);
+}
+
+}  // namespace
+
+TEST_SUITE("gpu_spec") {
+  TEST_CASE("reads every dataset device file") {
+    for (const char* stem : {"Tesla_P4", "Tesla_T4", "Tesla_P100-PCIE-16GB", "Tesla_V100-PCIE-32GB",
+                             "NVIDIA_A100-PCIE-40GB", "NVIDIA_A100_80GB_PCIe", "AMD_Instinct_MI210"}) {
+      const std::string path = test::data_dir() + "/devices/" + stem + ".json";
+      GpuSpec g = parse_gpu_spec(test::read_file(path), path);
+      CHECK(g.num_sm > 0);
+      CHECK(g.fp32_gflops > 0);
+      CHECK(g.mem_bw_gbps > 0);
+    }
+    const std::string mi = test::data_dir() + "/devices/AMD_Instinct_MI210.json";
+    GpuSpec amd = parse_gpu_spec(test::read_file(mi), mi);
+    CHECK(amd.vendor == "AMD");
+    CHECK(amd.fp32_matrix_gflops == doctest::Approx(45300));
+    CHECK(amd.fp32_gflops == doctest::Approx(22600));
+  }
+
+  TEST_CASE("reads the catalog format") {
+    GpuSpec g = parse_gpu_spec(kCatalogSpec, "gpu.json");
+    CHECK(g.id == "test-gpu");
+    CHECK(g.num_sm == 108);
+    CHECK(g.fp32_matrix_gflops == g.fp32_gflops);
+    GpuSpec round = parse_gpu_spec(gpu_spec_to_json(g), "again");
+    CHECK(round.mem_bw_gbps == g.mem_bw_gbps);
+    CHECK(round.name == g.name);
+  }
+
+  TEST_CASE("bad fields are named with the file") {
+    CHECK(error_of("{not json") .find("gpu.json: not valid JSON") == 0);
+    CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
+    for (const char* v : {"0", "-5", "1e30", "\"many\"", "null"}) {
+      const std::string e = error_of(with_field("num_sm", v));
+      CAPTURE(v);
+      CHECK(e.find("gpu.json") == 0);
+      CHECK(e.find("num_sm") != std::string::npos);
+    }
+    CHECK(error_of(with_field("num_sm", "10.5")).find("integer") != std::string::npos);
+    CHECK(error_of(with_field("mem_bw_gbps", "-1")).find("mem_bw_gbps") != std::string::npos);
+    CHECK(error_of(with_field("fp32_gflops", "0")).find("fp32_gflops") != std::string::npos);
+    CHECK(error_of(with_field("vendor", "\"Intel\"")).find("vendor") != std::string::npos);
+    CHECK(error_of(R"({"Device":"X","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,"Freq":1113,"L2Cache":2})")
+              .find("SingleFLOPsVEC") != std::string::npos);
+    std::string deep(200, '[');
+    CHECK(error_of("{\"a\":" + deep).find("gpu.json") == 0);
+  }
+
+  TEST_CASE("catalog names resolve case-insensitively") {
+    REQUIRE(gpu_catalog().size() >= 1);
+    for (const auto& g : gpu_catalog()) {
+      CHECK(&find_gpu(g.id) == &g);
+      CHECK(g.fp32_gflops > 0);
+      CHECK(!g.source.empty());
+    }
+    CHECK_THROWS_AS(find_gpu("no-such-gpu-xyz"), Error);
+  }
+}

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "tilecast/api.hpp"
 #include "tilecast/kernel_forecast.hpp"
 
 namespace tilecast::cli {
@@ -14,24 +15,17 @@ int run_kernel(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"));
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  const KernelForecast f = forecast_kernel(gpu, kernel, predictor);
   if (args.has("json")) {
-    nlohmann::ordered_json j;
-    j["gpu"] = gpu.name;
-    j["op"] = op_name(kernel.op);
-    j["dims"] = dims_to_string(kernel);
-    j["predictor"] = predictor_name(predictor);
-    j["latency_ms"] = f.latency_ms;
-    j["roofline_ms"] = f.roofline_ms;
-    j["flops"] = f.flops;
-    j["bytes"] = f.bytes;
-    j["tile"] = f.tile;
-    j["tiles"] = f.tiles;
-    j["waves"] = f.waves;
-    j["utilization"] = f.utilization;
-    std::printf("%s\n", j.dump(2).c_str());
+    nlohmann::json req;
+    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
+    req["op"] = op_name(kernel.op);
+    req["dims"] = nlohmann::json::array();
+    for (int i = 0; i < (is_gemm(kernel.op) ? 4 : 2); ++i) req["dims"].push_back(kernel.dims[i]);
+    req["predictor"] = predictor_name(predictor);
+    std::printf("%s\n", api::forecast_kernel(req.dump()).c_str());
     return 0;
   }
+  const KernelForecast f = forecast_kernel(gpu, kernel, predictor);
   std::printf("%s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
               dims_to_string(kernel).c_str(), gpu.name.c_str(),
               std::string(predictor_name(predictor)).c_str());

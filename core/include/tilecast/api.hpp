@@ -1,0 +1,32 @@
+// The JSON-text API shared by the CLI's --json output and the WASM binding, so
+// both front ends return the same numbers from the same code. Every function
+// throws tilecast::Error with a message naming the offending field.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tilecast::api {
+
+// The embedded GPU catalog: a JSON array of specs in the gpu_catalog format.
+std::string list_gpus();
+
+// Validates a GPU spec (catalog or dataset format); returns it normalised.
+std::string validate_gpu(std::string_view spec_json);
+
+// {"gpu": NAME | {spec}, "op": "linear", "dims": [1,1024,1024,1024],
+//  "predictor": "tilecast"|"roofline"} -> the kernel forecast as JSON.
+std::string forecast_kernel(std::string_view request_json);
+
+// The embedded model zoo: [{"id","name","architecture","model_type",...}].
+std::string list_models();
+
+// Validates a Hugging Face config.json; returns {"ok":true,"architecture":...,...}.
+std::string validate_model(std::string_view config_json);
+
+// {"gpu": NAME | {spec}, "model": NAME | {HF config}, "batch": 1, "seq": 2048,
+//  "mode": "training"|"inference", "predictor": "tilecast"|"roofline"}
+// -> the whole-model forecast as JSON (see forecast.hpp for the fields).
+std::string forecast_model(std::string_view request_json);
+
+}  // namespace tilecast::api

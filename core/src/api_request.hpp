@@ -1,0 +1,13 @@
+// Pieces of JSON requests shared by the API functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "tilecast/gpu_spec.hpp"
+
+namespace tilecast::detail {
+
+// "gpu": a catalog name, or an inline spec object (catalog or dataset format).
+GpuSpec request_gpu(const nlohmann::json& request);
+
+}  // namespace tilecast::detail

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The accuracy tables quoted in the README: kernels, then whole models.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build_native.sh >/dev/null
+bash scripts/eval_kernels.sh
+echo
+bash scripts/eval_e2e.sh

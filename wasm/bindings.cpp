@@ -1,0 +1,17 @@
+// Embind registrations only: each name maps to one function of tilecast::api
+// through the converters in convert.hpp. No forecasting logic lives here.
+#include <emscripten/bind.h>
+
+#include "convert.hpp"
+#include "tilecast/api.hpp"
+
+EMSCRIPTEN_BINDINGS(tilecast) {
+  using namespace tilecast;
+  emscripten::function("version", &wasm::version);
+  emscripten::function("listGpus", &wasm::call_no_arg<&api::list_gpus>);
+  emscripten::function("validateGpu", &wasm::call_json<&api::validate_gpu>);
+  emscripten::function("forecastKernel", &wasm::call_json<&api::forecast_kernel>);
+  emscripten::function("listModels", &wasm::call_no_arg<&api::list_models>);
+  emscripten::function("validateModel", &wasm::call_json<&api::validate_model>);
+  emscripten::function("forecastModel", &wasm::call_json<&api::forecast_model>);
+}

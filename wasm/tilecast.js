@@ -1,0 +1,58 @@
+// The JavaScript face of the WebAssembly forecaster: JSON text or plain objects
+// in, parsed objects out; a failed call throws a TilecastError carrying the C++
+// message unchanged. The instance stays usable after any error.
+import createTilecastModule from './tilecast_wasm.mjs';
+
+export class TilecastError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'TilecastError';
+  }
+}
+
+function requestText(request) {
+  const text = typeof request === 'string' ? request : JSON.stringify(request);
+  if (typeof text !== 'string') throw new TilecastError('request must be JSON text or an object');
+  return text;
+}
+
+function unwrap(envelope) {
+  if (!envelope || envelope.ok !== true) {
+    throw new TilecastError(envelope && typeof envelope.error === 'string' ? envelope.error : 'unknown error');
+  }
+  return envelope.json;
+}
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+// options are passed to the Emscripten factory (e.g. {locateFile} or {wasmBinary}).
+// In Node the .wasm beside this file is read from disk: Emscripten 3.1.6's loader
+// is built for the web only (its Node path needs CommonJS globals an ES module lacks).
+export async function createTilecast(options = {}) {
+  const settings = { ...options };
+  if (isNode && !settings.wasmBinary) {
+    const fs = await import('node:fs');
+    settings.wasmBinary = fs.readFileSync(new URL('./tilecast_wasm.wasm', import.meta.url));
+  }
+  const m = await createTilecastModule(settings);
+  const json = (fn, request) => unwrap(request === undefined ? fn() : fn(requestText(request)));
+  const parsed = (fn, request) => JSON.parse(json(fn, request));
+  return {
+    version: m.version(),
+    listGpus: () => parsed(m.listGpus),
+    validateGpu: (spec) => parsed(m.validateGpu, spec),
+    forecastKernel: (request) => parsed(m.forecastKernel, request),
+    listModels: () => parsed(m.listModels),
+    validateModel: (config) => parsed(m.validateModel, config),
+    forecastModel: (request) => parsed(m.forecastModel, request),
+    // The same calls returning the JSON text exactly as the core wrote it.
+    text: {
+      listGpus: () => json(m.listGpus),
+      validateGpu: (spec) => json(m.validateGpu, spec),
+      forecastKernel: (request) => json(m.forecastKernel, request),
+      listModels: () => json(m.listModels),
+      validateModel: (config) => json(m.validateModel, config),
+      forecastModel: (request) => json(m.forecastModel, request),
+    },
+  };
+}

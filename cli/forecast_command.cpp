@@ -1,0 +1,92 @@
+// `tilecast forecast`: one model's training step or inference pass on one GPU.
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+ModelConfig resolve_model(const std::string& name_or_path) {
+  if (is_regular_file(name_or_path))
+    return parse_model_config(read_text_file(name_or_path), name_or_path);
+  return find_model(name_or_path);
+}
+
+int run_forecast(const Args& args) {
+  const GpuSpec gpu = resolve_gpu(args.require("gpu"));
+  const std::string model_arg = args.require("model");
+  const ModelConfig model = resolve_model(model_arg);
+  Workload w;
+  w.batch = args.integer("batch", 1, 1, std::int64_t{1} << 31);
+  w.seq = args.integer("seq", 0, 1, std::int64_t{1} << 31);
+  if (!args.has("seq")) throw Error("--seq is required (the sequence length in tokens)");
+  const std::string mode = args.get("mode", "inference");
+  if (mode != "inference" && mode != "training")
+    throw Error("--mode is '" + mode + "'; allowed: inference, training");
+  w.training = mode == "training";
+  const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+
+  if (args.has("json")) {
+    nlohmann::json req;
+    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
+    if (is_regular_file(model_arg))
+      req["model"] = nlohmann::json::parse(read_text_file(model_arg));
+    else
+      req["model"] = model.id;
+    req["batch"] = w.batch;
+    req["seq"] = w.seq;
+    req["mode"] = mode;
+    req["predictor"] = predictor_name(predictor);
+    std::printf("%s\n", api::forecast_model(req.dump()).c_str());
+    return 0;
+  }
+
+  const OpGraph graph = build_op_graph(model, w);
+  const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  const double roof = forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
+  std::printf("%s on %s: %s, batch %lld, seq %lld (%s predictor)\n", model.name.c_str(),
+              gpu.name.c_str(), mode.c_str(), static_cast<long long>(w.batch),
+              static_cast<long long>(w.seq), std::string(predictor_name(predictor)).c_str());
+  std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
+  std::printf("  forward      %10.3f ms\n", f.forward_ms);
+  if (w.training)
+    std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,
+                f.accumulate_ms);
+  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s\n", f.samples_per_s, f.tokens_per_s);
+  std::printf("  kernels      %10lld launches, %.4g TFLOP\n", static_cast<long long>(f.kernels),
+              f.flops / 1e12);
+  std::printf("\nbreakdown\n");
+  for (int k = 0; k < kOpKindCount; ++k)
+    std::printf("  %-14s %10.3f ms  %5.1f%%\n",
+                std::string(op_kind_name(static_cast<OpKind>(k))).c_str(), f.breakdown_ms[k],
+                100 * f.breakdown_ms[k] / f.latency_ms);
+  std::printf("\n  %-26s %6s %12s %12s %12s\n", "layer", "count", "forward ms", "backward ms",
+              "total ms");
+  for (const auto& l : f.layers)
+    std::printf("  %-26s %6lld %12.4f %12.4f %12.3f\n", l.name.c_str(),
+                static_cast<long long>(l.count), l.forward_ms, l.backward_ms, l.total_ms);
+  if (!f.substitutions.empty()) {
+    std::printf("\nforecast by the closest measured kernel class:\n");
+    for (const auto& s : f.substitutions)
+      std::printf("  %-30s as %s\n", s.kernel.c_str(), s.forecast_as.c_str());
+  }
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command({
+    "forecast",
+    "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode inference|training] "
+    "[--predictor tilecast|roofline] [--json]",
+    "forecast a whole model's inference pass or training step",
+    {"gpu", "model", "batch", "seq", "mode", "predictor"}, {"json"}, run_forecast});
+
+}  // namespace
+}  // namespace tilecast::cli

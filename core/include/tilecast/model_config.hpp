@@ -1,0 +1,63 @@
+// A transformer's shape as read from a Hugging Face config.json: the few numbers
+// the operator graph needs, validated (architecture detected from
+// `architectures` / `model_type`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilecast {
+
+enum class Architecture { gpt2, bert, opt, llama, mistral, qwen2, switch_transformers };
+
+std::string_view architecture_name(Architecture a);
+// "gpt2, bert, opt, llama, mistral, qwen2, switch_transformers"
+std::string supported_architectures();
+
+enum class Activation { gelu, gelu_new, relu, silu };
+
+struct ModelConfig {
+  std::string id;    // zoo id (file stem) or empty for ad-hoc configs
+  std::string name;  // display name (tilecast_name, else _name_or_path, else the architecture)
+  std::vector<std::string> aliases;
+  std::string source;      // tilecast_source
+  std::string model_type;  // as written in the config
+  Architecture architecture = Architecture::gpt2;
+  std::int64_t hidden_size = 0;
+  std::int64_t num_layers = 0;        // decoder layers (encoder layers for bert/switch)
+  std::int64_t num_decoder_layers = 0;  // switch only
+  std::int64_t num_heads = 0;
+  std::int64_t num_kv_heads = 0;      // = num_heads unless grouped-query attention
+  std::int64_t head_dim = 0;          // hidden_size / num_heads (switch: d_kv)
+  std::int64_t intermediate_size = 0; // MLP width
+  std::int64_t vocab_size = 0;
+  std::int64_t max_positions = 0;     // rows of a learned position table (0: none)
+  std::int64_t type_vocab_size = 0;   // bert token types
+  std::int64_t word_embed_proj_dim = 0;  // opt: projection around the decoder when != hidden
+  Activation activation = Activation::gelu;
+  bool attention_bias = false;      // q/k/v/o carry biases
+  bool mlp_bias = false;
+  double attention_dropout = 0;     // probability; 0 means no dropout kernel
+  double hidden_dropout = 0;
+  // switch_transformers
+  std::int64_t num_experts = 0;
+  std::int64_t expert_capacity = 0;
+  std::int64_t encoder_sparse_step = 0;
+  std::int64_t decoder_sparse_step = 0;
+  bool tie_word_embeddings = false;
+
+  double params() const;  // parameter count
+};
+
+// Switch Transformers: whether block i of a stack with this sparse step is a
+// mixture-of-experts block (the Hugging Face rule: every block when the step is 1,
+// else blocks with i % step == 1).
+bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i);
+
+// Parses a config.json. `origin` (a file name, "model config") prefixes every
+// error. Throws tilecast::Error naming the field or listing the supported architectures.
+ModelConfig parse_model_config(std::string_view json_text, std::string_view origin);
+
+}  // namespace tilecast

@@ -1,0 +1,57 @@
+// A whole model's step on a GPU: every kernel of the operator graph forecast
+// with the chosen kernel predictor, summed per section and over repeats, with
+// forward/backward totals, a per-op-kind breakdown and throughput.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast {
+
+struct SectionForecast {
+  std::string name;
+  std::int64_t count = 1;
+  double forward_ms = 0;   // one instance
+  double backward_ms = 0;  // one instance, gradient accumulation included
+  double total_ms = 0;     // count x (forward + backward)
+};
+
+struct Substitution {
+  std::string kernel;       // e.g. "silu"
+  std::string forecast_as;  // e.g. "gelu"
+};
+
+struct ModelForecast {
+  Workload workload;
+  Predictor predictor = Predictor::tilecast;
+  double latency_ms = 0;
+  double forward_ms = 0;
+  double backward_ms = 0;    // gradients and accumulation
+  double accumulate_ms = 0;  // the accumulation part of backward_ms
+  double samples_per_s = 0;
+  double tokens_per_s = 0;
+  double flops = 0;          // all phases, repeats counted
+  std::int64_t kernels = 0;  // kernel launches, repeats counted
+  std::array<double, kOpKindCount> breakdown_ms{};  // indexed by OpKind
+  std::vector<SectionForecast> layers;
+  std::vector<Substitution> substitutions;  // sorted, unique
+};
+
+// Throws tilecast::Error on a bad workload or when the result is not finite.
+ModelForecast forecast_model(const GpuSpec& gpu, const ModelConfig& model, const Workload& w,
+                             Predictor predictor);
+ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
+                             Predictor predictor);
+
+// The API's response object (see api.hpp), as JSON text.
+std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                   const ModelForecast& f, double roofline_latency_ms);
+
+}  // namespace tilecast

@@ -1,0 +1,63 @@
+// The kernels one training step or inference pass of a model launches in PyTorch
+// eager FP32, per section (embeddings, each distinct layer type, head), each
+// section counted as many times as it repeats.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/kernel.hpp"
+#include "tilecast/model_config.hpp"
+
+namespace tilecast {
+
+// The breakdown classes of the forecast.
+enum class OpKind { gemm, attention_bmm, softmax, norm, elementwise, memory };
+inline constexpr int kOpKindCount = 6;
+std::string_view op_kind_name(OpKind k);
+
+// forward; backward (gradients); accumulate (adding weight gradients into .grad).
+enum class Phase { forward, backward, accumulate };
+
+struct GraphOp {
+  Kernel kernel;  // what is forecast
+  OpKind kind = OpKind::elementwise;
+  Phase phase = Phase::forward;
+  // > 0 for a memory-bound copy (embedding lookup, dropout, contiguous, where,
+  // routing gathers): the number of tensor elements it lists (inputs + output),
+  // forecast as `addu` over half as many elements (addu moves 8 bytes per element).
+  double mem_elements = 0;
+  // Non-empty when the kernel has no measurements of its own and is forecast as
+  // `kernel` (e.g. "silu" forecast as gelu).
+  std::string_view stands_for;
+  std::string_view name;  // the module or function, e.g. "c_attn", "softmax"
+};
+
+struct GraphSection {
+  std::string name;       // e.g. "embeddings", "decoder layer", "head"
+  std::int64_t count = 1; // how many times it repeats
+  std::vector<GraphOp> ops;
+};
+
+struct Workload {
+  std::int64_t batch = 1;
+  std::int64_t seq = 1;
+  bool training = false;
+};
+
+struct OpGraph {
+  std::vector<GraphSection> sections;
+};
+
+// Throws tilecast::Error when batch or seq is not positive or a kernel
+// dimension would leave 1 .. 2^31 (e.g. batch x seq x heads too large).
+OpGraph build_op_graph(const ModelConfig& model, const Workload& w);
+
+// Floating-point operations of one phase over the whole graph (repeats counted).
+double graph_flops(const OpGraph& graph, Phase phase);
+// Kernel launches over the whole graph (repeats counted).
+std::int64_t graph_kernel_count(const OpGraph& graph);
+
+}  // namespace tilecast

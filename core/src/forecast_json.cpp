@@ -1,0 +1,48 @@
+// The whole-model forecast as the JSON object the CLI (--json), the WASM binding
+// and the web page share.
+#include <nlohmann/json.hpp>
+
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/version.hpp"
+
+namespace tilecast {
+
+std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                   const ModelForecast& f, double roofline_latency_ms) {
+  nlohmann::ordered_json j;
+  j["tilecast_version"] = std::string(kVersion);
+  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
+  j["model"] = {{"id", model.id},
+                {"name", model.name},
+                {"architecture", std::string(architecture_name(model.architecture))}};
+  j["mode"] = f.workload.training ? "training" : "inference";
+  j["batch"] = f.workload.batch;
+  j["seq"] = f.workload.seq;
+  j["predictor"] = std::string(predictor_name(f.predictor));
+  j["latency_ms"] = f.latency_ms;
+  j["forward_ms"] = f.forward_ms;
+  j["backward_ms"] = f.backward_ms;
+  j["samples_per_s"] = f.samples_per_s;
+  j["tokens_per_s"] = f.tokens_per_s;
+  j["kernels"] = f.kernels;
+  nlohmann::ordered_json b;
+  for (int k = 0; k < kOpKindCount; ++k)
+    b[std::string(op_kind_name(static_cast<OpKind>(k)))] = f.breakdown_ms[k];
+  j["breakdown"] = b;
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const auto& l : f.layers)
+    layers.push_back({{"name", l.name},
+                      {"count", l.count},
+                      {"forward_ms", l.forward_ms},
+                      {"backward_ms", l.backward_ms},
+                      {"total_ms", l.total_ms}});
+  j["layers"] = layers;
+  nlohmann::ordered_json subs = nlohmann::ordered_json::array();
+  for (const auto& s : f.substitutions)
+    subs.push_back({{"kernel", s.kernel}, {"forecast_as", s.forecast_as}});
+  j["substitutions"] = subs;
+  j["roofline_latency_ms"] = roofline_latency_ms;
+  return j.dump(2);
+}
+
+}  // namespace tilecast

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the static calculator into web/dist/ (servable by any static host):
+# copies the WebAssembly forecaster into web/public/tilecast/, then type-checks
+# and bundles with Vite. Run scripts/build_wasm.sh first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+wasm_dir="${TILECAST_WASM_DIR:-build-wasm/wasm}"
+for f in tilecast_wasm.mjs tilecast_wasm.wasm tilecast.js; do
+  [ -f "$wasm_dir/$f" ] || { echo "build_web: $wasm_dir/$f is missing; run scripts/build_wasm.sh" >&2; exit 1; }
+done
+[ -d web/node_modules ] || bash scripts/bootstrap.sh
+mkdir -p web/public/tilecast
+cp "$wasm_dir/tilecast_wasm.mjs" "$wasm_dir/tilecast_wasm.wasm" "$wasm_dir/tilecast.js" web/public/tilecast/
+cd web
+npx tsc --noEmit
+npx vite build --logLevel warn
+echo "build_web: site in web/dist/"

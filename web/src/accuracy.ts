@@ -1,0 +1,150 @@
+// The accuracy page: the committed report (public/accuracy.json, written by
+// scripts/accuracy_report.sh) as tables and a measured-vs-forecast chart.
+import { COLORS, drawChart } from './charts';
+import { byId, clear, h, setText } from './dom';
+import { fmtMs, fmtPct } from './format';
+
+interface Case {
+  gpu: string;
+  model: string;
+  mode: string;
+  seq: number;
+  batch: number;
+  measured_ms: number;
+  tilecast_ms: number | null;
+  tilecast_error_pct: number | null;
+  roofline_ms: number | null;
+  roofline_error_pct: number | null;
+}
+
+interface Report {
+  tilecast_version?: string;
+  generated_by?: string;
+  e2e?: {
+    cases?: Case[];
+    summary?: { gpu: string; mode: string; n: number; mean_abs_error_pct: number; roofline_mean_abs_error_pct: number }[];
+  };
+  kernels?: {
+    groups?: { gpu: string; op: string; n: number; mape_pct: number; roofline_mape_pct: number }[];
+    overall_mape_pct?: number;
+    roofline_overall_mape_pct?: number;
+  };
+}
+
+let report: Promise<Report> | null = null;
+
+// Fetched once (right after the first forecast, so the page works offline later).
+export function loadReport(): Promise<Report> {
+  if (!report) {
+    report = fetch(new URL('accuracy.json', document.baseURI).href).then((r) => {
+      if (!r.ok) throw new Error(`the report could not be loaded (HTTP ${r.status})`);
+      return r.json() as Promise<Report>;
+    });
+    report.catch(() => (report = null));
+  }
+  return report;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
+
+function table(caption: string, head: string[], rows: (string | number)[][], numericFrom = 1): HTMLElement {
+  const t = h('table', {}, h('caption', {}, caption));
+  t.append(h('thead', {}, h('tr', {}, ...head.map((c, i) => h('th', { scope: 'col', class: i >= numericFrom ? 'num' : undefined }, c)))));
+  const body = h('tbody');
+  for (const r of rows) body.append(h('tr', {}, ...r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, String(c)) : h('td', { class: i >= numericFrom ? 'num' : undefined }, String(c))))));
+  t.append(body);
+  return h('div', { class: 'table-wrap' }, t);
+}
+
+let rendered = false;
+
+export async function renderAccuracy(): Promise<void> {
+  if (rendered) return;
+  const status = byId('accuracy-status');
+  const body = byId('accuracy-body');
+  setText(status, 'Loading the accuracy report…');
+  let r: Report;
+  try {
+    r = await loadReport();
+  } catch (e) {
+    setText(status, `The accuracy report is not available: ${e instanceof Error ? e.message : e}.`);
+    return;
+  }
+  rendered = true;
+  clear(body);
+  const cases = r.e2e?.cases ?? [];
+  const summary = r.e2e?.summary ?? [];
+  const groups = r.kernels?.groups ?? [];
+  if (!cases.length && !groups.length) {
+    setText(status, 'The accuracy report is empty: run scripts/accuracy_report.sh to generate it.');
+    return;
+  }
+  setText(
+    status,
+    `${cases.length} whole-model measurements and ${groups.reduce((n, g) => n + (g.n || 0), 0)} kernel measurements` +
+      (r.tilecast_version ? `, forecast by tilecast ${r.tilecast_version}.` : '.'),
+  );
+  if (summary.length) {
+    body.append(
+      h('h3', {}, 'Whole models: mean absolute error'),
+      table(
+        'Mean absolute error of the forecast against the measured latency, per GPU and mode',
+        ['GPU', 'Mode', 'Cases', 'tilecast', 'Roofline only'],
+        summary.map((s) => [s.gpu, s.mode, s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
+        2,
+      ),
+    );
+  }
+  if (cases.length) {
+    const canvas = h('canvas', { role: 'img', 'aria-label': 'Scatter chart of forecast against measured latency, log scales' });
+    body.append(h('h3', {}, 'Measured vs forecast'), h('div', { class: 'chart-box tall' }, canvas));
+    const pts = (key: 'tilecast_ms' | 'roofline_ms') =>
+      cases.filter((c) => num(c[key]) > 0 && num(c.measured_ms) > 0).map((c) => ({ x: c.measured_ms, y: c[key] as number }));
+    const all = cases.map((c) => num(c.measured_ms)).filter((v) => v > 0);
+    const lo = Math.min(...all) / 2, hi = Math.max(...all) * 2;
+    drawChart(canvas as HTMLCanvasElement, {
+      type: 'scatter',
+      data: {
+        datasets: [
+          { label: 'tilecast', data: pts('tilecast_ms'), backgroundColor: COLORS.tilecast, pointRadius: 3 },
+          { label: 'roofline only', data: pts('roofline_ms'), backgroundColor: COLORS.roofline, pointRadius: 3 },
+          { type: 'line', label: 'exact', data: [{ x: lo, y: lo }, { x: hi, y: hi }], borderColor: '#c0c6d2', borderDash: [4, 4], pointRadius: 0 } as never,
+        ],
+      },
+      options: {
+        scales: {
+          x: { type: 'logarithmic', title: { display: true, text: 'measured (ms)' } },
+          y: { type: 'logarithmic', title: { display: true, text: 'forecast (ms)' } },
+        },
+        plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: measured ${fmtMs((c.raw as { x: number }).x)}, forecast ${fmtMs((c.raw as { y: number }).y)}` } } },
+      },
+    });
+    body.append(
+      h('h3', {}, 'Every whole-model measurement'),
+      table(
+        'Measured latency with the tilecast and roofline forecasts and their errors',
+        ['GPU', 'Model', 'Mode', 'Batch', 'Seq', 'Measured', 'tilecast', 'Error', 'Roofline only', 'Error'],
+        cases.map((c) => [
+          c.gpu, c.model, c.mode, c.batch, c.seq, fmtMs(num(c.measured_ms)),
+          fmtMs(num(c.tilecast_ms)), fmtPct(num(c.tilecast_error_pct)),
+          fmtMs(num(c.roofline_ms)), fmtPct(num(c.roofline_error_pct)),
+        ]),
+        3,
+      ),
+    );
+  }
+  if (groups.length) {
+    const overall = r.kernels?.overall_mape_pct;
+    const roofOverall = r.kernels?.roofline_overall_mape_pct;
+    body.append(
+      h('h3', {}, 'Single kernels: mean absolute percentage error'),
+      h('p', { class: 'hint' }, `Overall: tilecast ${fmtPct(num(overall))}, roofline only ${fmtPct(num(roofOverall))}.`),
+      table(
+        'Kernel forecast error per GPU and operator (held-out test set)',
+        ['GPU', 'Operator', 'Kernels', 'tilecast', 'Roofline only'],
+        groups.map((g) => [g.gpu, g.op, g.n, fmtPct(num(g.mape_pct)), fmtPct(num(g.roofline_mape_pct))]),
+        2,
+      ),
+    );
+  }
+}

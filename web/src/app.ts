@@ -1,0 +1,38 @@
+// Shared application context: the engine, catalogs, state, and request building.
+import type { Engine, GpuSpec, ModelForecast, ModelRequest, ZooModel } from './engine';
+import { CUSTOM, type State } from './state';
+
+export interface App {
+  engine: Engine;
+  gpus: GpuSpec[];
+  models: ZooModel[];
+  state: State;
+  last: ModelForecast | null; // the forecast on screen
+  lastRequest: ModelRequest | null;
+}
+
+export function gpuById(app: App, id: string): GpuSpec | undefined {
+  return app.gpus.find((g) => g.id === id);
+}
+
+export function modelById(app: App, id: string): ZooModel | undefined {
+  return app.models.find((m) => m.id === id);
+}
+
+export function requestFor(app: App, gpu?: string, batch?: number): ModelRequest {
+  const s = app.state;
+  const g = gpu ?? s.gpu;
+  return {
+    gpu: g === CUSTOM && s.customGpu ? s.customGpu : g,
+    model: s.model === CUSTOM && s.customModel ? s.customModel : s.model,
+    batch: batch ?? s.batch,
+    seq: s.seq,
+    mode: s.mode,
+    predictor: 'tilecast',
+  };
+}
+
+export function gpuLabel(app: App, gpu: string): string {
+  if (gpu === CUSTOM) return app.state.customGpu?.name ?? 'Custom GPU';
+  return gpuById(app, gpu)?.name ?? gpu;
+}

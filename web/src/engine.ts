@@ -1,0 +1,100 @@
+// Loads the WebAssembly forecaster (public/tilecast/, copied there by
+// scripts/build_web.sh) and gives it types. Every call is synchronous once loaded;
+// errors are thrown as TilecastError with the core's message.
+
+export interface GpuSpec {
+  id?: string;
+  name: string;
+  aliases?: string[];
+  vendor: string;
+  architecture?: string;
+  num_sm: number;
+  cores_per_sm: number;
+  boost_clock_mhz: number;
+  fp32_gflops: number;
+  fp32_matrix_gflops?: number;
+  mem_gb: number;
+  mem_bw_gbps: number;
+  l2_mb: number;
+  source?: string;
+}
+
+export interface ZooModel {
+  id: string;
+  name: string;
+  architecture: string;
+  model_type: string;
+  layers: number;
+  hidden_size: number;
+  params_b: number;
+  source: string;
+}
+
+export type Mode = 'training' | 'inference';
+export type Predictor = 'tilecast' | 'roofline';
+
+export interface ModelRequest {
+  gpu: string | GpuSpec;
+  model: string | Record<string, unknown>;
+  batch: number;
+  seq: number;
+  mode: Mode;
+  predictor: Predictor;
+}
+
+export const BREAKDOWN_KINDS = ['gemm', 'attention_bmm', 'softmax', 'norm', 'elementwise', 'memory'] as const;
+export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
+
+export interface LayerRow {
+  name: string;
+  count: number;
+  forward_ms: number;
+  backward_ms: number;
+  total_ms: number;
+}
+
+export interface ModelForecast {
+  tilecast_version: string;
+  gpu: { id: string; name: string };
+  model: { id: string; name: string; architecture: string };
+  mode: Mode;
+  batch: number;
+  seq: number;
+  predictor: Predictor;
+  latency_ms: number;
+  forward_ms: number;
+  backward_ms: number;
+  samples_per_s: number;
+  tokens_per_s: number;
+  kernels: number;
+  breakdown: Partial<Record<BreakdownKind, number>>;
+  layers: LayerRow[];
+  substitutions: { kernel: string; forecast_as: string }[];
+  roofline_latency_ms: number;
+}
+
+export interface Engine {
+  readonly version: string;
+  listGpus(): GpuSpec[];
+  validateGpu(spec: unknown): GpuSpec;
+  listModels(): ZooModel[];
+  validateModel(config: unknown): Record<string, unknown>;
+  forecastModel(request: ModelRequest): ModelForecast;
+  forecastKernel(request: unknown): Record<string, unknown>;
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+let loading: Promise<Engine> | null = null;
+
+// The module lives beside the page (./tilecast/), outside the bundle.
+export function loadEngine(): Promise<Engine> {
+  if (!loading) {
+    const url = new URL('tilecast/tilecast.js', document.baseURI).href;
+    loading = import(/* @vite-ignore */ url).then((m) => m.createTilecast() as Promise<Engine>);
+  }
+  return loading;
+}

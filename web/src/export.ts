@@ -1,0 +1,51 @@
+// Results as CSV and JSON files (built in memory, downloaded through a blob: URL).
+import type { ModelForecast, ModelRequest } from './engine';
+
+function csvCell(v: unknown): string {
+  let s = v === null || v === undefined ? '' : String(v);
+  // Cells a spreadsheet would run as a formula are quoted as text.
+  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function forecastCsv(f: ModelForecast, link: string): string {
+  const rows: unknown[][] = [
+    ['section', 'name', 'count', 'forward_ms', 'backward_ms', 'total_ms'],
+    ['summary', 'gpu', '', '', '', f.gpu.name],
+    ['summary', 'model', '', '', '', f.model.name],
+    ['summary', 'mode', '', '', '', f.mode],
+    ['summary', 'batch', '', '', '', f.batch],
+    ['summary', 'seq', '', '', '', f.seq],
+    ['summary', 'predictor', '', '', '', f.predictor],
+    ['summary', 'tilecast_version', '', '', '', f.tilecast_version],
+    ['summary', 'latency_ms', '', f.forward_ms, f.backward_ms, f.latency_ms],
+    ['summary', 'roofline_latency_ms', '', '', '', f.roofline_latency_ms],
+    ['summary', 'samples_per_s', '', '', '', f.samples_per_s],
+    ['summary', 'tokens_per_s', '', '', '', f.tokens_per_s],
+    ['summary', 'kernels', '', '', '', f.kernels],
+    ['summary', 'link', '', '', '', link],
+  ];
+  for (const [k, v] of Object.entries(f.breakdown ?? {})) rows.push(['breakdown', k, '', '', '', v]);
+  for (const l of f.layers ?? []) rows.push(['layer', l.name, l.count, l.forward_ms, l.backward_ms, l.total_ms]);
+  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+export function forecastJson(f: ModelForecast, request: ModelRequest, link: string): string {
+  return JSON.stringify({ link, request, forecast: f }, null, 2) + '\n';
+}
+
+export function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function fileStem(f: ModelForecast): string {
+  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'x';
+  return `tilecast-${slug(f.model.id || f.model.name)}-${slug(f.gpu.id || f.gpu.name)}-${f.mode}-b${f.batch}-s${f.seq}`;
+}

@@ -1,0 +1,174 @@
+// The GPU and model pickers, the custom GPU form and the pasted config.
+import { gpuById, type App } from './app';
+import { groupGpus, groupModels, gpuMatches, paramsText } from './catalog';
+import { byId, clear, h, setText } from './dom';
+import { errorMessage, type GpuSpec } from './engine';
+import { fmtNum } from './format';
+import { CUSTOM, clip } from './state';
+
+export const MAX_CONFIG_BYTES = 1 << 20;
+
+// ---- GPU -------------------------------------------------------------------
+
+export function fillGpuSelect(app: App, query: string): void {
+  const select = byId<HTMLSelectElement>('gpu-select');
+  clear(select);
+  const matching = app.gpus.filter((g) => gpuMatches(g, query));
+  if (app.state.customGpu) {
+    select.append(h('optgroup', { label: 'Custom' }, h('option', { value: CUSTOM }, `Custom: ${clip(app.state.customGpu.name, 48)}`)));
+  }
+  for (const group of groupGpus(matching)) {
+    const og = h('optgroup', { label: group.label });
+    for (const g of group.items) og.append(h('option', { value: g.id! }, g.name));
+    select.append(og);
+  }
+  if (select.options.length === 0) select.append(h('option', { value: '', disabled: true }, 'No GPU matches the search'));
+  select.value = app.state.gpu;
+}
+
+export function describeGpu(g: GpuSpec): string {
+  const parts = [
+    `${g.num_sm} ${g.vendor === 'AMD' ? 'CUs' : 'SMs'}`,
+    `${fmtNum(g.fp32_gflops / 1000)} TFLOPS FP32`,
+    g.fp32_matrix_gflops ? `${fmtNum(g.fp32_matrix_gflops / 1000)} TFLOPS FP32 matrix` : '',
+    `${fmtNum(g.mem_gb)} GB`,
+    `${fmtNum(g.mem_bw_gbps)} GB/s`,
+    `${fmtNum(g.l2_mb)} MB L2`,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+export function showGpuInfo(app: App): void {
+  const g = app.state.gpu === CUSTOM ? app.state.customGpu : gpuById(app, app.state.gpu);
+  setText(byId('gpu-info'), g ? describeGpu(g) : '');
+}
+
+interface FieldDef {
+  key: keyof GpuSpec;
+  label: string;
+  kind: 'text' | 'number' | 'vendor';
+  optional?: boolean;
+}
+
+const GPU_FIELDS: FieldDef[] = [
+  { key: 'name', label: 'Name', kind: 'text' },
+  { key: 'vendor', label: 'Vendor', kind: 'vendor' },
+  { key: 'architecture', label: 'Architecture', kind: 'text', optional: true },
+  { key: 'num_sm', label: 'SMs / CUs', kind: 'number' },
+  { key: 'cores_per_sm', label: 'FP32 cores per SM', kind: 'number' },
+  { key: 'boost_clock_mhz', label: 'Boost clock (MHz)', kind: 'number' },
+  { key: 'fp32_gflops', label: 'FP32 (GFLOP/s)', kind: 'number' },
+  { key: 'fp32_matrix_gflops', label: 'FP32 matrix (GFLOP/s, optional)', kind: 'number', optional: true },
+  { key: 'mem_gb', label: 'Memory (GB)', kind: 'number' },
+  { key: 'mem_bw_gbps', label: 'Bandwidth (GB/s)', kind: 'number' },
+  { key: 'l2_mb', label: 'L2 cache (MB)', kind: 'number' },
+];
+
+export function buildCustomGpuForm(): void {
+  const box = byId('custom-gpu-fields');
+  clear(box);
+  for (const f of GPU_FIELDS) {
+    const id = `cg-${f.key}`;
+    let input: HTMLElement;
+    if (f.kind === 'vendor') {
+      input = h('select', { id }, h('option', { value: 'NVIDIA' }, 'NVIDIA'), h('option', { value: 'AMD' }, 'AMD'));
+    } else {
+      input = h('input', {
+        id,
+        type: f.kind === 'number' ? 'number' : 'text',
+        inputmode: f.kind === 'number' ? 'decimal' : undefined,
+        step: f.kind === 'number' ? 'any' : undefined,
+        min: f.kind === 'number' ? '0' : undefined,
+        maxlength: f.kind === 'text' ? '120' : undefined,
+      });
+    }
+    box.append(h('div', { class: 'field' }, h('label', { for: id }, f.label), input));
+  }
+}
+
+export function fillCustomGpuForm(g: GpuSpec): void {
+  for (const f of GPU_FIELDS) {
+    const el = byId<HTMLInputElement | HTMLSelectElement>(`cg-${f.key}`);
+    let v = g[f.key];
+    if (f.key === 'name' && g.id) v = `${g.name} (custom)`;
+    el.value = v === undefined || v === null ? '' : String(v);
+  }
+}
+
+// Reads the form into a spec object; the core validates the numbers' ranges.
+export function readCustomGpuForm(): GpuSpec {
+  const spec: Record<string, unknown> = {};
+  for (const f of GPU_FIELDS) {
+    const raw = byId<HTMLInputElement | HTMLSelectElement>(`cg-${f.key}`).value.trim();
+    if (raw === '') {
+      if (f.optional) continue;
+      throw new Error(`${f.label}: please fill this in`);
+    }
+    if (f.kind === 'number') {
+      const v = Number(raw);
+      if (!Number.isFinite(v)) throw new Error(`${f.label}: "${clip(raw)}" is not a number`);
+      spec[f.key] = v;
+    } else spec[f.key] = raw;
+  }
+  spec.aliases = [];
+  spec.source = 'custom GPU entered in the web calculator';
+  return spec as unknown as GpuSpec;
+}
+
+export function validateCustomGpu(app: App, spec: GpuSpec): GpuSpec {
+  return app.engine.validateGpu(spec);
+}
+
+// ---- model -----------------------------------------------------------------
+
+export function fillModelSelect(app: App): void {
+  const select = byId<HTMLSelectElement>('model-select');
+  clear(select);
+  if (app.state.customModel) {
+    select.append(h('optgroup', { label: 'Pasted' }, h('option', { value: CUSTOM }, `Pasted config (${clip(customModelName(app), 40)})`)));
+  }
+  for (const group of groupModels(app.models)) {
+    const og = h('optgroup', { label: group.label });
+    for (const m of group.items) og.append(h('option', { value: m.id }, `${m.name} · ${paramsText(m.params_b)}`));
+    select.append(og);
+  }
+  select.value = app.state.model;
+}
+
+export function customModelName(app: App): string {
+  const c = app.state.customModel;
+  if (!c) return 'none';
+  const archs = c['architectures'];
+  if (typeof c['tilecast_name'] === 'string') return c['tilecast_name'];
+  if (typeof c['_name_or_path'] === 'string') return c['_name_or_path'];
+  if (Array.isArray(archs) && typeof archs[0] === 'string') return archs[0];
+  if (typeof c['model_type'] === 'string') return c['model_type'];
+  return 'custom model';
+}
+
+export function showModelInfo(app: App): void {
+  const el = byId('model-info');
+  if (app.state.model === CUSTOM) {
+    setText(el, `Pasted config: ${clip(customModelName(app), 60)}`);
+    return;
+  }
+  const m = app.models.find((x) => x.id === app.state.model);
+  setText(el, m ? `${m.architecture} · ${m.layers} layers · hidden ${m.hidden_size} · ${paramsText(m.params_b)}` : '');
+}
+
+// Checks a pasted config.json: size first, then the core's validation (which
+// bounds depth and reports wrong types), then JavaScript's parser.
+export function parseConfigText(app: App, text: string): Record<string, unknown> {
+  const bytes = new TextEncoder().encode(text).length;
+  if (text.trim() === '') throw new Error('The config is empty: paste the contents of a config.json.');
+  if (bytes > MAX_CONFIG_BYTES) throw new Error(`The config is ${bytes} bytes; at most ${MAX_CONFIG_BYTES} are accepted.`);
+  app.engine.validateModel(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`The config is not valid JSON: ${errorMessage(e)}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('The config must be a JSON object.');
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,235 @@
+// The calculator's whole state, and its round trip through the URL query
+// (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…). A custom GPU or a pasted config
+// travels compressed (deflate + base64url) in `cgpu` / `cmodel`.
+import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import type { GpuSpec, Mode } from './engine';
+
+export type View = 'forecast' | 'compare' | 'sweep' | 'accuracy';
+export const VIEWS: View[] = ['forecast', 'compare', 'sweep', 'accuracy'];
+export const CUSTOM = 'custom';
+
+export interface State {
+  view: View;
+  gpu: string; // catalog id, or CUSTOM
+  customGpu: GpuSpec | null;
+  model: string; // zoo id, or CUSTOM
+  customModel: Record<string, unknown> | null;
+  mode: Mode;
+  batch: number;
+  seq: number;
+  compare: string[]; // catalog ids shown beside `gpu` in the compare view
+  sweepMax: number; // batch sweep 1..sweepMax
+}
+
+export const DEFAULT_STATE: Readonly<State> = Object.freeze({
+  view: 'forecast',
+  gpu: 'h100-sxm',
+  customGpu: null,
+  model: 'gpt3-2.7b',
+  customModel: null,
+  mode: 'training',
+  batch: 1,
+  seq: 2048,
+  compare: ['a100-80gb-sxm', 'h200', 'mi300x', 'rtx-4090'],
+  sweepMax: 64,
+});
+
+export const BATCH_MAX = 65536;
+export const SEQ_MAX = 1 << 20;
+export const SWEEP_MAX = 256;
+const COMPARE_MAX = 12;
+// Inflated payloads larger than this are refused (a tampered link cannot make
+// the page decompress a bomb).
+const MAX_INFLATED = 1 << 20;
+const MAX_PARAM = 64 * 1024;
+
+export function cloneState(s: Readonly<State>): State {
+  return { ...s, compare: [...s.compare] };
+}
+
+// ---- compression -----------------------------------------------------------
+
+function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('it holds characters that base64url does not use');
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export function packJson(value: unknown): string {
+  return 'z' + toBase64Url(deflateSync(strToU8(JSON.stringify(value)), { level: 9 }));
+}
+
+export function unpackJson(packed: string): unknown {
+  if (packed.length > MAX_PARAM) throw new Error(`it is ${packed.length} characters long; at most ${MAX_PARAM} are accepted`);
+  if (!packed.startsWith('z')) throw new Error('it is not in a format this page knows');
+  const bytes = fromBase64Url(packed.slice(1));
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let done = false;
+  const inflate = new Inflate((chunk, final) => {
+    total += chunk.length;
+    if (total > MAX_INFLATED) throw new Error(`it inflates to more than ${MAX_INFLATED} bytes`);
+    chunks.push(chunk);
+    if (final) done = true;
+  });
+  try {
+    inflate.push(bytes, true);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new Error(msg.startsWith('it ') ? msg : `its compressed data is damaged (${msg})`);
+  }
+  if (!done) throw new Error('its compressed data is cut short');
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  let text: string;
+  try {
+    text = strFromU8(all);
+  } catch {
+    throw new Error('it does not decode to text');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('it does not decode to JSON');
+  }
+}
+
+// ---- URL -------------------------------------------------------------------
+
+export function stateToParams(s: Readonly<State>, version: string, embed = false): URLSearchParams {
+  const p = new URLSearchParams();
+  if (embed) p.set('embed', '1');
+  if (s.view !== 'forecast' && !embed) p.set('view', s.view);
+  p.set('gpu', s.gpu);
+  if (s.gpu === CUSTOM && s.customGpu) p.set('cgpu', packJson(s.customGpu));
+  p.set('model', s.model);
+  if (s.model === CUSTOM && s.customModel) p.set('cmodel', packJson(s.customModel));
+  p.set('mode', s.mode);
+  p.set('batch', String(s.batch));
+  p.set('seq', String(s.seq));
+  if (!embed && s.view === 'compare') p.set('cmp', s.compare.join(','));
+  if (!embed && s.view === 'sweep') p.set('sweep', String(s.sweepMax));
+  p.set('v', version);
+  return p;
+}
+
+export function shareUrl(s: Readonly<State>, version: string, base: string, embed = false): string {
+  const u = new URL(base);
+  u.search = stateToParams(s, version, embed).toString();
+  u.hash = '';
+  return u.toString();
+}
+
+export interface ParsedLink {
+  state: State;
+  problems: string[]; // one sentence each, for the page's notice
+  version: string | null; // `v` of the link
+  embed: boolean;
+  empty: boolean; // no query at all: the default view
+}
+
+function parseInt(text: string, name: string, min: number, max: number, problems: string[]): number | null {
+  if (!/^\d{1,9}$/.test(text)) {
+    problems.push(`The link's ${name} "${clip(text)}" is not a whole number.`);
+    return null;
+  }
+  const v = Number(text);
+  if (v < min || v > max) {
+    problems.push(`The link's ${name} ${v} is outside ${min}–${max}.`);
+    return null;
+  }
+  return v;
+}
+
+export function clip(text: string, n = 40): string {
+  return text.length > n ? text.slice(0, n - 1) + '…' : text;
+}
+
+const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+
+// Reads the query; every field that is missing or damaged keeps its default and
+// adds a sentence to `problems`. Names are checked against the catalogs later.
+export function parseParams(search: string): ParsedLink {
+  const p = new URLSearchParams(search);
+  const s = cloneState(DEFAULT_STATE);
+  const problems: string[] = [];
+  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'batch', 'seq', 'cmp', 'sweep', 'v']);
+  const empty = [...p.keys()].length === 0;
+  const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
+  if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
+
+  const view = p.get('view');
+  if (view !== null) {
+    if ((VIEWS as string[]).includes(view)) s.view = view as View;
+    else problems.push(`The link's view "${clip(view)}" is not one of ${VIEWS.join(', ')}.`);
+  }
+  const gpu = p.get('gpu');
+  if (gpu !== null) {
+    if (gpu === CUSTOM) {
+      const packed = p.get('cgpu');
+      if (packed === null) problems.push('The link asks for a custom GPU but does not carry its spec (cgpu).');
+      else {
+        try {
+          const spec = unpackJson(packed);
+          if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new Error('it is not a JSON object');
+          s.gpu = CUSTOM;
+          s.customGpu = spec as GpuSpec;
+        } catch (e) {
+          problems.push(`The custom GPU in the link is damaged: ${e instanceof Error ? e.message : e}.`);
+        }
+      }
+    } else if (ID_RE.test(gpu)) s.gpu = gpu;
+    else problems.push(`The link's GPU "${clip(gpu)}" is not a catalog id.`);
+  }
+  const model = p.get('model');
+  if (model !== null) {
+    if (model === CUSTOM) {
+      const packed = p.get('cmodel');
+      if (packed === null) problems.push('The link asks for a pasted model config but does not carry it (cmodel).');
+      else {
+        try {
+          const cfg = unpackJson(packed);
+          if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) throw new Error('it is not a JSON object');
+          s.model = CUSTOM;
+          s.customModel = cfg as Record<string, unknown>;
+        } catch (e) {
+          problems.push(`The model config in the link is damaged: ${e instanceof Error ? e.message : e}.`);
+        }
+      }
+    } else if (ID_RE.test(model)) s.model = model;
+    else problems.push(`The link's model "${clip(model)}" is not a model zoo id.`);
+  }
+  const mode = p.get('mode');
+  if (mode !== null) {
+    if (mode === 'training' || mode === 'inference') s.mode = mode;
+    else problems.push(`The link's mode "${clip(mode)}" is neither training nor inference.`);
+  }
+  const batch = p.get('batch');
+  if (batch !== null) s.batch = parseInt(batch, 'batch size', 1, BATCH_MAX, problems) ?? s.batch;
+  const seq = p.get('seq');
+  if (seq !== null) s.seq = parseInt(seq, 'sequence length', 1, SEQ_MAX, problems) ?? s.seq;
+  const sweep = p.get('sweep');
+  if (sweep !== null) s.sweepMax = parseInt(sweep, 'sweep size', 2, SWEEP_MAX, problems) ?? s.sweepMax;
+  const cmp = p.get('cmp');
+  if (cmp !== null) {
+    const ids = cmp.split(',').filter((x) => x !== '');
+    const good = ids.filter((x) => ID_RE.test(x)).slice(0, COMPARE_MAX);
+    if (good.length !== ids.length) problems.push('Some GPUs in the link\'s comparison were not catalog ids and were left out.');
+    s.compare = [...new Set(good)];
+  }
+  const embedParam = p.get('embed');
+  return { state: s, problems, version: p.get('v'), embed: embedParam === '1' || embedParam === 'true', empty };
+}

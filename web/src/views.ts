@@ -1,0 +1,272 @@
+// The result views: the forecast, the GPU comparison and the batch sweep.
+import { gpuById, gpuLabel, requestFor, type App } from './app';
+import { COLORS, drawChart } from './charts';
+import { groupGpus, gpuMatches } from './catalog';
+import { byId, clear, h, setText } from './dom';
+import { BREAKDOWN_KINDS, errorMessage, type ModelForecast } from './engine';
+import { fmtMs, fmtNum, fmtRate } from './format';
+import { CUSTOM } from './state';
+
+const KIND_LABEL: Record<string, string> = {
+  gemm: 'GEMMs (linear)',
+  attention_bmm: 'Attention matmuls',
+  softmax: 'Softmax',
+  norm: 'Normalization',
+  elementwise: 'Element-wise',
+  memory: 'Memory ops',
+};
+
+function setOutput(id: string, text: string, value: number): void {
+  const el = byId(id);
+  el.textContent = text;
+  el.dataset.value = String(value);
+}
+
+export function modeWords(mode: string): string {
+  return mode === 'training' ? 'training step' : 'inference pass';
+}
+
+export function forecastTitle(f: ModelForecast): string {
+  return `${f.model.name} on ${f.gpu.name}`;
+}
+
+export function renderForecast(f: ModelForecast): void {
+  byId('forecast-body').hidden = false;
+  const body = byId('forecast-body');
+  body.dataset.gpu = f.gpu.id || CUSTOM;
+  body.dataset.model = f.model.id || CUSTOM;
+  body.dataset.batch = String(f.batch);
+  body.dataset.seq = String(f.seq);
+  body.dataset.mode = f.mode;
+  setText(byId('forecast-title'), `${forecastTitle(f)} — ${modeWords(f.mode)}, batch ${f.batch}, sequence ${f.seq}`);
+  setOutput('latency', fmtMs(f.latency_ms), f.latency_ms);
+  setText(
+    byId('latency-sub'),
+    f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`,
+  );
+  setOutput('roofline', fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+  const ratio = f.latency_ms / f.roofline_latency_ms;
+  setText(
+    byId('roofline-sub'),
+    Number.isFinite(ratio) ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this` : 'peak-speed bound',
+  );
+  setOutput('samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
+  setOutput('tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
+
+  const kinds = BREAKDOWN_KINDS.filter((k) => f.breakdown && typeof f.breakdown[k] === 'number');
+  drawChart(byId<HTMLCanvasElement>('breakdown-chart'), {
+    type: 'bar',
+    data: {
+      labels: kinds.map((k) => KIND_LABEL[k] ?? k),
+      datasets: [
+        { label: 'ms', data: kinds.map((k) => f.breakdown[k] as number), backgroundColor: COLORS.kinds },
+      ],
+    },
+    options: {
+      indexAxis: 'y',
+      plugins: {
+        legend: { display: false },
+        tooltip: { callbacks: { label: (c) => fmtMs(Number(c.raw)) } },
+      },
+      scales: { x: { title: { display: true, text: 'ms' }, beginAtZero: true } },
+    },
+  });
+
+  const table = byId<HTMLTableElement>('layers-table');
+  clear(table);
+  const training = f.mode === 'training';
+  table.append(
+    h('caption', { class: 'sr-only' }, 'Forecast time per layer'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Layer'),
+        h('th', { scope: 'col', class: 'num' }, 'Count'),
+        h('th', { scope: 'col', class: 'num' }, 'Forward'),
+        training && h('th', { scope: 'col', class: 'num' }, 'Backward'),
+        h('th', { scope: 'col', class: 'num' }, 'Total'),
+      ),
+    ),
+  );
+  const tbody = h('tbody');
+  for (const l of f.layers ?? []) {
+    tbody.append(
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, l.name),
+        h('td', { class: 'num' }, String(l.count)),
+        h('td', { class: 'num' }, fmtMs(l.forward_ms)),
+        training && h('td', { class: 'num' }, fmtMs(l.backward_ms)),
+        h('td', { class: 'num' }, fmtMs(l.total_ms)),
+      ),
+    );
+  }
+  table.append(tbody);
+  const subs = f.substitutions ?? [];
+  setText(
+    byId('substitutions'),
+    subs.length
+      ? `Forecast by a similar kernel: ${subs.map((s) => `${s.kernel} as ${s.forecast_as}`).join(', ')}.`
+      : '',
+  );
+}
+
+// ---- compare ---------------------------------------------------------------
+
+export function fillCompareList(app: App, query: string, onToggle: (id: string, on: boolean) => void): void {
+  const list = byId('compare-list');
+  clear(list);
+  const chosen = new Set(app.state.compare);
+  for (const group of groupGpus(app.gpus.filter((g) => gpuMatches(g, query)))) {
+    const fs = h('fieldset', { class: 'checkgroup' }, h('legend', {}, group.label));
+    for (const g of group.items) {
+      const id = `cmp-${g.id}`;
+      const box = h('input', { type: 'checkbox', id, value: g.id!, checked: chosen.has(g.id!) || g.id === app.state.gpu, disabled: g.id === app.state.gpu });
+      box.addEventListener('change', () => onToggle(g.id!, box.checked));
+      fs.append(h('label', { for: id, class: 'check' }, box, ` ${g.name}`));
+    }
+    list.append(fs);
+  }
+}
+
+export function renderCompare(app: App): void {
+  const ids = [app.state.gpu, ...app.state.compare.filter((id) => id !== app.state.gpu && gpuById(app, id))];
+  const rows: { id: string; label: string; f?: ModelForecast; error?: string }[] = [];
+  for (const id of ids) {
+    const label = gpuLabel(app, id);
+    try {
+      rows.push({ id, label, f: app.engine.forecastModel(requestFor(app, id)) });
+    } catch (e) {
+      rows.push({ id, label, error: errorMessage(e) });
+    }
+  }
+  const ok = rows.filter((r) => r.f);
+  const failed = rows.filter((r) => r.error);
+  setText(byId('compare-error'), failed.map((r) => `${r.label}: ${r.error}`).join(' '));
+  const labels = ok.map((r) => r.label);
+  drawChart(byId<HTMLCanvasElement>('compare-latency'), {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: [
+        { label: 'tilecast (ms)', data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
+        { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms), backgroundColor: COLORS.roofline },
+      ],
+    },
+    options: {
+      indexAxis: 'y',
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtMs(Number(c.raw))}` } } },
+      scales: { x: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+    },
+  });
+  drawChart(byId<HTMLCanvasElement>('compare-throughput'), {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: [{ label: 'tokens/s', data: ok.map((r) => r.f!.tokens_per_s), backgroundColor: COLORS.accent }],
+    },
+    options: {
+      indexAxis: 'y',
+      plugins: { tooltip: { callbacks: { label: (c) => `${fmtRate(Number(c.raw))} tokens/s` } } },
+      scales: { x: { beginAtZero: true, title: { display: true, text: 'tokens/s' } } },
+    },
+  });
+  const base = ok[0]?.f?.latency_ms;
+  const table = byId<HTMLTableElement>('compare-table');
+  clear(table);
+  table.append(
+    h('caption', { class: 'sr-only' }, 'Forecast per GPU'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['GPU', 'Latency', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first'].map((t, i) =>
+          h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
+        ),
+      ),
+    ),
+  );
+  const tbody = h('tbody');
+  for (const r of rows) {
+    const f = r.f;
+    tbody.append(
+      h(
+        'tr',
+        { 'data-gpu': r.id },
+        h('th', { scope: 'row' }, r.label),
+        h('td', { class: 'num' }, f ? fmtMs(f.latency_ms) : '—'),
+        h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms) : '—'),
+        h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
+        h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
+        h('td', { class: 'num' }, f && base ? `${fmtNum(base / f.latency_ms)}×` : '—'),
+      ),
+    );
+  }
+  table.append(tbody);
+}
+
+// ---- sweep -----------------------------------------------------------------
+
+export interface SweepPoint {
+  batch: number;
+  latency_ms: number;
+  roofline_ms: number;
+  samples_per_s: number;
+}
+
+export function computeSweep(app: App, max: number): { points: SweepPoint[]; error: string } {
+  const points: SweepPoint[] = [];
+  let error = '';
+  for (let b = 1; b <= max; ++b) {
+    try {
+      const f = app.engine.forecastModel(requestFor(app, undefined, b));
+      points.push({ batch: b, latency_ms: f.latency_ms, roofline_ms: f.roofline_latency_ms, samples_per_s: f.samples_per_s });
+    } catch (e) {
+      error = `Batch ${b}: ${errorMessage(e)}`;
+      break;
+    }
+  }
+  return { points, error };
+}
+
+export function renderSweep(app: App): number {
+  const t0 = performance.now();
+  const { points, error } = computeSweep(app, app.state.sweepMax);
+  setText(byId('sweep-error'), error);
+  const labels = points.map((p) => String(p.batch));
+  drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
+    type: 'line',
+    data: {
+      labels,
+      datasets: [
+        { label: 'tilecast (ms)', data: points.map((p) => p.latency_ms), borderColor: COLORS.tilecast, backgroundColor: COLORS.tilecast, pointRadius: 0 },
+        { label: 'roofline only (ms)', data: points.map((p) => p.roofline_ms), borderColor: COLORS.roofline, backgroundColor: COLORS.roofline, pointRadius: 0, borderDash: [4, 3] },
+      ],
+    },
+    options: {
+      interaction: { mode: 'index', intersect: false },
+      scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+    },
+  });
+  drawChart(byId<HTMLCanvasElement>('sweep-throughput'), {
+    type: 'line',
+    data: {
+      labels,
+      datasets: [{ label: 'samples/s', data: points.map((p) => p.samples_per_s), borderColor: COLORS.accent, backgroundColor: COLORS.accent, pointRadius: 0 }],
+    },
+    options: {
+      interaction: { mode: 'index', intersect: false },
+      scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'samples/s' } } },
+    },
+  });
+  const ms = performance.now() - t0;
+  setText(byId('sweep-status'), `${points.length} forecasts in ${Math.round(ms)} ms.`);
+  byId('sweep-status').dataset.points = String(points.length);
+  return ms;
+}

@@ -1,4 +1,4 @@
-// BERT (BertLMHeadModel / pre-training heads as traced): word, token-type and
+// BERT (pre-training heads for training, a sequence classifier for inference): word, token-type and
 // position embeddings, post-norm encoder layers with separate Q/K/V, scores
 // divided by a scalar and masked with an add, pooler and LM/NSP heads.
 #include "graph_builder.hpp"
@@ -49,9 +49,15 @@ void build_bert(const ModelConfig& m, GraphBuilder& g) {
   g.vec("residual add", Op::add, R, H, OpKind::elementwise);
   g.layer_norm("output LayerNorm", R, H);
 
+  // Inference runs a sequence classifier (pooler + 2-way classifier); training runs
+  // the pre-training heads (masked-LM transform and decoder, next-sentence), as traced.
   g.section("heads", 1);
   g.linear("pooler dense", B, H, H, true);
   g.vec("pooler activation", Op::tanh, B, H, OpKind::elementwise);
+  if (!g.training()) {
+    g.linear("classifier", B, H, 2, true);
+    return;
+  }
   g.linear("transform dense", R, H, H, true);
   g.vec("gelu", Op::gelu, R, H, OpKind::elementwise);
   g.layer_norm("transform LayerNorm", R, H);

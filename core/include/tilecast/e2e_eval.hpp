@@ -1,0 +1,58 @@
+// End-to-end accuracy: whole-model forecasts against measured latencies (the
+// dataset's labels/<device>/<model>-<inf|train>-<seq>-<batch>.json). Text in,
+// report out, so the CLI and the accuracy test share one implementation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/kernel_forecast.hpp"
+
+namespace tilecast {
+
+// "<model>-<inf|train>-<seq>-<batch>[-<option>]" (a label file's stem).
+struct LabelName {
+  std::string model;
+  bool training = false;
+  std::int64_t seq = 0;
+  std::int64_t batch = 0;
+  std::string option;  // "fusion", "dp4", "tp4", "pp4_1", ... or empty
+};
+std::optional<LabelName> parse_label_name(std::string_view stem);
+
+struct E2eInput {
+  std::string label_stem;  // e.g. "gpt2_large-train-1024-1"
+  std::string gpu_json;    // device spec (dataset or catalog format)
+  std::string model_json;  // Hugging Face config
+  std::string label_json;  // {"e2e_latency": ms, ...}
+};
+
+struct E2eCase {
+  std::string gpu, model, mode;
+  std::int64_t seq = 0, batch = 0;
+  double measured_ms = 0, predicted_ms = 0, error_pct = 0;
+  double roofline_ms = 0, roofline_error_pct = 0;
+};
+
+struct E2eSummary {
+  std::string gpu, mode;
+  int n = 0;
+  double mean_abs_error_pct = 0, roofline_mean_abs_error_pct = 0, max_abs_error_pct = 0;
+};
+
+struct E2eReport {
+  std::vector<E2eCase> cases;
+  std::vector<E2eSummary> summary;  // per GPU and mode, in order of first appearance
+};
+
+// Forecasts every input (options must already be filtered out). Throws
+// tilecast::Error naming the label when an input is malformed.
+E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor);
+
+// {"cases":[...],"summary":[...]}
+std::string e2e_report_to_json(const E2eReport& report);
+
+}  // namespace tilecast

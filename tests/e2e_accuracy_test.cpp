@@ -1,0 +1,100 @@
+// Whole-model accuracy over the dataset's measured end-to-end latencies: mean
+// absolute error per GPU and mode <= 8% on the training GPUs and on the held-out
+// NVIDIA A100 80GB PCIe, and no single case of those GPUs above 20%.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_paths.hpp"
+#include "tilecast/e2e_eval.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+const std::set<std::string> kTargetGpus = {"Tesla P4", "Tesla P100-PCIE-16GB", "Tesla T4",
+                                           "Tesla V100-PCIE-32GB", "NVIDIA A100-PCIE-40GB",
+                                           "NVIDIA A100 80GB PCIe"};
+
+std::vector<E2eInput> shared_labels() {
+  namespace fs = std::filesystem;
+  const std::string root = test::data_dir();
+  std::vector<E2eInput> inputs;
+  std::vector<fs::path> dirs;
+  for (const auto& d : fs::directory_iterator(root + "/labels"))
+    if (d.is_directory()) dirs.push_back(d.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& dir : dirs) {
+    const std::string spec = root + "/devices/" + dir.filename().string() + ".json";
+    if (!test::file_exists(spec)) continue;
+    std::vector<fs::path> files;
+    for (const auto& f : fs::directory_iterator(dir))
+      if (f.path().extension() == ".json") files.push_back(f.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const auto name = parse_label_name(f.stem().string());
+      if (!name || !name->option.empty()) continue;
+      const std::string model = root + "/models/" + name->model + ".json";
+      if (!test::file_exists(model)) continue;
+      inputs.push_back({f.stem().string(), test::read_file(spec), test::read_file(model),
+                        test::read_file(f.string())});
+    }
+  }
+  return inputs;
+}
+
+}  // namespace
+
+TEST_SUITE("e2e_accuracy") {
+  TEST_CASE("label names") {
+    auto n = parse_label_name("gpt2_large-train-1024-4");
+    REQUIRE(n);
+    CHECK(n->model == "gpt2_large");
+    CHECK(n->training);
+    CHECK(n->seq == 1024);
+    CHECK(n->batch == 4);
+    CHECK(n->option.empty());
+    CHECK(parse_label_name("gpt3_xl-train-2048-4-pp4_1")->option == "pp4_1");
+    CHECK_FALSE(parse_label_name("gpt3_xl-eval-2048-4"));
+    CHECK_FALSE(parse_label_name("gpt3_xl-inf-0-4"));
+    CHECK_FALSE(parse_label_name("gpt3_xl-inf-x-4"));
+  }
+
+  TEST_CASE("roofline is a lower-bound-style baseline that runs on every label") {
+    const auto inputs = shared_labels();
+    REQUIRE(inputs.size() >= 60);
+    const E2eReport r = evaluate_e2e(inputs, Predictor::roofline);
+    CHECK(r.cases.size() == inputs.size());
+    for (const auto& c : r.cases) {
+      CHECK(std::isfinite(c.predicted_ms));
+      CHECK(c.predicted_ms > 0);
+    }
+  }
+
+  TEST_CASE("learned predictor meets the end-to-end targets") {
+    const E2eReport r = evaluate_e2e(shared_labels(), Predictor::tilecast);
+    for (const auto& s : r.summary) {
+      std::printf("  %-24s %-9s n=%2d  MAE %5.1f%%  (roofline %5.1f%%)  max %5.1f%%\n",
+                  s.gpu.c_str(), s.mode.c_str(), s.n, s.mean_abs_error_pct,
+                  s.roofline_mean_abs_error_pct, s.max_abs_error_pct);
+      if (!kTargetGpus.count(s.gpu)) continue;
+      CAPTURE(s.gpu);
+      CAPTURE(s.mode);
+      CHECK(s.mean_abs_error_pct <= 8.0);
+    }
+    for (const auto& c : r.cases) {
+      if (!kTargetGpus.count(c.gpu)) continue;
+      CAPTURE(c.gpu);
+      CAPTURE(c.model);
+      CAPTURE(c.mode);
+      CAPTURE(c.batch);
+      CHECK(std::fabs(c.error_pct) <= 20.0);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// Aggregation and the whole-model JSON API.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+std::string request(const std::string& model, long long batch, long long seq,
+                    const std::string& mode) {
+  nlohmann::json r;
+  r["gpu"] = "a100-80gb-pcie";
+  r["model"] = model;
+  r["batch"] = batch;
+  r["seq"] = seq;
+  r["mode"] = mode;
+  r["predictor"] = "roofline";
+  return r.dump();
+}
+
+std::string api_error(const std::string& req) {
+  try {
+    api::forecast_model(req);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("model_forecast") {
+  TEST_CASE("sections, phases and kinds add up") {
+    const GpuSpec& gpu = find_gpu("v100-pcie");
+    for (const char* m : {"gpt3-2.7b", "bert-large", "opt-1.3b", "llama2-7b", "switchxl4"}) {
+      CAPTURE(m);
+      const ModelForecast f =
+          forecast_model(gpu, find_model(m), {2, 512, true}, Predictor::roofline);
+      double sections = 0, kinds = 0;
+      for (const auto& l : f.layers) sections += l.total_ms;
+      for (double k : f.breakdown_ms) kinds += k;
+      CHECK(sections == doctest::Approx(f.latency_ms));
+      CHECK(kinds == doctest::Approx(f.latency_ms));
+      CHECK(f.forward_ms + f.backward_ms == doctest::Approx(f.latency_ms));
+      CHECK(f.accumulate_ms > 0);
+      CHECK(f.backward_ms > f.forward_ms);
+      CHECK(f.tokens_per_s == doctest::Approx(f.samples_per_s * 512));
+      const ModelForecast inf =
+          forecast_model(gpu, find_model(m), {2, 512, false}, Predictor::roofline);
+      CHECK(inf.backward_ms == 0);
+      CHECK(inf.latency_ms < f.latency_ms);
+    }
+  }
+
+  TEST_CASE("the API response carries every documented field") {
+    const auto j = nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
+    for (const char* k : {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor",
+                          "latency_ms", "forward_ms", "backward_ms", "samples_per_s",
+                          "tokens_per_s", "kernels", "breakdown", "layers", "substitutions",
+                          "roofline_latency_ms"})
+      CHECK_MESSAGE(j.contains(k), k);
+    CHECK(j["model"]["id"] == "gpt3-2.7b");
+    CHECK(j["model"]["architecture"] == "gpt2");
+    CHECK(j["gpu"]["name"] == "NVIDIA A100 80GB PCIe");
+    CHECK(j["mode"] == "training");
+    for (const char* k : {"gemm", "attention_bmm", "softmax", "norm", "elementwise", "memory"})
+      CHECK_MESSAGE(j["breakdown"].contains(k), k);
+    CHECK(j["layers"].size() == 3);
+    CHECK(j["layers"][1]["count"] == 32);
+    CHECK(j["latency_ms"].get<double>() == doctest::Approx(j["roofline_latency_ms"].get<double>()));
+    // deterministic
+    CHECK(api::forecast_model(request("gpt3_27", 1, 2048, "training")) ==
+          api::forecast_model(request("gpt3_27", 1, 2048, "training")));
+  }
+
+  TEST_CASE("llama lists its substitutions; inline configs work") {
+    const auto j = nlohmann::json::parse(api::forecast_model(request("llama3-8b", 1, 512, "inference")));
+    bool silu = false;
+    for (const auto& s : j["substitutions"])
+      if (s["kernel"] == "silu" && s["forecast_as"] == "gelu") silu = true;
+    CHECK(silu);
+    nlohmann::json r = nlohmann::json::parse(request("x", 1, 64, "inference"));
+    r["model"] = nlohmann::json::parse(
+        R"({"model_type":"gpt2","n_embd":64,"n_layer":2,"n_head":4,"vocab_size":100})");
+    const auto k = nlohmann::json::parse(api::forecast_model(r.dump()));
+    CHECK(k["latency_ms"].get<double>() > 0);
+    CHECK(k["model"]["id"] == "");
+  }
+
+  TEST_CASE("list and validate models") {
+    const auto list = nlohmann::json::parse(api::list_models());
+    CHECK(list.size() >= 19);
+    for (const auto& m : list)
+      for (const char* k : {"id", "name", "architecture", "model_type", "layers", "hidden_size",
+                            "params_b", "source"})
+        CHECK_MESSAGE(m.contains(k), k);
+    const auto v = nlohmann::json::parse(api::validate_model(
+        R"({"architectures":["Qwen2ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,
+            "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":128,"vocab_size":99})"));
+    CHECK(v["ok"] == true);
+    CHECK(v["architecture"] == "qwen2");
+    CHECK_THROWS_AS(api::validate_model("{}"), Error);
+  }
+
+  TEST_CASE("bad requests are clear errors") {
+    CHECK(api_error(request("gpt3_27", 0, 2048, "training")).find("'batch'") != std::string::npos);
+    CHECK(api_error(request("gpt3_27", 1, -3, "training")).find("'seq'") != std::string::npos);
+    CHECK(api_error(request("gpt3_27", 1, 2048, "serving")).find("'mode'") != std::string::npos);
+    CHECK(api_error(request("nope", 1, 2048, "training")).find("unknown model") != std::string::npos);
+    CHECK(api_error(request("gpt3_27", 1LL << 30, 1LL << 30, "training")).find("too large") !=
+          std::string::npos);
+    CHECK(api_error(R"({"gpu":"a100-80gb-pcie","batch":1,"seq":8})").find("'model'") !=
+          std::string::npos);
+    CHECK(api_error("not json").find("not valid JSON") != std::string::npos);
+    nlohmann::json r = nlohmann::json::parse(request("gpt2", 1, 8, "training"));
+    r["batch"] = 1.5;
+    CHECK(api_error(r.dump()).find("integer") != std::string::npos);
+    r["batch"] = 1e30;
+    CHECK(api_error(r.dump()).find("'batch'") != std::string::npos);
+  }
+}

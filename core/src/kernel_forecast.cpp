@@ -1,5 +1,12 @@
 #include "tilecast/kernel_forecast.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "kernel_features.hpp"
+#include "kernel_weights.hpp"
+#include "tile_table.hpp"
+#include "tiles.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -15,11 +22,24 @@ std::string_view predictor_name(Predictor p) {
   return p == Predictor::roofline ? "roofline" : "tilecast";
 }
 
+TilePlan plan_kernel(const GpuSpec& gpu, const Kernel& kernel) {
+  switch (op_family(kernel.op)) {
+    case OpFamily::gemm:
+      return plan_gemm(kernel, select_gemm_tile(embedded_tile_table(), gpu, kernel), gpu.num_sm);
+    case OpFamily::elementwise: return plan_elementwise(kernel, gpu.num_sm);
+    case OpFamily::softmax:
+    case OpFamily::layernorm: break;
+  }
+  return plan_rows(kernel, gpu.num_sm);
+}
+
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor) {
   KernelForecast f;
   f.flops = kernel_flops(kernel);
   f.bytes = kernel_bytes(kernel);
   f.roofline_ms = roofline_latency_ms(gpu, kernel);
+  if (!(f.roofline_ms > 0) || !std::isfinite(f.roofline_ms))
+    throw Error("GPU '" + gpu.name + "' gives no finite roofline for this kernel");
   if (predictor == Predictor::roofline) {
     f.latency_ms = f.roofline_ms;
     f.tiles = 1;
@@ -27,7 +47,24 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
     f.tile = "whole kernel";
     return f;
   }
-  throw Error("the learned predictor is not built yet; use --predictor roofline");
+  const auto& model = embedded_kernel_weights().families[int(op_family(kernel.op))];
+  if (!model)
+    throw Error("no trained model for op '" + std::string(op_name(kernel.op)) +
+                "' is built in; run scripts/train.sh or use --predictor roofline");
+  const TilePlan plan = plan_kernel(gpu, kernel);
+  const Features x = kernel_features(gpu, kernel, plan);
+  double out[3];
+  model->mlp.forward(x.v.data(), out);
+  const UtilizationHeads h = heads_from_outputs(out, model->overhead_max_ms);
+  const double waves = double(plan.waves);
+  const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel.op, plan), h);
+  f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
+  f.tiles = plan.tiles;
+  f.waves = plan.waves;
+  f.utilization = utilization(h, waves);
+  f.overhead_ms = h.overhead_ms;
+  f.tile = plan.label;
+  return f;
 }
 
 }  // namespace tilecast

@@ -25,6 +25,7 @@ struct KernelForecast {
   std::int64_t waves = 0;
   double utilization = 1;  // fraction of roofline throughput achieved
   std::string tile;        // tile the kernel was split into, e.g. "128x64"
+  double overhead_ms = 0;  // learned fixed cost per launch, included in latency_ms
 };
 
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel,

@@ -1,0 +1,41 @@
+// `tilecast eval-kernels`: MAPE of a predictor and of the roofline on measured kernel CSVs.
+#include <cstdio>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/kernel_eval.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+int run_eval_kernels(const Args& args) {
+  const std::string devices_dir = args.require("devices");
+  if (args.positional().empty()) throw Error("eval-kernels: give the kernel CSV files");
+  const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+  std::map<std::string, GpuSpec> devices;
+  for (const std::string& p : list_files(devices_dir, ".json")) {
+    GpuSpec g = parse_gpu_spec(read_text_file(p), p);
+    devices.emplace(g.name, g);
+  }
+  std::vector<MeasuredKernel> rows;
+  for (const std::string& p : args.positional()) {
+    std::vector<MeasuredKernel> part = parse_kernel_csv(read_text_file(p), p);
+    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
+                std::make_move_iterator(part.end()));
+  }
+  const EvalReport rep = evaluate_kernels(rows, devices, predictor);
+  if (args.has("json"))
+    std::printf("%s\n", eval_report_to_json(rep).c_str());
+  else
+    std::printf("%s", eval_report_to_text(rep, predictor).c_str());
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command({
+    "eval-kernels", "--devices DIR [--predictor tilecast|roofline] [--json] CSV...",
+    "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
+    {"devices", "predictor"}, {"json"}, run_eval_kernels});
+
+}  // namespace
+}  // namespace tilecast::cli

@@ -1,0 +1,79 @@
+// `tilecast train`: fits the kernel models from measured CSVs and writes core/data JSON.
+#include <cstdio>
+#include <filesystem>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/train.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The path relative to `base` when it lies inside it (so the recorded inputs and
+// the hash do not depend on where the data folder is), else as given.
+std::string data_name(const std::string& path, const fs::path& base) {
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::weakly_canonical(path, ec), base, ec);
+  if (ec || rel.empty() || rel.string().rfind("..", 0) == 0) return path;
+  return rel.generic_string();
+}
+
+int run_train(const Args& args) {
+  const std::string devices_dir = args.require("devices");
+  const std::string out_dir = args.require("out");
+  if (args.positional().empty()) throw Error("train: give the training CSV files");
+  TrainConfig config;
+  config.seed = std::uint64_t(args.integer("seed", 1, 0, std::int64_t{1} << 53));
+  config.epochs = int(args.integer("epochs", 0, 0, 100000));
+  config.max_rows = args.integer("max-rows", 0, 0, std::int64_t{1} << 40);
+
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::path(devices_dir), ec).parent_path();
+  std::vector<TrainText> devices;
+  for (const std::string& p : list_files(devices_dir, ".json"))
+    devices.push_back({data_name(p, base), read_text_file(p)});
+  std::vector<TrainText> csvs;
+  for (const std::string& p : args.positional()) csvs.push_back({data_name(p, base), read_text_file(p)});
+
+  std::string command = "tilecast train --devices <data>/devices --out " + out_dir +
+                        " --seed " + std::to_string(config.seed);
+  if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
+  if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
+  command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
+
+  int last_epoch_shown = 0;
+  double last_shown_s = -10;
+  const TrainResult res = train_kernel_models(
+      csvs, devices, config, command, [&](const TrainProgress& p) {
+        const bool edge = p.epoch == 1 || p.epoch == p.epochs;
+        if (!edge && p.elapsed_s - last_shown_s < 2.0) return;
+        last_shown_s = p.elapsed_s;
+        last_epoch_shown = p.epoch;
+        std::fprintf(stderr, "train %-11s epoch %4d/%-4d loss (SMAPE) %.4f  elapsed %5.0fs  left ~%5.0fs\n",
+                     p.family.c_str(), p.epoch, p.epochs, p.loss, p.elapsed_s, p.left_s);
+      });
+  (void)last_epoch_shown;
+  const std::string weights_path = (fs::path(out_dir) / "kernel_weights.json").string();
+  const std::string table_path = (fs::path(out_dir) / "tile_table.json").string();
+  write_text_file(weights_path, res.weights_json + "\n");
+  write_text_file(table_path, res.tile_table_json + "\n");
+  std::fprintf(stderr, "trained on %lld rows (%lld rows of held-out GPUs skipped)\n",
+               static_cast<long long>(res.rows_used), static_cast<long long>(res.rows_held_out));
+  for (const auto& [name, l] : res.losses)
+    std::fprintf(stderr, "  %-11s %7lld rows  SMAPE %.4f -> %.4f\n", name.c_str(),
+                 static_cast<long long>(l.rows), l.first, l.last);
+  std::fprintf(stderr, "wrote %s (%zu bytes) and %s (%zu bytes)\n", weights_path.c_str(),
+               res.weights_json.size() + 1, table_path.c_str(), res.tile_table_json.size() + 1);
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command({
+    "train", "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N]",
+    "train the kernel models from measured kernel CSVs", {"devices", "out", "seed", "epochs", "max-rows"},
+    {}, run_train});
+
+}  // namespace
+}  // namespace tilecast::cli

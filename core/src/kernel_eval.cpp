@@ -1,0 +1,91 @@
+// MAPE of a predictor and of the roofline over measured kernels, per (GPU, op).
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "tilecast/error.hpp"
+#include "tilecast/kernel_eval.hpp"
+
+namespace tilecast {
+
+EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
+                            const std::map<std::string, GpuSpec>& devices, Predictor predictor) {
+  struct Sum {
+    std::int64_t n = 0;
+    double ours = 0, roof = 0;
+  };
+  std::map<std::pair<std::string, int>, Sum> sums;
+  Sum all;
+  for (const MeasuredKernel& r : rows) {
+    auto it = devices.find(r.device);
+    if (it == devices.end()) {
+      std::string known;
+      for (const auto& [name, spec] : devices) known += (known.empty() ? "" : ", ") + name;
+      throw Error(r.origin + ": Device '" + r.device + "' has no device file; known devices: " +
+                  (known.empty() ? "none" : known));
+    }
+    const KernelForecast f = forecast_kernel(it->second, r.kernel, predictor);
+    const double ours = std::fabs(f.latency_ms - r.latency_ms) / r.latency_ms;
+    const double roof = std::fabs(f.roofline_ms - r.latency_ms) / r.latency_ms;
+    Sum& s = sums[{r.device, int(r.kernel.op)}];
+    for (Sum* t : {&s, &all}) {
+      t->n += 1;
+      t->ours += ours;
+      t->roof += roof;
+    }
+  }
+  EvalReport rep;
+  for (const auto& [key, s] : sums) {
+    EvalGroup g;
+    g.gpu = key.first;
+    g.op = std::string(op_name(static_cast<Op>(key.second)));
+    g.n = s.n;
+    g.mape_pct = 100.0 * s.ours / double(s.n);
+    g.roofline_mape_pct = 100.0 * s.roof / double(s.n);
+    rep.groups.push_back(g);
+  }
+  rep.n = all.n;
+  if (all.n > 0) {
+    rep.overall_mape_pct = 100.0 * all.ours / double(all.n);
+    rep.overall_roofline_mape_pct = 100.0 * all.roof / double(all.n);
+  }
+  return rep;
+}
+
+std::string eval_report_to_json(const EvalReport& rep) {
+  nlohmann::ordered_json j;
+  j["groups"] = nlohmann::ordered_json::array();
+  for (const EvalGroup& g : rep.groups) {
+    nlohmann::ordered_json e;
+    e["gpu"] = g.gpu;
+    e["op"] = g.op;
+    e["n"] = g.n;
+    e["mape_pct"] = g.mape_pct;
+    e["roofline_mape_pct"] = g.roofline_mape_pct;
+    j["groups"].push_back(e);
+  }
+  j["overall_mape_pct"] = rep.overall_mape_pct;
+  return j.dump();
+}
+
+std::string eval_report_to_text(const EvalReport& rep, Predictor predictor) {
+  std::string out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-26s %-8s %7s %10s %10s\n", "gpu", "op", "n",
+                std::string(predictor_name(predictor)).c_str(), "roofline");
+  out += buf;
+  for (const EvalGroup& g : rep.groups) {
+    std::snprintf(buf, sizeof buf, "%-26s %-8s %7lld %9.2f%% %9.2f%%\n", g.gpu.c_str(),
+                  g.op.c_str(), static_cast<long long>(g.n), g.mape_pct, g.roofline_mape_pct);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "%-26s %-8s %7lld %9.2f%% %9.2f%%\n", "overall", "",
+                static_cast<long long>(rep.n), rep.overall_mape_pct,
+                rep.overall_roofline_mape_pct);
+  out += buf;
+  return out;
+}
+
+}  // namespace tilecast

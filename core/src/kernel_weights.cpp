@@ -1,0 +1,110 @@
+#include "kernel_weights.hpp"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded_data.hpp"
+#include "kernel_features.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxWidth = 64;
+
+std::vector<double> numbers(const json& j, const std::string& where, std::size_t want) {
+  if (!j.is_array() || j.size() != want)
+    throw Error(where + " must be an array of " + std::to_string(want) + " numbers");
+  std::vector<double> v;
+  v.reserve(want);
+  for (const auto& x : j) {
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      throw Error(where + " holds " + x.dump() + "; expected a finite number");
+    v.push_back(x.get<double>());
+  }
+  return v;
+}
+
+int width(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key) || !j.at(key).is_number_integer())
+    throw Error(where + "." + key + " must be an integer");
+  const int v = j.at(key).get<int>();
+  if (v < 1 || v > kMaxWidth)
+    throw Error(where + "." + key + " is " + std::to_string(v) + "; allowed 1 to 64");
+  return v;
+}
+
+FamilyModel parse_family(const json& j, const std::string& where, OpFamily family) {
+  FamilyModel m;
+  if (!j.is_object() || !j.contains("layers") || !j.at("layers").is_array() ||
+      j.at("layers").empty())
+    throw Error(where + " must be an object with a non-empty 'layers' array");
+  int prev = -1;
+  for (std::size_t l = 0; l < j.at("layers").size(); ++l) {
+    const json& L = j.at("layers")[l];
+    const std::string lw = where + ".layers[" + std::to_string(l) + "]";
+    MlpLayer layer;
+    layer.in = width(L, "in", lw);
+    layer.out = width(L, "out", lw);
+    if (prev >= 0 && layer.in != prev) throw Error(lw + ".in does not match the layer before");
+    prev = layer.out;
+    layer.w = numbers(L.value("w", json()), lw + ".w", std::size_t(layer.in) * layer.out);
+    layer.b = numbers(L.value("b", json()), lw + ".b", std::size_t(layer.out));
+    m.mlp.layers.push_back(std::move(layer));
+  }
+  const std::size_t n = std::size_t(m.mlp.inputs());
+  if (n != feature_names(family).size())
+    throw Error(where + " takes " + std::to_string(n) + " inputs; the features are " +
+                std::to_string(feature_names(family).size()));
+  if (m.mlp.outputs() != 3) throw Error(where + " must have 3 outputs (gamma, alpha, overhead)");
+  m.mlp.mean = numbers(j.value("mean", json()), where + ".mean", n);
+  m.mlp.scale = numbers(j.value("scale", json()), where + ".scale", n);
+  if (!j.contains("overhead_max_ms") || !j.at("overhead_max_ms").is_number())
+    throw Error(where + ".overhead_max_ms must be a number");
+  m.overhead_max_ms = j.at("overhead_max_ms").get<double>();
+  if (!(m.overhead_max_ms >= 0 && m.overhead_max_ms < 10))
+    throw Error(where + ".overhead_max_ms must be in [0, 10)");
+  return m;
+}
+
+}  // namespace
+
+std::string_view family_name(OpFamily f) {
+  switch (f) {
+    case OpFamily::gemm: return "gemm";
+    case OpFamily::elementwise: return "elementwise";
+    case OpFamily::softmax: return "softmax";
+    case OpFamily::layernorm: return "layernorm";
+  }
+  return "?";
+}
+
+KernelWeights parse_kernel_weights(std::string_view text, std::string_view origin) {
+  const std::string where(origin);
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("families") ||
+      !j.at("families").is_object())
+    throw Error(where + ": not a kernel weights file (expected an object with 'families')");
+  KernelWeights w;
+  for (OpFamily f : {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax,
+                     OpFamily::layernorm}) {
+    const std::string name(family_name(f));
+    if (j.at("families").contains(name))
+      w.families[int(f)] = parse_family(j.at("families").at(name), where + ": families." + name, f);
+  }
+  return w;
+}
+
+const KernelWeights& embedded_kernel_weights() {
+  static const KernelWeights weights = [] {
+    const std::string_view text = embedded::find("core/data/kernel_weights.json");
+    if (text.empty()) return KernelWeights{};
+    return parse_kernel_weights(text, "core/data/kernel_weights.json");
+  }();
+  return weights;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,29 @@
+// The trained utilization models, one per op family, parsed from the embedded
+// core/data/kernel_weights.json (written by `tilecast train`).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "mlp.hpp"
+#include "tilecast/kernel.hpp"
+
+namespace tilecast {
+
+struct FamilyModel {
+  Mlp mlp;
+  double overhead_max_ms = 0;
+};
+
+struct KernelWeights {
+  std::array<std::optional<FamilyModel>, 4> families;  // indexed by OpFamily
+};
+
+std::string_view family_name(OpFamily f);
+// Throws tilecast::Error naming `origin` and the bad field.
+KernelWeights parse_kernel_weights(std::string_view json_text, std::string_view origin);
+// The embedded weights; throws when the library was built without them.
+const KernelWeights& embedded_kernel_weights();
+
+}  // namespace tilecast

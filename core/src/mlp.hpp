@@ -1,0 +1,48 @@
+// A small fully connected network (ReLU hidden layers, linear outputs) with
+// input standardisation: the inference half of the learned utilization model.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilecast {
+
+struct MlpLayer {
+  int in = 0;
+  int out = 0;
+  std::vector<double> w;  // out x in, row-major
+  std::vector<double> b;  // out
+};
+
+struct Mlp {
+  std::vector<double> mean;  // per input
+  std::vector<double> scale; // 1 / std per input
+  std::vector<MlpLayer> layers;
+
+  int inputs() const { return layers.empty() ? 0 : layers.front().in; }
+  int outputs() const { return layers.empty() ? 0 : layers.back().out; }
+  // Writes outputs() values to `out`; `x` holds inputs() raw (unstandardised) features.
+  void forward(const double* x, double* out) const;
+};
+
+// The three heads of a utilization model: gamma (peak utilization), alpha
+// (the share of it lost in the first wave) and the fixed per-kernel overhead.
+struct UtilizationHeads {
+  double gamma = 1;
+  double alpha = 0;
+  double overhead_ms = 0;
+};
+
+double sigmoid(double x);
+UtilizationHeads heads_from_outputs(const double* out, double overhead_max_ms);
+// gamma * (1 - alpha / waves): in (0, 1), rising with the number of waves.
+double utilization(const UtilizationHeads& h, double waves);
+
+}  // namespace tilecast
+
+namespace tilecast {
+
+// waves x one tile's roofline time / utilization + overhead.
+double compose_latency_ms(double waves, double tile_ms, const UtilizationHeads& h);
+
+}  // namespace tilecast

@@ -1,0 +1,35 @@
+// Training rows of one op family: features, tile/wave quantities and the
+// measured latency, computed with the same code the forecaster runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_features.hpp"
+#include "tilecast/kernel_eval.hpp"
+
+namespace tilecast::train {
+
+struct Sample {
+  std::array<double, kMaxFeatures> x{};
+  double waves = 1;
+  double tile_ms = 0;      // one tile at per-SM roofline throughput
+  double roofline_ms = 0;  // the kernel's roofline bound
+  double latency_ms = 0;   // measured
+};
+
+struct FamilyData {
+  int features = 0;
+  std::vector<Sample> samples;
+};
+
+// The threadblock tile of a measured GEMM: from its kernel name, split-K from
+// the grid's z beyond the batch; 128x128 when the name carries none.
+GemmTile measured_gemm_tile(const MeasuredKernel& row);
+
+Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row);
+
+}  // namespace tilecast::train

@@ -1,0 +1,37 @@
+// Fits one family's utilization MLP to measured latencies by minimising SMAPE
+// of the composed latency (waves x tile time / utilization + overhead).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "mlp.hpp"
+
+namespace tilecast::train {
+
+struct FitSettings {
+  std::vector<int> hidden;
+  int epochs = 50;
+  int batch = 256;
+  double lr = 2e-3;
+  double lr_final_fraction = 0.05;  // cosine decay to lr x this
+  double weight_decay = 1e-4;
+  double overhead_max_ms = 0.2;
+};
+
+struct FitResult {
+  Mlp mlp;
+  double first_loss = 0;
+  double last_loss = 0;
+};
+
+// `on_epoch(epoch, loss)` after each epoch. Deterministic given `seed`.
+FitResult fit_family(const FamilyData& data, const FitSettings& s, std::uint64_t seed,
+                     const std::function<void(int, double)>& on_epoch);
+
+// Mean SMAPE of `mlp` on `data`, with the roofline floor as at inference.
+double evaluate_smape(const Mlp& mlp, const FamilyData& data, double overhead_max_ms);
+
+}  // namespace tilecast::train

@@ -1,0 +1,55 @@
+#include "tile_table_builder.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "dataset.hpp"
+#include "tile_table.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::train {
+
+std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows,
+                                  const std::map<std::string, GpuSpec>& devices) {
+  auto key_of = [](const GemmTile& t) { return std::array<int, 3>{t.rows, t.cols, t.split}; };
+  std::map<std::array<int, 3>, int> tile_index;
+  for (const MeasuredKernel* r : rows) tile_index[key_of(measured_gemm_tile(*r))] = 0;
+  if (tile_index.size() > 256) throw Error("more than 256 distinct GEMM tiles in the training data");
+  int next = 0;
+  for (auto& [k, v] : tile_index) v = next++;
+
+  // device -> op -> cell -> tile -> count
+  std::map<std::string, std::map<int, std::map<std::uint32_t, std::map<int, int>>>> votes;
+  for (const MeasuredKernel* r : rows)
+    ++votes[r->device][r->kernel.op == Op::bmm ? 1 : 0][shape_cell(r->kernel)]
+           [tile_index[key_of(measured_gemm_tile(*r))]];
+
+  nlohmann::ordered_json j;
+  j["format"] = "tilecast-tile-table-1";
+  j["cell"] = "round(log2(B,M,N,K)) clamped to 0..31, 5 bits each; entry = cell*256 + tile";
+  j["tiles"] = nlohmann::ordered_json::array();
+  for (const auto& [k, v] : tile_index) j["tiles"].push_back({k[0], k[1], k[2]});
+  j["gpus"] = nlohmann::ordered_json::array();
+  for (const auto& [device, ops] : votes) {
+    nlohmann::ordered_json g;
+    g["name"] = device;
+    const auto key = gpu_table_key(devices.at(device));
+    g["key"] = {key[0], key[1], key[2], key[3]};
+    for (const auto& [op, cells] : ops) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const auto& [cell, counts] : cells) {
+        int best = -1, best_n = 0;
+        for (const auto& [tile, cnt] : counts)
+          if (cnt > best_n) {
+            best = tile;
+            best_n = cnt;
+          }
+        list.push_back(std::uint64_t(cell) * 256u + std::uint64_t(best));
+      }
+      g[op == 1 ? "bmm" : "linear"] = list;
+    }
+    j["gpus"].push_back(g);
+  }
+  return j.dump();
+}
+
+}  // namespace tilecast::train

@@ -1,0 +1,185 @@
+// `train_kernel_models`: parse, build per-family datasets, fit each MLP, write the JSON.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "dataset.hpp"
+#include "family_fit.hpp"
+#include "kernel_weights.hpp"
+#include "rng.hpp"
+#include "tile_table_builder.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/train.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr OpFamily kFamilies[] = {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax,
+                                  OpFamily::layernorm};
+
+train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
+  train::FitSettings s;
+  s.overhead_max_ms = kOverheadMaxMs;
+  switch (f) {
+    case OpFamily::gemm: s.hidden = {48, 48}; s.epochs = 60; break;
+    case OpFamily::elementwise: s.hidden = {32, 32}; s.epochs = 40; break;
+    case OpFamily::softmax: s.hidden = {32, 32}; s.epochs = 300; break;
+    case OpFamily::layernorm: s.hidden = {32, 32}; s.epochs = 300; break;
+  }
+  if (c.epochs > 0) s.epochs = c.epochs;
+  return s;
+}
+
+double round7(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.7g", v);
+  return std::strtod(buf, nullptr);
+}
+
+nlohmann::ordered_json numbers(const std::vector<double>& v) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (double x : v) a.push_back(round7(x));
+  return a;
+}
+
+std::string hex64(std::uint64_t h) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+std::string train_config_text(const TrainConfig& c) {
+  std::string s = "seed=" + std::to_string(c.seed) + " epochs=" + std::to_string(c.epochs) +
+                  " max_rows=" + std::to_string(c.max_rows) + " held_out=";
+  for (const auto& d : c.held_out_devices) s += d + ";";
+  for (OpFamily f : kFamilies) {
+    const train::FitSettings st = family_settings(f, c);
+    s += " " + std::string(family_name(f)) + ":hidden=";
+    for (int h : st.hidden) s += std::to_string(h) + "x";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g",
+                  st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay,
+                  st.overhead_max_ms);
+    s += buf;
+  }
+  s += " features=v1";
+  return s;
+}
+
+TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
+                                const std::vector<TrainText>& device_files,
+                                const TrainConfig& config, const std::string& command,
+                                const std::function<void(const TrainProgress&)>& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::map<std::string, GpuSpec> devices;
+  for (const TrainText& d : device_files) {
+    GpuSpec g = parse_gpu_spec(d.text, d.name);
+    devices.emplace(g.name, g);
+  }
+  const std::set<std::string> held_out(config.held_out_devices.begin(),
+                                        config.held_out_devices.end());
+
+  TrainResult res;
+  std::vector<MeasuredKernel> rows;
+  for (const TrainText& c : csvs) {
+    std::vector<MeasuredKernel> part = parse_kernel_csv(c.text, c.name);
+    for (MeasuredKernel& r : part) {
+      if (held_out.count(r.device)) {
+        ++res.rows_held_out;
+        continue;
+      }
+      if (!devices.count(r.device))
+        throw Error(r.origin + ": Device '" + r.device + "' has no device file");
+      rows.push_back(std::move(r));
+    }
+  }
+  res.rows_used = std::int64_t(rows.size());
+
+  std::array<train::FamilyData, 4> data;
+  std::vector<const MeasuredKernel*> gemm_rows;
+  for (OpFamily f : kFamilies) data[int(f)].features = int(feature_names(f).size());
+  for (const MeasuredKernel& r : rows) {
+    const OpFamily f = op_family(r.kernel.op);
+    if (f == OpFamily::gemm) gemm_rows.push_back(&r);
+    data[int(f)].samples.push_back(train::make_sample(devices.at(r.device), r));
+  }
+  if (config.max_rows > 0) {
+    train::Rng pick(config.seed ^ 0x5eedull);
+    for (auto& d : data) {
+      auto& s = d.samples;
+      for (std::size_t i = s.size(); i > 1; --i) std::swap(s[i - 1], s[pick.below(i)]);
+      if (std::int64_t(s.size()) > config.max_rows) s.resize(std::size_t(config.max_rows));
+    }
+  }
+
+  double total_work = 0, done_work = 0;
+  for (OpFamily f : kFamilies)
+    total_work += double(data[int(f)].samples.size()) * family_settings(f, config).epochs *
+                  (f == OpFamily::gemm ? 2.0 : 1.0);
+
+  nlohmann::ordered_json j;
+  j["format"] = "tilecast-kernel-weights-1";
+  j["command"] = command;
+  j["seed"] = config.seed;
+  j["epochs"] = config.epochs;
+  j["max_rows"] = config.max_rows;
+  res.hash = training_hash(csvs, device_files, config);
+  j["hash"] = "fnv1a64:" + hex64(res.hash);
+  j["config"] = train_config_text(config);
+  j["inputs"] = nlohmann::ordered_json::array();
+  for (const TrainText& c : csvs) j["inputs"].push_back(c.name);
+  j["held_out_devices"] = config.held_out_devices;
+  j["rows_used"] = res.rows_used;
+  j["rows_held_out"] = res.rows_held_out;
+  j["families"] = nlohmann::ordered_json::object();
+
+  for (OpFamily f : kFamilies) {
+    const train::FamilyData& d = data[int(f)];
+    const std::string name(family_name(f));
+    if (d.samples.empty()) continue;
+    const train::FitSettings st = family_settings(f, config);
+    const double unit = double(d.samples.size()) * (f == OpFamily::gemm ? 2.0 : 1.0);
+    const train::FitResult fit = train::fit_family(
+        d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {
+          done_work += unit;
+          if (!progress) return;
+          TrainProgress p;
+          p.family = name;
+          p.epoch = epoch;
+          p.epochs = st.epochs;
+          p.loss = loss;
+          p.elapsed_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          p.left_s = done_work > 0 ? p.elapsed_s * (total_work - done_work) / done_work : 0;
+          progress(p);
+        });
+    res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
+    nlohmann::ordered_json fam;
+    fam["rows"] = d.samples.size();
+    fam["train_smape"] = round7(fit.last_loss);
+    fam["features"] = feature_names(f);
+    fam["mean"] = numbers(fit.mlp.mean);
+    fam["scale"] = numbers(fit.mlp.scale);
+    fam["overhead_max_ms"] = st.overhead_max_ms;
+    fam["layers"] = nlohmann::ordered_json::array();
+    for (const MlpLayer& L : fit.mlp.layers) {
+      nlohmann::ordered_json l;
+      l["in"] = L.in;
+      l["out"] = L.out;
+      l["w"] = numbers(L.w);
+      l["b"] = numbers(L.b);
+      fam["layers"].push_back(l);
+    }
+    j["families"][name] = fam;
+  }
+  res.weights_json = j.dump();
+  res.tile_table_json = train::build_tile_table_json(gemm_rows, devices);
+  return res;
+}
+
+}  // namespace tilecast

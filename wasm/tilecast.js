@@ -35,24 +35,24 @@ export async function createTilecast(options = {}) {
     settings.wasmBinary = fs.readFileSync(new URL('./tilecast_wasm.wasm', import.meta.url));
   }
   const m = await createTilecastModule(settings);
-  const json = (fn, request) => unwrap(request === undefined ? fn() : fn(requestText(request)));
-  const parsed = (fn, request) => JSON.parse(json(fn, request));
+  const call = (fn, request) => unwrap(fn(requestText(request)));
+  const list = (fn) => unwrap(fn());
   return {
     version: m.version(),
-    listGpus: () => parsed(m.listGpus),
-    validateGpu: (spec) => parsed(m.validateGpu, spec),
-    forecastKernel: (request) => parsed(m.forecastKernel, request),
-    listModels: () => parsed(m.listModels),
-    validateModel: (config) => parsed(m.validateModel, config),
-    forecastModel: (request) => parsed(m.forecastModel, request),
+    listGpus: () => JSON.parse(list(m.listGpus)),
+    validateGpu: (spec) => JSON.parse(call(m.validateGpu, spec)),
+    forecastKernel: (request) => JSON.parse(call(m.forecastKernel, request)),
+    listModels: () => JSON.parse(list(m.listModels)),
+    validateModel: (config) => JSON.parse(call(m.validateModel, config)),
+    forecastModel: (request) => JSON.parse(call(m.forecastModel, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
-      listGpus: () => json(m.listGpus),
-      validateGpu: (spec) => json(m.validateGpu, spec),
-      forecastKernel: (request) => json(m.forecastKernel, request),
-      listModels: () => json(m.listModels),
-      validateModel: (config) => json(m.validateModel, config),
-      forecastModel: (request) => json(m.forecastModel, request),
+      listGpus: () => list(m.listGpus),
+      validateGpu: (spec) => call(m.validateGpu, spec),
+      forecastKernel: (request) => call(m.forecastKernel, request),
+      listModels: () => list(m.listModels),
+      validateModel: (config) => call(m.validateModel, config),
+      forecastModel: (request) => call(m.forecastModel, request),
     },
   };
 }

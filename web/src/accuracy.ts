@@ -1,6 +1,6 @@
 // The accuracy page: the committed report (public/accuracy.json, written by
 // scripts/accuracy_report.sh) as tables and a measured-vs-forecast chart.
-import { COLORS, drawChart } from './charts';
+import { COLORS, drawChart } from './draw';
 import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtPct } from './format';
 

@@ -28,7 +28,7 @@ export function requestFor(app: App, gpu?: string, batch?: number): ModelRequest
     batch: batch ?? s.batch,
     seq: s.seq,
     mode: s.mode,
-    predictor: 'tilecast',
+    predictor: s.predictor,
   };
 }
 

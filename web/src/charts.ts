@@ -1,4 +1,5 @@
-// Chart.js with only the pieces the page uses registered (tree-shaken).
+// Chart.js with only the pieces the page uses registered (tree-shaken). Loaded
+// as its own chunk (see draw.ts) so the first forecast does not wait for it.
 import {
   BarController,
   BarElement,
@@ -34,13 +35,6 @@ Chart.defaults.animation = false;
 Chart.defaults.maintainAspectRatio = false;
 Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 Chart.defaults.color = '#3b4252';
-
-export const COLORS = {
-  tilecast: '#2f6fdb',
-  roofline: '#9aa5b8',
-  accent: '#e0762b',
-  kinds: ['#2f6fdb', '#7b5cd6', '#d6569a', '#e0762b', '#3aa17e', '#8a94a6'],
-};
 
 const charts = new Map<HTMLCanvasElement, Chart>();
 

@@ -4,6 +4,7 @@ import './style.css';
 import { gpuById, modelById, requestFor, type App } from './app';
 import { loadReport, renderAccuracy } from './accuracy';
 import { byId, clear, h, setText } from './dom';
+import { preloadCharts } from './draw';
 import { errorMessage, loadEngine, type Engine } from './engine';
 import { download, fileStem, forecastCsv, forecastJson } from './export';
 import { fmtMs, fmtRate } from './format';
@@ -177,6 +178,7 @@ function syncInputs(app: App): void {
   showGpuInfo(app);
   showModelInfo(app);
   for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.checked = r.value === s.mode;
+  byId<HTMLSelectElement>('predictor').value = s.predictor;
   byId<HTMLInputElement>('batch').value = String(s.batch);
   byId<HTMLInputElement>('seq').value = String(s.seq);
   if (s.model === CUSTOM && s.customModel) byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
@@ -280,6 +282,11 @@ function wireInputs(app: App): void {
       forecast(app);
     });
   }
+  const predictor = byId<HTMLSelectElement>('predictor');
+  predictor.addEventListener('change', () => {
+    s.predictor = predictor.value === 'roofline' ? 'roofline' : 'tilecast';
+    forecast(app);
+  });
   const workloadErr = byId('workload-error');
   const onWorkload = () => {
     try {
@@ -366,7 +373,7 @@ function renderEmbed(app: App): void {
       h('div', { class: 'embed-title' }, forecastTitle(f)),
       h('div', { class: 'embed-sub' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq}`),
       h('div', { class: 'embed-figures' },
-        h('div', {}, h('output', { id: 'latency', class: 'value', 'data-value': String(f.latency_ms) }, fmtMs(f.latency_ms)), h('div', { class: 'label' }, 'tilecast forecast')),
+        h('div', {}, h('output', { id: 'latency', class: 'value', 'data-value': String(f.latency_ms) }, fmtMs(f.latency_ms)), h('div', { class: 'label' }, f.predictor === 'roofline' ? 'roofline forecast' : 'tilecast forecast')),
         h('div', {}, h('output', { id: 'roofline', class: 'value muted', 'data-value': String(f.roofline_latency_ms) }, fmtMs(f.roofline_latency_ms)), h('div', { class: 'label' }, 'roofline only')),
       ),
       h('div', { class: 'embed-sub' }, `${fmtRate(f.samples_per_s)} samples/s · ${fmtRate(f.tokens_per_s)} tokens/s`),
@@ -384,14 +391,18 @@ function renderEmbed(app: App): void {
 async function boot(): Promise<void> {
   const link = parseParams(location.search);
   const status = byId('status');
+  const engineLoading = loadEngine();
+  if (!link.embed) preloadCharts();
   if (link.embed) {
     byId('app').hidden = true;
     byId('embed').hidden = false;
     setText(byId('embed'), 'Loading the forecast…');
   }
   let engine: Engine;
+  performance.mark('tilecast-boot');
   try {
-    engine = await loadEngine();
+    engine = await engineLoading;
+    performance.mark('tilecast-engine-ready');
   } catch (e) {
     const msg = `The forecaster could not be loaded: ${errorMessage(e)}`;
     setText(link.embed ? byId('embed') : status, msg);

@@ -2,7 +2,7 @@
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…). A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
-import type { GpuSpec, Mode } from './engine';
+import type { GpuSpec, Mode, Predictor } from './engine';
 
 export type View = 'forecast' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'compare', 'sweep', 'accuracy'];
@@ -15,6 +15,7 @@ export interface State {
   model: string; // zoo id, or CUSTOM
   customModel: Record<string, unknown> | null;
   mode: Mode;
+  predictor: Predictor; // the headline forecaster; the roofline is always shown beside
   batch: number;
   seq: number;
   compare: string[]; // catalog ids shown beside `gpu` in the compare view
@@ -28,6 +29,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   model: 'gpt3-2.7b',
   customModel: null,
   mode: 'training',
+  predictor: 'tilecast',
   batch: 1,
   seq: 2048,
   compare: ['a100-80gb-sxm', 'h200', 'mi300x', 'rtx-4090'],
@@ -118,6 +120,7 @@ export function stateToParams(s: Readonly<State>, version: string, embed = false
   p.set('model', s.model);
   if (s.model === CUSTOM && s.customModel) p.set('cmodel', packJson(s.customModel));
   p.set('mode', s.mode);
+  if (s.predictor !== 'tilecast') p.set('pred', s.predictor);
   p.set('batch', String(s.batch));
   p.set('seq', String(s.seq));
   if (!embed && s.view === 'compare') p.set('cmp', s.compare.join(','));
@@ -166,7 +169,7 @@ export function parseParams(search: string): ParsedLink {
   const p = new URLSearchParams(search);
   const s = cloneState(DEFAULT_STATE);
   const problems: string[] = [];
-  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'batch', 'seq', 'cmp', 'sweep', 'v']);
+  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v']);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
@@ -216,6 +219,11 @@ export function parseParams(search: string): ParsedLink {
   if (mode !== null) {
     if (mode === 'training' || mode === 'inference') s.mode = mode;
     else problems.push(`The link's mode "${clip(mode)}" is neither training nor inference.`);
+  }
+  const pred = p.get('pred');
+  if (pred !== null) {
+    if (pred === 'tilecast' || pred === 'roofline') s.predictor = pred;
+    else problems.push(`The link's predictor "${clip(pred)}" is neither tilecast nor roofline.`);
   }
   const batch = p.get('batch');
   if (batch !== null) s.batch = parseInt(batch, 'batch size', 1, BATCH_MAX, problems) ?? s.batch;

@@ -1,6 +1,6 @@
 // The result views: the forecast, the GPU comparison and the batch sweep.
 import { gpuById, gpuLabel, requestFor, type App } from './app';
-import { COLORS, drawChart } from './charts';
+import { COLORS, drawChart } from './draw';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
 import { BREAKDOWN_KINDS, errorMessage, type ModelForecast } from './engine';
@@ -16,9 +16,13 @@ const KIND_LABEL: Record<string, string> = {
   memory: 'Memory ops',
 };
 
-function setOutput(id: string, text: string, value: number): void {
+// Shows "903.5 ms" as a figure and a smaller unit; the exact number rides in data-value.
+export function setOutput(id: string, text: string, value: number): void {
   const el = byId(id);
-  el.textContent = text;
+  const cut = text.indexOf(' ');
+  clear(el);
+  if (cut < 0) el.append(text);
+  else el.append(text.slice(0, cut), h('span', { class: 'unit' }, text.slice(cut)));
   el.dataset.value = String(value);
 }
 
@@ -39,6 +43,7 @@ export function renderForecast(f: ModelForecast): void {
   body.dataset.seq = String(f.seq);
   body.dataset.mode = f.mode;
   setText(byId('forecast-title'), `${forecastTitle(f)} — ${modeWords(f.mode)}, batch ${f.batch}, sequence ${f.seq}`);
+  setText(byId('latency-label'), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
   setOutput('latency', fmtMs(f.latency_ms), f.latency_ms);
   setText(
     byId('latency-sub'),
@@ -48,7 +53,9 @@ export function renderForecast(f: ModelForecast): void {
   const ratio = f.latency_ms / f.roofline_latency_ms;
   setText(
     byId('roofline-sub'),
-    Number.isFinite(ratio) ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this` : 'peak-speed bound',
+    f.predictor !== 'roofline' && Number.isFinite(ratio)
+      ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
+      : 'peak-speed bound: every kernel at its compute or memory limit',
   );
   setOutput('samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   setOutput('tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
@@ -85,9 +92,9 @@ export function renderForecast(f: ModelForecast): void {
         {},
         h('th', { scope: 'col' }, 'Layer'),
         h('th', { scope: 'col', class: 'num' }, 'Count'),
-        h('th', { scope: 'col', class: 'num' }, 'Forward'),
-        training && h('th', { scope: 'col', class: 'num' }, 'Backward'),
-        h('th', { scope: 'col', class: 'num' }, 'Total'),
+        h('th', { scope: 'col', class: 'num' }, 'Forward ms (each)'),
+        training && h('th', { scope: 'col', class: 'num' }, 'Backward ms (each)'),
+        h('th', { scope: 'col', class: 'num' }, 'Total ms (all)'),
       ),
     ),
   );
@@ -99,9 +106,9 @@ export function renderForecast(f: ModelForecast): void {
         {},
         h('th', { scope: 'row' }, l.name),
         h('td', { class: 'num' }, String(l.count)),
-        h('td', { class: 'num' }, fmtMs(l.forward_ms)),
-        training && h('td', { class: 'num' }, fmtMs(l.backward_ms)),
-        h('td', { class: 'num' }, fmtMs(l.total_ms)),
+        h('td', { class: 'num' }, fmtNum(l.forward_ms)),
+        training && h('td', { class: 'num' }, fmtNum(l.backward_ms)),
+        h('td', { class: 'num' }, fmtNum(l.total_ms)),
       ),
     );
   }
@@ -153,7 +160,7 @@ export function renderCompare(app: App): void {
     data: {
       labels,
       datasets: [
-        { label: 'tilecast (ms)', data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
+        { label: `${app.state.predictor} (ms)`, data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
         { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms), backgroundColor: COLORS.roofline },
       ],
     },
@@ -245,7 +252,7 @@ export function renderSweep(app: App): number {
     data: {
       labels,
       datasets: [
-        { label: 'tilecast (ms)', data: points.map((p) => p.latency_ms), borderColor: COLORS.tilecast, backgroundColor: COLORS.tilecast, pointRadius: 0 },
+        { label: `${app.state.predictor} (ms)`, data: points.map((p) => p.latency_ms), borderColor: COLORS.tilecast, backgroundColor: COLORS.tilecast, pointRadius: 0 },
         { label: 'roofline only (ms)', data: points.map((p) => p.roofline_ms), borderColor: COLORS.roofline, backgroundColor: COLORS.roofline, pointRadius: 0, borderDash: [4, 3] },
       ],
     },

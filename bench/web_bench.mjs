@@ -1,0 +1,96 @@
+// Size and speed of the web calculator (a benchmark, not a test: it prints numbers).
+//   node bench/web_bench.mjs            (after scripts/build_web.sh)
+// Targets (issue 4): forecaster wasm+JS <= 400 KB gzipped; site <= 1 MB gzipped;
+// navigation -> first forecast <= 1 s; forecast after an input change <= 50 ms;
+// 64-point batch sweep <= 500 ms; all in headless Chromium on localhost.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(REPO, 'web/dist');
+const require = createRequire(path.join(REPO, 'web/package.json'));
+const { chromium } = require('playwright-core');
+const { startServer } = await import(path.join(REPO, 'web/scripts/serve.mjs'));
+
+if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+  console.error('web_bench: web/dist is not built; run scripts/build_web.sh');
+  process.exit(1);
+}
+
+const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+function files(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+
+const engineFiles = ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'tilecast.js'].map((f) => path.join(DIST, 'tilecast', f));
+const engineRaw = engineFiles.reduce((s, f) => s + fs.statSync(f).size, 0);
+const engineGz = engineFiles.reduce((s, f) => s + gz(f), 0);
+const all = files(DIST);
+const siteRaw = all.reduce((s, f) => s + fs.statSync(f).size, 0);
+const siteGz = all.reduce((s, f) => s + gz(f), 0);
+console.log('sizes (gzip -9)');
+for (const f of engineFiles) console.log(`  ${path.relative(DIST, f).padEnd(28)} ${kb(fs.statSync(f).size).padStart(10)} raw ${kb(gz(f)).padStart(10)} gzipped`);
+console.log(`  forecaster wasm+JS           ${kb(engineRaw).padStart(10)} raw ${kb(engineGz).padStart(10)} gzipped  (target <= 400 KB)`);
+console.log(`  whole site (${all.length} files)        ${kb(siteRaw).padStart(10)} raw ${kb(siteGz).padStart(10)} gzipped  (target <= 1 MB)`);
+
+const { server, url } = await startServer({ root: DIST, port: 0 });
+const base = url.replace('localhost', '127.0.0.1');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+try {
+  // Navigation -> first forecast on screen, each run in a fresh context (cold cache).
+  const firsts = [];
+  for (let i = 0; i < 5; ++i) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(base);
+    await page.waitForSelector('html[data-ready="1"]');
+    // The page marks the moment the first forecast is in the DOM (ms since navigation start).
+    firsts.push(await page.evaluate(() => performance.getEntriesByName('tilecast-first-forecast')[0].startTime));
+    const ok = await page.locator('#latency').getAttribute('data-value');
+    if (i === 0 && !ok) console.log('  (no forecast on screen: ' + (await page.locator('#forecast-error').textContent()) + ')');
+    await ctx.close();
+  }
+  console.log('\ntimings (headless Chromium, localhost)');
+  console.log(`  navigation -> first forecast  median ${fmt(median(firsts))}, worst ${fmt(Math.max(...firsts))} over ${firsts.length} cold loads (target <= 1 s)`);
+
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(base);
+  await page.waitForSelector('html[data-ready="1"]');
+  // Forecast after an input change: the input event handler runs the forecast and
+  // updates the DOM synchronously; the time to the next frame is included.
+  const changes = await page.evaluate(async () => {
+    const input = document.getElementById('batch');
+    const times = [];
+    for (let i = 0; i < 30; ++i) {
+      const t0 = performance.now();
+      input.value = String(1 + (i % 8));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t0);
+    }
+    return { times, last: window.tilecastPage.lastForecastMs };
+  });
+  console.log(`  input change -> forecast on screen  median ${fmt(median(changes.times))}, worst ${fmt(Math.max(...changes.times))} over 30 changes (target <= 50 ms)`);
+
+  // 64-point batch sweep (batch 1..64, sequence 512), computed and charted.
+  await page.goto(base + '?seq=512&view=sweep&sweep=64');
+  await page.waitForSelector('html[data-ready="1"]');
+  const sweeps = await page.evaluate(() => [0, 1, 2, 3, 4].map(() => window.tilecastPage.sweep()));
+  const points = await page.locator('#sweep-status').getAttribute('data-points');
+  console.log(`  64-point batch sweep  median ${fmt(median(sweeps))}, worst ${fmt(Math.max(...sweeps))} over 5 runs, ${points} points (target <= 500 ms)`);
+  await ctx.close();
+} finally {
+  await browser.close();
+  server.close();
+}

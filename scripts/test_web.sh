@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The web tests: WASM vs native CLI (Node), then the browser tests (Chromium via
+# playwright-core) against web/dist/. Needs build/cli/tilecast (TILECAST_CLI),
+# build-wasm/wasm (TILECAST_WASM_DIR) and web/dist (scripts/build_web.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TILECAST_CLI="${TILECAST_CLI:-build/cli/tilecast}"
+node --test --test-concurrency=1 web/tests/wasm.test.mjs web/tests/browser.test.mjs

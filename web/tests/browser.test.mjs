@@ -1,0 +1,257 @@
+// Browser tests: the built site (web/dist) in Debian's Chromium via playwright-core,
+// served by web/scripts/serve.mjs on 127.0.0.1. Numbers on the page must equal the
+// native CLI's. Screenshots go to test-artifacts/.
+// Run: node --test web/tests/browser.test.mjs (after scripts/build_web.sh).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+import { REPO, DIST, cli, cliForecastArgs, requireFile } from './helpers.mjs';
+
+const ARTIFACTS = path.join(REPO, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+let server;
+let base;
+let browser;
+let context;
+const external = [];
+const pageErrors = [];
+
+before(async () => {
+  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
+  base = base.replace('localhost', '127.0.0.1');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')) external.push(u);
+  });
+  context.on('weberror', (e) => pageErrors.push(e.error().message));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(query = '', page) {
+  page ??= await context.newPage();
+  await page.goto(base + query);
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
+  return page;
+}
+
+async function forecasts(page) {
+  return Number(await page.evaluate(() => document.documentElement.dataset.forecasts ?? '0'));
+}
+
+// Waits until the page has finished `n` forecasts in total.
+async function waitForecasts(page, n) {
+  await page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
+}
+
+async function shown(page) {
+  const value = async (id) => {
+    const v = await page.locator(`#${id}`).getAttribute('data-value');
+    return v === null ? null : Number(v);
+  };
+  return {
+    latency: await value('latency'),
+    roofline: await value('roofline'),
+    samples: await value('samples'),
+    tokens: await value('tokens'),
+    error: ((await page.locator('#forecast-error').textContent()) ?? '').trim(),
+  };
+}
+
+// The page's numbers must be the CLI's numbers (or its error, the same message).
+async function assertMatchesCli(page, req) {
+  const native = cli(cliForecastArgs({ predictor: 'tilecast', ...req }));
+  const s = await shown(page);
+  if (!native.ok) {
+    assert.ok(s.error.includes(native.error), `page shows "${s.error}", CLI says "${native.error}"`);
+    return null;
+  }
+  const f = JSON.parse(native.text);
+  assert.equal(s.error, '');
+  assert.equal(s.latency, f.latency_ms);
+  assert.equal(s.roofline, f.roofline_latency_ms);
+  assert.equal(s.samples, f.samples_per_s);
+  assert.equal(s.tokens, f.tokens_per_s);
+  return f;
+}
+
+test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () => {
+  const page = await open('');
+  await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training' });
+  assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
+  assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
+  assert.match(await page.locator('#share-link').inputValue(), /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'main-view.png'), fullPage: true });
+  await page.close();
+});
+
+test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', async () => {
+  const page = await open('');
+  let n = await forecasts(page);
+  await page.selectOption('#gpu-select', 'a100-80gb-sxm');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#model-select', 'llama2-7b');
+  await waitForecasts(page, ++n);
+  await page.fill('#batch', '4');
+  await waitForecasts(page, ++n);
+  await page.fill('#seq', '1024');
+  await waitForecasts(page, ++n);
+  await page.check('input[name="mode"][value="inference"]');
+  await waitForecasts(page, ++n);
+  await assertMatchesCli(page, { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference' });
+  await page.selectOption('#predictor', 'roofline');
+  await waitForecasts(page, ++n);
+  const native = cli(cliForecastArgs({ gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference', predictor: 'roofline' }));
+  assert.equal((await shown(page)).latency, JSON.parse(native.text).latency_ms);
+  // Searching narrows the GPU list and the selection follows it.
+  await page.fill('#gpu-search', 'mi300');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#gpu-select').inputValue(), 'mi300x');
+  // A bad batch size is an inline message; the last forecast stays.
+  const kept = await shown(page);
+  await page.fill('#batch', '0');
+  assert.match(await page.locator('#workload-error').textContent(), /between 1 and 65536/);
+  await page.fill('#batch', '');
+  assert.match(await page.locator('#workload-error').textContent(), /whole number/);
+  assert.deepEqual(await shown(page), kept);
+  await page.close();
+});
+
+test('a share link round-trips, custom GPU and pasted config included', async () => {
+  const page = await open('?model=gpt2&seq=256&batch=2');
+  let n = await forecasts(page);
+  await page.locator('#custom-gpu summary').click();
+  await page.click('#custom-gpu-fill');
+  await page.fill('#cg-name', 'Test GPU X');
+  await page.fill('#cg-fp32_gflops', '50000');
+  await page.fill('#cg-mem_bw_gbps', '2000');
+  await page.click('#custom-gpu-use');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#custom-gpu-error').textContent(), '');
+  assert.equal(await page.locator('#gpu-select').inputValue(), 'custom');
+  const config = JSON.parse(fs.readFileSync(path.join(REPO, 'model_zoo/opt-1.3b.json'), 'utf8'));
+  config.num_hidden_layers = 4;
+  await page.locator('#custom-model summary').click();
+  await page.fill('#model-config', JSON.stringify(config, null, 1));
+  await page.click('#model-config-use');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#model-select').inputValue(), 'custom');
+  const first = await shown(page);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /gpu=custom&cgpu=z[\w-]+&model=custom&cmodel=z[\w-]+/);
+
+  const again = await open(link.slice(base.length));
+  assert.deepEqual(await shown(again), first);
+  assert.equal(await again.locator('#gpu-select').inputValue(), 'custom');
+  assert.equal(await again.locator('#model-select').inputValue(), 'custom');
+  assert.equal(await again.locator('#notice').isHidden(), true);
+
+  // A tampered link: a clear notice, and the page still forecasts.
+  const tampered = link.replace(/cgpu=z([\w-]{6})/, 'cgpu=zQQQQQQ').replace(/batch=2/, 'batch=two');
+  await open(tampered.slice(base.length), again);
+  const notice = await again.locator('#notice').textContent();
+  assert.match(notice, /custom GPU in the link is damaged/);
+  assert.match(notice, /batch size "two" is not a whole number/);
+  assert.ok((await shown(again)).latency > 0 || (await shown(again)).error !== '');
+  // A link from another version says so.
+  await open('?gpu=t4&model=gpt2&seq=128&v=0.0.1', again);
+  assert.match(await again.locator('#notice').textContent(), /made with tilecast 0\.0\.1/);
+  await again.close();
+  await page.close();
+});
+
+test('a bad pasted config shows the error and the page keeps working', async () => {
+  const page = await open('?model=gpt2&seq=128');
+  const before = await shown(page);
+  await page.locator('#custom-model summary').click();
+  const cases = [
+    ['{"model_type": "llama", "hidden_size": ', /not valid JSON/],
+    ['{"model_type": "llama", "hidden_size": "big", "num_hidden_layers": []}', /hidden_size|num_hidden_layers/],
+    ['{"a":'.repeat(5000) + '1' + '}'.repeat(5000), /nested deeper|not valid JSON/],
+    ['[' + '1,'.repeat(600000) + '1]', /at most \d+ are accepted/],
+    ['{"model_type": "<img src=x onerror=alert(1)>", "hidden_size": 1}', /model/],
+  ];
+  for (const [text, pattern] of cases) {
+    await page.fill('#model-config', text);
+    await page.click('#model-config-use');
+    const msg = await page.locator('#model-config-error').textContent();
+    assert.match(msg, pattern);
+    assert.deepEqual(await shown(page), before, 'the previous forecast stays');
+  }
+  assert.equal(await page.locator('img').count(), 0, 'input is never inserted as HTML');
+  // Absurd custom GPU numbers.
+  await page.locator('#custom-gpu summary').click();
+  await page.click('#custom-gpu-fill');
+  await page.fill('#cg-num_sm', '1e12');
+  await page.click('#custom-gpu-use');
+  assert.match(await page.locator('#custom-gpu-error').textContent(), /num_sm/);
+  await page.fill('#cg-mem_bw_gbps', '');
+  await page.click('#custom-gpu-use');
+  assert.match(await page.locator('#custom-gpu-error').textContent(), /Bandwidth.*fill this in/);
+  // The page still forecasts after all that.
+  const n = await forecasts(page);
+  await page.fill('#batch', '3');
+  await waitForecasts(page, n + 1);
+  await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt2', batch: 3, seq: 128, mode: 'training' });
+  await page.close();
+});
+
+test('embed mode renders a compact card', async () => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 460, height: 270 });
+  await open('?embed=1&gpu=rtx-4090&model=llama3-8b&mode=inference&batch=1&seq=512', page);
+  assert.equal(await page.locator('#app').isHidden(), true);
+  assert.equal(await page.locator('#embed').isVisible(), true);
+  const text = await page.locator('#embed').textContent();
+  assert.match(text, /on NVIDIA GeForce RTX 4090|No forecast/);
+  await assertMatchesCli(page, { gpu: 'rtx-4090', model: 'llama3-8b', batch: 1, seq: 512, mode: 'inference' }).catch(async (e) => {
+    // In embed mode errors show in the card instead of #forecast-error.
+    if (!/No forecast/.test(text)) throw e;
+  });
+  const link = await page.locator('#embed a').getAttribute('href');
+  assert.match(link, /gpu=rtx-4090/);
+  assert.doesNotMatch(link, /embed=1/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'embed.png') });
+  await page.close();
+});
+
+test('compare, sweep and accuracy views, keyboard tabs, phone layout', async () => {
+  const page = await open('?model=gpt2&seq=128&view=compare&cmp=a100-80gb-sxm,t4');
+  assert.equal(await page.locator('#view-compare').isVisible(), true);
+  assert.equal(await page.locator('#compare-table tbody tr').count(), 3);
+  await page.focus('#tab-compare');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#view-sweep').isVisible(), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-sweep');
+  const native = cli(cliForecastArgs({ gpu: 'h100-sxm', model: 'gpt2', batch: 64, seq: 128, mode: 'training', predictor: 'tilecast' }));
+  if (native.ok) assert.equal(await page.locator('#sweep-status').getAttribute('data-points'), '64');
+  else assert.ok((await page.locator('#sweep-error').textContent()).includes(native.error));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => (document.getElementById('accuracy-status')?.textContent ?? '').length > 0 && !/Loading/.test(document.getElementById('accuracy-status')?.textContent ?? ''));
+  assert.match(page.url(), /view=accuracy/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#tab-forecast');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'phone.png'), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page scrolls sideways on a phone by ${overflow}px`);
+  await page.close();
+});
+
+test('no request leaves the site and no script error happened', () => {
+  assert.deepEqual(external, []);
+  assert.deepEqual(pageErrors, []);
+});

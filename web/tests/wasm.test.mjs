@@ -1,0 +1,183 @@
+// The WebAssembly build against the native CLI: the same requests must give the
+// same JSON (identical numbers), and bad input must throw JavaScript errors that
+// leave the instance working. Run: node --test web/tests/wasm.test.mjs
+// (TILECAST_CLI and TILECAST_WASM_DIR override build/cli/tilecast and build-wasm/wasm).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO, cli, cliJson, cliForecastArgs, loadWasm, tempFile } from './helpers.mjs';
+
+let tc;
+let TilecastError;
+let catalog;
+
+before(async () => {
+  ({ tc, TilecastError } = await loadWasm());
+  catalog = tc.listGpus();
+});
+
+const spec = (id) => catalog.find((g) => g.id === id);
+
+// Native and WASM must agree: both succeed with the same JSON text, or both fail
+// with the same message (e.g. while a predictor is not built into the core).
+function sameOutcome(native, wasmCall, label) {
+  let wasm;
+  try {
+    wasm = { ok: true, text: wasmCall() };
+  } catch (e) {
+    assert.ok(e instanceof TilecastError, `${label}: WASM threw a ${e?.constructor?.name}, not a TilecastError`);
+    wasm = { ok: false, error: e.message };
+  }
+  if (native.ok && wasm.ok) {
+    assert.deepEqual(JSON.parse(wasm.text), JSON.parse(native.text), `${label}: numbers differ`);
+    assert.equal(wasm.text, native.text, `${label}: JSON text differs`);
+  } else {
+    assert.deepEqual(wasm, native.ok ? native : { ok: false, error: native.error }, `${label}: outcomes differ`);
+  }
+  return wasm;
+}
+
+test('version and GPU catalog match the CLI', () => {
+  assert.equal(tc.version, cli(['--version']).text);
+  assert.deepEqual(catalog, cliJson(['gpus', '--json']));
+  assert.ok(catalog.length >= 30);
+});
+
+test('model zoo matches the CLI', () => {
+  // `tilecast models --json` re-indents the list (keys sorted): compare the values.
+  assert.deepEqual(tc.listModels(), cliJson(['models', '--json']));
+});
+
+const MODEL_CASES = [
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training' },
+  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference' },
+  { gpu: 'mi300x', model: 'bert-large', batch: 16, seq: 512, mode: 'training' },
+  { gpu: 'rtx-4090', model: 'opt-1.3b', batch: 2, seq: 256, mode: 'inference' },
+  { gpu: 't4', model: 'gpt2', batch: 8, seq: 128, mode: 'training' },
+  { gpu: 'mi250-gcd', model: 'switch-xl-4', batch: 2, seq: 128, mode: 'training' },
+  { gpu: 'h200', model: 'mistral-7b', batch: 1, seq: 4096, mode: 'inference' },
+];
+
+for (const predictor of ['roofline', 'tilecast']) {
+  test(`model forecasts are identical natively and in WASM (${predictor})`, () => {
+    for (const c of MODEL_CASES) {
+      const req = { ...c, predictor };
+      const native = cli(cliForecastArgs(req));
+      // The CLI sends the GPU as its catalog spec; so does this request.
+      const wasmReq = { gpu: spec(c.gpu), model: c.model, batch: c.batch, seq: c.seq, mode: c.mode, predictor };
+      sameOutcome(native, () => tc.text.forecastModel(wasmReq), `${c.model} on ${c.gpu} (${predictor})`);
+    }
+  });
+}
+
+test('custom GPU spec and pasted config give identical forecasts', () => {
+  const gpu = { ...spec('l4'), id: undefined, name: 'My test GPU', aliases: [], fp32_gflops: 40000, mem_bw_gbps: 500 };
+  delete gpu.id;
+  const gpuFile = tempFile('gpu.json', JSON.stringify(gpu));
+  const config = JSON.parse(fs.readFileSync(path.join(REPO, 'model_zoo/llama3-8b.json'), 'utf8'));
+  config.num_hidden_layers = 6;
+  delete config.tilecast_name;
+  const configFile = tempFile('config.json', JSON.stringify(config));
+  for (const predictor of ['roofline', 'tilecast']) {
+    const args = ['forecast', '--gpu', gpuFile, '--model', configFile, '--batch', '3', '--seq', '300',
+      '--mode', 'training', '--predictor', predictor, '--json'];
+    const native = cli(args);
+    const nativeGpu = JSON.parse(cli(['gpus', '--show', gpuFile]).text);
+    sameOutcome(native, () => tc.text.forecastModel({ gpu: nativeGpu, model: config, batch: 3, seq: 300, mode: 'training', predictor }),
+      `custom (${predictor})`);
+  }
+});
+
+test('kernel forecasts are identical natively and in WASM', () => {
+  const cases = [
+    ['h100-sxm', 'linear', [1, 2048, 2560, 7680]],
+    ['a100-40gb-pcie', 'bmm', [64, 512, 64, 512]],
+    ['mi250x', 'softmax', [4096, 2048]],
+    ['v100-sxm', 'gelu', [8192, 4096]],
+    ['rtx-3090', 'ln', [16384, 1024]],
+  ];
+  for (const predictor of ['roofline', 'tilecast']) {
+    for (const [gpu, op, dims] of cases) {
+      const native = cli(['kernel', '--gpu', gpu, '--op', op, '--dims', dims.join(','), '--predictor', predictor, '--json']);
+      sameOutcome(native, () => tc.text.forecastKernel({ gpu: spec(gpu), op, dims, predictor }), `${op} on ${gpu} (${predictor})`);
+    }
+  }
+});
+
+test('validate_gpu and validate_model match the CLI', () => {
+  for (const id of ['h100-sxm', 'mi300x', 't4']) {
+    assert.deepEqual(tc.validateGpu(spec(id)), cliJson(['gpus', '--show', id]));
+  }
+  const text = fs.readFileSync(path.join(REPO, 'model_zoo/qwen2-7b.json'), 'utf8');
+  const native = cli(['models', '--validate', path.join(REPO, 'model_zoo/qwen2-7b.json')]);
+  sameOutcome(native, () => tc.text.validateModel(text), 'validate qwen2-7b');
+});
+
+// ---- bad input -------------------------------------------------------------
+
+const good = { gpu: 'h100-sxm', model: 'gpt2', batch: 1, seq: 128, mode: 'inference', predictor: 'roofline' };
+
+function nest(depth) {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+const BAD = [
+  ['not JSON', () => tc.forecastModel('{"gpu": '), /not valid JSON/],
+  ['a JSON array', () => tc.forecastModel('[1,2,3]'), /expected a JSON object/],
+  ['no request at all', () => tc.forecastModel(undefined), /JSON text or an object/],
+  ['huge input', () => tc.forecastModel('{"x":"' + 'a'.repeat(5 << 20) + '"}'), /at most \d+ are accepted/],
+  ['deep nesting', () => tc.forecastModel(nest(100000)), /nested deeper|not valid JSON/],
+  ['deeply nested config', () => tc.forecastModel({ ...good, model: JSON.parse(nest(60)) }), /model|field/],
+  ['unknown GPU', () => tc.forecastModel({ ...good, gpu: 'gtx-9999' }), /unknown GPU/],
+  ['unknown model', () => tc.forecastModel({ ...good, model: 'gpt-17' }), /model/],
+  ['batch of the wrong type', () => tc.forecastModel({ ...good, batch: 'lots' }), /batch/],
+  ['negative batch', () => tc.forecastModel({ ...good, batch: -4 }), /batch/],
+  ['absurd batch', () => tc.forecastModel({ ...good, batch: 1e15 }), /batch/],
+  ['bad mode', () => tc.forecastModel({ ...good, mode: 'sideways' }), /mode/],
+  ['bad predictor', () => tc.forecastModel({ ...good, predictor: 'oracle' }), /predictor/],
+  ['model of the wrong type', () => tc.forecastModel({ ...good, model: 42 }), /model/],
+  ['config with wrong types', () => tc.forecastModel({ ...good, model: { model_type: 'llama', hidden_size: 'big', num_hidden_layers: [] } }), /hidden_size|num_hidden_layers|field/],
+  ['config that is empty', () => tc.validateModel('{}'), /model config/],
+  ['config of an unknown family', () => tc.validateModel({ model_type: 'xyz', hidden_size: 8 }), /model/],
+  ['GPU with absurd numbers', () => tc.validateGpu({ ...spec('t4'), num_sm: 1e12 }), /num_sm/],
+  ['GPU with negative bandwidth', () => tc.forecastModel({ ...good, gpu: { ...spec('t4'), mem_bw_gbps: -5 } }), /mem_bw_gbps/],
+  ['GPU with strings for numbers', () => tc.validateGpu({ ...spec('t4'), fp32_gflops: 'fast' }), /fp32_gflops/],
+  ['GPU spec that is not an object', () => tc.forecastModel({ ...good, gpu: [1, 2] }), /gpu/],
+  ['kernel with bad dims', () => tc.forecastKernel({ gpu: 'h100-sxm', op: 'linear', dims: [1, -2, 3, 4] }), /dim/],
+  ['kernel with unknown op', () => tc.forecastKernel({ gpu: 'h100-sxm', op: 'fft', dims: [1, 2] }), /op/],
+  ['a sequence too long for the model', () => tc.forecastModel({ ...good, model: 'gpt3-2.7b', batch: 64, seq: 2048 }), /too large|at most/],
+];
+
+test('bad input throws JavaScript errors and the instance keeps working', () => {
+  const reference = tc.text.forecastModel(good);
+  for (const [label, call, pattern] of BAD) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof Error, `${label}: not an Error`);
+      assert.ok(e instanceof TilecastError || e.name === 'TilecastError', `${label}: ${e.name}, not a TilecastError`);
+      assert.match(e.message, pattern, `${label}: unexpected message`);
+      return true;
+    }, label);
+    // The instance is still alive and gives the same answer as before.
+    assert.equal(tc.text.forecastModel(good), reference, `after ${label}`);
+  }
+});
+
+test('C++ error messages reach JavaScript unchanged', () => {
+  const native = cli(['forecast', '--gpu', 'gtx-9999', '--model', 'gpt2', '--seq', '128', '--json']);
+  assert.equal(native.ok, false);
+  assert.throws(() => tc.forecastModel({ ...good, gpu: 'gtx-9999' }), (e) => e.message === native.error);
+});
+
+test('hundreds of failing calls in a row leave the instance working', () => {
+  const before = tc.text.forecastModel(good);
+  for (let i = 0; i < 300; ++i) {
+    try {
+      tc.forecastModel('{"gpu": [');
+    } catch {
+      /* expected */
+    }
+    tc.forecastModel(good);
+  }
+  assert.equal(tc.text.forecastModel(good), before);
+});

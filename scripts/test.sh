@@ -5,3 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build_native.sh
 ctest --preset default
+bash scripts/build_wasm.sh
+bash scripts/build_web.sh
+bash scripts/test_web.sh

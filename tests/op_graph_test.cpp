@@ -162,6 +162,7 @@ std::multiset<std::string> expected_from_trace(const std::string& model, const s
     if ((model == "bert" && name == "mul") || (model == "opt" && (name == "cumsum" || name == "mul")))
       bw.clear();  // mask / position-id arithmetic: no gradient
     if (name == "lm_head" && acc.size() > 1) acc.resize(1);  // no bias
+    if (opname == "VECln" && !bw.empty()) bw.push_back(bw[0]);  // + the gamma/beta gradient kernel
     if (name == "bert_pooler_activation") {  // traced as relu; nn.Tanh
       for (auto& o : fw) o.name = "VECtanh";
       if (!bw.empty()) {

@@ -113,6 +113,9 @@ void GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int
 void GraphBuilder::layer_norm(std::string_view name, std::int64_t rows, std::int64_t h) {
   vec(name, Op::ln, rows, h, OpKind::norm);
   if (!training()) return;
+  // layer_norm_backward is two kernels: the input gradient (above, mul class) and
+  // the gamma/beta gradient, a column reduction over dY and the normalised input.
+  vec_bw(name, Op::mul, rows, h, OpKind::norm, "layernorm weight gradient");
   accumulate(name, double(h));
   accumulate(name, double(h));
 }

@@ -15,4 +15,4 @@ for op in linear bmm add addu mul mulu div divu pow powu relu gelu tanh softmax 
   done
 done
 files+=("$TRAIN/elem-curated.csv" "$TRAIN/softmax-curated.csv" "$TRAIN/ln-curated.csv")
-"$BUILD/cli/tilecast" train --devices "$DATA/devices" --out core/data --seed 1 "$@" "${files[@]}"
+"$BUILD/cli/tilecast" train --devices "$DATA/devices" --out "${TILECAST_TRAIN_OUT:-core/data}" --seed 1 "$@" "${files[@]}"

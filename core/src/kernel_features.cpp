@@ -15,11 +15,15 @@ double lg(double x) { return std::log2(std::max(x, 1e-30)); }
 
 }  // namespace
 
-double tile_roofline_ms(const GpuSpec& gpu, Op op, const TilePlan& plan) {
+double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
-  const double flop_per_ms_sm = peak_gflops(gpu, op) * 1e6 / sm;
-  const double byte_per_ms_sm = gpu.mem_bw_gbps * 1e6 / sm;
-  return std::max(plan.tile_flops / flop_per_ms_sm, plan.tile_bytes / byte_per_ms_sm);
+  const double flop_per_ms_sm = peak_gflops(gpu, k.op) * 1e6 / sm;
+  const double compute_ms = plan.tile_flops / flop_per_ms_sm;
+  if (is_gemm(k.op)) {
+    const double wave_bytes = kernel_bytes(k) / double(std::max<std::int64_t>(plan.waves, 1));
+    return std::max(compute_ms, wave_bytes / (gpu.mem_bw_gbps * 1e6));
+  }
+  return std::max(compute_ms, plan.tile_bytes / (gpu.mem_bw_gbps * 1e6 / sm));
 }
 
 std::vector<std::string> feature_names(OpFamily family) {

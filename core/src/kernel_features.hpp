@@ -22,9 +22,10 @@ struct Features {
 Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
 std::vector<std::string> feature_names(OpFamily family);
 
-// One tile's time at full per-SM roofline throughput (ms): the larger of its
-// compute at peak/SMs and its traffic at bandwidth/SMs.
-double tile_roofline_ms(const GpuSpec& gpu, Op op, const TilePlan& plan);
+// One tile's time at full roofline throughput (ms): the larger of its compute at
+// peak/SMs and its traffic at bandwidth/SMs. GEMM tiles reuse operands through L2,
+// so their traffic is the kernel's minimal DRAM traffic per wave at full bandwidth.
+double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
 
 // Upper bound of the learned fixed cost (launch and framework overhead) per kernel.
 inline constexpr double kOverheadMaxMs = 0.2;

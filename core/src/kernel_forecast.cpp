@@ -57,7 +57,7 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
   model->mlp.forward(x.v.data(), out);
   const UtilizationHeads h = heads_from_outputs(out, model->overhead_max_ms);
   const double waves = double(plan.waves);
-  const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel.op, plan), h);
+  const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel, plan), h);
   f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
   f.tiles = plan.tiles;
   f.waves = plan.waves;

@@ -9,7 +9,7 @@ void Mlp::forward(const double* x, double* out) const {
   double a[64];
   double b[64];
   const int n0 = inputs();
-  for (int i = 0; i < n0; ++i) a[i] = (x[i] - mean[i]) * scale[i];
+  for (int i = 0; i < n0; ++i) a[i] = (std::clamp(x[i], lo[i], hi[i]) - mean[i]) * scale[i];
   double* cur = a;
   double* next = b;
   for (std::size_t l = 0; l < layers.size(); ++l) {

@@ -17,6 +17,8 @@ struct MlpLayer {
 struct Mlp {
   std::vector<double> mean;  // per input
   std::vector<double> scale; // 1 / std per input
+  std::vector<double> lo, hi; // the training range per input: inputs are clamped to it, so
+                              // the model never extrapolates beyond what was measured
   std::vector<MlpLayer> layers;
 
   int inputs() const { return layers.empty() ? 0 : layers.front().in; }

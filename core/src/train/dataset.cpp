@@ -22,7 +22,7 @@ Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row) {
   const Features f = kernel_features(gpu, row.kernel, plan);
   s.x = f.v;
   s.waves = double(plan.waves);
-  s.tile_ms = tile_roofline_ms(gpu, row.kernel.op, plan);
+  s.tile_ms = tile_roofline_ms(gpu, row.kernel, plan);
   s.roofline_ms = roofline_latency_ms(gpu, row.kernel);
   s.latency_ms = row.latency_ms;
   return s;

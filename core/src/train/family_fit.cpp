@@ -27,10 +27,13 @@ struct Shape {
 };
 
 Mlp to_mlp(const Shape& sh, const std::vector<double>& p, const std::vector<double>& mean,
-           const std::vector<double>& scale) {
+           const std::vector<double>& scale, const std::vector<double>& lo,
+           const std::vector<double>& hi) {
   Mlp m;
   m.mean = mean;
   m.scale = scale;
+  m.lo = lo;
+  m.hi = hi;
   for (std::size_t l = 0; l < sh.layers(); ++l) {
     MlpLayer L;
     L.in = sh.widths[l];
@@ -69,9 +72,14 @@ FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_
   widths.push_back(3);
   const Shape sh(widths);
 
-  std::vector<double> mean(nin, 0.0), scale(nin, 1.0);
+  std::vector<double> mean(nin, 0.0), scale(nin, 1.0), lo(nin, 0.0), hi(nin, 0.0);
+  for (int i = 0; i < nin && n > 0; ++i) lo[i] = hi[i] = data.samples[0].x[i];
   for (const Sample& s : data.samples)
-    for (int i = 0; i < nin; ++i) mean[i] += s.x[i];
+    for (int i = 0; i < nin; ++i) {
+      mean[i] += s.x[i];
+      lo[i] = std::min(lo[i], s.x[i]);
+      hi[i] = std::max(hi[i], s.x[i]);
+    }
   for (int i = 0; i < nin; ++i) mean[i] /= double(std::max<std::size_t>(n, 1));
   std::vector<double> var(nin, 0.0);
   for (const Sample& s : data.samples)
@@ -182,7 +190,7 @@ FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_
     res.last_loss = epoch_loss;
     if (on_epoch) on_epoch(epoch, epoch_loss);
   }
-  res.mlp = to_mlp(sh, p, mean, scale);
+  res.mlp = to_mlp(sh, p, mean, scale, lo, hi);
   return res;
 }
 

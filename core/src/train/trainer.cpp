@@ -24,7 +24,7 @@ train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
   train::FitSettings s;
   s.overhead_max_ms = kOverheadMaxMs;
   switch (f) {
-    case OpFamily::gemm: s.hidden = {48, 48}; s.epochs = 60; break;
+    case OpFamily::gemm: s.hidden = {64, 64}; s.epochs = 80; break;
     case OpFamily::elementwise: s.hidden = {32, 32}; s.epochs = 40; break;
     case OpFamily::softmax: s.hidden = {32, 32}; s.epochs = 300; break;
     case OpFamily::layernorm: s.hidden = {32, 32}; s.epochs = 300; break;
@@ -67,7 +67,7 @@ std::string train_config_text(const TrainConfig& c) {
                   st.overhead_max_ms);
     s += buf;
   }
-  s += " features=v1";
+  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave";
   return s;
 }
 
@@ -165,6 +165,8 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     fam["features"] = feature_names(f);
     fam["mean"] = numbers(fit.mlp.mean);
     fam["scale"] = numbers(fit.mlp.scale);
+    fam["lo"] = numbers(fit.mlp.lo);
+    fam["hi"] = numbers(fit.mlp.hi);
     fam["overhead_max_ms"] = st.overhead_max_ms;
     fam["layers"] = nlohmann::ordered_json::array();
     for (const MlpLayer& L : fit.mlp.layers) {

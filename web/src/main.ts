@@ -414,6 +414,7 @@ async function boot(): Promise<void> {
   } catch (e) {
     link.problems.push(`The model zoo is not available: ${errorMessage(e)}`);
   }
+  performance.mark('tilecast-lists');
   checkNames(app, link);
   notices.push(...link.problems);
   setText(byId('version'), `tilecast ${engine.version}`);
@@ -433,6 +434,7 @@ async function boot(): Promise<void> {
     wireInputs(app);
     setText(status, '');
     status.hidden = true;
+    performance.mark('tilecast-inputs');
     forecast(app);
     setView(app, app.state.view);
     showNotice(notices);

@@ -112,7 +112,18 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   await waitForecasts(page, ++n);
   await page.check('input[name="mode"][value="inference"]');
   await waitForecasts(page, ++n);
-  await assertMatchesCli(page, { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference' });
+  const f = await assertMatchesCli(page, { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference' });
+  // Export: CSV and JSON files with the numbers on screen.
+  if (f) {
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+    assert.match(csv.suggestedFilename(), /^tilecast-llama2-7b-a100-80gb-sxm-inference-b4-s1024\.csv$/);
+    const csvText = fs.readFileSync(await csv.path(), 'utf8');
+    assert.ok(csvText.includes(`summary,latency_ms,,${f.forward_ms},${f.backward_ms},${f.latency_ms}`));
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+    const exported = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+    assert.deepEqual(exported.forecast, f);
+    assert.match(exported.link, /model=llama2-7b/);
+  }
   await page.selectOption('#predictor', 'roofline');
   await waitForecasts(page, ++n);
   const native = cli(cliForecastArgs({ gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference', predictor: 'roofline' }));
@@ -229,8 +240,12 @@ test('embed mode renders a compact card', async () => {
   await page.close();
 });
 
-test('compare, sweep and accuracy views, keyboard tabs, phone layout', async () => {
+test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, phone layout', async () => {
   const page = await open('?model=gpt2&seq=128&view=compare&cmp=a100-80gb-sxm,t4');
+  // Everything the page needs is loaded up front (the accuracy report included).
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('accuracy.json') && r.responseEnd > 0));
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
   assert.equal(await page.locator('#view-compare').isVisible(), true);
   assert.equal(await page.locator('#compare-table tbody tr').count(), 3);
   await page.focus('#tab-compare');
@@ -248,6 +263,8 @@ test('compare, sweep and accuracy views, keyboard tabs, phone layout', async () 
   await page.screenshot({ path: path.join(ARTIFACTS, 'phone.png'), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the page scrolls sideways on a phone by ${overflow}px`);
+  assert.doesNotMatch(await page.locator('#accuracy-status').textContent(), /not available/);
+  await context.setOffline(false);
   await page.close();
 });
 

@@ -1,0 +1,176 @@
+// The learned kernel forecaster: bounded by the roofline, finite everywhere,
+// deterministic, and clear errors (never a crash) for bad input, in the core and the CLI.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "test_paths.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_eval.hpp"
+#include "tilecast/kernel_forecast.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string output;
+};
+
+// Runs the CLI with `args` (stdout and stderr together).
+Run run_cli(const std::string& args) {
+  Run r;
+  FILE* p = popen((test::cli_path() + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return r;
+}
+
+std::string error_of(const std::string& op, const std::string& dims) {
+  try {
+    parse_kernel(op, dims);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string device(const std::string& stem) {
+  return "'" + test::data_dir() + "/devices/" + stem + ".json'";
+}
+
+}  // namespace
+
+TEST_SUITE("kernel") {
+  TEST_CASE("never below the roofline, finite and positive for every op on every catalog GPU") {
+    const std::array<std::array<std::int64_t, 4>, 4> gemm_dims = {
+        {{1, 1, 1, 1}, {1, 4096, 4096, 4096}, {64, 512, 64, 512}, {1, 1 << 20, 3, 7}}};
+    const std::array<std::array<std::int64_t, 2>, 4> vec_dims = {
+        {{1, 1}, {8192, 768}, {1, 1 << 30}, {65536, 16384}}};
+    int checked = 0;
+    for (const GpuSpec& gpu : gpu_catalog()) {
+      for (int o = 0; o < kOpCount; ++o) {
+        const Op op = static_cast<Op>(o);
+        for (int i = 0; i < 4; ++i) {
+          Kernel k;
+          if (is_gemm(op)) {
+            auto d = gemm_dims[i];
+            if (op == Op::linear) d[0] = 1;
+            k = make_kernel(op, d.data(), 4);
+          } else {
+            k = make_kernel(op, vec_dims[i].data(), 2);
+          }
+          const KernelForecast f = forecast_kernel(gpu, k);
+          INFO(gpu.name, " ", op_name(op), " ", dims_to_string(k));
+          REQUIRE(std::isfinite(f.latency_ms));
+          CHECK(f.latency_ms > 0);
+          CHECK(f.latency_ms >= f.roofline_ms);
+          CHECK(f.utilization > 0);
+          CHECK(f.utilization <= 1);
+          CHECK(f.waves >= 1);
+          ++checked;
+        }
+      }
+    }
+    CHECK(checked >= 15 * 4 * 10);
+  }
+
+  TEST_CASE("the extreme shape 2^31 in every dim stays finite") {
+    const GpuSpec& gpu = gpu_catalog().front();
+    const std::int64_t big = std::int64_t{1} << 31;
+    const std::int64_t d[4] = {big, big, big, big};
+    const KernelForecast f = forecast_kernel(gpu, make_kernel(Op::bmm, d, 4));
+    CHECK(std::isfinite(f.latency_ms));
+    CHECK(f.latency_ms >= f.roofline_ms);
+    const KernelForecast g = forecast_kernel(gpu, make_kernel(Op::gelu, d, 2));
+    CHECK(std::isfinite(g.latency_ms));
+  }
+
+  TEST_CASE("same input, same answer; a small kernel pays the learned launch overhead") {
+    const GpuSpec& gpu = find_gpu("NVIDIA A100 80GB PCIe");
+    const Kernel k = parse_kernel("softmax", "4096,1024");
+    CHECK(forecast_kernel(gpu, k).latency_ms == forecast_kernel(gpu, k).latency_ms);
+    const KernelForecast tiny = forecast_kernel(gpu, parse_kernel("add", "1,16"));
+    CHECK(tiny.latency_ms > 100 * tiny.roofline_ms);
+    CHECK(tiny.overhead_ms > 0.001);
+  }
+
+  TEST_CASE("bad kernels are errors that say what is allowed") {
+    CHECK(error_of("conv2d", "1,2").find("unknown op 'conv2d'") != std::string::npos);
+    CHECK(error_of("linear", "1,2,3").find("takes 4 dims") != std::string::npos);
+    CHECK(error_of("add", "1,2,3,4").find("takes 2 dims") != std::string::npos);
+    CHECK(error_of("add", "0,5").find("allowed: 1 to 2^31") != std::string::npos);
+    CHECK(error_of("add", "-3,5").find("allowed: 1 to 2^31") != std::string::npos);
+    CHECK(error_of("add", "1.5,5").find("not a positive integer") != std::string::npos);
+    CHECK(error_of("add", "x,5").find("not a positive integer") != std::string::npos);
+    CHECK(error_of("add", "2147483649,5").find("allowed: 1 to 2^31") != std::string::npos);
+    CHECK(error_of("add", "99999999999999999999999,5").find("not a positive integer") !=
+          std::string::npos);
+    CHECK(error_of("bmm", ",1,1,1") != "");
+    CHECK(error_of("add", "4,8") == "");
+  }
+
+  TEST_CASE("the CLI: learned by default, non-zero exit and a message for bad input") {
+    Run ok = run_cli("kernel --gpu " + device("Tesla_T4") + " --op linear --dims 1,1024,1024,1024");
+    CHECK(ok.code == 0);
+    CHECK(ok.output.find("(tilecast)") != std::string::npos);
+    Run js = run_cli("kernel --gpu " + device("Tesla_T4") + " --op add --dims 8,1024 --json");
+    CHECK(js.code == 0);
+    CHECK(js.output.find("\"predictor\": \"tilecast\"") != std::string::npos);
+    for (const char* bad : {"--op nope --dims 1,2", "--op add --dims 1,2,3",
+                            "--op add --dims 0,4", "--op add --dims -1,4", "--op add --dims 1.5,4",
+                            "--op linear --dims 1,2,3,4294967296"}) {
+      Run r = run_cli("kernel --gpu " + device("Tesla_T4") + " " + bad);
+      INFO(bad, ": ", r.output);
+      CHECK(r.code != 0);
+      CHECK(r.code < 128);
+      CHECK(r.output.find("error") != std::string::npos);
+    }
+  }
+
+  TEST_CASE("eval-kernels: malformed rows name file and line; unknown Device is an error") {
+    const std::string head =
+        "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,M,N,K\n";
+    auto err = [&](const std::string& body) {
+      try {
+        parse_kernel_csv(head + body, "k.csv");
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    CHECK(err("linear,0.5,Tesla T4,x,1,1,1,1,8,8,8\nlinear,abc,Tesla T4,x,1,1,1,1,8,8,8\n")
+              .find("k.csv:3: field 'Latency'") != std::string::npos);
+    CHECK(err("linear,-1,Tesla T4,x,1,1,1,1,8,8,8\n").find("k.csv:2") != std::string::npos);
+    CHECK(err("linear,nan,Tesla T4,x,1,1,1,1,8,8,8\n").find("k.csv:2") != std::string::npos);
+    CHECK(err("linear,1,Tesla T4,x,1,1,1,1,8,0,8\n").find("k.csv:2") != std::string::npos);
+    CHECK(err("linear,1,Tesla T4,x,1,1,1,1,8,8.5,8\n").find("field 'N'") != std::string::npos);
+    CHECK(err("linear,1,Tesla T4,x,1,1,1,1,8,8\n").find("k.csv:2: 10 fields") != std::string::npos);
+    CHECK(err("matmul,1,Tesla T4,x,1,1,1,1,8,8,8\n").find("unknown op") != std::string::npos);
+    CHECK(err("linear,1,Tesla T4,\"x,1,1,1,1,8,8,8\n").find("unterminated") != std::string::npos);
+    CHECK(err("add,1,Tesla T4,x,1,1,1,1,8,8,8\n").find("needs a column 'H'") != std::string::npos);
+    CHECK(err("conv,1,Tesla T4,x,1,1,1,1,8,8,8\n") == "");
+
+    const auto rows = parse_kernel_csv(head + "bmm,0.5,Mystery GPU,x,1,1,1,2,8,8,8\n", "k.csv");
+    std::map<std::string, GpuSpec> devices;
+    try {
+      evaluate_kernels(rows, devices);
+      FAIL("no error for an unknown Device");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("k.csv:2: Device 'Mystery GPU' has no device file") !=
+            std::string::npos);
+    }
+    Run r = run_cli("eval-kernels --devices '" + test::data_dir() + "/devices' /nonexistent.csv");
+    CHECK(r.code != 0);
+    CHECK(r.output.find("/nonexistent.csv") != std::string::npos);
+  }
+}

@@ -1,0 +1,149 @@
+// Tile, wave and roofline arithmetic against hand-computed cases.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "kernel_features.hpp"
+#include "tile_table.hpp"
+#include "tiles.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/roofline.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+GpuSpec a100_40gb() {
+  return parse_gpu_spec(R"({"Device":"NVIDIA A100-PCIE-40GB","Dev_Mem":40,"Mem_Bw":1555,
+    "Num_Sm":108,"Core_Per_SM":64,"Freq":1410,"SingleFLOPs":19492,"L2Cache":40})",
+                        "a100.json");
+}
+
+Kernel kernel(Op op, std::int64_t a, std::int64_t b, std::int64_t c = 0, std::int64_t d = 0) {
+  const std::int64_t dims[4] = {a, b, c, d};
+  return make_kernel(op, dims, is_gemm(op) ? 4 : 2);
+}
+
+}  // namespace
+
+TEST_SUITE("tiles") {
+  TEST_CASE("GEMM tiles come from the library kernel's name") {
+    auto t = gemm_tile_from_kernel_name("ampere_sgemm_128x64_tn");
+    REQUIRE(t);
+    CHECK(t->rows == 128);
+    CHECK(t->cols == 64);
+    CHECK(t->split == 1);
+    t = gemm_tile_from_kernel_name("volta_sgemm_32x32_sliced1x4_tn");
+    REQUIRE(t);
+    CHECK((t->rows == 32 && t->cols == 32));
+    t = gemm_tile_from_kernel_name("sgemm_128x128x8_NT_vec");
+    REQUIRE(t);
+    CHECK((t->rows == 128 && t->cols == 128));
+    t = gemm_tile_from_kernel_name("maxwell_sgemm_64x64_nn");
+    REQUIRE(t);
+    CHECK((t->rows == 64 && t->cols == 64));
+    CHECK_FALSE(gemm_tile_from_kernel_name("void at::native::vectorized_elementwise_kernel<4>"));
+    CHECK_FALSE(gemm_tile_from_kernel_name("ampere_sgemm_tn"));
+  }
+
+  TEST_CASE("waves are tiles over SMs, rounded up") {
+    CHECK(waves_for(0, 108) == 0);
+    CHECK(waves_for(1, 108) == 1);
+    CHECK(waves_for(108, 108) == 1);
+    CHECK(waves_for(109, 108) == 2);
+    CHECK(waves_for(1000, 80) == 13);
+  }
+
+  TEST_CASE("linear: output features by rows, tile FLOPs and bytes") {
+    // 1000 rows, 512 in-features, 300 out-features on a 128x64 tile:
+    // ceil(300/128)=3 x ceil(1000/64)=16 = 48 tiles, one wave on 108 SMs.
+    const TilePlan p = plan_gemm(kernel(Op::linear, 1, 1000, 512, 300), GemmTile{128, 64, 1}, 108);
+    CHECK(p.tiles == 48);
+    CHECK(p.waves == 1);
+    CHECK(p.tile_flops == doctest::Approx(2.0 * 128 * 64 * 512));
+    CHECK(p.tile_bytes == doctest::Approx(4.0 * (128 * 512 + 512 * 64 + 128 * 64)));
+    CHECK(p.label == "128x64");
+  }
+
+  TEST_CASE("bmm: the batch multiplies the tiles; split-K divides the depth") {
+    const TilePlan p = plan_gemm(kernel(Op::bmm, 12, 512, 64, 512), GemmTile{128, 128, 1}, 108);
+    CHECK(p.tiles == 12 * 4 * 4);
+    CHECK(p.waves == 2);
+    const TilePlan s = plan_gemm(kernel(Op::linear, 1, 64, 1000, 64), GemmTile{64, 64, 4}, 108);
+    CHECK(s.tiles == 4);
+    CHECK(s.tile_depth == 250);
+    CHECK(s.tile_flops == doctest::Approx(2.0 * 64 * 64 * 250));
+    CHECK(s.label == "64x64 split-K 4");
+  }
+
+  TEST_CASE("element-wise: 512 elements per block, doubled past 2^20 blocks") {
+    CHECK(elementwise_block_elements(1000) == 512);
+    CHECK(elementwise_block_elements(512.0 * 1048576) == 512);
+    CHECK(elementwise_block_elements(512.0 * 1048576 + 1) == 1024);
+    CHECK(elementwise_block_elements(1342177280.0) == 2048);  // measured: grid 655360
+    const TilePlan p = plan_elementwise(kernel(Op::add, 1, 1000), 108);
+    CHECK(p.tiles == 2);
+    CHECK(p.waves == 1);
+    CHECK(p.tile_bytes == doctest::Approx(12.0 * 512));  // two inputs and one output, FP32
+    const TilePlan big = plan_elementwise(kernel(Op::relu, 1048576, 1024), 108);
+    CHECK(big.tiles == 1048576);
+    CHECK(big.waves == 9710);
+    CHECK(big.tile_bytes == doctest::Approx(8.0 * 1024));
+  }
+
+  TEST_CASE("softmax and layer norm: one row per tile") {
+    const TilePlan p = plan_rows(kernel(Op::softmax, 4096, 768), 80);
+    CHECK(p.tiles == 4096);
+    CHECK(p.waves == 52);
+    CHECK(p.tile_flops == doctest::Approx(5.0 * 768));
+    CHECK(p.tile_bytes == doctest::Approx(8.0 * 768));
+    const TilePlan l = plan_rows(kernel(Op::ln, 1, 1024), 80);
+    CHECK(l.tiles == 1);
+    CHECK(l.tile_flops == doctest::Approx(8.0 * 1024));
+  }
+
+  TEST_CASE("roofline on the A100 40GB, by hand") {
+    const GpuSpec g = a100_40gb();
+    // 2^31 FLOP at 19492 GFLOP/s = 0.110173 ms; 12 MiB at 1555 GB/s = 0.008092 ms.
+    CHECK(roofline_latency_ms(g, kernel(Op::linear, 1, 1024, 1024, 1024)) ==
+          doctest::Approx(2147483648.0 / 19492e6));
+    CHECK(roofline_latency_ms(g, kernel(Op::add, 1, 1048576)) ==
+          doctest::Approx(12.0 * 1048576 / 1555e6));
+    CHECK(roofline_gflops(g, Op::add, 1.0, 12.0) == doctest::Approx(1555.0 / 12.0));
+    CHECK(roofline_gflops(g, Op::linear, 1e6, 1.0) == doctest::Approx(19492.0));
+  }
+
+  TEST_CASE("a tile's roofline time: per-SM share of peak and bandwidth") {
+    const GpuSpec g = a100_40gb();
+    const Kernel add = kernel(Op::add, 1, 1000);
+    const TilePlan p = plan_elementwise(add, 108);
+    CHECK(tile_roofline_ms(g, add, p) == doctest::Approx(12.0 * 512 / (1555e6 / 108)));
+    const Kernel mm = kernel(Op::bmm, 12, 512, 64, 512);
+    const TilePlan q = plan_gemm(mm, GemmTile{128, 128, 1}, 108);
+    const double compute = 2.0 * 128 * 128 * 64 / (19492e6 / 108);
+    const double traffic = kernel_bytes(mm) / 2 / 1555e6;
+    CHECK(tile_roofline_ms(g, mm, q) == doctest::Approx(std::max(compute, traffic)));
+  }
+
+  TEST_CASE("tile table: exact cell, nearest cell, nearest GPU") {
+    const GpuSpec g = a100_40gb();
+    const auto key = gpu_table_key(g);
+    const Kernel k = kernel(Op::linear, 1, 1024, 1024, 1024);  // cell (0,10,10,10)
+    const std::uint32_t cell = shape_cell(k);
+    CHECK(cell == ((0u << 15) | (10u << 10) | (10u << 5) | 10u));
+    const std::string text =
+        R"({"tiles":[[128,64,1],[32,32,1]],"gpus":[{"name":"near","key":[)" +
+        std::to_string(key[0]) + "," + std::to_string(key[1]) + "," + std::to_string(key[2]) +
+        "," + std::to_string(key[3]) + R"(],"linear":[)" + std::to_string(cell * 256 + 1) + "," +
+        std::to_string(((0u << 15) | (4u << 10) | (4u << 5) | 4u) * 256 + 0) +
+        R"(]},{"name":"far","key":[1,1,1,1],"linear":[0]}]})";
+    const TileTable t = parse_tile_table(text, "table.json");
+    CHECK(select_gemm_tile(t, g, k).rows == 32);
+    CHECK(select_gemm_tile(t, g, kernel(Op::linear, 1, 16, 16, 20)).rows == 128);
+    CHECK(select_gemm_tile(t, g, kernel(Op::bmm, 4, 16, 16, 16)).rows == 128);  // no bmm: default
+    CHECK_THROWS_AS(parse_tile_table(R"({"tiles":[[0,1,1]],"gpus":[]})", "t.json"), Error);
+    CHECK_THROWS_AS(parse_tile_table("not json", "t.json"), Error);
+  }
+}

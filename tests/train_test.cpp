@@ -1,0 +1,114 @@
+// The trainer: a short run whose loss falls, bit-for-bit determinism, the held-out
+// GPU never used, and the committed weights current with the data and the trainer config.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "test_paths.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/train.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+std::vector<TrainText> device_files() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices"))
+    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::vector<TrainText> out;
+  for (const auto& n : names)
+    out.push_back({"devices/" + n, test::read_file(test::data_dir() + "/devices/" + n)});
+  return out;
+}
+
+TrainText csv(const std::string& rel) {
+  return {rel, test::read_file(test::data_dir() + "/" + rel)};
+}
+
+}  // namespace
+
+TEST_SUITE("train") {
+  TEST_CASE("a short run: loss falls in every family, and the same seed gives the same bytes") {
+    const std::vector<TrainText> csvs = {
+        csv("nvidia/kernels/train/linear/Tesla T4.csv"), csv("nvidia/kernels/train/add/Tesla T4.csv"),
+        csv("nvidia/kernels/train/softmax/Tesla T4.csv"), csv("nvidia/kernels/train/ln/Tesla T4.csv")};
+    TrainConfig cfg;
+    cfg.seed = 7;
+    cfg.epochs = 8;
+    cfg.max_rows = 400;
+    int progress_calls = 0;
+    const TrainResult a = train_kernel_models(csvs, device_files(), cfg, "test",
+                                              [&](const TrainProgress&) { ++progress_calls; });
+    CHECK(progress_calls == 4 * 8);
+    REQUIRE(a.losses.size() == 4);
+    for (const auto& [family, loss] : a.losses) {
+      INFO(family, ": ", loss.first, " -> ", loss.last);
+      CHECK(loss.rows == 400);
+      CHECK(loss.last < loss.first);
+    }
+    const TrainResult b = train_kernel_models(csvs, device_files(), cfg, "test");
+    CHECK(a.weights_json == b.weights_json);
+    CHECK(a.tile_table_json == b.tile_table_json);
+    cfg.seed = 8;
+    const TrainResult c = train_kernel_models(csvs, device_files(), cfg, "test");
+    CHECK(a.weights_json != c.weights_json);
+  }
+
+  TEST_CASE("rows of the held-out GPU are never used; bad rows and unknown devices are errors") {
+    const std::string head = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,H\n";
+    std::string body;
+    for (int i = 1; i <= 40; ++i)
+      body += "add," + std::to_string(0.01 * i) + ",Tesla T4,k,1,1,1," + std::to_string(i) +
+              ",1024\nadd,0.5,NVIDIA A100 80GB PCIe,k,1,1,1," + std::to_string(i) + ",1024\n";
+    TrainConfig cfg;
+    cfg.epochs = 2;
+    const TrainResult r = train_kernel_models({{"mem.csv", head + body}}, device_files(), cfg, "t");
+    CHECK(r.rows_used == 40);
+    CHECK(r.rows_held_out == 40);
+    CHECK_THROWS_WITH_AS(
+        train_kernel_models({{"bad.csv", head + "add,zero,Tesla T4,k,1,1,1,2,4\n"}}, device_files(),
+                            cfg, "t"),
+        doctest::Contains("bad.csv:2"), Error);
+    CHECK_THROWS_WITH_AS(
+        train_kernel_models({{"dev.csv", head + "add,1,Tesla X9,k,1,1,1,2,4\n"}}, device_files(),
+                            cfg, "t"),
+        doctest::Contains("Device 'Tesla X9'"), Error);
+  }
+
+  TEST_CASE("the committed weights are current: inputs, trainer config and hash") {
+    const auto w = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    std::vector<std::string> expected;
+    for (const char* op : {"linear", "bmm", "add", "addu", "mul", "mulu", "div", "divu", "pow",
+                           "powu", "relu", "gelu", "tanh", "softmax", "ln"})
+      for (const char* gpu : {"NVIDIA A100-PCIE-40GB", "Tesla P100-PCIE-16GB", "Tesla P4",
+                              "Tesla T4", "Tesla V100-PCIE-32GB"})
+        expected.push_back(std::string("nvidia/kernels/train/") + op + "/" + gpu + ".csv");
+    for (const char* f : {"elem-curated.csv", "softmax-curated.csv", "ln-curated.csv"})
+      expected.push_back(std::string("nvidia/kernels/train/") + f);
+    REQUIRE(w.at("inputs").get<std::vector<std::string>>() == expected);
+
+    std::vector<TrainText> csvs;
+    for (const auto& rel : expected) csvs.push_back(csv(rel));
+    TrainConfig cfg;
+    cfg.seed = w.at("seed").get<std::uint64_t>();
+    cfg.epochs = w.at("epochs").get<int>();
+    cfg.max_rows = w.at("max_rows").get<std::int64_t>();
+    CHECK(cfg.epochs == 0);
+    CHECK(cfg.max_rows == 0);
+    CHECK(w.at("config").get<std::string>() == train_config_text(cfg));
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(training_hash(csvs, device_files(), cfg)));
+    INFO("stale core/data/kernel_weights.json: rerun scripts/train.sh");
+    CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
+    CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);
+  }
+}

@@ -147,7 +147,9 @@ function setView(app: App, view: View, focus = false): void {
     byId(`view-${v}`).hidden = !on;
     if (on && focus) tab.focus();
   }
-  byId('view-forecast').hidden = view !== 'forecast';
+  // The accuracy page does not use the inputs: it gets the whole width.
+  byId('inputs').hidden = view === 'accuracy';
+  document.querySelector('.layout')?.classList.toggle('wide', view === 'accuracy');
   if (view === 'compare') {
     fillCompareList(app, byId<HTMLInputElement>('compare-search').value, (id, on) => toggleCompare(app, id, on));
     renderCompare(app);

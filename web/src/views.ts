@@ -83,7 +83,7 @@ export function renderForecast(f: ModelForecast): void {
   clear(table);
   const training = f.mode === 'training';
   table.append(
-    h('caption', { class: 'sr-only' }, 'Forecast time per layer'),
+    h('caption', {}, training ? 'ms; forward and backward per instance, total for all of them' : 'ms; forward per instance, total for all of them'),
     h(
       'thead',
       {},
@@ -92,9 +92,9 @@ export function renderForecast(f: ModelForecast): void {
         {},
         h('th', { scope: 'col' }, 'Layer'),
         h('th', { scope: 'col', class: 'num' }, 'Count'),
-        h('th', { scope: 'col', class: 'num' }, 'Forward ms (each)'),
-        training && h('th', { scope: 'col', class: 'num' }, 'Backward ms (each)'),
-        h('th', { scope: 'col', class: 'num' }, 'Total ms (all)'),
+        h('th', { scope: 'col', class: 'num' }, 'Forward'),
+        training && h('th', { scope: 'col', class: 'num' }, 'Backward'),
+        h('th', { scope: 'col', class: 'num' }, 'Total'),
       ),
     ),
   );

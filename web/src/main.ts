@@ -16,7 +16,7 @@ import {
   BATCH_MAX, CUSTOM, DEFAULT_STATE, SEQ_MAX, SWEEP_MAX, VIEWS, clip, parseParams, shareUrl, stateToParams,
   type ParsedLink, type View,
 } from './state';
-import { fillCompareList, forecastTitle, modeWords, renderCompare, renderForecast, renderSweep } from './views';
+import { fillCompareList, forecastTitle, modeWords, renderCompare, renderForecast, renderSweep, setOutput } from './views';
 
 declare global {
   interface Window {
@@ -375,13 +375,17 @@ function renderEmbed(app: App): void {
       h('div', { class: 'embed-title' }, forecastTitle(f)),
       h('div', { class: 'embed-sub' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq}`),
       h('div', { class: 'embed-figures' },
-        h('div', {}, h('output', { id: 'latency', class: 'value', 'data-value': String(f.latency_ms) }, fmtMs(f.latency_ms)), h('div', { class: 'label' }, f.predictor === 'roofline' ? 'roofline forecast' : 'tilecast forecast')),
-        h('div', {}, h('output', { id: 'roofline', class: 'value muted', 'data-value': String(f.roofline_latency_ms) }, fmtMs(f.roofline_latency_ms)), h('div', { class: 'label' }, 'roofline only')),
+        h('div', {}, h('output', { id: 'embed-latency', class: 'value' }), h('div', { class: 'label' }, f.predictor === 'roofline' ? 'roofline forecast' : 'tilecast forecast')),
+        h('div', {}, h('output', { id: 'embed-roofline', class: 'value muted' }), h('div', { class: 'label' }, 'roofline only')),
       ),
-      h('div', { class: 'embed-sub' }, `${fmtRate(f.samples_per_s)} samples/s · ${fmtRate(f.tokens_per_s)} tokens/s`),
+      h('div', { class: 'embed-sub' }, h('output', { id: 'embed-samples' }), ' · ', h('output', { id: 'embed-tokens' })),
     );
+    setOutput('embed-latency', fmtMs(f.latency_ms), f.latency_ms);
+    setOutput('embed-roofline', fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+    setOutput('embed-samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
+    setOutput('embed-tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
   } catch (e) {
-    card.append(h('p', { class: 'error', role: 'alert' }, `No forecast: ${errorMessage(e)}`));
+    card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No forecast: ${errorMessage(e)}`));
   }
   if (notices.length) card.append(h('p', { class: 'embed-note' }, notices.join(' ')));
   card.append(h('div', { class: 'embed-foot' }, `tilecast ${app.engine.version} · `, open));

@@ -38,12 +38,22 @@ Chart.defaults.color = '#3b4252';
 
 const charts = new Map<HTMLCanvasElement, Chart>();
 
-// Creates the chart on first use, afterwards swaps its data and options in place.
+// Creates the chart on first use; afterwards updates its labels and data in place
+// (the options of a chart never change after creation), which keeps redraws cheap.
 export function drawChart<T extends ChartType>(canvas: HTMLCanvasElement, config: ChartConfiguration<T>): Chart {
   const existing = charts.get(canvas);
-  if (existing && (existing.config as { type?: string }).type === config.type) {
-    existing.data = config.data as never;
-    existing.options = (config.options ?? {}) as never;
+  const datasets = config.data.datasets;
+  if (
+    existing &&
+    (existing.config as { type?: string }).type === config.type &&
+    existing.data.datasets.length === datasets.length
+  ) {
+    existing.data.labels = config.data.labels as unknown[];
+    datasets.forEach((d, i) => {
+      const target = existing.data.datasets[i];
+      target.data = d.data as never;
+      target.label = d.label;
+    });
     existing.update('none');
     return existing;
   }

@@ -20,7 +20,14 @@ import { fillCompareList, forecastTitle, modeWords, renderCompare, renderForecas
 
 declare global {
   interface Window {
-    tilecastPage?: { app: App; ready: boolean; forecasts: number; lastForecastMs: number; sweep(): number };
+    tilecastPage?: {
+      app: App;
+      ready: boolean;
+      forecasts: number;
+      lastForecastMs: number;
+      lastSteps: { engine: number; render: number; url: number; views: number };
+      sweep(): number;
+    };
   }
 }
 
@@ -112,28 +119,34 @@ function escapeAttr(s: string): string {
 
 // ---- forecasting -----------------------------------------------------------
 
-const page = { forecasts: 0, lastForecastMs: 0 };
+const page = { forecasts: 0, lastForecastMs: 0, lastSteps: { engine: 0, render: 0, url: 0, views: 0 } };
 
 function forecast(app: App): void {
   const t0 = performance.now();
   const errBox = byId('forecast-error');
   const request = requestFor(app);
+  let t1 = t0;
   try {
     const f = app.engine.forecastModel(request);
+    t1 = performance.now();
     app.last = f;
     app.lastRequest = request;
     setText(errBox, '');
     byId('forecast-body').classList.remove('stale');
     renderForecast(f);
   } catch (e) {
+    t1 = performance.now();
     setText(errBox, `No forecast: ${errorMessage(e)}`);
     byId('forecast-body').classList.add('stale');
   }
+  const t2 = performance.now();
   syncUrl(app);
+  const t3 = performance.now();
   if (app.state.view === 'compare') renderCompare(app);
   if (app.state.view === 'sweep') renderSweep(app);
   page.forecasts += 1;
   page.lastForecastMs = performance.now() - t0;
+  page.lastSteps = { engine: t1 - t0, render: t2 - t1, url: t3 - t2, views: performance.now() - t3 };
   document.documentElement.dataset.forecasts = String(page.forecasts);
 }
 
@@ -429,6 +442,7 @@ async function boot(): Promise<void> {
     ready: false,
     get forecasts() { return page.forecasts; },
     get lastForecastMs() { return page.lastForecastMs; },
+    get lastSteps() { return page.lastSteps; },
     sweep: () => renderSweep(app),
   };
 

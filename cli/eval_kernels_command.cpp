@@ -25,7 +25,9 @@ int run_eval_kernels(const Args& args) {
                 std::make_move_iterator(part.end()));
   }
   const EvalReport rep = evaluate_kernels(rows, devices, predictor);
-  if (args.has("json"))
+  if (args.has("rows"))
+    std::printf("%s", eval_rows_csv(rows, devices, predictor).c_str());
+  else if (args.has("json"))
     std::printf("%s\n", eval_report_to_json(rep).c_str());
   else
     std::printf("%s", eval_report_to_text(rep, predictor).c_str());
@@ -33,9 +35,9 @@ int run_eval_kernels(const Args& args) {
 }
 
 [[maybe_unused]] const bool registered = register_command({
-    "eval-kernels", "--devices DIR [--predictor tilecast|roofline] [--json] CSV...",
+    "eval-kernels", "--devices DIR [--predictor tilecast|roofline] [--json | --rows] CSV...",
     "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
-    {"devices", "predictor"}, {"json"}, run_eval_kernels});
+    {"devices", "predictor"}, {"json", "rows"}, run_eval_kernels});
 
 }  // namespace
 }  // namespace tilecast::cli

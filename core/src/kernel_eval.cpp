@@ -10,6 +10,32 @@
 
 namespace tilecast {
 
+namespace {
+
+const GpuSpec& device_of(const MeasuredKernel& r, const std::map<std::string, GpuSpec>& devices) {
+  auto it = devices.find(r.device);
+  if (it != devices.end()) return it->second;
+  std::string known;
+  for (const auto& [name, spec] : devices) known += (known.empty() ? "" : ", ") + name;
+  throw Error(r.origin + ": Device '" + r.device + "' has no device file; known devices: " +
+              (known.empty() ? "none" : known));
+}
+
+}  // namespace
+
+std::string eval_rows_csv(const std::vector<MeasuredKernel>& rows,
+                          const std::map<std::string, GpuSpec>& devices, Predictor predictor) {
+  std::string out = "origin,gpu,op,dims,measured_ms,predicted_ms,roofline_ms,tile,waves\n";
+  char buf[160];
+  for (const MeasuredKernel& r : rows) {
+    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
+    std::snprintf(buf, sizeof buf, ",%.6g,%.6g,%.6g,", r.latency_ms, f.latency_ms, f.roofline_ms);
+    out += "\"" + r.origin + "\"," + r.device + "," + std::string(op_name(r.kernel.op)) + ",\"" +
+           dims_to_string(r.kernel) + "\"" + buf + f.tile + "," + std::to_string(f.waves) + "\n";
+  }
+  return out;
+}
+
 EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
                             const std::map<std::string, GpuSpec>& devices, Predictor predictor) {
   struct Sum {
@@ -19,14 +45,7 @@ EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
   std::map<std::pair<std::string, int>, Sum> sums;
   Sum all;
   for (const MeasuredKernel& r : rows) {
-    auto it = devices.find(r.device);
-    if (it == devices.end()) {
-      std::string known;
-      for (const auto& [name, spec] : devices) known += (known.empty() ? "" : ", ") + name;
-      throw Error(r.origin + ": Device '" + r.device + "' has no device file; known devices: " +
-                  (known.empty() ? "none" : known));
-    }
-    const KernelForecast f = forecast_kernel(it->second, r.kernel, predictor);
+    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
     const double ours = std::fabs(f.latency_ms - r.latency_ms) / r.latency_ms;
     const double roof = std::fabs(f.roofline_ms - r.latency_ms) / r.latency_ms;
     Sum& s = sums[{r.device, int(r.kernel.op)}];

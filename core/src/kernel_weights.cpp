@@ -62,6 +62,7 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   if (m.mlp.outputs() != 3) throw Error(where + " must have 3 outputs (gamma, alpha, overhead)");
   m.mlp.mean = numbers(j.value("mean", json()), where + ".mean", n);
   m.mlp.scale = numbers(j.value("scale", json()), where + ".scale", n);
+  m.mlp.prepare();
   m.mlp.lo = numbers(j.value("lo", json()), where + ".lo", n);
   m.mlp.hi = numbers(j.value("hi", json()), where + ".hi", n);
   for (std::size_t i = 0; i < n; ++i)

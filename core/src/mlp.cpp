@@ -5,6 +5,15 @@
 
 namespace tilecast {
 
+void Mlp::prepare() {
+  for (MlpLayer& L : layers) {
+    L.wt.assign(L.w.size(), 0.0);
+    for (int o = 0; o < L.out; ++o)
+      for (int i = 0; i < L.in; ++i)
+        L.wt[std::size_t(i) * L.out + o] = L.w[std::size_t(o) * L.in + i];
+  }
+}
+
 void Mlp::forward(const double* x, double* out) const {
   double a[64];
   double b[64];
@@ -14,13 +23,15 @@ void Mlp::forward(const double* x, double* out) const {
   double* next = b;
   for (std::size_t l = 0; l < layers.size(); ++l) {
     const MlpLayer& L = layers[l];
-    const bool last = l + 1 == layers.size();
-    for (int o = 0; o < L.out; ++o) {
-      const double* row = &L.w[std::size_t(o) * L.in];
-      double s = L.b[o];
-      for (int i = 0; i < L.in; ++i) s += row[i] * cur[i];
-      next[o] = last ? s : std::max(s, 0.0);
+    for (int o = 0; o < L.out; ++o) next[o] = L.b[o];
+    for (int i = 0; i < L.in; ++i) {
+      const double v = cur[i];
+      if (v == 0.0) continue;  // ReLU zeros add nothing
+      const double* col = &L.wt[std::size_t(i) * L.out];
+      for (int o = 0; o < L.out; ++o) next[o] += col[o] * v;
     }
+    if (l + 1 < layers.size())
+      for (int o = 0; o < L.out; ++o) next[o] = std::max(next[o], 0.0);
     std::swap(cur, next);
   }
   for (int o = 0; o < outputs(); ++o) out[o] = cur[o];

@@ -12,6 +12,7 @@ struct MlpLayer {
   int out = 0;
   std::vector<double> w;  // out x in, row-major
   std::vector<double> b;  // out
+  std::vector<double> wt; // in x out (w transposed), filled by Mlp::prepare, for the fast forward
 };
 
 struct Mlp {
@@ -23,7 +24,10 @@ struct Mlp {
 
   int inputs() const { return layers.empty() ? 0 : layers.front().in; }
   int outputs() const { return layers.empty() ? 0 : layers.back().out; }
+  // Builds the transposed weights forward() reads; call once after filling the layers.
+  void prepare();
   // Writes outputs() values to `out`; `x` holds inputs() raw (unstandardised) features.
+  // Sums run over inputs in order, so results equal the plain row-major product bit for bit.
   void forward(const double* x, double* out) const;
 };
 

@@ -20,6 +20,55 @@ int cell_dim(std::uint32_t cell, int i) {
   return int((cell >> (kCellBits * (3 - i))) & kCellMask);
 }
 
+std::size_t dense_index(const TileTable::Gpu::Dense& d, const int* c) {
+  std::size_t idx = 0;
+  for (int i = 0; i < 4; ++i) idx = idx * std::size_t(d.hi[i] - d.lo[i] + 1) + std::size_t(c[i] - d.lo[i]);
+  return idx;
+}
+
+// Multi-source breadth-first fill over the measured box: entries seed their cells
+// in sorted order, neighbours (one log2 step in one dim) are visited in a fixed order.
+void fill_dense(const std::vector<std::uint32_t>& entries, TileTable::Gpu::Dense& d) {
+  if (entries.empty()) return;
+  for (int i = 0; i < 4; ++i) {
+    d.lo[i] = int(kCellMask);
+    d.hi[i] = 0;
+  }
+  for (std::uint32_t v : entries)
+    for (int i = 0; i < 4; ++i) {
+      d.lo[i] = std::min(d.lo[i], cell_dim(v >> 8, i));
+      d.hi[i] = std::max(d.hi[i], cell_dim(v >> 8, i));
+    }
+  std::size_t size = 1;
+  for (int i = 0; i < 4; ++i) size *= std::size_t(d.hi[i] - d.lo[i] + 1);
+  constexpr std::uint8_t kEmpty = 255;
+  d.tile.assign(size, kEmpty);
+  std::vector<std::array<int, 4>> queue;
+  queue.reserve(size);
+  for (std::uint32_t v : entries) {
+    const int c[4] = {cell_dim(v >> 8, 0), cell_dim(v >> 8, 1), cell_dim(v >> 8, 2),
+                      cell_dim(v >> 8, 3)};
+    std::uint8_t& t = d.tile[dense_index(d, c)];
+    if (t != kEmpty) continue;
+    t = std::uint8_t(v & 255u);
+    queue.push_back({c[0], c[1], c[2], c[3]});
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const auto c = queue[head];
+    const std::uint8_t t = d.tile[dense_index(d, c.data())];
+    for (int i = 0; i < 4; ++i)
+      for (int step : {-1, 1}) {
+        auto n = c;
+        n[i] += step;
+        if (n[i] < d.lo[i] || n[i] > d.hi[i]) continue;
+        std::uint8_t& nt = d.tile[dense_index(d, n.data())];
+        if (nt != kEmpty) continue;
+        nt = t;
+        queue.push_back(n);
+      }
+  }
+}
+
 }  // namespace
 
 std::array<double, 4> gpu_table_key(const GpuSpec& gpu) {
@@ -76,6 +125,7 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
         gpu.entries[o].push_back(e.get<std::uint32_t>());
       }
       std::sort(gpu.entries[o].begin(), gpu.entries[o].end());
+      fill_dense(gpu.entries[o], gpu.dense[o]);
     }
     t.gpus.push_back(std::move(gpu));
   }
@@ -106,24 +156,11 @@ GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kern
     }
   }
   if (!best) return GemmTile{};
-  const std::vector<std::uint32_t>& e = best->entries[o];
+  const TileTable::Gpu::Dense& d = best->dense[o];
   const std::uint32_t cell = shape_cell(k);
-  auto it = std::lower_bound(e.begin(), e.end(), cell << 8);
-  if (it != e.end() && (*it >> 8) == cell) return table.tiles[*it & 255u];
-  std::uint32_t pick = e.front();
-  int pick_d = 1 << 30;
-  for (std::uint32_t v : e) {
-    int d = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int x = cell_dim(v >> 8, i) - cell_dim(cell, i);
-      d += x * x;
-    }
-    if (d < pick_d) {
-      pick_d = d;
-      pick = v;
-    }
-  }
-  return table.tiles[pick & 255u];
+  int c[4];
+  for (int i = 0; i < 4; ++i) c[i] = std::clamp(cell_dim(cell, i), d.lo[i], d.hi[i]);
+  return table.tiles[d.tile[dense_index(d, c)]];
 }
 
 }  // namespace tilecast

@@ -19,6 +19,13 @@ struct TileTable {
     std::string name;
     std::array<double, 4> key{};  // gpu_table_key
     std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell*256 + tile
+    // Per op, filled at parse time: every cell of the measured range (lo..hi per dim)
+    // holds the tile of its nearest entry (fewest log2 steps, found breadth-first).
+    struct Dense {
+      std::array<int, 4> lo{}, hi{};
+      std::vector<std::uint8_t> tile;
+    };
+    std::array<Dense, 2> dense;
   };
   std::vector<Gpu> gpus;
   std::vector<GemmTile> tiles;
@@ -32,7 +39,8 @@ std::uint32_t shape_cell(const Kernel& k);
 TileTable parse_tile_table(std::string_view json_text, std::string_view origin);
 const TileTable& embedded_tile_table();  // empty when not built in
 
-// The tile of the nearest GPU's nearest shape; 128x128 when the table is empty.
+// The tile of the nearest GPU's nearest shape: the shape is clamped into that GPU's
+// measured range, then the nearest measured cell decides. 128x128 when the table is empty.
 GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k);
 
 // The tiles and waves the learned predictor splits a kernel into on `gpu`

@@ -51,6 +51,9 @@ EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
 
 // {"groups":[{"gpu","op","n","mape_pct","roofline_mape_pct"}],"overall_mape_pct":..}
 std::string eval_report_to_json(const EvalReport& report);
+// One CSV line per row: origin, gpu, op, dims, measured, predicted and roofline ms.
+std::string eval_rows_csv(const std::vector<MeasuredKernel>& rows,
+                          const std::map<std::string, GpuSpec>& devices, Predictor predictor);
 // A fixed-width table for people.
 std::string eval_report_to_text(const EvalReport& report, Predictor predictor);
 

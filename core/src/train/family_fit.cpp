@@ -44,6 +44,7 @@ Mlp to_mlp(const Shape& sh, const std::vector<double>& p, const std::vector<doub
                p.begin() + std::ptrdiff_t(sh.b_at[l] + std::size_t(L.out)));
     m.layers.push_back(std::move(L));
   }
+  m.prepare();
   return m;
 }
 
@@ -152,7 +153,9 @@ FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_
         const double pred = core + c;
         const double y = s.latency_ms;
         epoch_loss += smape(pred, y);
-        const double dpred = (pred > y ? 1.0 : -1.0) * 4.0 * y / ((pred + y) * (pred + y));
+        const double weight = st.weight_ref_ms > 0 ? 1.0 + std::log2(1.0 + y / st.weight_ref_ms) : 1.0;
+        const double dpred =
+            weight * (pred > y ? 1.0 : -1.0) * 4.0 * y / ((pred + y) * (pred + y));
         const double du = dpred * (-core / u);
         delta[L][0] = du * (1.0 - a / W) * g * (1.0 - g);
         delta[L][1] = du * (-g / W) * a * (1.0 - a);

@@ -19,6 +19,9 @@ struct FitSettings {
   double lr_final_fraction = 0.05;  // cosine decay to lr x this
   double weight_decay = 1e-4;
   double overhead_max_ms = 0.2;
+  // Rows weigh 1 + log2(1 + latency / this) in the loss, so long kernels (the ones
+  // that dominate a model's step) count more; 0 weighs every row alike.
+  double weight_ref_ms = 0;
 };
 
 struct FitResult {

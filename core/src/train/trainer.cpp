@@ -29,6 +29,7 @@ train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
     case OpFamily::softmax: s.hidden = {32, 32}; s.epochs = 300; break;
     case OpFamily::layernorm: s.hidden = {32, 32}; s.epochs = 300; break;
   }
+  s.weight_ref_ms = 0.1;
   if (c.epochs > 0) s.epochs = c.epochs;
   return s;
 }
@@ -62,9 +63,9 @@ std::string train_config_text(const TrainConfig& c) {
     s += " " + std::string(family_name(f)) + ":hidden=";
     for (int h : st.hidden) s += std::to_string(h) + "x";
     char buf[160];
-    std::snprintf(buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g",
+    std::snprintf(buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g wref=%.9g",
                   st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay,
-                  st.overhead_max_ms);
+                  st.overhead_max_ms, st.weight_ref_ms);
     s += buf;
   }
   s += " features=v1 clamp=range gemm_traffic=kernel_per_wave";

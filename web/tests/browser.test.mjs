@@ -207,6 +207,15 @@ test('a bad pasted config shows the error and the page keeps working', async () 
     assert.deepEqual(await shown(page), before, 'the previous forecast stays');
   }
   assert.equal(await page.locator('img').count(), 0, 'input is never inserted as HTML');
+  // Uploading a config.json file works like pasting it.
+  let n = await forecasts(page);
+  const upload = fs.readFileSync(path.join(REPO, 'model_zoo/bert-base.json'));
+  await page.setInputFiles('#model-config-file', { name: 'config.json', mimeType: 'application/json', buffer: upload });
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#model-select').inputValue(), 'custom');
+  assert.equal(await page.locator('#model-config-error').textContent(), '');
+  await page.selectOption('#model-select', 'gpt2');
+  await waitForecasts(page, ++n);
   // Absurd custom GPU numbers.
   await page.locator('#custom-gpu summary').click();
   await page.click('#custom-gpu-fill');
@@ -217,7 +226,7 @@ test('a bad pasted config shows the error and the page keeps working', async () 
   await page.click('#custom-gpu-use');
   assert.match(await page.locator('#custom-gpu-error').textContent(), /Bandwidth.*fill this in/);
   // The page still forecasts after all that.
-  const n = await forecasts(page);
+  n = await forecasts(page);
   await page.fill('#batch', '3');
   await waitForecasts(page, n + 1);
   await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt2', batch: 3, seq: 128, mode: 'training' });

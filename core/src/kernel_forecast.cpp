@@ -54,7 +54,7 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
   const TilePlan plan = plan_kernel(gpu, kernel);
   const Features x = kernel_features(gpu, kernel, plan);
   double out[3];
-  model->mlp.forward(x.v.data(), out);
+  model->forward(x.v.data(), out);
   const UtilizationHeads h = heads_from_outputs(out, model->overhead_max_ms);
   const double waves = double(plan.waves);
   const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel, plan), h);

@@ -37,8 +37,8 @@ int width(const json& j, const char* key, const std::string& where) {
   return v;
 }
 
-FamilyModel parse_family(const json& j, const std::string& where, OpFamily family) {
-  FamilyModel m;
+Mlp parse_net(const json& j, const std::string& where, std::size_t inputs, int outputs) {
+  Mlp m;
   if (!j.is_object() || !j.contains("layers") || !j.at("layers").is_array() ||
       j.at("layers").empty())
     throw Error(where + " must be an object with a non-empty 'layers' array");
@@ -53,20 +53,30 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
     prev = layer.out;
     layer.w = numbers(L.value("w", json()), lw + ".w", std::size_t(layer.in) * layer.out);
     layer.b = numbers(L.value("b", json()), lw + ".b", std::size_t(layer.out));
-    m.mlp.layers.push_back(std::move(layer));
+    m.layers.push_back(std::move(layer));
   }
-  const std::size_t n = std::size_t(m.mlp.inputs());
-  if (n != feature_names(family).size())
-    throw Error(where + " takes " + std::to_string(n) + " inputs; the features are " +
-                std::to_string(feature_names(family).size()));
-  if (m.mlp.outputs() != 3) throw Error(where + " must have 3 outputs (gamma, alpha, overhead)");
-  m.mlp.mean = numbers(j.value("mean", json()), where + ".mean", n);
-  m.mlp.scale = numbers(j.value("scale", json()), where + ".scale", n);
-  m.mlp.prepare();
-  m.mlp.lo = numbers(j.value("lo", json()), where + ".lo", n);
-  m.mlp.hi = numbers(j.value("hi", json()), where + ".hi", n);
-  for (std::size_t i = 0; i < n; ++i)
-    if (m.mlp.lo[i] > m.mlp.hi[i]) throw Error(where + ": lo[" + std::to_string(i) + "] > hi");
+  if (std::size_t(m.inputs()) != inputs)
+    throw Error(where + " takes " + std::to_string(m.inputs()) + " inputs; the features are " +
+                std::to_string(inputs));
+  if (m.outputs() != outputs)
+    throw Error(where + " must have " + std::to_string(outputs) + " outputs");
+  m.mean = numbers(j.value("mean", json()), where + ".mean", inputs);
+  m.scale = numbers(j.value("scale", json()), where + ".scale", inputs);
+  m.lo = numbers(j.value("lo", json()), where + ".lo", inputs);
+  m.hi = numbers(j.value("hi", json()), where + ".hi", inputs);
+  for (std::size_t i = 0; i < inputs; ++i)
+    if (m.lo[i] > m.hi[i]) throw Error(where + ": lo[" + std::to_string(i) + "] > hi");
+  m.prepare();
+  return m;
+}
+
+FamilyModel parse_family(const json& j, const std::string& where, OpFamily family) {
+  if (!j.is_object() || !j.contains("steady") || !j.contains("tail"))
+    throw Error(where + " must be an object with 'steady' and 'tail' nets");
+  const std::size_t n = feature_names(family).size();
+  FamilyModel m;
+  m.steady = parse_net(j.at("steady"), where + ".steady", n, 1);
+  m.tail = parse_net(j.at("tail"), where + ".tail", n, 2);
   if (!j.contains("overhead_max_ms") || !j.at("overhead_max_ms").is_number())
     throw Error(where + ".overhead_max_ms must be a number");
   m.overhead_max_ms = j.at("overhead_max_ms").get<double>();
@@ -76,6 +86,11 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
 }
 
 }  // namespace
+
+void FamilyModel::forward(const double* x, double* out) const {
+  steady.forward(x, out);
+  tail.forward(x, out + 1);
+}
 
 std::string_view family_name(OpFamily f) {
   switch (f) {

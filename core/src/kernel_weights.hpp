@@ -12,8 +12,11 @@
 namespace tilecast {
 
 struct FamilyModel {
-  Mlp mlp;
+  Mlp steady;  // tile and GPU features -> gamma (logit)
+  Mlp tail;    // all features -> alpha, overhead (logits)
   double overhead_max_ms = 0;
+  // The three head logits (gamma, alpha, overhead) for raw features `x`.
+  void forward(const double* x, double* out) const;
 };
 
 struct KernelWeights {

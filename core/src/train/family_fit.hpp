@@ -1,5 +1,7 @@
-// Fits one family's utilization MLP to measured latencies by minimising SMAPE
-// of the composed latency (waves x tile time / utilization + overhead).
+// Fits one family's utilization model to measured latencies by minimising SMAPE
+// of the composed latency (waves x tile time / utilization + overhead). Two nets:
+// `steady` sees only tile and GPU features and gives gamma, the utilization of a
+// long-running kernel; `tail` sees everything and gives alpha and the overhead.
 #pragma once
 
 #include <functional>
@@ -12,7 +14,9 @@
 namespace tilecast::train {
 
 struct FitSettings {
-  std::vector<int> hidden;
+  std::vector<int> steady_hidden;
+  std::vector<int> tail_hidden;
+  std::vector<bool> steady_inputs;  // which features the steady net sees
   int epochs = 50;
   int batch = 256;
   double lr = 2e-3;
@@ -25,7 +29,8 @@ struct FitSettings {
 };
 
 struct FitResult {
-  Mlp mlp;
+  Mlp steady;  // 1 output: gamma (logit)
+  Mlp tail;    // 2 outputs: alpha and overhead (logits)
   double first_loss = 0;
   double last_loss = 0;
 };
@@ -33,8 +38,5 @@ struct FitResult {
 // `on_epoch(epoch, loss)` after each epoch. Deterministic given `seed`.
 FitResult fit_family(const FamilyData& data, const FitSettings& s, std::uint64_t seed,
                      const std::function<void(int, double)>& on_epoch);
-
-// Mean SMAPE of `mlp` on `data`, with the roofline floor as at inference.
-double evaluate_smape(const Mlp& mlp, const FamilyData& data, double overhead_max_ms);
 
 }  // namespace tilecast::train

@@ -20,14 +20,38 @@ namespace {
 constexpr OpFamily kFamilies[] = {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax,
                                   OpFamily::layernorm};
 
+// Features a long-running kernel's utilization depends on: the tile and the GPU,
+// not the wave count or the kernel's total size.
+std::vector<bool> steady_inputs(OpFamily f) {
+  const std::vector<std::string> names = feature_names(f);
+  std::vector<bool> use(names.size(), true);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (const char* n : {"log2_wave_bytes_per_sm", "log2_waves", "log2_sm_fill", "log2_bytes_over_l2"})
+      if (names[i] == n) use[i] = false;
+  return use;
+}
+
 train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
   train::FitSettings s;
   s.overhead_max_ms = kOverheadMaxMs;
+  s.steady_inputs = steady_inputs(f);
   switch (f) {
-    case OpFamily::gemm: s.hidden = {64, 64}; s.epochs = 80; break;
-    case OpFamily::elementwise: s.hidden = {32, 32}; s.epochs = 40; break;
-    case OpFamily::softmax: s.hidden = {32, 32}; s.epochs = 300; break;
-    case OpFamily::layernorm: s.hidden = {32, 32}; s.epochs = 300; break;
+    case OpFamily::gemm:
+      s.steady_hidden = {32, 32};
+      s.tail_hidden = {32, 32};
+      s.epochs = 80;
+      break;
+    case OpFamily::elementwise:
+      s.steady_hidden = {16, 16};
+      s.tail_hidden = {32, 32};
+      s.epochs = 40;
+      break;
+    case OpFamily::softmax:
+    case OpFamily::layernorm:
+      s.steady_hidden = {16, 16};
+      s.tail_hidden = {32, 32};
+      s.epochs = 300;
+      break;
   }
   s.weight_ref_ms = 0.1;
   if (c.epochs > 0) s.epochs = c.epochs;
@@ -46,6 +70,24 @@ nlohmann::ordered_json numbers(const std::vector<double>& v) {
   return a;
 }
 
+nlohmann::ordered_json net_json(const Mlp& m) {
+  nlohmann::ordered_json j;
+  j["mean"] = numbers(m.mean);
+  j["scale"] = numbers(m.scale);
+  j["lo"] = numbers(m.lo);
+  j["hi"] = numbers(m.hi);
+  j["layers"] = nlohmann::ordered_json::array();
+  for (const MlpLayer& L : m.layers) {
+    nlohmann::ordered_json l;
+    l["in"] = L.in;
+    l["out"] = L.out;
+    l["w"] = numbers(L.w);
+    l["b"] = numbers(L.b);
+    j["layers"].push_back(l);
+  }
+  return j;
+}
+
 std::string hex64(std::uint64_t h) {
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
@@ -60,15 +102,19 @@ std::string train_config_text(const TrainConfig& c) {
   for (const auto& d : c.held_out_devices) s += d + ";";
   for (OpFamily f : kFamilies) {
     const train::FitSettings st = family_settings(f, c);
-    s += " " + std::string(family_name(f)) + ":hidden=";
-    for (int h : st.hidden) s += std::to_string(h) + "x";
+    s += " " + std::string(family_name(f)) + ":steady=";
+    for (int h : st.steady_hidden) s += std::to_string(h) + "x";
+    s += " tail=";
+    for (int h : st.tail_hidden) s += std::to_string(h) + "x";
+    s += " steady_inputs=";
+    for (bool b : st.steady_inputs) s += b ? "1" : "0";
     char buf[160];
     std::snprintf(buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g wref=%.9g",
                   st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay,
                   st.overhead_max_ms, st.weight_ref_ms);
     s += buf;
   }
-  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave";
+  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail";
   return s;
 }
 
@@ -164,20 +210,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     fam["rows"] = d.samples.size();
     fam["train_smape"] = round7(fit.last_loss);
     fam["features"] = feature_names(f);
-    fam["mean"] = numbers(fit.mlp.mean);
-    fam["scale"] = numbers(fit.mlp.scale);
-    fam["lo"] = numbers(fit.mlp.lo);
-    fam["hi"] = numbers(fit.mlp.hi);
     fam["overhead_max_ms"] = st.overhead_max_ms;
-    fam["layers"] = nlohmann::ordered_json::array();
-    for (const MlpLayer& L : fit.mlp.layers) {
-      nlohmann::ordered_json l;
-      l["in"] = L.in;
-      l["out"] = L.out;
-      l["w"] = numbers(L.w);
-      l["b"] = numbers(L.b);
-      fam["layers"].push_back(l);
-    }
+    fam["steady"] = net_json(fit.steady);
+    fam["tail"] = net_json(fit.tail);
     j["families"][name] = fam;
   }
   res.weights_json = j.dump();

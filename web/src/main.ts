@@ -463,7 +463,25 @@ async function boot(): Promise<void> {
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
   // Fetch the accuracy report now so the page keeps working offline.
-  if (!link.embed) setTimeout(() => void loadReport().catch(() => undefined), 0);
+  if (!link.embed) setTimeout(() => void loadReport().catch(() => undefined).finally(registerOffline), 0);
+}
+
+// A service worker (public/sw.js) keeps copies of the site's files so the page
+// also reloads without a network; it is given the files loaded before it ran.
+function registerOffline(): void {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker
+    .register(new URL('sw.js', document.baseURI).href)
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => {
+      const files = performance
+        .getEntriesByType('resource')
+        .map((r) => r.name)
+        .filter((u) => u.startsWith(location.origin));
+      reg.active?.postMessage({ cache: [location.href, ...new Set(files)] });
+      document.documentElement.dataset.offline = '1';
+    })
+    .catch(() => undefined);
 }
 
 void boot();

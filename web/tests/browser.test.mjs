@@ -254,6 +254,13 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   // Everything the page needs is loaded up front (the accuracy report included).
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('accuracy.json') && r.responseEnd > 0));
   await page.waitForLoadState('networkidle');
+  // The service worker holds copies of every file the page loaded.
+  await page.waitForSelector('html[data-offline="1"]');
+  await page.waitForFunction(async () => {
+    const keys = await (await caches.open('tilecast')).keys();
+    const names = keys.map((r) => r.url);
+    return ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'accuracy.json', '.css'].every((f) => names.some((n) => n.includes(f)));
+  });
   await context.setOffline(true);
   assert.equal(await page.locator('#view-compare').isVisible(), true);
   assert.equal(await page.locator('#compare-table tbody tr').count(), 3);
@@ -273,6 +280,10 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the page scrolls sideways on a phone by ${overflow}px`);
   assert.doesNotMatch(await page.locator('#accuracy-status').textContent(), /not available/);
+  // Reloading without a network still gives a forecast.
+  await page.reload();
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
+  assert.ok((await shown(page)).latency > 0 || (await shown(page)).error !== '');
   await context.setOffline(false);
   await page.close();
 });

@@ -97,14 +97,22 @@ function pageUrl(): string {
   return u.toString();
 }
 
+let urlTimer: ReturnType<typeof setTimeout> | undefined;
+
+// The address bar follows the state, once input settles (history updates are slow
+// and need not delay the numbers); the share box is updated at once.
 function syncUrl(app: App): void {
   const params = stateToParams(app.state, app.engine.version);
   const url = `${location.pathname}?${params.toString()}`;
-  try {
-    history.replaceState(null, '', url);
-  } catch {
-    /* some embedding contexts forbid it; the share box still has the link */
-  }
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    try {
+      history.replaceState(null, '', url);
+    } catch {
+      /* some embedding contexts forbid it; the share box still has the link */
+    }
+    document.documentElement.dataset.url = url;
+  }, 150);
   const link = shareUrl(app.state, app.engine.version, pageUrl());
   byId<HTMLInputElement>('share-link').value = link;
   const embedLink = shareUrl(app.state, app.engine.version, pageUrl(), true);

@@ -273,7 +273,7 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   else assert.ok((await page.locator('#sweep-error').textContent()).includes(native.error));
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => (document.getElementById('accuracy-status')?.textContent ?? '').length > 0 && !/Loading/.test(document.getElementById('accuracy-status')?.textContent ?? ''));
-  assert.match(page.url(), /view=accuracy/);
+  await page.waitForURL(/view=accuracy/);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.click('#tab-forecast');
   await page.screenshot({ path: path.join(ARTIFACTS, 'phone.png'), fullPage: true });

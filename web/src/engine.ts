@@ -90,11 +90,13 @@ export function errorMessage(e: unknown): string {
 
 let loading: Promise<Engine> | null = null;
 
-// The module lives beside the page (./tilecast/), outside the bundle.
+// The module lives beside the page (./tilecast/), outside the bundle; public/start.js
+// has usually begun loading it already.
 export function loadEngine(): Promise<Engine> {
   if (!loading) {
+    const early = (window as { tilecastEngine?: Promise<Engine> }).tilecastEngine;
     const url = new URL('tilecast/tilecast.js', document.baseURI).href;
-    loading = import(/* @vite-ignore */ url).then((m) => m.createTilecast() as Promise<Engine>);
+    loading = early ?? import(/* @vite-ignore */ url).then((m) => m.createTilecast() as Promise<Engine>);
   }
   return loading;
 }

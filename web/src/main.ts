@@ -150,7 +150,10 @@ function forecast(app: App): void {
   const t2 = performance.now();
   syncUrl(app);
   const t3 = performance.now();
-  if (app.state.view === 'compare') renderCompare(app);
+  if (app.state.view === 'compare') {
+    fillCompareList(app, byId<HTMLInputElement>('compare-search').value, (id, on) => toggleCompare(app, id, on));
+    renderCompare(app);
+  }
   if (app.state.view === 'sweep') renderSweep(app);
   page.forecasts += 1;
   page.lastForecastMs = performance.now() - t0;

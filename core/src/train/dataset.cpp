@@ -11,10 +11,11 @@ GemmTile measured_gemm_tile(const MeasuredKernel& row) {
   return t;
 }
 
-Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row) {
+Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
+                   std::optional<GemmTile> gemm_tile) {
   TilePlan plan;
   switch (op_family(row.kernel.op)) {
-    case OpFamily::gemm: plan = plan_gemm(row.kernel, measured_gemm_tile(row), gpu.num_sm); break;
+    case OpFamily::gemm: plan = plan_gemm(row.kernel, gemm_tile.value_or(measured_gemm_tile(row)), gpu.num_sm); break;
     case OpFamily::elementwise: plan = plan_elementwise(row.kernel, gpu.num_sm); break;
     default: plan = plan_rows(row.kernel, gpu.num_sm); break;
   }

@@ -30,6 +30,8 @@ struct FamilyData {
 // the grid's z beyond the batch; 128x128 when the name carries none.
 GemmTile measured_gemm_tile(const MeasuredKernel& row);
 
-Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row);
+// A training sample; GEMMs use `gemm_tile` when given, else the measured tile.
+Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
+                   std::optional<GemmTile> gemm_tile = std::nullopt);
 
 }  // namespace tilecast::train

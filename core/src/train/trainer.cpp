@@ -10,6 +10,7 @@
 #include "family_fit.hpp"
 #include "kernel_weights.hpp"
 #include "rng.hpp"
+#include "tile_table.hpp"
 #include "tile_table_builder.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/train.hpp"
@@ -114,7 +115,7 @@ std::string train_config_text(const TrainConfig& c) {
                   st.overhead_max_ms, st.weight_ref_ms);
     s += buf;
   }
-  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail";
+  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table";
   return s;
 }
 
@@ -150,10 +151,20 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   std::array<train::FamilyData, 4> data;
   std::vector<const MeasuredKernel*> gemm_rows;
   for (OpFamily f : kFamilies) data[int(f)].features = int(feature_names(f).size());
+  for (const MeasuredKernel& r : rows)
+    if (op_family(r.kernel.op) == OpFamily::gemm) gemm_rows.push_back(&r);
+  res.tile_table_json = train::build_tile_table_json(gemm_rows, devices);
+  // GEMM rows train on the tile the table gives (what a forecast will use), not the
+  // measured one, so the utilization learned matches the tile chosen at prediction time.
+  const TileTable table = parse_tile_table(res.tile_table_json, "tile table");
   for (const MeasuredKernel& r : rows) {
     const OpFamily f = op_family(r.kernel.op);
-    if (f == OpFamily::gemm) gemm_rows.push_back(&r);
-    data[int(f)].samples.push_back(train::make_sample(devices.at(r.device), r));
+    const GpuSpec& gpu = devices.at(r.device);
+    if (f == OpFamily::gemm)
+      data[int(f)].samples.push_back(
+          train::make_sample(gpu, r, select_gemm_tile(table, gpu, r.kernel)));
+    else
+      data[int(f)].samples.push_back(train::make_sample(gpu, r));
   }
   if (config.max_rows > 0) {
     train::Rng pick(config.seed ^ 0x5eedull);
@@ -216,7 +227,6 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     j["families"][name] = fam;
   }
   res.weights_json = j.dump();
-  res.tile_table_json = train::build_tile_table_json(gemm_rows, devices);
   return res;
 }
 

@@ -83,7 +83,7 @@ export function renderForecast(f: ModelForecast): void {
   clear(table);
   const training = f.mode === 'training';
   table.append(
-    h('caption', {}, training ? 'ms; forward and backward per instance, total for all of them' : 'ms; forward per instance, total for all of them'),
+    h('caption', { class: 'sr-only' }, 'Forecast time per layer'),
     h(
       'thead',
       {},
@@ -97,6 +97,10 @@ export function renderForecast(f: ModelForecast): void {
         h('th', { scope: 'col', class: 'num' }, 'Total'),
       ),
     ),
+  );
+  setText(
+    byId('layers-note'),
+    training ? 'ms; forward and backward per instance, total for all of them' : 'ms; forward per instance, total for all of them',
   );
   const tbody = h('tbody');
   for (const l of f.layers ?? []) {

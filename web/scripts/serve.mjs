@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -18,9 +19,29 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt']);
+const gzipped = new Map(); // path -> {mtimeMs, body}: compressed once, as static hosts do
+
+function gzipOf(file, st) {
+  const hit = gzipped.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs) return hit.body;
+  const body = zlib.gzipSync(fs.readFileSync(file), { level: 6 });
+  gzipped.set(file, { mtimeMs: st.mtimeMs, body });
+  return body;
+}
+
+function precompress(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) precompress(file);
+    else if (e.isFile() && COMPRESSIBLE.has(path.extname(file))) gzipOf(file, fs.statSync(file));
+  }
+}
+
 // Starts the server; resolves to {server, url}. port 0 picks a free port.
 export function startServer({ root, port = 8080, host = '127.0.0.1', log = false } = {}) {
   const base = path.resolve(root);
+  precompress(base);
   const server = http.createServer((req, res) => {
     let rel;
     try {
@@ -48,12 +69,19 @@ export function startServer({ root, port = 8080, host = '127.0.0.1', log = false
         if (log) console.log(`404 ${rel}`);
         return;
       }
-      res.writeHead(200, {
+      const headers = {
         'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'Content-Length': st.size,
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
-      });
+        Vary: 'Accept-Encoding',
+      };
+      if (COMPRESSIBLE.has(path.extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const body = gzipOf(file, st);
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': st.size });
       if (req.method === 'HEAD') res.end();
       else fs.createReadStream(file).pipe(res);
     });

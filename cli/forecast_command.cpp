@@ -61,8 +61,8 @@ int run_forecast(const Args& args) {
     std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,
                 f.accumulate_ms);
   std::printf("  throughput   %10.2f samples/s, %.0f tokens/s\n", f.samples_per_s, f.tokens_per_s);
-  std::printf("  kernels      %10lld launches, %.4g TFLOP\n", static_cast<long long>(f.kernels),
-              f.flops / 1e12);
+  std::printf("  kernels      %10lld launches, %.4g TFLOP; isolated latencies sum to %.3f ms\n",
+              static_cast<long long>(f.kernels), f.flops / 1e12, f.kernel_sum_ms);
   std::printf("\nbreakdown\n");
   for (int k = 0; k < kOpKindCount; ++k)
     std::printf("  %-14s %10.3f ms  %5.1f%%\n",

@@ -1,5 +1,11 @@
-// Aggregation: each distinct kernel is forecast once (layers repeat the same
-// shapes), then latencies are summed per section, per phase and per op kind.
+// Aggregation. Each distinct kernel is forecast once (layers repeat the same
+// shapes). The step is then replayed as PyTorch eager runs it: the host
+// dispatches kernels in order (forward through the sections, backward in reverse)
+// while the GPU executes them asynchronously. A kernel's forecast latency is its
+// isolated latency, which includes a fixed per-launch cost (the predictor's
+// `overhead_ms`); in a stream that cost is paid on the host and overlaps with the
+// GPU's previous kernels, so it only shows when the GPU runs dry (runs of small
+// kernels). Each kernel is charged the time it advances the GPU's timeline.
 #include "tilecast/model_forecast.hpp"
 
 #include <algorithm>
@@ -10,6 +16,25 @@
 #include "tilecast/error.hpp"
 
 namespace tilecast {
+namespace {
+
+struct Timed {
+  double exec_ms = 0;    // on the GPU
+  double launch_ms = 0;  // on the host
+};
+
+struct Timeline {
+  double host = 0, gpu = 0;
+  // Dispatches one kernel; returns how far it moved the GPU's finish time.
+  double run(const Timed& t) {
+    host += t.launch_ms;
+    const double before = gpu;
+    gpu = std::max(gpu, host) + t.exec_ms;
+    return gpu - before;
+  }
+};
+
+}  // namespace
 
 ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
                              Predictor predictor) {
@@ -17,40 +42,62 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   f.workload = w;
   f.predictor = predictor;
   using Key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
-  std::map<Key, double> cache;
+  std::map<Key, Timed> cache;
+  std::vector<std::vector<Timed>> timed(graph.sections.size());
   std::vector<Substitution> subs;
-  for (const auto& s : graph.sections) {
-    SectionForecast sf;
-    sf.name = s.name;
-    sf.count = s.count;
-    std::array<double, kOpKindCount> kinds{};
-    double acc = 0, flops = 0;
+  for (std::size_t si = 0; si < graph.sections.size(); ++si) {
+    const auto& s = graph.sections[si];
+    double flops = 0;
     for (const auto& o : s.ops) {
       const auto& d = o.kernel.dims;
       const Key key{static_cast<int>(o.kernel.op), d[0], d[1], d[2], d[3]};
       auto it = cache.find(key);
-      if (it == cache.end())
-        it = cache.emplace(key, forecast_kernel(gpu, o.kernel, predictor).latency_ms).first;
-      const double ms = it->second;
-      if (o.phase == Phase::forward)
-        sf.forward_ms += ms;
-      else
-        sf.backward_ms += ms;
-      if (o.phase == Phase::accumulate) acc += ms;
-      kinds[static_cast<int>(o.kind)] += ms;
+      if (it == cache.end()) {
+        const KernelForecast k = forecast_kernel(gpu, o.kernel, predictor);
+        const double launch = std::clamp(k.overhead_ms, 0.0, k.latency_ms);
+        it = cache.emplace(key, Timed{k.latency_ms - launch, launch}).first;
+      }
+      timed[si].push_back(it->second);
+      f.kernel_sum_ms += double(s.count) * (it->second.exec_ms + it->second.launch_ms);
       if (o.mem_elements == 0) flops += kernel_flops(o.kernel);
       if (!o.stands_for.empty())
         subs.push_back({std::string(o.stands_for), std::string(op_name(o.kernel.op))});
     }
-    const double n = double(s.count);
-    sf.total_ms = n * (sf.forward_ms + sf.backward_ms);
-    f.forward_ms += n * sf.forward_ms;
-    f.backward_ms += n * sf.backward_ms;
-    f.accumulate_ms += n * acc;
-    f.flops += n * flops;
-    for (int k = 0; k < kOpKindCount; ++k) f.breakdown_ms[k] += n * kinds[k];
+    f.flops += double(s.count) * flops;
     f.kernels += std::int64_t(s.ops.size()) * s.count;
+    SectionForecast sf;
+    sf.name = s.name;
+    sf.count = s.count;
     f.layers.push_back(std::move(sf));
+  }
+
+  // Replay: forward in order, then backward (gradients and accumulation) in reverse.
+  Timeline t;
+  auto charge = [&](std::size_t si, std::size_t oi, double ms) {
+    const GraphOp& o = graph.sections[si].ops[oi];
+    SectionForecast& sf = f.layers[si];
+    if (o.phase == Phase::forward)
+      sf.forward_ms += ms;
+    else
+      sf.backward_ms += ms;
+    if (o.phase == Phase::accumulate) f.accumulate_ms += ms;
+    f.breakdown_ms[static_cast<int>(o.kind)] += ms;
+  };
+  for (std::size_t si = 0; si < graph.sections.size(); ++si)
+    for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
+      for (std::size_t oi = 0; oi < timed[si].size(); ++oi)
+        if (graph.sections[si].ops[oi].phase == Phase::forward) charge(si, oi, t.run(timed[si][oi]));
+  for (std::size_t si = graph.sections.size(); si-- > 0;)
+    for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
+      for (std::size_t oi = timed[si].size(); oi-- > 0;)
+        if (graph.sections[si].ops[oi].phase != Phase::forward) charge(si, oi, t.run(timed[si][oi]));
+
+  for (auto& sf : f.layers) {
+    f.forward_ms += sf.forward_ms;
+    f.backward_ms += sf.backward_ms;
+    sf.total_ms = sf.forward_ms + sf.backward_ms;
+    sf.forward_ms /= double(sf.count);  // one instance
+    sf.backward_ms /= double(sf.count);
   }
   std::sort(subs.begin(), subs.end(), [](const Substitution& a, const Substitution& b) {
     return std::tie(a.kernel, a.forecast_as) < std::tie(b.kernel, b.forecast_as);

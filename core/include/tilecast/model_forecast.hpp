@@ -1,6 +1,7 @@
 // A whole model's step on a GPU: every kernel of the operator graph forecast
-// with the chosen kernel predictor, summed per section and over repeats, with
-// forward/backward totals, a per-op-kind breakdown and throughput.
+// with the chosen kernel predictor and replayed in launch order (host dispatch
+// overlapping GPU execution, as in PyTorch eager), summed per section and over
+// repeats, with forward/backward totals, a per-op-kind breakdown and throughput.
 #pragma once
 
 #include <array>
@@ -37,6 +38,7 @@ struct ModelForecast {
   double accumulate_ms = 0;  // the accumulation part of backward_ms
   double samples_per_s = 0;
   double tokens_per_s = 0;
+  double kernel_sum_ms = 0;  // plain sum of the isolated kernel latencies (>= latency_ms)
   double flops = 0;          // all phases, repeats counted
   std::int64_t kernels = 0;  // kernel launches, repeats counted
   std::array<double, kOpKindCount> breakdown_ms{};  // indexed by OpKind

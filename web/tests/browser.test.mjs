@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 import { REPO, DIST, cli, cliForecastArgs, requireFile } from './helpers.mjs';
@@ -180,6 +181,15 @@ test('a share link round-trips, custom GPU and pasted config included', async ()
   const notice = await again.locator('#notice').textContent();
   assert.match(notice, /custom GPU in the link is damaged/);
   assert.match(notice, /batch size "two" is not a whole number/);
+  assert.ok((await shown(again)).latency > 0 || (await shown(again)).error !== '');
+  // Links built by hand: absurd GPU numbers, a decompression bomb.
+  const pack = (value) => 'z' + zlib.deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))).toString('base64url');
+  const absurd = { name: 'Absurd', vendor: 'NVIDIA', num_sm: 1e12, cores_per_sm: 128, boost_clock_mhz: 1500, fp32_gflops: 1, mem_gb: 1, mem_bw_gbps: 1, l2_mb: 1 };
+  await open(`?gpu=custom&cgpu=${pack(absurd)}&model=gpt2&seq=128`, again);
+  assert.match(await again.locator('#notice').textContent(), /custom GPU in the link was rejected: .*num_sm/);
+  assert.equal(await again.locator('#gpu-select').inputValue(), 'h100-sxm');
+  await open(`?model=custom&cmodel=${pack(' '.repeat(4 << 20))}&seq=128`, again);
+  assert.match(await again.locator('#notice').textContent(), /model config in the link is damaged: it inflates to more than/);
   assert.ok((await shown(again)).latency > 0 || (await shown(again)).error !== '');
   // A link from another version says so.
   await open('?gpu=t4&model=gpt2&seq=128&v=0.0.1', again);

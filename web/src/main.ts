@@ -315,15 +315,26 @@ function wireInputs(app: App): void {
   });
   const workloadErr = byId('workload-error');
   const onWorkload = () => {
+    const mark = (id: string, bad: boolean) => byId(id).setAttribute('aria-invalid', String(bad));
+    let batch = 0;
     try {
-      const batch = readWholeNumber('batch', 'Batch size', 1, BATCH_MAX);
+      batch = readWholeNumber('batch', 'Batch size', 1, BATCH_MAX);
+      mark('batch', false);
+    } catch (e) {
+      mark('batch', true);
+      setText(workloadErr, errorMessage(e));
+      return;
+    }
+    try {
       const seq = readWholeNumber('seq', 'Sequence length', 1, SEQ_MAX);
+      mark('seq', false);
       setText(workloadErr, '');
       if (batch === s.batch && seq === s.seq) return;
       s.batch = batch;
       s.seq = seq;
       forecast(app);
     } catch (e) {
+      mark('seq', true);
       setText(workloadErr, errorMessage(e));
     }
   };

@@ -62,6 +62,23 @@ TEST_SUITE("model_forecast") {
     }
   }
 
+  TEST_CASE("launch-order replay hides launch cost, never more") {
+    const GpuSpec& gpu = find_gpu("v100-pcie");
+    const ModelConfig& m = find_model("bert-large");
+    const ModelForecast roof = forecast_model(gpu, m, {2, 512, true}, Predictor::roofline);
+    CHECK(roof.latency_ms == doctest::Approx(roof.kernel_sum_ms));  // no overhead term
+    try {
+      const ModelForecast f = forecast_model(gpu, m, {2, 512, true}, Predictor::tilecast);
+      CHECK(f.latency_ms <= f.kernel_sum_ms * (1 + 1e-12));
+      CHECK(f.latency_ms >= roof.latency_ms);
+      double kinds = 0;
+      for (double k : f.breakdown_ms) kinds += k;
+      CHECK(kinds == doctest::Approx(f.latency_ms));
+    } catch (const Error& e) {
+      MESSAGE("learned predictor unavailable: " << e.what());
+    }
+  }
+
   TEST_CASE("the API response carries every documented field") {
     const auto j = nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
     for (const char* k : {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor",

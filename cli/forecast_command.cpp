@@ -17,6 +17,9 @@ namespace {
 ModelConfig resolve_model(const std::string& name_or_path) {
   if (is_regular_file(name_or_path))
     return parse_model_config(read_text_file(name_or_path), name_or_path);
+  const bool looks_like_path =
+      name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
+  if (looks_like_path) throw Error("--model: no such file '" + name_or_path + "'");
   return find_model(name_or_path);
 }
 

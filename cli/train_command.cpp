@@ -29,6 +29,7 @@ int run_train(const Args& args) {
   config.seed = std::uint64_t(args.integer("seed", 1, 0, std::int64_t{1} << 53));
   config.epochs = int(args.integer("epochs", 0, 0, 100000));
   config.max_rows = args.integer("max-rows", 0, 0, std::int64_t{1} << 40);
+  if (args.has("hold-out")) config.held_out_devices.push_back(args.get("hold-out"));
 
   std::error_code ec;
   const fs::path base = fs::weakly_canonical(fs::path(devices_dir), ec).parent_path();
@@ -42,6 +43,7 @@ int run_train(const Args& args) {
                         " --seed " + std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
   if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
+  if (args.has("hold-out")) command += " --hold-out '" + args.get("hold-out") + "'";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
 
   int last_epoch_shown = 0;
@@ -71,8 +73,9 @@ int run_train(const Args& args) {
 }
 
 [[maybe_unused]] const bool registered = register_command({
-    "train", "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N]",
-    "train the kernel models from measured kernel CSVs", {"devices", "out", "seed", "epochs", "max-rows"},
+    "train", "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] [--hold-out DEVICE]",
+    "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
+    {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
     {}, run_train});
 
 }  // namespace

@@ -46,18 +46,15 @@ int run_train(const Args& args) {
   if (args.has("hold-out")) command += " --hold-out '" + args.get("hold-out") + "'";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
 
-  int last_epoch_shown = 0;
   double last_shown_s = -10;
   const TrainResult res = train_kernel_models(
       csvs, devices, config, command, [&](const TrainProgress& p) {
         const bool edge = p.epoch == 1 || p.epoch == p.epochs;
         if (!edge && p.elapsed_s - last_shown_s < 2.0) return;
         last_shown_s = p.elapsed_s;
-        last_epoch_shown = p.epoch;
         std::fprintf(stderr, "train %-11s epoch %4d/%-4d loss (SMAPE) %.4f  elapsed %5.0fs  left ~%5.0fs\n",
                      p.family.c_str(), p.epoch, p.epochs, p.loss, p.elapsed_s, p.left_s);
       });
-  (void)last_epoch_shown;
   const std::string weights_path = (fs::path(out_dir) / "kernel_weights.json").string();
   const std::string table_path = (fs::path(out_dir) / "tile_table.json").string();
   write_text_file(weights_path, res.weights_json + "\n");

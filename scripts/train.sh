@@ -2,10 +2,12 @@
 # Full training of the kernel models: writes core/data/kernel_weights.json and
 # core/data/tile_table.json from the NVIDIA training CSVs (never the test CSVs,
 # never the held-out NVIDIA A100 80GB PCIe). Usage: scripts/train.sh [BUILD_DIR] [extra flags]
+# (TILECAST_TRAIN_OUT=DIR writes elsewhere). Rebuild afterwards to embed the new weights.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
 shift || true
+if [ ! -x "$BUILD/cli/tilecast" ] && [ "$BUILD" = build ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 TRAIN="$DATA/nvidia/kernels/train"
 files=()

@@ -104,6 +104,18 @@ TEST_SUITE("kernel") {
     CHECK(tiny.overhead_ms > 0.001);
   }
 
+  TEST_CASE("softmax is no faster than an element-wise kernel moving its DRAM traffic") {
+    const GpuSpec& gpu = find_gpu("Tesla V100-PCIE-32GB");
+    // H = 16384: 80 SMs x 4 rows x 64 KiB is over twice the 6 MiB L2, so the block-per-row
+    // kernel's two re-reads go to DRAM: the traffic of a relu over twice the elements.
+    const KernelForecast big = forecast_kernel(gpu, parse_kernel("softmax", "65536,16384"));
+    const KernelForecast stream = forecast_kernel(gpu, parse_kernel("relu", "131072,16384"));
+    CHECK(big.latency_ms >= stream.latency_ms);
+    CHECK(big.latency_ms >= big.roofline_ms * 2);
+    const KernelForecast row = forecast_kernel(gpu, parse_kernel("softmax", "65536,1024"));
+    CHECK(row.latency_ms >= forecast_kernel(gpu, parse_kernel("relu", "65536,1024")).latency_ms);
+  }
+
   TEST_CASE("bad kernels are errors that say what is allowed") {
     CHECK(error_of("conv2d", "1,2").find("unknown op 'conv2d'") != std::string::npos);
     CHECK(error_of("linear", "1,2,3").find("takes 4 dims") != std::string::npos);

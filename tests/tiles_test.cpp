@@ -104,6 +104,27 @@ TEST_SUITE("tiles") {
     CHECK(l.tile_flops == doctest::Approx(8.0 * 1024));
   }
 
+  TEST_CASE("softmax: PyTorch's block size and the re-read traffic past L2") {
+    // Launch blocks in the training CSVs: 128 threads up to H = 1031, 256 from 1033,
+    // 512 from 2065 on; capped at 512 (1024 / 2) for longer rows.
+    CHECK(softmax_block_threads(1025) == 128);
+    CHECK(softmax_block_threads(1031) == 128);
+    CHECK(softmax_block_threads(1033) == 256);
+    CHECK(softmax_block_threads(2053) == 256);
+    CHECK(softmax_block_threads(2065) == 512);
+    CHECK(softmax_block_threads(4094) == 512);
+    CHECK(softmax_block_threads(16384) == 512);
+    // Warp-per-row kernel (H <= 1024) reads once, whatever the GPU.
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 1024), 40, 0.5) == 1.0);
+    // 80 SMs x 4 rows x 4 B x H against 6 MiB of L2: fits at H = 4096, half misses at
+    // 1.414x L2, all re-reads miss from 2x L2.
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 4096), 80, 6) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 16384), 80, 6) == 2.0);
+    const double h = 6.0 * 1048576 * std::sqrt(2.0) / (80 * 4 * 4);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), 80, 6) ==
+          doctest::Approx(1.5).epsilon(1e-3));
+  }
+
   TEST_CASE("roofline on the A100 40GB, by hand") {
     const GpuSpec g = a100_40gb();
     // 2^31 FLOP at 19492 GFLOP/s = 0.110173 ms; 12 MiB at 1555 GB/s = 0.008092 ms.

@@ -33,6 +33,24 @@ TilePlan plan_kernel(const GpuSpec& gpu, const Kernel& kernel) {
   return plan_rows(kernel, gpu.num_sm);
 }
 
+namespace {
+
+// A softmax moves its DRAM traffic no faster than the element-wise kernel moving the
+// same bytes on the same GPU: a relu (one read, one write per element) over
+// softmax_traffic_factor x B x H elements, forecast by the element-wise model. 0 when
+// that model is not built in.
+double softmax_streaming_ms(const GpuSpec& gpu, const Kernel& k) {
+  if (!embedded_kernel_weights().families[int(OpFamily::elementwise)]) return 0.0;
+  Kernel stream;
+  stream.op = Op::relu;
+  const double factor = softmax_traffic_factor(k, gpu.num_sm, gpu.l2_mb);
+  stream.dims = {k.dims[0], std::int64_t(std::ceil(factor * double(k.dims[1]))), 1, 1};
+  const double ms = forecast_kernel(gpu, stream, Predictor::tilecast).latency_ms;
+  return std::isfinite(ms) ? ms : 0.0;
+}
+
+}  // namespace
+
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor) {
   KernelForecast f;
   f.flops = kernel_flops(kernel);
@@ -59,6 +77,8 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
   const double waves = double(plan.waves);
   const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel, plan), h);
   f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
+  if (kernel.op == Op::softmax)
+    f.latency_ms = std::max(f.latency_ms, softmax_streaming_ms(gpu, kernel));
   f.tiles = plan.tiles;
   f.waves = plan.waves;
   f.utilization = utilization(h, waves);

@@ -104,4 +104,23 @@ TilePlan plan_rows(const Kernel& k, int num_sm) {
   return p;
 }
 
+std::int64_t softmax_block_threads(std::int64_t cols) {
+  const std::int64_t max_block = std::min<std::int64_t>(cols / 4, 1024) / 2;
+  std::int64_t block = 1;
+  while (block < max_block) block *= 2;
+  return std::max<std::int64_t>(block, 32);
+}
+
+double softmax_traffic_factor(const Kernel& k, int num_sm, double l2_mb) {
+  const std::int64_t cols = k.dims[1];
+  if (cols <= kSoftmaxWarpMaxCols || !(l2_mb > 0)) return 1.0;
+  constexpr double kThreadsPerSm = 2048.0;
+  const double resident_rows =
+      std::max(1.0, std::floor(kThreadsPerSm / double(softmax_block_threads(cols))));
+  const double working_set =
+      double(std::max(num_sm, 1)) * resident_rows * kFloatBytes * double(cols);
+  const double miss = std::clamp(std::log2(working_set / (l2_mb * 1048576.0)), 0.0, 1.0);
+  return 1.0 + miss;
+}
+
 }  // namespace tilecast

@@ -43,4 +43,18 @@ TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm);
 TilePlan plan_elementwise(const Kernel& k, int num_sm);
 TilePlan plan_rows(const Kernel& k, int num_sm);  // softmax, ln: one row per tile
 
+// PyTorch's softmax kernel choice: rows of H <= 1024 go to softmax_warp_forward (a warp
+// per row, the row held in registers, read once); longer rows go to cunn_SoftMaxForward
+// (a block per row).
+inline constexpr std::int64_t kSoftmaxWarpMaxCols = 1024;
+// Threads per block of cunn_SoftMaxForward (SoftMax_getBlockSize, float4 ILP): the
+// power of two >= min(H / 4, 1024) / 2, at least a warp.
+std::int64_t softmax_block_threads(std::int64_t cols);
+// DRAM traffic of a softmax relative to its minimal traffic (read + write once), in
+// [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write pass). The two
+// re-reads hit L2 while the rows resident on the whole GPU fit it; they go to DRAM once
+// that working set is twice L2, with a log2 ramp in between. Residency assumes 2048
+// threads per SM (the device files do not give it).
+double softmax_traffic_factor(const Kernel& k, int num_sm, double l2_mb);
+
 }  // namespace tilecast

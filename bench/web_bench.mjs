@@ -97,7 +97,8 @@ try {
   });
   console.log(`  input change -> forecast on screen  median ${fmt(median(changes.times))}, worst ${fmt(Math.max(...changes.times))} over 30 changes (target <= 50 ms)`);
 
-  // 64-point batch sweep (batch 1..64, sequence 512), computed and charted.
+  // 64-point batch sweep (batch 1..64, sequence 512): the forecasts and the chart data
+  // (the charts themselves are drawn right after the next frame).
   await page.goto(base + '?seq=512&view=sweep&sweep=64');
   await page.waitForSelector('html[data-ready="1"]');
   const sweeps = await page.evaluate(() => [0, 1, 2, 3, 4].map(() => window.tilecastPage.sweep()));

@@ -15,7 +15,24 @@ export function preloadCharts(): void {
   charts ??= import('./charts');
 }
 
+const pending = new Map<HTMLCanvasElement, ChartConfiguration>();
+let scheduled = false;
+
+// Numbers reach the screen first: charts are drawn right after the next frame, and
+// only the latest configuration of each canvas is drawn.
 export function drawChart<T extends ChartType>(canvas: HTMLCanvasElement, config: ChartConfiguration<T>): void {
   preloadCharts();
-  void charts!.then((m) => m.drawChart(canvas, config));
+  pending.set(canvas, config as unknown as ChartConfiguration);
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      scheduled = false;
+      const jobs = [...pending];
+      pending.clear();
+      void charts!.then((m) => {
+        for (const [c, cfg] of jobs) m.drawChart(c, cfg);
+      });
+    }, 0),
+  );
 }

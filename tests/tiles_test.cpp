@@ -125,6 +125,20 @@ TEST_SUITE("tiles") {
           doctest::Approx(1.5).epsilon(1e-3));
   }
 
+  TEST_CASE("GEMM features end with the alignment of M, N and K (log2, capped at 16)") {
+    const GpuSpec g = a100_40gb();
+    const std::vector<std::string> names = feature_names(OpFamily::gemm);
+    REQUIRE(names.size() >= 3);
+    CHECK(names[names.size() - 3] == "log2_align_m");
+    CHECK(names[names.size() - 1] == "log2_align_k");
+    const Kernel k = kernel(Op::linear, 1, 768, 100, 33);
+    const Features f = kernel_features(g, k, plan_gemm(k, GemmTile{}, g.num_sm));
+    REQUIRE(f.count == int(names.size()));
+    CHECK(f.v[f.count - 3] == 4.0);  // 768 = 256 x 3
+    CHECK(f.v[f.count - 2] == 2.0);  // 100 = 4 x 25
+    CHECK(f.v[f.count - 1] == 0.0);  // 33 is odd
+  }
+
   TEST_CASE("roofline on the A100 40GB, by hand") {
     const GpuSpec g = a100_40gb();
     // 2^31 FLOP at 19492 GFLOP/s = 0.110173 ms; 12 MiB at 1555 GB/s = 0.008092 ms.

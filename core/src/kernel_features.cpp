@@ -13,6 +13,14 @@ constexpr Op kElementwiseOps[] = {Op::add, Op::addu, Op::mul, Op::mulu, Op::div,
 
 double lg(double x) { return std::log2(std::max(x, 1e-30)); }
 
+// log2 of the largest power of two (up to 16) dividing n: how far the GEMM library can
+// use aligned, vectorized loads along that dimension (0 = odd, 4 = a multiple of 16).
+double log2_alignment(std::int64_t n) {
+  int a = 0;
+  while (a < 4 && n > 0 && n % (std::int64_t{2} << a) == 0) ++a;
+  return double(a);
+}
+
 }  // namespace
 
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
@@ -35,6 +43,9 @@ std::vector<std::string> feature_names(OpFamily family) {
   if (family == OpFamily::gemm) {
     n.push_back("is_linear");
     n.push_back("is_bmm");
+    n.push_back("log2_align_m");
+    n.push_back("log2_align_n");
+    n.push_back("log2_align_k");
   } else if (family == OpFamily::elementwise) {
     for (Op op : kElementwiseOps) n.push_back("is_" + std::string(op_name(op)));
   }
@@ -65,6 +76,9 @@ Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& pl
   if (family == OpFamily::gemm) {
     push(k.op == Op::linear ? 1.0 : 0.0);
     push(k.op == Op::bmm ? 1.0 : 0.0);
+    push(log2_alignment(k.dims[1]));
+    push(log2_alignment(k.dims[2]));
+    push(log2_alignment(k.dims[3]));
   } else if (family == OpFamily::elementwise) {
     for (Op op : kElementwiseOps) push(k.op == op ? 1.0 : 0.0);
   }

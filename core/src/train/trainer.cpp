@@ -115,7 +115,7 @@ std::string train_config_text(const TrainConfig& c) {
                   st.overhead_max_ms, st.weight_ref_ms);
     s += buf;
   }
-  s += " features=v1 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table";
+  s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table";
   return s;
 }
 

@@ -1,12 +1,13 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train eval bench format
+.PHONY: help build test start train eval reports bench format
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
 	@echo "make test    - the whole test suite (what CI runs)"
 	@echo "make start   - build everything and serve the calculator on :8080"
-	@echo "make train   - retrain the kernel predictor (~15 min) into core/data/"
+	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
+	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
 
@@ -24,6 +25,10 @@ train:
 
 eval:
 	bash scripts/eval.sh
+
+reports:
+	python3 scripts/accuracy_gaps.py
+	bash scripts/accuracy_report.sh
 
 bench:
 	bash scripts/bench.sh

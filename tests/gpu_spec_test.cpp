@@ -90,6 +90,10 @@ TEST_SUITE("gpu_spec") {
       CHECK(g.fp32_gflops > 0);
       CHECK(!g.source.empty());
     }
+    CHECK(find_gpu("NVIDIA A100 80GB PCIe").id == "a100-80gb-pcie");
+    CHECK(find_gpu("h100 SXM5 80gb").id == "h100-sxm");
+    CHECK(find_gpu("Tesla T4").id == "t4");
     CHECK_THROWS_AS(find_gpu("no-such-gpu-xyz"), Error);
+    CHECK_THROWS_AS(find_gpu(""), Error);
   }
 }

@@ -4,31 +4,17 @@
 #include <string>
 
 #include "embedded_data.hpp"
+#include "name_key.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
-std::string normalize(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == ' ' || c == '-' || c == '_') continue;
-    out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
-  }
-  return out;
-}
-
 std::vector<GpuSpec> load_catalog() {
   std::vector<GpuSpec> gpus;
-  constexpr std::string_view kPrefix = "gpu_catalog/";
-  for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
-    const auto& f = embedded::kFiles[i];
-    if (f.path.substr(0, kPrefix.size()) != kPrefix) continue;
+  for (const auto& f : embedded::json_files_in("gpu_catalog")) {
     GpuSpec g = parse_gpu_spec(f.text, f.path);
-    if (g.id.empty()) {
-      std::string_view stem = f.path.substr(kPrefix.size());
-      g.id = std::string(stem.substr(0, stem.rfind('.')));
-    }
+    if (g.id.empty()) g.id = std::string(f.stem);
     gpus.push_back(std::move(g));
   }
   std::sort(gpus.begin(), gpus.end(),
@@ -44,19 +30,24 @@ const std::vector<GpuSpec>& gpu_catalog() {
 }
 
 const GpuSpec& find_gpu(std::string_view name) {
-  const std::string key = normalize(name);
+  const std::string key = detail::name_key(name);
   for (const auto& g : gpu_catalog()) {
-    if (normalize(g.id) == key || normalize(g.name) == key) return g;
+    const std::string name_key = detail::name_key(g.name);
+    const std::string vendor_key = detail::name_key(g.vendor);
+    const bool name_without_vendor =
+        name_key.rfind(vendor_key, 0) == 0 && name_key.substr(vendor_key.size()) == key;
+    if (detail::name_key(g.id) == key || name_key == key || name_without_vendor) return g;
     for (const auto& a : g.aliases)
-      if (normalize(a) == key) return g;
+      if (detail::name_key(a) == key) return g;
   }
+  // Suggestions: catalog ids sharing the first three characters of the key.
+  const std::string prefix = key.substr(0, 3);
   std::string close;
   int shown = 0;
   for (const auto& g : gpu_catalog()) {
-    if (key.empty() || normalize(g.id).find(key.substr(0, std::min<std::size_t>(key.size(), 3))) ==
-                           std::string::npos)
-      continue;
-    close += (shown++ ? ", " : "") + g.id;
+    if (prefix.empty() || detail::name_key(g.id).find(prefix) == std::string::npos) continue;
+    if (shown++) close += ", ";
+    close += g.id;
     if (shown == 8) break;
   }
   std::string msg = "unknown GPU '" + std::string(name) + "'";

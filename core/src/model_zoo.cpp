@@ -1,36 +1,20 @@
 #include "tilecast/model_zoo.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "embedded_data.hpp"
+#include "name_key.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
-constexpr std::string_view kPrefix = "model_zoo/";
-
-std::string normalise(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == ' ' || c == '-' || c == '_' || c == '.') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 std::vector<ModelConfig> load() {
   std::vector<ModelConfig> zoo;
-  for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
-    const auto& f = embedded::kFiles[i];
-    if (f.path.substr(0, kPrefix.size()) != kPrefix) continue;
-    std::string_view stem = f.path.substr(kPrefix.size());
-    if (stem.size() < 5 || stem.substr(stem.size() - 5) != ".json") continue;
-    stem.remove_suffix(5);
+  for (const auto& f : embedded::json_files_in("model_zoo")) {
     ModelConfig m = parse_model_config(f.text, f.path);
-    m.id = std::string(stem);
+    m.id = std::string(f.stem);
     zoo.push_back(std::move(m));
   }
   std::sort(zoo.begin(), zoo.end(),
@@ -46,15 +30,15 @@ const std::vector<ModelConfig>& model_zoo() {
 }
 
 const ModelConfig& find_model(std::string_view name) {
-  const std::string key = normalise(name);
+  const std::string key = detail::name_key(name);
   if (!key.empty()) {
     for (const auto& m : model_zoo())
-      if (normalise(m.id) == key) return m;
+      if (detail::name_key(m.id) == key) return m;
     for (const auto& m : model_zoo())
-      if (normalise(m.name) == key) return m;
+      if (detail::name_key(m.name) == key) return m;
     for (const auto& m : model_zoo())
       for (const auto& a : m.aliases)
-        if (normalise(a) == key) return m;
+        if (detail::name_key(a) == key) return m;
   }
   std::string ids;
   for (const auto& m : model_zoo()) ids += (ids.empty() ? "" : ", ") + m.id;

@@ -24,7 +24,8 @@ double micros_per_call(F&& f) {
   do {
     f();
     ++n;
-    elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    elapsed =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   } while (elapsed < 1e6 && n < 100000);
   return elapsed / n;
 }
@@ -44,8 +45,11 @@ int main() {
   }
   const std::string pname(predictor_name(predictor));
   double sink = 0;
-  const double core_us = micros_per_call([&] { sink += forecast_model(gpu, model, w, predictor).latency_ms; });
-  const std::string req = R"({"gpu":"h100-sxm","model":"gpt3-2.7b","batch":1,"seq":2048,"mode":"training","predictor":")" + pname + "\"}";
+  const double core_us =
+      micros_per_call([&] { sink += forecast_model(gpu, model, w, predictor).latency_ms; });
+  const std::string req =
+      R"({"gpu":"h100-sxm","model":"gpt3-2.7b","batch":1,"seq":2048,"mode":"training","predictor":")" +
+      pname + "\"}";
   const double api_us = micros_per_call([&] { sink += double(api::forecast_model(req).size()); });
   std::printf("GPT-3 2.7B training, seq 2048, batch 1 on %s (%s predictor): %lld kernels\n",
               gpu.name.c_str(), pname.c_str(),

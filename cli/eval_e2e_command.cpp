@@ -16,7 +16,8 @@ namespace {
 
 std::vector<std::string> subdirectories(const std::string& dir) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) throw Error("--labels: '" + dir + "' is not a directory");
+  if (!std::filesystem::is_directory(dir, ec))
+    throw Error("--labels: '" + dir + "' is not a directory");
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.is_directory()) out.push_back(e.path().filename().string());
@@ -87,11 +88,13 @@ int run_eval_e2e(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "eval-e2e",
-    "--devices DIR --models DIR --labels DIR [--predictor tilecast|roofline] [--json]",
-    "whole-model forecasts against measured end-to-end latencies",
-    {"devices", "models", "labels", "predictor"}, {"json"}, run_eval_e2e});
+[[maybe_unused]] const bool registered = register_command(
+    {"eval-e2e",
+     "--devices DIR --models DIR --labels DIR [--predictor tilecast|roofline] [--json]",
+     "whole-model forecasts against measured end-to-end latencies",
+     {"devices", "models", "labels", "predictor"},
+     {"json"},
+     run_eval_e2e});
 
 }  // namespace
 }  // namespace tilecast::cli

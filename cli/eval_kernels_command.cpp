@@ -34,10 +34,13 @@ int run_eval_kernels(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "eval-kernels", "--devices DIR [--predictor tilecast|roofline] [--json | --rows] CSV...",
-    "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
-    {"devices", "predictor"}, {"json", "rows"}, run_eval_kernels});
+[[maybe_unused]] const bool registered =
+    register_command({"eval-kernels",
+                      "--devices DIR [--predictor tilecast|roofline] [--json | --rows] CSV...",
+                      "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
+                      {"devices", "predictor"},
+                      {"json", "rows"},
+                      run_eval_kernels});
 
 }  // namespace
 }  // namespace tilecast::cli

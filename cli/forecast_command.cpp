@@ -1,8 +1,7 @@
 // `tilecast forecast`: one model's training step or inference pass on one GPU.
 #include <cstdio>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "command.hpp"
 #include "io.hpp"
@@ -84,12 +83,14 @@ int run_forecast(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "forecast",
-    "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode inference|training] "
-    "[--predictor tilecast|roofline] [--json]",
-    "forecast a whole model's inference pass or training step",
-    {"gpu", "model", "batch", "seq", "mode", "predictor"}, {"json"}, run_forecast});
+[[maybe_unused]] const bool registered = register_command(
+    {"forecast",
+     "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode inference|training] "
+     "[--predictor tilecast|roofline] [--json]",
+     "forecast a whole model's inference pass or training step",
+     {"gpu", "model", "batch", "seq", "mode", "predictor"},
+     {"json"},
+     run_forecast});
 
 }  // namespace
 }  // namespace tilecast::cli

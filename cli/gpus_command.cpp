@@ -1,6 +1,5 @@
 // `tilecast gpus`: the embedded GPU catalog.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -28,9 +27,12 @@ int run_gpus(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "gpus", "[--json] [--show NAME_OR_PATH]", "list the GPU catalog, or show one spec",
-    {"show"}, {"json"}, run_gpus});
+[[maybe_unused]] const bool registered = register_command({"gpus",
+                                                           "[--json] [--show NAME_OR_PATH]",
+                                                           "list the GPU catalog, or show one spec",
+                                                           {"show"},
+                                                           {"json"},
+                                                           run_gpus});
 
 }  // namespace
 }  // namespace tilecast::cli

@@ -1,6 +1,5 @@
 // `tilecast kernel`: the forecast of one kernel on one GPU.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -37,9 +36,13 @@ int run_kernel(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "kernel", "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--predictor tilecast|roofline] [--json]",
-    "forecast one kernel", {"gpu", "op", "dims", "predictor"}, {"json"}, run_kernel});
+[[maybe_unused]] const bool registered = register_command(
+    {"kernel",
+     "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--predictor tilecast|roofline] [--json]",
+     "forecast one kernel",
+     {"gpu", "op", "dims", "predictor"},
+     {"json"},
+     run_kernel});
 
 }  // namespace
 }  // namespace tilecast::cli

@@ -1,6 +1,5 @@
 // `tilecast models`: the embedded model zoo.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -20,8 +19,8 @@ int run_models(const Args& args) {
     std::printf("%s\n", nlohmann::json::parse(api::list_models()).dump(2).c_str());
     return 0;
   }
-  std::printf("%-14s %-30s %-20s %7s %7s %8s\n", "id", "name", "architecture", "layers",
-              "hidden", "params");
+  std::printf("%-14s %-30s %-20s %7s %7s %8s\n", "id", "name", "architecture", "layers", "hidden",
+              "params");
   for (const auto& m : model_zoo())
     std::printf("%-14s %-30s %-20s %7lld %7lld %7.2fB\n", m.id.c_str(), m.name.c_str(),
                 std::string(architecture_name(m.architecture)).c_str(),
@@ -30,9 +29,13 @@ int run_models(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "models", "[--json] [--validate CONFIG.json]",
-    "list the model zoo, or validate a Hugging Face config", {"validate"}, {"json"}, run_models});
+[[maybe_unused]] const bool registered =
+    register_command({"models",
+                      "[--json] [--validate CONFIG.json]",
+                      "list the model zoo, or validate a Hugging Face config",
+                      {"validate"},
+                      {"json"},
+                      run_models});
 
 }  // namespace
 }  // namespace tilecast::cli

@@ -37,22 +37,24 @@ int run_train(const Args& args) {
   for (const std::string& p : list_files(devices_dir, ".json"))
     devices.push_back({data_name(p, base), read_text_file(p)});
   std::vector<TrainText> csvs;
-  for (const std::string& p : args.positional()) csvs.push_back({data_name(p, base), read_text_file(p)});
+  for (const std::string& p : args.positional())
+    csvs.push_back({data_name(p, base), read_text_file(p)});
 
-  std::string command = "tilecast train --devices <data>/devices --out " + out_dir +
-                        " --seed " + std::to_string(config.seed);
+  std::string command = "tilecast train --devices <data>/devices --out " + out_dir + " --seed " +
+                        std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
   if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
   if (args.has("hold-out")) command += " --hold-out '" + args.get("hold-out") + "'";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
 
   double last_shown_s = -10;
-  const TrainResult res = train_kernel_models(
-      csvs, devices, config, command, [&](const TrainProgress& p) {
+  const TrainResult res =
+      train_kernel_models(csvs, devices, config, command, [&](const TrainProgress& p) {
         const bool edge = p.epoch == 1 || p.epoch == p.epochs;
         if (!edge && p.elapsed_s - last_shown_s < 2.0) return;
         last_shown_s = p.elapsed_s;
-        std::fprintf(stderr, "train %-11s epoch %4d/%-4d loss (SMAPE) %.4f  elapsed %5.0fs  left ~%5.0fs\n",
+        std::fprintf(stderr,
+                     "train %-11s epoch %4d/%-4d loss (SMAPE) %.4f  elapsed %5.0fs  left ~%5.0fs\n",
                      p.family.c_str(), p.epoch, p.epochs, p.loss, p.elapsed_s, p.left_s);
       });
   const std::string weights_path = (fs::path(out_dir) / "kernel_weights.json").string();
@@ -69,11 +71,13 @@ int run_train(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({
-    "train", "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] [--hold-out DEVICE]",
-    "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
-    {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
-    {}, run_train});
+[[maybe_unused]] const bool registered = register_command(
+    {"train",
+     "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] [--hold-out DEVICE]",
+     "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
+     {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
+     {},
+     run_train});
 
 }  // namespace
 }  // namespace tilecast::cli

@@ -20,8 +20,11 @@ using namespace tilecast;
 
 namespace {
 
-const std::set<std::string> kTargetGpus = {"Tesla P4", "Tesla P100-PCIE-16GB", "Tesla T4",
-                                           "Tesla V100-PCIE-32GB", "NVIDIA A100-PCIE-40GB",
+const std::set<std::string> kTargetGpus = {"Tesla P4",
+                                           "Tesla P100-PCIE-16GB",
+                                           "Tesla T4",
+                                           "Tesla V100-PCIE-32GB",
+                                           "NVIDIA A100-PCIE-40GB",
                                            "NVIDIA A100 80GB PCIe"};
 
 constexpr double kMeanTargetPct = 8.0;
@@ -116,8 +119,8 @@ TEST_SUITE("e2e_accuracy") {
       CAPTURE(c.model);
       CAPTURE(c.mode);
       CAPTURE(c.batch);
-      const std::string label = c.model + "-" + c.mode + "-" + std::to_string(c.seq) + "-" +
-                                std::to_string(c.batch);
+      const std::string label =
+          c.model + "-" + c.mode + "-" + std::to_string(c.seq) + "-" + std::to_string(c.batch);
       CHECK(std::fabs(c.error_pct) <= ceiling_for(c.gpu, c.mode, label, kCaseTargetPct));
     }
   }

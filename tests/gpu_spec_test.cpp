@@ -1,3 +1,5 @@
+#include "tilecast/gpu_spec.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -6,7 +8,6 @@
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
-#include "tilecast/gpu_spec.hpp"
 
 using namespace tilecast;
 
@@ -39,8 +40,9 @@ std::string with_field(const std::string& field, const std::string& value) {
 
 TEST_SUITE("gpu_spec") {
   TEST_CASE("reads every dataset device file") {
-    for (const char* stem : {"Tesla_P4", "Tesla_T4", "Tesla_P100-PCIE-16GB", "Tesla_V100-PCIE-32GB",
-                             "NVIDIA_A100-PCIE-40GB", "NVIDIA_A100_80GB_PCIe", "AMD_Instinct_MI210"}) {
+    for (const char* stem :
+         {"Tesla_P4", "Tesla_T4", "Tesla_P100-PCIE-16GB", "Tesla_V100-PCIE-32GB",
+          "NVIDIA_A100-PCIE-40GB", "NVIDIA_A100_80GB_PCIe", "AMD_Instinct_MI210"}) {
       const std::string path = test::data_dir() + "/devices/" + stem + ".json";
       GpuSpec g = parse_gpu_spec(test::read_file(path), path);
       CHECK(g.num_sm > 0);
@@ -65,7 +67,7 @@ TEST_SUITE("gpu_spec") {
   }
 
   TEST_CASE("bad fields are named with the file") {
-    CHECK(error_of("{not json") .find("gpu.json: not valid JSON") == 0);
+    CHECK(error_of("{not json").find("gpu.json: not valid JSON") == 0);
     CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
     for (const char* v : {"0", "-5", "1e30", "\"many\"", "null"}) {
       const std::string e = error_of(with_field("num_sm", v));
@@ -77,8 +79,10 @@ TEST_SUITE("gpu_spec") {
     CHECK(error_of(with_field("mem_bw_gbps", "-1")).find("mem_bw_gbps") != std::string::npos);
     CHECK(error_of(with_field("fp32_gflops", "0")).find("fp32_gflops") != std::string::npos);
     CHECK(error_of(with_field("vendor", "\"Intel\"")).find("vendor") != std::string::npos);
-    CHECK(error_of(R"({"Device":"X","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,"Freq":1113,"L2Cache":2})")
-              .find("SingleFLOPsVEC") != std::string::npos);
+    CHECK(
+        error_of(
+            R"({"Device":"X","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,"Freq":1113,"L2Cache":2})")
+            .find("SingleFLOPsVEC") != std::string::npos);
     std::string deep(200, '[');
     CHECK(error_of("{\"a\":" + deep).find("gpu.json") == 0);
   }

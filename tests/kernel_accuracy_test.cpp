@@ -84,7 +84,8 @@ TEST_SUITE("kernel_accuracy") {
     REQUIRE(unseen.size() == 5);
     for (auto& [fam, f] : unseen) {
       const double mape = f.mape_pct / double(f.n);
-      INFO(kUnseenGpu, " ", fam, ": ", mape, "% (roofline ", f.roofline_mape_pct / double(f.n), "%)");
+      INFO(kUnseenGpu, " ", fam, ": ", mape, "% (roofline ", f.roofline_mape_pct / double(f.n),
+           "%)");
       CHECK(mape <= ceiling_for(kUnseenGpu, fam, kUnseenTargets.at(fam)));
     }
   }

@@ -138,9 +138,9 @@ TEST_SUITE("kernel") {
     Run js = run_cli("kernel --gpu " + device("Tesla_T4") + " --op add --dims 8,1024 --json");
     CHECK(js.code == 0);
     CHECK(js.output.find("\"predictor\": \"tilecast\"") != std::string::npos);
-    for (const char* bad : {"--op nope --dims 1,2", "--op add --dims 1,2,3",
-                            "--op add --dims 0,4", "--op add --dims -1,4", "--op add --dims 1.5,4",
-                            "--op linear --dims 1,2,3,4294967296"}) {
+    for (const char* bad :
+         {"--op nope --dims 1,2", "--op add --dims 1,2,3", "--op add --dims 0,4",
+          "--op add --dims -1,4", "--op add --dims 1.5,4", "--op linear --dims 1,2,3,4294967296"}) {
       Run r = run_cli("kernel --gpu " + device("Tesla_T4") + " " + bad);
       INFO(bad, ": ", r.output);
       CHECK(r.code != 0);
@@ -150,8 +150,7 @@ TEST_SUITE("kernel") {
   }
 
   TEST_CASE("eval-kernels: malformed rows name file and line; unknown Device is an error") {
-    const std::string head =
-        "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,M,N,K\n";
+    const std::string head = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,M,N,K\n";
     auto err = [&](const std::string& body) {
       try {
         parse_kernel_csv(head + body, "k.csv");

@@ -1,11 +1,12 @@
 // Hugging Face config parsing, the embedded zoo, and bad input.
+#include "tilecast/model_config.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
-#include "tilecast/model_config.hpp"
 #include "tilecast/model_zoo.hpp"
 
 using namespace tilecast;

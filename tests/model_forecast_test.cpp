@@ -1,15 +1,15 @@
 // Aggregation and the whole-model JSON API.
+#include "tilecast/model_forecast.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
-#include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
 
 using namespace tilecast;
@@ -80,11 +80,12 @@ TEST_SUITE("model_forecast") {
   }
 
   TEST_CASE("the API response carries every documented field") {
-    const auto j = nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
-    for (const char* k : {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor",
-                          "latency_ms", "forward_ms", "backward_ms", "samples_per_s",
-                          "tokens_per_s", "kernels", "breakdown", "layers", "substitutions",
-                          "roofline_latency_ms"})
+    const auto j =
+        nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
+    for (const char* k :
+         {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor", "latency_ms",
+          "forward_ms", "backward_ms", "samples_per_s", "tokens_per_s", "kernels", "breakdown",
+          "layers", "substitutions", "roofline_latency_ms"})
       CHECK_MESSAGE(j.contains(k), k);
     CHECK(j["model"]["id"] == "gpt3-2.7b");
     CHECK(j["model"]["architecture"] == "gpt2");
@@ -101,7 +102,8 @@ TEST_SUITE("model_forecast") {
   }
 
   TEST_CASE("llama lists its substitutions; inline configs work") {
-    const auto j = nlohmann::json::parse(api::forecast_model(request("llama3-8b", 1, 512, "inference")));
+    const auto j =
+        nlohmann::json::parse(api::forecast_model(request("llama3-8b", 1, 512, "inference")));
     bool silu = false;
     for (const auto& s : j["substitutions"])
       if (s["kernel"] == "silu" && s["forecast_as"] == "gelu") silu = true;
@@ -133,7 +135,8 @@ TEST_SUITE("model_forecast") {
     CHECK(api_error(request("gpt3_27", 0, 2048, "training")).find("'batch'") != std::string::npos);
     CHECK(api_error(request("gpt3_27", 1, -3, "training")).find("'seq'") != std::string::npos);
     CHECK(api_error(request("gpt3_27", 1, 2048, "serving")).find("'mode'") != std::string::npos);
-    CHECK(api_error(request("nope", 1, 2048, "training")).find("unknown model") != std::string::npos);
+    CHECK(api_error(request("nope", 1, 2048, "training")).find("unknown model") !=
+          std::string::npos);
     CHECK(api_error(request("gpt3_27", 1LL << 30, 1LL << 30, "training")).find("too large") !=
           std::string::npos);
     CHECK(api_error(R"({"gpu":"a100-80gb-pcie","batch":1,"seq":8})").find("'model'") !=

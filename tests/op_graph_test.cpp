@@ -2,6 +2,8 @@
 // launch (the dataset's opgraphs/*.csv): per model and mode, the multiset of
 // (phase, kernel, shape) must match, after the documented corrections for
 // trace entries that launch no kernel in PyTorch eager (see docs/model-forecast.md).
+#include "tilecast/op_graph.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
-#include "tilecast/op_graph.hpp"
 
 using namespace tilecast;
 
@@ -69,7 +70,7 @@ std::vector<Row> read_csv(const std::string& path) {
 }
 
 struct TraceOp {
-  std::string name;                 // Linear, BMM, VECadd, MEM, ...
+  std::string name;                         // Linear, BMM, VECadd, MEM, ...
   std::vector<std::vector<double>> shapes;  // MEM: several tuples; others: one
 };
 
@@ -139,31 +140,37 @@ std::string trace_signature(const std::string& phase, const TraceOp& op) {
 std::string graph_signature(const GraphOp& o) {
   const char* phase = o.phase == Phase::forward ? "fw" : o.phase == Phase::backward ? "bw" : "acc";
   if (o.mem_elements > 0) return std::string(phase) + "|MEM|" + fmt(o.mem_elements);
-  return std::string(phase) + "|" + std::string(op_name(o.kernel.op)) + "|" + dims_to_string(o.kernel);
+  return std::string(phase) + "|" + std::string(op_name(o.kernel.op)) + "|" +
+         dims_to_string(o.kernel);
 }
 
 // Kernels the tracer marked as "misc" although PyTorch launches them.
-const std::set<std::string> kNotTraced = {"wpe", "token_type_embeddings", "position_embeddings",
-                                          "embed_positions", "max (clamp)", "reshape"};
+const std::set<std::string> kNotTraced = {
+    "wpe",    "token_type_embeddings", "position_embeddings", "embed_positions", "max (clamp)",
+    "reshape"};
 
 std::multiset<std::string> expected_from_trace(const std::string& model, const std::string& path) {
   std::multiset<std::string> out;
   for (const auto& r : read_csv(path)) {
     const std::string& name = r.at("Name");
     const std::string& opname = r.at("OpName");
-    if (opname == "getitem") continue;                         // views: no kernel
-    if (model == "opt" && (name == "dropout" || name == "contiguous_3")) continue;  // p = 0; already contiguous
+    if (opname == "getitem") continue;  // views: no kernel
+    if (model == "opt" && (name == "dropout" || name == "contiguous_3"))
+      continue;  // p = 0; already contiguous
     auto fw = parse_ops(r.at("FwOps"));
     auto bw = parse_ops(r.at("BwOps"));
     auto acc = parse_ops(r.at("AccOps"));
-    if (opname == "VECadd" || opname == "VECaddu" || opname == "contiguous") bw.clear();  // pass-through gradient
-    if (opname == "VECdiv" && r.at("InputShapes").find(", (1,)]") != std::string::npos && bw.size() > 1)
+    if (opname == "VECadd" || opname == "VECaddu" || opname == "contiguous")
+      bw.clear();  // pass-through gradient
+    if (opname == "VECdiv" && r.at("InputShapes").find(", (1,)]") != std::string::npos &&
+        bw.size() > 1)
       bw.resize(1);  // divisor is a constant tensor: one gradient
-    if ((model == "bert" && name == "mul") || (model == "opt" && (name == "cumsum" || name == "mul")))
+    if ((model == "bert" && name == "mul") ||
+        (model == "opt" && (name == "cumsum" || name == "mul")))
       bw.clear();  // mask / position-id arithmetic: no gradient
-    if (name == "lm_head" && acc.size() > 1) acc.resize(1);  // no bias
+    if (name == "lm_head" && acc.size() > 1) acc.resize(1);     // no bias
     if (opname == "VECln" && !bw.empty()) bw.push_back(bw[0]);  // + the gamma/beta gradient kernel
-    if (name == "bert_pooler_activation") {  // traced as relu; nn.Tanh
+    if (name == "bert_pooler_activation") {                     // traced as relu; nn.Tanh
       for (auto& o : fw) o.name = "VECtanh";
       if (!bw.empty()) {
         TraceOp a = bw[0], b = bw[0];
@@ -207,8 +214,10 @@ struct Case {
 std::vector<Case> dense_cases() {
   std::vector<Case> cases;
   const std::map<std::string, std::pair<std::string, std::string>> zoo = {
-      {"bert_large", {"bert-large", "bert"}}, {"gpt2_large", {"gpt2-large", "gpt2"}},
-      {"gpt3_27", {"gpt3-2.7b", "gpt2"}},     {"gpt3_xl", {"gpt3-xl", "gpt2"}},
+      {"bert_large", {"bert-large", "bert"}},
+      {"gpt2_large", {"gpt2-large", "gpt2"}},
+      {"gpt3_27", {"gpt3-2.7b", "gpt2"}},
+      {"gpt3_xl", {"gpt3-xl", "gpt2"}},
       {"opt_13", {"opt-1.3b", "opt"}}};
   for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/opgraphs")) {
     const std::string stem = e.path().stem().string();
@@ -223,7 +232,8 @@ std::vector<Case> dense_cases() {
     cases.push_back({e.path().string(), zoo.at(parts[0]).first, zoo.at(parts[0]).second,
                      std::stoll(parts[2]), std::stoll(parts[3]), parts[1] == "train"});
   }
-  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.file < b.file; });
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.file < b.file; });
   return cases;
 }
 
@@ -244,7 +254,8 @@ TEST_SUITE("op_graph") {
   }
 
   TEST_CASE("switch transformer GEMM work matches the full trace") {
-    for (const char* f : {"switchxl4-train-512-1", "switchxl4-train-512-2", "switchxl4-inf-512-2"}) {
+    for (const char* f :
+         {"switchxl4-train-512-1", "switchxl4-train-512-2", "switchxl4-inf-512-2"}) {
       CAPTURE(f);
       const std::string path = test::data_dir() + "/opgraphs/" + f + ".csv";
       const bool training = std::string(f).find("train") != std::string::npos;
@@ -275,7 +286,8 @@ TEST_SUITE("op_graph") {
       for (const auto& s : g.sections)
         for (const auto& o : s.ops)
           if (is_gemm(o.kernel.op)) {
-            (o.phase == Phase::forward ? got_fw : got_bw) += double(s.count) * kernel_flops(o.kernel);
+            (o.phase == Phase::forward ? got_fw : got_bw) +=
+                double(s.count) * kernel_flops(o.kernel);
           }
       CHECK(got_fw == doctest::Approx(want_fw).epsilon(1e-9));
       CHECK(got_bw == doctest::Approx(want_bw).epsilon(1e-9));
@@ -317,9 +329,9 @@ TEST_SUITE("op_graph") {
     const OpGraph inf = build_op_graph(m, {1, 4, false});
     // GEMMs: c_attn 2*4*8*24=1536, qk 2*2*4*4*4=256, av 256, c_proj 2*4*8*8=512,
     // c_fc 2*4*8*32=2048, mlp proj 2048, lm_head 2*4*8*10=640 -> 7296.
-    // Vector ops (kernel_flops): add 32; ln 8*32 x3 = 768; div 32 (2*2*4*4=64 el? no: B*nh*S x S = 8x4 = 32);
-    // softmax 5*32=160; residual adds 32 x2 = 64; gelu_new over 4x32=128 elements:
-    // mulu 128, powu 256, mulu 128, add 128, mulu 128, tanh 768, addu 128, mul 128 -> 1792.
+    // Vector ops (kernel_flops): add 32; ln 8*32 x3 = 768; div 32 (2*2*4*4=64 el? no: B*nh*S x S =
+    // 8x4 = 32); softmax 5*32=160; residual adds 32 x2 = 64; gelu_new over 4x32=128 elements: mulu
+    // 128, powu 256, mulu 128, add 128, mulu 128, tanh 768, addu 128, mul 128 -> 1792.
     const double gemm = 1536 + 256 + 256 + 512 + 2048 + 2048 + 640;
     const double vec = 32 + 768 + 32 + 160 + 64 + 1792;
     CHECK(graph_flops(inf, Phase::forward) == doctest::Approx(gemm + vec));

@@ -1,4 +1,6 @@
 // Tile, wave and roofline arithmetic against hand-computed cases.
+#include "tiles.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -6,7 +8,6 @@
 
 #include "kernel_features.hpp"
 #include "tile_table.hpp"
-#include "tiles.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/roofline.hpp"
@@ -168,12 +169,12 @@ TEST_SUITE("tiles") {
     const Kernel k = kernel(Op::linear, 1, 1024, 1024, 1024);  // cell (0,10,10,10)
     const std::uint32_t cell = shape_cell(k);
     CHECK(cell == ((0u << 15) | (10u << 10) | (10u << 5) | 10u));
-    const std::string text =
-        R"({"tiles":[[128,64,1],[32,32,1]],"gpus":[{"name":"near","key":[)" +
-        std::to_string(key[0]) + "," + std::to_string(key[1]) + "," + std::to_string(key[2]) +
-        "," + std::to_string(key[3]) + R"(],"linear":[)" + std::to_string(cell * 256 + 1) + "," +
-        std::to_string(((0u << 15) | (4u << 10) | (4u << 5) | 4u) * 256 + 0) +
-        R"(]},{"name":"far","key":[1,1,1,1],"linear":[0]}]})";
+    const std::string text = R"({"tiles":[[128,64,1],[32,32,1]],"gpus":[{"name":"near","key":[)" +
+                             std::to_string(key[0]) + "," + std::to_string(key[1]) + "," +
+                             std::to_string(key[2]) + "," + std::to_string(key[3]) +
+                             R"(],"linear":[)" + std::to_string(cell * 256 + 1) + "," +
+                             std::to_string(((0u << 15) | (4u << 10) | (4u << 5) | 4u) * 256 + 0) +
+                             R"(]},{"name":"far","key":[1,1,1,1],"linear":[0]}]})";
     const TileTable t = parse_tile_table(text, "table.json");
     CHECK(select_gemm_tile(t, g, k).rows == 32);
     CHECK(select_gemm_tile(t, g, kernel(Op::linear, 1, 16, 16, 20)).rows == 128);

@@ -1,17 +1,17 @@
 // The trainer: a short run whose loss falls, bit-for-bit determinism, the held-out
 // GPU never used, and the committed weights current with the data and the trainer config.
+#include "tilecast/train.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
-#include "tilecast/train.hpp"
 
 using namespace tilecast;
 
@@ -36,9 +36,10 @@ TrainText csv(const std::string& rel) {
 
 TEST_SUITE("train") {
   TEST_CASE("a short run: loss falls in every family, and the same seed gives the same bytes") {
-    const std::vector<TrainText> csvs = {
-        csv("nvidia/kernels/train/linear/Tesla T4.csv"), csv("nvidia/kernels/train/add/Tesla T4.csv"),
-        csv("nvidia/kernels/train/softmax/Tesla T4.csv"), csv("nvidia/kernels/train/ln/Tesla T4.csv")};
+    const std::vector<TrainText> csvs = {csv("nvidia/kernels/train/linear/Tesla T4.csv"),
+                                         csv("nvidia/kernels/train/add/Tesla T4.csv"),
+                                         csv("nvidia/kernels/train/softmax/Tesla T4.csv"),
+                                         csv("nvidia/kernels/train/ln/Tesla T4.csv")};
     TrainConfig cfg;
     cfg.seed = 7;
     cfg.epochs = 8;
@@ -76,15 +77,14 @@ TEST_SUITE("train") {
         train_kernel_models({{"bad.csv", head + "add,zero,Tesla T4,k,1,1,1,2,4\n"}}, device_files(),
                             cfg, "t"),
         doctest::Contains("bad.csv:2"), Error);
-    CHECK_THROWS_WITH_AS(
-        train_kernel_models({{"dev.csv", head + "add,1,Tesla X9,k,1,1,1,2,4\n"}}, device_files(),
-                            cfg, "t"),
-        doctest::Contains("Device 'Tesla X9'"), Error);
+    CHECK_THROWS_WITH_AS(train_kernel_models({{"dev.csv", head + "add,1,Tesla X9,k,1,1,1,2,4\n"}},
+                                             device_files(), cfg, "t"),
+                         doctest::Contains("Device 'Tesla X9'"), Error);
   }
 
   TEST_CASE("the committed weights are current: inputs, trainer config and hash") {
-    const auto w = nlohmann::json::parse(
-        test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto w =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
     std::vector<std::string> expected;
     for (const char* op : {"linear", "bmm", "add", "addu", "mul", "mulu", "div", "divu", "pow",
                            "powu", "relu", "gelu", "tanh", "softmax", "ln"})

@@ -7,10 +7,10 @@
 // bad input never aborts the WebAssembly instance.
 #pragma once
 
+#include <emscripten/val.h>
+
 #include <string>
 #include <string_view>
-
-#include <emscripten/val.h>
 
 namespace tilecast::wasm {
 

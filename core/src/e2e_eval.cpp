@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"

@@ -62,8 +62,10 @@ void sparse_ff(GraphBuilder& g, const ModelConfig& m, const Dims& d) {
     g.linear("expert wo", d.cap_rows, d.F, d.H, false);
     g.mem("expert scatter", Phase::forward, RH + d.R + cap + 1, d.H, "boolean-mask scatter");
     if (g.training()) {
-      g.mem("expert scatter", Phase::backward, RH + d.R + cap, d.H, "boolean-mask scatter backward");
-      g.mem("expert scatter", Phase::backward, RH + d.R + cap, d.H, "boolean-mask scatter backward");
+      g.mem("expert scatter", Phase::backward, RH + d.R + cap, d.H,
+            "boolean-mask scatter backward");
+      g.mem("expert scatter", Phase::backward, RH + d.R + cap, d.H,
+            "boolean-mask scatter backward");
     }
   }
   g.vec("router prob scale", Op::mul, d.R, d.H, OpKind::elementwise, 2);

@@ -51,8 +51,8 @@ nlohmann::json parse_json(std::string_view text, std::string_view origin) {
   } catch (const nlohmann::json::exception& e) {
     std::string what = e.what();
     auto pos = what.find("] ");
-    throw Error(std::string(origin) + ": not valid JSON: " +
-                (pos == std::string::npos ? what : what.substr(pos + 2)));
+    throw Error(std::string(origin) +
+                ": not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
   }
   if (too_deep)
     throw Error(std::string(origin) + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
@@ -79,8 +79,8 @@ double number_field(const nlohmann::json& obj, std::string_view field, std::stri
   return x;
 }
 
-long long integer_field(const nlohmann::json& obj, std::string_view field,
-                        std::string_view origin, long long min, long long max) {
+long long integer_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                        long long min, long long max) {
   const auto& v = require(obj, field, origin);
   double x = v.is_number() ? v.get<double>() : NAN;
   if (!v.is_number() || !std::isfinite(x) || std::floor(x) != x)
@@ -92,8 +92,8 @@ long long integer_field(const nlohmann::json& obj, std::string_view field,
   return static_cast<long long>(x);
 }
 
-std::string string_field(const nlohmann::json& obj, std::string_view field,
-                         std::string_view origin, bool required) {
+std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         bool required) {
   auto it = obj.find(std::string(field));
   if (it == obj.end() || it->is_null()) {
     if (required)

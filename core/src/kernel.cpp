@@ -8,9 +8,9 @@
 namespace tilecast {
 namespace {
 
-constexpr std::string_view kNames[kOpCount] = {
-    "linear", "bmm", "add", "addu", "mul", "mulu", "div", "divu",
-    "pow", "powu", "relu", "gelu", "tanh", "softmax", "ln"};
+constexpr std::string_view kNames[kOpCount] = {"linear", "bmm",  "add",  "addu",    "mul",
+                                               "mulu",   "div",  "divu", "pow",     "powu",
+                                               "relu",   "gelu", "tanh", "softmax", "ln"};
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
 
 std::string known_ops() {
@@ -44,14 +44,14 @@ OpFamily op_family(Op op) {
 Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count) {
   const std::size_t want = is_gemm(op) ? 4 : 2;
   if (count != want)
-    throw Error("op '" + std::string(op_name(op)) + "' takes " + std::to_string(want) +
-                " dims (" + (want == 4 ? "B,M,N,K" : "B,H") + "), got " + std::to_string(count));
+    throw Error("op '" + std::string(op_name(op)) + "' takes " + std::to_string(want) + " dims (" +
+                (want == 4 ? "B,M,N,K" : "B,H") + "), got " + std::to_string(count));
   Kernel k;
   k.op = op;
   for (std::size_t i = 0; i < count; ++i) {
     if (dims[i] < 1 || dims[i] > kMaxDim)
-      throw Error("dim " + std::to_string(i + 1) + " of op '" + std::string(op_name(op)) +
-                  "' is " + std::to_string(dims[i]) + "; allowed: 1 to 2^31");
+      throw Error("dim " + std::to_string(i + 1) + " of op '" + std::string(op_name(op)) + "' is " +
+                  std::to_string(dims[i]) + "; allowed: 1 to 2^31");
     k.dims[i] = dims[i];
   }
   if (op == Op::linear && k.dims[0] != 1)
@@ -103,14 +103,15 @@ double kernel_flops(const Kernel& k) {
   const double elems = kernel_elements(k);
   switch (op_family(k.op)) {
     case OpFamily::gemm: return 2.0 * double(d[0]) * double(d[1]) * double(d[2]) * double(d[3]);
-    case OpFamily::softmax: return 5.0 * elems;   // max, sub, exp, sum, div
+    case OpFamily::softmax: return 5.0 * elems;    // max, sub, exp, sum, div
     case OpFamily::layernorm: return 8.0 * elems;  // mean, var, normalise, scale, shift
     case OpFamily::elementwise: break;
   }
   switch (k.op) {
     case Op::gelu: return 8.0 * elems;
     case Op::tanh: return 6.0 * elems;
-    case Op::pow: case Op::powu: return 2.0 * elems;
+    case Op::pow:
+    case Op::powu: return 2.0 * elems;
     default: return elems;
   }
 }
@@ -121,12 +122,14 @@ double kernel_bytes(const Kernel& k) {
   const double elems = kernel_elements(k);
   if (is_gemm(k.op))
     return kFloat * double(d[0]) *
-           (double(d[1]) * double(d[2]) + double(d[2]) * double(d[3]) + double(d[1]) * double(d[3]));
+           (double(d[1]) * double(d[2]) + double(d[2]) * double(d[3]) +
+            double(d[1]) * double(d[3]));
   switch (k.op) {
-    case Op::add: case Op::mul: case Op::div: case Op::pow:
-      return 3.0 * kFloat * elems;  // two inputs, one output
-    default:
-      return 2.0 * kFloat * elems;  // one input (scalar operand aside), one output
+    case Op::add:
+    case Op::mul:
+    case Op::div:
+    case Op::pow: return 3.0 * kFloat * elems;  // two inputs, one output
+    default: return 2.0 * kFloat * elems;       // one input (scalar operand aside), one output
   }
 }
 

@@ -93,8 +93,9 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
           if (h == dims[d]) c_dim[d] = i;
       }
       if (c_op < 0 || c_lat < 0 || c_dev < 0 || c_dim[0] < 0)
-        throw Error(at + ": the header must name the columns OPName, Latency, Device and B "
-                         "(and M,N,K or H)");
+        throw Error(at +
+                    ": the header must name the columns OPName, Latency, Device and B "
+                    "(and M,N,K or H)");
       continue;
     }
     if (!split_record(line, f)) throw Error(at + ": unterminated quote");

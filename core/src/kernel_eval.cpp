@@ -1,12 +1,12 @@
 // MAPE of a predictor and of the roofline over measured kernels, per (GPU, op).
+#include "tilecast/kernel_eval.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "tilecast/error.hpp"
-#include "tilecast/kernel_eval.hpp"
 
 namespace tilecast {
 
@@ -17,8 +17,8 @@ const GpuSpec& device_of(const MeasuredKernel& r, const std::map<std::string, Gp
   if (it != devices.end()) return it->second;
   std::string known;
   for (const auto& [name, spec] : devices) known += (known.empty() ? "" : ", ") + name;
-  throw Error(r.origin + ": Device '" + r.device + "' has no device file; known devices: " +
-              (known.empty() ? "none" : known));
+  throw Error(r.origin + ": Device '" + r.device +
+              "' has no device file; known devices: " + (known.empty() ? "none" : known));
 }
 
 }  // namespace
@@ -101,8 +101,7 @@ std::string eval_report_to_text(const EvalReport& rep, Predictor predictor) {
     out += buf;
   }
   std::snprintf(buf, sizeof buf, "%-26s %-8s %7lld %9.2f%% %9.2f%%\n", "overall", "",
-                static_cast<long long>(rep.n), rep.overall_mape_pct,
-                rep.overall_roofline_mape_pct);
+                static_cast<long long>(rep.n), rep.overall_mape_pct, rep.overall_roofline_mape_pct);
   out += buf;
   return out;
 }

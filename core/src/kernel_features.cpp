@@ -8,7 +8,7 @@
 namespace tilecast {
 namespace {
 
-constexpr Op kElementwiseOps[] = {Op::add, Op::addu, Op::mul, Op::mulu, Op::div, Op::divu,
+constexpr Op kElementwiseOps[] = {Op::add, Op::addu, Op::mul,  Op::mulu, Op::div, Op::divu,
                                   Op::pow, Op::powu, Op::relu, Op::gelu, Op::tanh};
 
 double lg(double x) { return std::log2(std::max(x, 1e-30)); }
@@ -35,11 +35,20 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
 }
 
 std::vector<std::string> feature_names(OpFamily family) {
-  std::vector<std::string> n = {
-      "log2_tile_flops", "log2_tile_bytes", "log2_wave_bytes_per_sm", "log2_gflops_per_sm",
-      "log2_mem_bw_gbps_per_sm", "log2_l2_mb_per_sm", "log2_waves", "log2_sm_fill",
-      "log2_bytes_over_l2", "log2_tile_rows", "log2_tile_cols", "log2_tile_depth",
-      "log2_intensity_over_ridge", "log2_num_sm"};
+  std::vector<std::string> n = {"log2_tile_flops",
+                                "log2_tile_bytes",
+                                "log2_wave_bytes_per_sm",
+                                "log2_gflops_per_sm",
+                                "log2_mem_bw_gbps_per_sm",
+                                "log2_l2_mb_per_sm",
+                                "log2_waves",
+                                "log2_sm_fill",
+                                "log2_bytes_over_l2",
+                                "log2_tile_rows",
+                                "log2_tile_cols",
+                                "log2_tile_depth",
+                                "log2_intensity_over_ridge",
+                                "log2_num_sm"};
   if (family == OpFamily::gemm) {
     n.push_back("is_linear");
     n.push_back("is_bmm");

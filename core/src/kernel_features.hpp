@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "tiles.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
+#include "tiles.hpp"
 
 namespace tilecast {
 

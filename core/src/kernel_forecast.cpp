@@ -6,9 +6,9 @@
 #include "kernel_features.hpp"
 #include "kernel_weights.hpp"
 #include "tile_table.hpp"
-#include "tiles.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
+#include "tiles.hpp"
 
 namespace tilecast {
 

@@ -1,7 +1,6 @@
 #include "kernel_weights.hpp"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "embedded_data.hpp"
@@ -109,8 +108,8 @@ KernelWeights parse_kernel_weights(std::string_view text, std::string_view origi
       !j.at("families").is_object())
     throw Error(where + ": not a kernel weights file (expected an object with 'families')");
   KernelWeights w;
-  for (OpFamily f : {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax,
-                     OpFamily::layernorm}) {
+  for (OpFamily f :
+       {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax, OpFamily::layernorm}) {
     const std::string name(family_name(f));
     if (j.at("families").contains(name))
       w.families[int(f)] = parse_family(j.at("families").at(name), where + ": families." + name, f);

@@ -10,16 +10,16 @@ namespace tilecast {
 struct MlpLayer {
   int in = 0;
   int out = 0;
-  std::vector<double> w;  // out x in, row-major
-  std::vector<double> b;  // out
-  std::vector<double> wt; // in x out (w transposed), filled by Mlp::prepare, for the fast forward
+  std::vector<double> w;   // out x in, row-major
+  std::vector<double> b;   // out
+  std::vector<double> wt;  // in x out (w transposed), filled by Mlp::prepare, for the fast forward
 };
 
 struct Mlp {
-  std::vector<double> mean;  // per input
-  std::vector<double> scale; // 1 / std per input
-  std::vector<double> lo, hi; // the training range per input: inputs are clamped to it, so
-                              // the model never extrapolates beyond what was measured
+  std::vector<double> mean;    // per input
+  std::vector<double> scale;   // 1 / std per input
+  std::vector<double> lo, hi;  // the training range per input: inputs are clamped to it, so
+                               // the model never extrapolates beyond what was measured
   std::vector<MlpLayer> layers;
 
   int inputs() const { return layers.empty() ? 0 : layers.front().in; }

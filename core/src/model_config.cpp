@@ -137,8 +137,7 @@ double ModelConfig::params() const {
   switch (architecture) {
     case Architecture::gpt2:
     case Architecture::bert:
-    case Architecture::opt:
-      return double(num_layers) * (attn + 2 * h * ff) + v * h;
+    case Architecture::opt: return double(num_layers) * (attn + 2 * h * ff) + v * h;
     case Architecture::llama:
     case Architecture::mistral:
     case Architecture::qwen2:
@@ -168,7 +167,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   m.source = detail::string_field(j, "tilecast_source", origin, false);
   if (detail::has_field(j, "tilecast_aliases")) {
     const auto& a = j.at("tilecast_aliases");
-    if (!a.is_array()) throw Error(std::string(origin) + ": field 'tilecast_aliases' must be an array");
+    if (!a.is_array())
+      throw Error(std::string(origin) + ": field 'tilecast_aliases' must be an array");
     for (const auto& s : a) {
       if (!s.is_string())
         throw Error(std::string(origin) + ": field 'tilecast_aliases' must hold only strings");
@@ -258,12 +258,14 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       m.intermediate_size = size_field(j, {"d_ff"}, origin);
       m.num_experts = size_field(j, {"num_experts"}, origin);
       m.expert_capacity = size_field(j, {"expert_capacity"}, origin);
-      m.encoder_sparse_step = detail::has_field(j, "encoder_sparse_step")
-                                  ? detail::integer_field(j, "encoder_sparse_step", origin, 0, kMaxSize)
-                                  : 1;
-      m.decoder_sparse_step = detail::has_field(j, "decoder_sparse_step")
-                                  ? detail::integer_field(j, "decoder_sparse_step", origin, 0, kMaxSize)
-                                  : 1;
+      m.encoder_sparse_step =
+          detail::has_field(j, "encoder_sparse_step")
+              ? detail::integer_field(j, "encoder_sparse_step", origin, 0, kMaxSize)
+              : 1;
+      m.decoder_sparse_step =
+          detail::has_field(j, "decoder_sparse_step")
+              ? detail::integer_field(j, "decoder_sparse_step", origin, 0, kMaxSize)
+              : 1;
       m.activation = parse_activation(j, "dense_act_fn", origin, Activation::relu);
       m.hidden_dropout = optional_prob(j, "dropout_rate", origin, 0.1);
       m.attention_dropout = m.hidden_dropout;

@@ -86,11 +86,13 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   for (std::size_t si = 0; si < graph.sections.size(); ++si)
     for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
       for (std::size_t oi = 0; oi < timed[si].size(); ++oi)
-        if (graph.sections[si].ops[oi].phase == Phase::forward) charge(si, oi, t.run(timed[si][oi]));
+        if (graph.sections[si].ops[oi].phase == Phase::forward)
+          charge(si, oi, t.run(timed[si][oi]));
   for (std::size_t si = graph.sections.size(); si-- > 0;)
     for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
       for (std::size_t oi = timed[si].size(); oi-- > 0;)
-        if (graph.sections[si].ops[oi].phase != Phase::forward) charge(si, oi, t.run(timed[si][oi]));
+        if (graph.sections[si].ops[oi].phase != Phase::forward)
+          charge(si, oi, t.run(timed[si][oi]));
 
   for (auto& sf : f.layers) {
     f.forward_ms += sf.forward_ms;

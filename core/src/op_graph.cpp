@@ -88,25 +88,39 @@ void GraphBuilder::vec_bw(std::string_view name, Op op, std::int64_t rows, std::
   if (training()) push(name, op, rows, h, 1, 1, kind, Phase::backward, 0, stands_for);
 }
 
-void GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h,
-                       OpKind kind, int grads, std::string_view stands_for) {
+void GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
+                       int grads, std::string_view stands_for) {
   vec_fw(name, op, rows, h, kind, stands_for);
   if (!training()) return;
   auto bw = [&](Op b) { vec_bw(name, b, rows, h, kind, stands_for); };
   switch (op) {
-    case Op::add: case Op::addu: break;  // the gradient passes through unchanged
-    case Op::mul: case Op::div: case Op::pow:
+    case Op::add:
+    case Op::addu: break;  // the gradient passes through unchanged
+    case Op::mul:
+    case Op::div:
+    case Op::pow:
       for (int i = 0; i < grads; ++i) bw(op == Op::pow ? Op::mul : op);
       break;
     case Op::mulu: bw(Op::mulu); break;
     case Op::divu: bw(Op::divu); break;
-    case Op::powu: bw(Op::powu); bw(Op::mul); bw(Op::mulu); break;
+    case Op::powu:
+      bw(Op::powu);
+      bw(Op::mul);
+      bw(Op::mulu);
+      break;
     case Op::relu: bw(Op::relu); break;
     case Op::gelu: bw(Op::gelu); break;
-    case Op::tanh: bw(Op::mulu); bw(Op::addu); break;         // (1 - y^2) * grad
-    case Op::softmax: bw(Op::mul); bw(Op::softmax); break;    // y * (grad - sum(y * grad))
+    case Op::tanh:
+      bw(Op::mulu);
+      bw(Op::addu);
+      break;  // (1 - y^2) * grad
+    case Op::softmax:
+      bw(Op::mul);
+      bw(Op::softmax);
+      break;  // y * (grad - sum(y * grad))
     case Op::ln: bw(Op::mul); break;
-    case Op::linear: case Op::bmm: break;
+    case Op::linear:
+    case Op::bmm: break;
   }
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "embedded_data.hpp"
@@ -16,13 +15,12 @@ using nlohmann::json;
 constexpr int kCellBits = 5;
 constexpr std::uint32_t kCellMask = (1u << kCellBits) - 1;
 
-int cell_dim(std::uint32_t cell, int i) {
-  return int((cell >> (kCellBits * (3 - i))) & kCellMask);
-}
+int cell_dim(std::uint32_t cell, int i) { return int((cell >> (kCellBits * (3 - i))) & kCellMask); }
 
 std::size_t dense_index(const TileTable::Gpu::Dense& d, const int* c) {
   std::size_t idx = 0;
-  for (int i = 0; i < 4; ++i) idx = idx * std::size_t(d.hi[i] - d.lo[i] + 1) + std::size_t(c[i] - d.lo[i]);
+  for (int i = 0; i < 4; ++i)
+    idx = idx * std::size_t(d.hi[i] - d.lo[i] + 1) + std::size_t(c[i] - d.lo[i]);
   return idx;
 }
 
@@ -93,12 +91,11 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
     throw Error(where + ": not a tile table (expected 'tiles' and 'gpus' arrays)");
   TileTable t;
   for (const auto& e : j.at("tiles")) {
-    if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() ||
-        !e[1].is_number_integer() || !e[2].is_number_integer())
+    if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() || !e[1].is_number_integer() ||
+        !e[2].is_number_integer())
       throw Error(where + ": tiles entry " + e.dump() + " must be [rows, cols, split]");
     GemmTile g{e[0].get<int>(), e[1].get<int>(), e[2].get<int>()};
-    if (g.rows < 1 || g.rows > 4096 || g.cols < 1 || g.cols > 4096 || g.split < 1 ||
-        g.split > 4096)
+    if (g.rows < 1 || g.rows > 4096 || g.cols < 1 || g.cols > 4096 || g.split < 1 || g.split > 4096)
       throw Error(where + ": tiles entry " + e.dump() + " is out of range 1..4096");
     t.tiles.push_back(g);
   }

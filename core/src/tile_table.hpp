@@ -8,16 +8,16 @@
 #include <string_view>
 #include <vector>
 
-#include "tiles.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
+#include "tiles.hpp"
 
 namespace tilecast {
 
 struct TileTable {
   struct Gpu {
     std::string name;
-    std::array<double, 4> key{};  // gpu_table_key
+    std::array<double, 4> key{};                        // gpu_table_key
     std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell*256 + tile
     // Per op, filled at parse time: every cell of the measured range (lo..hi per dim)
     // holds the tile of its nearest entry (fewest log2 steps, found breadth-first).

@@ -70,7 +70,8 @@ TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm) {
   p.tile_cols = tile.cols;
   p.tile_depth = depth;
   p.tile_flops = 2.0 * tile.rows * tile.cols * depth;
-  p.tile_bytes = kFloatBytes * (tile.rows * depth + depth * tile.cols + double(tile.rows) * tile.cols);
+  p.tile_bytes =
+      kFloatBytes * (tile.rows * depth + depth * tile.cols + double(tile.rows) * tile.cols);
   p.tiles = clamp_count(b * ceil_div(out, tile.rows) * ceil_div(m, tile.cols) * split);
   p.waves = waves_for(p.tiles, num_sm);
   p.label = std::to_string(tile.rows) + "x" + std::to_string(tile.cols);

@@ -1,5 +1,6 @@
 // How a kernel splits into tiles (threadblocks) and waves: GEMM tiles from the
-// library kernel's threadblock shape, element-wise blocks from PyTorch's launch rule, rows for softmax/ln.
+// library kernel's threadblock shape, element-wise blocks from PyTorch's launch rule, rows for
+// softmax/ln.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +24,14 @@ struct GemmTile {
 std::optional<GemmTile> gemm_tile_from_kernel_name(std::string_view kernel_name);
 
 struct TilePlan {
-  double tile_flops = 0;   // FLOPs of one tile
-  double tile_bytes = 0;   // DRAM bytes one tile reads and writes (FP32)
+  double tile_flops = 0;  // FLOPs of one tile
+  double tile_bytes = 0;  // DRAM bytes one tile reads and writes (FP32)
   std::int64_t tiles = 0;
   std::int64_t waves = 0;  // ceil(tiles / SMs)
   double tile_rows = 1;    // tile extent: GEMM rows x cols x K-depth, or elements for vector ops
   double tile_cols = 1;
   double tile_depth = 1;
-  std::string label;       // e.g. "128x64", "512 elements", "1 row of 768"
+  std::string label;  // e.g. "128x64", "512 elements", "1 row of 768"
 };
 
 std::int64_t waves_for(std::int64_t tiles, int num_sm);

@@ -8,11 +8,13 @@
 
 namespace tilecast {
 
+// clang-format off
 enum class Op {
-  linear, bmm,                                                    // GEMMs: dims B,M,N,K
-  add, addu, mul, mulu, div, divu, pow, powu, relu, gelu, tanh,   // element-wise: dims B,H
-  softmax, ln,                                                    // row-wise: dims B,H
+  linear, bmm,                                                   // GEMMs: dims B,M,N,K
+  add, addu, mul, mulu, div, divu, pow, powu, relu, gelu, tanh,  // element-wise: dims B,H
+  softmax, ln,                                                   // row-wise: dims B,H
 };
+// clang-format on
 
 enum class OpFamily { gemm, elementwise, softmax, layernorm };
 
@@ -36,8 +38,8 @@ Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count);
 Kernel parse_kernel(std::string_view op, std::string_view dims_csv);
 std::string dims_to_string(const Kernel& k);
 
-double kernel_flops(const Kernel& k);      // floating-point operations
-double kernel_bytes(const Kernel& k);      // minimal DRAM traffic, FP32
-double kernel_elements(const Kernel& k);   // output elements
+double kernel_flops(const Kernel& k);     // floating-point operations
+double kernel_bytes(const Kernel& k);     // minimal DRAM traffic, FP32
+double kernel_elements(const Kernel& k);  // output elements
 
 }  // namespace tilecast

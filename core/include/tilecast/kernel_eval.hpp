@@ -16,12 +16,12 @@
 namespace tilecast {
 
 struct MeasuredKernel {
-  std::string device;       // the CSV's Device, e.g. "Tesla T4"
+  std::string device;  // the CSV's Device, e.g. "Tesla T4"
   Kernel kernel;
   double latency_ms = 0;
   std::string kernel_name;  // the CUDA kernel launched ("" when the CSV has none)
   std::array<std::int64_t, 3> grid{1, 1, 1};
-  std::string origin;       // "file:line", for error messages
+  std::string origin;  // "file:line", for error messages
 };
 
 // Parses a kernel CSV (header row first). Rows of ops tilecast does not model

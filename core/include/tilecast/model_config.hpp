@@ -26,20 +26,20 @@ struct ModelConfig {
   std::string model_type;  // as written in the config
   Architecture architecture = Architecture::gpt2;
   std::int64_t hidden_size = 0;
-  std::int64_t num_layers = 0;        // decoder layers (encoder layers for bert/switch)
+  std::int64_t num_layers = 0;          // decoder layers (encoder layers for bert/switch)
   std::int64_t num_decoder_layers = 0;  // switch only
   std::int64_t num_heads = 0;
-  std::int64_t num_kv_heads = 0;      // = num_heads unless grouped-query attention
-  std::int64_t head_dim = 0;          // hidden_size / num_heads (switch: d_kv)
-  std::int64_t intermediate_size = 0; // MLP width
+  std::int64_t num_kv_heads = 0;       // = num_heads unless grouped-query attention
+  std::int64_t head_dim = 0;           // hidden_size / num_heads (switch: d_kv)
+  std::int64_t intermediate_size = 0;  // MLP width
   std::int64_t vocab_size = 0;
-  std::int64_t max_positions = 0;     // rows of a learned position table (0: none)
-  std::int64_t type_vocab_size = 0;   // bert token types
+  std::int64_t max_positions = 0;        // rows of a learned position table (0: none)
+  std::int64_t type_vocab_size = 0;      // bert token types
   std::int64_t word_embed_proj_dim = 0;  // opt: projection around the decoder when != hidden
   Activation activation = Activation::gelu;
-  bool attention_bias = false;      // q/k/v/o carry biases
+  bool attention_bias = false;  // q/k/v/o carry biases
   bool mlp_bias = false;
-  double attention_dropout = 0;     // probability; 0 means no dropout kernel
+  double attention_dropout = 0;  // probability; 0 means no dropout kernel
   double hidden_dropout = 0;
   // switch_transformers
   std::int64_t num_experts = 0;

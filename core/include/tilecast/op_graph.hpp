@@ -36,8 +36,8 @@ struct GraphOp {
 };
 
 struct GraphSection {
-  std::string name;       // e.g. "embeddings", "decoder layer", "head"
-  std::int64_t count = 1; // how many times it repeats
+  std::string name;        // e.g. "embeddings", "decoder layer", "head"
+  std::int64_t count = 1;  // how many times it repeats
   std::vector<GraphOp> ops;
 };
 

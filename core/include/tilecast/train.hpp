@@ -14,8 +14,8 @@ namespace tilecast {
 
 struct TrainConfig {
   std::uint64_t seed = 1;
-  int epochs = 0;            // 0: each family's default
-  std::int64_t max_rows = 0; // per family, 0: all
+  int epochs = 0;             // 0: each family's default
+  std::int64_t max_rows = 0;  // per family, 0: all
   std::vector<std::string> held_out_devices = {"NVIDIA A100 80GB PCIe"};
 };
 
@@ -23,14 +23,14 @@ struct TrainConfig {
 std::string train_config_text(const TrainConfig& config);
 
 struct TrainText {
-  std::string name;  // path relative to the data folder, e.g. "nvidia/kernels/train/add/Tesla T4.csv"
+  std::string
+      name;  // path relative to the data folder, e.g. "nvidia/kernels/train/add/Tesla T4.csv"
   std::string text;
 };
 
 // FNV-1a 64 over the inputs' names and texts, the device files and the config line.
 std::uint64_t training_hash(const std::vector<TrainText>& csvs,
-                            const std::vector<TrainText>& device_files,
-                            const TrainConfig& config);
+                            const std::vector<TrainText>& device_files, const TrainConfig& config);
 
 struct TrainProgress {
   std::string family;

@@ -15,7 +15,9 @@ Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
                    std::optional<GemmTile> gemm_tile) {
   TilePlan plan;
   switch (op_family(row.kernel.op)) {
-    case OpFamily::gemm: plan = plan_gemm(row.kernel, gemm_tile.value_or(measured_gemm_tile(row)), gpu.num_sm); break;
+    case OpFamily::gemm:
+      plan = plan_gemm(row.kernel, gemm_tile.value_or(measured_gemm_tile(row)), gpu.num_sm);
+      break;
     case OpFamily::elementwise: plan = plan_elementwise(row.kernel, gpu.num_sm); break;
     default: plan = plan_rows(row.kernel, gpu.num_sm); break;
   }

@@ -184,8 +184,7 @@ FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_
         epoch_loss += smape(pred, y);
         const double weight =
             st.weight_ref_ms > 0 ? 1.0 + std::log2(1.0 + y / st.weight_ref_ms) : 1.0;
-        const double dpred =
-            weight * (pred > y ? 1.0 : -1.0) * 4.0 * y / ((pred + y) * (pred + y));
+        const double dpred = weight * (pred > y ? 1.0 : -1.0) * 4.0 * y / ((pred + y) * (pred + y));
         const double du = dpred * (-core / u);
         steady.delta.back()[0] = du * (1.0 - a / W) * g * (1.0 - g);
         tail.delta.back()[0] = du * (-g / W) * a * (1.0 - a);

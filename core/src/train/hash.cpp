@@ -20,8 +20,7 @@ void mix(std::uint64_t& h, std::string_view s) {
 std::string train_config_text(const TrainConfig& c);
 
 std::uint64_t training_hash(const std::vector<TrainText>& csvs,
-                            const std::vector<TrainText>& device_files,
-                            const TrainConfig& config) {
+                            const std::vector<TrainText>& device_files, const TrainConfig& config) {
   std::uint64_t h = 14695981039346656037ull;
   for (const auto* list : {&csvs, &device_files})
     for (const TrainText& t : *list) {

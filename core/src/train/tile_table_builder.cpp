@@ -13,7 +13,8 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
   auto key_of = [](const GemmTile& t) { return std::array<int, 3>{t.rows, t.cols, t.split}; };
   std::map<std::array<int, 3>, int> tile_index;
   for (const MeasuredKernel* r : rows) tile_index[key_of(measured_gemm_tile(*r))] = 0;
-  if (tile_index.size() > 256) throw Error("more than 256 distinct GEMM tiles in the training data");
+  if (tile_index.size() > 256)
+    throw Error("more than 256 distinct GEMM tiles in the training data");
   int next = 0;
   for (auto& [k, v] : tile_index) v = next++;
 

@@ -2,9 +2,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "dataset.hpp"
 #include "family_fit.hpp"
@@ -27,7 +26,8 @@ std::vector<bool> steady_inputs(OpFamily f) {
   const std::vector<std::string> names = feature_names(f);
   std::vector<bool> use(names.size(), true);
   for (std::size_t i = 0; i < names.size(); ++i)
-    for (const char* n : {"log2_wave_bytes_per_sm", "log2_waves", "log2_sm_fill", "log2_bytes_over_l2"})
+    for (const char* n :
+         {"log2_wave_bytes_per_sm", "log2_waves", "log2_sm_fill", "log2_bytes_over_l2"})
       if (names[i] == n) use[i] = false;
   return use;
 }
@@ -110,9 +110,10 @@ std::string train_config_text(const TrainConfig& c) {
     s += " steady_inputs=";
     for (bool b : st.steady_inputs) s += b ? "1" : "0";
     char buf[160];
-    std::snprintf(buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g wref=%.9g",
-                  st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay,
-                  st.overhead_max_ms, st.weight_ref_ms);
+    std::snprintf(buf, sizeof buf,
+                  " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=%.9g wref=%.9g", st.epochs,
+                  st.batch, st.lr, st.lr_final_fraction, st.weight_decay, st.overhead_max_ms,
+                  st.weight_ref_ms);
     s += buf;
   }
   s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table";
@@ -130,7 +131,7 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     devices.emplace(g.name, g);
   }
   const std::set<std::string> held_out(config.held_out_devices.begin(),
-                                        config.held_out_devices.end());
+                                       config.held_out_devices.end());
 
   TrainResult res;
   std::vector<MeasuredKernel> rows;

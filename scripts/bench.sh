@@ -7,7 +7,7 @@ for b in build/bench/*_bench; do
   echo "== $(basename "$b")"
   "$b"
 done
-if [ -f bench/web_bench.mjs ]; then
-  echo "== web_bench"
-  node bench/web_bench.mjs
-fi
+echo "== web_bench"
+bash scripts/build_wasm.sh >/dev/null
+bash scripts/build_web.sh >/dev/null
+node bench/web_bench.mjs

@@ -90,6 +90,20 @@ void position_bias(GraphBuilder& g, const Dims& d) {
 
 }  // namespace
 
+// `count` identical blocks: self-attention, cross-attention in the decoder, then the
+// dense or the expert feed-forward. No section when count is 0.
+void blocks(GraphBuilder& g, const ModelConfig& m, const Dims& d, const char* name,
+            std::int64_t count, bool decoder, bool experts) {
+  if (count <= 0) return;
+  g.section(name, count);
+  attention(g, m, d, false);
+  if (decoder) attention(g, m, d, true);
+  if (experts)
+    sparse_ff(g, m, d);
+  else
+    dense_ff(g, m, d);
+}
+
 void build_switch(const ModelConfig& m, GraphBuilder& g) {
   Dims d{};
   d.B = g.batch();
@@ -119,16 +133,8 @@ void build_switch(const ModelConfig& m, GraphBuilder& g) {
   g.embedding("shared embedding (encoder)", d.R, d.V, d.H);
   g.dropout("dropout", m.hidden_dropout, d.R, d.H);
   position_bias(g, d);
-  if (m.num_layers - enc_sparse > 0) {
-    g.section("encoder block (dense)", m.num_layers - enc_sparse);
-    attention(g, m, d, false);
-    dense_ff(g, m, d);
-  }
-  if (enc_sparse > 0) {
-    g.section("encoder block (experts)", enc_sparse);
-    attention(g, m, d, false);
-    sparse_ff(g, m, d);
-  }
+  blocks(g, m, d, "encoder block (dense)", m.num_layers - enc_sparse, false, false);
+  blocks(g, m, d, "encoder block (experts)", enc_sparse, false, true);
   g.section("decoder embeddings", 1);
   g.rms_norm("encoder final_layer_norm", d.R, d.H);
   g.dropout("dropout", m.hidden_dropout, d.R, d.H);
@@ -138,18 +144,8 @@ void build_switch(const ModelConfig& m, GraphBuilder& g) {
   g.dropout("dropout", m.hidden_dropout, d.R, d.H);
   position_bias(g, d);
   g.vec("cross-attention mask", Op::add, d.BHS, d.S, OpKind::elementwise);
-  if (m.num_decoder_layers - dec_sparse > 0) {
-    g.section("decoder block (dense)", m.num_decoder_layers - dec_sparse);
-    attention(g, m, d, false);
-    attention(g, m, d, true);
-    dense_ff(g, m, d);
-  }
-  if (dec_sparse > 0) {
-    g.section("decoder block (experts)", dec_sparse);
-    attention(g, m, d, false);
-    attention(g, m, d, true);
-    sparse_ff(g, m, d);
-  }
+  blocks(g, m, d, "decoder block (dense)", m.num_decoder_layers - dec_sparse, true, false);
+  blocks(g, m, d, "decoder block (experts)", dec_sparse, true, true);
   g.section("head", 1);
   g.rms_norm("decoder final_layer_norm", d.R, d.H);
   g.dropout("dropout", m.hidden_dropout, d.R, d.H);

@@ -140,6 +140,22 @@ TEST_SUITE("tiles") {
     CHECK(f.v[f.count - 1] == 0.0);  // 33 is odd
   }
 
+  TEST_CASE("softmax features end with the row's alignment (log2, capped at 16)") {
+    const GpuSpec g = a100_40gb();
+    const std::vector<std::string> names = feature_names(OpFamily::softmax);
+    REQUIRE(!names.empty());
+    CHECK(names.back() == "log2_align_h");
+    const auto last = [&](std::int64_t h) {
+      const Kernel k = kernel(Op::softmax, 4096, h);
+      const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
+      REQUIRE(f.count == int(names.size()));
+      return f.v[f.count - 1];
+    };
+    CHECK(last(2048) == 4.0);
+    CHECK(last(1000) == 3.0);  // 1000 = 8 x 125: rows start on 32-byte sectors
+    CHECK(last(1001) == 0.0);
+  }
+
   TEST_CASE("roofline on the A100 40GB, by hand") {
     const GpuSpec g = a100_40gb();
     // 2^31 FLOP at 19492 GFLOP/s = 0.110173 ms; 12 MiB at 1555 GB/s = 0.008092 ms.

@@ -13,8 +13,9 @@ constexpr Op kElementwiseOps[] = {Op::add, Op::addu, Op::mul,  Op::mulu, Op::div
 
 double lg(double x) { return std::log2(std::max(x, 1e-30)); }
 
-// log2 of the largest power of two (up to 16) dividing n: how far the GEMM library can
-// use aligned, vectorized loads along that dimension (0 = odd, 4 = a multiple of 16).
+// log2 of the largest power of two (up to 16) dividing n: how far a kernel can use
+// aligned, vectorized loads along that dimension (0 = odd, 4 = a multiple of 16). For a
+// softmax row of n floats it also says whether rows start on a 32-byte memory sector.
 double log2_alignment(std::int64_t n) {
   int a = 0;
   while (a < 4 && n > 0 && n % (std::int64_t{2} << a) == 0) ++a;
@@ -57,6 +58,8 @@ std::vector<std::string> feature_names(OpFamily family) {
     n.push_back("log2_align_k");
   } else if (family == OpFamily::elementwise) {
     for (Op op : kElementwiseOps) n.push_back("is_" + std::string(op_name(op)));
+  } else if (family == OpFamily::softmax) {
+    n.push_back("log2_align_h");
   }
   return n;
 }
@@ -90,6 +93,8 @@ Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& pl
     push(log2_alignment(k.dims[3]));
   } else if (family == OpFamily::elementwise) {
     for (Op op : kElementwiseOps) push(k.op == op ? 1.0 : 0.0);
+  } else if (family == OpFamily::softmax) {
+    push(log2_alignment(k.dims[1]));
   }
   return f;
 }

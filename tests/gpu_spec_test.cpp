@@ -66,6 +66,38 @@ TEST_SUITE("gpu_spec") {
     CHECK(round.name == g.name);
   }
 
+  TEST_CASE("residency and L1 facts: optional in the catalog, taken from it for dataset files") {
+    GpuSpec plain = parse_gpu_spec(kCatalogSpec, "gpu.json");
+    CHECK(plain.max_threads_per_sm == 0);
+    CHECK(plain.l1_kb_per_sm == 0);
+    std::string text = kCatalogSpec;
+    text.insert(text.rfind('}'), R"(, "max_threads_per_sm": 1536, "l1_kb_per_sm": 128)");
+    GpuSpec g = parse_gpu_spec(text, "gpu.json");
+    CHECK(g.max_threads_per_sm == 1536);
+    CHECK(g.l1_kb_per_sm == 128);
+    GpuSpec round = parse_gpu_spec(gpu_spec_to_json(g), "again");
+    CHECK(round.max_threads_per_sm == 1536);
+    CHECK(round.l1_kb_per_sm == 128);
+    for (const char* bad : {R"(, "l1_kb_per_sm": -1)", R"(, "l1_kb_per_sm": 0)",
+                            R"(, "max_threads_per_sm": 10.5)", R"(, "max_threads_per_sm": 0)"}) {
+      std::string t = kCatalogSpec;
+      t.insert(t.rfind('}'), bad);
+      CAPTURE(bad);
+      const std::string e = error_of(t);
+      CHECK(e.find("gpu.json") == 0);
+      CHECK((e.find("l1_kb_per_sm") != std::string::npos ||
+             e.find("max_threads_per_sm") != std::string::npos));
+    }
+    const std::string t4_path = test::data_dir() + "/devices/Tesla_T4.json";
+    const GpuSpec t4 = parse_gpu_spec(test::read_file(t4_path), t4_path);
+    CHECK(t4.max_threads_per_sm == 1024);
+    CHECK(t4.l1_kb_per_sm == 64);
+    const std::string p4_path = test::data_dir() + "/devices/Tesla_P4.json";
+    const GpuSpec p4 = parse_gpu_spec(test::read_file(p4_path), p4_path);
+    CHECK(p4.max_threads_per_sm == 2048);
+    CHECK(p4.l1_kb_per_sm == 0);  // Pascal: global loads bypass L1
+  }
+
   TEST_CASE("bad fields are named with the file") {
     CHECK(error_of("{not json").find("gpu.json: not valid JSON") == 0);
     CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
@@ -93,6 +125,7 @@ TEST_SUITE("gpu_spec") {
       CHECK(&find_gpu(g.id) == &g);
       CHECK(g.fp32_gflops > 0);
       CHECK(!g.source.empty());
+      if (g.vendor == "NVIDIA") CHECK(g.max_threads_per_sm > 0);
     }
     CHECK(find_gpu("NVIDIA A100 80GB PCIe").id == "a100-80gb-pcie");
     CHECK(find_gpu("h100 SXM5 80gb").id == "h100-sxm");

@@ -116,14 +116,39 @@ TEST_SUITE("tiles") {
     CHECK(softmax_block_threads(4094) == 512);
     CHECK(softmax_block_threads(16384) == 512);
     // Warp-per-row kernel (H <= 1024) reads once, whatever the GPU.
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 1024), 40, 0.5) == 1.0);
-    // 80 SMs x 4 rows x 4 B x H against 6 MiB of L2: fits at H = 4096, half misses at
-    // 1.414x L2, all re-reads miss from 2x L2.
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 4096), 80, 6) == 1.0);
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 16384), 80, 6) == 2.0);
+    GpuSpec g;
+    g.num_sm = 40;
+    g.l2_mb = 0.5;
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 1024), g) == 1.0);
+    // 80 SMs x 4 rows (2048 threads / 512) x 4 B x H against 6 MiB of L2: fits at
+    // H = 4096, half misses at 1.414x L2, all re-reads miss from 2x L2.
+    g.num_sm = 80;
+    g.l2_mb = 6;
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 4096), g) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 16384), g) == 2.0);
     const double h = 6.0 * 1048576 * std::sqrt(2.0) / (80 * 4 * 4);
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), 80, 6) ==
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g) ==
           doctest::Approx(1.5).epsilon(1e-3));
+    // Half the resident threads, half the rows: the same H now fits L2.
+    g.max_threads_per_sm = 1024;
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g) == 1.0);
+  }
+
+  TEST_CASE("softmax: re-reads past one SM's L1 cost like DRAM reads") {
+    GpuSpec g;  // an A100: 108 SMs, 40 MB L2, 2048 threads and 192 KB L1 per SM
+    g.num_sm = 108;
+    g.l2_mb = 40;
+    g.max_threads_per_sm = 2048;
+    g.l1_kb_per_sm = 192;
+    // 4 rows x 4 B x H per SM against 2/3 x 192 KB = 128 KB: fits at H = 8192, half
+    // misses at 181 KB (H = 11585), all miss from 256 KB (H = 16384).
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 8192), g) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 11585), g) ==
+          doctest::Approx(1.5).epsilon(1e-3));
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g) == 2.0);
+    // Without an L1 for global loads (Pascal) only L2 counts: 108 x 256 KB < 40 MB.
+    g.l1_kb_per_sm = 0;
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g) == 1.0);
   }
 
   TEST_CASE("GEMM features end with the alignment of M, N and K (log2, capped at 16)") {

@@ -1,9 +1,12 @@
 #include "tilecast/gpu_spec.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
 
 namespace tilecast {
 namespace {
@@ -18,6 +21,7 @@ constexpr double kMaxGflops = 1e7;  // 10 PFLOP/s
 constexpr double kMaxMemGb = 16384;
 constexpr double kMaxBwGbps = 1e5;
 constexpr double kMaxL2Mb = 4096;
+constexpr double kMaxL1Kb = 4096;
 
 GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   GpuSpec g;
@@ -38,6 +42,13 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   }
   g.l2_mb = number_field(j, "L2Cache", origin, 0.01, kMaxL2Mb);
   g.source = "NeuSight dataset device file";
+  for (const GpuSpec& c : gpu_catalog()) {
+    const bool same = std::find(c.aliases.begin(), c.aliases.end(), g.name) != c.aliases.end();
+    if (!same && c.name != g.name) continue;
+    g.max_threads_per_sm = c.max_threads_per_sm;
+    g.l1_kb_per_sm = c.l1_kb_per_sm;
+    break;
+  }
   return g;
 }
 
@@ -70,6 +81,10 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   g.mem_gb = number_field(j, "mem_gb", origin, 0.1, kMaxMemGb);
   g.mem_bw_gbps = number_field(j, "mem_bw_gbps", origin, 1, kMaxBwGbps);
   g.l2_mb = number_field(j, "l2_mb", origin, 0.01, kMaxL2Mb);
+  if (has_field(j, "max_threads_per_sm"))
+    g.max_threads_per_sm = static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
+  if (has_field(j, "l1_kb_per_sm"))
+    g.l1_kb_per_sm = number_field(j, "l1_kb_per_sm", origin, 1, kMaxL1Kb);
   g.source = string_field(j, "source", origin, false);
   return g;
 }
@@ -96,6 +111,8 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
   j["mem_gb"] = g.mem_gb;
   j["mem_bw_gbps"] = g.mem_bw_gbps;
   j["l2_mb"] = g.l2_mb;
+  if (g.max_threads_per_sm > 0) j["max_threads_per_sm"] = g.max_threads_per_sm;
+  if (g.l1_kb_per_sm > 0) j["l1_kb_per_sm"] = g.l1_kb_per_sm;
   j["source"] = g.source;
   return j.dump(2);
 }

@@ -43,7 +43,7 @@ double softmax_streaming_ms(const GpuSpec& gpu, const Kernel& k) {
   if (!embedded_kernel_weights().families[int(OpFamily::elementwise)]) return 0.0;
   Kernel stream;
   stream.op = Op::relu;
-  const double factor = softmax_traffic_factor(k, gpu.num_sm, gpu.l2_mb);
+  const double factor = softmax_traffic_factor(k, gpu);
   stream.dims = {k.dims[0], std::int64_t(std::ceil(factor * double(k.dims[1]))), 1, 1};
   const double ms = forecast_kernel(gpu, stream, Predictor::tilecast).latency_ms;
   return std::isfinite(ms) ? ms : 0.0;

@@ -112,15 +112,19 @@ std::int64_t softmax_block_threads(std::int64_t cols) {
   return std::max<std::int64_t>(block, 32);
 }
 
-double softmax_traffic_factor(const Kernel& k, int num_sm, double l2_mb) {
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu) {
   const std::int64_t cols = k.dims[1];
-  if (cols <= kSoftmaxWarpMaxCols || !(l2_mb > 0)) return 1.0;
-  constexpr double kThreadsPerSm = 2048.0;
+  if (cols <= kSoftmaxWarpMaxCols || !(gpu.l2_mb > 0)) return 1.0;
+  const double threads_per_sm = gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : 2048.0;
   const double resident_rows =
-      std::max(1.0, std::floor(kThreadsPerSm / double(softmax_block_threads(cols))));
-  const double working_set =
-      double(std::max(num_sm, 1)) * resident_rows * kFloatBytes * double(cols);
-  const double miss = std::clamp(std::log2(working_set / (l2_mb * 1048576.0)), 0.0, 1.0);
+      std::max(1.0, std::floor(threads_per_sm / double(softmax_block_threads(cols))));
+  const double sm_bytes = resident_rows * kFloatBytes * double(cols);
+  const auto ramp = [](double bytes, double capacity) {
+    return std::clamp(std::log2(bytes / capacity), 0.0, 1.0);
+  };
+  double miss = ramp(double(std::max(gpu.num_sm, 1)) * sm_bytes, gpu.l2_mb * 1048576.0);
+  if (gpu.l1_kb_per_sm > 0)
+    miss = std::max(miss, ramp(sm_bytes, kL1UsableFraction * gpu.l1_kb_per_sm * 1024.0));
   return 1.0 + miss;
 }
 

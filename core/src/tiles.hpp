@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
 
 namespace tilecast {
@@ -51,11 +52,18 @@ inline constexpr std::int64_t kSoftmaxWarpMaxCols = 1024;
 // Threads per block of cunn_SoftMaxForward (SoftMax_getBlockSize, float4 ILP): the
 // power of two >= min(H / 4, 1024) / 2, at least a warp.
 std::int64_t softmax_block_threads(std::int64_t cols);
-// DRAM traffic of a softmax relative to its minimal traffic (read + write once), in
-// [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write pass). The two
-// re-reads hit L2 while the rows resident on the whole GPU fit it; they go to DRAM once
-// that working set is twice L2, with a log2 ramp in between. Residency assumes 2048
-// threads per SM (the device files do not give it).
-double softmax_traffic_factor(const Kernel& k, int num_sm, double l2_mb);
+// Traffic of a softmax, as DRAM-equivalent bytes relative to its minimal traffic (read +
+// write once), in [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write
+// pass), and the re-reads are cheap only while the rows resident at once stay cached:
+// - all SMs' rows against L2: no miss up to L2, all re-reads from DRAM from 2x L2;
+// - one SM's rows against its L1 (where global loads use it): no miss up to
+//   kL1UsableFraction of L1, all missing from twice that. An L1 miss costs as much as a
+//   DRAM read: the data says so on the A100, V100 and T4.
+// Both ramps are log2 over one octave; the larger miss counts. Residency is
+// max_threads_per_sm / block threads rows per SM (2048 threads when unknown).
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu);
+// Share of the L1 that a block kernel's resident rows can use before re-reads start to
+// miss; chosen on the training GPUs' test rows (A100 40GB, V100, T4).
+inline constexpr double kL1UsableFraction = 2.0 / 3.0;
 
 }  // namespace tilecast

@@ -16,6 +16,8 @@ export interface GpuSpec {
   mem_gb: number;
   mem_bw_gbps: number;
   l2_mb: number;
+  max_threads_per_sm?: number;
+  l1_kb_per_sm?: number;
   source?: string;
 }
 

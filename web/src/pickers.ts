@@ -66,6 +66,8 @@ const GPU_FIELDS: FieldDef[] = [
   { key: 'mem_gb', label: 'Memory (GB)', kind: 'number' },
   { key: 'mem_bw_gbps', label: 'Bandwidth (GB/s)', kind: 'number' },
   { key: 'l2_mb', label: 'L2 cache (MB)', kind: 'number' },
+  { key: 'max_threads_per_sm', label: 'Threads per SM (optional)', kind: 'number', optional: true },
+  { key: 'l1_kb_per_sm', label: 'L1 per SM (KB, optional)', kind: 'number', optional: true },
 ];
 
 export function buildCustomGpuForm(): void {

@@ -22,11 +22,18 @@ struct GpuSpec {
   double mem_gb = 0;
   double mem_bw_gbps = 0;
   double l2_mb = 0;
-  std::string source;  // datasheet citation
+  // Residency and cache facts that only the softmax re-read model uses; 0 = unknown. The
+  // dataset's device files lack them, so parse_gpu_spec takes them from the catalog entry
+  // of the same device.
+  int max_threads_per_sm = 0;  // resident threads per SM (CUDA compute capability table)
+  double l1_kb_per_sm = 0;     // largest L1 data cache per SM that global loads use; 0 on
+                               // Pascal, whose global loads bypass L1 by default
+  std::string source;          // datasheet citation
 };
 
 // Parses and validates a spec. `origin` (a file name or "custom GPU") prefixes
-// every error message. Throws tilecast::Error.
+// every error message. Throws tilecast::Error. A dataset device file gets
+// max_threads_per_sm and l1_kb_per_sm from the catalog entry of the same name, if any.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
 
 // The spec in the gpu_catalog format.

@@ -181,6 +181,23 @@ TEST_SUITE("tiles") {
     CHECK(last(1001) == 0.0);
   }
 
+  TEST_CASE("layer-norm features end with whether the row fills whole 512-element passes") {
+    const GpuSpec g = a100_40gb();
+    const std::vector<std::string> names = feature_names(OpFamily::layernorm);
+    REQUIRE(!names.empty());
+    CHECK(names.back() == "whole_passes");
+    const auto last = [&](std::int64_t h) {
+      const Kernel k = kernel(Op::ln, 4096, h);
+      const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
+      REQUIRE(f.count == int(names.size()));
+      return f.v[f.count - 1];
+    };
+    CHECK(last(1024) == 1.0);
+    CHECK(last(2560) == 1.0);
+    CHECK(last(1000) == 0.0);
+    CHECK(last(768) == 0.0);  // 1.5 passes
+  }
+
   TEST_CASE("roofline on the A100 40GB, by hand") {
     const GpuSpec g = a100_40gb();
     // 2^31 FLOP at 19492 GFLOP/s = 0.110173 ms; 12 MiB at 1555 GB/s = 0.008092 ms.

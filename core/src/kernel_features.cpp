@@ -22,6 +22,11 @@ double log2_alignment(std::int64_t n) {
   return double(a);
 }
 
+// Whether a layer-norm row splits into whole passes of its block: PyTorch's
+// vectorized_layer_norm_kernel runs 32x4 threads, each loading float4, so 512 elements a
+// pass. A row with a partial last pass is slower per element than one without.
+constexpr std::int64_t kLayerNormElementsPerPass = 512;
+
 }  // namespace
 
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
@@ -60,6 +65,8 @@ std::vector<std::string> feature_names(OpFamily family) {
     for (Op op : kElementwiseOps) n.push_back("is_" + std::string(op_name(op)));
   } else if (family == OpFamily::softmax) {
     n.push_back("log2_align_h");
+  } else if (family == OpFamily::layernorm) {
+    n.push_back("whole_passes");
   }
   return n;
 }
@@ -95,6 +102,8 @@ Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& pl
     for (Op op : kElementwiseOps) push(k.op == op ? 1.0 : 0.0);
   } else if (family == OpFamily::softmax) {
     push(log2_alignment(k.dims[1]));
+  } else if (family == OpFamily::layernorm) {
+    push(k.dims[1] % kLayerNormElementsPerPass == 0 ? 1.0 : 0.0);
   }
   return f;
 }

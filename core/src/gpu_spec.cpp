@@ -1,7 +1,6 @@
 #include "tilecast/gpu_spec.hpp"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
@@ -82,7 +81,8 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   g.mem_bw_gbps = number_field(j, "mem_bw_gbps", origin, 1, kMaxBwGbps);
   g.l2_mb = number_field(j, "l2_mb", origin, 0.01, kMaxL2Mb);
   if (has_field(j, "max_threads_per_sm"))
-    g.max_threads_per_sm = static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
+    g.max_threads_per_sm =
+        static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
   if (has_field(j, "l1_kb_per_sm"))
     g.l1_kb_per_sm = number_field(j, "l1_kb_per_sm", origin, 1, kMaxL1Kb);
   g.source = string_field(j, "source", origin, false);

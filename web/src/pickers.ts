@@ -34,6 +34,7 @@ export function describeGpu(g: GpuSpec): string {
     `${fmtNum(g.mem_gb)} GB`,
     `${fmtNum(g.mem_bw_gbps)} GB/s`,
     `${fmtNum(g.l2_mb)} MB L2`,
+    g.l1_kb_per_sm ? `${fmtNum(g.l1_kb_per_sm)} KB L1/SM` : '',
   ];
   return parts.filter(Boolean).join(' · ');
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_weights.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 
@@ -54,12 +55,35 @@ TEST_SUITE("train") {
       CHECK(loss.rows == 400);
       CHECK(loss.last < loss.first);
     }
+    // Softmax learns against the element-wise model's streaming time, which is trained
+    // first in the same run.
+    const auto w = nlohmann::json::parse(a.weights_json);
+    CHECK(w["families"]["softmax"]["tile_time"] == "streaming");
+    CHECK(!w["families"]["layernorm"].contains("tile_time"));
+    CHECK(!w["families"]["gemm"].contains("tile_time"));
     const TrainResult b = train_kernel_models(csvs, device_files(), cfg, "test");
     CHECK(a.weights_json == b.weights_json);
     CHECK(a.tile_table_json == b.tile_table_json);
     cfg.seed = 8;
     const TrainResult c = train_kernel_models(csvs, device_files(), cfg, "test");
     CHECK(a.weights_json != c.weights_json);
+  }
+
+  TEST_CASE("a family's tile time must be 'roofline' or 'streaming', and streaming only for rows") {
+    const auto weights =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    auto softmax = weights["families"]["softmax"];
+    CHECK(parse_family_model(softmax.dump(), "w.json", OpFamily::softmax).streaming_tiles);
+    softmax["tile_time"] = "dram";
+    try {
+      parse_family_model(softmax.dump(), "w.json", OpFamily::softmax);
+      FAIL("accepted tile_time 'dram'");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("tile_time") != std::string::npos);
+    }
+    auto gemm = weights["families"]["gemm"];
+    gemm["tile_time"] = "streaming";
+    CHECK_THROWS_AS(parse_family_model(gemm.dump(), "w.json", OpFamily::gemm), Error);
   }
 
   TEST_CASE("rows of the held-out GPU are never used; bad rows and unknown devices are errors") {

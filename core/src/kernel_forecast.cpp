@@ -5,6 +5,7 @@
 
 #include "kernel_features.hpp"
 #include "kernel_weights.hpp"
+#include "learned_latency.hpp"
 #include "tile_table.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
@@ -40,13 +41,11 @@ namespace {
 // softmax_traffic_factor x B x H elements, forecast by the element-wise model. 0 when
 // that model is not built in.
 double softmax_streaming_ms(const GpuSpec& gpu, const Kernel& k) {
-  if (!embedded_kernel_weights().families[int(OpFamily::elementwise)]) return 0.0;
-  Kernel stream;
-  stream.op = Op::relu;
+  const auto& elementwise = embedded_kernel_weights().families[int(OpFamily::elementwise)];
+  if (!elementwise) return 0.0;
   const double factor = softmax_traffic_factor(k, gpu);
-  stream.dims = {k.dims[0], std::int64_t(std::ceil(factor * double(k.dims[1]))), 1, 1};
-  const double ms = forecast_kernel(gpu, stream, Predictor::tilecast).latency_ms;
-  return std::isfinite(ms) ? ms : 0.0;
+  return streaming_ms(*elementwise, gpu, k.dims[0],
+                      std::int64_t(std::ceil(factor * double(k.dims[1]))));
 }
 
 }  // namespace
@@ -70,18 +69,27 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
     throw Error("no trained model for op '" + std::string(op_name(kernel.op)) +
                 "' is built in; run scripts/train.sh or use --predictor roofline");
   const TilePlan plan = plan_kernel(gpu, kernel);
-  const Features x = kernel_features(gpu, kernel, plan);
-  double out[3];
-  model->forward(x.v.data(), out);
-  const UtilizationHeads h = heads_from_outputs(out, model->overhead_max_ms);
   const double waves = double(plan.waves);
-  const double learned = compose_latency_ms(waves, tile_roofline_ms(gpu, kernel, plan), h);
+  double tile_ms = tile_roofline_ms(gpu, kernel, plan);
+  if (model->streaming_tiles) {
+    const auto& elementwise = embedded_kernel_weights().families[int(OpFamily::elementwise)];
+    if (!elementwise)
+      throw Error("the " + std::string(op_name(kernel.op)) +
+                  " model needs the element-wise model, which is not built in");
+    tile_ms = streaming_ms(*elementwise, gpu, kernel.dims[0], kernel.dims[1]) / waves;
+  }
+  const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, tile_ms);
+  const UtilizationHeads& h = fit.heads;
+  const double learned = fit.ms;
   f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
   if (kernel.op == Op::softmax)
     f.latency_ms = std::max(f.latency_ms, softmax_streaming_ms(gpu, kernel));
   f.tiles = plan.tiles;
   f.waves = plan.waves;
   f.utilization = utilization(h, waves);
+  if (model->streaming_tiles && learned > h.overhead_ms)  // as a share of the roofline
+    f.utilization =
+        std::min(1.0, waves * tile_roofline_ms(gpu, kernel, plan) / (learned - h.overhead_ms));
   f.overhead_ms = h.overhead_ms;
   f.tile = plan.label;
   return f;

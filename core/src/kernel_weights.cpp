@@ -81,6 +81,14 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   m.overhead_max_ms = j.at("overhead_max_ms").get<double>();
   if (!(m.overhead_max_ms >= 0 && m.overhead_max_ms < 10))
     throw Error(where + ".overhead_max_ms must be in [0, 10)");
+  if (j.contains("tile_time") && !j.at("tile_time").is_string())
+    throw Error(where + ".tile_time must be a string");
+  const std::string tile_time = j.value("tile_time", std::string("roofline"));
+  if (tile_time != "roofline" && tile_time != "streaming")
+    throw Error(where + ".tile_time is '" + tile_time + "'; allowed: roofline, streaming");
+  m.streaming_tiles = tile_time == "streaming";
+  if (m.streaming_tiles && family != OpFamily::softmax && family != OpFamily::layernorm)
+    throw Error(where + ".tile_time 'streaming' is only for softmax and layernorm");
   return m;
 }
 
@@ -115,6 +123,12 @@ KernelWeights parse_kernel_weights(std::string_view text, std::string_view origi
       w.families[int(f)] = parse_family(j.at("families").at(name), where + ": families." + name, f);
   }
   return w;
+}
+
+FamilyModel parse_family_model(std::string_view text, std::string_view origin, OpFamily f) {
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw Error(std::string(origin) + ": not valid JSON");
+  return parse_family(j, std::string(origin), f);
 }
 
 const KernelWeights& embedded_kernel_weights() {

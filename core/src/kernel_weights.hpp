@@ -15,6 +15,9 @@ struct FamilyModel {
   Mlp steady;  // tile and GPU features -> gamma (logit)
   Mlp tail;    // all features -> alpha, overhead (logits)
   double overhead_max_ms = 0;
+  // Row families: a tile's time is its share of the element-wise model's streaming time
+  // (streaming_ms) rather than of the roofline. Set by "tile_time": "streaming".
+  bool streaming_tiles = false;
   // The three head logits (gamma, alpha, overhead) for raw features `x`.
   void forward(const double* x, double* out) const;
 };
@@ -26,6 +29,8 @@ struct KernelWeights {
 std::string_view family_name(OpFamily f);
 // Throws tilecast::Error naming `origin` and the bad field.
 KernelWeights parse_kernel_weights(std::string_view json_text, std::string_view origin);
+// One family's entry of that file (the trainer reads back what it wrote).
+FamilyModel parse_family_model(std::string_view json_text, std::string_view origin, OpFamily f);
 // The embedded weights; throws when the library was built without them.
 const KernelWeights& embedded_kernel_weights();
 

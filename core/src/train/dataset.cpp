@@ -28,6 +28,8 @@ Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
   s.tile_ms = tile_roofline_ms(gpu, row.kernel, plan);
   s.roofline_ms = roofline_latency_ms(gpu, row.kernel);
   s.latency_ms = row.latency_ms;
+  s.gpu = &gpu;
+  s.kernel = row.kernel;
   return s;
 }
 

@@ -16,9 +16,11 @@ namespace tilecast::train {
 struct Sample {
   std::array<double, kMaxFeatures> x{};
   double waves = 1;
-  double tile_ms = 0;      // one tile at per-SM roofline throughput
-  double roofline_ms = 0;  // the kernel's roofline bound
-  double latency_ms = 0;   // measured
+  double tile_ms = 0;            // one tile at per-SM roofline throughput
+  double roofline_ms = 0;        // the kernel's roofline bound
+  double latency_ms = 0;         // measured
+  const GpuSpec* gpu = nullptr;  // the row's GPU and kernel, for tile times computed later
+  Kernel kernel;
 };
 
 struct FamilyData {

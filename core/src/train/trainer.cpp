@@ -1,13 +1,16 @@
 // `train_kernel_models`: parse, build per-family datasets, fit each MLP, write the JSON.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "dataset.hpp"
 #include "family_fit.hpp"
 #include "kernel_weights.hpp"
+#include "learned_latency.hpp"
 #include "rng.hpp"
 #include "tile_table.hpp"
 #include "tile_table_builder.hpp"
@@ -116,7 +119,8 @@ std::string train_config_text(const TrainConfig& c) {
                   st.weight_ref_ms);
     s += buf;
   }
-  s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table";
+  s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table"
+       " softmax_tiles=streaming";
   return s;
 }
 
@@ -197,10 +201,19 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   j["rows_held_out"] = res.rows_held_out;
   j["families"] = nlohmann::ordered_json::object();
 
+  std::optional<FamilyModel> elementwise;  // once trained: the row families' streaming time
   for (OpFamily f : kFamilies) {
-    const train::FamilyData& d = data[int(f)];
+    train::FamilyData& d = data[int(f)];
     const std::string name(family_name(f));
     if (d.samples.empty()) continue;
+    // Softmax learns against the element-wise model's streaming time: that ratio varies
+    // far less between GPU generations than its roofline ratio (docs/kernel-model.md).
+    // Layer norm fitted worse that way on every training GPU, so it keeps the roofline.
+    const bool streaming = elementwise && f == OpFamily::softmax;
+    if (streaming)
+      for (train::Sample& s : d.samples)
+        s.tile_ms = streaming_ms(*elementwise, *s.gpu, s.kernel.dims[0], s.kernel.dims[1]) /
+                    std::max(s.waves, 1.0);
     const train::FitSettings st = family_settings(f, config);
     const double unit = double(d.samples.size()) * (f == OpFamily::gemm ? 2.0 : 1.0);
     const train::FitResult fit = train::fit_family(
@@ -223,8 +236,11 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     fam["train_smape"] = round7(fit.last_loss);
     fam["features"] = feature_names(f);
     fam["overhead_max_ms"] = st.overhead_max_ms;
+    if (streaming) fam["tile_time"] = "streaming";
     fam["steady"] = net_json(fit.steady);
     fam["tail"] = net_json(fit.tail);
+    if (f == OpFamily::elementwise)
+      elementwise = parse_family_model(fam.dump(), "trained element-wise model", f);
     j["families"][name] = fam;
   }
   res.weights_json = j.dump();

@@ -38,13 +38,13 @@ namespace {
 
 // A softmax moves its DRAM traffic no faster than the element-wise kernel moving the
 // same bytes on the same GPU: a relu (one read, one write per element) over
-// softmax_traffic_factor x B x H elements, forecast by the element-wise model. 0 when
-// that model is not built in.
-double softmax_streaming_ms(const GpuSpec& gpu, const Kernel& k) {
-  const auto& elementwise = embedded_kernel_weights().families[int(OpFamily::elementwise)];
-  if (!elementwise) return 0.0;
+// softmax_traffic_factor x B x H elements, forecast by the element-wise model.
+// `base_ms` is that time for B x H elements (factor 1).
+double softmax_streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, const Kernel& k,
+                            double base_ms) {
   const double factor = softmax_traffic_factor(k, gpu);
-  return streaming_ms(*elementwise, gpu, k.dims[0],
+  if (factor == 1.0) return base_ms;
+  return streaming_ms(elementwise, gpu, k.dims[0],
                       std::int64_t(std::ceil(factor * double(k.dims[1]))));
 }
 
@@ -70,20 +70,26 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
                 "' is built in; run scripts/train.sh or use --predictor roofline");
   const TilePlan plan = plan_kernel(gpu, kernel);
   const double waves = double(plan.waves);
+  // Softmax: the element-wise model's time to stream B x H elements, the reference its
+  // utilization is learned against (streaming tiles) and a lower bound.
+  const auto& elementwise = embedded_kernel_weights().families[int(OpFamily::elementwise)];
+  const bool streams = kernel.op == Op::softmax && elementwise;
+  const double stream_ms =
+      streams ? streaming_ms(*elementwise, gpu, kernel.dims[0], kernel.dims[1]) : 0.0;
   double tile_ms = tile_roofline_ms(gpu, kernel, plan);
   if (model->streaming_tiles) {
-    const auto& elementwise = embedded_kernel_weights().families[int(OpFamily::elementwise)];
-    if (!elementwise)
+    if (!streams)
       throw Error("the " + std::string(op_name(kernel.op)) +
-                  " model needs the element-wise model, which is not built in");
-    tile_ms = streaming_ms(*elementwise, gpu, kernel.dims[0], kernel.dims[1]) / waves;
+                  " model needs the element-wise model for softmax rows, which is not built in");
+    tile_ms = stream_ms / waves;
   }
   const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, tile_ms);
   const UtilizationHeads& h = fit.heads;
   const double learned = fit.ms;
   f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
-  if (kernel.op == Op::softmax)
-    f.latency_ms = std::max(f.latency_ms, softmax_streaming_ms(gpu, kernel));
+  if (streams)
+    f.latency_ms =
+        std::max(f.latency_ms, softmax_streaming_ms(*elementwise, gpu, kernel, stream_ms));
   f.tiles = plan.tiles;
   f.waves = plan.waves;
   f.utilization = utilization(h, waves);

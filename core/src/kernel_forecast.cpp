@@ -79,8 +79,9 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
   double tile_ms = tile_roofline_ms(gpu, kernel, plan);
   if (model->streaming_tiles) {
     if (!streams)
-      throw Error("the " + std::string(op_name(kernel.op)) +
-                  " model needs the element-wise model for softmax rows, which is not built in");
+      throw Error(
+          "the softmax model is learned against the element-wise model, which is not "
+          "built in; run scripts/train.sh or use --predictor roofline");
     tile_ms = stream_ms / waves;
   }
   const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, tile_ms);

@@ -87,8 +87,8 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   if (tile_time != "roofline" && tile_time != "streaming")
     throw Error(where + ".tile_time is '" + tile_time + "'; allowed: roofline, streaming");
   m.streaming_tiles = tile_time == "streaming";
-  if (m.streaming_tiles && family != OpFamily::softmax && family != OpFamily::layernorm)
-    throw Error(where + ".tile_time 'streaming' is only for softmax and layernorm");
+  if (m.streaming_tiles && family != OpFamily::softmax)
+    throw Error(where + ".tile_time 'streaming' is only for softmax");
   return m;
 }
 

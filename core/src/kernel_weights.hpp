@@ -15,7 +15,7 @@ struct FamilyModel {
   Mlp steady;  // tile and GPU features -> gamma (logit)
   Mlp tail;    // all features -> alpha, overhead (logits)
   double overhead_max_ms = 0;
-  // Row families: a tile's time is its share of the element-wise model's streaming time
+  // Softmax: a tile's time is its share of the element-wise model's streaming time
   // (streaming_ms) rather than of the roofline. Set by "tile_time": "streaming".
   bool streaming_tiles = false;
   // The three head logits (gamma, alpha, overhead) for raw features `x`.

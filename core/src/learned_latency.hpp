@@ -21,8 +21,8 @@ LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, con
 
 // Time the element-wise model gives a relu over rows x cols elements (one read and one
 // write each), at least its roofline: what streaming that traffic costs on this GPU.
-// Softmax and layer norm run within 1.1-1.8x of it on every measured GPU, while their
-// roofline ratio varies far more, so their utilization is learned against it.
+// Softmax runs within 1.1-1.8x of it on every measured GPU, while its roofline ratio
+// varies far more, so its utilization is learned against it.
 double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, std::int64_t rows,
                     std::int64_t cols);
 

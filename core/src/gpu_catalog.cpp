@@ -29,17 +29,23 @@ const std::vector<GpuSpec>& gpu_catalog() {
   return catalog;
 }
 
-const GpuSpec& find_gpu(std::string_view name) {
+const GpuSpec* lookup_gpu(std::string_view name) {
   const std::string key = detail::name_key(name);
   for (const auto& g : gpu_catalog()) {
     const std::string name_key = detail::name_key(g.name);
     const std::string vendor_key = detail::name_key(g.vendor);
     const bool name_without_vendor =
         name_key.rfind(vendor_key, 0) == 0 && name_key.substr(vendor_key.size()) == key;
-    if (detail::name_key(g.id) == key || name_key == key || name_without_vendor) return g;
+    if (detail::name_key(g.id) == key || name_key == key || name_without_vendor) return &g;
     for (const auto& a : g.aliases)
-      if (detail::name_key(a) == key) return g;
+      if (detail::name_key(a) == key) return &g;
   }
+  return nullptr;
+}
+
+const GpuSpec& find_gpu(std::string_view name) {
+  if (const GpuSpec* g = lookup_gpu(name)) return *g;
+  const std::string key = detail::name_key(name);
   // Suggestions: catalog ids sharing the first three characters of the key.
   const std::string prefix = key.substr(0, 3);
   std::string close;

@@ -1,6 +1,5 @@
 #include "tilecast/gpu_spec.hpp"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
@@ -41,12 +40,9 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   }
   g.l2_mb = number_field(j, "L2Cache", origin, 0.01, kMaxL2Mb);
   g.source = "NeuSight dataset device file";
-  for (const GpuSpec& c : gpu_catalog()) {
-    const bool same = std::find(c.aliases.begin(), c.aliases.end(), g.name) != c.aliases.end();
-    if (!same && c.name != g.name) continue;
-    g.max_threads_per_sm = c.max_threads_per_sm;
-    g.l1_kb_per_sm = c.l1_kb_per_sm;
-    break;
+  if (const GpuSpec* c = lookup_gpu(g.name)) {
+    g.max_threads_per_sm = c->max_threads_per_sm;
+    g.l1_kb_per_sm = c->l1_kb_per_sm;
   }
   return g;
 }

@@ -106,6 +106,25 @@ TEST_SUITE("train") {
                          doctest::Contains("Device 'Tesla X9'"), Error);
   }
 
+  TEST_CASE("a family's overhead cap is the largest of its GPUs' fastest measured latencies") {
+    // T4's fastest add takes 0.02 ms, V100's 0.05 ms: a kernel's fixed cost is at most its
+    // GPU's fastest measured kernel, so the family's overhead is capped at 0.05 ms.
+    const std::string head = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,H\n";
+    std::string body;
+    for (int i = 1; i <= 20; ++i)
+      body += "add," + std::to_string(0.02 * i) + ",Tesla T4,k,1,1,1," + std::to_string(i) +
+              ",4096\nadd," + std::to_string(0.05 + 0.01 * i) + ",Tesla V100-PCIE-32GB,k,1,1,1," +
+              std::to_string(i) + ",4096\nadd,0.05,Tesla V100-PCIE-32GB,k,1,1,1,1,8\n";
+    TrainConfig cfg;
+    cfg.epochs = 2;
+    const TrainResult r = train_kernel_models({{"mem.csv", head + body}}, device_files(), cfg, "t");
+    const auto w = nlohmann::json::parse(r.weights_json);
+    CHECK(w["families"]["elementwise"]["overhead_max_ms"].get<double>() == doctest::Approx(0.05));
+    const FamilyModel m =
+        parse_family_model(w["families"]["elementwise"].dump(), "w", OpFamily::elementwise);
+    CHECK(m.overhead_max_ms == doctest::Approx(0.05));
+  }
+
   TEST_CASE("the committed weights are current: inputs, trainer config and hash") {
     const auto w =
         nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));

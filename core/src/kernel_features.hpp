@@ -27,7 +27,4 @@ std::vector<std::string> feature_names(OpFamily family);
 // so their traffic is the kernel's minimal DRAM traffic per wave at full bandwidth.
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
 
-// Upper bound of the learned fixed cost (launch and framework overhead) per kernel.
-inline constexpr double kOverheadMaxMs = 0.2;
-
 }  // namespace tilecast

@@ -22,7 +22,7 @@ struct FitSettings {
   double lr = 2e-3;
   double lr_final_fraction = 0.05;  // cosine decay to lr x this
   double weight_decay = 1e-4;
-  double overhead_max_ms = 0.2;
+  double overhead_max_ms = 0.2;  // the trainer sets it per family from the data
   // Rows weigh 1 + log2(1 + latency / this) in the loss, so long kernels (the ones
   // that dominate a model's step) count more; 0 weighs every row alike.
   double weight_ref_ms = 0;

@@ -7,6 +7,7 @@
 #include "io.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
 
@@ -80,6 +81,8 @@ int run_forecast(const Args& args) {
     for (const auto& s : f.substitutions)
       std::printf("  %-30s as %s\n", s.kernel.c_str(), s.forecast_as.c_str());
   }
+  for (const std::string& c : forecast_caveats(gpu, predictor))
+    std::printf("\nnote: %s\n", c.c_str());
   return 0;
 }
 

@@ -1,10 +1,12 @@
 // `tilecast kernel`: the forecast of one kernel on one GPU.
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/kernel_forecast.hpp"
 
 namespace tilecast::cli {
@@ -33,6 +35,8 @@ int run_kernel(const Args& args) {
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
               static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
+  for (const std::string& c : forecast_caveats(gpu, predictor))
+    std::printf("note: %s\n", c.c_str());
   return 0;
 }
 

@@ -97,6 +97,8 @@ TEST_SUITE("train") {
     const TrainResult r = train_kernel_models({{"mem.csv", head + body}}, device_files(), cfg, "t");
     CHECK(r.rows_used == 40);
     CHECK(r.rows_held_out == 40);
+    CHECK(nlohmann::json::parse(r.weights_json)["trained_on"] ==
+          nlohmann::json::array({"Tesla T4"}));
     CHECK_THROWS_WITH_AS(
         train_kernel_models({{"bad.csv", head + "add,zero,Tesla T4,k,1,1,1,2,4\n"}}, device_files(),
                             cfg, "t"),

@@ -5,6 +5,7 @@
 #include "json_fields.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/kernel_forecast.hpp"
 
@@ -50,6 +51,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["tiles"] = f.tiles;
   j["waves"] = f.waves;
   j["utilization"] = f.utilization;
+  j["caveats"] = forecast_caveats(gpu, predictor);
   return j.dump(2);
 }
 

@@ -2,6 +2,7 @@
 // and the web page share.
 #include <nlohmann/json.hpp>
 
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/version.hpp"
 
@@ -41,6 +42,7 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   for (const auto& s : f.substitutions)
     subs.push_back({{"kernel", s.kernel}, {"forecast_as", s.forecast_as}});
   j["substitutions"] = subs;
+  j["caveats"] = forecast_caveats(gpu, f.predictor);
   j["roofline_latency_ms"] = roofline_latency_ms;
   return j.dump(2);
 }

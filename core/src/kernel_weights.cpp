@@ -122,6 +122,14 @@ KernelWeights parse_kernel_weights(std::string_view text, std::string_view origi
     if (j.at("families").contains(name))
       w.families[int(f)] = parse_family(j.at("families").at(name), where + ": families." + name, f);
   }
+  if (j.contains("trained_on")) {
+    const json& t = j.at("trained_on");
+    if (!t.is_array()) throw Error(where + ": trained_on must be an array of device names");
+    for (const auto& d : t) {
+      if (!d.is_string()) throw Error(where + ": trained_on must hold only device names");
+      w.trained_on.push_back(d.get<std::string>());
+    }
+  }
   return w;
 }
 

@@ -4,7 +4,9 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "mlp.hpp"
 #include "tilecast/kernel.hpp"
@@ -24,6 +26,7 @@ struct FamilyModel {
 
 struct KernelWeights {
   std::array<std::optional<FamilyModel>, 4> families;  // indexed by OpFamily
+  std::vector<std::string> trained_on;                 // device names of the training rows
 };
 
 std::string_view family_name(OpFamily f);

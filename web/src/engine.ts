@@ -72,6 +72,7 @@ export interface ModelForecast {
   breakdown: Partial<Record<BreakdownKind, number>>;
   layers: LayerRow[];
   substitutions: { kernel: string; forecast_as: string }[];
+  caveats: string[];  // what the forecast cannot vouch for (an unmeasured vendor or architecture)
   roofline_latency_ms: number;
 }
 

@@ -419,6 +419,9 @@ function renderEmbed(app: App): void {
     setOutput('embed-roofline', fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
     setOutput('embed-samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
     setOutput('embed-tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
+    const caveats = f.caveats ?? [];
+    if (caveats.length)
+      card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, 'Extrapolated beyond the measured GPUs (hover for why).'));
   } catch (e) {
     card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No forecast: ${errorMessage(e)}`));
   }

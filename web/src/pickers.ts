@@ -41,11 +41,7 @@ export function describeGpu(g: GpuSpec): string {
 
 export function showGpuInfo(app: App): void {
   const g = app.state.gpu === CUSTOM ? app.state.customGpu : gpuById(app, app.state.gpu);
-  // The kernel models learned from NVIDIA measurements only: say so where it matters.
-  const amdNote = g?.vendor === 'AMD'
-    ? ' · AMD: the learned model saw only NVIDIA GPUs; see Accuracy for measured AMD errors'
-    : '';
-  setText(byId('gpu-info'), g ? describeGpu(g) + amdNote : '');
+  setText(byId('gpu-info'), g ? describeGpu(g) : '');
 }
 
 interface FieldDef {

@@ -57,6 +57,7 @@ export function renderForecast(f: ModelForecast): void {
       ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
       : 'peak-speed bound: every kernel at its compute or memory limit',
   );
+  setText(byId('caveats'), (f.caveats ?? []).join(' '));
   setOutput('samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   setOutput('tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
 

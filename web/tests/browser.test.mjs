@@ -99,6 +99,8 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
   assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.match(await page.locator('#share-link').inputValue(), /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/);
+  // No Hopper GPU was measured for training: the forecast says so.
+  assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'main-view.png'), fullPage: true });
   await page.close();
 });
@@ -108,6 +110,8 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   let n = await forecasts(page);
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
   await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#caveats').textContent(), '');
+  assert.equal(await page.locator('#caveats').isVisible(), false);
   await page.selectOption('#model-select', 'llama2-7b');
   await waitForecasts(page, ++n);
   await page.fill('#batch', '4');
@@ -136,6 +140,11 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   await page.fill('#gpu-search', 'mi300');
   await waitForecasts(page, ++n);
   assert.equal(await page.locator('#gpu-select').inputValue(), 'mi300x');
+  // The roofline makes no learned claim; the learned model says it saw no AMD GPU.
+  assert.equal(await page.locator('#caveats').textContent(), '');
+  await page.selectOption('#predictor', 'tilecast');
+  await waitForecasts(page, ++n);
+  assert.match(await page.locator('#caveats').textContent(), /trained on NVIDIA GPUs only/);
   // A bad batch size is an inline message; the last forecast stays.
   const kept = await shown(page);
   await page.fill('#batch', '0');
@@ -252,6 +261,7 @@ test('embed mode renders a compact card', async () => {
   const text = await page.locator('#embed').textContent();
   assert.match(text, /on NVIDIA GeForce RTX 4090|No forecast/);
   await assertMatchesCli(page, { gpu: 'rtx-4090', model: 'llama3-8b', batch: 1, seq: 512, mode: 'inference' }, 'embed-');
+  assert.match(await page.locator('#embed-caveats').getAttribute('title'), /No Ada Lovelace GPU was measured/);
   const link = await page.locator('#embed a').getAttribute('href');
   assert.match(link, /gpu=rtx-4090/);
   assert.doesNotMatch(link, /embed=1/);

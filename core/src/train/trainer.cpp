@@ -215,6 +215,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   j["held_out_devices"] = config.held_out_devices;
   j["rows_used"] = res.rows_used;
   j["rows_held_out"] = res.rows_held_out;
+  std::set<std::string> trained_on;
+  for (const MeasuredKernel& r : rows) trained_on.insert(r.device);
+  j["trained_on"] = trained_on;  // the GPUs measured: forecasts say when a GPU is unlike them
   j["families"] = nlohmann::ordered_json::object();
 
   std::optional<FamilyModel> elementwise;  // once trained: the row families' streaming time

@@ -26,18 +26,30 @@ std::string joined(const std::set<std::string>& items) {
   return s;
 }
 
+struct Measured {
+  std::set<std::string> vendors, architectures;
+};
+
+// The training GPUs' vendors and architectures, from the embedded weights and catalog.
+const Measured& measured() {
+  static const Measured m = [] {
+    Measured r;
+    for (const std::string& name : embedded_kernel_weights().trained_on)
+      if (const GpuSpec* g = lookup_gpu(name)) {
+        r.vendors.insert(g->vendor);
+        if (!g->architecture.empty()) r.architectures.insert(g->architecture);
+      }
+    return r;
+  }();
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor) {
   std::vector<std::string> caveats;
   if (predictor != Predictor::tilecast) return caveats;
-  std::set<std::string> vendors, architectures;
-  for (const std::string& name : embedded_kernel_weights().trained_on) {
-    const GpuSpec* g = lookup_gpu(name);
-    if (!g) continue;
-    vendors.insert(g->vendor);
-    if (!g->architecture.empty()) architectures.insert(g->architecture);
-  }
+  const auto& [vendors, architectures] = measured();
   if (vendors.empty()) return caveats;
   const GpuSpec& g = described(gpu);
   if (!g.vendor.empty() && !vendors.count(g.vendor))

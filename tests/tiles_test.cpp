@@ -27,6 +27,16 @@ Kernel kernel(Op op, std::int64_t a, std::int64_t b, std::int64_t c = 0, std::in
   return make_kernel(op, dims, is_gemm(op) ? 4 : 2);
 }
 
+// The last feature of a row kernel (softmax or ln) over 4096 rows of h elements: where
+// each row family puts its own feature.
+double last_row_feature(Op op, std::int64_t h) {
+  const GpuSpec g = a100_40gb();
+  const Kernel k = kernel(op, 4096, h);
+  const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
+  REQUIRE(f.count == int(feature_names(op_family(op)).size()));
+  return f.v[f.count - 1];
+}
+
 }  // namespace
 
 TEST_SUITE("tiles") {
@@ -166,32 +176,20 @@ TEST_SUITE("tiles") {
   }
 
   TEST_CASE("softmax features end with the row's alignment (log2, capped at 16)") {
-    const GpuSpec g = a100_40gb();
     const std::vector<std::string> names = feature_names(OpFamily::softmax);
     REQUIRE(!names.empty());
     CHECK(names.back() == "log2_align_h");
-    const auto last = [&](std::int64_t h) {
-      const Kernel k = kernel(Op::softmax, 4096, h);
-      const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
-      REQUIRE(f.count == int(names.size()));
-      return f.v[f.count - 1];
-    };
+    const auto last = [](std::int64_t h) { return last_row_feature(Op::softmax, h); };
     CHECK(last(2048) == 4.0);
     CHECK(last(1000) == 3.0);  // 1000 = 8 x 125: rows start on 32-byte sectors
     CHECK(last(1001) == 0.0);
   }
 
   TEST_CASE("layer-norm features end with whether the row fills whole 512-element passes") {
-    const GpuSpec g = a100_40gb();
     const std::vector<std::string> names = feature_names(OpFamily::layernorm);
     REQUIRE(!names.empty());
     CHECK(names.back() == "whole_passes");
-    const auto last = [&](std::int64_t h) {
-      const Kernel k = kernel(Op::ln, 4096, h);
-      const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
-      REQUIRE(f.count == int(names.size()));
-      return f.v[f.count - 1];
-    };
+    const auto last = [](std::int64_t h) { return last_row_feature(Op::ln, h); };
     CHECK(last(1024) == 1.0);
     CHECK(last(2560) == 1.0);
     CHECK(last(1000) == 0.0);

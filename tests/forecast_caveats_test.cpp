@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kernel_weights.hpp"
+#include "learned/weights.hpp"
 #include "test_paths.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/gpu_catalog.hpp"

@@ -1,13 +1,13 @@
 // Tile, wave and roofline arithmetic against hand-computed cases.
-#include "tiles.hpp"
+#include "kernel/tiles.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
-#include "kernel_features.hpp"
-#include "tile_table.hpp"
+#include "learned/features.hpp"
+#include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/roofline.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_weights.hpp"
+#include "learned/weights.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 

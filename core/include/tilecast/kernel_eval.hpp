@@ -1,5 +1,5 @@
-// Measured kernels in the NeuSight CSV format and the accuracy report over them
-// (count and MAPE per GPU and op, ours beside the roofline): text in, report out.
+// The accuracy report over measured kernels (count and MAPE per GPU and op, ours beside
+// the roofline): rows in, report out.
 #pragma once
 
 #include <array>
@@ -11,22 +11,10 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
+#include "tilecast/kernel_csv.hpp"
 #include "tilecast/kernel_forecast.hpp"
 
 namespace tilecast {
-
-struct MeasuredKernel {
-  std::string device;  // the CSV's Device, e.g. "Tesla T4"
-  Kernel kernel;
-  double latency_ms = 0;
-  std::string kernel_name;  // the CUDA kernel launched ("" when the CSV has none)
-  std::array<std::int64_t, 3> grid{1, 1, 1};
-  std::string origin;  // "file:line", for error messages
-};
-
-// Parses a kernel CSV (header row first). Rows of ops tilecast does not model
-// (conv) are skipped. Throws tilecast::Error naming `origin`, the line and the field.
-std::vector<MeasuredKernel> parse_kernel_csv(std::string_view csv_text, std::string_view origin);
 
 struct EvalGroup {
   std::string gpu;

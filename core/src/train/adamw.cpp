@@ -1,4 +1,4 @@
-#include "adamw.hpp"
+#include "train/adamw.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "dataset.hpp"
+#include "train/dataset.hpp"
 
 #include "tilecast/roofline.hpp"
 

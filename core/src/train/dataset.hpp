@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_features.hpp"
+#include "learned/features.hpp"
 #include "tilecast/kernel_eval.hpp"
 
 namespace tilecast::train {

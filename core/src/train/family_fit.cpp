@@ -1,11 +1,12 @@
-#include "family_fit.hpp"
+#include "train/family_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "adamw.hpp"
-#include "rng.hpp"
+#include "learned/heads.hpp"
+#include "train/adamw.hpp"
+#include "train/rng.hpp"
 
 namespace tilecast::train {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dataset.hpp"
-#include "mlp.hpp"
+#include "train/dataset.hpp"
+#include "learned/mlp.hpp"
 
 namespace tilecast::train {
 

@@ -1,9 +1,9 @@
-#include "tile_table_builder.hpp"
+#include "train/tile_table_builder.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "dataset.hpp"
-#include "tile_table.hpp"
+#include "train/dataset.hpp"
+#include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::train {

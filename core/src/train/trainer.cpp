@@ -8,13 +8,13 @@
 #include <optional>
 #include <set>
 
-#include "dataset.hpp"
-#include "family_fit.hpp"
-#include "kernel_weights.hpp"
-#include "learned_latency.hpp"
-#include "rng.hpp"
-#include "tile_table.hpp"
-#include "tile_table_builder.hpp"
+#include "train/dataset.hpp"
+#include "train/family_fit.hpp"
+#include "learned/weights.hpp"
+#include "learned/latency.hpp"
+#include "train/rng.hpp"
+#include "learned/tile_table.hpp"
+#include "train/tile_table_builder.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/train.hpp"
 

@@ -1,0 +1,58 @@
+// JSON API for GPUs and single kernels.
+#include <nlohmann/json.hpp>
+
+#include "api/request.hpp"
+#include "common/json_fields.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_forecast.hpp"
+
+namespace tilecast::api {
+
+std::string list_gpus() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& g : gpu_catalog()) list.push_back(nlohmann::json::parse(gpu_spec_to_json(g)));
+  return list.dump();
+}
+
+std::string validate_gpu(std::string_view spec_json) {
+  return gpu_spec_to_json(parse_gpu_spec(spec_json, "GPU spec"));
+}
+
+std::string forecast_kernel(std::string_view request_json) {
+  const nlohmann::json req = detail::parse_json(request_json, "kernel request");
+  const GpuSpec gpu = detail::request_gpu(req);
+  const std::string op = detail::string_field(req, "op", "kernel request");
+  if (!req.contains("dims") || !req.at("dims").is_array())
+    throw Error("kernel request: field 'dims' must be an array of integers");
+  std::string dims;
+  for (const auto& d : req.at("dims")) {
+    if (!d.is_number_integer() && !d.is_number_unsigned())
+      throw Error("kernel request: field 'dims' must hold only integers, got " + d.dump());
+    dims += (dims.empty() ? "" : ",");
+    dims += std::to_string(d.get<long long>());
+  }
+  const Kernel kernel = parse_kernel(op, dims);
+  const Predictor predictor =
+      parse_predictor(req.value("predictor", std::string(predictor_name(Predictor::tilecast))));
+  const KernelForecast f = tilecast::forecast_kernel(gpu, kernel, predictor);
+  nlohmann::ordered_json j;
+  j["gpu"] = gpu.name;
+  j["op"] = op_name(kernel.op);
+  j["dims"] = dims_to_string(kernel);
+  j["predictor"] = predictor_name(predictor);
+  j["latency_ms"] = f.latency_ms;
+  j["roofline_ms"] = f.roofline_ms;
+  j["flops"] = f.flops;
+  j["bytes"] = f.bytes;
+  j["tile"] = f.tile;
+  j["tiles"] = f.tiles;
+  j["waves"] = f.waves;
+  j["utilization"] = f.utilization;
+  j["caveats"] = forecast_caveats(gpu, predictor);
+  return j.dump(2);
+}
+
+}  // namespace tilecast::api

@@ -1,0 +1,86 @@
+// JSON API for whole-model forecasts: the zoo, config validation, forecasts.
+#include <nlohmann/json.hpp>
+
+#include "api/request.hpp"
+#include "common/json_fields.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+
+namespace tilecast::api {
+namespace {
+
+constexpr const char* kOrigin = "model request";
+
+ModelConfig request_model(const nlohmann::json& req) {
+  auto it = req.find("model");
+  if (it == req.end() || it->is_null()) throw Error("model request: field 'model' is missing");
+  if (it->is_string()) return find_model(it->get<std::string>());
+  if (it->is_object()) return parse_model_config(it->dump(), "model config");
+  throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
+}
+
+nlohmann::ordered_json model_summary(const ModelConfig& m) {
+  nlohmann::ordered_json j;
+  j["id"] = m.id;
+  j["name"] = m.name;
+  j["architecture"] = std::string(architecture_name(m.architecture));
+  j["model_type"] = m.model_type;
+  j["layers"] = m.num_layers + m.num_decoder_layers;
+  j["hidden_size"] = m.hidden_size;
+  j["params_b"] = m.params() / 1e9;
+  j["source"] = m.source;
+  return j;
+}
+
+}  // namespace
+
+std::string list_models() {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& m : model_zoo()) list.push_back(model_summary(m));
+  return list.dump();
+}
+
+std::string validate_model(std::string_view config_json) {
+  const ModelConfig m = parse_model_config(config_json, "model config");
+  nlohmann::ordered_json j;
+  j["ok"] = true;
+  j["architecture"] = std::string(architecture_name(m.architecture));
+  j["model_type"] = m.model_type;
+  j["name"] = m.name;
+  j["layers"] = m.num_layers + m.num_decoder_layers;
+  j["hidden_size"] = m.hidden_size;
+  j["heads"] = m.num_heads;
+  j["kv_heads"] = m.num_kv_heads;
+  j["intermediate_size"] = m.intermediate_size;
+  j["vocab_size"] = m.vocab_size;
+  j["params_b"] = m.params() / 1e9;
+  return j.dump();
+}
+
+std::string forecast_model(std::string_view request_json) {
+  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const GpuSpec gpu = detail::request_gpu(req);
+  const ModelConfig model = request_model(req);
+  Workload w;
+  w.batch = detail::integer_field(req, "batch", kOrigin, 1, 1LL << 31);
+  w.seq = detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31);
+  const std::string mode = detail::string_field(req, "mode", kOrigin, false);
+  if (mode.empty() || mode == "inference" || mode == "inf")
+    w.training = false;
+  else if (mode == "training" || mode == "train")
+    w.training = true;
+  else
+    throw Error("model request: field 'mode' is '" + mode + "'; allowed: training, inference");
+  const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
+  const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
+  const OpGraph graph = build_op_graph(model, w);
+  const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  const double roof = predictor == Predictor::roofline
+                          ? f.latency_ms
+                          : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
+  return model_forecast_to_json(gpu, model, f, roof);
+}
+
+}  // namespace tilecast::api

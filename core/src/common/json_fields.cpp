@@ -1,0 +1,109 @@
+#include "common/json_fields.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+namespace {
+
+constexpr std::size_t kMaxTextBytes = 4 << 20;
+constexpr int kMaxDepth = 64;
+
+std::string describe(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+const nlohmann::json& require(const nlohmann::json& obj, std::string_view field,
+                              std::string_view origin) {
+  auto it = obj.find(std::string(field));
+  if (it == obj.end() || it->is_null())
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' is missing");
+  return *it;
+}
+
+}  // namespace
+
+nlohmann::json parse_json(std::string_view text, std::string_view origin) {
+  if (text.size() > kMaxTextBytes)
+    throw Error(std::string(origin) + ": input is " + std::to_string(text.size()) +
+                " bytes; at most " + std::to_string(kMaxTextBytes) + " are accepted");
+  bool too_deep = false;
+  auto limit = [&](int d, nlohmann::json::parse_event_t ev, nlohmann::json&) {
+    if ((ev == nlohmann::json::parse_event_t::object_start ||
+         ev == nlohmann::json::parse_event_t::array_start) &&
+        d >= kMaxDepth)
+      too_deep = true;
+    return !too_deep;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end(), limit);
+  } catch (const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    auto pos = what.find("] ");
+    throw Error(std::string(origin) +
+                ": not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
+  }
+  if (too_deep)
+    throw Error(std::string(origin) + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
+                " levels");
+  if (!j.is_object()) throw Error(std::string(origin) + ": expected a JSON object");
+  return j;
+}
+
+bool has_field(const nlohmann::json& obj, std::string_view field) {
+  auto it = obj.find(std::string(field));
+  return it != obj.end() && !it->is_null();
+}
+
+double number_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                    double min, double max) {
+  const auto& v = require(obj, field, origin);
+  if (!v.is_number())
+    throw Error(std::string(origin) + ": field '" + std::string(field) +
+                "' must be a number, got " + describe(v));
+  double x = v.get<double>();
+  if (!std::isfinite(x) || x < min || x > max)
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' is " + describe(v) +
+                "; allowed: " + fmt(min) + " to " + fmt(max));
+  return x;
+}
+
+long long integer_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                        long long min, long long max) {
+  const auto& v = require(obj, field, origin);
+  double x = v.is_number() ? v.get<double>() : NAN;
+  if (!v.is_number() || !std::isfinite(x) || std::floor(x) != x)
+    throw Error(std::string(origin) + ": field '" + std::string(field) +
+                "' must be an integer, got " + describe(v));
+  if (x < static_cast<double>(min) || x > static_cast<double>(max))
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' is " + describe(v) +
+                "; allowed: " + std::to_string(min) + " to " + std::to_string(max));
+  return static_cast<long long>(x);
+}
+
+std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         bool required) {
+  auto it = obj.find(std::string(field));
+  if (it == obj.end() || it->is_null()) {
+    if (required)
+      throw Error(std::string(origin) + ": field '" + std::string(field) + "' is missing");
+    return {};
+  }
+  if (!it->is_string())
+    throw Error(std::string(origin) + ": field '" + std::string(field) +
+                "' must be a string, got " + describe(*it));
+  return it->get<std::string>();
+}
+
+}  // namespace tilecast::detail

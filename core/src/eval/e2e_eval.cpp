@@ -1,0 +1,125 @@
+#include "tilecast/e2e_eval.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/model_forecast.hpp"
+
+namespace tilecast {
+namespace {
+
+std::optional<std::int64_t> to_int(std::string_view s) {
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size() || v < 1) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<LabelName> parse_label_name(std::string_view stem) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t pos = stem.find('-', start);
+    parts.push_back(stem.substr(start, pos == std::string_view::npos ? pos : pos - start));
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  if (parts.size() < 4 || parts.size() > 5) return std::nullopt;
+  LabelName n;
+  n.model = std::string(parts[0]);
+  if (parts[1] == "train")
+    n.training = true;
+  else if (parts[1] != "inf")
+    return std::nullopt;
+  auto seq = to_int(parts[2]), batch = to_int(parts[3]);
+  if (!seq || !batch || n.model.empty()) return std::nullopt;
+  n.seq = *seq;
+  n.batch = *batch;
+  if (parts.size() == 5) n.option = std::string(parts[4]);
+  return n;
+}
+
+E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor) {
+  E2eReport r;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const auto& in : inputs) {
+    const auto name = parse_label_name(in.label_stem);
+    if (!name || !name->option.empty())
+      throw Error("label '" + in.label_stem +
+                  "': expected <model>-<inf|train>-<seq>-<batch> without an option");
+    const std::string origin = "label " + in.label_stem;
+    const nlohmann::json label = detail::parse_json(in.label_json, origin);
+    const double measured = detail::number_field(label, "e2e_latency", origin, 1e-9, 1e12);
+    const GpuSpec gpu = parse_gpu_spec(in.gpu_json, "device of " + in.label_stem);
+    const ModelConfig model = parse_model_config(in.model_json, "model " + name->model);
+    const Workload w{name->batch, name->seq, name->training};
+    const OpGraph graph = build_op_graph(model, w);
+    E2eCase c;
+    c.gpu = gpu.name;
+    c.model = name->model;
+    c.mode = name->training ? "training" : "inference";
+    c.seq = name->seq;
+    c.batch = name->batch;
+    c.measured_ms = measured;
+    c.predicted_ms = forecast_graph(gpu, graph, w, predictor).latency_ms;
+    c.roofline_ms = predictor == Predictor::roofline
+                        ? c.predicted_ms
+                        : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
+    c.error_pct = 100 * (c.predicted_ms - measured) / measured;
+    c.roofline_error_pct = 100 * (c.roofline_ms - measured) / measured;
+    const auto key = std::make_pair(c.gpu, c.mode);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      it = index.emplace(key, r.summary.size()).first;
+      E2eSummary s;
+      s.gpu = c.gpu;
+      s.mode = c.mode;
+      r.summary.push_back(s);
+    }
+    auto& s = r.summary[it->second];
+    s.n += 1;
+    s.mean_abs_error_pct += std::fabs(c.error_pct);
+    s.roofline_mean_abs_error_pct += std::fabs(c.roofline_error_pct);
+    s.max_abs_error_pct = std::max(s.max_abs_error_pct, std::fabs(c.error_pct));
+    r.cases.push_back(c);
+  }
+  for (auto& s : r.summary) {
+    s.mean_abs_error_pct /= s.n;
+    s.roofline_mean_abs_error_pct /= s.n;
+  }
+  return r;
+}
+
+std::string e2e_report_to_json(const E2eReport& report) {
+  nlohmann::ordered_json j;
+  j["cases"] = nlohmann::ordered_json::array();
+  for (const auto& c : report.cases)
+    j["cases"].push_back({{"gpu", c.gpu},
+                          {"model", c.model},
+                          {"mode", c.mode},
+                          {"seq", c.seq},
+                          {"batch", c.batch},
+                          {"measured_ms", c.measured_ms},
+                          {"predicted_ms", c.predicted_ms},
+                          {"error_pct", c.error_pct},
+                          {"roofline_ms", c.roofline_ms},
+                          {"roofline_error_pct", c.roofline_error_pct}});
+  j["summary"] = nlohmann::ordered_json::array();
+  for (const auto& s : report.summary)
+    j["summary"].push_back({{"gpu", s.gpu},
+                            {"mode", s.mode},
+                            {"n", s.n},
+                            {"mean_abs_error_pct", s.mean_abs_error_pct},
+                            {"roofline_mean_abs_error_pct", s.roofline_mean_abs_error_pct},
+                            {"max_abs_error_pct", s.max_abs_error_pct}});
+  return j.dump(2);
+}
+
+}  // namespace tilecast

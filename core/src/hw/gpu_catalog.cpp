@@ -1,0 +1,65 @@
+#include "tilecast/gpu_catalog.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/embedded_data.hpp"
+#include "common/name_key.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+std::vector<GpuSpec> load_catalog() {
+  std::vector<GpuSpec> gpus;
+  for (const auto& f : embedded::json_files_in("gpu_catalog")) {
+    GpuSpec g = parse_gpu_spec(f.text, f.path);
+    if (g.id.empty()) g.id = std::string(f.stem);
+    gpus.push_back(std::move(g));
+  }
+  std::sort(gpus.begin(), gpus.end(),
+            [](const GpuSpec& a, const GpuSpec& b) { return a.id < b.id; });
+  return gpus;
+}
+
+}  // namespace
+
+const std::vector<GpuSpec>& gpu_catalog() {
+  static const std::vector<GpuSpec> catalog = load_catalog();
+  return catalog;
+}
+
+const GpuSpec* lookup_gpu(std::string_view name) {
+  const std::string key = detail::name_key(name);
+  for (const auto& g : gpu_catalog()) {
+    const std::string name_key = detail::name_key(g.name);
+    const std::string vendor_key = detail::name_key(g.vendor);
+    const bool name_without_vendor =
+        name_key.rfind(vendor_key, 0) == 0 && name_key.substr(vendor_key.size()) == key;
+    if (detail::name_key(g.id) == key || name_key == key || name_without_vendor) return &g;
+    for (const auto& a : g.aliases)
+      if (detail::name_key(a) == key) return &g;
+  }
+  return nullptr;
+}
+
+const GpuSpec& find_gpu(std::string_view name) {
+  if (const GpuSpec* g = lookup_gpu(name)) return *g;
+  const std::string key = detail::name_key(name);
+  // Suggestions: catalog ids sharing the first three characters of the key.
+  const std::string prefix = key.substr(0, 3);
+  std::string close;
+  int shown = 0;
+  for (const auto& g : gpu_catalog()) {
+    if (prefix.empty() || detail::name_key(g.id).find(prefix) == std::string::npos) continue;
+    if (shown++) close += ", ";
+    close += g.id;
+    if (shown == 8) break;
+  }
+  std::string msg = "unknown GPU '" + std::string(name) + "'";
+  msg += close.empty() ? "; run 'tilecast gpus' for the catalog, or pass a spec file"
+                       : "; did you mean: " + close + "?";
+  throw Error(msg);
+}
+
+}  // namespace tilecast

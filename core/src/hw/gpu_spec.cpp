@@ -1,0 +1,116 @@
+#include "tilecast/gpu_spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+
+namespace tilecast {
+namespace {
+
+using detail::has_field;
+using detail::integer_field;
+using detail::number_field;
+using detail::string_field;
+
+// Generous bounds: anything outside is a typo or a unit mix-up, not a GPU.
+constexpr double kMaxGflops = 1e7;  // 10 PFLOP/s
+constexpr double kMaxMemGb = 16384;
+constexpr double kMaxBwGbps = 1e5;
+constexpr double kMaxL2Mb = 4096;
+constexpr double kMaxL1Kb = 4096;
+
+GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
+  GpuSpec g;
+  g.name = string_field(j, "Device", origin);
+  g.aliases = {g.name};
+  g.vendor = g.name.rfind("AMD", 0) == 0 ? "AMD" : "NVIDIA";
+  g.mem_gb = number_field(j, "Dev_Mem", origin, 0.1, kMaxMemGb);
+  g.mem_bw_gbps = number_field(j, "Mem_Bw", origin, 1, kMaxBwGbps);
+  g.num_sm = static_cast<int>(integer_field(j, "Num_Sm", origin, 1, 4096));
+  g.cores_per_sm = static_cast<int>(integer_field(j, "Core_Per_SM", origin, 1, 4096));
+  g.clock_mhz = number_field(j, "Freq", origin, 50, 10000);
+  if (has_field(j, "SingleFLOPs")) {
+    g.fp32_gflops = number_field(j, "SingleFLOPs", origin, 1, kMaxGflops);
+    g.fp32_matrix_gflops = g.fp32_gflops;
+  } else {
+    g.fp32_gflops = number_field(j, "SingleFLOPsVEC", origin, 1, kMaxGflops);
+    g.fp32_matrix_gflops = number_field(j, "SingleFLOPsMM", origin, 1, kMaxGflops);
+  }
+  g.l2_mb = number_field(j, "L2Cache", origin, 0.01, kMaxL2Mb);
+  g.source = "NeuSight dataset device file";
+  if (const GpuSpec* c = lookup_gpu(g.name)) {
+    g.max_threads_per_sm = c->max_threads_per_sm;
+    g.l1_kb_per_sm = c->l1_kb_per_sm;
+  }
+  return g;
+}
+
+GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
+  GpuSpec g;
+  g.id = string_field(j, "id", origin, false);
+  g.name = string_field(j, "name", origin);
+  if (g.name.empty()) throw Error(std::string(origin) + ": field 'name' is empty");
+  if (has_field(j, "aliases")) {
+    const auto& a = j.at("aliases");
+    if (!a.is_array()) throw Error(std::string(origin) + ": field 'aliases' must be an array");
+    for (const auto& s : a) {
+      if (!s.is_string())
+        throw Error(std::string(origin) + ": field 'aliases' must hold only strings");
+      g.aliases.push_back(s.get<std::string>());
+    }
+  }
+  g.vendor = string_field(j, "vendor", origin);
+  if (g.vendor != "NVIDIA" && g.vendor != "AMD")
+    throw Error(std::string(origin) + ": field 'vendor' is \"" + g.vendor +
+                "\"; allowed: \"NVIDIA\" or \"AMD\"");
+  g.architecture = string_field(j, "architecture", origin, false);
+  g.num_sm = static_cast<int>(integer_field(j, "num_sm", origin, 1, 4096));
+  g.cores_per_sm = static_cast<int>(integer_field(j, "cores_per_sm", origin, 1, 4096));
+  g.clock_mhz = number_field(j, "boost_clock_mhz", origin, 50, 10000);
+  g.fp32_gflops = number_field(j, "fp32_gflops", origin, 1, kMaxGflops);
+  g.fp32_matrix_gflops = has_field(j, "fp32_matrix_gflops")
+                             ? number_field(j, "fp32_matrix_gflops", origin, 1, kMaxGflops)
+                             : g.fp32_gflops;
+  g.mem_gb = number_field(j, "mem_gb", origin, 0.1, kMaxMemGb);
+  g.mem_bw_gbps = number_field(j, "mem_bw_gbps", origin, 1, kMaxBwGbps);
+  g.l2_mb = number_field(j, "l2_mb", origin, 0.01, kMaxL2Mb);
+  if (has_field(j, "max_threads_per_sm"))
+    g.max_threads_per_sm =
+        static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
+  if (has_field(j, "l1_kb_per_sm"))
+    g.l1_kb_per_sm = number_field(j, "l1_kb_per_sm", origin, 1, kMaxL1Kb);
+  g.source = string_field(j, "source", origin, false);
+  return g;
+}
+
+}  // namespace
+
+GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin) {
+  nlohmann::json j = detail::parse_json(json_text, origin);
+  return j.contains("Device") ? from_dataset(j, origin) : from_catalog(j, origin);
+}
+
+std::string gpu_spec_to_json(const GpuSpec& g) {
+  nlohmann::ordered_json j;
+  if (!g.id.empty()) j["id"] = g.id;
+  j["name"] = g.name;
+  j["aliases"] = g.aliases;
+  j["vendor"] = g.vendor;
+  j["architecture"] = g.architecture;
+  j["num_sm"] = g.num_sm;
+  j["cores_per_sm"] = g.cores_per_sm;
+  j["boost_clock_mhz"] = g.clock_mhz;
+  j["fp32_gflops"] = g.fp32_gflops;
+  if (g.fp32_matrix_gflops != g.fp32_gflops) j["fp32_matrix_gflops"] = g.fp32_matrix_gflops;
+  j["mem_gb"] = g.mem_gb;
+  j["mem_bw_gbps"] = g.mem_bw_gbps;
+  j["l2_mb"] = g.l2_mb;
+  if (g.max_threads_per_sm > 0) j["max_threads_per_sm"] = g.max_threads_per_sm;
+  if (g.l1_kb_per_sm > 0) j["l1_kb_per_sm"] = g.l1_kb_per_sm;
+  j["source"] = g.source;
+  return j.dump(2);
+}
+
+}  // namespace tilecast

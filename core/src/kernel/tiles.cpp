@@ -1,0 +1,131 @@
+#include "kernel/tiles.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilecast {
+namespace {
+
+constexpr double kFloatBytes = 4.0;
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+
+// Parses the digits at `pos`; returns -1 when there are none or too many.
+int read_int(std::string_view s, std::size_t& pos) {
+  int v = 0;
+  std::size_t start = pos;
+  while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9' && pos - start < 5)
+    v = v * 10 + (s[pos++] - '0');
+  return pos == start ? -1 : v;
+}
+
+std::int64_t clamp_count(double v) {
+  constexpr double kMax = 9.0e18;
+  return static_cast<std::int64_t>(std::min(std::max(v, 1.0), kMax));
+}
+
+}  // namespace
+
+std::optional<GemmTile> gemm_tile_from_kernel_name(std::string_view name) {
+  const std::size_t at = name.find("gemm");
+  if (at == std::string_view::npos) return std::nullopt;
+  for (std::size_t p = at; p < name.size(); ++p) {
+    if (name[p] < '0' || name[p] > '9' || (p > 0 && name[p - 1] >= '0' && name[p - 1] <= '9'))
+      continue;
+    std::size_t q = p;
+    const int a = read_int(name, q);
+    if (a <= 0 || q >= name.size() || name[q] != 'x') continue;
+    ++q;
+    const int b = read_int(name, q);
+    if (b <= 0) continue;
+    GemmTile t;
+    t.rows = a;
+    t.cols = b;
+    return t;
+  }
+  return std::nullopt;
+}
+
+std::int64_t waves_for(std::int64_t tiles, int num_sm) {
+  if (tiles < 1) return 0;
+  const std::int64_t sm = std::max(num_sm, 1);
+  return (tiles + sm - 1) / sm;
+}
+
+std::int64_t elementwise_block_elements(double elements) {
+  std::int64_t per_block = 512;
+  constexpr double kMaxGrid = 1048576.0;
+  while (ceil_div(elements, double(per_block)) > kMaxGrid && per_block < (std::int64_t{1} << 40))
+    per_block *= 2;
+  return per_block;
+}
+
+TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm) {
+  const double b = double(k.dims[0]), m = double(k.dims[1]), n = double(k.dims[2]),
+               out = double(k.dims[3]);
+  const double split = std::max(tile.split, 1);
+  const double depth = std::ceil(n / split);
+  TilePlan p;
+  p.tile_rows = tile.rows;
+  p.tile_cols = tile.cols;
+  p.tile_depth = depth;
+  p.tile_flops = 2.0 * tile.rows * tile.cols * depth;
+  p.tile_bytes =
+      kFloatBytes * (tile.rows * depth + depth * tile.cols + double(tile.rows) * tile.cols);
+  p.tiles = clamp_count(b * ceil_div(out, tile.rows) * ceil_div(m, tile.cols) * split);
+  p.waves = waves_for(p.tiles, num_sm);
+  p.label = std::to_string(tile.rows) + "x" + std::to_string(tile.cols);
+  if (tile.split > 1) p.label += " split-K " + std::to_string(tile.split);
+  return p;
+}
+
+TilePlan plan_elementwise(const Kernel& k, int num_sm) {
+  const double elems = kernel_elements(k);
+  const std::int64_t per_block = elementwise_block_elements(elems);
+  const double share = std::min(double(per_block), elems) / elems;
+  TilePlan p;
+  p.tile_rows = double(per_block);
+  p.tile_flops = kernel_flops(k) * share;
+  p.tile_bytes = kernel_bytes(k) * share;
+  p.tiles = clamp_count(ceil_div(elems, double(per_block)));
+  p.waves = waves_for(p.tiles, num_sm);
+  p.label = std::to_string(per_block) + " elements";
+  return p;
+}
+
+TilePlan plan_rows(const Kernel& k, int num_sm) {
+  const double rows = double(k.dims[0]);
+  TilePlan p;
+  p.tile_rows = double(k.dims[1]);
+  p.tile_flops = kernel_flops(k) / rows;
+  p.tile_bytes = kernel_bytes(k) / rows;
+  p.tiles = clamp_count(rows);
+  p.waves = waves_for(p.tiles, num_sm);
+  p.label = "1 row of " + std::to_string(k.dims[1]);
+  return p;
+}
+
+std::int64_t softmax_block_threads(std::int64_t cols) {
+  const std::int64_t max_block = std::min<std::int64_t>(cols / 4, 1024) / 2;
+  std::int64_t block = 1;
+  while (block < max_block) block *= 2;
+  return std::max<std::int64_t>(block, 32);
+}
+
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu) {
+  const std::int64_t cols = k.dims[1];
+  if (cols <= kSoftmaxWarpMaxCols || !(gpu.l2_mb > 0)) return 1.0;
+  const double threads_per_sm = gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : 2048.0;
+  const double resident_rows =
+      std::max(1.0, std::floor(threads_per_sm / double(softmax_block_threads(cols))));
+  const double sm_bytes = resident_rows * kFloatBytes * double(cols);
+  const auto ramp = [](double bytes, double capacity) {
+    return std::clamp(std::log2(bytes / capacity), 0.0, 1.0);
+  };
+  double miss = ramp(double(std::max(gpu.num_sm, 1)) * sm_bytes, gpu.l2_mb * 1048576.0);
+  if (gpu.l1_kb_per_sm > 0)
+    miss = std::max(miss, ramp(sm_bytes, kL1UsableFraction * gpu.l1_kb_per_sm * 1024.0));
+  return 1.0 + miss;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,34 @@
+#include "learned/latency.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "learned/features.hpp"
+#include "tilecast/roofline.hpp"
+
+namespace tilecast {
+
+LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, const Kernel& k,
+                               const TilePlan& plan, double tile_ms) {
+  const Features x = kernel_features(gpu, k, plan);
+  double out[3];
+  model.forward(x.v.data(), out);
+  LearnedLatency r;
+  r.heads = heads_from_outputs(out, model.overhead_max_ms);
+  r.ms = compose_latency_ms(double(plan.waves), tile_ms, r.heads);
+  return r;
+}
+
+double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, std::int64_t rows,
+                    std::int64_t cols) {
+  Kernel relu;
+  relu.op = Op::relu;
+  relu.dims = {rows, cols, 1, 1};
+  const TilePlan plan = plan_elementwise(relu, gpu.num_sm);
+  const double roofline = roofline_latency_ms(gpu, relu);
+  const double ms =
+      learned_latency(elementwise, gpu, relu, plan, tile_roofline_ms(gpu, relu, plan)).ms;
+  return std::isfinite(ms) ? std::max(ms, roofline) : roofline;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,30 @@
+// One kernel's latency under one family model (the forecaster and the trainer share it),
+// and the streaming time the row kernels are measured against.
+#pragma once
+
+#include <cstdint>
+
+#include "learned/heads.hpp"
+#include "learned/weights.hpp"
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel.hpp"
+#include "kernel/tiles.hpp"
+
+namespace tilecast {
+
+struct LearnedLatency {
+  double ms = 0;  // waves x tile_ms / utilization + overhead; may be non-finite
+  UtilizationHeads heads;
+};
+
+LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, const Kernel& k,
+                               const TilePlan& plan, double tile_ms);
+
+// Time the element-wise model gives a relu over rows x cols elements (one read and one
+// write each), at least its roofline: what streaming that traffic costs on this GPU.
+// Softmax runs within 1.1-1.8x of it on every measured GPU, while its roofline ratio
+// varies far more, so its utilization is learned against it.
+double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, std::int64_t rows,
+                    std::int64_t cols);
+
+}  // namespace tilecast

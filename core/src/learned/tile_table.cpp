@@ -1,0 +1,163 @@
+#include "learned/tile_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "common/embedded_data.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kCellBits = 5;
+constexpr std::uint32_t kCellMask = (1u << kCellBits) - 1;
+
+int cell_dim(std::uint32_t cell, int i) { return int((cell >> (kCellBits * (3 - i))) & kCellMask); }
+
+std::size_t dense_index(const TileTable::Gpu::Dense& d, const int* c) {
+  std::size_t idx = 0;
+  for (int i = 0; i < 4; ++i)
+    idx = idx * std::size_t(d.hi[i] - d.lo[i] + 1) + std::size_t(c[i] - d.lo[i]);
+  return idx;
+}
+
+// Multi-source breadth-first fill over the measured box: entries seed their cells
+// in sorted order, neighbours (one log2 step in one dim) are visited in a fixed order.
+void fill_dense(const std::vector<std::uint32_t>& entries, TileTable::Gpu::Dense& d) {
+  if (entries.empty()) return;
+  for (int i = 0; i < 4; ++i) {
+    d.lo[i] = int(kCellMask);
+    d.hi[i] = 0;
+  }
+  for (std::uint32_t v : entries)
+    for (int i = 0; i < 4; ++i) {
+      d.lo[i] = std::min(d.lo[i], cell_dim(v >> 8, i));
+      d.hi[i] = std::max(d.hi[i], cell_dim(v >> 8, i));
+    }
+  std::size_t size = 1;
+  for (int i = 0; i < 4; ++i) size *= std::size_t(d.hi[i] - d.lo[i] + 1);
+  constexpr std::uint8_t kEmpty = 255;
+  d.tile.assign(size, kEmpty);
+  std::vector<std::array<int, 4>> queue;
+  queue.reserve(size);
+  for (std::uint32_t v : entries) {
+    const int c[4] = {cell_dim(v >> 8, 0), cell_dim(v >> 8, 1), cell_dim(v >> 8, 2),
+                      cell_dim(v >> 8, 3)};
+    std::uint8_t& t = d.tile[dense_index(d, c)];
+    if (t != kEmpty) continue;
+    t = std::uint8_t(v & 255u);
+    queue.push_back({c[0], c[1], c[2], c[3]});
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const auto c = queue[head];
+    const std::uint8_t t = d.tile[dense_index(d, c.data())];
+    for (int i = 0; i < 4; ++i)
+      for (int step : {-1, 1}) {
+        auto n = c;
+        n[i] += step;
+        if (n[i] < d.lo[i] || n[i] > d.hi[i]) continue;
+        std::uint8_t& nt = d.tile[dense_index(d, n.data())];
+        if (nt != kEmpty) continue;
+        nt = t;
+        queue.push_back(n);
+      }
+  }
+}
+
+}  // namespace
+
+std::array<double, 4> gpu_table_key(const GpuSpec& gpu) {
+  return {std::log2(std::max(gpu.num_sm, 1)), std::log2(std::max(gpu.fp32_matrix_gflops, 1.0)),
+          std::log2(std::max(gpu.mem_bw_gbps, 1.0)), std::log2(std::max(gpu.l2_mb, 0.01))};
+}
+
+std::uint32_t shape_cell(const Kernel& k) {
+  std::uint32_t cell = 0;
+  for (int i = 0; i < 4; ++i) {
+    const double q = std::round(std::log2(double(std::max<std::int64_t>(k.dims[i], 1))));
+    cell = (cell << kCellBits) | std::uint32_t(std::clamp(q, 0.0, double(kCellMask)));
+  }
+  return cell;
+}
+
+TileTable parse_tile_table(std::string_view text, std::string_view origin) {
+  const std::string where(origin);
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("tiles") || !j.contains("gpus") ||
+      !j.at("tiles").is_array() || !j.at("gpus").is_array())
+    throw Error(where + ": not a tile table (expected 'tiles' and 'gpus' arrays)");
+  TileTable t;
+  for (const auto& e : j.at("tiles")) {
+    if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() || !e[1].is_number_integer() ||
+        !e[2].is_number_integer())
+      throw Error(where + ": tiles entry " + e.dump() + " must be [rows, cols, split]");
+    GemmTile g{e[0].get<int>(), e[1].get<int>(), e[2].get<int>()};
+    if (g.rows < 1 || g.rows > 4096 || g.cols < 1 || g.cols > 4096 || g.split < 1 || g.split > 4096)
+      throw Error(where + ": tiles entry " + e.dump() + " is out of range 1..4096");
+    t.tiles.push_back(g);
+  }
+  for (const auto& g : j.at("gpus")) {
+    TileTable::Gpu gpu;
+    if (!g.is_object() || !g.contains("name") || !g.at("name").is_string() || !g.contains("key"))
+      throw Error(where + ": each gpus entry needs 'name' and 'key'");
+    gpu.name = g.at("name").get<std::string>();
+    const json& key = g.at("key");
+    if (!key.is_array() || key.size() != 4)
+      throw Error(where + ": gpus '" + gpu.name + "' key must hold 4 numbers");
+    for (int i = 0; i < 4; ++i) {
+      if (!key[i].is_number()) throw Error(where + ": gpus '" + gpu.name + "' key not numeric");
+      gpu.key[i] = key[i].get<double>();
+    }
+    const char* ops[2] = {"linear", "bmm"};
+    for (int o = 0; o < 2; ++o) {
+      if (!g.contains(ops[o])) continue;
+      for (const auto& e : g.at(ops[o])) {
+        if (!e.is_number_unsigned() || (e.get<std::uint64_t>() & 255u) >= t.tiles.size() ||
+            e.get<std::uint64_t>() >= (std::uint64_t{1} << 28))
+          throw Error(where + ": gpus '" + gpu.name + "' " + ops[o] + " entry " + e.dump() +
+                      " is not a packed cell*256+tile");
+        gpu.entries[o].push_back(e.get<std::uint32_t>());
+      }
+      std::sort(gpu.entries[o].begin(), gpu.entries[o].end());
+      fill_dense(gpu.entries[o], gpu.dense[o]);
+    }
+    t.gpus.push_back(std::move(gpu));
+  }
+  return t;
+}
+
+const TileTable& embedded_tile_table() {
+  static const TileTable table = [] {
+    const std::string_view text = embedded::find("core/data/tile_table.json");
+    if (text.empty()) return TileTable{};
+    return parse_tile_table(text, "core/data/tile_table.json");
+  }();
+  return table;
+}
+
+GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k) {
+  const int o = k.op == Op::bmm ? 1 : 0;
+  const auto key = gpu_table_key(gpu);
+  const TileTable::Gpu* best = nullptr;
+  double best_d = 0;
+  for (const auto& g : table.gpus) {
+    if (g.entries[o].empty()) continue;
+    double d = 0;
+    for (int i = 0; i < 4; ++i) d += (g.key[i] - key[i]) * (g.key[i] - key[i]);
+    if (!best || d < best_d) {
+      best = &g;
+      best_d = d;
+    }
+  }
+  if (!best) return GemmTile{};
+  const TileTable::Gpu::Dense& d = best->dense[o];
+  const std::uint32_t cell = shape_cell(k);
+  int c[4];
+  for (int i = 0; i < 4; ++i) c[i] = std::clamp(cell_dim(cell, i), d.lo[i], d.hi[i]);
+  return table.tiles[d.tile[dense_index(d, c)]];
+}
+
+}  // namespace tilecast

@@ -1,0 +1,50 @@
+// The GEMM tile-selection table: for each measured GPU and GEMM op, the tile the
+// library chose per log2-binned shape. An unseen GPU or shape takes the nearest entry.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel.hpp"
+#include "kernel/tiles.hpp"
+
+namespace tilecast {
+
+struct TileTable {
+  struct Gpu {
+    std::string name;
+    std::array<double, 4> key{};                        // gpu_table_key
+    std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell*256 + tile
+    // Per op, filled at parse time: every cell of the measured range (lo..hi per dim)
+    // holds the tile of its nearest entry (fewest log2 steps, found breadth-first).
+    struct Dense {
+      std::array<int, 4> lo{}, hi{};
+      std::vector<std::uint8_t> tile;
+    };
+    std::array<Dense, 2> dense;
+  };
+  std::vector<Gpu> gpus;
+  std::vector<GemmTile> tiles;
+};
+
+// log2 of SMs, FP32 GFLOP/s, bandwidth and L2: where GPUs are compared.
+std::array<double, 4> gpu_table_key(const GpuSpec& gpu);
+// log2(B), log2(M), log2(N), log2(K) rounded and clamped to 0..31, packed in 20 bits.
+std::uint32_t shape_cell(const Kernel& k);
+
+TileTable parse_tile_table(std::string_view json_text, std::string_view origin);
+const TileTable& embedded_tile_table();  // empty when not built in
+
+// The tile of the nearest GPU's nearest shape: the shape is clamped into that GPU's
+// measured range, then the nearest measured cell decides. 128x128 when the table is empty.
+GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k);
+
+// The tiles and waves the learned predictor splits a kernel into on `gpu`
+// (GEMM tiles from the embedded table); defined in kernel_forecast.cpp.
+TilePlan plan_kernel(const GpuSpec& gpu, const Kernel& kernel);
+
+}  // namespace tilecast

@@ -1,0 +1,281 @@
+// Reading a Hugging Face config.json into a ModelConfig, per architecture.
+#include "tilecast/model_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr long long kMaxSize = 1LL << 31;
+
+struct Arch {
+  Architecture arch;
+  std::string_view model_type;
+  std::string_view class_prefix;  // e.g. "GPT2" matches GPT2LMHeadModel, GPT2Model...
+};
+
+constexpr Arch kArchs[] = {
+    {Architecture::gpt2, "gpt2", "GPT2"},
+    {Architecture::bert, "bert", "Bert"},
+    {Architecture::opt, "opt", "OPT"},
+    {Architecture::llama, "llama", "Llama"},
+    {Architecture::mistral, "mistral", "Mistral"},
+    {Architecture::qwen2, "qwen2", "Qwen2"},
+    {Architecture::switch_transformers, "switch_transformers", "SwitchTransformers"},
+};
+
+// The first of `names` present in `obj` (HF configs spell the same thing several ways).
+std::string first_present(const nlohmann::json& obj, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (detail::has_field(obj, n)) return n;
+  return *names.begin();
+}
+
+std::int64_t size_field(const nlohmann::json& obj, std::initializer_list<const char*> names,
+                        std::string_view origin) {
+  return detail::integer_field(obj, first_present(obj, names), origin, 1, kMaxSize);
+}
+
+std::int64_t optional_size(const nlohmann::json& obj, std::initializer_list<const char*> names,
+                           std::string_view origin, std::int64_t fallback) {
+  const std::string f = first_present(obj, names);
+  if (!detail::has_field(obj, f)) return fallback;
+  return detail::integer_field(obj, f, origin, 1, kMaxSize);
+}
+
+double optional_prob(const nlohmann::json& obj, const char* field, std::string_view origin,
+                     double fallback) {
+  if (!detail::has_field(obj, field)) return fallback;
+  return detail::number_field(obj, field, origin, 0, 1);
+}
+
+bool optional_bool(const nlohmann::json& obj, const char* field, std::string_view origin,
+                   bool fallback) {
+  if (!detail::has_field(obj, field)) return fallback;
+  const auto& v = obj.at(field);
+  if (!v.is_boolean())
+    throw Error(std::string(origin) + ": field '" + field + "' must be true or false");
+  return v.get<bool>();
+}
+
+Activation parse_activation(const nlohmann::json& obj, const char* field, std::string_view origin,
+                            Activation fallback) {
+  const std::string s = detail::string_field(obj, field, origin, false);
+  if (s.empty()) return fallback;
+  if (s == "gelu" || s == "gelu_python" || s == "gelu_pytorch_tanh" || s == "gelu_fast" ||
+      s == "quick_gelu")
+    return Activation::gelu;
+  if (s == "gelu_new") return Activation::gelu_new;
+  if (s == "relu") return Activation::relu;
+  if (s == "silu" || s == "swish") return Activation::silu;
+  throw Error(std::string(origin) + ": field '" + field + "' is '" + s +
+              "'; supported: gelu, gelu_new, relu, silu");
+}
+
+Architecture detect(const nlohmann::json& j, std::string_view origin, std::string& model_type) {
+  model_type = detail::string_field(j, "model_type", origin, false);
+  for (const auto& a : kArchs)
+    if (model_type == a.model_type) return a.arch;
+  if (detail::has_field(j, "architectures")) {
+    const auto& list = j.at("architectures");
+    if (!list.is_array())
+      throw Error(std::string(origin) + ": field 'architectures' must be an array of strings");
+    for (const auto& c : list) {
+      if (!c.is_string()) continue;
+      const std::string cls = c.get<std::string>();
+      for (const auto& a : kArchs)
+        if (cls.rfind(a.class_prefix, 0) == 0 && cls.size() > a.class_prefix.size() &&
+            std::isupper(static_cast<unsigned char>(cls[a.class_prefix.size()]))) {
+          if (model_type.empty()) model_type = std::string(a.model_type);
+          return a.arch;
+        }
+    }
+  }
+  std::string what = model_type.empty() ? std::string("no 'model_type' or known 'architectures'")
+                                        : "model_type '" + model_type + "'";
+  throw Error(std::string(origin) + ": unsupported architecture (" + what +
+              "); supported: " + supported_architectures());
+}
+
+void check_heads(const ModelConfig& m, std::string_view origin, const char* heads_field) {
+  if (m.hidden_size % m.num_heads != 0)
+    throw Error(std::string(origin) + ": field '" + heads_field + "' (" +
+                std::to_string(m.num_heads) + ") does not divide the hidden size (" +
+                std::to_string(m.hidden_size) + ")");
+}
+
+}  // namespace
+
+std::string_view architecture_name(Architecture a) {
+  for (const auto& x : kArchs)
+    if (x.arch == a) return x.model_type;
+  return "unknown";
+}
+
+std::string supported_architectures() {
+  std::string s;
+  for (const auto& a : kArchs) {
+    if (!s.empty()) s += ", ";
+    s += a.model_type;
+  }
+  return s;
+}
+
+bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i) {
+  return sparse_step > 0 && (sparse_step == 1 || i % sparse_step == 1);
+}
+
+double ModelConfig::params() const {
+  const double h = double(hidden_size), ff = double(intermediate_size), v = double(vocab_size);
+  const double q = double(num_heads * head_dim), kv = double(num_kv_heads * head_dim);
+  const double attn = h * q + 2 * h * kv + q * h;
+  switch (architecture) {
+    case Architecture::gpt2:
+    case Architecture::bert:
+    case Architecture::opt: return double(num_layers) * (attn + 2 * h * ff) + v * h;
+    case Architecture::llama:
+    case Architecture::mistral:
+    case Architecture::qwen2:
+      return double(num_layers) * (attn + 3 * h * ff) + v * h * (tie_word_embeddings ? 1 : 2);
+    case Architecture::switch_transformers: {
+      auto layer_ff = [&](std::int64_t step, std::int64_t i) {
+        const bool sparse = is_sparse_layer(step, i);
+        return (sparse ? double(num_experts) : 1.0) * 2 * h * ff;
+      };
+      double p = v * h;
+      for (std::int64_t i = 0; i < num_layers; ++i) p += attn + layer_ff(encoder_sparse_step, i);
+      for (std::int64_t i = 0; i < num_decoder_layers; ++i)
+        p += 2 * attn + layer_ff(decoder_sparse_step, i);
+      return p;
+    }
+  }
+  return 0;
+}
+
+ModelConfig parse_model_config(std::string_view json_text, std::string_view origin) {
+  const nlohmann::json j = detail::parse_json(json_text, origin);
+  ModelConfig m;
+  m.architecture = detect(j, origin, m.model_type);
+  m.name = detail::string_field(j, "tilecast_name", origin, false);
+  if (m.name.empty()) m.name = detail::string_field(j, "_name_or_path", origin, false);
+  if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));
+  m.source = detail::string_field(j, "tilecast_source", origin, false);
+  if (detail::has_field(j, "tilecast_aliases")) {
+    const auto& a = j.at("tilecast_aliases");
+    if (!a.is_array())
+      throw Error(std::string(origin) + ": field 'tilecast_aliases' must be an array");
+    for (const auto& s : a) {
+      if (!s.is_string())
+        throw Error(std::string(origin) + ": field 'tilecast_aliases' must hold only strings");
+      m.aliases.push_back(s.get<std::string>());
+    }
+  }
+  m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, true);
+
+  switch (m.architecture) {
+    case Architecture::gpt2:
+      m.hidden_size = size_field(j, {"n_embd", "hidden_size"}, origin);
+      m.num_layers = size_field(j, {"n_layer", "num_hidden_layers"}, origin);
+      m.num_heads = size_field(j, {"n_head", "num_attention_heads"}, origin);
+      m.vocab_size = size_field(j, {"vocab_size"}, origin);
+      check_heads(m, origin, detail::has_field(j, "n_head") ? "n_head" : "num_attention_heads");
+      m.intermediate_size = optional_size(j, {"n_inner"}, origin, 4 * m.hidden_size);
+      m.max_positions = optional_size(j, {"n_positions", "n_ctx"}, origin, 1024);
+      m.activation = parse_activation(j, "activation_function", origin, Activation::gelu_new);
+      m.attention_bias = m.mlp_bias = true;
+      m.attention_dropout = optional_prob(j, "attn_pdrop", origin, 0.1);
+      m.hidden_dropout = optional_prob(j, "resid_pdrop", origin, 0.1);
+      break;
+    case Architecture::bert:
+      m.hidden_size = size_field(j, {"hidden_size"}, origin);
+      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+      m.vocab_size = size_field(j, {"vocab_size"}, origin);
+      check_heads(m, origin, "num_attention_heads");
+      m.intermediate_size = optional_size(j, {"intermediate_size"}, origin, 4 * m.hidden_size);
+      m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 512);
+      m.type_vocab_size = optional_size(j, {"type_vocab_size"}, origin, 2);
+      m.activation = parse_activation(j, "hidden_act", origin, Activation::gelu);
+      m.attention_bias = m.mlp_bias = true;
+      m.attention_dropout = optional_prob(j, "attention_probs_dropout_prob", origin, 0.1);
+      m.hidden_dropout = optional_prob(j, "hidden_dropout_prob", origin, 0.1);
+      break;
+    case Architecture::opt:
+      m.hidden_size = size_field(j, {"hidden_size"}, origin);
+      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+      m.vocab_size = size_field(j, {"vocab_size"}, origin);
+      check_heads(m, origin, "num_attention_heads");
+      m.intermediate_size = optional_size(j, {"ffn_dim"}, origin, 4 * m.hidden_size);
+      m.word_embed_proj_dim = optional_size(j, {"word_embed_proj_dim"}, origin, m.hidden_size);
+      m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 2048) + 2;
+      m.activation = parse_activation(j, "activation_function", origin, Activation::relu);
+      m.attention_bias = m.mlp_bias = optional_bool(j, "enable_bias", origin, true);
+      m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
+      m.hidden_dropout = optional_prob(j, "dropout", origin, 0.1);
+      break;
+    case Architecture::llama:
+    case Architecture::mistral:
+    case Architecture::qwen2:
+      m.hidden_size = size_field(j, {"hidden_size"}, origin);
+      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+      m.vocab_size = size_field(j, {"vocab_size"}, origin);
+      m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
+      m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
+      if (m.num_heads % m.num_kv_heads != 0)
+        throw Error(std::string(origin) + ": field 'num_key_value_heads' (" +
+                    std::to_string(m.num_kv_heads) + ") does not divide num_attention_heads (" +
+                    std::to_string(m.num_heads) + ")");
+      if (detail::has_field(j, "head_dim"))
+        m.head_dim = detail::integer_field(j, "head_dim", origin, 1, kMaxSize);
+      else
+        check_heads(m, origin, "num_attention_heads");
+      m.activation = parse_activation(j, "hidden_act", origin, Activation::silu);
+      m.attention_bias = m.architecture == Architecture::qwen2 ||
+                         optional_bool(j, "attention_bias", origin, false);
+      m.mlp_bias = optional_bool(j, "mlp_bias", origin, false);
+      m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
+      m.hidden_dropout = 0;
+      m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, false);
+      break;
+    case Architecture::switch_transformers:
+      m.hidden_size = size_field(j, {"d_model", "hidden_size"}, origin);
+      m.num_layers = size_field(j, {"num_layers"}, origin);
+      m.num_decoder_layers = optional_size(j, {"num_decoder_layers"}, origin, m.num_layers);
+      m.num_heads = size_field(j, {"num_heads"}, origin);
+      m.vocab_size = size_field(j, {"vocab_size"}, origin);
+      m.head_dim = optional_size(j, {"d_kv"}, origin, 0);
+      if (m.head_dim == 0) {
+        check_heads(m, origin, "num_heads");
+        m.head_dim = m.hidden_size / m.num_heads;
+      }
+      m.intermediate_size = size_field(j, {"d_ff"}, origin);
+      m.num_experts = size_field(j, {"num_experts"}, origin);
+      m.expert_capacity = size_field(j, {"expert_capacity"}, origin);
+      m.encoder_sparse_step =
+          detail::has_field(j, "encoder_sparse_step")
+              ? detail::integer_field(j, "encoder_sparse_step", origin, 0, kMaxSize)
+              : 1;
+      m.decoder_sparse_step =
+          detail::has_field(j, "decoder_sparse_step")
+              ? detail::integer_field(j, "decoder_sparse_step", origin, 0, kMaxSize)
+              : 1;
+      m.activation = parse_activation(j, "dense_act_fn", origin, Activation::relu);
+      m.hidden_dropout = optional_prob(j, "dropout_rate", origin, 0.1);
+      m.attention_dropout = m.hidden_dropout;
+      break;
+  }
+  if (m.num_kv_heads == 0) m.num_kv_heads = m.num_heads;
+  if (m.head_dim == 0) m.head_dim = m.hidden_size / m.num_heads;
+  if (m.num_layers > 100000 || m.num_decoder_layers > 100000)
+    throw Error(std::string(origin) + ": more than 100000 layers");
+  return m;
+}
+
+}  // namespace tilecast

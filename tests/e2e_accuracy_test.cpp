@@ -91,14 +91,25 @@ TEST_SUITE("e2e_accuracy") {
     CHECK_FALSE(parse_label_name("gpt3_xl-inf-x-4"));
   }
 
-  TEST_CASE("roofline is a lower-bound-style baseline that runs on every label") {
+  TEST_CASE("the roofline is a lower bound: below every measured step and every learned forecast") {
     const auto inputs = shared_labels();
     REQUIRE(inputs.size() >= 60);
-    const E2eReport r = evaluate_e2e(inputs, Predictor::roofline);
-    CHECK(r.cases.size() == inputs.size());
-    for (const auto& c : r.cases) {
+    const E2eReport roof = evaluate_e2e(inputs, Predictor::roofline);
+    const E2eReport learned = evaluate_e2e(inputs, Predictor::tilecast);
+    REQUIRE(roof.cases.size() == inputs.size());
+    REQUIRE(learned.cases.size() == inputs.size());
+    for (std::size_t i = 0; i < roof.cases.size(); ++i) {
+      const E2eCase& c = roof.cases[i];
+      CAPTURE(c.gpu);
+      CAPTURE(c.model);
       CHECK(std::isfinite(c.predicted_ms));
       CHECK(c.predicted_ms > 0);
+      // No GPU runs a model faster than its compute and memory traffic allow.
+      CHECK(c.predicted_ms <= c.measured_ms);
+      // Every learned kernel forecast is bounded below by its roofline.
+      CHECK(c.predicted_ms <= learned.cases[i].predicted_ms);
+      // The learned run reports the same roofline beside its forecast.
+      CHECK(learned.cases[i].roofline_ms == doctest::Approx(c.predicted_ms).epsilon(1e-12));
     }
   }
 

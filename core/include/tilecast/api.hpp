@@ -26,7 +26,7 @@ std::string validate_model(std::string_view config_json);
 
 // {"gpu": NAME | {spec}, "model": NAME | {HF config}, "batch": 1, "seq": 2048,
 //  "mode": "training"|"inference", "predictor": "tilecast"|"roofline"}
-// -> the whole-model forecast as JSON (see forecast.hpp for the fields).
+// -> the whole-model forecast as JSON (fields: model_forecast_to_json in model_forecast.hpp).
 std::string forecast_model(std::string_view request_json);
 
 }  // namespace tilecast::api

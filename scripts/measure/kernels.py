@@ -221,7 +221,7 @@ def assign_kernels(trace, n, gemm):
             c = args.get("correlation")
             if c is not None:
                 launches[c] = ts
-        elif cat == "cpu_op":
+        elif cat in ("cpu_op", "operator", ""):  # "": the legacy (non-kineto) CPU trace
             cpu_ops.append(e)
 
     def inside(t, rng, slack=0.5):

@@ -409,7 +409,7 @@ def model_phase(run, torch, device_name, gflops, until):
                 run.log(f"[models] built {zoo_name} as {cls_name} (attention: {attn}) "
                         f"in {build:.1f}s")
             model, info = cached[1], cached[2]
-            vocab = int(cfg.get("vocab_size") or 1000)
+            vocab = int(cfg.get("vocab_size") or 1000) if transformers else mmod.StandIn.VOCAB
             tc = time.monotonic()
             fw, bw, runs = mmod.run_case(torch, model, vocab, mode, seq, batch, a.device, timer,
                                          warm, reps, until)

@@ -144,12 +144,14 @@ class StandIn:
     transformers is not installed; its labels are written with the option
     suffix 'standin' so no evaluator mistakes them for measurements."""
 
+    VOCAB = 2048
+
     @staticmethod
     def build(torch, cfg, mode, device, dtype):
         nn = torch.nn
         # Shrunk: a smoke test of the code path, not of the model.
         nh = min(cfg.get("n_head") or cfg.get("num_attention_heads") or 4, 4)
-        h, f, L, V = 32 * nh, 128 * nh, min(num_layers(cfg) or 1, 2), 2048
+        h, f, L, V = 32 * nh, 128 * nh, min(num_layers(cfg) or 1, 2), StandIn.VOCAB
 
         class M(nn.Module):
             def __init__(self):

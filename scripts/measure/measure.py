@@ -141,14 +141,34 @@ def setup_torch(run):
         if not torch.cuda.is_available():
             raise SystemExit("no CUDA/ROCm device visible to torch (use --device cpu for a smoke test)")
         torch.cuda.init()
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-    try:
-        torch.set_float32_matmul_precision("highest")
-    except AttributeError:
-        pass
+    run.facts["settings"]["fp32_matmul"] = tf32_off(torch)
     torch.manual_seed(a.seed)
     return torch
+
+
+def tf32_off(torch):
+    """FP32 GEMMs in IEEE FP32, not TF32, through the legacy flags only
+    (`allow_tf32`, `set_float32_matmul_precision`): torch >= 2.9 also has per-backend
+    `fp32_precision` and refuses to read flags set through a mix of the two APIs, so
+    one API is used throughout and read back. Returns what is in effect."""
+    import warnings
+    b = torch.backends
+    state = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch >= 2.9 calls the legacy flags deprecated
+        for name, obj in (("cuda.matmul.allow_tf32", b.cuda.matmul),
+                          ("cudnn.allow_tf32", b.cudnn)):
+            try:
+                obj.allow_tf32 = False
+                state[name] = obj.allow_tf32
+            except Exception as e:  # noqa: BLE001 - record and go on
+                state[name] = f"not set: {e}"
+        try:
+            torch.set_float32_matmul_precision("highest")
+            state["float32_matmul_precision"] = torch.get_float32_matmul_precision()
+        except Exception as e:  # noqa: BLE001
+            state["float32_matmul_precision"] = f"not set: {e}"
+    return state
 
 
 def describe_device(run, torch):
@@ -502,8 +522,7 @@ def main(argv=None):
     kp = None
     try:
         torch = setup_torch(run)
-        s["tf32_matmul"] = bool(getattr(torch.backends.cuda.matmul, "allow_tf32", False))
-        s["tf32_cudnn"] = bool(getattr(torch.backends.cudnn, "allow_tf32", False))
+        run.log(f"FP32 precision settings: {s.get('fp32_matmul')}")
         run.facts["machine"] = devmod.machine_facts(torch, args.device)
         run.facts["smi_start"] = devmod.smi_snapshot()
         device_name, dev_json, dev_source = describe_device(run, torch)

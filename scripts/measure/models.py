@@ -119,7 +119,7 @@ def build_hf(torch, transformers, cfg, mode, device, dtype):
     # so a 7B model is initialised by the GPU in seconds, not by the CPU in minutes.
     dev = torch.device(device)
     ctx = dev if hasattr(dev, "__enter__") else contextlib.nullcontext()
-    last = None
+    model, last = None, None
     for kw in kwargs_tries:
         try:
             with ctx:
@@ -132,10 +132,23 @@ def build_hf(torch, transformers, cfg, mode, device, dtype):
             break
         except TypeError as e:  # a keyword this transformers version does not take
             last = e
-    else:
-        raise last
+        except Exception as e:  # noqa: BLE001 - e.g. a library that refuses the device context
+            last = e
+            break
+    if model is not None and any(p.is_meta for p in model.parameters()):
+        last, model = RuntimeError("the model came out on the meta device"), None
+    if model is None:
+        if params_of(cfg) > 2e9:
+            raise last
+        model = cls(conf)  # plain construction on the CPU, then moved: slow but sure
     model = model.to(device=device, dtype=dtype)
     attn = getattr(model.config, "_attn_implementation", None)
+    if attn != "eager" and hasattr(model, "set_attn_implementation"):
+        try:
+            model.set_attn_implementation("eager")
+            attn = getattr(model.config, "_attn_implementation", None)
+        except Exception:  # noqa: BLE001 - recorded with the label
+            pass
     return model, name, attn
 
 

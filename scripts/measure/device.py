@@ -109,13 +109,14 @@ def dry_run_json(name):
 
 
 def _run(cmd, timeout=10):
+    """(exit status, output) of a command; None when it is not installed."""
     if not shutil.which(cmd[0]):
         return None
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        return (p.stdout.strip() or p.stderr.strip())[:4000]
+        return p.returncode, (p.stdout.strip() or p.stderr.strip())[:4000]
     except (OSError, subprocess.SubprocessError) as e:
-        return f"failed: {e}"
+        return -1, f"failed: {e}"
 
 
 NVSMI_FIELDS = ("name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,"
@@ -123,15 +124,20 @@ NVSMI_FIELDS = ("name,driver_version,pstate,clocks.sm,clocks.max.sm,clocks.mem,c
                 "persistence_mode,compute_mode,mig.mode.current")
 
 
+NVSMI_BASIC = "name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit"
+
+
 def smi_snapshot():
     """nvidia-smi / rocm-smi facts (clocks, driver, power), or None where absent."""
     out = {}
     nv = _run(["nvidia-smi", "--query-gpu=" + NVSMI_FIELDS, "--format=csv"])
+    if nv is not None and nv[0] != 0:  # an older driver that lacks a field
+        nv = _run(["nvidia-smi", "--query-gpu=" + NVSMI_BASIC, "--format=csv"])
     if nv is not None:
-        out["nvidia-smi"] = nv
+        out["nvidia-smi"] = nv[1]
     rocm = _run(["rocm-smi", "--showproductname", "--showclocks", "--showdriverversion"])
     if rocm is not None:
-        out["rocm-smi"] = rocm
+        out["rocm-smi"] = rocm[1]
     return out or None
 
 

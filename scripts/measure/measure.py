@@ -134,6 +134,7 @@ def on_signal(signum, _frame):
 
 def setup_torch(run):
     t = time.monotonic()
+    os.environ.setdefault("KINETO_LOG_LEVEL", "5")  # keep the profiler pass quiet
     import torch
     run.log(f"imported torch {torch.__version__} in {time.monotonic() - t:.1f}s")
     a = run.args
@@ -369,8 +370,8 @@ def model_phase(run, torch, device_name, gflops, until):
     os.makedirs(label_dir, exist_ok=True)
     os.makedirs(model_dir, exist_ok=True)
     timer = kmod.Timer(torch, a.device)
-    slowdown = 1.0  # measured / estimated step time, learnt as cases finish
-    build_rate = 0.0  # seconds per parameter of the slowest build so far
+    ratios = []  # measured / estimated step time of the cases so far
+    big_build_rate = 0.0  # seconds per parameter of the slowest build of a model >= 300M
     cached = (None, None, None)  # (key, model, info)
     for n, (zoo_name, mode, seq, batch) in enumerate(cases):
         what = mmod.label_stem(zoo_name, mode, seq, batch, option)
@@ -390,6 +391,9 @@ def model_phase(run, torch, device_name, gflops, until):
         if a.device == "cpu":  # a smoke test: shrink the work, keep the code path
             seq, batch = min(seq, 32), 1
             what = mmod.label_stem(zoo_name, mode, seq, batch, option)
+        # The estimate is pessimistic; once cases have run it is scaled by the worst
+        # measured/estimated ratio so far (never below 0.3 of it).
+        slowdown = max(max(ratios), 0.3) if ratios else 1.0
         step = mmod.estimate_step_ms(cfg, mode, seq, batch, gflops) * slowdown
         if a.device == "cpu":
             step = 200.0
@@ -398,8 +402,12 @@ def model_phase(run, torch, device_name, gflops, until):
             warm, reps = 1, 3
         key = (zoo_name, mmod.hf_class_name(cfg, mode) if transformers else "standin")
         params = mmod.params_of(cfg)
-        build_s = 0 if cached[0] == key else max(2 + params / 1e9 * 2,
-                                                  1.5 * build_rate * params)
+        if cached[0] == key:
+            build_s = 0.0
+        elif big_build_rate:
+            build_s = 1 + 1.5 * big_build_rate * params
+        else:
+            build_s = 2 + params / 1e9 * 2
         need_s = build_s + (warm + reps) * step / 1e3
         if need_s > run.left(until):
             run.log(f"[models] skip {what}: needs ~{need_s:.0f}s, {run.left(until):.0f}s left")
@@ -425,7 +433,8 @@ def model_phase(run, torch, device_name, gflops, until):
                 timer.sync()
                 build = time.monotonic() - tb
                 cached = (key, model, {"class": cls_name, "attn": attn, "build_s": build})
-                build_rate = max(build_rate, build / max(params, 1))
+                if params >= 3e8:
+                    big_build_rate = max(big_build_rate, build / params)
                 run.log(f"[models] built {zoo_name} as {cls_name} (attention: {attn}) "
                         f"in {build:.1f}s")
             model, info = cached[1], cached[2]
@@ -442,8 +451,8 @@ def model_phase(run, torch, device_name, gflops, until):
                 shutil.copyfile(os.path.join(a.zoo, zoo_name + ".json"), mpath)
             lab = mmod.write_label(os.path.join(label_dir, what + ".json"), cfg, fw, bw)
             est = mmod.estimate_step_ms(cfg, mode, seq, batch, gflops)
-            if a.device == "cuda":
-                slowdown = max(slowdown, (fw + bw) / est)
+            if a.device == "cuda" and runs:
+                ratios.append((fw + bw) / est)
             run.facts["labels"].append({"label": what, "zoo_model": zoo_name,
                                         "class": info["class"], "attention": info["attn"],
                                         "warmups": warm, "runs": runs, "dtype": a.dtype,

@@ -73,9 +73,12 @@ def estimate_bytes(cfg, mode, seq, batch, elem_bytes=4):
     nh = cfg.get("n_head") or cfg.get("num_attention_heads") or 12
     L = num_layers(cfg) or 12
     V = cfg.get("vocab_size") or 32000
-    act = batch * seq * (L * (40 * h + 6 * nh * seq) + 3 * V)
+    # Per token and layer in FP32 eager training: ~20 hidden-sized tensors kept for the
+    # backward, and the attention scores, probabilities, dropout mask and output
+    # (3.5 elements per score). Plus logits, their gradient and the grad seed.
+    act = batch * seq * (L * (20 * h + 3.5 * nh * seq) + 3 * V)
     if mode == "inf":
-        act = batch * seq * (40 * h + 6 * nh * seq + 3 * V)
+        act = batch * seq * (20 * h + 3.5 * nh * seq + 3 * V)
     return elem_bytes * ((2 if mode == "train" else 1) * p + act)
 
 

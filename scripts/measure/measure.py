@@ -384,7 +384,10 @@ def model_phase(run, torch, device_name, gflops, until):
         except (OSError, ValueError) as e:
             run.fail(f"model config {zoo_name}", e)
             continue
-        maxpos = smod.model_dims(cfg)[-1] if smod.model_dims(cfg)[0] else 1 << 30
+        try:
+            maxpos = smod.model_dims(cfg)[-1] if smod.model_dims(cfg)[0] else 1 << 30
+        except (TypeError, ValueError):
+            maxpos = 1 << 30
         if seq > maxpos:
             run.log(f"[models] skip {what}: seq {seq} > the model's {maxpos} positions")
             continue
@@ -519,6 +522,10 @@ def main(argv=None):
         run.cases = parse_cases(args.cases)
     else:
         run.cases = [c for c in mmod.DEFAULT_CASES if c[0] in model_names]
+        known = {c[0] for c in mmod.DEFAULT_CASES}
+        for m in model_names:  # a zoo model without built-in cases: one of each mode
+            if m not in known:
+                run.cases += [(m, "inf", 2048, 1), (m, "train", 512, 1)]
     run.facts["started"] = time.strftime("%Y-%m-%d %H:%M:%S %z")
     s = run.facts["settings"]
     s.update({k: getattr(args, k) for k in vars(args)})
@@ -548,7 +555,8 @@ def main(argv=None):
             with open(os.path.join(run.out, "devices", stem + ".json"), "w") as f:
                 json.dump(dev_json, f, indent=4)
                 f.write("\n")
-        run.facts["device"] = {"name": device_name, "file": f"devices/{stem}.json",
+        dev_file = f"devices/{stem}.json" + ("" if dev_json is not None else ".template")
+        run.facts["device"] = {"name": device_name, "file": dev_file,
                                "source": dev_source, "json": dev_json}
         run.log(f"device '{device_name}' ({dev_source})")
         write_readme(run, device_name, dev_source)
@@ -562,24 +570,31 @@ def main(argv=None):
         kernels_on = share > 0.0 or not models_on
         work_end = run.end - names_reserve
         k1_end = min(T0 + share * args.budget_s, work_end) if models_on else work_end
+
+        def phase(key, fn):
+            """Runs one phase; an error ends that phase only (logged), never the run."""
+            t = time.monotonic()
+            try:
+                return fn()
+            except (Stop, SystemExit):
+                raise
+            except Exception as e:  # noqa: BLE001
+                run.fail(f"phase {key}", e)
+                run.logf.write(traceback.format_exc())
+                return None
+            finally:
+                run.facts["phases"][key + "_s"] = round(time.monotonic() - t, 1)
+
         if kernels_on:
-            kp = KernelPhase(run, torch, device_name, gflops, bw)
-            t = time.monotonic()
-            kp.measure(k1_end, "kernels")
-            run.facts["phases"]["kernels_s"] = round(time.monotonic() - t, 1)
+            kp = phase("kernel_plan", lambda: KernelPhase(run, torch, device_name, gflops, bw))
+        if kp is not None:
+            phase("kernels", lambda: kp.measure(k1_end, "kernels"))
         if models_on:
-            t = time.monotonic()
-            model_phase(run, torch, device_name, gflops, work_end)
-            run.facts["phases"]["models_s"] = round(time.monotonic() - t, 1)
+            phase("models", lambda: model_phase(run, torch, device_name, gflops, work_end))
         if kp is not None and run.left(work_end) > 5:
-            t = time.monotonic()
-            kp.measure(work_end, "kernels, continued")
-            run.facts["phases"]["kernels_more_s"] = round(time.monotonic() - t, 1)
+            phase("kernels_more", lambda: kp.measure(work_end, "kernels, continued"))
         if kp is not None and names_on and kp.sink.count():
-            t = time.monotonic()
-            named = kp.name_pass(run.end)
-            run.facts["phases"]["names_s"] = round(time.monotonic() - t, 1)
-            run.facts["kernel_names"] = named
+            run.facts["kernel_names"] = phase("names", lambda: kp.name_pass(run.end))
         run.facts["status"] = "complete"
     except Stop as e:
         run.facts["status"] = f"stopped by {e}"

@@ -194,7 +194,10 @@ def model_shapes(zoo_dir, models, limits, log=None):
             if log:
                 log(f"model shapes: cannot read {name}: {e}")
             continue
-        fam, *_rest = model_dims(cfg)
+        try:
+            fam, *_rest = model_dims(cfg)
+        except (TypeError, ValueError):
+            continue  # not a transformer config this generator knows
         maxpos = _rest[-1]
         for (b, s, tr) in WORKLOADS.get(fam, []):
             if s > maxpos:

@@ -53,6 +53,20 @@ def find_catalog_entry(catalog, device_name, gpu_id=None):
     return None
 
 
+def close_catalog_entries(catalog, device_name):
+    """Entries with a name or alias contained in `device_name` (e.g. 'NVIDIA H200' in
+    'NVIDIA H200 NVL'), longest match first: candidates to suggest, never used silently."""
+    want = _norm(device_name)
+    hits = []
+    for c in catalog:
+        names = [c.get("name", "")] + list(c.get("aliases", []))
+        best = max((len(_norm(n)) for n in names if n and _norm(n) in want), default=0)
+        if best >= 3:
+            hits.append((best, c))
+    hits.sort(key=lambda x: -x[0])
+    return [c for _, c in hits]
+
+
 def _round(x, nd=1):
     r = round(float(x), nd)
     return int(r) if r == int(r) else r

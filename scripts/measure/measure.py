@@ -193,6 +193,12 @@ def describe_device(run, torch):
     cat = devmod.load_catalog(a.catalog)
     entry = devmod.find_catalog_entry(cat, name, a.gpu_id)
     if entry is None:
+        near = devmod.close_catalog_entries(cat, name)
+        run.facts["catalog_candidates"] = [c["id"] for c in near]
+        if near:
+            run.log(f"note: no catalog entry is named '{name}'; close: "
+                    f"{', '.join(c['id'] for c in near[:4])} (rerun with --gpu-id ID if one is "
+                    "this GPU)")
         return name, None, "unknown"
     if num_sm and int(num_sm) != int(entry["num_sm"]):
         run.log(f"note: {num_sm} SMs visible, the catalog's {entry['id']} has {entry['num_sm']} "
@@ -546,8 +552,19 @@ def main(argv=None):
         os.makedirs(os.path.join(run.out, "devices"), exist_ok=True)
         if dev_json is None:
             p = os.path.join(run.out, "devices", stem + ".json.template")
+            tmpl = devmod.template_json(device_name)
+            near = run.facts.get("catalog_candidates") or []
+            if near and args.device == "cuda":
+                cat = devmod.load_catalog(args.catalog)
+                c = devmod.find_catalog_entry(cat, "", gpu_id=near[0])
+                props = torch.cuda.get_device_properties(0)
+                tmpl = devmod.device_json(device_name, c, getattr(props, "multi_processor_count", None),
+                                          getattr(props, "total_memory", None),
+                                          getattr(props, "L2_cache_size", None) or None)
+                tmpl["_note"] = (f"prefilled from gpu_catalog/{c['id']}.json, whose name differs: "
+                                 "check every number against this GPU's datasheet")
             with open(p, "w") as f:
-                json.dump(devmod.template_json(device_name), f, indent=4)
+                json.dump(tmpl, f, indent=4)
             run.log(f"WARNING: '{device_name}' is not in gpu_catalog/: fill {p} with datasheet "
                     "numbers and rename it to .json (or rerun with --device-json FILE / "
                     "--gpu-id ID); measuring anyway")

@@ -112,6 +112,8 @@ def check_device():
     mi = devmod.device_json("AMD Instinct MI300X", devmod.find_catalog_entry(cat, "mi300x"))
     assert "SingleFLOPsMM" in mi and "SingleFLOPs" not in mi
     assert devmod.find_catalog_entry(cat, "NVIDIA H200 NVL") is None
+    assert devmod.close_catalog_entries(cat, "NVIDIA H200 NVL")[0]["id"] == "h200"
+    assert devmod.close_catalog_entries(cat, "Some Unknown Accelerator") == []
     assert devmod.find_catalog_entry(cat, "whatever", gpu_id="h100-sxm")["id"] == "h100-sxm"
     assert devmod.file_stem("NVIDIA A100 80GB PCIe") == "NVIDIA_A100_80GB_PCIe"
 

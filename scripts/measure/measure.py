@@ -354,6 +354,8 @@ def model_phase(run, torch, device_name, gflops, until):
     option = "" if a.dtype == "fp32" else a.dtype
     transformers = None
     t = time.monotonic()
+    for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_TELEMETRY"):
+        os.environ.setdefault(k, "1")  # configs are local: never wait on a network
     try:
         import transformers as _tf
         transformers = _tf

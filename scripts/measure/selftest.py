@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Checks of the kit's torch-free parts (shapes, trace parsing, device JSON,
+label names). Runs anywhere: python3 scripts/measure/selftest.py"""
+
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import device as devmod  # noqa: E402
+import kernels as kmod  # noqa: E402
+import models as mmod  # noqa: E402
+import shapes as smod  # noqa: E402
+
+LIMITS = {"max_ms": 25, "peak_gflops": 67000, "bw_gbps": 4800, "max_bytes": 40e9,
+          "elem_bytes": 4}
+
+
+def check_shapes():
+    zoo = os.path.join(REPO, "model_zoo")
+    ms = smod.model_shapes(zoo, ["gpt2", "bert-base", "opt-tiny", "llama2-7b"], LIMITS)
+    a = smod.plan(smod.ALL_OPS, 900, 7, LIMITS, ms)
+    b = smod.plan(smod.ALL_OPS, 900, 7, LIMITS, ms)
+    assert a == b, "the plan depends on the seed only"
+    assert a != smod.plan(smod.ALL_OPS, 900, 8, LIMITS, ms)
+    seen = set()
+    for op, d, src in a:
+        assert (op, d) not in seen, (op, d)
+        seen.add((op, d))
+        assert len(d) == (4 if op in smod.GEMM_OPS else 2)
+        assert all(1 <= x < 2 ** 31 for x in d)
+        assert smod.estimate_ms(op, d, 67000, 4800) <= 25
+        if op == "linear":
+            assert d[0] == 1
+        if src == "random":
+            for n, x in zip(smod.dims_names(op), d):
+                lo, hi = smod.RANGES[op][n]
+                assert lo <= x <= hi, (op, n, x)
+    ops = {op for op, _, _ in a}
+    assert ops == set(smod.ALL_OPS), ops
+    # Every op is represented early on (interleaving), so a short run stays balanced.
+    assert {op for op, _, _ in a[:60]} == set(smod.ALL_OPS)
+    assert any(src.startswith("model:gpt2:") for _, _, src in a)
+    g = smod.model_kernels(smod.load_zoo_config(zoo, "gpt2"), 4, 1024, True)
+    assert ("linear", (1, 4096, 768, 2304)) in g  # c_attn
+    assert ("linear", (1, 2304, 4096, 768)) in g  # its weight gradient
+    assert ("bmm", (48, 1024, 64, 1024)) in g
+    assert ("softmax", (48 * 1024, 1024)) in g
+    r = random.Random(1)
+    xs = [smod.loguniform_int(r, 1, 1024) for _ in range(4000)]
+    assert min(xs) == 1 and 900 <= max(xs) <= 1024
+    assert 20 < sorted(xs)[2000] < 50  # log-uniform: median near sqrt(1024)
+
+
+def check_trace():
+    # A kineto-style trace: two annotated calls; call 0 launches two kernels
+    # (a GEMM and a reduction), call 1 one kernel found only via correlation.
+    ev = [
+        {"ph": "X", "cat": "user_annotation", "name": "tcm#0", "ts": 100, "dur": 50, "tid": 1},
+        {"ph": "X", "cat": "user_annotation", "name": "tcm#1", "ts": 200, "dur": 50, "tid": 1},
+        {"ph": "X", "cat": "gpu_user_annotation", "name": "tcm#0", "ts": 120, "dur": 40},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 110, "dur": 5,
+         "args": {"correlation": 11}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 115, "dur": 5,
+         "args": {"correlation": 12}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 210, "dur": 5,
+         "args": {"correlation": 13}},
+        {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32",
+         "ts": 125, "dur": 20, "args": {"correlation": 11, "grid": [8, 4, 1],
+                                        "block": [256, 1, 1], "warps per SM": 1.9375,
+                                        "blocks per SM": 0.242424}},
+        {"ph": "X", "cat": "kernel", "name": "splitKreduce_kernel", "ts": 146, "dur": 3,
+         "args": {"correlation": 12, "grid": [1, 1, 1], "block": [128, 1, 1]}},
+        {"ph": "X", "cat": "Kernel", "name": "ampere_sgemm_64x32_sliced1x4_nn", "ts": 400,
+         "dur": 9, "args": {"correlation": 13, "grid": [2, 2, 3], "block": [128, 1, 1]}},
+        {"ph": "i", "cat": "kernel", "name": "ignored instant event", "ts": 130},
+    ]
+    got = kmod.assign_kernels({"traceEvents": ev}, 2, gemm=True)
+    assert got[0]["name"].startswith("sm90_xmma_gemm"), got
+    assert got[1]["name"] == "ampere_sgemm_64x32_sliced1x4_nn", got
+    row = kmod.make_row("bmm", (3, 64, 32, 128), 0.0123, "NVIDIA H200", "random")
+    kmod.apply_names(row, got[1])
+    assert (row["Grid x"], row["Grid y"], row["Grid z"]) == ("2", "2", "3")
+    assert row["Block x"] == "128" and row["Warps per SM"] == ""
+    kmod.apply_names(row, got[0])
+    assert row["Warps per SM"] == "1.9375"
+    # The CPU fallback: operators inside the host-side range of their annotation.
+    cpu = [
+        {"ph": "X", "cat": "user_annotation", "name": "tcm#0", "ts": 0, "dur": 10, "tid": 5},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "ts": 1, "dur": 8, "tid": 5},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "ts": 2, "dur": 6, "tid": 5},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::uniform_", "ts": 20, "dur": 6, "tid": 5},
+    ]
+    got = kmod.assign_kernels(cpu, 1, gemm=True)
+    assert got[0]["name"] == "aten::addmm", got  # the GEMM, not its wrapper
+
+
+def check_device():
+    cat = devmod.load_catalog(os.path.join(REPO, "gpu_catalog"))
+    h200 = devmod.find_catalog_entry(cat, "NVIDIA H200")
+    assert h200 and h200["id"] == "h200"
+    d = devmod.device_json("NVIDIA H200", h200, 132, 150 * 10 ** 9, 50 * 2 ** 20)
+    assert d["Device"] == "NVIDIA H200" and d["Num_Sm"] == 132 and d["SingleFLOPs"] == 67000
+    assert d["Mem_Bw"] == 4800 and d["L2Cache"] == 50 and d["Core_Per_SM"] == 128
+    assert set(d) == {"Device", "Dev_Mem", "Mem_Bw", "Num_Sm", "Core_Per_SM", "Freq",
+                      "SingleFLOPs", "L2Cache"}
+    half = devmod.device_json("NVIDIA H200", h200, 66)
+    assert half["SingleFLOPs"] == 33500
+    mi = devmod.device_json("AMD Instinct MI300X", devmod.find_catalog_entry(cat, "mi300x"))
+    assert "SingleFLOPsMM" in mi and "SingleFLOPs" not in mi
+    assert devmod.find_catalog_entry(cat, "NVIDIA H200 NVL") is None
+    assert devmod.close_catalog_entries(cat, "NVIDIA H200 NVL")[0]["id"] == "h200"
+    assert devmod.close_catalog_entries(cat, "Some Unknown Accelerator") == []
+    assert devmod.find_catalog_entry(cat, "whatever", gpu_id="h100-sxm")["id"] == "h100-sxm"
+    assert devmod.file_stem("NVIDIA A100 80GB PCIe") == "NVIDIA_A100_80GB_PCIe"
+
+
+def check_labels():
+    assert mmod.label_stem("opt-1.3b", "train", 2048, 1) == "opt_1_3b-train-2048-1"
+    assert mmod.label_stem("gpt2", "inf", 1024, 4, "bf16") == "gpt2-inf-1024-4-bf16"
+    for m, _, _, _ in mmod.DEFAULT_CASES:
+        assert os.path.exists(os.path.join(REPO, "model_zoo", m + ".json")), m
+    assert mmod.hf_class_name({"model_type": "bert"}, "train") == "BertForPreTraining"
+    assert mmod.hf_class_name({"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"]},
+                              "inf") == "GPT2LMHeadModel"
+
+
+if __name__ == "__main__":
+    for f in (check_shapes, check_trace, check_device, check_labels):
+        f()
+        print("ok", f.__name__)

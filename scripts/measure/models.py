@@ -204,6 +204,11 @@ def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps
     Training keeps the .grad tensors from step to step, so every backward
     accumulates into existing gradients, as a step with gradient accumulation does."""
     ids = torch.randint(0, vocab, (batch, seq), device=device)
+    inputs = {"input_ids": ids}
+    # Encoder-decoder models (Switch Transformers) also take the decoder's tokens: the same
+    # length as the encoder's, as tilecast's graph assumes.
+    if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
+        inputs["decoder_input_ids"] = ids
     fw, bw = [], []
     if mode == "inf":
         model.eval()
@@ -211,7 +216,7 @@ def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps
             for i in range(warmups + reps):
                 if time.monotonic() > deadline:
                     break
-                t = timer.once(lambda: model(input_ids=ids))
+                t = timer.once(lambda: model(**inputs))
                 if i >= warmups:
                     fw.append(t)
         return (statistics.median(fw) if fw else None), 0.0, len(fw)
@@ -228,7 +233,7 @@ def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps
             ev[0].record()
         else:
             t0 = time.perf_counter()
-        out = model(input_ids=ids)
+        out = model(**inputs)
         if gpu:
             ev[1].record()
         else:

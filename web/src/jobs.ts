@@ -53,6 +53,14 @@ function nextTask(fn: () => void): () => void {
   };
 }
 
+// Stops the slot's job, if any (its view is no longer shown).
+export function cancel(slot: Slot): void {
+  const job = running.get(slot);
+  if (!job) return;
+  job.cancel();
+  jobStats[slot].cancelled += 1;
+}
+
 export function isRunning(slot: Slot, key: string): boolean {
   return running.get(slot)?.key === key;
 }

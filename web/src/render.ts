@@ -6,7 +6,7 @@
 import { requestFor, type App } from './app';
 import { renderAccuracy } from './accuracy';
 import { byId, clear, h, setText } from './dom';
-import { fill, jobMs } from './jobs';
+import { cancel, fill, jobMs } from './jobs';
 import { syncLink } from './link';
 import { forecast, peek, requestKey, type Result } from './memo';
 import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
@@ -71,7 +71,9 @@ export function render(app: App): void {
   text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
 
   if (s.view === 'compare') showCompare(app);
+  else cancel('compare');
   if (s.view === 'sweep') showSweep(app);
+  else cancel('sweep');
   if (changed('link', [s, main])) syncLink(s, app.engine.version, main.ok ? forecastTitle(main.f) : null);
   if (changed('notices', [ui.notices])) showNotices(ui.notices);
 }

@@ -412,6 +412,13 @@ test('the sweep runs once after typing settles and never blocks input', async ()
   assert.ok(c2.sweep.slices - c1.sweep.slices > 1, 'the sweep yielded between slices');
   // The sweep does not depend on the batch size: no new sweep for it.
   assert.equal(c2.sweep.started - c1.sweep.started, 1);
+  // Leaving the view stops a sweep that is waiting or running.
+  await page.fill('#seq', '32');
+  await page.click('#tab-forecast');
+  await page.waitForTimeout(500);
+  const c3 = await counters(page);
+  assert.equal(c3.sweep.finished, c2.sweep.finished);
+  assert.equal(c3.sweep.cancelled - c2.sweep.cancelled, 1);
   await page.close();
 });
 

@@ -1,7 +1,10 @@
 // Merges `tilecast eval-e2e --json` (and optionally its --predictor roofline run)
 // and `tilecast eval-kernels --json` into the site's accuracy report.
 // Usage: node accuracy_merge.mjs --version V --e2e FILE [--e2e-roofline FILE] --kernels FILE > accuracy.json
+// The report's shape is defined in web/src/accuracy_report.js; a report that does not
+// fit it (e.g. the CLI's output gained or lost a field) is refused.
 import fs from 'node:fs';
+import { shapeProblems } from '../src/accuracy_report.js';
 
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -52,4 +55,9 @@ const report = {
     roofline_overall_mape_pct: kernels.overall_roofline_mape_pct ?? kernels.roofline_overall_mape_pct ?? weighted('roofline_mape_pct'),
   },
 };
+const problems = shapeProblems(report);
+if (problems.length) {
+  console.error(`accuracy_merge: the report does not fit web/src/accuracy_report.js:\n  ${problems.slice(0, 20).join('\n  ')}`);
+  process.exit(1);
+}
 process.stdout.write(JSON.stringify(report, null, 1) + '\n');

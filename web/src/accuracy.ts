@@ -3,33 +3,16 @@
 import { COLORS, drawChart } from './draw';
 import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtPct } from './format';
+import { REPORT_SHAPE, shapeProblems } from './accuracy_report.js';
 
-interface Case {
-  gpu: string;
-  model: string;
-  mode: string;
-  seq: number;
-  batch: number;
-  measured_ms: number;
-  tilecast_ms: number | null;
-  tilecast_error_pct: number | null;
-  roofline_ms: number | null;
-  roofline_error_pct: number | null;
-}
-
-interface Report {
-  tilecast_version?: string;
-  generated_by?: string;
-  e2e?: {
-    cases?: Case[];
-    summary?: { gpu: string; mode: string; n: number; mean_abs_error_pct: number; roofline_mean_abs_error_pct: number }[];
-  };
-  kernels?: {
-    groups?: { gpu: string; op: string; n: number; mape_pct: number; roofline_mape_pct: number }[];
-    overall_mape_pct?: number;
-    roofline_overall_mape_pct?: number;
-  };
-}
+// The report's types, derived from its one definition (accuracy_report.js).
+type Leaf = { string: string; number: number; 'string|null': string | null; 'number|null': number | null };
+type Of<S> = S extends keyof Leaf
+  ? Leaf[S]
+  : S extends readonly [infer E]
+    ? Of<E>[]
+    : { -readonly [K in keyof S]: Of<S[K]> };
+export type Report = Of<typeof REPORT_SHAPE>;
 
 let report: Promise<Report> | null = null;
 
@@ -38,7 +21,11 @@ export function loadReport(): Promise<Report> {
   if (!report) {
     report = fetch(new URL('accuracy.json', document.baseURI).href).then((r) => {
       if (!r.ok) throw new Error(`the report could not be loaded (HTTP ${r.status})`);
-      return r.json() as Promise<Report>;
+      return r.json().then((json: unknown) => {
+        const problems = shapeProblems(json);
+        if (problems.length) throw new Error(`the report is not in the shape this page reads (${problems[0]})`);
+        return json as Report;
+      });
     });
     report.catch(() => (report = null));
   }
@@ -57,9 +44,16 @@ function table(caption: string, head: string[], rows: (string | number)[][], num
 }
 
 let rendered = false;
+let rendering: Promise<void> | null = null;
 
-export async function renderAccuracy(): Promise<void> {
-  if (rendered) return;
+// Draws the page once (a call while it is loading waits for that one).
+export function renderAccuracy(): Promise<void> {
+  if (rendered) return Promise.resolve();
+  rendering ??= draw().finally(() => (rendering = null));
+  return rendering;
+}
+
+async function draw(): Promise<void> {
   const status = byId('accuracy-status');
   const body = byId('accuracy-body');
   setText(status, 'Loading the accuracy report…');
@@ -99,7 +93,7 @@ export async function renderAccuracy(): Promise<void> {
     const canvas = h('canvas', { role: 'img', 'aria-label': 'Scatter chart of forecast against measured latency, log scales' });
     body.append(h('h3', {}, 'Measured vs forecast'), h('div', { class: 'chart-box tall' }, canvas));
     const pts = (key: 'tilecast_ms' | 'roofline_ms') =>
-      cases.filter((c) => num(c[key]) > 0 && num(c.measured_ms) > 0).map((c) => ({ x: c.measured_ms, y: c[key] as number }));
+      cases.filter((c) => num(c[key]) > 0 && num(c.measured_ms) > 0).map((c) => ({ x: c.measured_ms as number, y: c[key] as number }));
     const all = cases.map((c) => num(c.measured_ms)).filter((v) => v > 0);
     const lo = Math.min(...all) / 2, hi = Math.max(...all) * 2;
     drawChart(canvas as HTMLCanvasElement, {

@@ -1,14 +1,14 @@
 // Shared application context: the engine, catalogs, state, and request building.
-import type { Engine, GpuSpec, ModelForecast, ModelRequest, ZooModel } from './engine';
+import type { Engine, GpuSpec, ModelRequest, ZooModel } from './engine';
 import { CUSTOM, type State } from './state';
+import type { Ui } from './store';
 
 export interface App {
   engine: Engine;
   gpus: GpuSpec[];
   models: ZooModel[];
-  state: State;
-  last: ModelForecast | null; // the forecast on screen
-  lastRequest: ModelRequest | null;
+  state: State; // replaced, never mutated, by store.update()
+  ui: Ui;
 }
 
 export function gpuById(app: App, id: string): GpuSpec | undefined {

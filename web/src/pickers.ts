@@ -10,6 +10,14 @@ export const MAX_CONFIG_BYTES = 1 << 20;
 
 // ---- GPU -------------------------------------------------------------------
 
+// The GPU list's values in order, for a search: the custom GPU first, then the
+// catalog's matches by vendor and architecture.
+export function gpuOptionIds(app: App, query: string): string[] {
+  const ids = app.state.customGpu ? [CUSTOM] : [];
+  for (const group of groupGpus(app.gpus.filter((g) => gpuMatches(g, query)))) ids.push(...group.items.map((g) => g.id!));
+  return ids;
+}
+
 export function fillGpuSelect(app: App, query: string): void {
   const select = byId<HTMLSelectElement>('gpu-select');
   clear(select);

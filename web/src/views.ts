@@ -1,9 +1,11 @@
-// The result views: the forecast, the GPU comparison and the batch sweep.
-import { gpuById, gpuLabel, requestFor, type App } from './app';
+// The result views: the forecast, the GPU comparison and the batch sweep. Each
+// draws what it is given; render.ts decides what and when.
+import { gpuById, gpuLabel, type App } from './app';
 import { COLORS, drawChart } from './draw';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
-import { BREAKDOWN_KINDS, errorMessage, type ModelForecast } from './engine';
+import { BREAKDOWN_KINDS, type ModelForecast } from './engine';
+import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM } from './state';
 
@@ -34,6 +36,16 @@ export function forecastTitle(f: ModelForecast): string {
   return `${f.model.name} on ${f.gpu.name}`;
 }
 
+// The headline figures, the same for the main view and the embed card (ids
+// `${prefix}latency`, `…latency-label`, `…roofline`, `…samples`, `…tokens`).
+export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
+  setText(byId(`${prefix}latency-label`), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
+  setOutput(`${prefix}latency`, fmtMs(f.latency_ms), f.latency_ms);
+  setOutput(`${prefix}roofline`, fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+  setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
+  setOutput(`${prefix}tokens`, `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
+}
+
 export function renderForecast(f: ModelForecast): void {
   byId('forecast-body').hidden = false;
   const body = byId('forecast-body');
@@ -43,13 +55,11 @@ export function renderForecast(f: ModelForecast): void {
   body.dataset.seq = String(f.seq);
   body.dataset.mode = f.mode;
   setText(byId('forecast-title'), `${forecastTitle(f)} — ${modeWords(f.mode)}, batch ${f.batch}, sequence ${f.seq}`);
-  setText(byId('latency-label'), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
-  setOutput('latency', fmtMs(f.latency_ms), f.latency_ms);
+  showFigures('', f);
   setText(
     byId('latency-sub'),
     f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`,
   );
-  setOutput('roofline', fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
   const ratio = f.latency_ms / f.roofline_latency_ms;
   setText(
     byId('roofline-sub'),
@@ -58,8 +68,6 @@ export function renderForecast(f: ModelForecast): void {
       : 'peak-speed bound: every kernel at its compute or memory limit',
   );
   setText(byId('caveats'), (f.caveats ?? []).join(' '));
-  setOutput('samples', `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
-  setOutput('tokens', `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
 
   const kinds = BREAKDOWN_KINDS.filter((k) => f.breakdown && typeof f.breakdown[k] === 'number');
   drawChart(byId<HTMLCanvasElement>('breakdown-chart'), {
@@ -132,12 +140,11 @@ export function renderForecast(f: ModelForecast): void {
 export function fillCompareList(app: App, query: string, onToggle: (id: string, on: boolean) => void): void {
   const list = byId('compare-list');
   clear(list);
-  const chosen = new Set(app.state.compare);
   for (const group of groupGpus(app.gpus.filter((g) => gpuMatches(g, query)))) {
     const fs = h('fieldset', { class: 'checkgroup' }, h('legend', {}, group.label));
     for (const g of group.items) {
       const id = `cmp-${g.id}`;
-      const box = h('input', { type: 'checkbox', id, value: g.id!, checked: chosen.has(g.id!) || g.id === app.state.gpu, disabled: g.id === app.state.gpu });
+      const box = h('input', { type: 'checkbox', id, value: g.id! });
       box.addEventListener('change', () => onToggle(g.id!, box.checked));
       fs.append(h('label', { for: id, class: 'check' }, box, ` ${g.name}`));
     }
@@ -145,17 +152,34 @@ export function fillCompareList(app: App, query: string, onToggle: (id: string, 
   }
 }
 
-export function renderCompare(app: App): void {
-  const ids = [app.state.gpu, ...app.state.compare.filter((id) => id !== app.state.gpu && gpuById(app, id))];
-  const rows: { id: string; label: string; f?: ModelForecast; error?: string }[] = [];
-  for (const id of ids) {
-    const label = gpuLabel(app, id);
-    try {
-      rows.push({ id, label, f: app.engine.forecastModel(requestFor(app, id)) });
-    } catch (e) {
-      rows.push({ id, label, error: errorMessage(e) });
-    }
+// Ticks the chosen GPUs (the selected one always, and it cannot be unticked)
+// without rebuilding the list, so keyboard focus stays where it is.
+export function markCompareList(app: App): void {
+  const chosen = new Set(app.state.compare);
+  for (const box of byId('compare-list').querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
+    box.checked = chosen.has(box.value) || box.value === app.state.gpu;
+    box.disabled = box.value === app.state.gpu;
   }
+}
+
+// The GPUs of the comparison: the selected one first, then the ticked ones.
+export function compareIds(app: App): string[] {
+  return [app.state.gpu, ...app.state.compare.filter((id) => id !== app.state.gpu && gpuById(app, id))];
+}
+
+export interface CompareRow {
+  id: string;
+  label: string;
+  f?: ModelForecast;
+  error?: string;
+}
+
+export function compareRow(app: App, id: string, r: Result): CompareRow {
+  const label = gpuLabel(app, id);
+  return r.ok ? { id, label, f: r.f } : { id, label, error: r.error };
+}
+
+export function renderCompare(app: App, rows: CompareRow[]): void {
   const ok = rows.filter((r) => r.f);
   const failed = rows.filter((r) => r.error);
   setText(byId('compare-error'), failed.map((r) => `${r.label}: ${r.error}`).join(' '));
@@ -232,25 +256,17 @@ export interface SweepPoint {
   samples_per_s: number;
 }
 
-export function computeSweep(app: App, max: number): { points: SweepPoint[]; error: string } {
+// The sweep's points from results for batch 1, 2, …: up to the first error.
+export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: string } {
   const points: SweepPoint[] = [];
-  let error = '';
-  for (let b = 1; b <= max; ++b) {
-    try {
-      const f = app.engine.forecastModel(requestFor(app, undefined, b));
-      points.push({ batch: b, latency_ms: f.latency_ms, roofline_ms: f.roofline_latency_ms, samples_per_s: f.samples_per_s });
-    } catch (e) {
-      error = `Batch ${b}: ${errorMessage(e)}`;
-      break;
-    }
+  for (const [i, r] of results.entries()) {
+    if (!r.ok) return { points, error: `Batch ${i + 1}: ${r.error}` };
+    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, roofline_ms: r.f.roofline_latency_ms, samples_per_s: r.f.samples_per_s });
   }
-  return { points, error };
+  return { points, error: '' };
 }
 
-export function renderSweep(app: App): number {
-  const t0 = performance.now();
-  const { points, error } = computeSweep(app, app.state.sweepMax);
-  setText(byId('sweep-error'), error);
+export function renderSweep(app: App, points: SweepPoint[]): void {
   const labels = points.map((p) => String(p.batch));
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
     type: 'line',
@@ -277,8 +293,4 @@ export function renderSweep(app: App): number {
       scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'samples/s' } } },
     },
   });
-  const ms = performance.now() - t0;
-  setText(byId('sweep-status'), `${points.length} forecasts in ${Math.round(ms)} ms.`);
-  byId('sweep-status').dataset.points = String(points.length);
-  return ms;
 }

@@ -289,6 +289,8 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   assert.equal(await page.locator('#view-sweep').isVisible(), true);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-sweep');
   const native = cli(cliForecastArgs({ gpu: 'h100-sxm', model: 'gpt2', batch: 64, seq: 128, mode: 'training', predictor: 'tilecast' }));
+  // The sweep runs off the input path: its points arrive after the tab is shown.
+  await page.waitForSelector('#sweep-status[data-points]');
   if (native.ok) assert.equal(await page.locator('#sweep-status').getAttribute('data-points'), '64');
   else assert.ok((await page.locator('#sweep-error').textContent()).includes(native.error));
   await page.keyboard.press('ArrowRight');
@@ -305,6 +307,118 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
   assert.ok((await shown(page)).latency > 0 || (await shown(page)).error !== '');
   await context.setOffline(false);
+  await page.close();
+});
+
+// The page's counters (window.tilecastPage): forecasts on screen, engine calls
+// and memo hits, background jobs per slot.
+async function counters(page) {
+  return page.evaluate(() => {
+    const p = window.tilecastPage;
+    return { forecasts: p.forecasts, computed: p.memo.computed, hits: p.memo.hits, sweep: { ...p.jobs.sweep }, compare: { ...p.jobs.compare } };
+  });
+}
+
+test('identical requests are answered from the memo', async () => {
+  const page = await open('?model=gpt2&seq=128');
+  const first = await shown(page);
+  const c0 = await counters(page);
+  await page.fill('#batch', '2');
+  await waitForecasts(page, c0.forecasts + 1);
+  await page.fill('#batch', '1');
+  await waitForecasts(page, c0.forecasts + 2);
+  assert.deepEqual(await shown(page), first);
+  const c1 = await counters(page);
+  assert.equal(c1.computed - c0.computed, 1, 'batch 1 again is not forecast again');
+  // The comparison computes its other GPUs once; the selected one is the card's forecast.
+  await page.click('#tab-compare');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 5);
+  const c2 = await counters(page);
+  assert.equal(c2.computed - c1.computed, 4);
+  await page.click('#tab-forecast');
+  await page.click('#tab-compare');
+  await page.selectOption('#predictor', 'roofline');
+  await waitForecasts(page, c2.forecasts + 1);
+  await page.selectOption('#predictor', 'tilecast');
+  await waitForecasts(page, c2.forecasts + 2);
+  await page.waitForFunction(() => !document.getElementById('compare-status').textContent);
+  const c3 = await counters(page);
+  assert.equal(c3.computed - c2.computed, 5, 'only the roofline comparison was new');
+  assert.equal(await page.locator('#compare-table tbody tr').count(), 5);
+  // Exports read the forecast on screen from the memo.
+  await page.click('#tab-forecast');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.equal(JSON.parse(fs.readFileSync(await json.path(), 'utf8')).forecast.latency_ms, first.latency);
+  assert.equal((await counters(page)).computed, c3.computed);
+  await page.close();
+});
+
+test('the embed card shows the same figures as the main view', async () => {
+  for (const query of ['gpu=t4&model=gpt2&seq=128&batch=2&mode=inference', 'gpu=mi300x&model=llama3-8b&seq=512&pred=roofline']) {
+    const main = await open(`?${query}`);
+    const embed = await open(`?embed=1&${query}`);
+    for (const id of ['latency', 'latency-label', 'roofline', 'samples', 'tokens']) {
+      const a = main.locator(`#${id}`);
+      const b = embed.locator(`#embed-${id}`);
+      assert.equal(await b.textContent(), await a.textContent(), `#embed-${id} vs #${id} for ${query}`);
+      assert.equal(await b.getAttribute('data-value'), await a.getAttribute('data-value'));
+    }
+    await main.close();
+    await embed.close();
+  }
+});
+
+test('the sweep runs once after typing settles and never blocks input', async () => {
+  const page = await open('?model=gpt3-2.7b&seq=256&view=sweep&sweep=256');
+  await page.waitForSelector('#sweep-status[data-points="256"]', { timeout: 30000 });
+  const c0 = await counters(page);
+  // Typing a sequence length keystroke by keystroke (1, 12, 128): the card
+  // follows every keystroke, the sweep starts once, for the last value.
+  await page.click('#seq', { clickCount: 3 });
+  await page.keyboard.type('128', { delay: 30 });
+  await page.waitForFunction((k) => window.tilecastPage.jobs.sweep.finished > k, c0.sweep.finished, { timeout: 30000 });
+  await page.waitForSelector('#sweep-status[data-points="256"]');
+  const c1 = await counters(page);
+  assert.equal(c1.forecasts - c0.forecasts, 3, 'every keystroke showed its forecast');
+  assert.equal(c1.sweep.started - c0.sweep.started, 1, 'one sweep computed');
+  assert.equal(c1.sweep.finished - c0.sweep.finished, 1);
+  // 3 card forecasts and 255 more sweep points (batch 1 is the card's).
+  assert.equal(c1.computed - c0.computed, 3 + 255);
+  assert.match(await page.locator('#share-link').inputValue(), /seq=128&/);
+  // While a sweep is being computed, a task queued behind it (as a keystroke is)
+  // runs before the sweep ends, and its change is on screen at once.
+  const during = await page.evaluate(async () => {
+    const p = window.tilecastPage;
+    const before = { ...p.jobs.sweep };
+    const seq = document.getElementById('seq');
+    seq.value = '64';
+    seq.dispatchEvent(new Event('input', { bubbles: true }));
+    while (p.jobs.sweep.started === before.started) await new Promise((r) => setTimeout(r, 0));
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        const forecasts = p.forecasts;
+        const batch = document.getElementById('batch');
+        batch.value = '3';
+        batch.dispatchEvent(new Event('input', { bubbles: true }));
+        queueMicrotask(() => resolve({ finishedBefore: before.finished, finished: p.jobs.sweep.finished, shown: p.forecasts - forecasts }));
+      }, 0),
+    );
+  });
+  assert.equal(during.finished, during.finishedBefore, 'the sweep was still running');
+  assert.equal(during.shown, 1, 'the batch change was on screen before the sweep finished');
+  await page.waitForFunction((k) => window.tilecastPage.jobs.sweep.finished > k, during.finishedBefore, { timeout: 30000 });
+  await page.waitForSelector('#sweep-status[data-points="256"]');
+  const c2 = await counters(page);
+  assert.ok(c2.sweep.slices - c1.sweep.slices > 1, 'the sweep yielded between slices');
+  // The sweep does not depend on the batch size: no new sweep for it.
+  assert.equal(c2.sweep.started - c1.sweep.started, 1);
+  // Leaving the view stops a sweep that is waiting or running.
+  await page.fill('#seq', '32');
+  await page.click('#tab-forecast');
+  await page.waitForTimeout(500);
+  const c3 = await counters(page);
+  assert.equal(c3.sweep.finished, c2.sweep.finished);
+  assert.equal(c3.sweep.cancelled - c2.sweep.cancelled, 1);
   await page.close();
 });
 

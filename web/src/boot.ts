@@ -1,0 +1,111 @@
+// Boot: read the link, wait for the forecaster (public/start.js began loading it
+// before this bundle ran), check the link against the catalogs, then either the
+// embed card or the calculator: its inputs wired and its first render.
+import { type App } from './app';
+import { loadReport } from './accuracy';
+import { byId, setText } from './dom';
+import { preloadCharts } from './draw';
+import { renderEmbed, showEmbedLoading } from './embed';
+import { errorMessage, loadEngine, type Engine } from './engine';
+import { fillInputs, wireInputs } from './inputs';
+import { jobStats } from './jobs';
+import { checkLink } from './link';
+import { forgetAll, memoStats } from './memo';
+import { nextSweepShown, render, renderStats } from './render';
+import { parseParams } from './state';
+import { EMPTY_UI, requestRender, startStore } from './store';
+
+// For the tests and the benchmark.
+interface PageHandle {
+  app: App;
+  ready: boolean;
+  readonly forecasts: number; // forecasts put on screen
+  readonly lastForecastMs: number; // the last one's render, forecast included
+  readonly renders: number;
+  memo: typeof memoStats;
+  jobs: typeof jobStats;
+  sweep(): Promise<number>; // forgets every forecast, then times the sweep until it is on screen
+}
+
+declare global {
+  interface Window {
+    tilecastPage?: PageHandle;
+  }
+}
+
+export async function boot(): Promise<void> {
+  const link = parseParams(location.search);
+  const status = byId('status');
+  const engineLoading = loadEngine();
+  if (link.embed) showEmbedLoading();
+  else preloadCharts();
+  let engine: Engine;
+  performance.mark('tilecast-boot');
+  try {
+    engine = await engineLoading;
+    performance.mark('tilecast-engine-ready');
+  } catch (e) {
+    setText(link.embed ? byId('embed') : status, `The forecaster could not be loaded: ${errorMessage(e)}`);
+    return;
+  }
+  const app: App = { engine, gpus: engine.listGpus(), models: [], state: link.state, ui: { ...EMPTY_UI } };
+  try {
+    app.models = engine.listModels();
+  } catch (e) {
+    link.problems.push(`The model zoo is not available: ${errorMessage(e)}`);
+  }
+  performance.mark('tilecast-lists');
+  app.state = checkLink(app, link);
+  app.ui.notices = [...link.problems];
+  setText(byId('version'), `tilecast ${engine.version}`);
+  window.tilecastPage = {
+    app,
+    ready: false,
+    get forecasts() { return renderStats.forecasts; },
+    get lastForecastMs() { return renderStats.lastForecastMs; },
+    get renders() { return renderStats.renders; },
+    memo: memoStats,
+    jobs: jobStats,
+    sweep: async () => {
+      const t0 = performance.now();
+      forgetAll();
+      const shown = nextSweepShown();
+      requestRender();
+      await shown;
+      return performance.now() - t0;
+    },
+  };
+
+  if (link.embed) renderEmbed(app);
+  else {
+    fillInputs(app);
+    wireInputs(app);
+    status.hidden = true;
+    setText(status, '');
+    performance.mark('tilecast-inputs');
+    startStore(app, render);
+  }
+  performance.mark('tilecast-first-forecast');
+  window.tilecastPage.ready = true;
+  document.documentElement.dataset.ready = '1';
+  // Fetch the accuracy report now so the page keeps working offline.
+  if (!link.embed) setTimeout(() => void loadReport().catch(() => undefined).finally(registerOffline), 0);
+}
+
+// A service worker (public/sw.js) keeps copies of the site's files so the page
+// also reloads without a network; it is given the files loaded before it ran.
+function registerOffline(): void {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker
+    .register(new URL('sw.js', document.baseURI).href)
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => {
+      const files = performance
+        .getEntriesByType('resource')
+        .map((r) => r.name)
+        .filter((u) => u.startsWith(location.origin));
+      reg.active?.postMessage({ cache: [location.href, ...new Set(files)] });
+      document.documentElement.dataset.offline = '1';
+    })
+    .catch(() => undefined);
+}

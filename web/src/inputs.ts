@@ -1,0 +1,183 @@
+// The inputs: each handler reads its control and hands the change to update();
+// nothing here draws. Text fields are left as typed (render never rewrites them).
+import { gpuById, requestFor, type App } from './app';
+import { byId } from './dom';
+import { errorMessage } from './engine';
+import { download, fileStem, forecastCsv, forecastJson } from './export';
+import { forecast } from './memo';
+import {
+  buildCustomGpuForm, fillCustomGpuForm, gpuOptionIds, parseConfigText, readCustomGpuForm, validateCustomGpu,
+} from './pickers';
+import { BATCH_MAX, CUSTOM, SEQ_MAX, SWEEP_MAX, VIEWS, clip, type View } from './state';
+import { update } from './store';
+
+// The controls' starting values, from the state (once, at boot).
+export function fillInputs(app: App): void {
+  const s = app.state;
+  byId<HTMLInputElement>('batch').value = String(s.batch);
+  byId<HTMLInputElement>('seq').value = String(s.seq);
+  byId<HTMLInputElement>('sweep-max').value = String(s.sweepMax);
+  if (s.model === CUSTOM && s.customModel) byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
+  buildCustomGpuForm();
+  const startGpu = s.gpu === CUSTOM && s.customGpu ? s.customGpu : gpuById(app, s.gpu);
+  if (startGpu) fillCustomGpuForm(startGpu);
+  if (s.gpu === CUSTOM) byId<HTMLDetailsElement>('custom-gpu').open = true;
+  if (s.model === CUSTOM) byId<HTMLDetailsElement>('custom-model').open = true;
+}
+
+function readWholeNumber(id: string, label: string, min: number, max: number): number {
+  const raw = byId<HTMLInputElement>(id).value.trim();
+  if (!/^\d+$/.test(raw)) throw new Error(`${label} must be a whole number.`);
+  const v = Number(raw);
+  if (v < min || v > max) throw new Error(`${label} must be between ${min} and ${max}.`);
+  return v;
+}
+
+export function wireInputs(app: App): void {
+  wireGpu(app);
+  wireModel(app);
+  wireWorkload(app);
+  wireViews(app);
+  wireShare(app);
+}
+
+function wireGpu(app: App): void {
+  const search = byId<HTMLInputElement>('gpu-search');
+  search.addEventListener('input', () => {
+    // The selection follows the search when the current GPU no longer matches.
+    const ids = gpuOptionIds(app, search.value);
+    const gpu = ids.length && !ids.includes(app.state.gpu) ? ids[0] : app.state.gpu;
+    update({ gpu, ui: { gpuQuery: search.value } }, true);
+  });
+  const select = byId<HTMLSelectElement>('gpu-select');
+  select.addEventListener('change', () => {
+    if (select.value) update({ gpu: select.value });
+  });
+  byId('custom-gpu-fill').addEventListener('click', () => {
+    const s = app.state;
+    const g = s.gpu === CUSTOM ? s.customGpu : gpuById(app, s.gpu);
+    if (g) fillCustomGpuForm(g);
+  });
+  byId('custom-gpu-use').addEventListener('click', () => {
+    try {
+      const spec = validateCustomGpu(app, readCustomGpuForm());
+      delete spec.id;
+      update({ customGpu: spec, gpu: CUSTOM, ui: { customGpuError: '' } });
+    } catch (e) {
+      update({ ui: { customGpuError: errorMessage(e) } });
+    }
+  });
+}
+
+function wireModel(app: App): void {
+  const select = byId<HTMLSelectElement>('model-select');
+  select.addEventListener('change', () => update({ model: select.value }));
+  const box = byId<HTMLTextAreaElement>('model-config');
+  const useConfig = (text: string) => {
+    try {
+      update({ customModel: parseConfigText(app, text), model: CUSTOM, ui: { configError: '' } });
+    } catch (e) {
+      update({ ui: { configError: errorMessage(e) } });
+    }
+  };
+  byId('model-config-use').addEventListener('click', () => useConfig(box.value));
+  const file = byId<HTMLInputElement>('model-config-file');
+  file.addEventListener('change', async () => {
+    const f = file.files?.[0];
+    file.value = '';
+    if (!f) return;
+    if (f.size > 1 << 20) {
+      update({ ui: { configError: `${clip(f.name)} is ${f.size} bytes; at most ${1 << 20} are accepted.` } });
+      return;
+    }
+    const text = await f.text();
+    box.value = text;
+    useConfig(text);
+  });
+}
+
+function wireWorkload(app: App): void {
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {
+    r.addEventListener('change', () => {
+      if (r.checked) update({ mode: r.value === 'inference' ? 'inference' : 'training' });
+    });
+  }
+  const predictor = byId<HTMLSelectElement>('predictor');
+  predictor.addEventListener('change', () => update({ predictor: predictor.value === 'roofline' ? 'roofline' : 'tilecast' }));
+  const onWorkload = () => {
+    let batch: number;
+    try {
+      batch = readWholeNumber('batch', 'Batch size', 1, BATCH_MAX);
+    } catch (e) {
+      update({ ui: { batchInvalid: true, workloadError: errorMessage(e) } }, true);
+      return;
+    }
+    try {
+      const seq = readWholeNumber('seq', 'Sequence length', 1, SEQ_MAX);
+      const ok = { batchInvalid: false, seqInvalid: false, workloadError: '' };
+      update(batch === app.state.batch && seq === app.state.seq ? { ui: ok } : { batch, seq, ui: ok }, true);
+    } catch (e) {
+      update({ ui: { batchInvalid: false, seqInvalid: true, workloadError: errorMessage(e) } }, true);
+    }
+  };
+  byId('batch').addEventListener('input', onWorkload);
+  byId('seq').addEventListener('input', onWorkload);
+  byId<HTMLFormElement>('inputs').addEventListener('submit', (e) => e.preventDefault());
+}
+
+function wireViews(app: App): void {
+  // Tabs: click, or arrow keys / Home / End on the tab list.
+  for (const v of VIEWS) byId(`tab-${v}`).addEventListener('click', () => update({ view: v }));
+  byId('tabs').addEventListener('keydown', (e) => {
+    const i = VIEWS.indexOf(app.state.view);
+    let next = -1;
+    if (e.key === 'ArrowRight') next = (i + 1) % VIEWS.length;
+    else if (e.key === 'ArrowLeft') next = (i + VIEWS.length - 1) % VIEWS.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = VIEWS.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    const view: View = VIEWS[next];
+    update({ view });
+    byId(`tab-${view}`).focus();
+  });
+  const compareSearch = byId<HTMLInputElement>('compare-search');
+  compareSearch.addEventListener('input', () => update({ ui: { compareQuery: compareSearch.value } }, true));
+  byId('sweep-max').addEventListener('input', () => {
+    try {
+      update({ sweepMax: readWholeNumber('sweep-max', 'Largest batch size', 2, SWEEP_MAX), ui: { sweepError: '' } }, true);
+    } catch (e) {
+      update({ ui: { sweepError: errorMessage(e) } }, true);
+    }
+  });
+}
+
+function wireShare(app: App): void {
+  const copy = async (text: string, button: HTMLElement) => {
+    const label = button.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Select and copy the text below';
+    }
+    setTimeout(() => (button.textContent = label), 1500);
+  };
+  const link = () => byId<HTMLInputElement>('share-link').value;
+  byId('copy-link').addEventListener('click', (e) => void copy(link(), e.currentTarget as HTMLElement));
+  byId('copy-embed').addEventListener('click', (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement));
+  // The exports are of the forecast on screen: the memo's answer for the state.
+  const onScreen = () => {
+    const request = requestFor(app);
+    const r = forecast(app.engine, request);
+    return r.ok ? { f: r.f, request } : null;
+  };
+  byId('export-csv').addEventListener('click', () => {
+    const x = onScreen();
+    if (x) download(`${fileStem(x.f)}.csv`, 'text/csv', forecastCsv(x.f, link()));
+  });
+  byId('export-json').addEventListener('click', () => {
+    const x = onScreen();
+    if (x) download(`${fileStem(x.f)}.json`, 'application/json', forecastJson(x.f, x.request, link()));
+  });
+}

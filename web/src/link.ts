@@ -1,0 +1,82 @@
+// The link: checking an opened link's names against the catalogs, and keeping the
+// address bar, the share box and the embed snippet in step with the state.
+import { gpuById, modelById, type App } from './app';
+import { byId } from './dom';
+import { errorMessage } from './engine';
+import { CUSTOM, DEFAULT_STATE, clip, shareUrl, stateToParams, type ParsedLink, type State } from './state';
+
+// The link's state with unknown names replaced by the defaults; each replacement
+// adds a sentence to link.problems.
+export function checkLink(app: App, link: ParsedLink): State {
+  const s = { ...link.state };
+  if (s.gpu !== CUSTOM && !gpuById(app, s.gpu)) {
+    link.problems.push(`The link's GPU "${clip(s.gpu)}" is not in this page's catalog; showing ${gpuById(app, DEFAULT_STATE.gpu)?.name}.`);
+    s.gpu = DEFAULT_STATE.gpu;
+  }
+  if (s.model !== CUSTOM && !modelById(app, s.model)) {
+    link.problems.push(`The link's model "${clip(s.model)}" is not in this page's model zoo; showing ${modelById(app, DEFAULT_STATE.model)?.name}.`);
+    s.model = DEFAULT_STATE.model;
+  }
+  if (s.gpu === CUSTOM && s.customGpu) {
+    try {
+      s.customGpu = app.engine.validateGpu(s.customGpu);
+    } catch (e) {
+      link.problems.push(`The custom GPU in the link was rejected: ${errorMessage(e)}`);
+      s.gpu = DEFAULT_STATE.gpu;
+      s.customGpu = null;
+    }
+  }
+  if (s.model === CUSTOM && s.customModel) {
+    try {
+      app.engine.validateModel(JSON.stringify(s.customModel));
+    } catch (e) {
+      link.problems.push(`The model config in the link was rejected: ${errorMessage(e)}`);
+      s.model = DEFAULT_STATE.model;
+      s.customModel = null;
+    }
+  }
+  const unknownCompare = s.compare.filter((id) => !gpuById(app, id));
+  if (unknownCompare.length) {
+    link.problems.push(`Left out of the comparison, not in the catalog: ${clip(unknownCompare.join(', '), 80)}.`);
+    s.compare = s.compare.filter((id) => gpuById(app, id));
+  }
+  if (link.version !== null && link.version !== app.engine.version) {
+    link.problems.push(
+      `This link was made with tilecast ${clip(link.version, 20)}; this page runs ${app.engine.version}, so the numbers may differ from the ones that were shared.`,
+    );
+  }
+  return s;
+}
+
+export function pageUrl(): string {
+  const u = new URL(location.href);
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
+}
+
+let urlTimer: ReturnType<typeof setTimeout> | undefined;
+
+// The address bar follows the state once input settles (history updates are slow
+// and need not delay the numbers); the share box and the snippet at once.
+export function syncLink(state: State, version: string, title: string | null): void {
+  const url = `${location.pathname}?${stateToParams(state, version).toString()}`;
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    try {
+      history.replaceState(null, '', url);
+    } catch {
+      /* some embedding contexts forbid it; the share box still has the link */
+    }
+    document.documentElement.dataset.url = url;
+  }, 150);
+  byId<HTMLInputElement>('share-link').value = shareUrl(state, version, pageUrl());
+  const embedLink = shareUrl(state, version, pageUrl(), true);
+  const label = title ? `tilecast forecast: ${title}` : 'tilecast forecast';
+  byId<HTMLTextAreaElement>('embed-snippet').value =
+    `<iframe src="${escapeAttr(embedLink)}" title="${escapeAttr(label)}" width="440" height="250" style="border:0;max-width:100%" loading="lazy"></iframe>`;
+}

@@ -1,0 +1,68 @@
+// Every model forecast the page shows goes through here: results (and errors) are
+// remembered by request, so the same request is computed once however many views
+// ask for it (the forecast card, a compare row, a sweep point, an export).
+import { errorMessage, type Engine, type ModelForecast, type ModelRequest } from './engine';
+
+export type Result = { ok: true; f: ModelForecast } | { ok: false; error: string };
+
+// About two full 256-point sweeps plus a comparison; a forecast is a few KB.
+const CAPACITY = 600;
+const results = new Map<string, Result>(); // insertion order = least recently used first
+
+// computed: engine calls; hits: requests answered from memory.
+export const memoStats = { computed: 0, hits: 0 };
+
+// The request's identity. A custom GPU or config stands in the key as a number
+// given to its JSON text, which is written out once per object (the state replaces
+// them, never mutates them), not once per sweep point or per key.
+const objectId = new WeakMap<object, string>();
+const textId = new Map<string, string>();
+function textOf(v: string | object): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  let id = objectId.get(v);
+  if (id === undefined) {
+    const text = JSON.stringify(v);
+    id = textId.get(text) ?? `#${textId.size}`;
+    textId.set(text, id);
+    objectId.set(v, id);
+  }
+  return id;
+}
+
+export function requestKey(r: ModelRequest): string {
+  return `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}`;
+}
+
+function remember(key: string, r: Result): Result {
+  results.set(key, r);
+  if (results.size > CAPACITY) results.delete(results.keys().next().value as string);
+  return r;
+}
+
+// The remembered result, or undefined; counts as a use.
+export function peek(request: ModelRequest, key = requestKey(request)): Result | undefined {
+  const r = results.get(key);
+  if (r) {
+    memoStats.hits += 1;
+    results.delete(key);
+    results.set(key, r);
+  }
+  return r;
+}
+
+// The result for a request: remembered, or computed now and remembered.
+export function forecast(engine: Engine, request: ModelRequest): Result {
+  const key = requestKey(request);
+  const hit = peek(request, key);
+  if (hit) return hit;
+  memoStats.computed += 1;
+  try {
+    return remember(key, { ok: true, f: engine.forecastModel(request) });
+  } catch (e) {
+    return remember(key, { ok: false, error: errorMessage(e) });
+  }
+}
+
+export function forgetAll(): void {
+  results.clear();
+}

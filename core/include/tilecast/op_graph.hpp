@@ -31,8 +31,16 @@ struct GraphOp {
   double mem_elements = 0;
   // Non-empty when the kernel has no measurements of its own and is forecast as
   // `kernel` (e.g. "silu" forecast as gelu).
-  std::string_view stands_for;
-  std::string_view name;  // the module or function, e.g. "c_attn", "softmax"
+  std::string stands_for;
+  std::string name;  // the module or function, e.g. "c_attn", "softmax"
+  // What a forward op holds, for memory and communication sums (0 on backward and
+  // accumulation ops):
+  // parameters it owns (a linear's in x out weight and bias, an embedding table, a
+  // norm's gain and bias); 0 for a weight tied to another op's (a tied LM head);
+  double param_elements = 0;
+  // activation bytes autograd keeps for the backward pass (training only; FP32):
+  // e.g. a linear's input, a softmax's output, a dropout's mask.
+  double saved_bytes = 0;
 };
 
 struct GraphSection {
@@ -59,5 +67,11 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w);
 double graph_flops(const OpGraph& graph, Phase phase);
 // Kernel launches over the whole graph (repeats counted).
 std::int64_t graph_kernel_count(const OpGraph& graph);
+// Parameters (elements) over the whole graph, repeats counted, tied weights once.
+double graph_param_count(const OpGraph& graph);
+// Bytes kept for the backward pass over the whole graph (repeats counted; 0 unless
+// training). A sum over ops: a tensor two ops keep is counted by the first only
+// where the builder knows they share it (q/k/v on one input), else twice.
+double graph_saved_bytes(const OpGraph& graph);
 
 }  // namespace tilecast

@@ -13,8 +13,12 @@ using namespace tilecast;
 
 namespace {
 
-Workload training(std::int64_t batch, std::int64_t seq) { return {batch, seq, true}; }
-Workload inference(std::int64_t batch, std::int64_t seq) { return {batch, seq, false}; }
+Workload training(std::int64_t batch, std::int64_t seq) {
+  return make_workload(Mode::training, batch, seq);
+}
+Workload inference(std::int64_t batch, std::int64_t seq) {
+  return make_workload(Mode::inference, batch, seq);
+}
 
 }  // namespace
 
@@ -47,7 +51,8 @@ TEST_SUITE("graph_memory") {
       CAPTURE(m.id);
       for (const bool train : {false, true}) {
         CAPTURE(train);
-        const double got = graph_param_count(build_op_graph(m, {1, 32, train}));
+        const double got = graph_param_count(
+            build_op_graph(m, make_workload(train ? Mode::training : Mode::inference, 1, 32)));
         CHECK(got >= m.params());
         CHECK(got <= m.params() * 1.02);
       }

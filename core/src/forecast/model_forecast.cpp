@@ -113,7 +113,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
     throw Error("the forecast is not finite: the workload is too large for this model");
   const double seconds = f.latency_ms / 1000;
   f.samples_per_s = double(w.batch) / seconds;
-  f.tokens_per_s = double(w.batch) * double(w.seq) / seconds;
+  f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
   return f;
 }
 

@@ -6,7 +6,7 @@
 namespace tilecast::detail {
 
 void build_bert(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.seq(), H = m.hidden_size, V = m.vocab_size;
+  const std::int64_t B = g.batch(), S = g.query_len(), H = m.hidden_size, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
 
   AttentionSpec attn{

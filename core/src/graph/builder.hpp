@@ -52,9 +52,11 @@ class GraphBuilder {
  public:
   GraphBuilder(const Workload& w, OpGraph& graph) : w_(w), graph_(graph) {}
 
-  bool training() const { return w_.training; }
+  const Workload& workload() const { return w_; }
+  bool training() const { return w_.training(); }
   std::int64_t batch() const { return w_.batch; }
-  std::int64_t seq() const { return w_.seq; }
+  std::int64_t query_len() const { return w_.query_len; }      // tokens computed per sequence
+  std::int64_t context_len() const { return w_.context_len; }  // keys attended per query
   // a x b (x c), checked to stay within kernel dims.
   static std::int64_t mul(double a, double b, double c = 1);
 

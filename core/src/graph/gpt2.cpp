@@ -7,7 +7,8 @@
 namespace tilecast::detail {
 
 void build_gpt2(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.seq(), H = m.hidden_size, V = m.vocab_size;
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
 
   AttentionSpec attn{
@@ -28,13 +29,13 @@ void build_gpt2(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("embeddings", 1);
   g.embedding("wte", R, V, H);
-  g.embedding("wpe", S, m.max_positions, H);  // position ids are (1, S)
+  g.embedding("wpe", S, m.max_positions, H);  // position ids are (1, S): the new tokens
   g.vec("add", Op::add, R, H, OpKind::elementwise);
   g.dropout("drop", m.hidden_dropout, R, H);
 
   g.section("transformer layer", m.num_layers);
   norm(g, Norm::layer, "ln_1", R, H);
-  attention(g, attn, B, S, S);
+  attention(g, attn, B, S, K);
   norm(g, Norm::layer, "ln_2", R, H);
   mlp(g, mlp_spec, R);
   residual(g, m.hidden_dropout, R, H);

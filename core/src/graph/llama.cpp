@@ -8,8 +8,8 @@
 namespace tilecast::detail {
 
 void build_llama(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.seq(), H = m.hidden_size, hd = m.head_dim,
-                     V = m.vocab_size;
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     hd = m.head_dim, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
 
   AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
@@ -33,7 +33,7 @@ void build_llama(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("decoder layer", m.num_layers);
   norm(g, Norm::rms, "input_layernorm", R, H);
-  attention(g, attn, B, S, S);
+  attention(g, attn, B, S, K);
   norm(g, Norm::rms, "post_attention_layernorm", R, H);
   mlp(g, mlp_spec, R);
   residual(g, m.hidden_dropout, R, H);

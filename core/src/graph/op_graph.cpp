@@ -205,9 +205,27 @@ void GraphBuilder::accumulate(std::string_view name, double elements) {
 
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
   if (w.batch < 1) throw Error("batch must be a positive integer, got " + std::to_string(w.batch));
-  if (w.seq < 1) throw Error("seq must be a positive integer, got " + std::to_string(w.seq));
-  if (w.batch > (std::int64_t{1} << 31) || w.seq > (std::int64_t{1} << 31))
-    throw Error("batch and seq must be at most 2^31");
+  if (w.query_len < 1)
+    throw Error("seq must be a positive integer, got " + std::to_string(w.query_len));
+  if (w.context_len < w.query_len)
+    throw Error("the context (" + std::to_string(w.context_len) +
+                " keys) must be at least the query length (" + std::to_string(w.query_len) + ")");
+  if (w.mode != Mode::decode && w.context_len != w.query_len)
+    throw Error(std::string(mode_name(w.mode)) +
+                " attends every token to its own sequence: the context must equal seq");
+  if (w.mode == Mode::decode && w.query_len != 1)
+    throw Error("decode computes one token per sequence");
+  constexpr std::int64_t kMaxLength = std::int64_t{1} << 31;
+  if (w.batch > kMaxLength || w.context_len > kMaxLength)
+    throw Error("batch, seq and context must be at most 2147483648");
+  const bool cached = w.mode == Mode::prefill || w.mode == Mode::decode;
+  if (cached && (model.architecture == Architecture::bert ||
+                 model.architecture == Architecture::switch_transformers))
+    throw Error(
+        std::string(mode_name(w.mode)) + " needs a decoder-only model (gpt2, opt, llama, " +
+        "mistral, qwen2); " + std::string(architecture_name(model.architecture)) +
+        (model.architecture == Architecture::bert ? " is an encoder" : " is an encoder-decoder") +
+        ": use training or inference");
   OpGraph graph;
   detail::GraphBuilder g(w, graph);
   switch (model.architecture) {

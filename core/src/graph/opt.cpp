@@ -8,9 +8,9 @@
 namespace tilecast::detail {
 
 void build_opt(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.seq(), H = m.hidden_size, V = m.vocab_size,
-                     P = m.word_embed_proj_dim;
-  const std::int64_t R = GraphBuilder::mul(B, S);
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     V = m.vocab_size, P = m.word_embed_proj_dim;
+  const std::int64_t R = GraphBuilder::mul(B, S), RK = GraphBuilder::mul(B, K);
 
   AttentionSpec attn{
       .hidden = H, .heads = m.num_heads, .kv_heads = m.num_heads, .head_dim = m.head_dim};
@@ -33,18 +33,19 @@ void build_opt(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, P);
-  // position ids: (cumsum(mask) * mask) - 1 + offset, on integer tensors (no gradient)
-  g.vec_fw("mask add", Op::addu, 1, S, OpKind::elementwise);
-  g.mem("cumsum", Phase::forward, 2.0 * R, S, "cumsum");
-  g.vec_fw("position ids mul", Op::mul, B, S, OpKind::elementwise);
-  g.vec_fw("position ids add", Op::addu, B, S, OpKind::elementwise);
+  // position ids: (cumsum(mask) * mask) - 1 + offset over the whole context, on
+  // integer tensors (no gradient); the new tokens' rows are looked up
+  g.vec_fw("mask add", Op::addu, 1, K, OpKind::elementwise);
+  g.mem("cumsum", Phase::forward, 2.0 * RK, K, "cumsum");
+  g.vec_fw("position ids mul", Op::mul, B, K, OpKind::elementwise);
+  g.vec_fw("position ids add", Op::addu, B, K, OpKind::elementwise);
   g.embedding("embed_positions", R, m.max_positions, H);
   if (P != H) g.linear("project_in", R, P, H, {});
   g.vec("add", Op::add, R, H, OpKind::elementwise);
 
   g.section("decoder layer", m.num_layers);
   norm(g, Norm::layer, "self_attn_layer_norm", R, H);
-  attention(g, attn, B, S, S);
+  attention(g, attn, B, S, K);
   norm(g, Norm::layer, "final_layer_norm", R, H);
   mlp(g, mlp_spec, R);
   residual(g, m.hidden_dropout, R, H);

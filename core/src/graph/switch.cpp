@@ -111,7 +111,7 @@ void blocks(GraphBuilder& g, const ModelConfig& m, const Dims& d, const char* na
 void build_switch(const ModelConfig& m, GraphBuilder& g) {
   Dims d{};
   d.B = g.batch();
-  d.S = g.seq();
+  d.S = g.query_len();
   d.H = m.hidden_size;
   d.nh = m.num_heads;
   d.dkv = m.head_dim;

@@ -47,6 +47,20 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     rotary(g, "rotary (q)", BHS, hd);
     rotary(g, "rotary (k)", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
   }
+  // the KV cache (self-attention): prefill writes the prompt's K and V into it;
+  // decode appends the new token's with torch.cat (Hugging Face's DynamicCache),
+  // reading the cache and writing it anew
+  const Mode mode = g.workload().mode;
+  if (!a.cross && (mode == Mode::prefill || mode == Mode::decode)) {
+    const double fresh = double(GraphBuilder::mul(batch, a.kv_heads, q_len)) * double(hd);
+    const double whole = double(GraphBuilder::mul(batch, a.kv_heads, S)) * double(hd);
+    for (const char* which : {"kv cache (k)", "kv cache (v)"}) {
+      if (mode == Mode::prefill)
+        g.mem(which, Phase::forward, 2 * fresh, hd, "kv cache write");
+      else
+        g.mem(which, Phase::forward, 2 * whole, hd, "kv cache append (cat)");
+    }
+  }
   if (a.kv_heads != a.heads) {
     const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, S);
     const std::int64_t BHK = GraphBuilder::mul(batch, a.heads, S);

@@ -35,7 +35,7 @@ double micros_per_call(F&& f) {
 int main() {
   const GpuSpec& gpu = find_gpu("h100-sxm");
   const ModelConfig& model = find_model("gpt3-2.7b");
-  const Workload w{1, 2048, true};
+  const Workload w = make_workload(Mode::training, 1, 2048);
   Predictor predictor = Predictor::tilecast;
   try {
     forecast_model(gpu, model, w, predictor);

@@ -1,4 +1,5 @@
-// `tilecast forecast`: one model's training step or inference pass on one GPU.
+// `tilecast forecast`: one model's training step, inference pass, prefill or decode step
+// on one GPU.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,14 +28,20 @@ int run_forecast(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
   const ModelConfig model = resolve_model(model_arg);
-  Workload w;
-  w.batch = args.integer("batch", 1, 1, std::int64_t{1} << 31);
-  w.seq = args.integer("seq", 0, 1, std::int64_t{1} << 31);
+  const std::int64_t batch = args.integer("batch", 1, 1, std::int64_t{1} << 31);
+  const std::int64_t seq = args.integer("seq", 0, 1, std::int64_t{1} << 31);
   if (!args.has("seq")) throw Error("--seq is required (the sequence length in tokens)");
-  const std::string mode = args.get("mode", "inference");
-  if (mode != "inference" && mode != "training")
-    throw Error("--mode is '" + mode + "'; allowed: inference, training");
-  w.training = mode == "training";
+  Mode mode_value = Mode::inference;
+  try {
+    mode_value = parse_mode(args.get("mode", "inference"));
+  } catch (const Error& e) {
+    throw Error(std::string("--mode: ") + e.what());
+  }
+  const std::string mode(mode_name(mode_value));
+  if (args.has("context") && mode_value != Mode::decode)
+    throw Error("--context (the cache length) applies to --mode decode only");
+  const std::int64_t context = args.integer("context", 0, 1, std::int64_t{1} << 31);
+  const Workload w = make_workload(mode_value, batch, seq, context);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
 
   if (args.has("json")) {
@@ -45,8 +52,9 @@ int run_forecast(const Args& args) {
     else
       req["model"] = model.id;
     req["batch"] = w.batch;
-    req["seq"] = w.seq;
+    req["seq"] = seq;
     req["mode"] = mode;
+    if (args.has("context")) req["context"] = context;
     req["predictor"] = predictor_name(predictor);
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
@@ -55,15 +63,20 @@ int run_forecast(const Args& args) {
   const OpGraph graph = build_op_graph(model, w);
   const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   const double roof = forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
-  std::printf("%s on %s: %s, batch %lld, seq %lld (%s predictor)\n", model.name.c_str(),
-              gpu.name.c_str(), mode.c_str(), static_cast<long long>(w.batch),
-              static_cast<long long>(w.seq), std::string(predictor_name(predictor)).c_str());
+  std::printf("%s on %s: %s, batch %lld, seq %lld", model.name.c_str(), gpu.name.c_str(),
+              mode.c_str(), static_cast<long long>(w.batch), static_cast<long long>(seq));
+  if (mode_value == Mode::decode)
+    std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
+  std::printf(" (%s predictor)\n", std::string(predictor_name(predictor)).c_str());
   std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
   std::printf("  forward      %10.3f ms\n", f.forward_ms);
-  if (w.training)
+  if (w.training())
     std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,
                 f.accumulate_ms);
-  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s\n", f.samples_per_s, f.tokens_per_s);
+  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s%s\n", f.samples_per_s, f.tokens_per_s,
+              mode_value == Mode::decode    ? " generated"
+              : mode_value == Mode::prefill ? " of prompt"
+                                            : "");
   std::printf("  kernels      %10lld launches, %.4g TFLOP; isolated latencies sum to %.3f ms\n",
               static_cast<long long>(f.kernels), f.flops / 1e12, f.kernel_sum_ms);
   std::printf("\nbreakdown\n");
@@ -88,10 +101,11 @@ int run_forecast(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"forecast",
-     "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode inference|training] "
+     "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
+     "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
      "[--predictor tilecast|roofline] [--json]",
-     "forecast a whole model's inference pass or training step",
-     {"gpu", "model", "batch", "seq", "mode", "predictor"},
+     "forecast a whole model's inference pass, training step, prompt prefill or decode step",
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor"},
      {"json"},
      run_forecast});
 

@@ -31,8 +31,16 @@ struct GraphOp {
   double mem_elements = 0;
   // Non-empty when the kernel has no measurements of its own and is forecast as
   // `kernel` (e.g. "silu" forecast as gelu).
-  std::string_view stands_for;
-  std::string_view name;  // the module or function, e.g. "c_attn", "softmax"
+  std::string stands_for;
+  std::string name;  // the module or function, e.g. "c_attn", "softmax"
+  // What a forward op holds, for memory and communication sums (0 on backward and
+  // accumulation ops):
+  // parameters it owns (a linear's in x out weight and bias, an embedding table, a
+  // norm's gain and bias); 0 for a weight tied to another op's (a tied LM head);
+  double param_elements = 0;
+  // activation bytes autograd keeps for the backward pass (training only; FP32):
+  // e.g. a linear's input, a softmax's output, a dropout's mask.
+  double saved_bytes = 0;
 };
 
 struct GraphSection {
@@ -41,23 +49,46 @@ struct GraphSection {
   std::vector<GraphOp> ops;
 };
 
+// What one forecast runs: a training step (forward, backward, gradient
+// accumulation), an inference pass (forward over whole sequences), a prefill (a
+// prompt into an empty KV cache) or a decode step (one new token per sequence
+// against a cache). Prefill and decode are for decoder-only models.
+enum class Mode { training, inference, prefill, decode };
+std::string_view mode_name(Mode m);  // "training", "inference", "prefill", "decode"
+// The one parser of the mode words the CLI and the API accept: training (train),
+// inference (inf), prefill, decode. Throws Error listing them.
+Mode parse_mode(std::string_view word);
+
 struct Workload {
+  Mode mode = Mode::inference;
   std::int64_t batch = 1;
-  std::int64_t seq = 1;
-  bool training = false;
+  std::int64_t query_len = 1;    // tokens per sequence this pass computes (decode: 1)
+  std::int64_t context_len = 1;  // keys each query attends to (decode: the cache + 1)
+  bool training() const { return mode == Mode::training; }
 };
+
+// A workload from the front ends' words: `seq` is the sequence (prompt) length;
+// decode runs one token against a cache of `cache_len` tokens (0: seq).
+Workload make_workload(Mode mode, std::int64_t batch, std::int64_t seq, std::int64_t cache_len = 0);
 
 struct OpGraph {
   std::vector<GraphSection> sections;
 };
 
-// Throws tilecast::Error when batch or seq is not positive or a kernel
-// dimension would leave 1 .. 2^31 (e.g. batch x seq x heads too large).
+// Throws tilecast::Error when batch or a length is not positive, the mode does not
+// apply to the architecture (prefill/decode of an encoder), or a kernel dimension
+// would be too large (e.g. batch x seq x heads).
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w);
 
 // Floating-point operations of one phase over the whole graph (repeats counted).
 double graph_flops(const OpGraph& graph, Phase phase);
 // Kernel launches over the whole graph (repeats counted).
 std::int64_t graph_kernel_count(const OpGraph& graph);
+// Parameters (elements) over the whole graph, repeats counted, tied weights once.
+double graph_param_count(const OpGraph& graph);
+// Bytes kept for the backward pass over the whole graph (repeats counted; 0 unless
+// training). A sum over ops: a tensor two ops keep is counted by the first only
+// where the builder knows they share it (q/k/v on one input), else twice.
+double graph_saved_bytes(const OpGraph& graph);
 
 }  // namespace tilecast

@@ -63,16 +63,22 @@ std::string forecast_model(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kOrigin);
   const GpuSpec gpu = detail::request_gpu(req);
   const ModelConfig model = request_model(req);
-  Workload w;
-  w.batch = detail::integer_field(req, "batch", kOrigin, 1, 1LL << 31);
-  w.seq = detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31);
-  const std::string mode = detail::string_field(req, "mode", kOrigin, false);
-  if (mode.empty() || mode == "inference" || mode == "inf")
-    w.training = false;
-  else if (mode == "training" || mode == "train")
-    w.training = true;
-  else
-    throw Error("model request: field 'mode' is '" + mode + "'; allowed: training, inference");
+  const std::int64_t batch = detail::integer_field(req, "batch", kOrigin, 1, 1LL << 31);
+  const std::int64_t seq = detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31);
+  const std::string mode_word = detail::string_field(req, "mode", kOrigin, false);
+  Mode mode = Mode::inference;
+  try {
+    if (!mode_word.empty()) mode = parse_mode(mode_word);
+  } catch (const Error& e) {
+    throw Error(std::string("model request: field 'mode': ") + e.what());
+  }
+  std::int64_t cache = 0;
+  if (detail::has_field(req, "context")) {
+    if (mode != Mode::decode)
+      throw Error("model request: field 'context' (the cache length) applies to mode decode only");
+    cache = detail::integer_field(req, "context", kOrigin, 1, 1LL << 31);
+  }
+  const Workload w = make_workload(mode, batch, seq, cache);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const OpGraph graph = build_op_graph(model, w);

@@ -59,7 +59,8 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
     const double measured = detail::number_field(label, "e2e_latency", origin, 1e-9, 1e12);
     const GpuSpec gpu = parse_gpu_spec(in.gpu_json, "device of " + in.label_stem);
     const ModelConfig model = parse_model_config(in.model_json, "model " + name->model);
-    const Workload w{name->batch, name->seq, name->training};
+    const Workload w =
+        make_workload(name->training ? Mode::training : Mode::inference, name->batch, name->seq);
     const OpGraph graph = build_op_graph(model, w);
     E2eCase c;
     c.gpu = gpu.name;

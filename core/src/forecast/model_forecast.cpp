@@ -5,7 +5,8 @@
 // isolated latency, which includes a fixed per-launch cost (the predictor's
 // `overhead_ms`); in a stream that cost is paid on the host and overlaps with the
 // GPU's previous kernels, so it only shows when the GPU runs dry (runs of small
-// kernels). Each kernel is charged the time it advances the GPU's timeline.
+// kernels). Each kernel is charged the time it advances the GPU's timeline. The
+// replay runs on forecast/timeline.hpp's streams: host dispatch and compute today.
 #include "tilecast/model_forecast.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <map>
 #include <tuple>
 
+#include "forecast/timeline.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -23,16 +25,12 @@ struct Timed {
   double launch_ms = 0;  // on the host
 };
 
-struct Timeline {
-  double host = 0, gpu = 0;
-  // Dispatches one kernel; returns how far it moved the GPU's finish time.
-  double run(const Timed& t) {
-    host += t.launch_ms;
-    const double before = gpu;
-    gpu = std::max(gpu, host) + t.exec_ms;
-    return gpu - before;
-  }
-};
+// Dispatches one kernel on the host and runs it on the compute stream; returns how
+// far it moved the compute stream's finish time (the time it is charged).
+double replay(detail::Timeline& t, const Timed& k) {
+  const double before_ms = t.ready_ms(detail::Stream::compute);
+  return t.launch(k.launch_ms, k.exec_ms).finish_ms - before_ms;
+}
 
 }  // namespace
 
@@ -72,7 +70,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   }
 
   // Replay: forward in order, then backward (gradients and accumulation) in reverse.
-  Timeline t;
+  detail::Timeline t;
   auto charge = [&](std::size_t si, std::size_t oi, double ms) {
     const GraphOp& o = graph.sections[si].ops[oi];
     SectionForecast& sf = f.layers[si];
@@ -87,12 +85,12 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
     for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
       for (std::size_t oi = 0; oi < timed[si].size(); ++oi)
         if (graph.sections[si].ops[oi].phase == Phase::forward)
-          charge(si, oi, t.run(timed[si][oi]));
+          charge(si, oi, replay(t, timed[si][oi]));
   for (std::size_t si = graph.sections.size(); si-- > 0;)
     for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
       for (std::size_t oi = timed[si].size(); oi-- > 0;)
         if (graph.sections[si].ops[oi].phase != Phase::forward)
-          charge(si, oi, t.run(timed[si][oi]));
+          charge(si, oi, replay(t, timed[si][oi]));
 
   for (auto& sf : f.layers) {
     f.forward_ms += sf.forward_ms;
@@ -115,7 +113,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
     throw Error("the forecast is not finite: the workload is too large for this model");
   const double seconds = f.latency_ms / 1000;
   f.samples_per_s = double(w.batch) / seconds;
-  f.tokens_per_s = double(w.batch) * double(w.seq) / seconds;
+  f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
   return f;
 }
 

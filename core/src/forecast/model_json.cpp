@@ -7,6 +7,26 @@
 #include "tilecast/version.hpp"
 
 namespace tilecast {
+namespace {
+
+// The request's `seq`: the sequence (prompt) length; for decode, the cache length.
+std::int64_t sequence_length(const Workload& w) {
+  return w.mode == Mode::decode ? w.context_len - 1 : w.query_len;
+}
+
+// What tokens_per_s (batch x query_len / latency) counts in each mode.
+const char* tokens_meaning(Mode m) {
+  switch (m) {
+    case Mode::training: return "tokens trained per second (batch x seq per step)";
+    case Mode::inference: return "tokens processed per second (batch x seq per pass)";
+    case Mode::prefill: return "prompt tokens processed per second (batch x seq in one pass)";
+    case Mode::decode:
+      return "tokens generated per second at this batch (one per sequence per step)";
+  }
+  return "";
+}
+
+}  // namespace
 
 std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                    const ModelForecast& f, double roofline_latency_ms) {
@@ -16,9 +36,10 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["model"] = {{"id", model.id},
                 {"name", model.name},
                 {"architecture", std::string(architecture_name(model.architecture))}};
-  j["mode"] = f.workload.training ? "training" : "inference";
-  j["batch"] = f.workload.batch;
-  j["seq"] = f.workload.seq;
+  const Workload& w = f.workload;
+  j["mode"] = std::string(mode_name(w.mode));
+  j["batch"] = w.batch;
+  j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
   j["latency_ms"] = f.latency_ms;
   j["forward_ms"] = f.forward_ms;
@@ -44,6 +65,11 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["substitutions"] = subs;
   j["caveats"] = forecast_caveats(gpu, f.predictor);
   j["roofline_latency_ms"] = roofline_latency_ms;
+  j["workload"] = {{"mode", std::string(mode_name(w.mode))},
+                   {"batch", w.batch},
+                   {"query_len", w.query_len},
+                   {"context_len", w.context_len},
+                   {"tokens_per_s_counts", tokens_meaning(w.mode)}};
   return j.dump(2);
 }
 

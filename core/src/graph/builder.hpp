@@ -2,8 +2,17 @@
 // backward and gradient accumulation, batched matmuls, vector ops with their
 // gradients, memory-bound copies. Dimensions are checked as doubles before they
 // become kernel dims, so an overflow is an error, never a wrapped integer.
+//
+// Each forward op also records the parameters it owns and, in training, the bytes
+// autograd keeps for its backward (FP32 activations: 4 bytes an element; boolean
+// masks 1; int64 indices 8). The rules, per op: linear its input; bmm both inputs;
+// mul one operand per input needing a gradient; pow its input; relu, tanh, softmax
+// their output; gelu its input; layer norm its input and per-row mean and rstd;
+// dropout its mask; embedding its indices; add, scalar mul/div and copies nothing.
+// Builders override a rule where they know better (OpRef::saves).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -11,13 +20,43 @@
 
 namespace tilecast::detail {
 
+inline constexpr double kFloatBytes = 4;  // FP32 activations
+inline constexpr double kMaskBytes = 1;   // boolean masks (dropout)
+inline constexpr double kIndexBytes = 8;  // int64 token ids
+
+class GraphBuilder;
+
+// The forward op an add-op call made, to override what it records.
+class OpRef {
+ public:
+  OpRef() = default;
+  OpRef(GraphBuilder* g, std::size_t section, std::size_t op) : g_(g), section_(section), op_(op) {}
+  // Bytes kept for the backward pass (ignored unless training).
+  OpRef& saves(double bytes);
+  // Parameters the op owns (elements).
+  OpRef& holds(double elements);
+
+ private:
+  GraphBuilder* g_ = nullptr;  // null: no op was added
+  std::size_t section_ = 0, op_ = 0;
+};
+
+// A linear layer's options.
+struct LinearOptions {
+  bool bias = false;
+  bool tied = false;          // the weight is another op's (a tied LM head); its bias is own
+  bool shares_input = false;  // its input is kept already by an earlier op (k, v beside q)
+};
+
 class GraphBuilder {
  public:
   GraphBuilder(const Workload& w, OpGraph& graph) : w_(w), graph_(graph) {}
 
-  bool training() const { return w_.training; }
+  const Workload& workload() const { return w_; }
+  bool training() const { return w_.training(); }
   std::int64_t batch() const { return w_.batch; }
-  std::int64_t seq() const { return w_.seq; }
+  std::int64_t query_len() const { return w_.query_len; }      // tokens computed per sequence
+  std::int64_t context_len() const { return w_.context_len; }  // keys attended per query
   // a x b (x c), checked to stay within kernel dims.
   static std::int64_t mul(double a, double b, double c = 1);
 
@@ -26,44 +65,46 @@ class GraphBuilder {
   // y = x W^T (+ b) over `rows` rows. Forward Linear(rows,in,out); backward
   // Linear(rows,out,in) (input gradient) and Linear(out,rows,in) (weight gradient);
   // accumulation of the weight (and bias) gradients.
-  void linear(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out,
-              bool bias, OpKind kind = OpKind::gemm);
+  OpRef linear(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out,
+               LinearOptions opts);
   // Batched matmul: forward BMM(b,m,n,k); backward BMM(b,m,k,n) and BMM(b,n,m,k).
-  void bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k,
-           bool needs_grad = true);
+  OpRef bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k,
+            bool needs_grad = true);
 
   // A vector op over rows x h with its backward kernels as PyTorch's autograd runs them.
   // `grads`: how many inputs need a gradient (binary ops).
-  void vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
-           int grads = 1, std::string_view stands_for = {});
+  OpRef vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
+            int grads = 1, std::string_view stands_for = {});
   // One forward-only or backward-only vector kernel.
-  void vec_fw(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
-              std::string_view stands_for = {});
+  OpRef vec_fw(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
+               std::string_view stands_for = {});
   void vec_bw(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
               std::string_view stands_for = {});
-  // LayerNorm: forward ln; backward one kernel (mul class); weight and bias accumulation.
-  void layer_norm(std::string_view name, std::int64_t rows, std::int64_t h);
-  // RMSNorm as eager PyTorch runs it (pow, mean, add eps, rsqrt, mul, weight mul).
-  void rms_norm(std::string_view name, std::int64_t rows, std::int64_t h);
   // Dropout with probability p > 0 (skipped when p == 0 or in inference).
   void dropout(std::string_view name, double p, std::int64_t rows, std::int64_t h);
   // A memory-bound copy listing `elements` tensor elements in the phase, forecast as addu.
-  void mem(std::string_view name, Phase phase, double elements, std::int64_t h,
-           std::string_view stands_for = "copy");
-  // An embedding lookup of rows tokens into a table of vocab x h.
-  void embedding(std::string_view name, std::int64_t rows, std::int64_t vocab, std::int64_t h);
+  OpRef mem(std::string_view name, Phase phase, double elements, std::int64_t h,
+            std::string_view stands_for = "copy");
+  // An embedding lookup of rows tokens into a table of vocab x h (`tied`: the table
+  // is another embedding's, e.g. an encoder-decoder's shared one).
+  void embedding(std::string_view name, std::int64_t rows, std::int64_t vocab, std::int64_t h,
+                 bool tied = false);
   // Accumulation of a weight gradient of `elements` elements.
   void accumulate(std::string_view name, double elements);
 
  private:
-  void push(std::string_view name, Op op, std::int64_t d0, std::int64_t d1, std::int64_t d2,
-            std::int64_t d3, OpKind kind, Phase phase, double mem = 0,
-            std::string_view stands_for = {});
+  friend class OpRef;
+  OpRef push(std::string_view name, Op op, std::int64_t d0, std::int64_t d1, std::int64_t d2,
+             std::int64_t d3, OpKind kind, Phase phase, double mem = 0,
+             std::string_view stands_for = {});
+  GraphOp& op(std::size_t section, std::size_t index) {
+    return graph_.sections[section].ops[index];
+  }
   const Workload& w_;
   OpGraph& graph_;
 };
 
-// Per-architecture builders (graph_<arch>.cpp).
+// Per-architecture builders (graph/<arch>.cpp).
 void build_gpt2(const ModelConfig& m, GraphBuilder& g);
 void build_bert(const ModelConfig& m, GraphBuilder& g);
 void build_opt(const ModelConfig& m, GraphBuilder& g);

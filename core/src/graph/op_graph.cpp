@@ -24,15 +24,41 @@ std::string_view op_kind_name(OpKind k) {
 
 namespace detail {
 namespace {
-constexpr double kMaxDim = 2147483648.0;  // 2^31, the kernel dimension limit
+constexpr double kMaxDim = 2147483648.0;  // the kernel dimension limit (2^31)
+
+// Tensors of rows x h a forward vector op keeps for its backward (header rules).
+double saved_tensors(Op op, int grads) {
+  switch (op) {
+    case Op::mul: return grads;
+    case Op::pow:
+    case Op::powu:
+    case Op::relu:
+    case Op::gelu:
+    case Op::tanh:
+    case Op::softmax:
+    case Op::ln: return 1;
+    case Op::div: return grads > 1 ? grads : 0;  // one gradient: a constant divisor
+    default: return 0;
+  }
+}
+}  // namespace
+
+OpRef& OpRef::saves(double bytes) {
+  if (g_ && g_->training()) g_->op(section_, op_).saved_bytes = bytes;
+  return *this;
+}
+
+OpRef& OpRef::holds(double elements) {
+  if (g_) g_->op(section_, op_).param_elements = elements;
+  return *this;
 }
 
 std::int64_t GraphBuilder::mul(double a, double b, double c) {
   const double x = a * b * c;
   if (!std::isfinite(x) || x > kMaxDim) {
     std::ostringstream os;
-    os << "batch x seq is too large for this model: a kernel dimension would be " << x
-       << " (at most 2^31); use a smaller batch or sequence";
+    os << "batch x seq is too large for this model: one kernel dimension would hold " << x
+       << " elements (over 2.1 billion elements per dimension); use a smaller batch or sequence";
     throw Error(os.str());
   }
   return static_cast<std::int64_t>(x);
@@ -45,9 +71,9 @@ void GraphBuilder::section(std::string_view name, std::int64_t count) {
   graph_.sections.push_back(std::move(s));
 }
 
-void GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int64_t d1,
-                        std::int64_t d2, std::int64_t d3, OpKind kind, Phase phase, double mem,
-                        std::string_view stands_for) {
+OpRef GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int64_t d1,
+                         std::int64_t d2, std::int64_t d3, OpKind kind, Phase phase, double mem,
+                         std::string_view stands_for) {
   if (graph_.sections.empty()) section("model", 1);
   GraphOp o;
   const std::int64_t dims[4] = {d0, d1, d2, d3};
@@ -57,30 +83,39 @@ void GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int6
   o.mem_elements = mem;
   o.stands_for = stands_for;
   o.name = name;
-  graph_.sections.back().ops.push_back(o);
+  auto& ops = graph_.sections.back().ops;
+  ops.push_back(std::move(o));
+  return OpRef(this, graph_.sections.size() - 1, ops.size() - 1);
 }
 
-void GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_t in,
-                          std::int64_t out, bool bias, OpKind kind) {
-  push(name, Op::linear, 1, rows, in, out, kind, Phase::forward);
-  if (!training()) return;
-  push(name, Op::linear, 1, rows, out, in, kind, Phase::backward);
-  push(name, Op::linear, 1, out, rows, in, kind, Phase::backward);
+OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_t in,
+                           std::int64_t out, LinearOptions opts) {
+  OpRef fw = push(name, Op::linear, 1, rows, in, out, OpKind::gemm, Phase::forward);
+  GraphOp& f = graph_.sections.back().ops.back();
+  f.param_elements = (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0);
+  if (!training()) return fw;
+  if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * kFloatBytes;
+  push(name, Op::linear, 1, rows, out, in, OpKind::gemm, Phase::backward);
+  push(name, Op::linear, 1, out, rows, in, OpKind::gemm, Phase::backward);
   accumulate(name, double(in) * double(out));
-  if (bias) accumulate(name, double(out));
+  if (opts.bias) accumulate(name, double(out));
+  return fw;
 }
 
-void GraphBuilder::bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n,
-                       std::int64_t k, bool needs_grad) {
-  push(name, Op::bmm, b, m, n, k, OpKind::attention_bmm, Phase::forward);
-  if (!training() || !needs_grad) return;
+OpRef GraphBuilder::bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n,
+                        std::int64_t k, bool needs_grad) {
+  OpRef fw = push(name, Op::bmm, b, m, n, k, OpKind::attention_bmm, Phase::forward);
+  if (!training() || !needs_grad) return fw;
+  graph_.sections.back().ops.back().saved_bytes =
+      (double(b) * double(m) * double(n) + double(b) * double(n) * double(k)) * kFloatBytes;
   push(name, Op::bmm, b, m, k, n, OpKind::attention_bmm, Phase::backward);
   push(name, Op::bmm, b, n, m, k, OpKind::attention_bmm, Phase::backward);
+  return fw;
 }
 
-void GraphBuilder::vec_fw(std::string_view name, Op op, std::int64_t rows, std::int64_t h,
-                          OpKind kind, std::string_view stands_for) {
-  push(name, op, rows, h, 1, 1, kind, Phase::forward, 0, stands_for);
+OpRef GraphBuilder::vec_fw(std::string_view name, Op op, std::int64_t rows, std::int64_t h,
+                           OpKind kind, std::string_view stands_for) {
+  return push(name, op, rows, h, 1, 1, kind, Phase::forward, 0, stands_for);
 }
 
 void GraphBuilder::vec_bw(std::string_view name, Op op, std::int64_t rows, std::int64_t h,
@@ -88,10 +123,12 @@ void GraphBuilder::vec_bw(std::string_view name, Op op, std::int64_t rows, std::
   if (training()) push(name, op, rows, h, 1, 1, kind, Phase::backward, 0, stands_for);
 }
 
-void GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h, OpKind kind,
-                       int grads, std::string_view stands_for) {
-  vec_fw(name, op, rows, h, kind, stands_for);
-  if (!training()) return;
+OpRef GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int64_t h,
+                        OpKind kind, int grads, std::string_view stands_for) {
+  OpRef fw = vec_fw(name, op, rows, h, kind, stands_for);
+  if (!training()) return fw;
+  graph_.sections.back().ops.back().saved_bytes =
+      saved_tensors(op, grads) * double(rows) * double(h) * kFloatBytes;
   auto bw = [&](Op b) { vec_bw(name, b, rows, h, kind, stands_for); };
   switch (op) {
     case Op::add:
@@ -122,54 +159,31 @@ void GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::int
     case Op::linear:
     case Op::bmm: break;
   }
-}
-
-void GraphBuilder::layer_norm(std::string_view name, std::int64_t rows, std::int64_t h) {
-  vec(name, Op::ln, rows, h, OpKind::norm);
-  if (!training()) return;
-  // layer_norm_backward is two kernels: the input gradient (above, mul class) and
-  // the gamma/beta gradient, a column reduction over dY and the normalised input.
-  vec_bw(name, Op::mul, rows, h, OpKind::norm, "layernorm weight gradient");
-  accumulate(name, double(h));
-  accumulate(name, double(h));
-}
-
-void GraphBuilder::rms_norm(std::string_view name, std::int64_t rows, std::int64_t h) {
-  // hidden.pow(2).mean(-1, keepdim) ; + eps ; rsqrt ; hidden * r ; weight * hidden
-  vec(name, Op::powu, rows, h, OpKind::norm);
-  mem(name, Phase::forward, double(rows) * double(h) + double(rows), h, "rmsnorm mean");
-  if (training()) {
-    mem(name, Phase::backward, double(rows) * double(h), h, "rmsnorm mean");
-    mem(name, Phase::backward, double(rows) * double(h), h, "rmsnorm mean");
-  }
-  vec_fw(name, Op::addu, rows, 1, OpKind::norm);
-  mem(name, Phase::forward, 2.0 * double(rows), 1, "rmsnorm rsqrt");
-  if (training()) mem(name, Phase::backward, 2.0 * double(rows), 1, "rmsnorm rsqrt");
-  vec(name, Op::mul, rows, h, OpKind::norm, 2);
-  vec(name, Op::mul, rows, h, OpKind::norm, 2);
-  if (training()) accumulate(name, double(h));
+  return fw;
 }
 
 void GraphBuilder::dropout(std::string_view name, double p, std::int64_t rows, std::int64_t h) {
   if (!training() || p <= 0) return;
   const double n = double(rows) * double(h);
-  mem(name, Phase::forward, 2 * n, h, "dropout");
+  mem(name, Phase::forward, 2 * n, h, "dropout").saves(n * kMaskBytes);
   mem(name, Phase::backward, n, h, "dropout");
   mem(name, Phase::backward, n, h, "dropout");
 }
 
-void GraphBuilder::mem(std::string_view name, Phase phase, double elements, std::int64_t h,
-                       std::string_view stands_for) {
-  if (phase != Phase::forward && !training()) return;
+OpRef GraphBuilder::mem(std::string_view name, Phase phase, double elements, std::int64_t h,
+                        std::string_view stands_for) {
+  if (phase != Phase::forward && !training()) return {};
   const double n = std::max(1.0, std::ceil(elements / 2));
   std::int64_t width = std::max<std::int64_t>(1, std::min<std::int64_t>(h, mul(n, 1)));
   const std::int64_t rows = mul(std::ceil(n / double(width)), 1);
-  push(name, Op::addu, rows, width, 1, 1, OpKind::memory, phase, elements, stands_for);
+  return push(name, Op::addu, rows, width, 1, 1, OpKind::memory, phase, elements, stands_for);
 }
 
 void GraphBuilder::embedding(std::string_view name, std::int64_t rows, std::int64_t vocab,
-                             std::int64_t h) {
-  mem(name, Phase::forward, double(rows) + double(rows) * double(h), h, "embedding lookup");
+                             std::int64_t h, bool tied) {
+  mem(name, Phase::forward, double(rows) + double(rows) * double(h), h, "embedding lookup")
+      .holds(tied ? 0 : double(vocab) * double(h))
+      .saves(double(rows) * kIndexBytes);
   if (!training()) return;
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
@@ -191,9 +205,27 @@ void GraphBuilder::accumulate(std::string_view name, double elements) {
 
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
   if (w.batch < 1) throw Error("batch must be a positive integer, got " + std::to_string(w.batch));
-  if (w.seq < 1) throw Error("seq must be a positive integer, got " + std::to_string(w.seq));
-  if (w.batch > (std::int64_t{1} << 31) || w.seq > (std::int64_t{1} << 31))
-    throw Error("batch and seq must be at most 2^31");
+  if (w.query_len < 1)
+    throw Error("seq must be a positive integer, got " + std::to_string(w.query_len));
+  if (w.context_len < w.query_len)
+    throw Error("the context (" + std::to_string(w.context_len) +
+                " keys) must be at least the query length (" + std::to_string(w.query_len) + ")");
+  if (w.mode != Mode::decode && w.context_len != w.query_len)
+    throw Error(std::string(mode_name(w.mode)) +
+                " attends every token to its own sequence: the context must equal seq");
+  if (w.mode == Mode::decode && w.query_len != 1)
+    throw Error("decode computes one token per sequence");
+  constexpr std::int64_t kMaxLength = std::int64_t{1} << 31;
+  if (w.batch > kMaxLength || w.context_len > kMaxLength)
+    throw Error("batch, seq and context must be at most 2147483648");
+  const bool cached = w.mode == Mode::prefill || w.mode == Mode::decode;
+  if (cached && (model.architecture == Architecture::bert ||
+                 model.architecture == Architecture::switch_transformers))
+    throw Error(
+        std::string(mode_name(w.mode)) + " needs a decoder-only model (gpt2, opt, llama, " +
+        "mistral, qwen2); " + std::string(architecture_name(model.architecture)) +
+        (model.architecture == Architecture::bert ? " is an encoder" : " is an encoder-decoder") +
+        ": use training or inference");
   OpGraph graph;
   detail::GraphBuilder g(w, graph);
   switch (model.architecture) {
@@ -223,6 +255,26 @@ std::int64_t graph_kernel_count(const OpGraph& graph) {
   std::int64_t n = 0;
   for (const auto& s : graph.sections) n += std::int64_t(s.ops.size()) * s.count;
   return n;
+}
+
+double graph_param_count(const OpGraph& graph) {
+  double total = 0;
+  for (const auto& s : graph.sections) {
+    double sec = 0;
+    for (const auto& o : s.ops) sec += o.param_elements;
+    total += sec * double(s.count);
+  }
+  return total;
+}
+
+double graph_saved_bytes(const OpGraph& graph) {
+  double total = 0;
+  for (const auto& s : graph.sections) {
+    double sec = 0;
+    for (const auto& o : s.ops) sec += o.saved_bytes;
+    total += sec * double(s.count);
+  }
+  return total;
 }
 
 }  // namespace tilecast

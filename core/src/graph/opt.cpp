@@ -3,71 +3,57 @@
 // contiguous per head, scores clamped with torch.max against the dtype minimum
 // (an element-wise kernel whose backward costs five), ReLU MLP, optional
 // projections when word_embed_proj_dim differs from the hidden size.
-#include "graph/builder.hpp"
+#include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
 
 void build_opt(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.seq(), H = m.hidden_size, nh = m.num_heads,
-                     hd = m.head_dim, F = m.intermediate_size, V = m.vocab_size,
-                     P = m.word_embed_proj_dim;
-  const std::int64_t R = GraphBuilder::mul(B, S);
-  const std::int64_t BH = GraphBuilder::mul(B, nh);
-  const std::int64_t BHS = GraphBuilder::mul(B, nh, S);
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     V = m.vocab_size, P = m.word_embed_proj_dim;
+  const std::int64_t R = GraphBuilder::mul(B, S), RK = GraphBuilder::mul(B, K);
+
+  AttentionSpec attn{
+      .hidden = H, .heads = m.num_heads, .kv_heads = m.num_heads, .head_dim = m.head_dim};
+  attn.names = {"q_proj", "k_proj", "v_proj", "out_proj"};
+  attn.qkv_bias = attn.out_bias = m.attention_bias;
+  attn.scaling = Scaling::query_mulu;
+  attn.mask = Mask::add_clamp;
+  attn.per_head_copies = true;
+  attn.dropout = m.attention_dropout;
+  attn.out_dropout = m.hidden_dropout;
+  attn.out_copy = "reshape";
+  attn.out_copy_as = "copy (transpose + reshape)";
+  attn.out_copy_width = H;
+  const MlpSpec mlp_spec{.hidden = H,
+                         .inner = m.intermediate_size,
+                         .names = {"fc1", "", "fc2"},
+                         .bias = m.mlp_bias,
+                         .act = m.activation,
+                         .act_name = "activation_fn"};
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, P);
-  // position ids: (cumsum(mask) * mask) - 1 + offset, on integer tensors (no gradient)
-  g.vec_fw("mask add", Op::addu, 1, S, OpKind::elementwise);
-  g.mem("cumsum", Phase::forward, 2.0 * R, S, "cumsum");
-  g.vec_fw("position ids mul", Op::mul, B, S, OpKind::elementwise);
-  g.vec_fw("position ids add", Op::addu, B, S, OpKind::elementwise);
+  // position ids: (cumsum(mask) * mask) - 1 + offset over the whole context, on
+  // integer tensors (no gradient); the new tokens' rows are looked up
+  g.vec_fw("mask add", Op::addu, 1, K, OpKind::elementwise);
+  g.mem("cumsum", Phase::forward, 2.0 * RK, K, "cumsum");
+  g.vec_fw("position ids mul", Op::mul, B, K, OpKind::elementwise);
+  g.vec_fw("position ids add", Op::addu, B, K, OpKind::elementwise);
   g.embedding("embed_positions", R, m.max_positions, H);
-  if (P != H) g.linear("project_in", R, P, H, false);
+  if (P != H) g.linear("project_in", R, P, H, {});
   g.vec("add", Op::add, R, H, OpKind::elementwise);
 
   g.section("decoder layer", m.num_layers);
-  g.layer_norm("self_attn_layer_norm", R, H);
-  g.linear("q_proj", R, H, H, m.attention_bias);
-  g.vec("scaling", Op::mulu, R, H, OpKind::elementwise);
-  g.linear("k_proj", R, H, H, m.attention_bias);
-  g.mem("contiguous (k)", Phase::forward, 2.0 * R * H, hd, "contiguous");
-  g.linear("v_proj", R, H, H, m.attention_bias);
-  g.mem("contiguous (v)", Phase::forward, 2.0 * R * H, hd, "contiguous");
-  g.mem("contiguous (q)", Phase::forward, 2.0 * R * H, hd, "contiguous");
-  g.bmm("bmm (q k^T)", BH, S, hd, S);
-  g.vec("mask add", Op::add, BHS, S, OpKind::elementwise);
-  // torch.max(w, finfo.min): one element-wise kernel; its backward is
-  // where(w == min, grad / 2, grad).masked_fill_(w < min, 0): five kernels.
-  g.vec_fw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "maximum");
-  g.vec_bw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "eq");
-  g.vec_bw("max (clamp)", Op::divu, BHS, S, OpKind::elementwise);
-  g.vec_bw("max (clamp)", Op::add, BHS, S, OpKind::elementwise, "where");
-  g.vec_bw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "lt");
-  g.vec_bw("max (clamp)", Op::mulu, BHS, S, OpKind::elementwise, "masked_fill");
-  g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
-  g.dropout("attention dropout", m.attention_dropout, BHS, S);
-  g.bmm("bmm (attn v)", BH, S, S, hd);
-  g.mem("reshape", Phase::forward, 2.0 * R * H, H, "copy (transpose + reshape)");
-  g.linear("out_proj", R, H, H, m.attention_bias);
-  g.dropout("dropout", m.hidden_dropout, R, H);
-  g.vec("residual add", Op::add, R, H, OpKind::elementwise);
-  g.layer_norm("final_layer_norm", R, H);
-  g.linear("fc1", R, H, F, m.mlp_bias);
-  if (m.activation == Activation::relu)
-    g.vec("activation_fn", Op::relu, R, F, OpKind::elementwise);
-  else if (m.activation == Activation::silu)
-    g.vec("activation_fn", Op::gelu, R, F, OpKind::elementwise, 1, "silu");
-  else
-    g.vec("activation_fn", Op::gelu, R, F, OpKind::elementwise);
-  g.linear("fc2", R, F, H, m.mlp_bias);
-  g.dropout("dropout", m.hidden_dropout, R, H);
-  g.vec("residual add", Op::add, R, H, OpKind::elementwise);
+  norm(g, Norm::layer, "self_attn_layer_norm", R, H);
+  attention(g, attn, B, S, K);
+  norm(g, Norm::layer, "final_layer_norm", R, H);
+  mlp(g, mlp_spec, R);
+  residual(g, m.hidden_dropout, R, H);
 
   g.section("head", 1);
-  g.layer_norm("final_layer_norm", R, H);
-  if (P != H) g.linear("project_out", R, H, P, false);
-  g.linear("lm_head", R, P, V, false);
+  norm(g, Norm::layer, "final_layer_norm", R, H);
+  if (P != H) g.linear("project_out", R, H, P, {});
+  g.linear("lm_head", R, P, V, {.tied = m.tie_word_embeddings});
 }
 
 }  // namespace tilecast::detail

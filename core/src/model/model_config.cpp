@@ -136,8 +136,11 @@ double ModelConfig::params() const {
   const double attn = h * q + 2 * h * kv + q * h;
   switch (architecture) {
     case Architecture::gpt2:
-    case Architecture::bert:
-    case Architecture::opt: return double(num_layers) * (attn + 2 * h * ff) + v * h;
+    case Architecture::bert: return double(num_layers) * (attn + 2 * h * ff) + v * h;
+    case Architecture::opt: {  // the token table is v x word_embed_proj_dim, projected in/out
+      const double p = double(word_embed_proj_dim);
+      return double(num_layers) * (attn + 2 * h * ff) + v * p + (p != h ? 2 * p * h : 0);
+    }
     case Architecture::llama:
     case Architecture::mistral:
     case Architecture::qwen2:

@@ -1,0 +1,121 @@
+// Multi-head attention, written once: every architecture's self- and
+// cross-attention is an AttentionSpec over this one sequence of kernels.
+#include "graph/blocks/blocks.hpp"
+
+namespace tilecast::detail {
+namespace {
+
+// q*cos + rotate_half(q)*sin over rows x hd (rows = batch x heads x tokens).
+void rotary(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t hd) {
+  const double n = double(rows) * double(hd);
+  g.vec(name, Op::mul, rows, hd, OpKind::elementwise, 1).saves(0);  // keeps the cos table
+  g.vec(name, Op::mulu, rows, hd / 2 > 0 ? hd / 2 : 1, OpKind::elementwise, 1, "rotary neg");
+  g.mem(name, Phase::forward, 2 * n, hd, "rotary cat");
+  if (g.training()) g.mem(name, Phase::backward, 2 * n, hd, "rotary cat backward");
+  g.vec(name, Op::mul, rows, hd, OpKind::elementwise, 1).saves(0);  // keeps the sin table
+  g.vec(name, Op::add, rows, hd, OpKind::elementwise);
+}
+
+}  // namespace
+
+void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std::int64_t q_len,
+               std::int64_t kv_len) {
+  const std::int64_t hd = a.head_dim;
+  const std::int64_t R = GraphBuilder::mul(batch, q_len);                  // query rows
+  const std::int64_t KR = a.cross ? GraphBuilder::mul(batch, kv_len) : R;  // k/v input rows
+  const std::int64_t Q = GraphBuilder::mul(a.heads, hd), KV = GraphBuilder::mul(a.kv_heads, hd);
+  const std::int64_t BH = GraphBuilder::mul(batch, a.heads);
+  const std::int64_t BHS = GraphBuilder::mul(batch, a.heads, q_len);  // score rows
+  const std::int64_t S = kv_len;                                      // score width
+  const double scores = double(BHS) * double(S);
+
+  // projections
+  if (a.fused_qkv) {
+    g.linear(a.names[0], R, a.hidden, Q + 2 * KV, {.bias = a.qkv_bias});
+  } else {
+    g.linear(a.names[0], R, a.hidden, Q, {.bias = a.qkv_bias});
+    if (a.scaling == Scaling::query_mulu) g.vec("scaling", Op::mulu, R, Q, OpKind::elementwise);
+    // k and v read the same input as q (self-attention) or the encoder's states,
+    // which every decoder layer keeps anyway (cross-attention)
+    g.linear(a.names[1], KR, a.hidden, KV, {.bias = a.qkv_bias, .shares_input = true});
+    if (a.per_head_copies) g.mem("contiguous (k)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
+    g.linear(a.names[2], KR, a.hidden, KV, {.bias = a.qkv_bias, .shares_input = true});
+    if (a.per_head_copies) g.mem("contiguous (v)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
+    if (a.per_head_copies) g.mem("contiguous (q)", Phase::forward, 2.0 * R * Q, hd, "contiguous");
+  }
+  if (a.rotary) {
+    rotary(g, "rotary (q)", BHS, hd);
+    rotary(g, "rotary (k)", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
+  }
+  // the KV cache (self-attention): prefill writes the prompt's K and V into it;
+  // decode appends the new token's with torch.cat (Hugging Face's DynamicCache),
+  // reading the cache and writing it anew
+  const Mode mode = g.workload().mode;
+  if (!a.cross && (mode == Mode::prefill || mode == Mode::decode)) {
+    const double fresh = double(GraphBuilder::mul(batch, a.kv_heads, q_len)) * double(hd);
+    const double whole = double(GraphBuilder::mul(batch, a.kv_heads, S)) * double(hd);
+    for (const char* which : {"kv cache (k)", "kv cache (v)"}) {
+      if (mode == Mode::prefill)
+        g.mem(which, Phase::forward, 2 * fresh, hd, "kv cache write");
+      else
+        g.mem(which, Phase::forward, 2 * whole, hd, "kv cache append (cat)");
+    }
+  }
+  if (a.kv_heads != a.heads) {
+    const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, S);
+    const std::int64_t BHK = GraphBuilder::mul(batch, a.heads, S);
+    const double elems = double(BKS) * hd + double(BHK) * hd;
+    for (const char* which : {"repeat_kv (k)", "repeat_kv (v)"}) {
+      g.mem(which, Phase::forward, elems, hd, "gqa repeat");
+      if (g.training()) g.mem(which, Phase::backward, elems, hd, "gqa repeat backward");
+    }
+  }
+
+  // scores, mask, probabilities
+  g.bmm("matmul (q k^T)", BH, q_len, hd, S);
+  if (a.scaling == Scaling::scores_div_tensor)
+    g.vec("truediv", Op::div, BHS, S, OpKind::elementwise, 1);
+  else if (a.scaling == Scaling::scores_divu)
+    g.vec("scale", Op::divu, BHS, S, OpKind::elementwise);
+  switch (a.mask) {
+    case Mask::where: {
+      // reads the (q_len x kv_len) mask slice and the scores, writes the scores
+      const double mask = double(q_len) * double(S);
+      g.mem("where", Phase::forward, mask + 2 * scores + 1, S, "where");
+      if (g.training()) {
+        g.mem("where", Phase::backward, mask + scores + 1, S, "where");
+        g.mem("where", Phase::backward, mask + scores + 1, S, "where");
+      }
+      break;
+    }
+    case Mask::add: g.vec("mask add", Op::add, BHS, S, OpKind::elementwise); break;
+    case Mask::position_bias:
+      g.vec("position bias add", Op::add, BHS, S, OpKind::elementwise);
+      break;
+    case Mask::add_clamp:
+      g.vec("mask add", Op::add, BHS, S, OpKind::elementwise);
+      // torch.max(w, finfo.min): one element-wise kernel; its backward is
+      // where(w == min, grad / 2, grad).masked_fill_(w < min, 0): five kernels.
+      g.vec_fw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "maximum")
+          .saves(scores * kFloatBytes);  // the scores, for the eq/lt masks
+      g.vec_bw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "eq");
+      g.vec_bw("max (clamp)", Op::divu, BHS, S, OpKind::elementwise);
+      g.vec_bw("max (clamp)", Op::add, BHS, S, OpKind::elementwise, "where");
+      g.vec_bw("max (clamp)", Op::addu, BHS, S, OpKind::elementwise, "lt");
+      g.vec_bw("max (clamp)", Op::mulu, BHS, S, OpKind::elementwise, "masked_fill");
+      break;
+  }
+  g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
+  g.dropout("attention dropout", a.dropout, BHS, S);
+  // probabilities @ v keeps both; without dropout the probabilities are the
+  // softmax's output, kept by the softmax already
+  OpRef av = g.bmm("matmul (attn v)", BH, q_len, S, hd);
+  if (a.dropout <= 0) av.saves(double(BH) * double(S) * double(hd) * kFloatBytes);
+
+  // heads back to rows, output projection, residual
+  g.mem(a.out_copy, Phase::forward, 2.0 * R * Q, a.out_copy_width, a.out_copy_as);
+  g.linear(a.names[3], R, Q, a.hidden, {.bias = a.out_bias});
+  residual(g, a.out_dropout, R, a.hidden);
+}
+
+}  // namespace tilecast::detail

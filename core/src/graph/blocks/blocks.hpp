@@ -1,0 +1,92 @@
+// The transformer pieces every architecture builder shares, each parameterised by
+// what differs between the Hugging Face modules (fused or separate projections,
+// how scores are scaled and masked, rotary, grouped-query heads, gated MLPs, the
+// activation), so a builder describes its variant in a few lines and gets exactly
+// the kernels its module launches in eager mode. Query and key lengths are separate
+// (a decode step attends one new token to a cache of keys).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "graph/builder.hpp"
+
+namespace tilecast::detail {
+
+// ---- activation (activation.cpp) ----
+// act(x) over rows x width: gelu, relu, SiLU (forecast as gelu), or gelu_new (the
+// tanh approximation) spelt out in the eight element-wise ops eager PyTorch runs.
+void activation(GraphBuilder& g, std::string_view name, Activation a, std::int64_t rows,
+                std::int64_t width);
+
+// ---- norms (norm.cpp) ----
+enum class Norm { layer, rms };
+// LayerNorm: forward ln; backward the input gradient and the gamma/beta gradient
+// (both mul class); weight and bias accumulation. RMSNorm (Llama, T5) as eager
+// PyTorch runs it: pow, mean, add eps, rsqrt, mul, weight mul.
+void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, std::int64_t h);
+
+// ---- attention (attention.cpp) ----
+enum class Scaling {
+  scores_div_tensor,  // scores / full((), sqrt(d)): one gradient (GPT-2)
+  scores_divu,        // scores / sqrt(d) (BERT, Llama)
+  query_mulu,         // q_proj(x) * scaling, right after the projection (OPT)
+  none,               // folded into the initialisation (T5)
+};
+enum class Mask {
+  where,          // torch.where(causal_mask, scores, min): a copy (GPT-2)
+  add,            // scores + additive mask (BERT, Llama)
+  add_clamp,      // + mask, then torch.max(scores, finfo.min) (OPT)
+  position_bias,  // scores + relative position bias with the mask folded in (T5)
+};
+
+struct AttentionSpec {
+  std::int64_t hidden = 0;    // the projections' input and the output width
+  std::int64_t heads = 0;     // query heads
+  std::int64_t kv_heads = 0;  // key/value heads; fewer than heads: grouped-query (repeat_kv)
+  std::int64_t head_dim = 0;
+  // module names of the q, k, v and output projections (fused: q's name)
+  std::array<std::string_view, 4> names{"q_proj", "k_proj", "v_proj", "o_proj"};
+  bool fused_qkv = false;  // one hidden -> q+k+v GEMM (GPT-2's c_attn)
+  bool qkv_bias = false;
+  bool out_bias = false;
+  Scaling scaling = Scaling::scores_divu;
+  Mask mask = Mask::add;
+  bool rotary = false;           // q*cos + rotate_half(q)*sin on q and k (Llama)
+  bool per_head_copies = false;  // k, v and q made contiguous per head (OPT)
+  double dropout = 0;            // on the attention probabilities
+  double out_dropout = 0;        // after the output projection, before the residual add
+  // the copy of the heads back to rows (transpose + contiguous): its name, the
+  // class it is listed as, and its row width (hidden or head_dim)
+  std::string_view out_copy = "contiguous";
+  std::string_view out_copy_as = "contiguous";
+  std::int64_t out_copy_width = 0;
+  bool cross = false;  // keys and values from an encoder's states (T5 decoder)
+};
+
+// From the q/k/v projections to the residual add (the norm before it is the
+// caller's), for `batch` sequences of q_len queries attending to kv_len keys.
+void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std::int64_t q_len,
+               std::int64_t kv_len);
+
+// ---- MLP (mlp.cpp) ----
+struct MlpSpec {
+  std::int64_t hidden = 0;
+  std::int64_t inner = 0;
+  // module names: input projection, up projection (gated only), output projection
+  std::array<std::string_view, 3> names{"fc1", "", "fc2"};
+  bool gated = false;  // act(gate(x)) * up(x) (SwiGLU)
+  bool bias = false;
+  Activation act = Activation::gelu;
+  std::string_view act_name = "act";
+  double inner_dropout = 0;  // after the activation (T5)
+};
+
+// The feed-forward GEMMs and activation over `rows` rows (no residual).
+void mlp(GraphBuilder& g, const MlpSpec& s, std::int64_t rows);
+
+// Dropout (p may be 0) and the residual add over rows x h.
+void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h);
+
+}  // namespace tilecast::detail

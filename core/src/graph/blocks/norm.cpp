@@ -1,0 +1,48 @@
+// LayerNorm and RMSNorm, with the parameters they hold and what they keep for
+// the backward pass.
+#include "graph/blocks/blocks.hpp"
+
+namespace tilecast::detail {
+namespace {
+
+void layer_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h) {
+  g.vec(name, Op::ln, rows, h, OpKind::norm)
+      .holds(2 * double(h))
+      .saves((double(rows) * double(h) + 2 * double(rows)) * kFloatBytes);  // input, mean, rstd
+  if (!g.training()) return;
+  // layer_norm_backward is two kernels: the input gradient (above, mul class) and
+  // the gamma/beta gradient, a column reduction over dY and the normalised input.
+  g.vec_bw(name, Op::mul, rows, h, OpKind::norm, "layernorm weight gradient");
+  g.accumulate(name, double(h));
+  g.accumulate(name, double(h));
+}
+
+void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h) {
+  const double n = double(rows) * double(h);
+  // hidden.pow(2).mean(-1, keepdim) ; + eps ; rsqrt ; hidden * r ; weight * hidden
+  g.vec(name, Op::powu, rows, h, OpKind::norm);  // keeps hidden
+  g.mem(name, Phase::forward, n + double(rows), h, "rmsnorm mean");
+  if (g.training()) {
+    g.mem(name, Phase::backward, n, h, "rmsnorm mean");
+    g.mem(name, Phase::backward, n, h, "rmsnorm mean");
+  }
+  g.vec_fw(name, Op::addu, rows, 1, OpKind::norm);
+  g.mem(name, Phase::forward, 2.0 * double(rows), 1, "rmsnorm rsqrt")
+      .saves(double(rows) * kFloatBytes);
+  if (g.training()) g.mem(name, Phase::backward, 2.0 * double(rows), 1, "rmsnorm rsqrt");
+  // hidden * r keeps r (hidden is kept above); weight * normed keeps the normed
+  g.vec(name, Op::mul, rows, h, OpKind::norm, 2).saves(double(rows) * kFloatBytes);
+  g.vec(name, Op::mul, rows, h, OpKind::norm, 2).holds(double(h)).saves(n * kFloatBytes);
+  if (g.training()) g.accumulate(name, double(h));
+}
+
+}  // namespace
+
+void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, std::int64_t h) {
+  if (kind == Norm::layer)
+    layer_norm(g, name, rows, h);
+  else
+    rms_norm(g, name, rows, h);
+}
+
+}  // namespace tilecast::detail

@@ -34,14 +34,32 @@ export function loadReport(): Promise<Report> {
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 
+// The GPUs the kernel models were trained on (the weights' trained_on); every
+// other GPU in the report was never used for training or tuning.
+const TRAINED_ON = new Set(['NVIDIA A100-PCIE-40GB', 'Tesla P100-PCIE-16GB', 'Tesla P4', 'Tesla T4', 'Tesla V100-PCIE-32GB']);
+const gpuName = (gpu: string): string => (TRAINED_ON.has(gpu) ? gpu : `${gpu} (not used in training)`);
+
 function table(caption: string, head: string[], rows: (string | number)[][], numericFrom = 1): HTMLElement {
-  const t = h('table', {}, h('caption', {}, caption));
+  // The text columns may wrap (on a phone the numbers then stay on screen).
+  const t = h('table', { class: 'wrap-text' }, h('caption', {}, caption));
   t.append(h('thead', {}, h('tr', {}, ...head.map((c, i) => h('th', { scope: 'col', class: i >= numericFrom ? 'num' : undefined }, c)))));
   const body = h('tbody');
   for (const r of rows) body.append(h('tr', {}, ...r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, String(c)) : h('td', { class: i >= numericFrom ? 'num' : undefined }, String(c))))));
   t.append(body);
   return h('div', { class: 'table-wrap' }, t);
 }
+
+// Log axes labelled at powers of ten only (1, 10, 100 ms…), never rotated: the
+// default 1-2-5 labels overlap on a narrow chart.
+const logTicks = {
+  maxRotation: 0,
+  autoSkip: true,
+  callback: (v: number | string) => {
+    const x = Number(v);
+    const p = Math.log10(x);
+    return Math.abs(p - Math.round(p)) < 1e-9 ? (x >= 1000 ? `${x / 1000} s` : `${x} ms`) : '';
+  },
+};
 
 let rendered = false;
 let rendering: Promise<void> | null = null;
@@ -83,8 +101,8 @@ async function draw(): Promise<void> {
       h('h3', {}, 'Whole models: mean absolute error'),
       table(
         'Mean absolute error of the forecast against the measured latency, per GPU and mode',
-        ['GPU', 'Mode', 'Cases', 'tilecast', 'Roofline only'],
-        summary.map((s) => [s.gpu, s.mode, s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
+        ['GPU', 'Mode', 'Cases', 'tilecast error', 'Roofline error'],
+        summary.map((s) => [gpuName(s.gpu), s.mode, s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
         2,
       ),
     );
@@ -107,8 +125,8 @@ async function draw(): Promise<void> {
       },
       options: {
         scales: {
-          x: { type: 'logarithmic', title: { display: true, text: 'measured (ms)' } },
-          y: { type: 'logarithmic', title: { display: true, text: 'forecast (ms)' } },
+          x: { type: 'logarithmic', title: { display: true, text: 'measured (ms)' }, ticks: logTicks },
+          y: { type: 'logarithmic', title: { display: true, text: 'forecast (ms)' }, ticks: logTicks },
         },
         plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: measured ${fmtMs((c.raw as { x: number }).x)}, forecast ${fmtMs((c.raw as { y: number }).y)}` } } },
       },
@@ -117,13 +135,14 @@ async function draw(): Promise<void> {
       h('h3', {}, 'Every whole-model measurement'),
       table(
         'Measured latency with the tilecast and roofline forecasts and their errors',
-        ['GPU', 'Model', 'Mode', 'Batch', 'Seq', 'Measured', 'tilecast', 'Error', 'Roofline only', 'Error'],
+        // The errors right after what was measured, so they fit a phone's width.
+        ['GPU', 'Workload', 'tilecast error', 'Roofline error', 'Measured', 'tilecast', 'Roofline only'],
         cases.map((c) => [
-          c.gpu, c.model, c.mode, c.batch, c.seq, fmtMs(num(c.measured_ms)),
-          fmtMs(num(c.tilecast_ms)), fmtPct(num(c.tilecast_error_pct)),
-          fmtMs(num(c.roofline_ms)), fmtPct(num(c.roofline_error_pct)),
+          gpuName(c.gpu), `${c.model} · ${c.mode} · batch ${c.batch} · seq ${c.seq}`,
+          fmtPct(num(c.tilecast_error_pct)), fmtPct(num(c.roofline_error_pct)),
+          fmtMs(num(c.measured_ms)), fmtMs(num(c.tilecast_ms)), fmtMs(num(c.roofline_ms)),
         ]),
-        3,
+        2,
       ),
     );
   }
@@ -135,8 +154,8 @@ async function draw(): Promise<void> {
       h('p', { class: 'hint' }, `Overall: tilecast ${fmtPct(num(overall))}, roofline only ${fmtPct(num(roofOverall))}.`),
       table(
         'Kernel forecast error per GPU and operator (held-out test set)',
-        ['GPU', 'Operator', 'Kernels', 'tilecast', 'Roofline only'],
-        groups.map((g) => [g.gpu, g.op, g.n, fmtPct(num(g.mape_pct)), fmtPct(num(g.roofline_mape_pct))]),
+        ['GPU', 'Operator', 'Kernels', 'tilecast error', 'Roofline error'],
+        groups.map((g) => [gpuName(g.gpu), g.op, g.n, fmtPct(num(g.mape_pct)), fmtPct(num(g.roofline_mape_pct))]),
         2,
       ),
     );

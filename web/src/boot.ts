@@ -34,7 +34,7 @@ declare global {
 }
 
 export async function boot(): Promise<void> {
-  const link = parseParams(location.search);
+  const link = parseParams(location.search, location.hash);
   const status = byId('status');
   const engineLoading = loadEngine();
   if (link.embed) showEmbedLoading();

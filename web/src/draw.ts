@@ -30,9 +30,38 @@ export function drawChart<T extends ChartType>(canvas: HTMLCanvasElement, config
       scheduled = false;
       const jobs = [...pending];
       pending.clear();
-      void charts!.then((m) => {
-        for (const [c, cfg] of jobs) m.drawChart(c, cfg);
-      });
+      charts!.then(
+        (m) => {
+          for (const [c, cfg] of jobs) {
+            chartFailed(c, '');
+            m.drawChart(c, cfg);
+          }
+        },
+        (e: unknown) => {
+          // The numbers and tables are complete without charts; say why they are missing.
+          charts = null; // the next drawing tries again
+          const why = e instanceof Error ? e.message : String(e);
+          for (const [c] of jobs) chartFailed(c, `The chart could not be loaded (${why}). The numbers and tables are complete; reload the page to try again.`);
+        },
+      );
     }, 0),
   );
+}
+
+// Shows (or clears, for '') a message in place of a chart that could not be drawn.
+function chartFailed(canvas: HTMLCanvasElement, message: string): void {
+  const box = canvas.parentElement;
+  if (!box) return;
+  let note = box.querySelector<HTMLElement>('.chart-error');
+  if (!message) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement('p');
+    note.className = 'error chart-error';
+    note.setAttribute('role', 'status');
+    box.prepend(note);
+  }
+  note.textContent = message;
 }

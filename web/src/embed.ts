@@ -25,7 +25,7 @@ export function renderEmbed(app: App): void {
       h('div', {}, h('output', { id, class: muted ? 'value muted' : 'value' }), label);
     card.append(
       h('div', { class: 'embed-title' }, forecastTitle(f)),
-      h('div', { class: 'embed-sub' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq}`),
+      h('div', { class: 'embed-sub', id: 'embed-setting' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · PyTorch eager, FP32, one GPU`),
       h('div', { class: 'embed-figures' },
         figure('embed-latency', h('div', { class: 'label', id: 'embed-latency-label' })),
         figure('embed-roofline', h('div', { class: 'label' }, 'Roofline only'), true),
@@ -35,11 +35,12 @@ export function renderEmbed(app: App): void {
     showFigures('embed-', f);
     const caveats = f.caveats ?? [];
     if (caveats.length)
-      card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, 'Extrapolated beyond the measured GPUs (hover for why).'));
+      card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, caveats.join(' ')));
   } else {
     card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No forecast: ${r.error}`));
   }
-  if (app.ui.notices.length) card.append(h('p', { class: 'embed-note' }, app.ui.notices.join(' ')));
+  if (app.ui.notices.length)
+    card.append(h('p', { class: 'embed-note', id: 'embed-notices', title: app.ui.notices.join(' ') }, app.ui.notices.join(' ')));
   const open = h('a', { href: shareUrl(app.state, app.engine.version, pageUrl()), target: '_blank', rel: 'noopener' }, 'Open in the tilecast calculator');
   card.append(h('div', { class: 'embed-foot' }, `tilecast ${app.engine.version} · `, open));
   document.documentElement.dataset.forecasts = '1';

@@ -25,6 +25,7 @@ export function forecastCsv(f: ModelForecast, link: string): string {
     ['summary', 'kernels', '', '', '', f.kernels],
     ['summary', 'link', '', '', '', link],
   ];
+  for (const c of f.caveats ?? []) rows.push(['caveat', '', '', '', '', c]);
   for (const [k, v] of Object.entries(f.breakdown ?? {})) rows.push(['breakdown', k, '', '', '', v]);
   for (const l of f.layers ?? []) rows.push(['layer', l.name, l.count, l.forward_ms, l.backward_ms, l.total_ms]);
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -27,9 +27,10 @@ export function fillInputs(app: App): void {
 
 function readWholeNumber(id: string, label: string, min: number, max: number): number {
   const raw = byId<HTMLInputElement>(id).value.trim();
-  if (!/^\d+$/.test(raw)) throw new Error(`${label} must be a whole number.`);
+  const range = `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+  if (!/^\d+$/.test(raw)) throw new Error(`${label} must be a whole number from ${range}.`);
   const v = Number(raw);
-  if (v < min || v > max) throw new Error(`${label} must be between ${min} and ${max}.`);
+  if (v < min || v > max) throw new Error(`${label} must be a whole number from ${range}.`);
   return v;
 }
 
@@ -175,6 +176,10 @@ function wireShare(app: App): void {
   byId('export-csv').addEventListener('click', () => {
     const x = onScreen();
     if (x) download(`${fileStem(x.f)}.csv`, 'text/csv', forecastCsv(x.f, link()));
+  });
+  byId('download-config').addEventListener('click', () => {
+    const c = app.state.customModel;
+    if (c) download('config.json', 'application/json', JSON.stringify(c, null, 2) + '\n');
   });
   byId('export-json').addEventListener('click', () => {
     const x = onScreen();

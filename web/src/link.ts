@@ -3,7 +3,7 @@
 import { gpuById, modelById, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
-import { CUSTOM, DEFAULT_STATE, clip, shareUrl, stateToParams, type ParsedLink, type State } from './state';
+import { CUSTOM, DEFAULT_STATE, GPU_NAME_MAX, MAX_PARAM, clip, linkParts, linkTail, shareUrl, type ParsedLink, type State } from './state';
 
 // The link's state with unknown names replaced by the defaults; each replacement
 // adds a sentence to link.problems.
@@ -20,6 +20,10 @@ export function checkLink(app: App, link: ParsedLink): State {
   if (s.gpu === CUSTOM && s.customGpu) {
     try {
       s.customGpu = app.engine.validateGpu(s.customGpu);
+      if (s.customGpu.name.length > GPU_NAME_MAX) {
+        link.problems.push(`The custom GPU's name in the link is ${s.customGpu.name.length} characters long; it was cut to ${GPU_NAME_MAX}.`);
+        s.customGpu = { ...s.customGpu, name: s.customGpu.name.slice(0, GPU_NAME_MAX) };
+      }
     } catch (e) {
       link.problems.push(`The custom GPU in the link was rejected: ${errorMessage(e)}`);
       s.gpu = DEFAULT_STATE.gpu;
@@ -64,7 +68,8 @@ let urlTimer: ReturnType<typeof setTimeout> | undefined;
 // The address bar follows the state once input settles (history updates are slow
 // and need not delay the numbers); the share box and the snippet at once.
 export function syncLink(state: State, version: string, title: string | null): void {
-  const url = `${location.pathname}?${stateToParams(state, version).toString()}`;
+  const parts = linkParts(state, version);
+  const url = `${location.pathname}${linkTail(parts)}`;
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
     try {
@@ -75,6 +80,12 @@ export function syncLink(state: State, version: string, title: string | null): v
     document.documentElement.dataset.url = url;
   }, 150);
   byId<HTMLInputElement>('share-link').value = shareUrl(state, version, pageUrl());
+  // A config too large for any link: say so, and offer it as a file.
+  byId('share-too-long').hidden = !parts.configLeftOut;
+  byId('share-too-long-text').textContent = parts.configLeftOut
+    ? `The pasted config is too large for a link (${parts.configChars.toLocaleString('en-US')} characters compressed; a link holds at most ${MAX_PARAM.toLocaleString('en-US')}). ` +
+      'The link opens the same GPU and workload without it: send the config file with it, to be pasted or uploaded on the page.'
+    : '';
   const embedLink = shareUrl(state, version, pageUrl(), true);
   const label = title ? `tilecast forecast: ${title}` : 'tilecast forecast';
   byId<HTMLTextAreaElement>('embed-snippet').value =

@@ -30,8 +30,15 @@ export function fillGpuSelect(app: App, query: string): void {
     for (const g of group.items) og.append(h('option', { value: g.id! }, g.name));
     select.append(og);
   }
-  if (select.options.length === 0) select.append(h('option', { value: '', disabled: true }, 'No GPU matches the search'));
+  // The selected GPU stays in the list (and on screen) when the search leaves it out.
+  const none = query.trim() !== '' && matching.length === 0;
+  if (![...select.options].some((o) => o.value === app.state.gpu)) {
+    const current = gpuById(app, app.state.gpu);
+    if (current) select.prepend(h('optgroup', { label: 'Selected' }, h('option', { value: current.id! }, current.name)));
+  }
+  if (none) select.prepend(h('option', { value: '', disabled: true }, `No GPU matches “${clip(query.trim(), 30)}”`));
   select.value = app.state.gpu;
+  setText(byId('gpu-search-note'), none ? `No GPU matches “${clip(query.trim(), 40)}”; the selected GPU is unchanged.` : '');
 }
 
 export function describeGpu(g: GpuSpec): string {

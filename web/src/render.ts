@@ -67,6 +67,12 @@ export function render(app: App): void {
     renderStats.lastForecastMs = performance.now() - t0;
     document.documentElement.dataset.forecasts = String(renderStats.forecasts);
   }
+  // A batch size or sequence length that cannot be read leaves the last forecast
+  // on screen, dimmed, saying why it was not updated.
+  if (changed('stale', [main.ok, ui.workloadError])) {
+    byId('forecast-body').classList.toggle('stale', !main.ok || ui.workloadError !== '');
+    text('stale-note', ui.workloadError ? `Not updated: ${ui.workloadError.replace(/^./, (c) => c.toLowerCase())}` : '');
+  }
   // A config that parses but cannot be forecast says why beside the config box.
   text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
 
@@ -94,15 +100,12 @@ function showView(app: App, view: View): void {
 }
 
 function showForecast(r: Result): void {
-  const body = byId('forecast-body');
   if (r.ok) {
     setText(byId('forecast-error'), '');
-    body.classList.remove('stale');
     renderForecast(r.f);
   } else {
-    // The last forecast stays, dimmed.
+    // The last forecast stays, dimmed (see 'stale' in render).
     setText(byId('forecast-error'), `No forecast: ${r.error}`);
-    body.classList.add('stale');
   }
 }
 

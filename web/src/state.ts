@@ -1,6 +1,8 @@
 // The calculator's whole state, and its round trip through the URL query
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…). A custom GPU or a pasted config
-// travels compressed (deflate + base64url) in `cgpu` / `cmodel`.
+// travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
+// while the link stays short, else in the fragment (#cmodel=…), which browsers
+// never send to a server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { GpuSpec, Mode, Predictor } from './engine';
 
@@ -39,11 +41,17 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
 export const BATCH_MAX = 65536;
 export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
-const COMPARE_MAX = 12;
+// More than the catalog holds: a comparison of every GPU fits a link.
+export const COMPARE_MAX = 64;
+// A custom GPU's name is cut to this (the form's limit) wherever it comes from.
+export const GPU_NAME_MAX = 120;
+// Links whose query is longer than this carry cgpu/cmodel in the fragment
+// (many servers refuse requests of 8 KB and more; the bundled one at 16 KB).
+export const QUERY_MAX = 2000;
 // Inflated payloads larger than this are refused (a tampered link cannot make
 // the page decompress a bomb).
 const MAX_INFLATED = 1 << 20;
-const MAX_PARAM = 64 * 1024;
+export const MAX_PARAM = 64 * 1024;
 
 export function cloneState(s: Readonly<State>): State {
   return { ...s, compare: [...s.compare] };
@@ -60,7 +68,12 @@ function toBase64Url(bytes: Uint8Array): string {
 function fromBase64Url(text: string): Uint8Array {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('it holds characters that base64url does not use');
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  let bin: string;
+  try {
+    bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  } catch {
+    throw new Error('it is cut short or damaged (its base64url text has a wrong length)');
+  }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
   return out;
@@ -111,29 +124,68 @@ export function unpackJson(packed: string): unknown {
 
 // ---- URL -------------------------------------------------------------------
 
-export function stateToParams(s: Readonly<State>, version: string, embed = false): URLSearchParams {
-  const p = new URLSearchParams();
-  if (embed) p.set('embed', '1');
-  if (s.view !== 'forecast' && !embed) p.set('view', s.view);
-  p.set('gpu', s.gpu);
-  if (s.gpu === CUSTOM && s.customGpu) p.set('cgpu', packJson(s.customGpu));
-  p.set('model', s.model);
-  if (s.model === CUSTOM && s.customModel) p.set('cmodel', packJson(s.customModel));
-  p.set('mode', s.mode);
-  if (s.predictor !== 'tilecast') p.set('pred', s.predictor);
-  p.set('batch', String(s.batch));
-  p.set('seq', String(s.seq));
-  if (!embed && s.view === 'compare') p.set('cmp', s.compare.join(','));
-  if (!embed && s.view === 'sweep') p.set('sweep', String(s.sweepMax));
-  p.set('v', version);
-  return p;
+// A link's parts: the query, the fragment's parameters (empty when all fit the
+// query) and whether a pasted config had to be left out (too long even for the
+// fragment: the page then offers it as a file).
+export interface LinkParts {
+  query: URLSearchParams;
+  fragment: URLSearchParams;
+  configLeftOut: boolean;
+  configChars: number; // the packed config's length, when there is one
+}
+
+export function linkParts(s: Readonly<State>, version: string, embed = false): LinkParts {
+  const q = new URLSearchParams();
+  const packed: [string, string][] = [];
+  if (embed) q.set('embed', '1');
+  if (s.view !== 'forecast' && !embed) q.set('view', s.view);
+  q.set('gpu', s.gpu);
+  if (s.gpu === CUSTOM && s.customGpu) packed.push(['cgpu', packJson(s.customGpu)]);
+  q.set('model', s.model);
+  let configChars = 0;
+  if (s.model === CUSTOM && s.customModel) {
+    const cmodel = packJson(s.customModel);
+    configChars = cmodel.length;
+    packed.push(['cmodel', cmodel]);
+  }
+  q.set('mode', s.mode);
+  if (s.predictor !== 'tilecast') q.set('pred', s.predictor);
+  q.set('batch', String(s.batch));
+  q.set('seq', String(s.seq));
+  if (!embed && s.view === 'compare') q.set('cmp', s.compare.join(','));
+  if (!embed && s.view === 'sweep') q.set('sweep', String(s.sweepMax));
+  q.set('v', version);
+  const fragment = new URLSearchParams();
+  let configLeftOut = false;
+  const packedChars = packed.reduce((n, [k, v]) => n + k.length + v.length + 2, 0);
+  if (q.toString().length + packedChars <= QUERY_MAX) {
+    // Short: everything in the query, as links always were.
+    const all = new URLSearchParams();
+    for (const [k, v] of q) {
+      all.append(k, v);
+      const extra = packed.find(([name]) => (k === 'gpu' && name === 'cgpu') || (k === 'model' && name === 'cmodel'));
+      if (extra) all.append(...extra);
+    }
+    return { query: all, fragment, configLeftOut, configChars };
+  }
+  for (const [k, v] of packed) {
+    if (v.length > MAX_PARAM) configLeftOut = true;
+    else fragment.set(k, v);
+  }
+  return { query: q, fragment, configLeftOut, configChars };
+}
+
+// The link's text after the page's address: ?query[#fragment].
+export function linkTail(parts: LinkParts): string {
+  const frag = parts.fragment.toString();
+  return `?${parts.query.toString()}${frag ? `#${frag}` : ''}`;
 }
 
 export function shareUrl(s: Readonly<State>, version: string, base: string, embed = false): string {
   const u = new URL(base);
-  u.search = stateToParams(s, version, embed).toString();
+  u.search = '';
   u.hash = '';
-  return u.toString();
+  return u.toString().replace(/[?#]+$/, '') + linkTail(linkParts(s, version, embed));
 }
 
 export interface ParsedLink {
@@ -165,8 +217,10 @@ const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
 // Reads the query; every field that is missing or damaged keeps its default and
 // adds a sentence to `problems`. Names are checked against the catalogs later.
-export function parseParams(search: string): ParsedLink {
+export function parseParams(search: string, hash = ''): ParsedLink {
   const p = new URLSearchParams(search);
+  // cgpu/cmodel may travel in the fragment (#cmodel=…); they win over the query's.
+  for (const [k, v] of new URLSearchParams(hash.replace(/^#/, ''))) p.set(k, v);
   const s = cloneState(DEFAULT_STATE);
   const problems: string[] = [];
   const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v']);
@@ -201,7 +255,10 @@ export function parseParams(search: string): ParsedLink {
   if (model !== null) {
     if (model === CUSTOM) {
       const packed = p.get('cmodel');
-      if (packed === null) problems.push('The link asks for a pasted model config but does not carry it (cmodel).');
+      if (packed === null)
+        problems.push(
+          'The link asks for a pasted model config but does not carry it (a config too large for a link is shared as a file beside it): paste or upload that config.json.',
+        );
       else {
         try {
           const cfg = unpackJson(packed);
@@ -234,9 +291,12 @@ export function parseParams(search: string): ParsedLink {
   const cmp = p.get('cmp');
   if (cmp !== null) {
     const ids = cmp.split(',').filter((x) => x !== '');
-    const good = ids.filter((x) => ID_RE.test(x)).slice(0, COMPARE_MAX);
-    if (good.length !== ids.length) problems.push('Some GPUs in the link\'s comparison were not catalog ids and were left out.');
-    s.compare = [...new Set(good)];
+    const wellFormed = ids.filter((x) => ID_RE.test(x));
+    if (wellFormed.length !== ids.length) problems.push('Some GPUs in the link\'s comparison were not catalog ids and were left out.');
+    const unique = [...new Set(wellFormed)];
+    if (unique.length > COMPARE_MAX)
+      problems.push(`The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`);
+    s.compare = unique.slice(0, COMPARE_MAX);
   }
   const embedParam = p.get('embed');
   return { state: s, problems, version: p.get('v'), embed: embedParam === '1' || embedParam === 'true', empty };

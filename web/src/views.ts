@@ -7,7 +7,21 @@ import { byId, clear, h, setText } from './dom';
 import { BREAKDOWN_KINDS, type ModelForecast } from './engine';
 import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
-import { CUSTOM } from './state';
+import { CUSTOM, clip } from './state';
+
+// The measured kernel classes a substitution names, in words.
+const OP_WORDS: Record<string, string> = {
+  linear: 'a linear layer', bmm: 'a batched matmul', add: 'an element-wise add', addu: 'adding a scalar',
+  mul: 'an element-wise multiply', mulu: 'multiplying by a scalar', div: 'an element-wise divide',
+  divu: 'dividing by a scalar', pow: 'an element-wise power', powu: 'raising to a scalar power',
+  relu: 'ReLU', gelu: 'GELU', tanh: 'tanh', softmax: 'softmax', ln: 'layer norm',
+};
+
+export function substitutionText(subs: { kernel: string; forecast_as: string }[]): string {
+  if (!subs.length) return '';
+  const parts = subs.map((s) => `${s.kernel} like ${OP_WORDS[s.forecast_as] ?? s.forecast_as}`);
+  return `Kernels never measured, forecast like the closest measured one: ${parts.join(', ')}.`;
+}
 
 const KIND_LABEL: Record<string, string> = {
   gemm: 'GEMMs (linear)',
@@ -32,6 +46,15 @@ export function modeWords(mode: string): string {
   return mode === 'training' ? 'training step' : 'inference pass';
 }
 
+// What every forecast assumes (the setting of the measurements the model learned from).
+export function assumptionsText(f: ModelForecast): string {
+  const what =
+    f.mode === 'training'
+      ? 'one training step (forward and backward pass, optimizer excluded)'
+      : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
+  return `Forecast of ${what}, in PyTorch eager mode, FP32 without TF32, on one GPU.`;
+}
+
 export function forecastTitle(f: ModelForecast): string {
   return `${f.model.name} on ${f.gpu.name}`;
 }
@@ -43,7 +66,8 @@ export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   setOutput(`${prefix}latency`, fmtMs(f.latency_ms), f.latency_ms);
   setOutput(`${prefix}roofline`, fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
   setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
-  setOutput(`${prefix}tokens`, `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
+  // An inference pass's tokens are the prompt's, processed at once: not generation speed.
+  setOutput(`${prefix}tokens`, `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`, f.tokens_per_s);
 }
 
 export function renderForecast(f: ModelForecast): void {
@@ -56,6 +80,8 @@ export function renderForecast(f: ModelForecast): void {
   body.dataset.mode = f.mode;
   setText(byId('forecast-title'), `${forecastTitle(f)} — ${modeWords(f.mode)}, batch ${f.batch}, sequence ${f.seq}`);
   showFigures('', f);
+  setText(byId('assumptions'), assumptionsText(f));
+  setText(byId('tokens-note'), f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed');
   setText(
     byId('latency-sub'),
     f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`,
@@ -127,12 +153,7 @@ export function renderForecast(f: ModelForecast): void {
   }
   table.append(tbody);
   const subs = f.substitutions ?? [];
-  setText(
-    byId('substitutions'),
-    subs.length
-      ? `Forecast by a similar kernel: ${subs.map((s) => `${s.kernel} as ${s.forecast_as}`).join(', ')}.`
-      : '',
-  );
+  setText(byId('substitutions'), substitutionText(subs));
 }
 
 // ---- compare ---------------------------------------------------------------
@@ -179,11 +200,32 @@ export function compareRow(app: App, id: string, r: Result): CompareRow {
   return r.ok ? { id, label, f: r.f } : { id, label, error: r.error };
 }
 
+// A GPU's name as a chart label: without the vendor, at most 22 characters (the
+// whole name is in the tooltip), so labels fit beside the bars on a phone.
+export function chartLabel(name: string): string {
+  return clip(name.replace(/^(NVIDIA|AMD|Tesla)\s+/, ''), 22);
+}
+
+let compareNames: string[] = []; // the full names of the bars on screen, for tooltips
+
+// Every GPU gets its own labelled row: the charts grow with the number of GPUs.
+function sizeCompareChart(canvas: HTMLCanvasElement, rows: number, perRow: number): void {
+  const box = canvas.parentElement!;
+  box.style.height = `${Math.max(320, 60 + rows * perRow)}px`;
+  box.dataset.rows = String(rows);
+}
+
 export function renderCompare(app: App, rows: CompareRow[]): void {
   const ok = rows.filter((r) => r.f);
   const failed = rows.filter((r) => r.error);
   setText(byId('compare-error'), failed.map((r) => `${r.label}: ${r.error}`).join(' '));
-  const labels = ok.map((r) => r.label);
+  const labels = ok.map((r) => chartLabel(r.label));
+  compareNames = ok.map((r) => r.label);
+  const yAxis = { ticks: { autoSkip: false } };
+  const title = (items: { dataIndex: number }[]) => compareNames[items[0]?.dataIndex ?? 0] ?? '';
+  sizeCompareChart(byId<HTMLCanvasElement>('compare-latency'), ok.length, 26);
+  sizeCompareChart(byId<HTMLCanvasElement>('compare-throughput'), ok.length, 18);
+  byId('compare-latency').dataset.labels = JSON.stringify(labels);
   drawChart(byId<HTMLCanvasElement>('compare-latency'), {
     type: 'bar',
     data: {
@@ -195,8 +237,8 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
     },
     options: {
       indexAxis: 'y',
-      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtMs(Number(c.raw))}` } } },
-      scales: { x: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+      plugins: { tooltip: { callbacks: { title, label: (c) => `${c.dataset.label}: ${fmtMs(Number(c.raw))}` } } },
+      scales: { x: { beginAtZero: true, title: { display: true, text: 'ms' } }, y: yAxis },
     },
   });
   drawChart(byId<HTMLCanvasElement>('compare-throughput'), {
@@ -207,8 +249,8 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
     },
     options: {
       indexAxis: 'y',
-      plugins: { tooltip: { callbacks: { label: (c) => `${fmtRate(Number(c.raw))} tokens/s` } } },
-      scales: { x: { beginAtZero: true, title: { display: true, text: 'tokens/s' } } },
+      plugins: { tooltip: { callbacks: { title, label: (c) => `${fmtRate(Number(c.raw))} tokens/s` } } },
+      scales: { x: { beginAtZero: true, title: { display: true, text: 'tokens/s' } }, y: yAxis },
     },
   });
   const base = ok[0]?.f?.latency_ms;

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import crypto from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
-import { REPO, DIST, cli, cliForecastArgs, requireFile } from './helpers.mjs';
+import { REPO, DIST, cli, cliJson, cliForecastArgs, requireFile } from './helpers.mjs';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -148,7 +149,7 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   // A bad batch size is an inline message; the last forecast stays.
   const kept = await shown(page);
   await page.fill('#batch', '0');
-  assert.match(await page.locator('#workload-error').textContent(), /between 1 and 65536/);
+  assert.match(await page.locator('#workload-error').textContent(), /whole number from 1 to 65,536/);
   await page.fill('#batch', '');
   assert.match(await page.locator('#workload-error').textContent(), /whole number/);
   assert.deepEqual(await shown(page), kept);
@@ -419,6 +420,190 @@ test('the sweep runs once after typing settles and never blocks input', async ()
   const c3 = await counters(page);
   assert.equal(c3.sweep.finished, c2.sweep.finished);
   assert.equal(c3.sweep.cancelled - c2.sweep.cancelled, 1);
+  await page.close();
+});
+
+// Issue 14: what a new user ran into.
+
+const packLink = (value) => 'z' + zlib.deflateRawSync(Buffer.from(JSON.stringify(value))).toString('base64url');
+
+async function pasteConfig(page, config) {
+  if ((await page.locator('#custom-model').getAttribute('open')) === null) await page.locator('#custom-model summary').click();
+  const n = await forecasts(page);
+  await page.fill('#model-config', JSON.stringify(config));
+  await page.click('#model-config-use');
+  await waitForecasts(page, n + 1);
+}
+
+test('a large pasted config travels in the link\'s fragment; one too large for any link is offered as a file', async () => {
+  const page = await open('?model=gpt2&seq=128');
+  const gpt2 = JSON.parse(fs.readFileSync(path.join(REPO, 'model_zoo/gpt2.json'), 'utf8'));
+  // Random text does not compress: 40 KB of it is far beyond what a server takes in a query.
+  const medium = { ...gpt2, n_layer: 2, notes: crypto.randomBytes(20000).toString('hex') };
+  await pasteConfig(page, medium);
+  const figures = await shown(page);
+  const link = await page.locator('#share-link').inputValue();
+  const [query, fragment] = link.split('#');
+  assert.ok(query.length < 2100, `the query is ${query.length} characters`);
+  assert.match(query, /model=custom/);
+  assert.doesNotMatch(query, /cmodel=/);
+  assert.match(fragment, /^cmodel=z[\w-]+$/);
+  assert.equal(await page.locator('#share-too-long').isHidden(), true);
+  assert.equal((await fetch(query)).status, 200, 'the server answers the link');
+  const again = await open(link.slice(base.length));
+  assert.equal(await again.locator('#model-select').inputValue(), 'custom');
+  assert.deepEqual(await shown(again), figures);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  await again.close();
+  // 300 KB that deflate cannot shrink: no link holds it; the page says so and offers the file.
+  const huge = { ...gpt2, n_layer: 2, notes: crypto.randomBytes(150000).toString('hex') };
+  await pasteConfig(page, huge);
+  assert.equal(await page.locator('#share-too-long').isVisible(), true);
+  assert.match(await page.locator('#share-too-long-text').textContent(), /too large for a link .*send the config file with it/);
+  const short = await page.locator('#share-link').inputValue();
+  assert.ok(short.length < 2100 && !short.includes('cmodel'), `the link is ${short.length} characters`);
+  assert.equal((await fetch(short)).status, 200);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#download-config')]);
+  assert.equal(file.suggestedFilename(), 'config.json');
+  assert.deepEqual(JSON.parse(fs.readFileSync(await file.path(), 'utf8')), huge);
+  const opened = await open(short.slice(base.length));
+  assert.match(await opened.locator('#notice').textContent(), /does not carry it .*paste or upload that config\.json/);
+  await opened.close();
+  await page.close();
+});
+
+test('a comparison of every catalog GPU keeps them all, each bar labelled', async () => {
+  const ids = cliJson(['gpus', '--json']).map((g) => g.id);
+  assert.ok(ids.length > 12);
+  const page = await open(`?model=gpt2&seq=128&batch=1&view=compare&cmp=${ids.join(',')}`);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+  await page.waitForFunction((n) => document.querySelectorAll('#compare-table tbody tr').length === n, ids.length, { timeout: 30000 });
+  assert.equal(new URL(await page.locator('#share-link').inputValue()).searchParams.get('cmp').split(',').length, ids.length);
+  const box = page.locator('#compare-latency').locator('..');
+  assert.equal(await box.getAttribute('data-rows'), String(ids.length));
+  assert.ok((await box.boundingBox()).height >= ids.length * 26, 'every GPU gets a row of its own');
+  const labels = JSON.parse(await page.locator('#compare-latency').getAttribute('data-labels'));
+  assert.equal(labels.length, ids.length);
+  assert.ok(labels.every((l) => l.length <= 22), `labels fit beside the bars: ${labels.join(', ')}`);
+  // Beyond what a comparison holds, the notice says the limit.
+  await open(`?model=gpt2&seq=128&view=compare&cmp=${Array.from({ length: 70 }, (_, i) => `gpu${i}`).join(',')}`, page);
+  assert.match(await page.locator('#notice').textContent(), /lists 70 GPUs; a comparison holds at most 64/);
+  assert.doesNotMatch(await page.locator('#notice').textContent(), /were not catalog ids/);
+  await page.close();
+});
+
+test('an invalid batch size marks the forecast on screen as not updated', async () => {
+  const page = await open('?model=gpt2&seq=128');
+  const kept = await shown(page);
+  for (const bad of ['0', '-1', '1.5']) {
+    await page.fill('#batch', bad);
+    await page.waitForSelector('#forecast-body.stale');
+    assert.match(await page.locator('#stale-note').textContent(), /^Not updated: batch size must be a whole number from 1 to 65,536/);
+    assert.deepEqual(await shown(page), kept);
+  }
+  await page.fill('#batch', '1');
+  await page.waitForSelector('#forecast-body:not(.stale)');
+  assert.equal(await page.locator('#stale-note').isHidden(), true);
+  await page.close();
+});
+
+test('the page says what it forecasts, in the user\'s words', async () => {
+  const page = await open('?gpu=t4&model=gpt2&seq=128&mode=inference');
+  assert.match(await page.locator('#assumptions').textContent(), /inference pass: a single forward pass .*PyTorch eager mode, FP32 without TF32, on one GPU/);
+  assert.match(await page.locator('#tokens').textContent(), /prefill tokens\/s$/);
+  assert.match(await page.locator('#tokens-note').textContent(), /one forward pass .*not generation speed/);
+  const subs = await page.locator('#substitutions').textContent();
+  assert.match(subs, /embedding lookup like adding a scalar/);
+  assert.doesNotMatch(subs, /addu/);
+  let n = await forecasts(page);
+  await page.check('input[name="mode"][value="training"]');
+  await waitForecasts(page, n + 1);
+  assert.match(await page.locator('#assumptions').textContent(), /one training step .*PyTorch eager mode, FP32 without TF32, on one GPU/);
+  assert.match(await page.locator('#tokens').textContent(), /\d tokens\/s$/);
+  // The CSV has the caveats the JSON has.
+  await page.selectOption('#gpu-select', 'h100-sxm');
+  await waitForecasts(page, n + 2);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  assert.match(fs.readFileSync(await csv.path(), 'utf8'), /\r\ncaveat,,,,,"No Hopper GPU was measured/);
+  // A damaged link in plain words, not the browser's base64 decoder's.
+  await open('?gpu=custom&cgpu=zAAAAA&model=gpt2&seq=128', page);
+  const notice = await page.locator('#notice').textContent();
+  assert.match(notice, /custom GPU in the link is damaged: it is cut short or damaged/);
+  assert.doesNotMatch(notice, /atob|Failed to execute/);
+  // The accuracy page names the GPUs never used in training.
+  await page.click('#tab-accuracy');
+  await page.waitForSelector('#accuracy-body table');
+  assert.match(await page.locator('#accuracy-training').textContent(), /trained on .*P4, .*P100, .*T4, .*V100 and A100 40GB PCIe.*A100 80GB PCIe/);
+  assert.ok(await page.locator('#accuracy-body th', { hasText: 'NVIDIA A100 80GB PCIe (not used in training)' }).count() > 0);
+  assert.equal(await page.locator('#accuracy-body th', { hasText: 'Tesla T4 (not used in training)' }).count(), 0);
+  await page.close();
+});
+
+test('a custom GPU name from a link is cut to the form\'s 120 characters', async () => {
+  const spec = { ...cliJson(['gpus', '--json']).find((g) => g.id === 't4'), name: 'X'.repeat(5000) };
+  delete spec.id;
+  for (const embed of ['', 'embed=1&']) {
+    const page = await open(`?${embed}gpu=custom&cgpu=${packLink(spec)}&model=gpt2&seq=128`);
+    const title = await page.locator(embed ? '.embed-title' : '#forecast-title').textContent();
+    assert.ok(title.length < 200, `the title is ${title.length} characters`);
+    if (!embed) assert.match(await page.locator('#notice').textContent(), /name in the link is 5000 characters long; it was cut to 120/);
+    await page.close();
+  }
+});
+
+test('a GPU search with no match says so and keeps the selected GPU', async () => {
+  const page = await open('?model=gpt2&seq=128');
+  const kept = await shown(page);
+  await page.fill('#gpu-search', 'zzzz');
+  await page.waitForFunction(() => document.getElementById('gpu-search-note').textContent !== '');
+  assert.match(await page.locator('#gpu-search-note').textContent(), /No GPU matches “zzzz”/);
+  assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
+  assert.deepEqual(await shown(page), kept);
+  await page.fill('#gpu-search', 'a100');
+  await page.waitForFunction(() => document.getElementById('gpu-search-note').textContent === '');
+  await page.close();
+});
+
+test('without the charts chunk the page says so and shows the numbers', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const errors = [];
+  ctx.on('weberror', (e) => errors.push(e.error().message));
+  await ctx.route(/\/assets\/charts-[\w-]+\.js$/, (r) => r.abort());
+  const page = await ctx.newPage();
+  await open('?model=gpt2&seq=128', page);
+  await page.waitForSelector('#breakdown-chart ~ .chart-error, .chart-box .chart-error');
+  assert.match(await page.locator('.chart-box .chart-error').first().textContent(), /chart could not be loaded .*numbers and tables are complete/);
+  assert.ok((await shown(page)).latency > 0);
+  await page.waitForTimeout(200);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('embed notices and caveats fit the 250 px frame, the caveat in words', async () => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 440, height: 250 });
+  await open('?embed=1&gpu=rtx-4090&model=llama3-8b&mode=inference&batch=1&seq=512&v=0.0.1&cmp=x,y&extra=1', page);
+  assert.match(await page.locator('#embed-caveats').textContent(), /No Ada Lovelace GPU was measured/);
+  assert.equal(await page.locator('#embed-notices').isVisible(), true);
+  const fits = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(fits <= 250, `the card is ${fits}px tall`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'embed-notices.png') });
+  await page.close();
+});
+
+test('on a phone the first number is on the first screen, the accuracy errors fit', async () => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open('', page);
+  const card = await page.locator('#latency').boundingBox();
+  assert.ok(card.y + card.height <= 844, `the forecast ends at ${card.y + card.height}px`);
+  await page.click('#tab-accuracy');
+  await page.waitForSelector('#accuracy-body table');
+  for (const header of await page.locator('#accuracy-body th', { hasText: /error/ }).all()) {
+    const b = await header.boundingBox();
+    if (b) assert.ok(b.x + b.width <= 391, `"${await header.textContent()}" ends at ${b.x + b.width}px`);
+  }
+  await page.screenshot({ path: path.join(ARTIFACTS, 'phone-accuracy.png'), fullPage: true });
   await page.close();
 });
 

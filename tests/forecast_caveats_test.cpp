@@ -72,4 +72,64 @@ TEST_SUITE("caveats") {
     k["dims"] = {1024, 1024};
     CHECK(nlohmann::json::parse(api::forecast_kernel(k.dump()))["caveats"].size() == 1);
   }
+
+  TEST_CASE("an impossible custom GPU is named as such; every catalog and dataset GPU is not") {
+    for (const GpuSpec& g : gpu_catalog()) {
+      INFO(g.id);
+      CHECK(gpu_spec_warnings(g).empty());
+    }
+    for (const char* f :
+         {"AMD_Instinct_MI210.json", "Tesla_P4.json", "NVIDIA_A100_80GB_PCIe.json"}) {
+      INFO(f);
+      const std::string path = test::data_dir() + "/devices/" + f;
+      CHECK(gpu_spec_warnings(parse_gpu_spec(test::read_file(path), path)).empty());
+    }
+    // One SM at 1,000 TFLOPS: the issue's example.
+    const GpuSpec odd = parse_gpu_spec(
+        R"({"name":"odd","vendor":"NVIDIA","architecture":"Ampere","num_sm":1,"cores_per_sm":128,
+            "boost_clock_mhz":1400,"fp32_gflops":1000000,"mem_gb":16,"mem_bw_gbps":900,
+            "l2_mb":4})",
+        "custom GPU");
+    const auto w = gpu_spec_warnings(odd);
+    REQUIRE(w.size() == 2);  // FLOPs per clock and bandwidth per SM
+    CHECK(w[0].find("FLOPs per SM per clock") != std::string::npos);
+    CHECK(w[1].find("bandwidth per SM") != std::string::npos);
+    // Shown for either predictor, first among the caveats.
+    CHECK(forecast_caveats(odd, Predictor::roofline).size() == 2);
+    CHECK(forecast_caveats(odd, Predictor::tilecast).front() == w[0]);
+  }
+
+  TEST_CASE("a custom GPU that names no architecture gets a caveat") {
+    const GpuSpec g = parse_gpu_spec(
+        R"({"name":"mystery","vendor":"NVIDIA","num_sm":80,"cores_per_sm":64,
+            "boost_clock_mhz":1500,"fp32_gflops":15360,"mem_gb":32,"mem_bw_gbps":900,
+            "l2_mb":6})",
+        "custom GPU");
+    const auto c = forecast_caveats(g, Predictor::tilecast);
+    REQUIRE(c.size() == 1);
+    CHECK(c[0].find("names no architecture") != std::string::npos);
+    CHECK(forecast_caveats(g, Predictor::roofline).empty());
+  }
+
+  TEST_CASE("a sequence beyond the model's positions is named with the limit, in the JSON too") {
+    const auto at = [](const char* model, std::int64_t seq) {
+      nlohmann::json r;
+      r["gpu"] = "a100-80gb-sxm";
+      r["model"] = model;
+      r["seq"] = seq;
+      r["batch"] = 1;
+      r["predictor"] = "roofline";
+      return nlohmann::json::parse(api::forecast_model(r.dump()))["caveats"];
+    };
+    CHECK(at("bert-base", 512).empty());
+    const auto bert = at("bert-base", 8192);
+    REQUIRE(bert.size() == 1);
+    CHECK(bert[0].get<std::string>().find("(512 positions)") != std::string::npos);
+    CHECK(at("gpt2", 1024).empty());
+    REQUIRE(at("gpt2", 4096).size() == 1);
+    CHECK(at("llama3-70b", 8192).empty());
+    const auto llama = at("llama3-70b", 65536);
+    REQUIRE(llama.size() == 1);
+    CHECK(llama[0].get<std::string>().find("8192 positions") != std::string::npos);
+  }
 }

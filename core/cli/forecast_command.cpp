@@ -96,6 +96,7 @@ int run_forecast(const Args& args) {
   }
   for (const std::string& c : forecast_caveats(gpu, predictor))
     std::printf("\nnote: %s\n", c.c_str());
+  for (const std::string& c : workload_caveats(model, w)) std::printf("\nnote: %s\n", c.c_str());
   return 0;
 }
 

@@ -1,5 +1,6 @@
-// What a learned forecast cannot vouch for, in words for its reader: a GPU of a vendor or
-// an architecture that no training measurement came from. The roofline has none.
+// What a forecast cannot vouch for, in words for its reader: a GPU of a vendor or an
+// architecture that no training measurement came from (learned forecasts only), a GPU spec
+// whose numbers contradict each other, a sequence beyond what the model was built for.
 #pragma once
 
 #include <string>
@@ -7,9 +8,18 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
 
 namespace tilecast {
 
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor);
+
+// A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
+// every real GPU, or more memory bandwidth per SM than any GPU has.
+std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);
+
+// A workload beyond the model's stated context (max_position_embeddings / n_positions).
+std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w);
 
 }  // namespace tilecast

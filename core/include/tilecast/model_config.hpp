@@ -33,8 +33,10 @@ struct ModelConfig {
   std::int64_t head_dim = 0;           // hidden_size / num_heads (switch: d_kv)
   std::int64_t intermediate_size = 0;  // MLP width
   std::int64_t vocab_size = 0;
-  std::int64_t max_positions = 0;        // rows of a learned position table (0: none)
-  std::int64_t type_vocab_size = 0;      // bert token types
+  std::int64_t max_positions = 0;    // rows of a learned position table (0: none)
+  std::int64_t max_context = 0;      // tokens the model was trained for (max_position_embeddings,
+                                     // n_positions); 0 when the config states none
+  std::int64_t type_vocab_size = 0;  // bert token types
   std::int64_t word_embed_proj_dim = 0;  // opt: projection around the decoder when != hidden
   Activation activation = Activation::gelu;
   bool attention_bias = false;  // q/k/v/o carry biases

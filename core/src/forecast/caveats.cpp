@@ -1,8 +1,9 @@
-#include "tilecast/forecast_caveats.hpp"
-
+#include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "learned/weights.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
 namespace tilecast {
@@ -13,6 +14,15 @@ const GpuSpec& described(const GpuSpec& gpu) {
   if (!gpu.architecture.empty()) return gpu;
   const GpuSpec* known = lookup_gpu(gpu.name);
   return known ? *known : gpu;
+}
+
+// A number in plain words: up to four significant digits, no exponent below 10^15.
+std::string number(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  if (std::string(buf).find('e') == std::string::npos) return buf;
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
 }
 
 std::string joined(const std::set<std::string>& items) {
@@ -46,8 +56,42 @@ const Measured& measured() {
 
 }  // namespace
 
+std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
+  std::vector<std::string> w;
+  const double sm = std::max(gpu.num_sm, 1);
+  // FP32 FLOPs per SM per clock cycle: 128 (Pascal to A100: 64 FMA lanes) to 256 (Ampere
+  // GA10x, Ada, Hopper, Blackwell, CDNA 3) on every real GPU; outside 16..1024 the spec is a
+  // unit slip or an impossible part. (Lanes per SM are not used: the dataset's AMD device
+  // files count them differently.)
+  const double per_cycle = gpu.fp32_gflops * 1000.0 / (sm * gpu.clock_mhz);
+  if (per_cycle > 1024 || per_cycle < 16)
+    w.push_back("This GPU's FP32 peak (" + number(gpu.fp32_gflops) + " GFLOP/s over " + number(sm) +
+                " SMs at " + number(gpu.clock_mhz) + " MHz) means " + number(per_cycle) +
+                " FLOPs per SM per clock cycle; real GPUs do 128 to 256. Check num_sm, "
+                "boost_clock_mhz and fp32_gflops.");
+  constexpr double kMaxBwPerSmGbps = 400;  // the catalog's highest is 54 (B200)
+  if (gpu.mem_bw_gbps / sm > kMaxBwPerSmGbps)
+    w.push_back("This GPU's memory bandwidth per SM (" + number(gpu.mem_bw_gbps / sm) +
+                " GB/s) is far above any real GPU's (at most about 55 GB/s); check num_sm and "
+                "mem_bw_gbps.");
+  return w;
+}
+
+std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w) {
+  std::vector<std::string> c;
+  const std::int64_t tokens = std::max(w.query_len, w.context_len);
+  if (model.max_context > 0 && tokens > model.max_context)
+    c.push_back("The sequence (" + std::to_string(tokens) + " tokens) is longer than " +
+                model.name + " was built for (" + std::to_string(model.max_context) +
+                " positions): the forecast is the cost of running it, though the model's "
+                "outputs past its limit are not meaningful" +
+                (model.max_positions > 0 ? " (its position table has no rows for them)" : "") +
+                ".");
+  return c;
+}
+
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor) {
-  std::vector<std::string> caveats;
+  std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
   const auto& [vendors, architectures] = measured();
   if (vendors.empty()) return caveats;
@@ -58,7 +102,12 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
                       (g.vendor == "AMD" ? " (on the AMD GPUs checked, MI100 and MI210, "
                                            "forecasts came out well below the measured times)."
                                          : "."));
-  else if (!g.architecture.empty() && !architectures.count(g.architecture))
+  else if (g.architecture.empty())
+    caveats.push_back(g.name +
+                      " names no architecture, so whether a training GPU shares it is unknown; "
+                      "treat the forecast as an extrapolation (the models were trained on " +
+                      joined(architectures) + " GPUs).");
+  else if (!architectures.count(g.architecture))
     caveats.push_back("No " + g.architecture + " GPU was measured for training (only " +
                       joined(architectures) +
                       "); forecasts for an unmeasured architecture are less certain, softmax "

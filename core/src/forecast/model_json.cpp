@@ -63,7 +63,9 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   for (const auto& s : f.substitutions)
     subs.push_back({{"kernel", s.kernel}, {"forecast_as", s.forecast_as}});
   j["substitutions"] = subs;
-  j["caveats"] = forecast_caveats(gpu, f.predictor);
+  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor);
+  for (std::string& c : workload_caveats(model, w)) caveats.push_back(std::move(c));
+  j["caveats"] = caveats;
   j["roofline_latency_ms"] = roofline_latency_ms;
   j["workload"] = {{"mode", std::string(mode_name(w.mode))},
                    {"batch", w.batch},

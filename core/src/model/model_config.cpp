@@ -189,6 +189,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       check_heads(m, origin, detail::has_field(j, "n_head") ? "n_head" : "num_attention_heads");
       m.intermediate_size = optional_size(j, {"n_inner"}, origin, 4 * m.hidden_size);
       m.max_positions = optional_size(j, {"n_positions", "n_ctx"}, origin, 1024);
+      m.max_context = m.max_positions;
       m.activation = parse_activation(j, "activation_function", origin, Activation::gelu_new);
       m.attention_bias = m.mlp_bias = true;
       m.attention_dropout = optional_prob(j, "attn_pdrop", origin, 0.1);
@@ -202,6 +203,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       check_heads(m, origin, "num_attention_heads");
       m.intermediate_size = optional_size(j, {"intermediate_size"}, origin, 4 * m.hidden_size);
       m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 512);
+      m.max_context = m.max_positions;
       m.type_vocab_size = optional_size(j, {"type_vocab_size"}, origin, 2);
       m.activation = parse_activation(j, "hidden_act", origin, Activation::gelu);
       m.attention_bias = m.mlp_bias = true;
@@ -216,7 +218,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       check_heads(m, origin, "num_attention_heads");
       m.intermediate_size = optional_size(j, {"ffn_dim"}, origin, 4 * m.hidden_size);
       m.word_embed_proj_dim = optional_size(j, {"word_embed_proj_dim"}, origin, m.hidden_size);
-      m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 2048) + 2;
+      m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 2048);
+      m.max_positions = m.max_context + 2;  // OPT's table is offset by 2
       m.activation = parse_activation(j, "activation_function", origin, Activation::relu);
       m.attention_bias = m.mlp_bias = optional_bool(j, "enable_bias", origin, true);
       m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
@@ -231,6 +234,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       m.vocab_size = size_field(j, {"vocab_size"}, origin);
       m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
       m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
+      m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 0);
       if (m.num_heads % m.num_kv_heads != 0)
         throw Error(std::string(origin) + ": field 'num_key_value_heads' (" +
                     std::to_string(m.num_kv_heads) + ") does not divide num_attention_heads (" +

@@ -11,7 +11,6 @@ namespace {
 constexpr std::string_view kNames[kOpCount] = {"linear", "bmm",  "add",  "addu",    "mul",
                                                "mulu",   "div",  "divu", "pow",     "powu",
                                                "relu",   "gelu", "tanh", "softmax", "ln"};
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
 
 std::string known_ops() {
   std::string s;
@@ -49,9 +48,10 @@ Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count) {
   Kernel k;
   k.op = op;
   for (std::size_t i = 0; i < count; ++i) {
-    if (dims[i] < 1 || dims[i] > kMaxDim)
+    if (dims[i] < 1 || dims[i] > kMaxKernelDim)
       throw Error("dim " + std::to_string(i + 1) + " of op '" + std::string(op_name(op)) + "' is " +
-                  std::to_string(dims[i]) + "; allowed: 1 to 2^31");
+                  std::to_string(dims[i]) + "; allowed: 1 to " + std::to_string(kMaxKernelDim) +
+                  " (a larger tensor dimension fits in no GPU's memory)");
     k.dims[i] = dims[i];
   }
   if (op == Op::linear && k.dims[0] != 1)
@@ -74,7 +74,7 @@ Kernel parse_kernel(std::string_view op_text, std::string_view dims_csv) {
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
       throw Error("dims '" + std::string(dims_csv) + "': '" + std::string(part) +
-                  "' is not a positive integer below 2^31");
+                  "' is not a positive whole number");
     dims.push_back(v);
     if (dims.size() > 8) break;
     start = end + 1;

@@ -118,6 +118,18 @@ TEST_SUITE("kernel") {
       }
   }
 
+  TEST_CASE("kernels compare by op, data type and dims, so a cache can key on them") {
+    const Kernel a = parse_kernel("add", "8,1024");
+    const Kernel b = parse_kernel("add", "8,1024", DataType::bf16);
+    const Kernel c = parse_kernel("add", "8,2048");
+    CHECK(a == parse_kernel("add", "8,1024"));
+    CHECK_FALSE(a == b);
+    CHECK((a < b) != (b < a));
+    CHECK(a < c);
+    CHECK_FALSE(c < a);
+    CHECK(parse_kernel("linear", "1,8,8,8") < a);  // op first
+  }
+
   TEST_CASE("same input, same answer; a small kernel pays the learned launch overhead") {
     const GpuSpec& gpu = find_gpu("NVIDIA A100 80GB PCIe");
     const Kernel k = parse_kernel("softmax", "4096,1024");

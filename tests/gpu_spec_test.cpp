@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "test_paths.hpp"
@@ -117,6 +118,35 @@ TEST_SUITE("gpu_spec") {
             .find("SingleFLOPsVEC") != std::string::npos);
     std::string deep(200, '[');
     CHECK(error_of("{\"a\":" + deep).find("gpu.json") == 0);
+  }
+
+  TEST_CASE("every dataset device file parses, its vendor taken from the catalog") {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices")) {
+      if (e.path().extension() != ".json") continue;
+      const GpuSpec g = parse_gpu_spec(test::read_file(e.path().string()), e.path().string());
+      CAPTURE(g.name);
+      const GpuSpec* known = lookup_gpu(g.name);
+      REQUIRE(known != nullptr);
+      CHECK(g.vendor == known->vendor);
+      CHECK(g.vendor == (g.name.rfind("AMD", 0) == 0 ? "AMD" : "NVIDIA"));
+      ++n;
+    }
+    CHECK(n >= 13);
+  }
+
+  TEST_CASE("a device file not in the catalog names its vendor in 'Vendor'") {
+    const std::string base =
+        R"({"Device":"Mystery GPU","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,)"
+        R"("Freq":1113,"SingleFLOPs":5000,"L2Cache":2)";
+    CHECK(error_of(base + "}").find("field 'Vendor'") != std::string::npos);
+    CHECK(parse_gpu_spec(base + R"(,"Vendor":"AMD"})", "gpu.json").vendor == "AMD");
+    CHECK(error_of(base + R"(,"Vendor":"Intel"})").find("field 'Vendor' is \"Intel\"") !=
+          std::string::npos);
+    // No guessing from the name: an "AMD ..." name not in the catalog needs it too.
+    CHECK(error_of(R"({"Device":"AMD Mystery","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,)"
+                   R"("Core_Per_SM":64,"Freq":1113,"SingleFLOPs":5000,"L2Cache":2})")
+              .find("field 'Vendor'") != std::string::npos);
   }
 
   TEST_CASE("catalog names resolve case-insensitively") {

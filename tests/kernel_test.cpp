@@ -84,15 +84,50 @@ TEST_SUITE("kernel") {
     CHECK(checked >= 15 * 4 * 10);
   }
 
-  TEST_CASE("the extreme shape 2^31 in every dim stays finite") {
+  TEST_CASE("the largest shape, kMaxKernelDim in every dim, stays finite") {
     const GpuSpec& gpu = gpu_catalog().front();
-    const std::int64_t big = std::int64_t{1} << 31;
+    const std::int64_t big = kMaxKernelDim;
     const std::int64_t d[4] = {big, big, big, big};
     const KernelForecast f = forecast_kernel(gpu, make_kernel(Op::bmm, d, 4));
     CHECK(std::isfinite(f.latency_ms));
     CHECK(f.latency_ms >= f.roofline_ms);
     const KernelForecast g = forecast_kernel(gpu, make_kernel(Op::gelu, d, 2));
     CHECK(std::isfinite(g.latency_ms));
+  }
+
+  TEST_CASE("kernels beyond 2^31 elements or with a dim beyond 2^31 forecast") {
+    // GPT-3 2.7B training at batch 16, seq 2048: the attention softmax is
+    // B x heads x seq rows of seq elements, 2^31 elements; copies and gradient additions of
+    // such tensors list more than 2^31 elements in one dim.
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const std::int64_t rows = 16 * 32 * 2048;
+    const std::int64_t softmax_dims[2] = {rows, 2048};
+    const Kernel softmax = make_kernel(Op::softmax, softmax_dims, 2);
+    CHECK(kernel_elements(softmax) == 2147483648.0);
+    const std::int64_t copy_dims[2] = {1, rows * 2048 + 2097152};
+    const Kernel copy = make_kernel(Op::addu, copy_dims, 2);
+    CHECK(kernel_elements(copy) > 2147483648.0);
+    for (const Kernel& k : {softmax, copy})
+      for (Predictor p : {Predictor::tilecast, Predictor::roofline}) {
+        const KernelForecast f = forecast_kernel(gpu, k, p);
+        CAPTURE(op_name(k.op));
+        CHECK(std::isfinite(f.latency_ms));
+        CHECK(f.latency_ms >= f.roofline_ms);
+        // At least its DRAM traffic at full bandwidth: 8 bytes per element.
+        CHECK(f.latency_ms >= 8.0 * kernel_elements(k) / (gpu.mem_bw_gbps * 1e6));
+      }
+  }
+
+  TEST_CASE("kernels compare by op, data type and dims, so a cache can key on them") {
+    const Kernel a = parse_kernel("add", "8,1024");
+    const Kernel b = parse_kernel("add", "8,1024", DataType::bf16);
+    const Kernel c = parse_kernel("add", "8,2048");
+    CHECK(a == parse_kernel("add", "8,1024"));
+    CHECK_FALSE(a == b);
+    CHECK((a < b) != (b < a));
+    CHECK(a < c);
+    CHECK_FALSE(c < a);
+    CHECK(parse_kernel("linear", "1,8,8,8") < a);  // op first
   }
 
   TEST_CASE("same input, same answer; a small kernel pays the learned launch overhead") {
@@ -141,12 +176,15 @@ TEST_SUITE("kernel") {
     CHECK(error_of("conv2d", "1,2").find("unknown op 'conv2d'") != std::string::npos);
     CHECK(error_of("linear", "1,2,3").find("takes 4 dims") != std::string::npos);
     CHECK(error_of("add", "1,2,3,4").find("takes 2 dims") != std::string::npos);
-    CHECK(error_of("add", "0,5").find("allowed: 1 to 2^31") != std::string::npos);
-    CHECK(error_of("add", "-3,5").find("allowed: 1 to 2^31") != std::string::npos);
-    CHECK(error_of("add", "1.5,5").find("not a positive integer") != std::string::npos);
-    CHECK(error_of("add", "x,5").find("not a positive integer") != std::string::npos);
-    CHECK(error_of("add", "2147483649,5").find("allowed: 1 to 2^31") != std::string::npos);
-    CHECK(error_of("add", "99999999999999999999999,5").find("not a positive integer") !=
+    const std::string allowed = "allowed: 1 to " + std::to_string(kMaxKernelDim);
+    CHECK(error_of("add", "0,5").find(allowed) != std::string::npos);
+    CHECK(error_of("add", "-3,5").find(allowed) != std::string::npos);
+    CHECK(error_of("add", "1.5,5").find("not a positive whole number") != std::string::npos);
+    CHECK(error_of("add", "x,5").find("not a positive whole number") != std::string::npos);
+    CHECK(error_of("add", std::to_string(kMaxKernelDim + 1) + ",5").find(allowed) !=
+          std::string::npos);
+    CHECK(error_of("add", std::to_string(kMaxKernelDim) + ",5") == "");
+    CHECK(error_of("add", "99999999999999999999999,5").find("not a positive whole number") !=
           std::string::npos);
     CHECK(error_of("bmm", ",1,1,1") != "");
     CHECK(error_of("add", "4,8") == "");
@@ -159,9 +197,9 @@ TEST_SUITE("kernel") {
     Run js = run_cli("kernel --gpu " + device("Tesla_T4") + " --op add --dims 8,1024 --json");
     CHECK(js.code == 0);
     CHECK(js.output.find("\"predictor\": \"tilecast\"") != std::string::npos);
-    for (const char* bad :
-         {"--op nope --dims 1,2", "--op add --dims 1,2,3", "--op add --dims 0,4",
-          "--op add --dims -1,4", "--op add --dims 1.5,4", "--op linear --dims 1,2,3,4294967296"}) {
+    for (const char* bad : {"--op nope --dims 1,2", "--op add --dims 1,2,3", "--op add --dims 0,4",
+                            "--op add --dims -1,4", "--op add --dims 1.5,4",
+                            "--op linear --dims 1,2,3,2199023255553"}) {
       Run r = run_cli("kernel --gpu " + device("Tesla_T4") + " " + bad);
       INFO(bad, ": ", r.output);
       CHECK(r.code != 0);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernel/library_profile.hpp"
 #include "learned/features.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
@@ -32,7 +33,7 @@ Kernel kernel(Op op, std::int64_t a, std::int64_t b, std::int64_t c = 0, std::in
 double last_row_feature(Op op, std::int64_t h) {
   const GpuSpec g = a100_40gb();
   const Kernel k = kernel(op, 4096, h);
-  const Features f = kernel_features(g, k, plan_rows(k, g.num_sm));
+  const Features f = kernel_features(g, k, plan_rows(k, g.num_sm), cuda_library_profile());
   REQUIRE(f.count == int(feature_names(op_family(op)).size()));
   return f.v[f.count - 1];
 }
@@ -90,15 +91,17 @@ TEST_SUITE("tiles") {
   }
 
   TEST_CASE("element-wise: 512 elements per block, doubled past 2^20 blocks") {
-    CHECK(elementwise_block_elements(1000) == 512);
-    CHECK(elementwise_block_elements(512.0 * 1048576) == 512);
-    CHECK(elementwise_block_elements(512.0 * 1048576 + 1) == 1024);
-    CHECK(elementwise_block_elements(1342177280.0) == 2048);  // measured: grid 655360
-    const TilePlan p = plan_elementwise(kernel(Op::add, 1, 1000), 108);
+    CHECK(elementwise_block_elements(1000, cuda_library_profile()) == 512);
+    CHECK(elementwise_block_elements(512.0 * 1048576, cuda_library_profile()) == 512);
+    CHECK(elementwise_block_elements(512.0 * 1048576 + 1, cuda_library_profile()) == 1024);
+    CHECK(elementwise_block_elements(1342177280.0, cuda_library_profile()) ==
+          2048);  // measured: grid 655360
+    const TilePlan p = plan_elementwise(kernel(Op::add, 1, 1000), cuda_library_profile(), 108);
     CHECK(p.tiles == 2);
     CHECK(p.waves == 1);
     CHECK(p.tile_bytes == doctest::Approx(12.0 * 512));  // two inputs and one output, FP32
-    const TilePlan big = plan_elementwise(kernel(Op::relu, 1048576, 1024), 108);
+    const TilePlan big =
+        plan_elementwise(kernel(Op::relu, 1048576, 1024), cuda_library_profile(), 108);
     CHECK(big.tiles == 1048576);
     CHECK(big.waves == 9710);
     CHECK(big.tile_bytes == doctest::Approx(8.0 * 1024));
@@ -118,30 +121,34 @@ TEST_SUITE("tiles") {
   TEST_CASE("softmax: PyTorch's block size and the re-read traffic past L2") {
     // Launch blocks in the training CSVs: 128 threads up to H = 1031, 256 from 1033,
     // 512 from 2065 on; capped at 512 (1024 / 2) for longer rows.
-    CHECK(softmax_block_threads(1025) == 128);
-    CHECK(softmax_block_threads(1031) == 128);
-    CHECK(softmax_block_threads(1033) == 256);
-    CHECK(softmax_block_threads(2053) == 256);
-    CHECK(softmax_block_threads(2065) == 512);
-    CHECK(softmax_block_threads(4094) == 512);
-    CHECK(softmax_block_threads(16384) == 512);
+    CHECK(softmax_block_threads(1025, cuda_library_profile()) == 128);
+    CHECK(softmax_block_threads(1031, cuda_library_profile()) == 128);
+    CHECK(softmax_block_threads(1033, cuda_library_profile()) == 256);
+    CHECK(softmax_block_threads(2053, cuda_library_profile()) == 256);
+    CHECK(softmax_block_threads(2065, cuda_library_profile()) == 512);
+    CHECK(softmax_block_threads(4094, cuda_library_profile()) == 512);
+    CHECK(softmax_block_threads(16384, cuda_library_profile()) == 512);
     // Warp-per-row kernel (H <= 1024) reads once, whatever the GPU.
     GpuSpec g;
     g.num_sm = 40;
     g.l2_mb = 0.5;
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 1024), g) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 1024), g, cuda_library_profile()) ==
+          1.0);
     // 80 SMs x 4 rows (2048 threads / 512) x 4 B x H against 6 MiB of L2: fits at
     // H = 4096, half misses at 1.414x L2, all re-reads miss from 2x L2.
     g.num_sm = 80;
     g.l2_mb = 6;
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 4096), g) == 1.0);
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 16384), g) == 2.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 4096), g, cuda_library_profile()) ==
+          1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 65536, 16384), g, cuda_library_profile()) ==
+          2.0);
     const double h = 6.0 * 1048576 * std::sqrt(2.0) / (80 * 4 * 4);
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g) ==
-          doctest::Approx(1.5).epsilon(1e-3));
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g,
+                                 cuda_library_profile()) == doctest::Approx(1.5).epsilon(1e-3));
     // Half the resident threads, half the rows: the same H now fits L2.
     g.max_threads_per_sm = 1024;
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8, std::int64_t(h)), g,
+                                 cuda_library_profile()) == 1.0);
   }
 
   TEST_CASE("softmax: re-reads past one SM's L1 cost like DRAM reads") {
@@ -152,13 +159,16 @@ TEST_SUITE("tiles") {
     g.l1_kb_per_sm = 192;
     // 4 rows x 4 B x H per SM against 2/3 x 192 KB = 128 KB: fits at H = 8192, half
     // misses at 181 KB (H = 11585), all miss from 256 KB (H = 16384).
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 8192), g) == 1.0);
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 11585), g) ==
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 8192), g, cuda_library_profile()) ==
+          1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 11585), g, cuda_library_profile()) ==
           doctest::Approx(1.5).epsilon(1e-3));
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g) == 2.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g, cuda_library_profile()) ==
+          2.0);
     // Without an L1 for global loads (Pascal) only L2 counts: 108 x 256 KB < 40 MB.
     g.l1_kb_per_sm = 0;
-    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g) == 1.0);
+    CHECK(softmax_traffic_factor(kernel(Op::softmax, 8192, 16384), g, cuda_library_profile()) ==
+          1.0);
   }
 
   TEST_CASE("GEMM features end with the alignment of M, N and K (log2, capped at 16)") {
@@ -168,7 +178,8 @@ TEST_SUITE("tiles") {
     CHECK(names[names.size() - 3] == "log2_align_m");
     CHECK(names[names.size() - 1] == "log2_align_k");
     const Kernel k = kernel(Op::linear, 1, 768, 100, 33);
-    const Features f = kernel_features(g, k, plan_gemm(k, GemmTile{}, g.num_sm));
+    const Features f =
+        kernel_features(g, k, plan_gemm(k, GemmTile{}, g.num_sm), cuda_library_profile());
     REQUIRE(f.count == int(names.size()));
     CHECK(f.v[f.count - 3] == 4.0);  // 768 = 256 x 3
     CHECK(f.v[f.count - 2] == 2.0);  // 100 = 4 x 25
@@ -210,7 +221,7 @@ TEST_SUITE("tiles") {
   TEST_CASE("a tile's roofline time: per-SM share of peak and bandwidth") {
     const GpuSpec g = a100_40gb();
     const Kernel add = kernel(Op::add, 1, 1000);
-    const TilePlan p = plan_elementwise(add, 108);
+    const TilePlan p = plan_elementwise(add, cuda_library_profile(), 108);
     CHECK(tile_roofline_ms(g, add, p) == doctest::Approx(12.0 * 512 / (1555e6 / 108)));
     const Kernel mm = kernel(Op::bmm, 12, 512, 64, 512);
     const TilePlan q = plan_gemm(mm, GemmTile{128, 128, 1}, 108);

@@ -14,22 +14,24 @@ namespace {
 
 int run_kernel(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
-  const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"));
+  const DataType dtype = parse_dtype(args.get("precision", "fp32"));
+  const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"), dtype);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   if (args.has("json")) {
     nlohmann::json req;
     req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
     req["op"] = op_name(kernel.op);
     req["dims"] = nlohmann::json::array();
-    for (int i = 0; i < (is_gemm(kernel.op) ? 4 : 2); ++i) req["dims"].push_back(kernel.dims[i]);
+    for (std::size_t i = 0; i < op_dim_count(kernel.op); ++i) req["dims"].push_back(kernel.dims[i]);
+    req["precision"] = dtype_name(kernel.dtype);
     req["predictor"] = predictor_name(predictor);
     std::printf("%s\n", api::forecast_kernel(req.dump()).c_str());
     return 0;
   }
   const KernelForecast f = forecast_kernel(gpu, kernel, predictor);
-  std::printf("%s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
-              dims_to_string(kernel).c_str(), gpu.name.c_str(),
-              std::string(predictor_name(predictor)).c_str());
+  std::printf("%s %s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
+              dims_to_string(kernel).c_str(), std::string(dtype_name(kernel.dtype)).c_str(),
+              gpu.name.c_str(), std::string(predictor_name(predictor)).c_str());
   std::printf("  latency     %.6g ms\n  roofline    %.6g ms (lower bound)\n", f.latency_ms,
               f.roofline_ms);
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
@@ -42,9 +44,10 @@ int run_kernel(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"kernel",
-     "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--predictor tilecast|roofline] [--json]",
-     "forecast one kernel",
-     {"gpu", "op", "dims", "predictor"},
+     "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision fp32|tf32|fp16|bf16|fp8|int8] "
+     "[--predictor tilecast|roofline] [--json]",
+     "forecast one kernel (FP32 unless --precision; other precisions: --predictor roofline)",
+     {"gpu", "op", "dims", "precision", "predictor"},
      {"json"},
      run_kernel});
 

@@ -2,9 +2,12 @@
 // JSON or the project's gpu_catalog format (a superset); both validate every field.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tilecast/precision.hpp"
 
 namespace tilecast {
 
@@ -12,13 +15,17 @@ struct GpuSpec {
   std::string id;  // catalog id (e.g. "h100-sxm"); empty for ad-hoc specs
   std::string name;
   std::vector<std::string> aliases;  // other names, e.g. the CUDA device name
-  std::string vendor;                // "NVIDIA" or "AMD"
+  std::string vendor;                // "NVIDIA", "AMD": a vendor with a kernel-library profile
   std::string architecture;          // e.g. "Ampere"; may be empty
   int num_sm = 0;                    // SMs (NVIDIA) or compute units (AMD)
   int cores_per_sm = 0;
   double clock_mhz = 0;
   double fp32_gflops = 0;         // FP32 peak on the vector/CUDA cores
   double fp32_matrix_gflops = 0;  // FP32 peak for GEMMs (AMD matrix cores); = fp32_gflops otherwise
+  // Dense (not sparse) datasheet peaks of the other data types, TFLOP/s (int8: TOPS), by data
+  // type and unit; 0 where the datasheet gives none. FP32 is not repeated here.
+  std::array<std::array<double, kComputeUnitCount>, kDataTypeCount> peak_tflops{};
+  std::string peak_source;  // where those peaks come from
   double mem_gb = 0;
   double mem_bw_gbps = 0;
   double l2_mb = 0;
@@ -29,11 +36,16 @@ struct GpuSpec {
   double l1_kb_per_sm = 0;     // largest L1 data cache per SM that global loads use; 0 on
                                // Pascal, whose global loads bypass L1 by default
   std::string source;          // datasheet citation
+
+  double peak_tflops_of(DataType t, ComputeUnit u) const {
+    return peak_tflops[std::size_t(t)][std::size_t(u)];
+  }
 };
 
 // Parses and validates a spec. `origin` (a file name or "custom GPU") prefixes
-// every error message. Throws tilecast::Error. A dataset device file gets
-// max_threads_per_sm and l1_kb_per_sm from the catalog entry of the same name, if any.
+// every error message. Throws tilecast::Error. A dataset device file gets its vendor,
+// max_threads_per_sm, l1_kb_per_sm and peak_tflops from the catalog entry of the same name;
+// without one, its vendor from an optional `Vendor` field.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
 
 // The spec in the gpu_catalog format.

@@ -6,13 +6,22 @@
 
 namespace tilecast {
 
-// Peak FLOP/s of the GPU for this op family (matrix units for GEMMs on AMD).
-double peak_gflops(const GpuSpec& gpu, Op op);
+// Peak GFLOP/s (int8: GOP/s) of the GPU for this kernel's family and data type:
+// - FP32: GEMMs fp32_matrix_gflops (AMD matrix cores; = fp32_gflops on NVIDIA), other ops
+//   fp32_gflops;
+// - other data types: GEMMs the tensor-core peak (an error naming the GPU and the data types
+//   it lists when the datasheet gives none), other ops the vector peak of the data type.
+//   Datasheets rarely give one (they list tensor-core figures); where none is given the FP32
+//   vector peak stands in, since vector units then run the op at FP32 speed.
+double peak_gflops(const GpuSpec& gpu, const Kernel& k);
+double peak_gflops(const GpuSpec& gpu, Op op);  // an FP32 kernel of `op`
 
-// min(peak, intensity x bandwidth), in GFLOP/s, for `flops` over `bytes`.
+// min(peak, intensity x bandwidth), in GFLOP/s, for `flops` over `bytes` of an FP32 `op`.
 double roofline_gflops(const GpuSpec& gpu, Op op, double flops, double bytes);
 
 // The roofline's lower bound on the kernel's latency.
 double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k);
+// The same for the kernel's FLOPs and bytes, already computed.
+double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k, double flops, double bytes);
 
 }  // namespace tilecast

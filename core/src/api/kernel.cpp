@@ -25,6 +25,10 @@ std::string forecast_kernel(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, "kernel request");
   const GpuSpec gpu = detail::request_gpu(req);
   const std::string op = detail::string_field(req, "op", "kernel request");
+  if (req.contains("precision") && !req.at("precision").is_string())
+    throw Error(
+        "kernel request: field 'precision' must be a string (fp32, tf32, fp16, bf16, "
+        "fp8, int8)");
   if (!req.contains("dims") || !req.at("dims").is_array())
     throw Error("kernel request: field 'dims' must be an array of integers");
   std::string dims;
@@ -34,7 +38,8 @@ std::string forecast_kernel(std::string_view request_json) {
     dims += (dims.empty() ? "" : ",");
     dims += std::to_string(d.get<long long>());
   }
-  const Kernel kernel = parse_kernel(op, dims);
+  const DataType dtype = parse_dtype(req.value("precision", std::string("fp32")));
+  const Kernel kernel = parse_kernel(op, dims, dtype);
   const Predictor predictor =
       parse_predictor(req.value("predictor", std::string(predictor_name(Predictor::tilecast))));
   const KernelForecast f = tilecast::forecast_kernel(gpu, kernel, predictor);
@@ -42,6 +47,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["gpu"] = gpu.name;
   j["op"] = op_name(kernel.op);
   j["dims"] = dims_to_string(kernel);
+  j["precision"] = dtype_name(kernel.dtype);
   j["predictor"] = predictor_name(predictor);
   j["latency_ms"] = f.latency_ms;
   j["roofline_ms"] = f.roofline_ms;

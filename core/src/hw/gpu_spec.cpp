@@ -1,8 +1,10 @@
 #include "tilecast/gpu_spec.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
+#include "kernel/library_profile.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -20,12 +22,57 @@ constexpr double kMaxMemGb = 16384;
 constexpr double kMaxBwGbps = 1e5;
 constexpr double kMaxL2Mb = 4096;
 constexpr double kMaxL1Kb = 4096;
+constexpr double kMaxPeakTflops = 1e5;  // 100 PFLOP/s dense
+
+// The vendor must have a kernel-library profile (core/data/libraries/): its launch rules.
+void check_vendor(const std::string& vendor, std::string_view origin, std::string_view field) {
+  std::string known;
+  for (const LibraryProfile& p : library_profiles()) {
+    if (p.vendor == vendor) return;
+    known += std::string(known.empty() ? "" : ", ") + "\"" + p.vendor + "\"";
+  }
+  throw Error(std::string(origin) + ": field '" + std::string(field) + "' is \"" + vendor +
+              "\"; allowed: " + known + " (vendors with a kernel-library profile)");
+}
+
+// "peak_tflops": {"fp16": {"tensor": 312, "vector": 78}, ...}: dense TFLOP/s (int8: TOPS).
+void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
+  const std::string where = std::string(origin) + ": field 'peak_tflops'";
+  const nlohmann::json& peaks = j.at("peak_tflops");
+  if (!peaks.is_object())
+    throw Error(where + " must be an object of data types, e.g. {\"fp16\": {\"tensor\": 312}}");
+  for (const auto& [type, units] : peaks.items()) {
+    if (type == "fp32")
+      throw Error(where +
+                  ": fp32 is not repeated here; it is fp32_gflops (vector) and "
+                  "fp32_matrix_gflops (matrix cores)");
+    DataType t{};
+    try {
+      t = parse_dtype(type);
+    } catch (const Error&) {
+      throw Error(where + ": unknown data type '" + type +
+                  "'; allowed: tf32, fp16, bf16, fp8, int8");
+    }
+    if (!units.is_object())
+      throw Error(where + "." + type + " must be an object of units, e.g. {\"tensor\": 312}");
+    for (const auto& [unit, value] : units.items()) {
+      if (unit != "tensor" && unit != "vector")
+        throw Error(where + "." + type + ": unknown unit '" + unit + "'; allowed: tensor, vector");
+      const double v = value.is_number() ? value.get<double>() : -1;
+      if (!(v > 0) || !std::isfinite(v) || v > kMaxPeakTflops)
+        throw Error(
+            where + "." + type + "." + unit + " is " + value.dump() +
+            "; allowed: a number above 0 and at most 100000 (dense TFLOP/s, TOPS for int8)");
+      const ComputeUnit u = unit == "tensor" ? ComputeUnit::tensor : ComputeUnit::vector;
+      g.peak_tflops[std::size_t(t)][std::size_t(u)] = v;
+    }
+  }
+}
 
 GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   GpuSpec g;
   g.name = string_field(j, "Device", origin);
   g.aliases = {g.name};
-  g.vendor = g.name.rfind("AMD", 0) == 0 ? "AMD" : "NVIDIA";
   g.mem_gb = number_field(j, "Dev_Mem", origin, 0.1, kMaxMemGb);
   g.mem_bw_gbps = number_field(j, "Mem_Bw", origin, 1, kMaxBwGbps);
   g.num_sm = static_cast<int>(integer_field(j, "Num_Sm", origin, 1, 4096));
@@ -41,8 +88,17 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   g.l2_mb = number_field(j, "L2Cache", origin, 0.01, kMaxL2Mb);
   g.source = "NeuSight dataset device file";
   if (const GpuSpec* c = lookup_gpu(g.name)) {
+    g.vendor = c->vendor;
     g.max_threads_per_sm = c->max_threads_per_sm;
     g.l1_kb_per_sm = c->l1_kb_per_sm;
+    g.peak_tflops = c->peak_tflops;
+    g.peak_source = c->peak_source;
+  } else if (has_field(j, "Vendor")) {
+    g.vendor = string_field(j, "Vendor", origin);
+    check_vendor(g.vendor, origin, "Vendor");
+  } else {
+    throw Error(std::string(origin) + ": device '" + g.name +
+                "' is not in the GPU catalog, so field 'Vendor' is needed (e.g. \"NVIDIA\")");
   }
   return g;
 }
@@ -62,9 +118,7 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
     }
   }
   g.vendor = string_field(j, "vendor", origin);
-  if (g.vendor != "NVIDIA" && g.vendor != "AMD")
-    throw Error(std::string(origin) + ": field 'vendor' is \"" + g.vendor +
-                "\"; allowed: \"NVIDIA\" or \"AMD\"");
+  check_vendor(g.vendor, origin, "vendor");
   g.architecture = string_field(j, "architecture", origin, false);
   g.num_sm = static_cast<int>(integer_field(j, "num_sm", origin, 1, 4096));
   g.cores_per_sm = static_cast<int>(integer_field(j, "cores_per_sm", origin, 1, 4096));
@@ -81,6 +135,8 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
         static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
   if (has_field(j, "l1_kb_per_sm"))
     g.l1_kb_per_sm = number_field(j, "l1_kb_per_sm", origin, 1, kMaxL1Kb);
+  if (has_field(j, "peak_tflops")) parse_peaks(j, origin, g);
+  g.peak_source = string_field(j, "peak_source", origin, false);
   g.source = string_field(j, "source", origin, false);
   return g;
 }
@@ -109,6 +165,13 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
   j["l2_mb"] = g.l2_mb;
   if (g.max_threads_per_sm > 0) j["max_threads_per_sm"] = g.max_threads_per_sm;
   if (g.l1_kb_per_sm > 0) j["l1_kb_per_sm"] = g.l1_kb_per_sm;
+  nlohmann::ordered_json peaks = nlohmann::ordered_json::object();
+  for (int t = 0; t < kDataTypeCount; ++t)
+    for (ComputeUnit u : {ComputeUnit::tensor, ComputeUnit::vector})
+      if (const double v = g.peak_tflops_of(DataType(t), u); v > 0)
+        peaks[std::string(dtype_name(DataType(t)))][std::string(unit_name(u))] = v;
+  if (!peaks.empty()) j["peak_tflops"] = peaks;
+  if (!g.peak_source.empty()) j["peak_source"] = g.peak_source;
   j["source"] = g.source;
   return j.dump(2);
 }

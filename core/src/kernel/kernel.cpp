@@ -3,64 +3,66 @@
 #include <charconv>
 #include <vector>
 
+#include "kernel/family.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
-constexpr std::string_view kNames[kOpCount] = {"linear", "bmm",  "add",  "addu",    "mul",
-                                               "mulu",   "div",  "divu", "pow",     "powu",
-                                               "relu",   "gelu", "tanh", "softmax", "ln"};
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;
-
 std::string known_ops() {
   std::string s;
-  for (auto n : kNames) {
-    if (!s.empty()) s += ", ";
-    s += n;
-  }
+  for (int f = 0; f < family_count(); ++f)
+    for (const OpTraits& op : family_traits(OpFamily(f)).ops) {
+      if (!s.empty()) s += ", ";
+      s += op.name;
+    }
   return s;
 }
 
 }  // namespace
 
-std::string_view op_name(Op op) { return kNames[static_cast<int>(op)]; }
+std::string_view op_name(Op op) { return op_traits(op).name; }
 
 Op parse_op(std::string_view name) {
-  for (int i = 0; i < kOpCount; ++i)
-    if (kNames[i] == name) return static_cast<Op>(i);
+  int id = 0;
+  for (int f = 0; f < family_count(); ++f)
+    for (const OpTraits& op : family_traits(OpFamily(f)).ops) {
+      if (op.name == name) return static_cast<Op>(id);
+      ++id;
+    }
   throw Error("unknown op '" + std::string(name) + "'; known ops: " + known_ops());
 }
 
-bool is_gemm(Op op) { return op == Op::linear || op == Op::bmm; }
+bool is_gemm(Op op) { return op_family(op) == OpFamily::gemm; }
 
-OpFamily op_family(Op op) {
-  if (is_gemm(op)) return OpFamily::gemm;
-  if (op == Op::softmax) return OpFamily::softmax;
-  if (op == Op::ln) return OpFamily::layernorm;
-  return OpFamily::elementwise;
+std::size_t op_dim_count(Op op) { return op_traits(op).dims.size(); }
+
+std::string op_dims_label(Op op) {
+  std::string s;
+  for (const std::string& d : op_traits(op).dims) s += (s.empty() ? "" : ",") + d;
+  return s;
 }
 
-Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count) {
-  const std::size_t want = is_gemm(op) ? 4 : 2;
+Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count, DataType dtype) {
+  const std::size_t want = op_dim_count(op);
   if (count != want)
     throw Error("op '" + std::string(op_name(op)) + "' takes " + std::to_string(want) + " dims (" +
-                (want == 4 ? "B,M,N,K" : "B,H") + "), got " + std::to_string(count));
+                op_dims_label(op) + "), got " + std::to_string(count));
   Kernel k;
   k.op = op;
+  k.dtype = dtype;
   for (std::size_t i = 0; i < count; ++i) {
-    if (dims[i] < 1 || dims[i] > kMaxDim)
+    if (dims[i] < 1 || dims[i] > kMaxKernelDim)
       throw Error("dim " + std::to_string(i + 1) + " of op '" + std::string(op_name(op)) + "' is " +
-                  std::to_string(dims[i]) + "; allowed: 1 to 2^31");
+                  std::to_string(dims[i]) + "; allowed: 1 to " + std::to_string(kMaxKernelDim) +
+                  " (a larger tensor dimension fits in no GPU's memory)");
     k.dims[i] = dims[i];
   }
-  if (op == Op::linear && k.dims[0] != 1)
-    throw Error("op 'linear' takes B=1 (M rows, N in-features, K out-features), got B=" +
-                std::to_string(k.dims[0]));
+  if (const auto validate = family_of(op).validate) validate(k);
   return k;
 }
 
-Kernel parse_kernel(std::string_view op_text, std::string_view dims_csv) {
+Kernel parse_kernel(std::string_view op_text, std::string_view dims_csv, DataType dtype) {
   Op op = parse_op(op_text);
   std::vector<std::int64_t> dims;
   std::size_t start = 0;
@@ -74,63 +76,26 @@ Kernel parse_kernel(std::string_view op_text, std::string_view dims_csv) {
     auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
       throw Error("dims '" + std::string(dims_csv) + "': '" + std::string(part) +
-                  "' is not a positive integer below 2^31");
+                  "' is not a positive whole number");
     dims.push_back(v);
     if (dims.size() > 8) break;
     start = end + 1;
   }
-  return make_kernel(op, dims.data(), dims.size());
+  return make_kernel(op, dims.data(), dims.size(), dtype);
 }
 
 std::string dims_to_string(const Kernel& k) {
-  const int n = is_gemm(k.op) ? 4 : 2;
+  const std::size_t n = op_dim_count(k.op);
   std::string s;
-  for (int i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (i) s += ",";
     s += std::to_string(k.dims[i]);
   }
   return s;
 }
 
-double kernel_elements(const Kernel& k) {
-  const auto& d = k.dims;
-  if (is_gemm(k.op)) return double(d[0]) * double(d[1]) * double(d[3]);
-  return double(d[0]) * double(d[1]);
-}
-
-double kernel_flops(const Kernel& k) {
-  const auto& d = k.dims;
-  const double elems = kernel_elements(k);
-  switch (op_family(k.op)) {
-    case OpFamily::gemm: return 2.0 * double(d[0]) * double(d[1]) * double(d[2]) * double(d[3]);
-    case OpFamily::softmax: return 5.0 * elems;    // max, sub, exp, sum, div
-    case OpFamily::layernorm: return 8.0 * elems;  // mean, var, normalise, scale, shift
-    case OpFamily::elementwise: break;
-  }
-  switch (k.op) {
-    case Op::gelu: return 8.0 * elems;
-    case Op::tanh: return 6.0 * elems;
-    case Op::pow:
-    case Op::powu: return 2.0 * elems;
-    default: return elems;
-  }
-}
-
-double kernel_bytes(const Kernel& k) {
-  constexpr double kFloat = 4.0;
-  const auto& d = k.dims;
-  const double elems = kernel_elements(k);
-  if (is_gemm(k.op))
-    return kFloat * double(d[0]) *
-           (double(d[1]) * double(d[2]) + double(d[2]) * double(d[3]) +
-            double(d[1]) * double(d[3]));
-  switch (k.op) {
-    case Op::add:
-    case Op::mul:
-    case Op::div:
-    case Op::pow: return 3.0 * kFloat * elems;  // two inputs, one output
-    default: return 2.0 * kFloat * elems;       // one input (scalar operand aside), one output
-  }
-}
+double kernel_elements(const Kernel& k) { return family_of(k.op).elements(k); }
+double kernel_flops(const Kernel& k) { return family_of(k.op).flops(k); }
+double kernel_bytes(const Kernel& k) { return family_of(k.op).bytes(k); }
 
 }  // namespace tilecast

@@ -6,8 +6,6 @@
 namespace tilecast {
 namespace {
 
-constexpr double kFloatBytes = 4.0;
-
 double ceil_div(double a, double b) { return std::ceil(a / b); }
 
 // Parses the digits at `pos`; returns -1 when there are none or too many.
@@ -52,10 +50,10 @@ std::int64_t waves_for(std::int64_t tiles, int num_sm) {
   return (tiles + sm - 1) / sm;
 }
 
-std::int64_t elementwise_block_elements(double elements) {
-  std::int64_t per_block = 512;
-  constexpr double kMaxGrid = 1048576.0;
-  while (ceil_div(elements, double(per_block)) > kMaxGrid && per_block < (std::int64_t{1} << 40))
+std::int64_t elementwise_block_elements(double elements, const LibraryProfile& library) {
+  std::int64_t per_block = library.elementwise_block_elements;
+  const double max_grid = library.elementwise_max_blocks;
+  while (ceil_div(elements, double(per_block)) > max_grid && per_block < (std::int64_t{1} << 40))
     per_block *= 2;
   return per_block;
 }
@@ -70,8 +68,8 @@ TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm) {
   p.tile_cols = tile.cols;
   p.tile_depth = depth;
   p.tile_flops = 2.0 * tile.rows * tile.cols * depth;
-  p.tile_bytes =
-      kFloatBytes * (tile.rows * depth + depth * tile.cols + double(tile.rows) * tile.cols);
+  p.tile_bytes = dtype_bytes(k.dtype) *
+                 (tile.rows * depth + depth * tile.cols + double(tile.rows) * tile.cols);
   p.tiles = clamp_count(b * ceil_div(out, tile.rows) * ceil_div(m, tile.cols) * split);
   p.waves = waves_for(p.tiles, num_sm);
   p.label = std::to_string(tile.rows) + "x" + std::to_string(tile.cols);
@@ -79,9 +77,9 @@ TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm) {
   return p;
 }
 
-TilePlan plan_elementwise(const Kernel& k, int num_sm) {
+TilePlan plan_elementwise(const Kernel& k, const LibraryProfile& library, int num_sm) {
   const double elems = kernel_elements(k);
-  const std::int64_t per_block = elementwise_block_elements(elems);
+  const std::int64_t per_block = elementwise_block_elements(elems, library);
   const double share = std::min(double(per_block), elems) / elems;
   TilePlan p;
   p.tile_rows = double(per_block);
@@ -105,20 +103,23 @@ TilePlan plan_rows(const Kernel& k, int num_sm) {
   return p;
 }
 
-std::int64_t softmax_block_threads(std::int64_t cols) {
-  const std::int64_t max_block = std::min<std::int64_t>(cols / 4, 1024) / 2;
+std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& library) {
+  const std::int64_t max_block =
+      std::min<std::int64_t>(cols / library.softmax_block_ilp, library.softmax_max_block_threads) /
+      2;
   std::int64_t block = 1;
   while (block < max_block) block *= 2;
-  return std::max<std::int64_t>(block, 32);
+  return std::max<std::int64_t>(block, library.warp_threads);
 }
 
-double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu) {
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library) {
   const std::int64_t cols = k.dims[1];
-  if (cols <= kSoftmaxWarpMaxCols || !(gpu.l2_mb > 0)) return 1.0;
-  const double threads_per_sm = gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : 2048.0;
+  if (cols <= library.softmax_warp_max_cols || !(gpu.l2_mb > 0)) return 1.0;
+  const double threads_per_sm = gpu.max_threads_per_sm > 0 ? double(gpu.max_threads_per_sm)
+                                                           : double(library.default_threads_per_sm);
   const double resident_rows =
-      std::max(1.0, std::floor(threads_per_sm / double(softmax_block_threads(cols))));
-  const double sm_bytes = resident_rows * kFloatBytes * double(cols);
+      std::max(1.0, std::floor(threads_per_sm / double(softmax_block_threads(cols, library))));
+  const double sm_bytes = resident_rows * dtype_bytes(k.dtype) * double(cols);
   const auto ramp = [](double bytes, double capacity) {
     return std::clamp(std::log2(bytes / capacity), 0.0, 1.0);
   };

@@ -1,6 +1,6 @@
 // How a kernel splits into tiles (threadblocks) and waves: GEMM tiles from the
-// library kernel's threadblock shape, element-wise blocks from PyTorch's launch rule, rows for
-// softmax/ln.
+// library kernel's threadblock shape, element-wise blocks from the library's launch rule, rows
+// for softmax/ln. The launch rules come from the vendor's kernel-library profile.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "kernel/library_profile.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
 
@@ -26,7 +27,7 @@ std::optional<GemmTile> gemm_tile_from_kernel_name(std::string_view kernel_name)
 
 struct TilePlan {
   double tile_flops = 0;  // FLOPs of one tile
-  double tile_bytes = 0;  // DRAM bytes one tile reads and writes (FP32)
+  double tile_bytes = 0;  // DRAM bytes one tile reads and writes
   std::int64_t tiles = 0;
   std::int64_t waves = 0;  // ceil(tiles / SMs)
   double tile_rows = 1;    // tile extent: GEMM rows x cols x K-depth, or elements for vector ops
@@ -37,21 +38,20 @@ struct TilePlan {
 
 std::int64_t waves_for(std::int64_t tiles, int num_sm);
 
-// Elements per block of PyTorch's vectorized element-wise kernel: 512, doubled
-// while the grid would exceed 2^20 blocks.
-std::int64_t elementwise_block_elements(double elements);
+// Elements per block of PyTorch's vectorized element-wise kernel: the library's block
+// elements (CUDA: 512), doubled while the grid would exceed its max blocks (CUDA: 2^20).
+std::int64_t elementwise_block_elements(double elements, const LibraryProfile& library);
 
 TilePlan plan_gemm(const Kernel& k, const GemmTile& tile, int num_sm);
-TilePlan plan_elementwise(const Kernel& k, int num_sm);
+TilePlan plan_elementwise(const Kernel& k, const LibraryProfile& library, int num_sm);
 TilePlan plan_rows(const Kernel& k, int num_sm);  // softmax, ln: one row per tile
 
-// PyTorch's softmax kernel choice: rows of H <= 1024 go to softmax_warp_forward (a warp
-// per row, the row held in registers, read once); longer rows go to cunn_SoftMaxForward
-// (a block per row).
-inline constexpr std::int64_t kSoftmaxWarpMaxCols = 1024;
+// PyTorch's softmax kernel choice: rows of H <= library.softmax_warp_max_cols (CUDA: 1024)
+// go to softmax_warp_forward (a warp per row, the row held in registers, read once); longer
+// rows go to cunn_SoftMaxForward (a block per row).
 // Threads per block of cunn_SoftMaxForward (SoftMax_getBlockSize, float4 ILP): the
-// power of two >= min(H / 4, 1024) / 2, at least a warp.
-std::int64_t softmax_block_threads(std::int64_t cols);
+// power of two >= min(H / ilp, max block threads) / 2, at least a warp.
+std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& library);
 // Traffic of a softmax, as DRAM-equivalent bytes relative to its minimal traffic (read +
 // write once), in [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write
 // pass), and the re-reads are cheap only while the rows resident at once stay cached:
@@ -60,8 +60,8 @@ std::int64_t softmax_block_threads(std::int64_t cols);
 //   kL1UsableFraction of L1, all missing from twice that. An L1 miss costs as much as a
 //   DRAM read: the data says so on the A100, V100 and T4.
 // Both ramps are log2 over one octave; the larger miss counts. Residency is
-// max_threads_per_sm / block threads rows per SM (2048 threads when unknown).
-double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu);
+// max_threads_per_sm / block threads rows per SM (the library's default when unknown).
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library);
 // Share of the L1 that a block kernel's resident rows can use before re-reads start to
 // miss; chosen on the training GPUs' test rows (A100 40GB, V100, T4).
 inline constexpr double kL1UsableFraction = 2.0 / 3.0;

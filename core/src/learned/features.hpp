@@ -1,30 +1,45 @@
-// The learned model's inputs: log2 of per-SM-normalised tile, wave and GPU
-// quantities, shared by inference and the trainer so both see identical numbers.
+// The learned model's inputs: log2 of per-SM-normalised tile, wave and GPU quantities, shared
+// by inference and the trainer so both see identical numbers. Each family lists its features
+// in its traits (kernel/family.hpp): the common ones below, then its own.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
+#include "kernel/tiles.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
-#include "kernel/tiles.hpp"
 
 namespace tilecast {
-
-inline constexpr int kMaxFeatures = 32;
 
 struct Features {
   int count = 0;
   std::array<double, kMaxFeatures> v{};
 };
 
-Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
+Features kernel_features(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,
+                         const LibraryProfile& library);
 std::vector<std::string> feature_names(OpFamily family);
 
+// The features every family starts with: tile FLOPs and bytes, wave traffic, the GPU per SM,
+// waves, SM fill, kernel bytes over L2, the tile's extent, its intensity over the ridge point
+// and the SM count (docs/kernel-model.md, "Features"). `own` follows them.
+std::vector<Feature> with_common_features(std::vector<Feature> own);
+
+// log2, with 1e-30 for zero and below.
+double feature_log2(double x);
+// log2 of the largest power of two (up to 16) dividing n: how far a kernel can use
+// aligned, vectorized loads along that dimension (0 = odd, 4 = a multiple of 16). For a
+// row of n floats it also says whether rows start on a 32-byte memory sector.
+double log2_alignment(std::int64_t n);
+
 // One tile's time at full roofline throughput (ms): the larger of its compute at
-// peak/SMs and its traffic at bandwidth/SMs. GEMM tiles reuse operands through L2,
-// so their traffic is the kernel's minimal DRAM traffic per wave at full bandwidth.
+// peak/SMs and its traffic at bandwidth/SMs. Tiles that share operands through L2 (GEMMs)
+// take the kernel's minimal DRAM traffic per wave at full bandwidth instead.
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
 
 }  // namespace tilecast

@@ -9,8 +9,9 @@
 namespace tilecast {
 
 LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, const Kernel& k,
-                               const TilePlan& plan, double tile_ms) {
-  const Features x = kernel_features(gpu, k, plan);
+                               const TilePlan& plan, const LibraryProfile& library,
+                               double tile_ms) {
+  const Features x = kernel_features(gpu, k, plan, library);
   double out[3];
   model.forward(x.v.data(), out);
   LearnedLatency r;
@@ -19,15 +20,15 @@ LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, con
   return r;
 }
 
-double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, std::int64_t rows,
-                    std::int64_t cols) {
+double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu,
+                    const LibraryProfile& library, std::int64_t rows, std::int64_t cols) {
   Kernel relu;
   relu.op = Op::relu;
   relu.dims = {rows, cols, 1, 1};
-  const TilePlan plan = plan_elementwise(relu, gpu.num_sm);
+  const TilePlan plan = plan_elementwise(relu, library, gpu.num_sm);
   const double roofline = roofline_latency_ms(gpu, relu);
   const double ms =
-      learned_latency(elementwise, gpu, relu, plan, tile_roofline_ms(gpu, relu, plan)).ms;
+      learned_latency(elementwise, gpu, relu, plan, library, tile_roofline_ms(gpu, relu, plan)).ms;
   return std::isfinite(ms) ? std::max(ms, roofline) : roofline;
 }
 

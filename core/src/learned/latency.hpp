@@ -4,11 +4,12 @@
 
 #include <cstdint>
 
+#include "kernel/library_profile.hpp"
+#include "kernel/tiles.hpp"
 #include "learned/heads.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
-#include "kernel/tiles.hpp"
 
 namespace tilecast {
 
@@ -18,13 +19,16 @@ struct LearnedLatency {
 };
 
 LearnedLatency learned_latency(const FamilyModel& model, const GpuSpec& gpu, const Kernel& k,
-                               const TilePlan& plan, double tile_ms);
+                               const TilePlan& plan, const LibraryProfile& library, double tile_ms);
+
+// The family whose model gives the streaming time.
+inline constexpr std::string_view kStreamingFamily = "elementwise";
 
 // Time the element-wise model gives a relu over rows x cols elements (one read and one
 // write each), at least its roofline: what streaming that traffic costs on this GPU.
 // Softmax runs within 1.1-1.8x of it on every measured GPU, while its roofline ratio
 // varies far more, so its utilization is learned against it.
-double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu, std::int64_t rows,
-                    std::int64_t cols);
+double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu,
+                    const LibraryProfile& library, std::int64_t rows, std::int64_t cols);
 
 }  // namespace tilecast

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel/tiles.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
-#include "kernel/tiles.hpp"
 
 namespace tilecast {
 
@@ -42,9 +42,5 @@ const TileTable& embedded_tile_table();  // empty when not built in
 // The tile of the nearest GPU's nearest shape: the shape is clamped into that GPU's
 // measured range, then the nearest measured cell decides. 128x128 when the table is empty.
 GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k);
-
-// The tiles and waves the learned predictor splits a kernel into on `gpu`
-// (GEMM tiles from the embedded table); defined in kernel_forecast.cpp.
-TilePlan plan_kernel(const GpuSpec& gpu, const Kernel& kernel);
 
 }  // namespace tilecast

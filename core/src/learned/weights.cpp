@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/embedded_data.hpp"
+#include "kernel/family.hpp"
 #include "learned/features.hpp"
 #include "tilecast/error.hpp"
 
@@ -72,7 +73,18 @@ Mlp parse_net(const json& j, const std::string& where, std::size_t inputs, int o
 FamilyModel parse_family(const json& j, const std::string& where, OpFamily family) {
   if (!j.is_object() || !j.contains("steady") || !j.contains("tail"))
     throw Error(where + " must be an object with 'steady' and 'tail' nets");
-  const std::size_t n = feature_names(family).size();
+  const FamilyTraits& traits = family_traits(family);
+  const std::vector<std::string> names = feature_names(family);
+  const std::size_t n = names.size();
+  if (j.contains("features")) {
+    const json& listed = j.at("features");
+    bool same = listed.is_array() && listed.size() == n;
+    for (std::size_t i = 0; same && i < n; ++i)
+      same = listed[i].is_string() && listed[i].get<std::string>() == names[i];
+    if (!same)
+      throw Error(where + ".features are not the features of family '" + traits.name +
+                  "' in order; retrain (scripts/train.sh)");
+  }
   FamilyModel m;
   m.steady = parse_net(j.at("steady"), where + ".steady", n, 1);
   m.tail = parse_net(j.at("tail"), where + ".tail", n, 2);
@@ -87,8 +99,10 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   if (tile_time != "roofline" && tile_time != "streaming")
     throw Error(where + ".tile_time is '" + tile_time + "'; allowed: roofline, streaming");
   m.streaming_tiles = tile_time == "streaming";
-  if (m.streaming_tiles && family != OpFamily::softmax)
-    throw Error(where + ".tile_time 'streaming' is only for softmax");
+  if (m.streaming_tiles && !traits.streaming_traffic)
+    throw Error(where +
+                ".tile_time 'streaming' is only for row families with a streaming time "
+                "(softmax)");
   return m;
 }
 
@@ -99,15 +113,12 @@ void FamilyModel::forward(const double* x, double* out) const {
   tail.forward(x, out + 1);
 }
 
-std::string_view family_name(OpFamily f) {
-  switch (f) {
-    case OpFamily::gemm: return "gemm";
-    case OpFamily::elementwise: return "elementwise";
-    case OpFamily::softmax: return "softmax";
-    case OpFamily::layernorm: return "layernorm";
-  }
-  return "?";
+const FamilyModel* KernelWeights::find(std::string_view family) const {
+  const auto it = families.find(family);
+  return it == families.end() ? nullptr : &it->second;
 }
+
+std::string_view family_name(OpFamily f) { return family_traits(f).name; }
 
 KernelWeights parse_kernel_weights(std::string_view text, std::string_view origin) {
   const std::string where(origin);
@@ -116,11 +127,12 @@ KernelWeights parse_kernel_weights(std::string_view text, std::string_view origi
       !j.at("families").is_object())
     throw Error(where + ": not a kernel weights file (expected an object with 'families')");
   KernelWeights w;
-  for (OpFamily f :
-       {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax, OpFamily::layernorm}) {
+  for (int id = 0; id < family_count(); ++id) {
+    const OpFamily f = static_cast<OpFamily>(id);
     const std::string name(family_name(f));
     if (j.at("families").contains(name))
-      w.families[int(f)] = parse_family(j.at("families").at(name), where + ": families." + name, f);
+      w.families.emplace(name,
+                         parse_family(j.at("families").at(name), where + ": families." + name, f));
   }
   if (j.contains("trained_on")) {
     const json& t = j.at("trained_on");

@@ -11,18 +11,11 @@ GemmTile measured_gemm_tile(const MeasuredKernel& row) {
   return t;
 }
 
-Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
-                   std::optional<GemmTile> gemm_tile) {
-  TilePlan plan;
-  switch (op_family(row.kernel.op)) {
-    case OpFamily::gemm:
-      plan = plan_gemm(row.kernel, gemm_tile.value_or(measured_gemm_tile(row)), gpu.num_sm);
-      break;
-    case OpFamily::elementwise: plan = plan_elementwise(row.kernel, gpu.num_sm); break;
-    default: plan = plan_rows(row.kernel, gpu.num_sm); break;
-  }
+Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row, const TileTable& gemm_tiles,
+                   const LibraryProfile& library) {
+  const TilePlan plan = plan_kernel(gpu, row.kernel, gemm_tiles, library);
   Sample s;
-  const Features f = kernel_features(gpu, row.kernel, plan);
+  const Features f = kernel_features(gpu, row.kernel, plan, library);
   s.x = f.v;
   s.waves = double(plan.waves);
   s.tile_ms = tile_roofline_ms(gpu, row.kernel, plan);

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "kernel/library_profile.hpp"
 #include "learned/features.hpp"
+#include "learned/tile_table.hpp"
 #include "tilecast/kernel_eval.hpp"
 
 namespace tilecast::train {
@@ -29,11 +31,13 @@ struct FamilyData {
 };
 
 // The threadblock tile of a measured GEMM: from its kernel name, split-K from
-// the grid's z beyond the batch; 128x128 when the name carries none.
+// the grid's z beyond the batch; 128x128 when the name carries none. (The tile table is
+// built from these; samples take the table's tile, as a forecast does.)
 GemmTile measured_gemm_tile(const MeasuredKernel& row);
 
-// A training sample; GEMMs use `gemm_tile` when given, else the measured tile.
-Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row,
-                   std::optional<GemmTile> gemm_tile = std::nullopt);
+// A training sample, planned as a forecast plans it (plan_kernel): GEMMs take their tile from
+// `gemm_tiles`, so the utilization learned goes with the tile a forecast will use.
+Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row, const TileTable& gemm_tiles,
+                   const LibraryProfile& library);
 
 }  // namespace tilecast::train

@@ -8,31 +8,34 @@
 #include <optional>
 #include <set>
 
-#include "train/dataset.hpp"
-#include "train/family_fit.hpp"
-#include "learned/weights.hpp"
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
 #include "learned/latency.hpp"
-#include "train/rng.hpp"
 #include "learned/tile_table.hpp"
-#include "train/tile_table_builder.hpp"
+#include "learned/weights.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/train.hpp"
+#include "train/dataset.hpp"
+#include "train/family_fit.hpp"
+#include "train/rng.hpp"
+#include "train/tile_table_builder.hpp"
 
 namespace tilecast {
 namespace {
 
-constexpr OpFamily kFamilies[] = {OpFamily::gemm, OpFamily::elementwise, OpFamily::softmax,
-                                  OpFamily::layernorm};
+// The families `tilecast train` trains: the built-in ones, in id order (their seeds and the
+// weights file's order follow it).
+std::vector<OpFamily> trained_families() {
+  std::vector<OpFamily> out;
+  for (int f = 0; f < builtin_family_count(); ++f) out.push_back(static_cast<OpFamily>(f));
+  return out;
+}
 
 // Features a long-running kernel's utilization depends on: the tile and the GPU,
-// not the wave count or the kernel's total size.
+// not the wave count or the kernel's total size (each feature's `steady` flag).
 std::vector<bool> steady_inputs(OpFamily f) {
-  const std::vector<std::string> names = feature_names(f);
-  std::vector<bool> use(names.size(), true);
-  for (std::size_t i = 0; i < names.size(); ++i)
-    for (const char* n :
-         {"log2_wave_bytes_per_sm", "log2_waves", "log2_sm_fill", "log2_bytes_over_l2"})
-      if (names[i] == n) use[i] = false;
+  std::vector<bool> use;
+  for (const Feature& feature : family_traits(f).features) use.push_back(feature.steady);
   return use;
 }
 
@@ -54,26 +57,12 @@ double overhead_cap_ms(const train::FamilyData& d) {
 }
 
 train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
+  const FitDefaults& fit = family_traits(f).fit;
   train::FitSettings s;
   s.steady_inputs = steady_inputs(f);
-  switch (f) {
-    case OpFamily::gemm:
-      s.steady_hidden = {32, 32};
-      s.tail_hidden = {32, 32};
-      s.epochs = 80;
-      break;
-    case OpFamily::elementwise:
-      s.steady_hidden = {16, 16};
-      s.tail_hidden = {32, 32};
-      s.epochs = 40;
-      break;
-    case OpFamily::softmax:
-    case OpFamily::layernorm:
-      s.steady_hidden = {16, 16};
-      s.tail_hidden = {32, 32};
-      s.epochs = 300;
-      break;
-  }
+  s.steady_hidden = fit.steady_hidden;
+  s.tail_hidden = fit.tail_hidden;
+  s.epochs = fit.epochs;
   s.weight_ref_ms = 0.1;
   if (c.epochs > 0) s.epochs = c.epochs;
   return s;
@@ -121,7 +110,7 @@ std::string train_config_text(const TrainConfig& c) {
   std::string s = "seed=" + std::to_string(c.seed) + " epochs=" + std::to_string(c.epochs) +
                   " max_rows=" + std::to_string(c.max_rows) + " held_out=";
   for (const auto& d : c.held_out_devices) s += d + ";";
-  for (OpFamily f : kFamilies) {
+  for (OpFamily f : trained_families()) {
     const train::FitSettings st = family_settings(f, c);
     s += " " + std::string(family_name(f)) + ":steady=";
     for (int h : st.steady_hidden) s += std::to_string(h) + "x";
@@ -169,23 +158,24 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   }
   res.rows_used = std::int64_t(rows.size());
 
-  std::array<train::FamilyData, 4> data;
+  const std::vector<OpFamily> families = trained_families();
+  std::vector<train::FamilyData> data(families.size());
   std::vector<const MeasuredKernel*> gemm_rows;
-  for (OpFamily f : kFamilies) data[int(f)].features = int(feature_names(f).size());
-  for (const MeasuredKernel& r : rows)
+  for (OpFamily f : families) data[std::size_t(f)].features = int(feature_names(f).size());
+  for (const MeasuredKernel& r : rows) {
+    if (int(op_family(r.kernel.op)) >= builtin_family_count())
+      throw Error(r.origin + ": op '" + std::string(op_name(r.kernel.op)) +
+                  "' belongs to a family tilecast train does not train");
     if (op_family(r.kernel.op) == OpFamily::gemm) gemm_rows.push_back(&r);
+  }
   res.tile_table_json = train::build_tile_table_json(gemm_rows, devices);
   // GEMM rows train on the tile the table gives (what a forecast will use), not the
   // measured one, so the utilization learned matches the tile chosen at prediction time.
   const TileTable table = parse_tile_table(res.tile_table_json, "tile table");
   for (const MeasuredKernel& r : rows) {
-    const OpFamily f = op_family(r.kernel.op);
     const GpuSpec& gpu = devices.at(r.device);
-    if (f == OpFamily::gemm)
-      data[int(f)].samples.push_back(
-          train::make_sample(gpu, r, select_gemm_tile(table, gpu, r.kernel)));
-    else
-      data[int(f)].samples.push_back(train::make_sample(gpu, r));
+    data[std::size_t(op_family(r.kernel.op))].samples.push_back(
+        train::make_sample(gpu, r, table, library_profile_for(gpu)));
   }
   if (config.max_rows > 0) {
     train::Rng pick(config.seed ^ 0x5eedull);
@@ -197,9 +187,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   }
 
   double total_work = 0, done_work = 0;
-  for (OpFamily f : kFamilies)
-    total_work += double(data[int(f)].samples.size()) * family_settings(f, config).epochs *
-                  (f == OpFamily::gemm ? 2.0 : 1.0);
+  for (OpFamily f : families)
+    total_work += double(data[std::size_t(f)].samples.size()) * family_settings(f, config).epochs *
+                  family_traits(f).fit.cost;
 
   nlohmann::ordered_json j;
   j["format"] = "tilecast-kernel-weights-1";
@@ -221,21 +211,23 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
   j["families"] = nlohmann::ordered_json::object();
 
   std::optional<FamilyModel> elementwise;  // once trained: the row families' streaming time
-  for (OpFamily f : kFamilies) {
-    train::FamilyData& d = data[int(f)];
-    const std::string name(family_name(f));
+  for (OpFamily f : families) {
+    train::FamilyData& d = data[std::size_t(f)];
+    const FamilyTraits& traits = family_traits(f);
+    const std::string name(traits.name);
     if (d.samples.empty()) continue;
     // Softmax learns against the element-wise model's streaming time: that ratio varies
     // far less between GPU generations than its roofline ratio (docs/kernel-model.md).
     // Layer norm fitted worse that way on every training GPU, so it keeps the roofline.
-    const bool streaming = elementwise && f == OpFamily::softmax;
+    const bool streaming = elementwise && traits.streaming_traffic;
     if (streaming)
       for (train::Sample& s : d.samples)
-        s.tile_ms = streaming_ms(*elementwise, *s.gpu, s.kernel.dims[0], s.kernel.dims[1]) /
+        s.tile_ms = streaming_ms(*elementwise, *s.gpu, library_profile_for(*s.gpu),
+                                 s.kernel.dims[0], s.kernel.dims[1]) /
                     std::max(s.waves, 1.0);
     train::FitSettings st = family_settings(f, config);
     st.overhead_max_ms = overhead_cap_ms(d);
-    const double unit = double(d.samples.size()) * (f == OpFamily::gemm ? 2.0 : 1.0);
+    const double unit = double(d.samples.size()) * traits.fit.cost;
     const train::FitResult fit = train::fit_family(
         d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {
           done_work += unit;
@@ -259,7 +251,7 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     if (streaming) fam["tile_time"] = "streaming";
     fam["steady"] = net_json(fit.steady);
     fam["tail"] = net_json(fit.tail);
-    if (f == OpFamily::elementwise)
+    if (name == kStreamingFamily)
       elementwise = parse_family_model(fam.dump(), "trained element-wise model", f);
     j["families"][name] = fam;
   }

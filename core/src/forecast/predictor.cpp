@@ -1,0 +1,170 @@
+#include "forecast/predictor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+#include "kernel/family.hpp"
+#include "learned/features.hpp"
+#include "learned/latency.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/roofline.hpp"
+
+namespace tilecast {
+namespace {
+
+// FLOPs, bytes and the roofline bound, which every predictor reports.
+KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel) {
+  KernelForecast f;
+  f.flops = kernel_flops(kernel);
+  f.bytes = kernel_bytes(kernel);
+  f.roofline_ms = roofline_latency_ms(gpu, kernel, f.flops, f.bytes);
+  if (!(f.roofline_ms > 0) || !std::isfinite(f.roofline_ms))
+    throw Error("GPU '" + gpu.name + "' gives no finite roofline for this kernel");
+  return f;
+}
+
+// A row kernel moves its DRAM traffic no faster than the element-wise kernel moving the
+// same bytes on the same GPU: a relu (one read, one write per element) over
+// streaming_traffic x B x H elements, forecast by the element-wise model.
+// `base_ms` is that time for B x H elements (factor 1).
+double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
+                            const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k,
+                            double base_ms) {
+  const double factor = traits.streaming_traffic(k, gpu, library);
+  if (factor == 1.0) return base_ms;
+  return streaming_ms(elementwise, gpu, library, k.dims[0],
+                      std::int64_t(std::ceil(factor * double(k.dims[1]))));
+}
+
+struct Entry {
+  LearnedModelKey key;
+  std::shared_ptr<const KernelPredictor> model;
+};
+
+// Lookups take no lock: entries are published by an atomic count and never change.
+constexpr int kMaxEntries = 64;
+struct Registry {
+  std::mutex write;
+  std::array<Entry, kMaxEntries> entries;
+  std::atomic<int> count{0};
+};
+
+Registry& registry() {
+  static Registry* const r = [] {
+    auto* reg = new Registry;           // never destroyed, like the embedded data it points to
+    Entry& embedded = reg->entries[0];  // FP32 kernels of every vendor and family
+    embedded.key.dtype = DataType::fp32;
+    embedded.model =
+        std::make_shared<LearnedPredictor>(embedded_kernel_weights(), embedded_tile_table());
+    reg->count.store(1, std::memory_order_release);
+    return reg;
+  }();
+  return *r;
+}
+
+}  // namespace
+
+KernelForecast RooflinePredictor::forecast(const GpuSpec& gpu, const Kernel& kernel) const {
+  KernelForecast f = roofline_part(gpu, kernel);
+  f.latency_ms = f.roofline_ms;
+  f.tiles = 1;
+  f.waves = 1;
+  f.tile = "whole kernel";
+  return f;
+}
+
+LearnedPredictor::LearnedPredictor(const KernelWeights& weights, const TileTable& gemm_tiles,
+                                   const LibraryProfile* library)
+    : weights_(weights),
+      tiles_(gemm_tiles),
+      library_(library),
+      streaming_(weights.find(kStreamingFamily)) {
+  for (int f = 0; f < family_count(); ++f)
+    by_family_.push_back(weights.find(family_traits(OpFamily(f)).name));
+}
+
+const FamilyModel* LearnedPredictor::model_of(const FamilyTraits& traits, Op op) const {
+  const std::size_t f = std::size_t(op_family(op));
+  return f < by_family_.size() ? by_family_[f] : weights_.find(traits.name);
+}
+
+KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kernel) const {
+  KernelForecast f = roofline_part(gpu, kernel);
+  const FamilyTraits& traits = family_of(kernel.op);
+  const FamilyModel* model = model_of(traits, kernel.op);
+  if (!model)
+    throw Error("no trained model for op '" + std::string(op_name(kernel.op)) +
+                "' is built in; run scripts/train.sh or use --predictor roofline");
+  const LibraryProfile& library = library_ ? *library_ : library_profile_for(gpu);
+  const TilePlan plan = plan_kernel(gpu, kernel, tiles_, library);
+  const double waves = double(plan.waves);
+  // Row kernels with a streaming time: the element-wise model's time to stream B x H
+  // elements, the reference their utilization is learned against (streaming tiles) and a
+  // lower bound.
+  const FamilyModel* elementwise = streaming_;
+  const bool streams = traits.streaming_traffic && elementwise;
+  const double stream_ms =
+      streams ? streaming_ms(*elementwise, gpu, library, kernel.dims[0], kernel.dims[1]) : 0.0;
+  double tile_ms = tile_roofline_ms(gpu, kernel, plan);
+  if (model->streaming_tiles) {
+    if (!streams)
+      throw Error("the " + traits.name +
+                  " model is learned against the element-wise model, which is not "
+                  "built in; run scripts/train.sh or use --predictor roofline");
+    tile_ms = stream_ms / waves;
+  }
+  const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, library, tile_ms);
+  const UtilizationHeads& h = fit.heads;
+  const double learned = fit.ms;
+  f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
+  if (streams)
+    f.latency_ms = std::max(
+        f.latency_ms, traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, stream_ms));
+  f.tiles = plan.tiles;
+  f.waves = plan.waves;
+  f.utilization = utilization(h, waves);
+  if (model->streaming_tiles && learned > h.overhead_ms)  // as a share of the roofline
+    f.utilization =
+        std::min(1.0, waves * tile_roofline_ms(gpu, kernel, plan) / (learned - h.overhead_ms));
+  f.overhead_ms = h.overhead_ms;
+  f.tile = plan.label;
+  return f;
+}
+
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model) {
+  if (!model) throw Error("register_learned_model: no model given");
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.write);
+  const int n = r.count.load(std::memory_order_relaxed);
+  if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
+  r.entries[std::size_t(n)] = {std::move(key), std::move(model)};
+  r.count.store(n + 1, std::memory_order_release);
+}
+
+const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const std::string_view family = family_of(kernel.op).name;
+  const Registry& r = registry();
+  const int n = r.count.load(std::memory_order_acquire);
+  const KernelPredictor* best = nullptr;
+  int best_score = -1;
+  for (int i = 0; i < n; ++i) {
+    const LearnedModelKey& key = r.entries[std::size_t(i)].key;
+    if (key.dtype != kernel.dtype) continue;
+    if (!key.vendor.empty() && key.vendor != gpu.vendor) continue;
+    if (!key.family.empty() && key.family != family) continue;
+    const int score = (key.vendor.empty() ? 0 : 2) + (key.family.empty() ? 0 : 1);
+    if (score >= best_score) {
+      best = r.entries[std::size_t(i)].model.get();
+      best_score = score;
+    }
+  }
+  if (!best)
+    throw Error("no learned model for " + std::string(dtype_name(kernel.dtype)) +
+                " kernels yet; use --predictor roofline");
+  return *best;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,70 @@
+// Kernel predictors behind one interface: the roofline, and the learned tile/wave model over
+// given weights and GEMM tile table. Learned models are found by (vendor, data type, family)
+// in a registry whose default entry is the embedded weights; tests register or construct
+// their own.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
+#include "learned/tile_table.hpp"
+#include "learned/weights.hpp"
+#include "tilecast/kernel_forecast.hpp"
+
+namespace tilecast {
+
+class KernelPredictor {
+ public:
+  virtual ~KernelPredictor() = default;
+  virtual KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const = 0;
+  virtual std::string_view name() const = 0;
+};
+
+// The plain roofline: latency = max(FLOPs / peak, bytes / bandwidth).
+class RooflinePredictor final : public KernelPredictor {
+ public:
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override;
+  std::string_view name() const override { return "roofline"; }
+};
+
+// NeuSight's method: tiles and waves, utilization from the family's nets, never below the
+// roofline. The weights and table must outlive it.
+class LearnedPredictor final : public KernelPredictor {
+ public:
+  // `library`: the launch rules its tiles follow; null: the profile of each GPU's vendor.
+  LearnedPredictor(const KernelWeights& weights, const TileTable& gemm_tiles,
+                   const LibraryProfile* library = nullptr);
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override;
+  std::string_view name() const override { return "tilecast"; }
+
+ private:
+  const KernelWeights& weights_;
+  const TileTable& tiles_;
+  const LibraryProfile* library_;
+  // The weights' model per family registered at construction (null: none) and the streaming
+  // family's, found once rather than by name on every forecast.
+  std::vector<const FamilyModel*> by_family_;
+  const FamilyModel* streaming_;
+  const FamilyModel* model_of(const FamilyTraits& traits, Op op) const;
+};
+
+// Which kernels a learned model serves; an empty vendor or family matches any.
+struct LearnedModelKey {
+  std::string vendor;
+  DataType dtype = DataType::fp32;
+  std::string family;
+};
+
+// Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
+// among equals the latest. Entries are never removed (at most 64).
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
+// The learned model for the GPU's vendor and the kernel's data type and family; throws
+// ("no learned model for bf16 kernels yet; use --predictor roofline") when there is none.
+// The default entry: the embedded weights for FP32 kernels of every vendor and family.
+const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
+
+}  // namespace tilecast

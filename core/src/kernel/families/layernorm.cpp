@@ -1,0 +1,35 @@
+// Layer norm over rows: one row per tile, learned against the roofline (against the
+// streaming time it fitted worse on every training GPU: docs/kernel-model.md).
+#include "kernel/family.hpp"
+#include "learned/features.hpp"
+
+namespace tilecast {
+namespace {
+
+double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
+double flops(const Kernel& k) { return 8.0 * elements(k); }  // mean, var, normalise, scale, shift
+double bytes(const Kernel& k) { return 2.0 * dtype_bytes(k.dtype) * elements(k); }
+TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
+
+// Whether the row splits into whole passes of its block (vectorized_layer_norm_kernel loads
+// the library's elements per pass): a row with a partial last pass is slower per element.
+double whole_passes(const FeatureInputs& in, int) {
+  return in.kernel.dims[1] % in.library.layernorm_elements_per_pass == 0 ? 1.0 : 0.0;
+}
+
+}  // namespace
+
+FamilyTraits layernorm_family() {
+  FamilyTraits t;
+  t.name = "layernorm";
+  t.ops = {{"ln", {"B", "H"}}};
+  t.plan = plan;
+  t.features = with_common_features({{"whole_passes", whole_passes}});
+  t.elements = elements;
+  t.flops = flops;
+  t.bytes = bytes;
+  t.fit = {{16, 16}, {32, 32}, 300, 1.0};
+  return t;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,33 @@
+// Softmax over rows: one row per tile, learned against the streaming time of its DRAM traffic
+// (the block kernel's re-reads of long rows included: softmax_traffic_factor).
+#include "kernel/family.hpp"
+#include "learned/features.hpp"
+
+namespace tilecast {
+namespace {
+
+double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
+double flops(const Kernel& k) { return 5.0 * elements(k); }  // max, sub, exp, sum, div
+double bytes(const Kernel& k) { return 2.0 * dtype_bytes(k.dtype) * elements(k); }
+TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
+
+}  // namespace
+
+FamilyTraits softmax_family() {
+  FamilyTraits t;
+  t.name = "softmax";
+  t.ops = {{"softmax", {"B", "H"}}};
+  t.plan = plan;
+  // The row's alignment: H a multiple of 8 puts every row on a 32-byte sector.
+  t.features = with_common_features({{"log2_align_h", [](const FeatureInputs& in, int) {
+                                        return log2_alignment(in.kernel.dims[1]);
+                                      }}});
+  t.elements = elements;
+  t.flops = flops;
+  t.bytes = bytes;
+  t.streaming_traffic = softmax_traffic_factor;
+  t.fit = {{16, 16}, {32, 32}, 300, 1.0};
+  return t;
+}
+
+}  // namespace tilecast

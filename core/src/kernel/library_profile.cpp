@@ -1,0 +1,55 @@
+#include "kernel/library_profile.hpp"
+
+#include "common/embedded_data.hpp"
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+
+LibraryProfile parse_library_profile(std::string_view text, std::string_view origin) {
+  using detail::integer_field;
+  using detail::number_field;
+  const nlohmann::json j = detail::parse_json(text, origin);
+  LibraryProfile p;
+  p.id = detail::string_field(j, "id", origin);
+  p.vendor = detail::string_field(j, "vendor", origin);
+  if (p.vendor.empty()) throw Error(std::string(origin) + ": field 'vendor' is empty");
+  p.warp_threads = int(integer_field(j, "warp_threads", origin, 1, 1024));
+  p.elementwise_block_elements = integer_field(j, "elementwise_block_elements", origin, 1, 1 << 20);
+  p.elementwise_max_blocks = number_field(j, "elementwise_max_blocks", origin, 1, 1e12);
+  p.softmax_warp_max_cols = integer_field(j, "softmax_warp_max_cols", origin, 1, 1 << 20);
+  p.softmax_block_ilp = integer_field(j, "softmax_block_ilp", origin, 1, 64);
+  p.softmax_max_block_threads = integer_field(j, "softmax_max_block_threads", origin, 1, 4096);
+  p.layernorm_elements_per_pass =
+      integer_field(j, "layernorm_elements_per_pass", origin, 1, 1 << 20);
+  p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));
+  return p;
+}
+
+const std::vector<LibraryProfile>& library_profiles() {
+  static const std::vector<LibraryProfile> profiles = [] {
+    std::vector<LibraryProfile> out;
+    for (const auto& f : embedded::json_files_in("core/data/libraries"))
+      out.push_back(parse_library_profile(f.text, f.path));
+    return out;
+  }();
+  return profiles;
+}
+
+const LibraryProfile& library_profile_for(std::string_view vendor) {
+  std::string known;
+  for (const LibraryProfile& p : library_profiles()) {
+    if (p.vendor == vendor) return p;
+    known += (known.empty() ? "" : ", ") + p.vendor;
+  }
+  throw Error("no kernel-library profile for vendor '" + std::string(vendor) +
+              "' (core/data/libraries/); known vendors: " + (known.empty() ? "none" : known));
+}
+
+const LibraryProfile& library_profile_for(const GpuSpec& gpu) {
+  return library_profile_for(gpu.vendor);
+}
+
+const LibraryProfile& cuda_library_profile() { return library_profile_for("NVIDIA"); }
+
+}  // namespace tilecast

@@ -1,0 +1,45 @@
+// A vendor's kernel library as the tile plans see it: the launch rules of the PyTorch kernels
+// (block sizes, grid limits, the softmax kernel choice). One JSON file per library in
+// core/data/libraries/, embedded like the GPU catalog; a GPU uses its vendor's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+
+namespace tilecast {
+
+struct LibraryProfile {
+  std::string id;         // file stem, e.g. "cuda-pytorch"
+  std::string vendor;     // GPU vendor it serves, as in the catalog's "vendor"
+  int warp_threads = 32;  // threads per warp (wavefront on AMD)
+  // Element-wise kernels: elements per block, doubled while the grid would exceed
+  // elementwise_max_blocks blocks.
+  std::int64_t elementwise_block_elements = 512;
+  double elementwise_max_blocks = 1048576;
+  // Softmax: rows of at most this many columns run a warp per row (softmax_warp_forward);
+  // longer rows a block per row of the power of two >= min(H / ilp, max threads) / 2 threads,
+  // at least a warp.
+  std::int64_t softmax_warp_max_cols = 1024;
+  std::int64_t softmax_block_ilp = 4;
+  std::int64_t softmax_max_block_threads = 1024;
+  // Layer norm: elements one pass of a block loads (32x4 threads x float4).
+  std::int64_t layernorm_elements_per_pass = 512;
+  // Resident threads per SM when the GPU spec does not say.
+  int default_threads_per_sm = 2048;
+};
+
+// Throws tilecast::Error naming `origin` and the bad field.
+LibraryProfile parse_library_profile(std::string_view json_text, std::string_view origin);
+// The embedded profiles (core/data/libraries/*.json), in file order.
+const std::vector<LibraryProfile>& library_profiles();
+// The profile of the GPU's vendor; throws when no profile serves it.
+const LibraryProfile& library_profile_for(const GpuSpec& gpu);
+const LibraryProfile& library_profile_for(std::string_view vendor);
+// The embedded CUDA (NVIDIA) profile, the one the learned models were measured with.
+const LibraryProfile& cuda_library_profile();
+
+}  // namespace tilecast

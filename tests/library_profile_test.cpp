@@ -1,0 +1,98 @@
+// Kernel-library profiles: launch rules as data, chosen by the GPU's vendor, and the tile and
+// feature code reading them instead of constants.
+#include "kernel/library_profile.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "kernel/family.hpp"
+#include "kernel/tiles.hpp"
+#include "learned/features.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+const char* kProfile = R"({"id": "x", "vendor": "NVIDIA", "warp_threads": 32,
+  "elementwise_block_elements": 512, "elementwise_max_blocks": 1048576,
+  "softmax_warp_max_cols": 1024, "softmax_block_ilp": 4, "softmax_max_block_threads": 1024,
+  "layernorm_elements_per_pass": 512, "default_threads_per_sm": 2048})";
+
+std::string profile_error(const std::string& field, const std::string& value) {
+  std::string s = kProfile;
+  const auto pos = s.find("\"" + field + "\": ");
+  REQUIRE(pos != std::string::npos);
+  const auto start = pos + field.size() + 4;
+  s = s.substr(0, start) + value + s.substr(s.find_first_of(",}", start));
+  try {
+    parse_library_profile(s, "lib.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("library profile") {
+  TEST_CASE("CUDA and ROCm profiles are embedded and chosen by the GPU's vendor") {
+    const LibraryProfile& cuda = library_profile_for(find_gpu("a100-80gb-pcie"));
+    CHECK(cuda.id == "cuda-pytorch");
+    CHECK(cuda.warp_threads == 32);
+    CHECK(cuda.elementwise_block_elements == 512);
+    CHECK(cuda.elementwise_max_blocks == 1048576);
+    CHECK(cuda.softmax_warp_max_cols == 1024);
+    CHECK(cuda.layernorm_elements_per_pass == 512);
+    CHECK(cuda.default_threads_per_sm == 2048);
+    const LibraryProfile& rocm = library_profile_for(find_gpu("mi210"));
+    CHECK(rocm.id == "rocm-pytorch");
+    CHECK(rocm.warp_threads == 64);
+    CHECK(&cuda_library_profile() == &cuda);
+    CHECK_THROWS_WITH_AS(library_profile_for("Intel"), doctest::Contains("known vendors"), Error);
+  }
+
+  TEST_CASE("a profile's fields are validated, naming the file and field") {
+    CHECK(profile_error("warp_threads", "32") == "");
+    CHECK(profile_error("warp_threads", "0").find("lib.json: field 'warp_threads'") == 0);
+    CHECK(profile_error("softmax_block_ilp", "\"4\"").find("softmax_block_ilp") !=
+          std::string::npos);
+    CHECK(profile_error("vendor", "\"\"").find("vendor") != std::string::npos);
+  }
+
+  TEST_CASE("tiles and features follow the profile's launch rules") {
+    LibraryProfile lib = cuda_library_profile();
+    CHECK(elementwise_block_elements(1000, lib) == 512);
+    lib.elementwise_block_elements = 256;
+    lib.elementwise_max_blocks = 4;
+    CHECK(elementwise_block_elements(1000, lib) == 256);
+    CHECK(elementwise_block_elements(2000, lib) == 512);  // 8 blocks of 256 > 4
+    // The softmax block is at least a warp: a wavefront of 64 on ROCm.
+    LibraryProfile wide = cuda_library_profile();
+    wide.softmax_max_block_threads = 64;
+    CHECK(softmax_block_threads(4096, wide) == 32);
+    wide.warp_threads = 64;
+    CHECK(softmax_block_threads(4096, wide) == 64);
+    // Layer norm's whole passes count the profile's elements per pass.
+    const GpuSpec& gpu = find_gpu("a100-80gb-pcie");
+    const Kernel ln = parse_kernel("ln", "4096,768");
+    const TilePlan plan = plan_rows(ln, gpu.num_sm);
+    const auto last = [&](const LibraryProfile& p) {
+      const Features f = kernel_features(gpu, ln, plan, p);
+      return f.v[std::size_t(f.count - 1)];
+    };
+    CHECK(last(cuda_library_profile()) == 0.0);  // 768 = 1.5 passes of 512
+    LibraryProfile half = cuda_library_profile();
+    half.layernorm_elements_per_pass = 256;
+    CHECK(last(half) == 1.0);
+  }
+
+  TEST_CASE("ROCm's wavefront leaves today's AMD softmax blocks as they were") {
+    // Block kernels start at H > 1024, where the block is >= 128 threads either way.
+    for (std::int64_t h : {1025, 2048, 4096, 16384})
+      CHECK(softmax_block_threads(h, library_profile_for("AMD")) ==
+            softmax_block_threads(h, cuda_library_profile()));
+  }
+}

@@ -39,21 +39,18 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   ModelForecast f;
   f.workload = w;
   f.predictor = predictor;
-  using Key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
-  std::map<Key, Timed> cache;
+  std::map<Kernel, Timed> cache;  // each distinct kernel (op, data type, dims) forecast once
   std::vector<std::vector<Timed>> timed(graph.sections.size());
   std::vector<Substitution> subs;
   for (std::size_t si = 0; si < graph.sections.size(); ++si) {
     const auto& s = graph.sections[si];
     double flops = 0;
     for (const auto& o : s.ops) {
-      const auto& d = o.kernel.dims;
-      const Key key{static_cast<int>(o.kernel.op), d[0], d[1], d[2], d[3]};
-      auto it = cache.find(key);
+      auto it = cache.find(o.kernel);
       if (it == cache.end()) {
         const KernelForecast k = forecast_kernel(gpu, o.kernel, predictor);
         const double launch = std::clamp(k.overhead_ms, 0.0, k.latency_ms);
-        it = cache.emplace(key, Timed{k.latency_ms - launch, launch}).first;
+        it = cache.emplace(o.kernel, Timed{k.latency_ms - launch, launch}).first;
       }
       timed[si].push_back(it->second);
       f.kernel_sum_ms += double(s.count) * (it->second.exec_ms + it->second.launch_ms);

@@ -24,7 +24,7 @@ std::string_view op_kind_name(OpKind k) {
 
 namespace detail {
 namespace {
-constexpr double kMaxDim = 2147483648.0;  // the kernel dimension limit (2^31)
+constexpr double kMaxDim = double(kMaxKernelDim);  // the kernel dimension limit (kernel.hpp)
 
 // Tensors of rows x h a forward vector op keeps for its backward (header rules).
 double saved_tensors(Op op, int grads) {
@@ -57,8 +57,10 @@ std::int64_t GraphBuilder::mul(double a, double b, double c) {
   const double x = a * b * c;
   if (!std::isfinite(x) || x > kMaxDim) {
     std::ostringstream os;
+    os.precision(3);
     os << "batch x seq is too large for this model: one kernel dimension would hold " << x
-       << " elements (over 2.1 billion elements per dimension); use a smaller batch or sequence";
+       << " elements, more than any GPU's memory holds (at most " << kMaxDim
+       << "); use a smaller batch or sequence";
     throw Error(os.str());
   }
   return static_cast<std::int64_t>(x);

@@ -83,6 +83,7 @@ def device_json(name, catalog_entry, num_sm=None, mem_bytes=None, l2_bytes=None)
     l2_mb = l2_bytes / 2 ** 20 if l2_bytes else c["l2_mb"]
     d = {
         "Device": name,
+        "Vendor": c.get("vendor", "NVIDIA"),
         "Dev_Mem": _round(mem_gb, 0) if mem_gb >= 1 else _round(mem_gb, 2),
         "Mem_Bw": _round(c["mem_bw_gbps"]),
         "Num_Sm": sms,
@@ -104,6 +105,7 @@ def template_json(name, num_sm=None, mem_bytes=None, l2_bytes=None):
     """What the runtime knows, with the datasheet fields left for the user."""
     return {
         "Device": name,
+        "Vendor": "FILL: NVIDIA or AMD",
         "Dev_Mem": _round(mem_bytes / 2 ** 30, 0) if mem_bytes else "FILL: device memory, GB",
         "Mem_Bw": "FILL: memory bandwidth, GB/s (datasheet)",
         "Num_Sm": num_sm if num_sm else "FILL: SMs or compute units",
@@ -116,9 +118,10 @@ def template_json(name, num_sm=None, mem_bytes=None, l2_bytes=None):
 
 def dry_run_json(name):
     """A placeholder device for --device cpu smoke runs: plausible magnitudes so the
-    evaluators run end to end; not a description of any GPU."""
+    evaluators run end to end; not a description of any GPU. It is laid out as an NVIDIA
+    device (the evaluators need a vendor with a kernel-library profile)."""
     cores = os.cpu_count() or 1
-    return {"Device": name, "Dev_Mem": 16, "Mem_Bw": 20, "Num_Sm": cores, "Core_Per_SM": 8,
+    return {"Device": name, "Vendor": "NVIDIA", "Dev_Mem": 16, "Mem_Bw": 20, "Num_Sm": cores, "Core_Per_SM": 8,
             "Freq": 2000, "SingleFLOPs": _round(cores * 8 * 2 * 2.0, 0), "L2Cache": 1}
 
 

@@ -105,7 +105,7 @@ def check_device():
     d = devmod.device_json("NVIDIA H200", h200, 132, 150 * 10 ** 9, 50 * 2 ** 20)
     assert d["Device"] == "NVIDIA H200" and d["Num_Sm"] == 132 and d["SingleFLOPs"] == 67000
     assert d["Mem_Bw"] == 4800 and d["L2Cache"] == 50 and d["Core_Per_SM"] == 128
-    assert set(d) == {"Device", "Dev_Mem", "Mem_Bw", "Num_Sm", "Core_Per_SM", "Freq",
+    assert set(d) == {"Device", "Vendor", "Dev_Mem", "Mem_Bw", "Num_Sm", "Core_Per_SM", "Freq",
                       "SingleFLOPs", "L2Cache"}
     half = devmod.device_json("NVIDIA H200", h200, 66)
     assert half["SingleFLOPs"] == 33500

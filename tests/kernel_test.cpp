@@ -17,23 +17,8 @@ using namespace tilecast;
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string output;
-};
-
-// Runs the CLI with `args` (stdout and stderr together).
-Run run_cli(const std::string& args) {
-  Run r;
-  FILE* p = popen((test::cli_path() + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return r;
-}
+using Run = test::CliRun;
+using test::run_cli;
 
 std::string error_of(const std::string& op, const std::string& dims) {
   try {

@@ -55,22 +55,8 @@ std::map<std::string, GpuSpec> sample_devices() {
   return devices;
 }
 
-struct Run {
-  int code = -1;
-  std::string output;
-};
-
-Run run_cli(const std::string& args) {
-  Run r;
-  FILE* p = popen((test::cli_path() + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return r;
-}
+using Run = test::CliRun;
+using test::run_cli;
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -87,7 +73,7 @@ TEST_SUITE("measure_kit") {
       CHECK(r.device == kDevice);
       CHECK(r.latency_ms > 0);
       CHECK(std::isfinite(r.latency_ms));
-      CHECK_FALSE(r.kernel_name.empty());  // the profiler pass named every row
+      CHECK_FALSE(r.kernel_name.empty());                     // the profiler pass named every row
       CHECK(r.grid == std::array<std::int64_t, 3>{1, 1, 1});  // empty on a CPU run
       if (r.kernel.op == Op::linear) CHECK(r.kernel.dims[0] == 1);
     }
@@ -111,8 +97,7 @@ TEST_SUITE("measure_kit") {
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].kernel.dims == std::array<std::int64_t, 4>{1, 2048, 768, 3072});
     CHECK(rows[0].grid == std::array<std::int64_t, 3>{32, 16, 1});
-    CHECK(rows[0].kernel_name ==
-          "sm90_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3");
+    CHECK(rows[0].kernel_name == "sm90_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x64x8_stage3");
     CHECK(rows[1].kernel_name.empty());
     CHECK(rows[1].grid == std::array<std::int64_t, 3>{1, 1, 1});
   }
@@ -183,9 +168,9 @@ TEST_SUITE("measure_kit") {
     CHECK(k.code == 0);
     CHECK(k.output.find(kDevice) != std::string::npos);
     CHECK(k.output.find("overall") != std::string::npos);
-    const Run e = run_cli("eval-e2e --devices " + quoted(sample_dir() + "/devices") +
-                          " --models " + quoted(sample_dir() + "/models") + " --labels " +
-                          quoted(sample_dir() + "/labels"));
+    const Run e =
+        run_cli("eval-e2e --devices " + quoted(sample_dir() + "/devices") + " --models " +
+                quoted(sample_dir() + "/models") + " --labels " + quoted(sample_dir() + "/labels"));
     CHECK(e.code == 0);
     CHECK(e.output.find("bert_base") != std::string::npos);
     CHECK(e.output.find("gpt2") != std::string::npos);

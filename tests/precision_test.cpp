@@ -36,15 +36,9 @@ std::string peak_error(const std::string& peaks) {
 }
 
 std::string cli(const std::string& args, int* code) {
-  std::string out;
-  FILE* p = popen((test::cli_path() + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return out;
+  const test::CliRun r = test::run_cli(args);
+  *code = r.code;
+  return r.output;
 }
 
 }  // namespace

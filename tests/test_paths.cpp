@@ -1,5 +1,8 @@
 #include "test_paths.hpp"
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,5 +19,17 @@ std::string read_file(const std::string& path) {
 }
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
+
+CliRun run_cli(const std::string& args) {
+  CliRun r;
+  FILE* p = popen((cli_path() + " " + args + " 2>&1").c_str(), "r");
+  if (p == nullptr) throw std::runtime_error("cannot run " + cli_path());
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return r;
+}
 
 }  // namespace tilecast::test

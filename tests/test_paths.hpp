@@ -1,4 +1,5 @@
-// Paths the build passes in: the shared measurement data and the repository.
+// Paths the build passes in (the shared measurement data, the repository, the CLI) and a
+// runner for the CLI, shared by the tests.
 #pragma once
 
 #include <string>
@@ -10,5 +11,12 @@ inline std::string repo_dir() { return TILECAST_REPO_DIR; }
 inline std::string cli_path() { return TILECAST_CLI; }
 std::string read_file(const std::string& path);  // throws when missing
 bool file_exists(const std::string& path);
+
+// The CLI run with `args` (a shell-quoted string): its exit code and stdout + stderr.
+struct CliRun {
+  int code = -1;
+  std::string output;
+};
+CliRun run_cli(const std::string& args);
 
 }  // namespace tilecast::test

@@ -259,24 +259,25 @@ std::int64_t graph_kernel_count(const OpGraph& graph) {
   return n;
 }
 
-double graph_param_count(const OpGraph& graph) {
+namespace {
+
+// A per-op quantity summed over the graph, each section counted as often as it repeats.
+double graph_sum(const OpGraph& graph, double GraphOp::*field) {
   double total = 0;
   for (const auto& s : graph.sections) {
     double sec = 0;
-    for (const auto& o : s.ops) sec += o.param_elements;
+    for (const auto& o : s.ops) sec += o.*field;
     total += sec * double(s.count);
   }
   return total;
 }
 
-double graph_saved_bytes(const OpGraph& graph) {
-  double total = 0;
-  for (const auto& s : graph.sections) {
-    double sec = 0;
-    for (const auto& o : s.ops) sec += o.saved_bytes;
-    total += sec * double(s.count);
-  }
-  return total;
+}  // namespace
+
+double graph_param_count(const OpGraph& graph) {
+  return graph_sum(graph, &GraphOp::param_elements);
 }
+
+double graph_saved_bytes(const OpGraph& graph) { return graph_sum(graph, &GraphOp::saved_bytes); }
 
 }  // namespace tilecast

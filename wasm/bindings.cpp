@@ -14,4 +14,7 @@ EMSCRIPTEN_BINDINGS(tilecast) {
   emscripten::function("listModels", &wasm::call_no_arg<&api::list_models>);
   emscripten::function("validateModel", &wasm::call_json<&api::validate_model>);
   emscripten::function("forecastModel", &wasm::call_json<&api::forecast_model>);
+  emscripten::function("listSystems", &wasm::call_no_arg<&api::list_systems>);
+  emscripten::function("validateSystem", &wasm::call_json<&api::validate_system>);
+  emscripten::function("forecastCollective", &wasm::call_json<&api::forecast_collective>);
 }

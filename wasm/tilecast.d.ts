@@ -11,6 +11,9 @@ export interface Tilecast {
   listModels(): any[];
   validateModel(config: Request): any;
   forecastModel(request: Request): any;
+  listSystems(): any[];
+  validateSystem(spec: Request): any;
+  forecastCollective(request: Request): any;
   readonly text: {
     listGpus(): string;
     validateGpu(spec: Request): string;
@@ -18,6 +21,9 @@ export interface Tilecast {
     listModels(): string;
     validateModel(config: Request): string;
     forecastModel(request: Request): string;
+    listSystems(): string;
+    validateSystem(spec: Request): string;
+    forecastCollective(request: Request): string;
   };
 }
 

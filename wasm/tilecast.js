@@ -45,6 +45,9 @@ export async function createTilecast(options = {}) {
     listModels: () => JSON.parse(list(m.listModels)),
     validateModel: (config) => JSON.parse(call(m.validateModel, config)),
     forecastModel: (request) => JSON.parse(call(m.forecastModel, request)),
+    listSystems: () => JSON.parse(list(m.listSystems)),
+    validateSystem: (spec) => JSON.parse(call(m.validateSystem, spec)),
+    forecastCollective: (request) => JSON.parse(call(m.forecastCollective, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
       listGpus: () => list(m.listGpus),
@@ -53,6 +56,9 @@ export async function createTilecast(options = {}) {
       listModels: () => list(m.listModels),
       validateModel: (config) => call(m.validateModel, config),
       forecastModel: (request) => call(m.forecastModel, request),
+      listSystems: () => list(m.listSystems),
+      validateSystem: (spec) => call(m.validateSystem, spec),
+      forecastCollective: (request) => call(m.forecastCollective, request),
     },
   };
 }

@@ -37,3 +37,22 @@ std::string validate_model(std::string_view config_json);
 std::string forecast_model(std::string_view request_json);
 
 }  // namespace tilecast::api
+
+namespace tilecast::api {
+
+// The embedded systems (gpu_catalog/systems/): a JSON array of system specs, each with
+// its GPU's catalog links under "gpu_interconnect".
+std::string list_systems();
+
+// Validates a system spec (docs/comm.md); returns it normalised (bandwidths filled in).
+std::string validate_system(std::string_view system_json);
+
+// {"system": NAME | {system spec}, "collective": "all_reduce"|"reduce_scatter"|"all_gather"|
+//  "send_recv"|"all_to_all", "bytes": N (per GPU, see CollectiveRequest), "gpus": N,
+//  "gpus_per_node": N (optional: fill nodes), "algorithm": "auto"|"ring"|"tree"}
+// -> {"time_ms","latency_ms","transfer_ms","algorithm","steps","bytes_factor","link",
+//     "path_bw_gbps","efficiency","bus_bw_gbps","nodes","gpus_per_node","calibration",
+//     "calibrated","system","collective","bytes","gpus"} (tilecast/comm.hpp, docs/comm.md).
+std::string forecast_collective(std::string_view request_json);
+
+}  // namespace tilecast::api

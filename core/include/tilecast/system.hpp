@@ -1,0 +1,58 @@
+// A multi-GPU system as data: which GPU, how many per node, how they are wired (NVSwitch,
+// NVLink-bridged pairs, PCIe only, an Infinity Fabric mesh) and the network between nodes.
+// Catalog entries live in gpu_catalog/systems/ (embedded); custom ones come as JSON text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilecast {
+
+enum class Topology {
+  kNvswitch,            // every GPU reaches every other at its full NVLink bandwidth
+  kNvlinkPairs,         // NVLink bridges join GPUs in pairs; pairs meet over PCIe
+  kPcie,                // PCIe only (through the host or a PCIe switch)
+  kInfinityFabricMesh,  // AMD: direct GPU-to-GPU Infinity Fabric links
+};
+
+struct NetworkSpec {
+  std::string kind;           // e.g. "InfiniBand HDR"
+  int nics_per_node = 0;      // network adapters for GPU traffic
+  double nic_gbit_per_s = 0;  // line rate of one adapter, Gb/s (bits)
+};
+
+struct SystemSpec {
+  std::string id;
+  std::string name;
+  std::vector<std::string> aliases;  // other names (e.g. Vidur's node names)
+  std::string gpu;                   // gpu_catalog id
+  int gpus_per_node = 0;
+  Topology topology = Topology::kPcie;
+  // GB/s each way. nvswitch: one GPU into the switch fabric; nvlink-pairs: the bridge within
+  // a pair; infinity-fabric-mesh: one link. Unused for pcie.
+  double link_bw_gbps_per_direction = 0;
+  int links_per_gpu = 0;                  // infinity-fabric-mesh: peer links per GPU
+  double pcie_bw_gbps_per_direction = 0;  // one GPU's PCIe path
+  int max_nodes = 1;
+  std::optional<NetworkSpec> network;  // absent: multi-node forecasts are refused
+  std::string source;
+  std::string notes;
+};
+
+std::string_view topology_name(Topology t);  // "nvswitch", "nvlink-pairs", ...
+
+// Parses and validates a system file. Bandwidths left out of "intra_node" come from the GPU's
+// catalog interconnect (gpu_catalog/README.md). Errors name `origin` and the field.
+SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin);
+std::string system_spec_to_json(const SystemSpec& system);
+
+// The embedded gpu_catalog/systems/*.json, sorted by id.
+const std::vector<SystemSpec>& system_catalog();
+// Case-insensitive match on id, name or alias ignoring ' ', '-', '_', '.'; nullptr if none.
+const SystemSpec* lookup_system(std::string_view name);
+// The same; throws tilecast::Error listing the catalog when nothing matches.
+const SystemSpec& find_system(std::string_view name);
+
+}  // namespace tilecast

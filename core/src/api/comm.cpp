@@ -1,0 +1,80 @@
+// JSON API for communication forecasts: the system catalog, system validation, collectives.
+#include "tilecast/comm.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/interconnect.hpp"
+#include "tilecast/system.hpp"
+
+namespace tilecast::api {
+namespace {
+
+constexpr const char* kOrigin = "collective request";
+
+SystemSpec request_system(const nlohmann::json& req) {
+  auto it = req.find("system");
+  if (it == req.end() || it->is_null())
+    throw Error(std::string(kOrigin) + ": field 'system' is missing");
+  if (it->is_string()) return find_system(it->get<std::string>());
+  if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
+  throw Error(std::string(kOrigin) + ": field 'system' must be a system name or a spec object");
+}
+
+}  // namespace
+
+std::string list_systems() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : system_catalog()) {
+    nlohmann::json j = nlohmann::json::parse(system_spec_to_json(s));
+    if (const GpuInterconnect* links = catalog_interconnect(s.gpu))
+      j["gpu_interconnect"] = nlohmann::json::parse(gpu_interconnect_to_json(*links));
+    list.push_back(j);
+  }
+  return list.dump();
+}
+
+std::string validate_system(std::string_view system_json) {
+  return system_spec_to_json(parse_system_spec(system_json, "custom system"));
+}
+
+std::string forecast_collective(std::string_view request_json) {
+  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const SystemSpec system = request_system(req);
+  CollectiveRequest q;
+  q.collective = parse_collective(detail::string_field(req, "collective", kOrigin));
+  const std::string algorithm = detail::string_field(req, "algorithm", kOrigin, false);
+  if (!algorithm.empty()) q.algorithm = parse_comm_algorithm(algorithm);
+  q.bytes = detail::number_field(req, "bytes", kOrigin, 1, 1e13);
+  q.gpus = static_cast<int>(detail::integer_field(req, "gpus", kOrigin, 2, 1 << 20));
+  if (detail::has_field(req, "gpus_per_node"))
+    q.gpus_per_node =
+        static_cast<int>(detail::integer_field(req, "gpus_per_node", kOrigin, 1, 1024));
+  const CollectiveForecast f = forecast_collective(system, q);
+  nlohmann::ordered_json j;
+  j["system"] = system.id;
+  j["collective"] = std::string(collective_name(q.collective));
+  j["bytes"] = q.bytes;
+  j["gpus"] = q.gpus;
+  j["nodes"] = f.nodes;
+  j["gpus_per_node"] = f.gpus_per_node;
+  j["time_ms"] = f.time_ms;
+  j["latency_ms"] = f.latency_ms;
+  j["transfer_ms"] = f.transfer_ms;
+  j["algorithm"] = q.collective == Collective::kSendRecv
+                       ? std::string("direct")
+                       : std::string(comm_algorithm_name(f.algorithm));
+  j["steps"] = f.steps;
+  j["bytes_factor"] = f.bytes_factor;
+  j["link"] = std::string(link_class_name(f.link));
+  j["path_bw_gbps"] = f.path_bw_gbps;
+  j["efficiency"] = f.efficiency;
+  j["bus_bw_gbps"] = f.bus_bw_gbps;
+  j["calibration"] = f.calibration;
+  j["calibrated"] = f.calibrated;
+  return j.dump();
+}
+
+}  // namespace tilecast::api

@@ -1,0 +1,97 @@
+// One collective on one system: the collective's steps and bytes, the topology's slowest hop,
+// the calibrated efficiency curve of that hop (docs/comm.md).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "comm/collective.hpp"
+#include "comm/path.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+// The curve for (link, family); when it was never fitted, the other family of the same link;
+// for direct GPU links (NVLink bridge, Infinity Fabric) the nearest NVLink curve; then any.
+std::pair<const EfficiencyCurve*, std::string> pick_curve(const CommCalibration& cal,
+                                                          LinkClass link, CommFamily family) {
+  auto name = [](LinkClass l, CommFamily f) {
+    return std::string(link_class_name(l)) + "/" + std::string(comm_family_name(f));
+  };
+  const CommFamily other = family == CommFamily::kP2p ? CommFamily::kCollective : CommFamily::kP2p;
+  std::vector<std::pair<LinkClass, CommFamily>> order{{link, family}, {link, other}};
+  if (link == LinkClass::kNvlinkBridge || link == LinkClass::kInfinityFabric ||
+      link == LinkClass::kNvswitch)
+    for (CommFamily f : {family, other})
+      for (LinkClass l : {LinkClass::kNvlinkBridge, LinkClass::kNvswitch}) order.push_back({l, f});
+  for (const auto& [l, f] : order) {
+    auto it = cal.curves.find({l, f});
+    if (it != cal.curves.end()) return {&it->second, name(l, f)};
+  }
+  const auto& first = *cal.curves.begin();
+  return {&first.second, name(first.first.first, first.first.second)};
+}
+
+}  // namespace
+
+CollectiveForecast forecast_collective(const SystemSpec& system, const CollectiveRequest& request,
+                                       const CommCalibration& calibration) {
+  const int per_node = request.gpus_per_node > 0 ? request.gpus_per_node
+                                                 : std::min(request.gpus, system.gpus_per_node);
+  const int max_gpus = system.gpus_per_node * system.max_nodes;
+  if (request.gpus < 2 || request.gpus > max_gpus)
+    throw Error("gpus is " + std::to_string(request.gpus) + "; " + system.id + " allows 2 to " +
+                std::to_string(max_gpus));
+  if (per_node < 1 || per_node > system.gpus_per_node || request.gpus % per_node != 0)
+    throw Error("gpus_per_node is " + std::to_string(per_node) + "; allowed: a divisor of gpus " +
+                "up to " + std::to_string(system.gpus_per_node));
+  if (!(request.bytes > 0) || request.bytes > 1e13)
+    throw Error("bytes must be > 0 and at most 1e13");
+  const comm::Placement where{request.gpus, request.gpus / per_node, per_node};
+  if (where.nodes > 1 && !system.network)
+    throw Error(system.id + " has no network in its system file; forecasts span one node (" +
+                std::to_string(system.gpus_per_node) + " GPUs)");
+  const comm::CollectiveModel& model = comm::collective_model(request.collective);
+  if (request.algorithm == CommAlgorithm::kTree && !model.has_tree)
+    throw Error("algorithm 'tree' applies to all_reduce only, not " +
+                std::string(collective_name(request.collective)));
+  const comm::Path path = comm::slowest_hop(system, where, model.family);
+  const auto [curve, curve_name] = pick_curve(calibration, path.link, model.family);
+
+  auto evaluate = [&, curve = curve](CommAlgorithm algorithm) {
+    const comm::CollectiveCost cost = model.cost(algorithm, where);
+    CollectiveForecast f;
+    f.algorithm = algorithm;
+    f.steps = cost.steps;
+    f.bytes_factor = cost.bytes_factor;
+    f.link = path.link;
+    f.path_bw_gbps = path.bw_gbps * cost.bw_scale;
+    f.efficiency = comm::efficiency_at(*curve, request.bytes);
+    f.latency_ms = comm::latency_ms(cost, *curve);
+    f.transfer_ms = comm::transfer_ms(cost, path.bw_gbps, *curve, request.bytes);
+    f.time_ms = f.latency_ms + f.transfer_ms;
+    f.bus_bw_gbps = request.bytes * cost.bytes_factor / (f.time_ms * 1e-3) / 1e9;
+    f.nodes = where.nodes;
+    f.gpus_per_node = where.gpus_per_node;
+    return f;
+  };
+  CollectiveForecast out;
+  if (request.algorithm != CommAlgorithm::kAuto) {
+    out = evaluate(request.algorithm);
+  } else {
+    out = evaluate(CommAlgorithm::kRing);
+    // NCCL runs trees only across nodes; there it takes whichever is faster.
+    if (model.has_tree && where.nodes > 1) {
+      const CollectiveForecast tree = evaluate(CommAlgorithm::kTree);
+      if (tree.time_ms < out.time_ms) out = tree;
+    }
+  }
+  if (!model.has_tree && request.algorithm == CommAlgorithm::kAuto)
+    out.algorithm = CommAlgorithm::kRing;
+  out.calibration = curve_name;
+  out.calibrated = curve_name == std::string(link_class_name(path.link)) + "/" +
+                                     std::string(comm_family_name(model.family));
+  return out;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,146 @@
+// Parsing and validation of multi-GPU system files (gpu_catalog/systems/, docs/comm.md).
+#include "tilecast/system.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/interconnect.hpp"
+
+namespace tilecast {
+namespace {
+
+using detail::has_field;
+using detail::integer_field;
+using detail::number_field;
+using detail::string_field;
+
+Topology parse_topology(const std::string& s, const std::string& origin) {
+  if (s == "nvswitch") return Topology::kNvswitch;
+  if (s == "nvlink-pairs") return Topology::kNvlinkPairs;
+  if (s == "pcie") return Topology::kPcie;
+  if (s == "infinity-fabric-mesh") return Topology::kInfinityFabricMesh;
+  throw Error(origin + ": field 'topology' is \"" + s +
+              "\"; allowed: nvswitch, nvlink-pairs, pcie, infinity-fabric-mesh");
+}
+
+// Fills bandwidths the file leaves out from the GPU's catalog links.
+void default_from_catalog(SystemSpec& s, const GpuInterconnect* links, const std::string& origin) {
+  auto missing = [&](const char* field, const char* why) {
+    return Error(origin + ": field 'intra_node." + std::string(field) + "' is missing and GPU '" +
+                 s.gpu + "' " + why);
+  };
+  const bool needs_link = s.topology != Topology::kPcie;
+  const bool needs_pcie = s.topology == Topology::kPcie || s.topology == Topology::kNvlinkPairs;
+  if (needs_link && s.link_bw_gbps_per_direction <= 0) {
+    if (s.topology == Topology::kInfinityFabricMesh) {
+      if (!links || !links->infinity_fabric)
+        throw missing("link_bw_gbps_per_direction", "has no catalog Infinity Fabric links");
+      s.link_bw_gbps_per_direction = links->infinity_fabric->bw_gbps_per_direction_per_link;
+    } else {
+      if (!links || !links->nvlink)
+        throw missing("link_bw_gbps_per_direction", "has no catalog NVLink");
+      s.link_bw_gbps_per_direction = links->nvlink->bw_gbps_per_direction;
+    }
+  }
+  if (s.topology == Topology::kInfinityFabricMesh && s.links_per_gpu <= 0)
+    s.links_per_gpu =
+        links && links->infinity_fabric ? links->infinity_fabric->links : s.gpus_per_node - 1;
+  if (needs_pcie && s.pcie_bw_gbps_per_direction <= 0) {
+    if (!links || !links->pcie) throw missing("pcie_bw_gbps_per_direction", "has no catalog PCIe");
+    s.pcie_bw_gbps_per_direction = links->pcie->bw_gbps_per_direction;
+  }
+}
+
+}  // namespace
+
+std::string_view topology_name(Topology t) {
+  switch (t) {
+    case Topology::kNvswitch: return "nvswitch";
+    case Topology::kNvlinkPairs: return "nvlink-pairs";
+    case Topology::kPcie: return "pcie";
+    case Topology::kInfinityFabricMesh: return "infinity-fabric-mesh";
+  }
+  return "?";
+}
+
+SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin) {
+  const std::string where(origin);
+  const nlohmann::json j = detail::parse_json(json_text, origin);
+  SystemSpec s;
+  s.id = string_field(j, "id", origin);
+  s.name = string_field(j, "name", origin, false);
+  if (s.name.empty()) s.name = s.id;
+  if (has_field(j, "aliases")) {
+    if (!j["aliases"].is_array()) throw Error(where + ": field 'aliases' must be an array");
+    for (const auto& a : j["aliases"]) {
+      if (!a.is_string()) throw Error(where + ": field 'aliases' must hold strings");
+      s.aliases.push_back(a.get<std::string>());
+    }
+  }
+  const std::string gpu = string_field(j, "gpu", origin);
+  const GpuSpec* spec = lookup_gpu(gpu);
+  s.gpu = spec ? spec->id : gpu;
+  s.gpus_per_node = static_cast<int>(integer_field(j, "gpus_per_node", origin, 1, 1024));
+  s.topology = parse_topology(string_field(j, "topology", origin), where);
+  if (s.topology == Topology::kNvlinkPairs && s.gpus_per_node % 2 != 0)
+    throw Error(where + ": field 'gpus_per_node' is " + std::to_string(s.gpus_per_node) +
+                "; nvlink-pairs needs an even count");
+  if (has_field(j, "intra_node")) {
+    const auto& in = j["intra_node"];
+    if (!in.is_object()) throw Error(where + ": field 'intra_node' must be an object");
+    const std::string o = where + ": intra_node";
+    if (has_field(in, "link_bw_gbps_per_direction"))
+      s.link_bw_gbps_per_direction = number_field(in, "link_bw_gbps_per_direction", o, 0.1, 1e5);
+    if (has_field(in, "pcie_bw_gbps_per_direction"))
+      s.pcie_bw_gbps_per_direction = number_field(in, "pcie_bw_gbps_per_direction", o, 0.1, 1e4);
+    if (has_field(in, "links_per_gpu"))
+      s.links_per_gpu = static_cast<int>(integer_field(in, "links_per_gpu", o, 1, 64));
+  }
+  default_from_catalog(s, spec ? catalog_interconnect(spec->id) : nullptr, where);
+  s.max_nodes = has_field(j, "max_nodes")
+                    ? static_cast<int>(integer_field(j, "max_nodes", origin, 1, 100000))
+                    : 1;
+  if (has_field(j, "network")) {
+    const auto& n = j["network"];
+    if (!n.is_object()) throw Error(where + ": field 'network' must be an object");
+    const std::string o = where + ": network";
+    NetworkSpec net;
+    net.kind = string_field(n, "kind", o, false);
+    net.nics_per_node = static_cast<int>(integer_field(n, "nics_per_node", o, 1, 64));
+    net.nic_gbit_per_s = number_field(n, "nic_gbit_per_s", o, 1, 1e5);
+    s.network = net;
+  }
+  if (s.max_nodes > 1 && !s.network)
+    throw Error(where + ": field 'network' is missing; max_nodes > 1 needs one");
+  s.source = string_field(j, "source", origin);
+  s.notes = string_field(j, "notes", origin, false);
+  return s;
+}
+
+std::string system_spec_to_json(const SystemSpec& s) {
+  nlohmann::json j = {{"id", s.id},
+                      {"name", s.name},
+                      {"aliases", s.aliases},
+                      {"gpu", s.gpu},
+                      {"gpus_per_node", s.gpus_per_node},
+                      {"topology", std::string(topology_name(s.topology))},
+                      {"max_nodes", s.max_nodes},
+                      {"source", s.source}};
+  nlohmann::json in = nlohmann::json::object();
+  if (s.link_bw_gbps_per_direction > 0)
+    in["link_bw_gbps_per_direction"] = s.link_bw_gbps_per_direction;
+  if (s.pcie_bw_gbps_per_direction > 0)
+    in["pcie_bw_gbps_per_direction"] = s.pcie_bw_gbps_per_direction;
+  if (s.links_per_gpu > 0) in["links_per_gpu"] = s.links_per_gpu;
+  j["intra_node"] = in;
+  if (s.network)
+    j["network"] = {{"kind", s.network->kind},
+                    {"nics_per_node", s.network->nics_per_node},
+                    {"nic_gbit_per_s", s.network->nic_gbit_per_s}};
+  if (!s.notes.empty()) j["notes"] = s.notes;
+  return j.dump();
+}
+
+}  // namespace tilecast

@@ -17,6 +17,7 @@ namespace {
 
 // A catalog name or a path to a system file.
 SystemSpec resolve_system(const std::string& name_or_path) {
+  reject_directory("--system", name_or_path);
   if (is_regular_file(name_or_path))
     return parse_system_spec(read_text_file(name_or_path), name_or_path);
   return find_system(name_or_path);

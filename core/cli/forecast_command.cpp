@@ -16,6 +16,7 @@ namespace tilecast::cli {
 namespace {
 
 ModelConfig resolve_model(const std::string& name_or_path) {
+  reject_directory("--model", name_or_path);
   if (is_regular_file(name_or_path))
     return parse_model_config(read_text_file(name_or_path), name_or_path);
   const bool looks_like_path =

@@ -14,6 +14,8 @@ namespace fs = std::filesystem;
 
 std::string read_text_file(const std::string& path) {
   std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw Error("cannot read '" + path + "': it is a directory; give a file");
   if (!fs::is_regular_file(path, ec)) throw Error("cannot read '" + path + "': no such file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot read '" + path + "'");
@@ -50,7 +52,14 @@ std::vector<std::string> list_files(const std::string& dir, const std::string& s
   return out;
 }
 
+void reject_directory(const std::string& option, const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw Error(option + ": '" + path + "' is a directory; give a JSON file or a name");
+}
+
 GpuSpec resolve_gpu(const std::string& name_or_path) {
+  reject_directory("--gpu", name_or_path);
   if (is_regular_file(name_or_path))
     return parse_gpu_spec(read_text_file(name_or_path), name_or_path);
   return find_gpu(name_or_path);

@@ -39,6 +39,7 @@ int run_kernel(const Args& args) {
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
   for (const std::string& c : forecast_caveats(gpu, predictor))
     std::printf("note: %s\n", c.c_str());
+  for (const std::string& c : kernel_caveats(gpu, kernel)) std::printf("note: %s\n", c.c_str());
   return 0;
 }
 

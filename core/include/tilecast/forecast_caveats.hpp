@@ -19,6 +19,10 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
 // every real GPU, or more memory bandwidth per SM than any GPU has.
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);
 
+// A kernel whose operands and result (at its data type) exceed the GPU's memory: it cannot run
+// as one kernel there, so its forecast is a bound, not a time.
+std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel);
+
 // A workload beyond the model's stated context (max_position_embeddings / n_positions).
 std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w);
 

@@ -103,7 +103,15 @@ std::string string_field(const nlohmann::json& obj, std::string_view field, std:
   if (!it->is_string())
     throw Error(std::string(origin) + ": field '" + std::string(field) +
                 "' must be a string, got " + describe(*it));
-  return it->get<std::string>();
+  std::string value = it->get<std::string>();
+  // Names and sources are shown in terminals and pages: a control character (a newline, an
+  // ANSI escape) is never part of one and could rewrite what a reader sees.
+  for (unsigned char c : value)
+    if (c < 0x20 || c == 0x7f)
+      throw Error(std::string(origin) + ": field '" + std::string(field) +
+                  "' holds a control character (code " + std::to_string(int(c)) +
+                  "); names and sources are plain text");
+  return value;
 }
 
 }  // namespace tilecast::detail

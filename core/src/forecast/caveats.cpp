@@ -77,6 +77,17 @@ std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
   return w;
 }
 
+std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel) {
+  std::vector<std::string> c;
+  const double gb = kernel_bytes(kernel) / 1e9;
+  if (gb > gpu.mem_gb)
+    c.push_back("This kernel's operands and result (" + number(gb) + " GB) do not fit in " +
+                gpu.name + "'s " + number(gpu.mem_gb) +
+                " GB of memory: it cannot run as one kernel there, so the figure is a bound, "
+                "not a time.");
+  return c;
+}
+
 std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w) {
   std::vector<std::string> c;
   const std::int64_t tokens = std::max(w.query_len, w.context_len);

@@ -1,0 +1,56 @@
+// What a new user typed wrong at the CLI gets an answer in their words (issue 14): a directory
+// where a file was meant, a name carrying terminal control characters, a kernel bigger than the
+// GPU's memory.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using tilecast::test::run_cli;
+
+TEST_SUITE("cli_input") {
+  TEST_CASE("a directory given as a GPU, model or system says it is a directory") {
+    const std::string dir = fs::temp_directory_path().string();
+    const auto gpu = run_cli("forecast --gpu '" + dir + "' --model gpt2 --seq 8");
+    CHECK(gpu.code != 0);
+    CHECK(gpu.output.find("--gpu: '" + dir + "' is a directory") != std::string::npos);
+    const auto model = run_cli("forecast --gpu t4 --model '" + dir + "' --seq 8");
+    CHECK(model.code != 0);
+    CHECK(model.output.find("--model: '" + dir + "' is a directory") != std::string::npos);
+    const auto validate = run_cli("models --validate '" + dir + "'");
+    CHECK(validate.code != 0);
+    CHECK(validate.output.find("is a directory") != std::string::npos);
+  }
+
+  TEST_CASE("a GPU name with an ANSI escape or a newline is refused, naming the field") {
+    const fs::path p = fs::temp_directory_path() / "tilecast_escape_gpu.json";
+    {
+      std::ofstream out(p);
+      out << R"({"name":"evil\u001b[31mred\nline","vendor":"NVIDIA","num_sm":40,"cores_per_sm":64,)"
+          << R"("boost_clock_mhz":1590,"fp32_gflops":8100,"mem_gb":16,"mem_bw_gbps":320,"l2_mb":4})";
+    }
+    const auto r = run_cli("kernel --gpu '" + p.string() + "' --op add --dims 10,10");
+    fs::remove(p);
+    CHECK(r.code != 0);
+    CHECK(r.output.find("field 'name' holds a control character") != std::string::npos);
+    CHECK(r.output.find('\x1b') == std::string::npos);  // nothing reaches the terminal
+  }
+
+  TEST_CASE("a kernel larger than the GPU's memory is forecast with a note saying so") {
+    const auto big =
+        run_cli("kernel --gpu a100-80gb-sxm --op linear --dims 1,1000000000,1000000000,1000000000");
+    CHECK(big.code == 0);
+    CHECK(big.output.find("do not fit in NVIDIA A100 SXM4 80GB's 80 GB of memory") !=
+          std::string::npos);
+    const auto json = run_cli("kernel --gpu t4 --op add --dims 10,2147483648 --json");
+    CHECK(json.code == 0);
+    CHECK(json.output.find("do not fit") != std::string::npos);
+    const auto small = run_cli("kernel --gpu a100-80gb-sxm --op linear --dims 1,4096,4096,4096");
+    CHECK(small.output.find("do not fit") == std::string::npos);
+  }
+}

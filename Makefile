@@ -1,12 +1,14 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train eval reports bench format
+.PHONY: help build test start train train-fp16 eval eval-generalization reports bench format
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
 	@echo "make test    - the whole test suite (what CI runs)"
 	@echo "make start   - build everything and serve the calculator on :8080"
 	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
+	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/"
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
+	@echo "make eval-generalization - FP16 models trained on one GPU, tested on the other (A100 <-> A40)"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
@@ -23,8 +25,14 @@ start:
 train:
 	bash scripts/train.sh
 
+train-fp16:
+	bash scripts/train_fp16.sh
+
 eval:
 	bash scripts/eval.sh
+
+eval-generalization:
+	bash scripts/eval_fp16_cross_gpu.sh
 
 reports:
 	python3 scripts/accuracy_gaps.py

@@ -47,7 +47,8 @@ int run_kernel(const Args& args) {
     {"kernel",
      "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision fp32|tf32|fp16|bf16|fp8|int8] "
      "[--predictor tilecast|roofline] [--json]",
-     "forecast one kernel (FP32 unless --precision; other precisions: --predictor roofline)",
+     "forecast one kernel (FP32 unless --precision; learned for fp32, fp16 and bf16 (NVIDIA); "
+     "other precisions: --predictor roofline)",
      {"gpu", "op", "dims", "precision", "predictor"},
      {"json"},
      run_kernel});

@@ -59,7 +59,18 @@ Registry& registry() {
     embedded.key.dtype = DataType::fp32;
     embedded.model =
         std::make_shared<LearnedPredictor>(embedded_kernel_weights(), embedded_tile_table());
-    reg->count.store(1, std::memory_order_release);
+    int n = 1;
+    // FP16 and BF16 kernels on NVIDIA GPUs: the models trained on the vidur FP16 timings
+    // (core/data/kernel_weights_fp16.json). BF16 takes the FP16 models at the BF16 peak: an
+    // assumption (the data is FP16 only; docs/fp16-model.md).
+    if (!embedded_fp16_kernel_weights().families.empty()) {
+      static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
+      const auto half =
+          std::make_shared<LearnedPredictor>(embedded_fp16_kernel_weights(), no_table);
+      for (DataType t : {DataType::fp16, DataType::bf16})
+        reg->entries[std::size_t(n++)] = {{"NVIDIA", t, ""}, half};
+    }
+    reg->count.store(n, std::memory_order_release);
     return reg;
   }();
   return *r;

@@ -73,6 +73,10 @@ struct FamilyTraits {
   double (*bytes)(const Kernel& k) = nullptr;  // minimal DRAM traffic
   // Tiles share operands through L2, so a tile's traffic is the kernel's per wave (GEMMs).
   bool tiles_share_operands = false;
+  // Kernels that load one scalar element per thread at a time (the LLM-serving kernels of
+  // families/token_rows.cpp): their streaming rate per SM is also bounded by the loads the
+  // resident threads keep in flight (kScalarLoadBytesPerThreadPerS, learned/features.hpp).
+  bool scalar_loads = false;
   // Set for row kernels learned against the streaming time (learned/latency.hpp): the DRAM
   // traffic relative to one read and one write per element, >= 1.
   double (*streaming_traffic)(const Kernel& k, const GpuSpec& gpu,
@@ -99,6 +103,9 @@ std::vector<Op> family_ops(OpFamily family);
 
 // The built-in families, in id order (kernel/families/registry.cpp).
 std::vector<FamilyTraits> builtin_families();
+// Families registered right after the built-in ones and trained by `tilecast train-fp16` on
+// the FP16 vidur data (kernel/families/registry.cpp), not by `tilecast train`.
+std::vector<FamilyTraits> half_precision_families();
 
 // The one place a kernel's tiles are chosen, for forecasting and training alike.
 TilePlan plan_kernel(const GpuSpec& gpu, const Kernel& kernel, const TileTable& gemm_tiles,

@@ -75,6 +75,7 @@ Registry& registry() {
     auto* reg = new Registry;  // never destroyed: forecasts may run during static teardown
     for (FamilyTraits& t : builtin_families()) add(*reg, std::move(t));
     reg->builtin_n = reg->family_n.load();
+    for (FamilyTraits& t : half_precision_families()) add(*reg, std::move(t));
     return reg;
   }();
   return *r;

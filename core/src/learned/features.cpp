@@ -61,11 +61,19 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
   const double sm = double(std::max(gpu.num_sm, 1));
   const double flop_per_ms_sm = peak_gflops(gpu, k) * 1e6 / sm;
   const double compute_ms = plan.tile_flops / flop_per_ms_sm;
-  if (family_of(k.op).tiles_share_operands) {
+  const FamilyTraits& traits = family_of(k.op);
+  if (traits.tiles_share_operands) {
     const double wave_bytes = kernel_bytes(k) / double(std::max<std::int64_t>(plan.waves, 1));
     return std::max(compute_ms, wave_bytes / (gpu.mem_bw_gbps * 1e6));
   }
-  return std::max(compute_ms, plan.tile_bytes / (gpu.mem_bw_gbps * 1e6 / sm));
+  double bytes_per_ms_sm = gpu.mem_bw_gbps * 1e6 / sm;
+  if (traits.scalar_loads) {
+    const int threads = gpu.max_threads_per_sm > 0
+                            ? gpu.max_threads_per_sm
+                            : library_profile_for(gpu).default_threads_per_sm;
+    bytes_per_ms_sm = std::min(bytes_per_ms_sm, threads * kScalarLoadBytesPerThreadPerS * 1e-3);
+  }
+  return std::max(compute_ms, plan.tile_bytes / bytes_per_ms_sm);
 }
 
 std::vector<std::string> feature_names(OpFamily family) {

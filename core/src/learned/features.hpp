@@ -37,9 +37,18 @@ double feature_log2(double x);
 // row of n floats it also says whether rows start on a 32-byte memory sector.
 double log2_alignment(std::int64_t n);
 
+// The streaming rate one resident thread of a scalar-load kernel (FamilyTraits::scalar_loads)
+// sustains, bytes/s: one 2-byte element in flight per thread over a ~500 ns DRAM round trip
+// (Little's law). With every resident thread loading, an SM streams at most
+// max_threads_per_sm x this: on the A100 (2048 threads) 8.2 GB/s per SM, 43% of its HBM's
+// share; on the A40 (1536) 6.1 GB/s, 74% of its GDDR6's. Those are the fractions the vidur
+// RMSNorm, rotary and SiLU-and-mul kernels reach on the two GPUs (docs/fp16-model.md).
+inline constexpr double kScalarLoadBytesPerThreadPerS = 2.0 / 500e-9;
+
 // One tile's time at full roofline throughput (ms): the larger of its compute at
-// peak/SMs and its traffic at bandwidth/SMs. Tiles that share operands through L2 (GEMMs)
-// take the kernel's minimal DRAM traffic per wave at full bandwidth instead.
+// peak/SMs and its traffic at bandwidth/SMs (for scalar-load families, at the smaller of
+// that and the resident threads' in-flight rate). Tiles that share operands through L2
+// (GEMMs) take the kernel's minimal DRAM traffic per wave at full bandwidth instead.
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
 
 }  // namespace tilecast

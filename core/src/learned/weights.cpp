@@ -160,4 +160,13 @@ const KernelWeights& embedded_kernel_weights() {
   return weights;
 }
 
+const KernelWeights& embedded_fp16_kernel_weights() {
+  static const KernelWeights weights = [] {
+    const std::string_view text = embedded::find("core/data/kernel_weights_fp16.json");
+    if (text.empty()) return KernelWeights{};
+    return parse_kernel_weights(text, "core/data/kernel_weights_fp16.json");
+  }();
+  return weights;
+}
+
 }  // namespace tilecast

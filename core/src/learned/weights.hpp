@@ -40,5 +40,8 @@ KernelWeights parse_kernel_weights(std::string_view json_text, std::string_view 
 FamilyModel parse_family_model(std::string_view json_text, std::string_view origin, OpFamily f);
 // The embedded weights; empty when the library was built without them.
 const KernelWeights& embedded_kernel_weights();
+// The embedded FP16 models (core/data/kernel_weights_fp16.json, `tilecast train-fp16`);
+// empty when the library was built without them.
+const KernelWeights& embedded_fp16_kernel_weights();
 
 }  // namespace tilecast

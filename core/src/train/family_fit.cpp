@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "learned/heads.hpp"
@@ -115,6 +116,17 @@ std::vector<int> widths_of(int inputs, const std::vector<int>& hidden, int outpu
 }
 
 }  // namespace
+
+double overhead_cap_ms(const FamilyData& d) {
+  std::map<const GpuSpec*, double> fastest;
+  for (const Sample& s : d.samples) {
+    auto [it, fresh] = fastest.emplace(s.gpu, s.latency_ms);
+    if (!fresh) it->second = std::min(it->second, s.latency_ms);
+  }
+  double cap = 0;
+  for (const auto& [gpu, ms] : fastest) cap = std::max(cap, ms);
+  return cap;
+}
 
 FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_t seed,
                      const std::function<void(int, double)>& on_epoch) {

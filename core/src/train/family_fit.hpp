@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "train/dataset.hpp"
 #include "learned/mlp.hpp"
+#include "train/dataset.hpp"
 
 namespace tilecast::train {
 
@@ -34,6 +34,14 @@ struct FitResult {
   double first_loss = 0;
   double last_loss = 0;
 };
+
+// The cap on a family's learned fixed cost per kernel (launch and framework overhead): no
+// kernel can cost less than its launch, so the overhead is at most the latency of the
+// family's fastest measured kernel on each GPU, here the largest of those minima (0.03-0.06 ms
+// in the NeuSight data). A looser cap let the size-aware tail net use the "overhead" as a
+// correction that grows with the kernel and vanishes beyond the training range
+// (docs/kernel-model.md, "Overhead cap").
+double overhead_cap_ms(const FamilyData& d);
 
 // `on_epoch(epoch, loss)` after each epoch. Deterministic given `seed`.
 FitResult fit_family(const FamilyData& data, const FitSettings& s, std::uint64_t seed,

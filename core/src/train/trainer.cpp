@@ -19,9 +19,14 @@
 #include "train/family_fit.hpp"
 #include "train/rng.hpp"
 #include "train/tile_table_builder.hpp"
+#include "train/weights_json.hpp"
 
 namespace tilecast {
 namespace {
+
+using train::hex64;
+using train::net_json;
+using train::round7;
 
 // The families `tilecast train` trains: the built-in ones, in id order (their seeds and the
 // weights file's order follow it).
@@ -39,23 +44,6 @@ std::vector<bool> steady_inputs(OpFamily f) {
   return use;
 }
 
-// The cap on a family's learned fixed cost per kernel (launch and framework overhead):
-// no kernel can cost less than its launch, so the overhead is at most the latency of
-// the family's fastest measured kernel on each GPU, here the largest of those minima
-// (0.03-0.06 ms in the NeuSight data). A looser cap let the size-aware tail net use the
-// "overhead" as a correction that grows with the kernel and vanishes beyond the
-// training range (docs/kernel-model.md, "Overhead cap").
-double overhead_cap_ms(const train::FamilyData& d) {
-  std::map<const GpuSpec*, double> fastest;
-  for (const train::Sample& s : d.samples) {
-    auto [it, fresh] = fastest.emplace(s.gpu, s.latency_ms);
-    if (!fresh) it->second = std::min(it->second, s.latency_ms);
-  }
-  double cap = 0;
-  for (const auto& [gpu, ms] : fastest) cap = std::max(cap, ms);
-  return cap;
-}
-
 train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
   const FitDefaults& fit = family_traits(f).fit;
   train::FitSettings s;
@@ -66,42 +54,6 @@ train::FitSettings family_settings(OpFamily f, const TrainConfig& c) {
   s.weight_ref_ms = 0.1;
   if (c.epochs > 0) s.epochs = c.epochs;
   return s;
-}
-
-double round7(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.7g", v);
-  return std::strtod(buf, nullptr);
-}
-
-nlohmann::ordered_json numbers(const std::vector<double>& v) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (double x : v) a.push_back(round7(x));
-  return a;
-}
-
-nlohmann::ordered_json net_json(const Mlp& m) {
-  nlohmann::ordered_json j;
-  j["mean"] = numbers(m.mean);
-  j["scale"] = numbers(m.scale);
-  j["lo"] = numbers(m.lo);
-  j["hi"] = numbers(m.hi);
-  j["layers"] = nlohmann::ordered_json::array();
-  for (const MlpLayer& L : m.layers) {
-    nlohmann::ordered_json l;
-    l["in"] = L.in;
-    l["out"] = L.out;
-    l["w"] = numbers(L.w);
-    l["b"] = numbers(L.b);
-    j["layers"].push_back(l);
-  }
-  return j;
-}
-
-std::string hex64(std::uint64_t h) {
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
 }
 
 }  // namespace
@@ -226,7 +178,7 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
                                  s.kernel.dims[0], s.kernel.dims[1]) /
                     std::max(s.waves, 1.0);
     train::FitSettings st = family_settings(f, config);
-    st.overhead_max_ms = overhead_cap_ms(d);
+    st.overhead_max_ms = train::overhead_cap_ms(d);
     const double unit = double(d.samples.size()) * traits.fit.cost;
     const train::FitResult fit = train::fit_family(
         d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {

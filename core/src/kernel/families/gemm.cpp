@@ -1,6 +1,7 @@
-// GEMMs (linear, bmm): threadblock tiles of the library kernel, chosen by the GEMM tile table;
-// tensor cores for every data type but FP32.
+// GEMMs (linear, bmm): threadblock tiles of the library kernel, chosen by the GEMM tile table
+// (FP32) or the tensor-core tile rule (every other data type, on tensor cores).
 #include "kernel/family.hpp"
+#include "kernel/tensor_tiles.hpp"
 #include "learned/features.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
@@ -27,8 +28,13 @@ double bytes(const Kernel& k) {
          (double(d[1]) * double(d[2]) + double(d[2]) * double(d[3]) + double(d[1]) * double(d[3]));
 }
 
+// FP32 GEMMs take the tile table's tile (measured kernel names); tensor-core GEMMs the
+// tensor-core rule (kernel/tensor_tiles.hpp).
 TilePlan plan(const PlanInputs& in) {
-  return plan_gemm(in.kernel, select_gemm_tile(in.gemm_tiles, in.gpu, in.kernel), in.gpu.num_sm);
+  const GemmTile tile = in.kernel.dtype == DataType::fp32
+                            ? select_gemm_tile(in.gemm_tiles, in.gpu, in.kernel)
+                            : tensor_core_gemm_tile(in.kernel, in.gpu.num_sm);
+  return plan_gemm(in.kernel, tile, in.gpu.num_sm);
 }
 
 void validate(const Kernel& k) {

@@ -1,0 +1,57 @@
+// `tilecast eval-ops`: MAPE per operator on the vidur compute layout (every model under a
+// folder of one GPU), the roofline's beside it.
+#include <cstdio>
+#include <string>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/kernel_eval.hpp"
+#include "tilecast/vidur_ops.hpp"
+#include "vidur_files.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+int run_eval_ops(const Args& args) {
+  const GpuSpec gpu = resolve_gpu(args.require("gpu"));
+  const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+  const DataType dtype = parse_dtype(args.get("precision", "fp16"));
+  std::vector<VidurOpRow> rows;
+  for (const VidurFile& f : vidur_mlp_files(args.require("vidur"))) {
+    std::vector<VidurOpRow> part = parse_vidur_mlp_csv(read_text_file(f.path), f.path, dtype);
+    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
+                std::make_move_iterator(part.end()));
+  }
+  const std::string weights = args.has("weights") ? read_text_file(args.get("weights")) : "";
+  const EvalReport rep = evaluate_vidur_ops(rows, gpu, predictor, weights);
+  if (args.has("rows")) {
+    std::printf("%s", vidur_rows_csv(rows, gpu, predictor, weights).c_str());
+    return 0;
+  }
+  if (args.has("json")) {
+    std::printf("%s\n", eval_report_to_json(rep).c_str());
+    return 0;
+  }
+  std::printf("%-24s %-24s %7s %10s %10s\n", "gpu", "op", "n",
+              std::string(predictor_name(predictor)).c_str(), "roofline");
+  for (const EvalGroup& g : rep.groups)
+    std::printf("%-24s %-24s %7lld %9.2f%% %9.2f%%\n", g.gpu.c_str(), g.op.c_str(),
+                static_cast<long long>(g.n), g.mape_pct, g.roofline_mape_pct);
+  std::printf("%-24s %-24s %7lld %9.2f%% %9.2f%%\n", "overall", "", static_cast<long long>(rep.n),
+              rep.overall_mape_pct, rep.overall_roofline_mape_pct);
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command(
+    {"eval-ops",
+     "--gpu ID --vidur DIR [--predictor tilecast|roofline] [--weights FILE] [--precision "
+     "fp16|bf16] "
+     "[--json | --rows]",
+     "MAPE per operator on vidur's FP16 per-operator timings (DIR: compute/<gpu>), beside the "
+     "roofline's",
+     {"gpu", "vidur", "predictor", "weights", "precision"},
+     {"json", "rows"},
+     run_eval_ops});
+
+}  // namespace
+}  // namespace tilecast::cli

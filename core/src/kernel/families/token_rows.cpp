@@ -1,0 +1,70 @@
+// The LLM-serving kernels that run one threadblock per token (vLLM/Sarathi custom CUDA kernels
+// and PyTorch's embedding gather): RMSNorm, rotary embedding, SiLU-and-mul and the embedding
+// lookup, dims B,H (tokens, features per token). They load scalar 2-byte elements, so their
+// streaming rate is bounded by the loads the resident threads keep in flight as well as by
+// bandwidth (`scalar_loads`, learned/features.cpp). Trained on the vidur FP16 data only
+// (`tilecast train-fp16`); FP32 has no model for them.
+#include "kernel/family.hpp"
+#include "learned/features.hpp"
+
+namespace tilecast {
+namespace {
+
+using In = FeatureInputs;
+
+// In registry order; each op's bytes per element of H as a multiple of the element size.
+struct TokenOp {
+  const char* name;
+  double flops_per_element;
+  double elements_moved;  // read and written per element of H
+};
+constexpr TokenOp kOps[] = {
+    {"rmsnorm", 4, 2},    // square, sum, scale, weight; read x once (twice from L1), write once
+    {"rotary", 3, 2},     // q and k in place: read and write each element (the cos/sin cache
+                          // is small and cached)
+    {"silu_mul", 6, 3},   // H outputs from 2H inputs: gate and up read, product written
+    {"embedding", 1, 2},  // gather a row of the table, write it
+};
+
+double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
+
+const TokenOp& token_op(const Kernel& k) {
+  const OpTraits& t = op_traits(k.op);
+  for (const TokenOp& op : kOps)
+    if (t.name == op.name) return op;
+  return kOps[0];
+}
+
+double flops(const Kernel& k) { return token_op(k).flops_per_element * elements(k); }
+double bytes(const Kernel& k) {
+  return token_op(k).elements_moved * dtype_bytes(k.dtype) * elements(k);
+}
+TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
+
+}  // namespace
+
+FamilyTraits token_rows_family() {
+  FamilyTraits t;
+  t.name = "token_rows";
+  // Which op, by name: the ops' ids are assigned at registration.
+  std::vector<Feature> one_hot;
+  for (std::size_t i = 0; i < std::size(kOps); ++i) {
+    t.ops.push_back({kOps[i].name, {"B", "H"}});
+    one_hot.push_back({std::string("is_") + kOps[i].name,
+                       [](const In& in, int op) {
+                         return op_traits(in.kernel.op).name == kOps[std::size_t(op)].name ? 1.0
+                                                                                           : 0.0;
+                       },
+                       int(i)});
+  }
+  t.plan = plan;
+  t.features = with_common_features(std::move(one_hot));
+  t.elements = elements;
+  t.flops = flops;
+  t.bytes = bytes;
+  t.scalar_loads = true;
+  t.fit = {{16, 16}, {16, 16}, 200, 1.0};
+  return t;
+}
+
+}  // namespace tilecast

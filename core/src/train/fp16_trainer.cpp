@@ -1,0 +1,205 @@
+// `train_fp16_models`: vidur rows -> one sample per distinct (GPU, kernel), the median of its
+// repeats -> the per-family fit of family_fit.hpp -> a kernel weights file. Each operator of
+// the layout runs one kernel (vidur_ops.hpp), so a row's median is that kernel's latency.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
+#include "learned/features.hpp"
+#include "learned/tile_table.hpp"
+#include "learned/weights.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/roofline.hpp"
+#include "tilecast/train_fp16.hpp"
+#include "tilecast/vidur_ops.hpp"
+#include "train/family_fit.hpp"
+#include "train/weights_json.hpp"
+
+namespace tilecast {
+namespace {
+
+using train::FamilyData;
+using train::Sample;
+
+OpFamily family_id(std::string_view name) {
+  for (int f = 0; f < family_count(); ++f)
+    if (family_traits(OpFamily(f)).name == name) return OpFamily(f);
+  throw Error("no op family '" + std::string(name) + "'");
+}
+
+// The families the FP16 data trains, in id order (their seeds follow it): the tensor-core
+// GEMM, the 2-byte element-wise ops (residual add, GELU), layer norm (phi-2) and the
+// half-precision families (token rows).
+std::vector<OpFamily> fp16_families() {
+  std::vector<OpFamily> out = {OpFamily::gemm, OpFamily::elementwise, OpFamily::layernorm};
+  for (const FamilyTraits& t : half_precision_families()) out.push_back(family_id(t.name));
+  return out;
+}
+
+// Small nets (a few hundred distinct shapes per op and GPU) and every row weighing alike: the
+// targets are plain MAPE per operator, most of whose rows are short decode-sized kernels.
+train::FitSettings fit_settings(OpFamily f, const Fp16TrainConfig& c) {
+  train::FitSettings s;
+  for (const Feature& feature : family_traits(f).features)
+    s.steady_inputs.push_back(feature.steady);
+  s.steady_hidden = {16, 16};
+  s.tail_hidden = {16, 16};
+  s.epochs = f == OpFamily::gemm ? 60 : 150;
+  s.weight_ref_ms = 0;
+  if (c.epochs > 0) s.epochs = c.epochs;
+  return s;
+}
+
+void mix(std::uint64_t& h, std::string_view s) {
+  for (unsigned char ch : s) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  h ^= 0xff;
+  h *= 1099511628211ull;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+std::string fp16_train_config_text(const Fp16TrainConfig& c) {
+  std::string s = "fp16 seed=" + std::to_string(c.seed) + " epochs=" + std::to_string(c.epochs);
+  for (OpFamily f : fp16_families()) {
+    const train::FitSettings st = fit_settings(f, c);
+    s += " " + std::string(family_name(f)) + ":steady=";
+    for (int h : st.steady_hidden) s += std::to_string(h) + "x";
+    s += " tail=";
+    for (int h : st.tail_hidden) s += std::to_string(h) + "x";
+    s += " steady_inputs=";
+    for (bool b : st.steady_inputs) s += b ? "1" : "0";
+    char buf[160];
+    std::snprintf(
+        buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=fastest wref=%.9g",
+        st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay, st.weight_ref_ms);
+    s += buf;
+  }
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.9g", kScalarLoadBytesPerThreadPerS);
+  s += std::string(" samples=median_per_gpu_kernel gemm_tile=tensor_core_rule scalar_load_rate=") +
+       rate;
+  return s;
+}
+
+std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
+                                 const Fp16TrainConfig& config) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const Fp16TrainInput& in : inputs) {
+    mix(h, gpu_spec_to_json(in.gpu));
+    for (const TrainText& t : in.csvs) {
+      mix(h, t.name);
+      mix(h, t.text);
+    }
+  }
+  mix(h, fp16_train_config_text(config));
+  return h;
+}
+
+Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
+                                  const Fp16TrainConfig& config, const std::string& command,
+                                  const std::function<void(const TrainProgress&)>& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Fp16TrainResult res;
+  // Repeats of a kernel on a GPU (rows sharing (tokens, TP), and models sharing a shape)
+  // become one sample at the median of their medians.
+  std::map<std::pair<std::size_t, Kernel>, std::vector<double>> measured;
+  for (std::size_t g = 0; g < inputs.size(); ++g)
+    for (const TrainText& c : inputs[g].csvs)
+      for (const VidurOpRow& r : parse_vidur_mlp_csv(c.text, c.name)) {
+        measured[{g, r.kernel}].push_back(r.measured_ms);
+        ++res.rows;
+      }
+  const std::vector<OpFamily> families = fp16_families();
+  std::map<OpFamily, FamilyData> data;
+  for (OpFamily f : families) data[f].features = int(feature_names(f).size());
+  static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
+  for (const auto& [key, ms] : measured) {
+    const GpuSpec& gpu = inputs[key.first].gpu;
+    const Kernel& k = key.second;
+    const LibraryProfile& library = library_profile_for(gpu);
+    const TilePlan plan = plan_kernel(gpu, k, no_table, library);
+    Sample s;
+    s.x = kernel_features(gpu, k, plan, library).v;
+    s.waves = double(plan.waves);
+    s.tile_ms = tile_roofline_ms(gpu, k, plan);
+    s.roofline_ms = roofline_latency_ms(gpu, k);
+    s.latency_ms = median(ms);
+    s.gpu = &gpu;
+    s.kernel = k;
+    const auto it = data.find(op_family(k.op));
+    if (it == data.end())
+      throw Error("op '" + std::string(op_name(k.op)) + "' has no FP16 family to train");
+    it->second.samples.push_back(s);
+    ++res.samples;
+  }
+
+  double total_work = 0, done_work = 0;
+  for (OpFamily f : families)
+    total_work += double(data[f].samples.size()) * fit_settings(f, config).epochs;
+
+  nlohmann::ordered_json j;
+  j["format"] = "tilecast-kernel-weights-1";
+  j["command"] = command;
+  j["seed"] = config.seed;
+  j["epochs"] = config.epochs;
+  res.hash = fp16_training_hash(inputs, config);
+  j["hash"] = "fnv1a64:" + train::hex64(res.hash);
+  j["config"] = fp16_train_config_text(config);
+  j["inputs"] = nlohmann::ordered_json::array();
+  for (const Fp16TrainInput& in : inputs)
+    for (const TrainText& c : in.csvs) j["inputs"].push_back(in.gpu.name + ": " + c.name);
+  j["rows_used"] = res.rows;
+  j["samples"] = res.samples;
+  std::set<std::string> trained_on;
+  for (const Fp16TrainInput& in : inputs) trained_on.insert(in.gpu.name);
+  j["trained_on"] = trained_on;
+  j["families"] = nlohmann::ordered_json::object();
+  for (OpFamily f : families) {
+    FamilyData& d = data[f];
+    if (d.samples.empty()) continue;
+    const std::string name(family_name(f));
+    train::FitSettings st = fit_settings(f, config);
+    st.overhead_max_ms = train::overhead_cap_ms(d);
+    const double unit = double(d.samples.size());
+    const train::FitResult fit = train::fit_family(
+        d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {
+          done_work += unit;
+          if (!progress) return;
+          TrainProgress p;
+          p.family = name;
+          p.epoch = epoch;
+          p.epochs = st.epochs;
+          p.loss = loss;
+          p.elapsed_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          p.left_s = done_work > 0 ? p.elapsed_s * (total_work - done_work) / done_work : 0;
+          progress(p);
+        });
+    res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
+    nlohmann::ordered_json fam;
+    fam["rows"] = d.samples.size();
+    fam["train_smape"] = train::round7(fit.last_loss);
+    fam["features"] = feature_names(f);
+    fam["overhead_max_ms"] = st.overhead_max_ms;
+    fam["steady"] = train::net_json(fit.steady);
+    fam["tail"] = train::net_json(fit.tail);
+    j["families"][name] = fam;
+  }
+  res.weights_json = j.dump();
+  return res;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,158 @@
+// The FP16/BF16 models (core/data/kernel_weights_fp16.json): registered for NVIDIA FP16 and BF16
+// kernels, accurate on both vidur GPUs within committed ceilings, trained on the current data
+// and trainer config, deterministic; the tensor-core tile rule; FP8 still has no model.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "kernel/tensor_tiles.hpp"
+#include "test_paths.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/train_fp16.hpp"
+#include "tilecast/vidur_ops.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+std::string vidur_dir() { return test::data_dir() + "/../vidur/compute"; }
+
+// What scripts/train_fp16.sh trains on: each GPU's folder, its CSVs named "<folder>/<path>".
+struct GpuData {
+  const char* folder;
+  const char* catalog_id;
+};
+constexpr GpuData kGpus[] = {{"a100", "a100-80gb-sxm"}, {"a40", "a40"}};
+
+std::vector<TrainText> csvs_of(const std::string& folder) {
+  std::vector<std::string> rel;
+  const std::string root = vidur_dir() + "/" + folder;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.path().filename() == "mlp.csv")
+      rel.push_back(std::filesystem::relative(e.path(), root).generic_string());
+  std::sort(rel.begin(), rel.end());
+  std::vector<TrainText> out;
+  for (const std::string& r : rel)
+    out.push_back({folder + "/" + r, test::read_file(root + "/" + r)});
+  return out;
+}
+
+std::vector<Fp16TrainInput> shipped_inputs() {
+  std::vector<Fp16TrainInput> out;
+  for (const GpuData& g : kGpus) out.push_back({find_gpu(g.catalog_id), csvs_of(g.folder)});
+  return out;
+}
+
+nlohmann::json committed_weights() {
+  return nlohmann::json::parse(
+      test::read_file(test::repo_dir() + "/core/data/kernel_weights_fp16.json"));
+}
+
+// MAPE ceilings (%) of the shipped model (trained on both GPUs) per GPU and operator: the
+// issue's targets (projections 10, norm/activation/rotary/add 15) where met, else today's
+// error x 1.05 + 0.5 (docs/fp16-model.md, "Known gaps").
+const std::map<std::string, std::map<std::string, double>> kCeilings = {
+#include "fp16_accuracy_ceilings.inc"
+};
+
+}  // namespace
+
+TEST_SUITE("fp16_model") {
+  TEST_CASE("the tensor-core tile: least waves x tile area, ties to the larger tile") {
+    const std::int64_t big[] = {1, 4096, 4096, 4096};
+    const GemmTile t = tensor_core_gemm_tile(make_kernel(Op::linear, big, 4, DataType::fp16), 108);
+    // 4096x4096 outputs on 108 SMs: 256x128 is 512 tiles in 5 waves (cost 5 x 32768 =
+    // 163840), 128x128 10 x 16384 = 163840, 128x64 2048 tiles in 19 waves (155648) and 64x64
+    // 38 x 4096 = 155648: a tie, to the larger tile.
+    CHECK(t.rows == 128);
+    CHECK(t.cols == 64);
+    const std::int64_t decode[] = {1, 1, 4096, 4096};
+    const GemmTile d =
+        tensor_core_gemm_tile(make_kernel(Op::linear, decode, 4, DataType::fp16), 108);
+    CHECK(d.rows == 64);  // one token: the smallest tile wastes the least
+    CHECK(d.cols == 64);
+  }
+
+  TEST_CASE("FP16 and BF16 kernels take the learned model; FP8 has none") {
+    const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
+    const std::int64_t dims[] = {1, 512, 4096, 4096};
+    const KernelForecast h =
+        forecast_kernel(a100, make_kernel(Op::linear, dims, 4, DataType::fp16));
+    CHECK(h.latency_ms > h.roofline_ms);
+    CHECK(h.tile.find("x") != std::string::npos);
+    const KernelForecast b =
+        forecast_kernel(a100, make_kernel(Op::linear, dims, 4, DataType::bf16));
+    CHECK(b.latency_ms == h.latency_ms);  // the same model at the same (312 TFLOPS) peak
+    const std::int64_t row[] = {512, 4096};
+    const KernelForecast n =
+        forecast_kernel(a100, make_kernel(parse_op("rmsnorm"), row, 2, DataType::fp16));
+    CHECK(n.latency_ms >= n.roofline_ms);
+    CHECK_THROWS_WITH_AS(forecast_kernel(a100, make_kernel(Op::linear, dims, 4, DataType::fp8)),
+                         doctest::Contains("no learned model for fp8"), Error);
+    // FP32 has no model for the token-row kernels.
+    CHECK_THROWS_AS(forecast_kernel(a100, make_kernel(parse_op("rmsnorm"), row, 2)), Error);
+  }
+
+  TEST_CASE("the shipped model on both GPUs' rows stays within the committed ceilings") {
+    for (const GpuData& g : kGpus) {
+      std::vector<VidurOpRow> rows;
+      for (const TrainText& c : csvs_of(g.folder)) {
+        auto part = parse_vidur_mlp_csv(c.text, c.name);
+        rows.insert(rows.end(), part.begin(), part.end());
+      }
+      const EvalReport rep = evaluate_vidur_ops(rows, find_gpu(g.catalog_id));
+      REQUIRE(rep.groups.size() == 10);
+      for (const EvalGroup& e : rep.groups) {
+        INFO(g.folder, " ", e.op, ": ", e.mape_pct, "% (roofline ", e.roofline_mape_pct, "%)");
+        CHECK(e.mape_pct <= kCeilings.at(g.folder).at(e.op));
+        CHECK(e.mape_pct < e.roofline_mape_pct);
+      }
+    }
+  }
+
+  TEST_CASE("the committed FP16 weights are current: inputs, trainer config and hash") {
+    const nlohmann::json w = committed_weights();
+    const Fp16TrainConfig cfg;  // scripts/train_fp16.sh: seed 1, the families' epochs
+    CHECK(w.at("seed").get<int>() == 1);
+    CHECK(w.at("config").get<std::string>() == fp16_train_config_text(cfg));
+    const std::vector<Fp16TrainInput> inputs = shipped_inputs();
+    std::vector<std::string> names;
+    for (const Fp16TrainInput& in : inputs)
+      for (const TrainText& c : in.csvs) names.push_back(in.gpu.name + ": " + c.name);
+    CHECK(w.at("inputs").get<std::vector<std::string>>() == names);
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(fp16_training_hash(inputs, cfg)));
+    INFO("retrain with scripts/train_fp16.sh when the data or the trainer config changed");
+    CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
+  }
+
+  TEST_CASE("a short run: loss falls, the same seed gives the same bytes") {
+    const GpuSpec& a40 = find_gpu("a40");
+    std::vector<TrainText> one;
+    for (const TrainText& c : csvs_of("a40"))
+      if (c.name.find("Llama-2-7b") != std::string::npos) one.push_back(c);
+    REQUIRE(one.size() == 1);
+    Fp16TrainConfig cfg;
+    cfg.seed = 3;
+    cfg.epochs = 6;
+    const Fp16TrainResult a = train_fp16_models({{a40, one}}, cfg, "test");
+    const Fp16TrainResult b = train_fp16_models({{a40, one}}, cfg, "test");
+    CHECK(a.weights_json == b.weights_json);
+    CHECK(a.rows == 261 * 4 * 10);
+    CHECK(a.samples < a.rows);  // repeats of a kernel become one sample
+    for (const char* fam : {"gemm", "elementwise", "token_rows"}) {
+      INFO(fam);
+      REQUIRE(a.losses.count(fam) == 1);
+      CHECK(a.losses.at(fam).last < a.losses.at(fam).first);
+    }
+    cfg.seed = 4;
+    CHECK(train_fp16_models({{a40, one}}, cfg, "test").weights_json != a.weights_json);
+  }
+}

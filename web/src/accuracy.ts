@@ -130,6 +130,14 @@ async function draw(): Promise<void> {
         },
         plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: measured ${fmtMs((c.raw as { x: number }).x)}, forecast ${fmtMs((c.raw as { y: number }).y)}` } } },
       },
+      // The picture's description names the axis labels drawn (screen readers; tests).
+      plugins: [{
+        id: 'describeAxes',
+        afterUpdate: (chart) => {
+          const shown = (axis: 'x' | 'y') => chart.scales[axis].ticks.map((t) => String(t.label ?? '')).filter((l) => l !== '');
+          canvas.setAttribute('aria-label', `Scatter chart of forecast against measured latency, log scales; measured axis: ${shown('x').join(', ')}; forecast axis: ${shown('y').join(', ')}`);
+        },
+      }],
     });
     body.append(
       h('h3', {}, 'Every whole-model measurement'),

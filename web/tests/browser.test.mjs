@@ -611,3 +611,27 @@ test('no request leaves the site and no script error happened', () => {
   assert.deepEqual(external, []);
   assert.deepEqual(pageErrors, []);
 });
+
+test('the accuracy scatter labels its log axes at powers of ten only, at phone and desktop widths', async () => {
+  for (const width of [390, 1280]) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height: 844 });
+    await open('?view=accuracy', page);
+    const canvas = page.locator('#accuracy-body canvas').first();
+    await page.waitForFunction(() => /measured axis: /.test(document.querySelector('#accuracy-body canvas')?.getAttribute('aria-label') ?? ''));
+    const label = await canvas.getAttribute('aria-label');
+    const axes = label.match(/measured axis: (.*); forecast axis: (.*)$/);
+    assert.ok(axes, label);
+    for (const axis of [axes[1], axes[2]]) {
+      const ticks = axis.split(', ');
+      assert.ok(ticks.length >= 2 && ticks.length <= 8, `${width}px: ${axis}`);
+      for (const t of ticks) {
+        const m = t.match(/^([\d.]+) (ms|s)$/);
+        assert.ok(m, `${width}px: tick '${t}'`);
+        const p = Math.log10(Number(m[1]));
+        assert.ok(Math.abs(p - Math.round(p)) < 1e-9, `${width}px: tick '${t}' is not a power of ten`);
+      }
+    }
+    await page.close();
+  }
+});

@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train train-fp16 eval eval-generalization reports bench format
+.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports bench format
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -7,8 +7,9 @@ help:
 	@echo "make start   - build everything and serve the calculator on :8080"
 	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/"
+	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/ (~2 min)"
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
-	@echo "make eval-generalization - FP16 models trained on one GPU, tested on the other (A100 <-> A40)"
+	@echo "make eval-generalization - trained on one GPU, tested on the other: FP16 (A100 <-> A40), AMD (MI100 <-> MI210)"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
@@ -28,11 +29,15 @@ train:
 train-fp16:
 	bash scripts/train_fp16.sh
 
+train-amd:
+	bash scripts/train_amd.sh
+
 eval:
 	bash scripts/eval.sh
 
 eval-generalization:
 	bash scripts/eval_fp16_cross_gpu.sh
+	bash scripts/eval_amd_cross_gpu.sh
 
 reports:
 	python3 scripts/accuracy_gaps.py

@@ -49,7 +49,8 @@ TEST_SUITE("caveats") {
     CHECK(h100[0].find("No Hopper GPU was measured") != std::string::npos);
     const auto mi300x = forecast_caveats(find_gpu("mi300x"), Predictor::tilecast);
     REQUIRE(mi300x.size() == 1);
-    CHECK(mi300x[0].find("trained on NVIDIA GPUs only") != std::string::npos);
+    CHECK(mi300x[0].find("No CDNA 3 GPU was measured") != std::string::npos);  // AMD: CDNA 1/2
+    CHECK(forecast_caveats(find_gpu("mi210"), Predictor::tilecast).empty());
     CHECK(forecast_caveats(find_gpu("mi300x"), Predictor::roofline).empty());
   }
 
@@ -59,7 +60,10 @@ TEST_SUITE("caveats") {
     CHECK(forecast_caveats(a100, Predictor::tilecast).empty());
     const GpuSpec mi210 = parse_gpu_spec(
         test::read_file(test::data_dir() + "/devices/AMD_Instinct_MI210.json"), "mi210.json");
-    CHECK(forecast_caveats(mi210, Predictor::tilecast).size() == 1);
+    CHECK(forecast_caveats(mi210, Predictor::tilecast).empty());  // CDNA 2, measured
+    const GpuSpec mi250 = parse_gpu_spec(
+        test::read_file(test::data_dir() + "/devices/AMD_Instinct_MI250.json"), "mi250.json");
+    CHECK(forecast_caveats(mi250, Predictor::tilecast).empty());
   }
 
   TEST_CASE("the JSON responses carry them") {

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "learned/amd_models.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -29,6 +30,7 @@ class FixedPredictor final : public KernelPredictor {
 TEST_SUITE("predictor") {
   TEST_CASE("forecast_kernel is the embedded learned model or the roofline, bit for bit") {
     const LearnedPredictor learned(embedded_kernel_weights(), embedded_tile_table());
+    const LearnedPredictor amd(embedded_amd_kernel_weights(), embedded_amd_tile_table());
     const RooflinePredictor roofline;
     CHECK(learned.name() == "tilecast");
     CHECK(roofline.name() == "roofline");
@@ -40,7 +42,8 @@ TEST_SUITE("predictor") {
         const Kernel k = parse_kernel(op, dims);
         CAPTURE(id);
         CAPTURE(op);
-        CHECK(forecast_kernel(gpu, k).latency_ms == learned.forecast(gpu, k).latency_ms);
+        const LearnedPredictor& model = gpu.vendor == "AMD" ? amd : learned;
+        CHECK(forecast_kernel(gpu, k).latency_ms == model.forecast(gpu, k).latency_ms);
         CHECK(forecast_kernel(gpu, k, Predictor::roofline).latency_ms ==
               roofline.forecast(gpu, k).latency_ms);
       }

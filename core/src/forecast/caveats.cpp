@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
+#include "learned/amd_models.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -37,18 +39,20 @@ std::string joined(const std::set<std::string>& items) {
 }
 
 struct Measured {
-  std::set<std::string> vendors, architectures;
+  std::set<std::string> vendors;
+  std::map<std::string, std::set<std::string>> architectures;  // by vendor
 };
 
 // The training GPUs' vendors and architectures, from the embedded weights and catalog.
 const Measured& measured() {
   static const Measured m = [] {
     Measured r;
-    for (const std::string& name : embedded_kernel_weights().trained_on)
-      if (const GpuSpec* g = lookup_gpu(name)) {
-        r.vendors.insert(g->vendor);
-        if (!g->architecture.empty()) r.architectures.insert(g->architecture);
-      }
+    for (const KernelWeights* w : {&embedded_kernel_weights(), &embedded_amd_kernel_weights()})
+      for (const std::string& name : w->trained_on)
+        if (const GpuSpec* g = lookup_gpu(name)) {
+          r.vendors.insert(g->vendor);
+          if (!g->architecture.empty()) r.architectures[g->vendor].insert(g->architecture);
+        }
     return r;
   }();
   return m;
@@ -104,20 +108,26 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
-  const auto& [vendors, architectures] = measured();
+  const auto& [vendors, by_vendor] = measured();
   if (vendors.empty()) return caveats;
   const GpuSpec& g = described(gpu);
+  // The architectures measured for the GPU's vendor's models (NVIDIA and AMD are trained apart).
+  static const std::set<std::string> none;
+  const auto found = by_vendor.find(g.vendor);
+  const std::set<std::string>& architectures = found != by_vendor.end() ? found->second : none;
   if (!g.vendor.empty() && !vendors.count(g.vendor))
     caveats.push_back("The learned kernel models were trained on " + joined(vendors) +
-                      " GPUs only; for " + g.name + " this forecast is an extrapolation" +
-                      (g.vendor == "AMD" ? " (on the AMD GPUs checked, MI100 and MI210, "
-                                           "forecasts came out well below the measured times)."
-                                         : "."));
+                      " GPUs only; for " + g.name + " this forecast is an extrapolation.");
   else if (g.architecture.empty())
     caveats.push_back(g.name +
                       " names no architecture, so whether a training GPU shares it is unknown; "
                       "treat the forecast as an extrapolation (the models were trained on " +
                       joined(architectures) + " GPUs).");
+  else if (!architectures.count(g.architecture) && g.vendor == "AMD")
+    caveats.push_back("No " + g.architecture + " GPU was measured: the AMD models learned from " +
+                      joined(architectures) + " GPUs (MI100 and MI210), so for " + g.name +
+                      " the forecast is an extrapolation from older CDNA generations (its matrix "
+                      "cores, clocks and Infinity Cache were never measured).");
   else if (!architectures.count(g.architecture))
     caveats.push_back("No " + g.architecture + " GPU was measured for training (only " +
                       joined(architectures) +

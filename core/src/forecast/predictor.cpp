@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "kernel/family.hpp"
+#include "learned/amd_models.hpp"
 #include "learned/features.hpp"
 #include "learned/latency.hpp"
 #include "tilecast/error.hpp"
@@ -69,6 +70,15 @@ Registry& registry() {
           std::make_shared<LearnedPredictor>(embedded_fp16_kernel_weights(), no_table);
       for (DataType t : {DataType::fp16, DataType::bf16})
         reg->entries[std::size_t(n++)] = {{"NVIDIA", t, ""}, half};
+    }
+    // FP32 kernels on AMD GPUs: the models trained on the MI100 and MI210 measurements
+    // (core/data/kernel_weights_amd.json, tile_table_amd.json; docs/amd-model.md).
+    if (!embedded_amd_kernel_weights().families.empty()) {
+      Entry& amd = reg->entries[std::size_t(n++)];
+      amd.key.vendor = "AMD";
+      amd.key.dtype = DataType::fp32;
+      amd.model = std::make_shared<LearnedPredictor>(embedded_amd_kernel_weights(),
+                                                     embedded_amd_tile_table());
     }
     reg->count.store(n, std::memory_order_release);
     return reg;

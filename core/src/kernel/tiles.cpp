@@ -22,9 +22,32 @@ std::int64_t clamp_count(double v) {
   return static_cast<std::int64_t>(std::min(std::max(v, 1.0), kMax));
 }
 
+// rocBLAS's Tensile kernels, e.g. "Cijk_Ailk_Bljk_SB_MT128x64x16_..._GSU1_...": the macro
+// tile MT<I>x<J>x<depth> (I along the output features, like cuBLAS's first number) and the
+// global split-U GSU<n> (split-K). The NeuSight MI100/MI210 GEMM rows confirm it: the launch
+// grid is ceil(K / I) x ceil(M / J) x GSU workgroups (times B).
+std::optional<GemmTile> tensile_tile(std::string_view name) {
+  const std::size_t at = name.find("_MT");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t q = at + 3;
+  GemmTile t;
+  t.rows = read_int(name, q);
+  if (t.rows <= 0 || q >= name.size() || name[q] != 'x') return std::nullopt;
+  ++q;
+  t.cols = read_int(name, q);
+  if (t.cols <= 0) return std::nullopt;
+  const std::size_t g = name.find("_GSU");
+  if (g != std::string_view::npos) {
+    std::size_t r = g + 4;
+    t.split = std::max(read_int(name, r), 1);
+  }
+  return t;
+}
+
 }  // namespace
 
 std::optional<GemmTile> gemm_tile_from_kernel_name(std::string_view name) {
+  if (name.rfind("Cijk_", 0) == 0) return tensile_tile(name);
   const std::size_t at = name.find("gemm");
   if (at == std::string_view::npos) return std::nullopt;
   for (std::size_t p = at; p < name.size(); ++p) {

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Cross-GPU generalization of the AMD models (issue 13 item 3): train on the NeuSight data of one
+# of MI100 (CDNA 1) / MI210 (CDNA 2) with the shipped settings (scripts/train_amd.sh, seed 1,
+# the other GPU held out), then forecast every kernel row of the other GPU: its GEMM test rows
+# (amd/kernels/test) and its vector-op rows (amd/kernels/train). Prints MAPE per op beside the
+# roofline as a Markdown table, both ways. ~4 min on 2 cores. Usage: scripts/eval_amd_cross_gpu.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${1:-build}"
+cli="$BUILD/cli/tilecast"
+DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
+AMD="$DATA/amd/kernels"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for pair in "MI100 MI210" "MI210 MI100"; do
+  set -- $pair
+  TILECAST_TRAIN_OUT="$tmp/$1" bash scripts/train_amd.sh "$BUILD" --hold-out "AMD Instinct $2" \
+    >/dev/null 2>&1
+  files=()
+  for op in linear bmm; do files+=("$AMD/test/$op/AMD Instinct $2.csv"); done
+  for op in add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
+    files+=("$AMD/train/$op/AMD Instinct $2.csv")
+  done
+  "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
+    --tile-table "$tmp/$1/tile_table_amd.json" --json "${files[@]}" >"$tmp/$1-on-$2.json"
+done
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+a = json.load(open(f"{d}/MI100-on-MI210.json"))
+b = json.load(open(f"{d}/MI210-on-MI100.json"))
+def by_op(r):
+    return {g["op"]: g for g in r["groups"]}
+ga, gb = by_op(a), by_op(b)
+print("| op | train MI100 → test MI210 | train MI210 → test MI100 |")
+print("|---|---|---|")
+for op in ga:
+    x, y = ga[op], gb[op]
+    print(f"| {op} | {x['mape_pct']:.1f} ({x['roofline_mape_pct']:.1f}) "
+          f"| {y['mape_pct']:.1f} ({y['roofline_mape_pct']:.1f}) |")
+PY

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Trains the AMD Instinct FP32 kernel models into core/data/kernel_weights_amd.json and
+# core/data/tile_table_amd.json from the NeuSight MI100 and MI210 measurements: the vector
+# ops' training CSVs and, for GEMMs, the only AMD GEMM measurements the data carries, the
+# test CSVs amd/kernels/test/{bmm,linear} (the cross-GPU check, scripts/eval_amd_cross_gpu.sh,
+# trains on one GPU's and tests on the other's). Deterministic for a seed; ~2 min on 2 cores.
+# Usage: scripts/train_amd.sh [BUILD_DIR] [extra `tilecast train` flags, e.g. --hold-out NAME]
+# (TILECAST_TRAIN_OUT=DIR writes DIR/kernel_weights_amd.json and DIR/tile_table_amd.json).
+# Rebuild afterwards to embed the new weights.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${1:-build}"
+shift || true
+if [ ! -x "$BUILD/cli/tilecast" ] && [ "$BUILD" = build ]; then bash scripts/build_native.sh; fi
+DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
+AMD="$DATA/amd/kernels"
+OUT="${TILECAST_TRAIN_OUT:-core/data}"
+files=()
+for op in linear bmm; do
+  for gpu in "AMD Instinct MI100" "AMD Instinct MI210"; do files+=("$AMD/test/$op/$gpu.csv"); done
+done
+for op in add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
+  for gpu in "AMD Instinct MI100" "AMD Instinct MI210"; do files+=("$AMD/train/$op/$gpu.csv"); done
+done
+files+=("$AMD/train/elem-curated.csv" "$AMD/train/softmax-curated.csv" "$AMD/train/ln-curated.csv")
+tmp="$BUILD/train-amd"  # a fixed path: the weights record the command, which must not vary
+mkdir -p "$tmp"
+"$BUILD/cli/tilecast" train --devices "$DATA/devices" --out "$tmp" --seed 1 "$@" "${files[@]}"
+mkdir -p "$OUT"
+mv "$tmp/kernel_weights.json" "$OUT/kernel_weights_amd.json"
+mv "$tmp/tile_table.json" "$OUT/tile_table_amd.json"
+echo "wrote $OUT/kernel_weights_amd.json and $OUT/tile_table_amd.json"

@@ -17,4 +17,5 @@ EMSCRIPTEN_BINDINGS(tilecast) {
   emscripten::function("listSystems", &wasm::call_no_arg<&api::list_systems>);
   emscripten::function("validateSystem", &wasm::call_json<&api::validate_system>);
   emscripten::function("forecastCollective", &wasm::call_json<&api::forecast_collective>);
+  emscripten::function("forecastServing", &wasm::call_json<&api::forecast_serving>);
 }

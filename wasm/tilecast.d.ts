@@ -14,6 +14,7 @@ export interface Tilecast {
   listSystems(): any[];
   validateSystem(spec: Request): any;
   forecastCollective(request: Request): any;
+  forecastServing(request: Request): any;
   readonly text: {
     listGpus(): string;
     validateGpu(spec: Request): string;
@@ -24,6 +25,7 @@ export interface Tilecast {
     listSystems(): string;
     validateSystem(spec: Request): string;
     forecastCollective(request: Request): string;
+    forecastServing(request: Request): string;
   };
 }
 

@@ -48,6 +48,7 @@ export async function createTilecast(options = {}) {
     listSystems: () => JSON.parse(list(m.listSystems)),
     validateSystem: (spec) => JSON.parse(call(m.validateSystem, spec)),
     forecastCollective: (request) => JSON.parse(call(m.forecastCollective, request)),
+    forecastServing: (request) => JSON.parse(call(m.forecastServing, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
       listGpus: () => list(m.listGpus),
@@ -59,6 +60,7 @@ export async function createTilecast(options = {}) {
       listSystems: () => list(m.listSystems),
       validateSystem: (spec) => call(m.validateSystem, spec),
       forecastCollective: (request) => call(m.forecastCollective, request),
+      forecastServing: (request) => call(m.forecastServing, request),
     },
   };
 }

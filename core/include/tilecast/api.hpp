@@ -36,6 +36,15 @@ std::string validate_model(std::string_view config_json);
 // -> the whole-model forecast as JSON (fields: model_forecast_to_json in model_forecast.hpp; docs/model-forecast.md).
 std::string forecast_model(std::string_view request_json);
 
+// {"gpu": NAME | {spec}, "model": NAME | {HF config}, "prompt": N, "output": N, "batch": 1,
+//  "tp": 1, "precision": "bf16" (default) | "fp16" | "fp32", "engine": "fused" (default) |
+//  "eager", "predictor": "tilecast" | "roofline"}
+// -> {"prefill_ms","decode_ms_per_token","decode_ms_at":{cached tokens: ms},"decode_total_ms",
+//     "total_ms","tokens_per_s","comm_ms","kv_cache_bytes_per_token","memory":{"weights_gb",
+//     "kv_cache_gb","activations_gb","context_gb","total_gb","capacity_gb","fits"},"max_batch",
+//     "max_context","caveats",...} (tilecast/serving.hpp, docs/serving.md).
+std::string forecast_serving(std::string_view request_json);
+
 }  // namespace tilecast::api
 
 namespace tilecast::api {

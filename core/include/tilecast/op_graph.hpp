@@ -41,6 +41,10 @@ struct GraphOp {
   // activation bytes autograd keeps for the backward pass (training only; FP32):
   // e.g. a linear's input, a softmax's output, a dropout's mask.
   double saved_bytes = 0;
+  // > 0: a fused kernel outside the kernel vocabulary (the fused engine's attention), forecast
+  // by the roofline of these FLOPs and bytes; `kernel` then only names its shape.
+  double fused_flops = 0;
+  double fused_bytes = 0;
 };
 
 struct GraphSection {
@@ -64,6 +68,9 @@ struct Workload {
   std::int64_t batch = 1;
   std::int64_t query_len = 1;    // tokens per sequence this pass computes (decode: 1)
   std::int64_t context_len = 1;  // keys each query attends to (decode: the cache + 1)
+  // The data type GEMMs and vector ops compute in (every kernel's make_kernel dtype); FP32,
+  // the default, is the eager FP32 graph every existing forecast uses.
+  DataType dtype = DataType::fp32;
   bool training() const { return mode == Mode::training; }
 };
 
@@ -79,6 +86,17 @@ struct OpGraph {
 // apply to the architecture (prefill/decode of an encoder), or a kernel dimension
 // would be too large (e.g. batch x seq x heads).
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w);
+
+// How the kernels of an inference pass are launched (graph/engines/): `eager` is the Hugging
+// Face module graph above, PyTorch eager; `fused` an optimised serving engine (vLLM-like: one
+// fused attention kernel per layer that never writes the score matrix, norm + residual and
+// activation + gate fused, logits of the last position only). docs/serving.md.
+enum class Engine { fused, eager };
+std::string_view engine_name(Engine e);  // "fused" | "eager"
+// "fused" (or "optimised", "optimized"), "eager"; throws Error listing them.
+Engine parse_engine(std::string_view word);
+// The graph the engine launches for a prefill or decode workload (eager: build_op_graph).
+OpGraph build_engine_graph(const ModelConfig& model, const Workload& w, Engine engine);
 
 // Floating-point operations of one phase over the whole graph (repeats counted).
 double graph_flops(const OpGraph& graph, Phase phase);

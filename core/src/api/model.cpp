@@ -13,14 +13,6 @@ namespace {
 
 constexpr const char* kOrigin = "model request";
 
-ModelConfig request_model(const nlohmann::json& req) {
-  auto it = req.find("model");
-  if (it == req.end() || it->is_null()) throw Error("model request: field 'model' is missing");
-  if (it->is_string()) return find_model(it->get<std::string>());
-  if (it->is_object()) return parse_model_config(it->dump(), "model config");
-  throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
-}
-
 nlohmann::ordered_json model_summary(const ModelConfig& m) {
   nlohmann::ordered_json j;
   j["id"] = m.id;
@@ -62,7 +54,7 @@ std::string validate_model(std::string_view config_json) {
 std::string forecast_model(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kOrigin);
   const GpuSpec gpu = detail::request_gpu(req);
-  const ModelConfig model = request_model(req);
+  const ModelConfig model = detail::request_model(req);
   const std::int64_t batch = detail::integer_field(req, "batch", kOrigin, 1, 1LL << 31);
   const std::int64_t seq = detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31);
   const std::string mode_word = detail::string_field(req, "mode", kOrigin, false);

@@ -2,6 +2,7 @@
 
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_zoo.hpp"
 
 namespace tilecast::detail {
 
@@ -11,6 +12,14 @@ GpuSpec request_gpu(const nlohmann::json& request) {
   if (it->is_string()) return find_gpu(it->get<std::string>());
   if (it->is_object()) return parse_gpu_spec(it->dump(), "custom GPU");
   throw Error("request: field 'gpu' must be a catalog name or a spec object");
+}
+
+ModelConfig request_model(const nlohmann::json& req) {
+  auto it = req.find("model");
+  if (it == req.end() || it->is_null()) throw Error("model request: field 'model' is missing");
+  if (it->is_string()) return find_model(it->get<std::string>());
+  if (it->is_object()) return parse_model_config(it->dump(), "model config");
+  throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
 }
 
 }  // namespace tilecast::detail

@@ -35,6 +35,9 @@ class OpRef {
   OpRef& saves(double bytes);
   // Parameters the op owns (elements).
   OpRef& holds(double elements);
+  // Marks a fused kernel outside the kernel vocabulary, forecast by the roofline of these
+  // FLOPs and bytes (GraphOp::fused_flops, fused_bytes).
+  OpRef& fused(double flops, double bytes);
 
  private:
   GraphBuilder* g_ = nullptr;  // null: no op was added

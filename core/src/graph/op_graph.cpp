@@ -53,6 +53,14 @@ OpRef& OpRef::holds(double elements) {
   return *this;
 }
 
+OpRef& OpRef::fused(double flops, double bytes) {
+  if (g_) {
+    g_->op(section_, op_).fused_flops = flops;
+    g_->op(section_, op_).fused_bytes = bytes;
+  }
+  return *this;
+}
+
 std::int64_t GraphBuilder::mul(double a, double b, double c) {
   const double x = a * b * c;
   if (!std::isfinite(x) || x > kMaxDim) {
@@ -79,7 +87,7 @@ OpRef GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int
   if (graph_.sections.empty()) section("model", 1);
   GraphOp o;
   const std::int64_t dims[4] = {d0, d1, d2, d3};
-  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2);
+  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2, w_.dtype);
   o.kind = kind;
   o.phase = phase;
   o.mem_elements = mem;

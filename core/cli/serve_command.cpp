@@ -1,0 +1,108 @@
+// `tilecast serve`: a serving forecast (prefill, decode per token as the cache grows, request
+// latency, throughput, memory and what fits) for B requests on one GPU or a TP group.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/model_zoo.hpp"
+#include "tilecast/serving.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+ModelConfig resolve_serving_model(const std::string& name_or_path) {
+  reject_directory("--model", name_or_path);
+  if (is_regular_file(name_or_path))
+    return parse_model_config(read_text_file(name_or_path), name_or_path);
+  return find_model(name_or_path);
+}
+
+template <class T, class Parse>
+T word(const Args& args, const char* flag, T fallback, Parse parse) {
+  if (!args.has(flag)) return fallback;
+  try {
+    return parse(args.get(flag));
+  } catch (const Error& e) {
+    throw Error(std::string("--") + flag + ": " + e.what());
+  }
+}
+
+int run_serve(const Args& args) {
+  const GpuSpec gpu = resolve_gpu(args.require("gpu"));
+  const std::string model_arg = args.require("model");
+  const ModelConfig model = resolve_serving_model(model_arg);
+  if (!args.has("prompt")) throw Error("--prompt is required (prompt tokens per request)");
+  if (!args.has("output")) throw Error("--output is required (generated tokens per request)");
+  constexpr std::int64_t kMax = std::int64_t{1} << 31;
+  ServingRequest r;
+  r.prompt = args.integer("prompt", 1, 1, kMax);
+  r.output = args.integer("output", 1, 1, kMax);
+  r.batch = args.integer("batch", 1, 1, kMax);
+  r.tp = int(args.integer("tp", 1, 1, 1024));
+  r.dtype = word(args, "precision", DataType::bf16, parse_dtype);
+  r.engine = word(args, "engine", Engine::fused, parse_engine);
+  r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
+
+  if (args.has("json")) {
+    nlohmann::json req;
+    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
+    if (is_regular_file(model_arg))
+      req["model"] = nlohmann::json::parse(read_text_file(model_arg));
+    else
+      req["model"] = model.id;
+    req["prompt"] = r.prompt;
+    req["output"] = r.output;
+    req["batch"] = r.batch;
+    req["tp"] = r.tp;
+    req["precision"] = std::string(dtype_name(r.dtype));
+    req["engine"] = std::string(engine_name(r.engine));
+    req["predictor"] = std::string(predictor_name(r.predictor));
+    std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
+    return 0;
+  }
+
+  const ServingForecast f = forecast_serving(gpu, model, r);
+  const ServingMemory& m = f.memory;
+  std::printf("%s on %s%s: %s, %s engine, batch %lld, prompt %lld, output %lld (%s predictor)\n",
+              model.name.c_str(), gpu.name.c_str(),
+              r.tp > 1 ? (" x" + std::to_string(r.tp) + " (tensor parallel)").c_str() : "",
+              std::string(dtype_name(r.dtype)).c_str(), std::string(engine_name(r.engine)).c_str(),
+              static_cast<long long>(r.batch), static_cast<long long>(r.prompt),
+              static_cast<long long>(r.output), std::string(predictor_name(r.predictor)).c_str());
+  std::printf("  prefill (time to first token) %10.3f ms\n", f.prefill_ms);
+  std::printf("  decode, mean per token        %10.3f ms\n", f.decode_ms_per_token);
+  for (const auto& [context, ms] : f.decode_ms_at)
+    std::printf("    at %8lld cached tokens     %10.3f ms\n", static_cast<long long>(context), ms);
+  std::printf("  request latency               %10.3f ms\n", f.total_ms);
+  std::printf("  throughput                    %10.0f generated tokens/s\n", f.tokens_per_s);
+  if (r.tp > 1) std::printf("  of which all-reduces          %10.3f ms\n", f.comm_ms);
+  std::printf("  KV cache                      %10.0f bytes per token\n",
+              f.kv_cache_bytes_per_token);
+  std::printf("\nmemory per GPU\n");
+  std::printf(
+      "  weights %8.2f GB\n  kv cache %7.2f GB\n  activations %4.2f GB\n"
+      "  context %8.2f GB\n  total %10.2f GB of %.0f GB: %s\n",
+      m.weights_gb, m.kv_cache_gb, m.activations_gb, m.context_gb, m.total_gb, m.capacity_gb,
+      m.fits ? "fits" : "DOES NOT FIT");
+  std::printf("  largest batch at %lld tokens: %lld; longest context at batch %lld: %lld tokens\n",
+              static_cast<long long>(r.prompt + r.output), static_cast<long long>(f.max_batch),
+              static_cast<long long>(r.batch), static_cast<long long>(f.max_context));
+  for (const std::string& c : f.caveats) std::printf("\nnote: %s\n", c.c_str());
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command(
+    {"serve",
+     "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
+     "[--precision bf16|fp16|fp32] [--engine fused|eager] [--predictor tilecast|roofline] [--json]",
+     "forecast serving: time to first token, decode per token, latency, throughput, memory",
+     {"gpu", "model", "prompt", "output", "batch", "tp", "precision", "engine", "predictor"},
+     {"json"},
+     run_serve});
+
+}  // namespace
+}  // namespace tilecast::cli

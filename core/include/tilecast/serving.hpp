@@ -1,0 +1,71 @@
+// A serving forecast (docs/serving.md): B requests of `prompt` tokens each, prefilled
+// together, then decoded together for `output` tokens on one GPU or a tensor-parallel group:
+// time to first token, decode time per token as the KV cache grows, request latency and
+// throughput; KV-cache bytes and a memory breakdown with the largest batch and context that fit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast {
+
+struct ServingRequest {
+  std::int64_t prompt = 512;  // tokens per request
+  std::int64_t output = 128;  // generated tokens per request (the first comes from prefill)
+  std::int64_t batch = 1;
+  int tp = 1;  // tensor-parallel GPUs
+  DataType dtype = DataType::bf16;
+  Engine engine = Engine::fused;
+  Predictor predictor = Predictor::tilecast;
+};
+
+// Memory per GPU, GB (10^9 bytes).
+struct ServingMemory {
+  double weights_gb = 0;      // parameters x bytes(dtype) / tp
+  double kv_cache_gb = 0;     // KV-cache bytes per token x batch x (prompt + output)
+  double activations_gb = 0;  // the largest step's live activations (prefill; rule in memory.cpp)
+  double context_gb = 0;      // CUDA context and framework (a stated constant)
+  double total_gb = 0;
+  double capacity_gb = 0;  // the GPU's memory
+  bool fits = false;
+};
+
+struct ServingForecast {
+  ServingRequest request;
+  double prefill_ms = 0;           // the batch's prompts together: time to first token
+  double decode_ms_per_token = 0;  // mean time per output token after the first (TPOT)
+  double decode_total_ms = 0;      // the output - 1 decode steps
+  // One decode step at the sampled cache lengths (tokens already cached), ascending.
+  std::vector<std::pair<std::int64_t, double>> decode_ms_at;
+  double total_ms = 0;      // request latency: prefill + decode
+  double tokens_per_s = 0;  // generated tokens per second over the decode phase at the batch
+  double comm_ms = 0;       // of total_ms: tensor-parallel all-reduces (0 at tp 1)
+  double kv_cache_bytes_per_token = 0;  // per sequence, per GPU
+  ServingMemory memory;
+  std::int64_t max_batch = 0;    // at prompt + output tokens per sequence
+  std::int64_t max_context = 0;  // tokens per sequence at the request's batch
+  std::string comm_model;        // how the all-reduces were forecast (empty at tp 1)
+  std::vector<std::string> caveats;
+};
+
+// KV-cache bytes one token of one sequence takes on each GPU: 2 (K and V) x layers x
+// key/value heads per GPU x head_dim x bytes(dtype).
+double kv_cache_bytes_per_token(const ModelConfig& model, DataType dtype, int tp = 1);
+
+// Throws Error for a bad request (lengths, tp not dividing the heads), a precision the GPU
+// has no units for (naming the GPU's precisions), a model that cannot decode (an encoder).
+ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
+                                 const ServingRequest& request);
+
+// The API's response (api::forecast_serving), as JSON text.
+std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                     const ServingForecast& f);
+
+}  // namespace tilecast

@@ -1,0 +1,49 @@
+// JSON API for serving forecasts (api::forecast_serving; docs/serving.md).
+#include "tilecast/serving.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "api/request.hpp"
+#include "common/json_fields.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::api {
+namespace {
+
+constexpr const char* kOrigin = "serving request";
+
+// A word field parsed by `parse`, its error prefixed with the field.
+template <class T, class Parse>
+T word_field(const nlohmann::json& req, const char* field, T fallback, Parse parse) {
+  const std::string word = detail::string_field(req, field, kOrigin, false);
+  if (word.empty()) return fallback;
+  try {
+    return parse(word);
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": field '" + field + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+std::string forecast_serving(std::string_view request_json) {
+  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const GpuSpec gpu = detail::request_gpu(req);
+  const ModelConfig model = detail::request_model(req);
+  ServingRequest r;
+  constexpr long long kMax = 1LL << 31;
+  if (!detail::has_field(req, "prompt")) throw Error("serving request: field 'prompt' is missing");
+  if (!detail::has_field(req, "output")) throw Error("serving request: field 'output' is missing");
+  r.prompt = detail::integer_field(req, "prompt", kOrigin, 1, kMax);
+  r.output = detail::integer_field(req, "output", kOrigin, 1, kMax);
+  r.batch =
+      detail::has_field(req, "batch") ? detail::integer_field(req, "batch", kOrigin, 1, kMax) : 1;
+  r.tp = detail::has_field(req, "tp") ? int(detail::integer_field(req, "tp", kOrigin, 1, 1024)) : 1;
+  r.dtype = word_field(req, "precision", DataType::bf16, parse_dtype);
+  r.engine = word_field(req, "engine", Engine::fused, parse_engine);
+  r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
+  return serving_forecast_to_json(gpu, model, forecast_serving(gpu, model, r));
+}
+
+}  // namespace tilecast::api

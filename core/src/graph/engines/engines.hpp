@@ -1,0 +1,12 @@
+// The serving engines' graph builders (docs/serving.md). One file per engine; the choice
+// between them is made once, in engine.cpp.
+#pragma once
+
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast::detail {
+
+// An optimised serving engine's prefill or decode pass (fused.cpp).
+OpGraph build_fused_graph(const ModelConfig& model, const Workload& w);
+
+}  // namespace tilecast::detail

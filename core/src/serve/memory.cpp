@@ -1,0 +1,67 @@
+// Serving memory rules (docs/serving.md):
+//   weights      parameters x bytes(dtype) / tp
+//   KV cache     2 x layers x kv heads per GPU x head_dim x bytes(dtype) per token and sequence
+//   activations  the prefill's live tensors, per prompt token: the residual stream and its
+//                normed copy (2 hidden), one layer's QKV output, the MLP's input projection
+//                output (gate and up: 2 x inner) and activation output (inner), at bytes(dtype);
+//                per sequence the FP32 logits of the last position. Eager adds the attention
+//                scores and FP32 probabilities (heads x prompt^2 x (bytes + 4)) and FP32 logits
+//                of every prompt position (prompt x vocab x 4), as Hugging Face's eager forward
+//                keeps them.
+//   context      kContextGb
+#include "serve/memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilecast::detail {
+
+ServingMemory MemoryModel::at(std::int64_t batch, std::int64_t tokens) const {
+  ServingMemory m;
+  m.weights_gb = weights_bytes / 1e9;
+  m.kv_cache_gb = kv_bytes_per_token * double(batch) * double(tokens) / 1e9;
+  m.activations_gb = activation_bytes_per_seq * double(batch) / 1e9;
+  m.context_gb = context_bytes / 1e9;
+  m.total_gb = m.weights_gb + m.kv_cache_gb + m.activations_gb + m.context_gb;
+  m.capacity_gb = capacity_bytes / 1e9;
+  m.fits = m.total_gb <= m.capacity_gb;
+  return m;
+}
+
+std::int64_t MemoryModel::max_batch(std::int64_t tokens) const {
+  const double free_bytes = capacity_bytes - weights_bytes - context_bytes;
+  const double per_seq = kv_bytes_per_token * double(tokens) + activation_bytes_per_seq;
+  if (free_bytes <= 0 || per_seq <= 0) return 0;
+  return std::int64_t(std::min(std::floor(free_bytes / per_seq), 1e15));
+}
+
+std::int64_t MemoryModel::max_context(std::int64_t batch) const {
+  const double free_bytes =
+      capacity_bytes - weights_bytes - context_bytes - activation_bytes_per_seq * double(batch);
+  const double per_token = kv_bytes_per_token * double(batch);
+  if (free_bytes <= 0 || per_token <= 0) return 0;
+  return std::int64_t(std::min(std::floor(free_bytes / per_token), 1e15));
+}
+
+MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, double params,
+                                 const ServingRequest& r) {
+  const double b = dtype_bytes(r.dtype);
+  const double H = double(s.hidden_size), F = double(s.intermediate_size),
+               qkv = double(s.num_heads + 2 * s.num_kv_heads) * double(s.head_dim),
+               P = double(r.prompt);
+  const bool gated = s.architecture == Architecture::llama ||
+                     s.architecture == Architecture::mistral ||
+                     s.architecture == Architecture::qwen2;
+  MemoryModel m;
+  m.weights_bytes = params * b / double(r.tp);
+  m.kv_bytes_per_token = kv_cache_bytes_per_token(s, r.dtype);
+  m.activation_bytes_per_seq =
+      P * (2 * H + qkv + (gated ? 3 : 2) * F) * b + double(s.vocab_size) * 4;
+  if (r.engine == Engine::eager)
+    m.activation_bytes_per_seq +=
+        double(s.num_heads) * P * P * (b + 4) + P * double(s.vocab_size) * 4;
+  m.capacity_bytes = gpu.mem_gb * 1e9;
+  return m;
+}
+
+}  // namespace tilecast::detail

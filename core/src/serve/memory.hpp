@@ -1,0 +1,34 @@
+// Serving memory per GPU as an affine function of batch and context, so the largest batch
+// and context that fit are solved for, not searched (docs/serving.md, "Memory").
+#pragma once
+
+#include <cstdint>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/serving.hpp"
+
+namespace tilecast::detail {
+
+// The CUDA context and framework: a stated estimate, not a measurement (docs/serving.md).
+inline constexpr double kContextGb = 1.0;
+
+struct MemoryModel {
+  double weights_bytes = 0;             // per GPU
+  double kv_bytes_per_token = 0;        // per sequence, per GPU
+  double activation_bytes_per_seq = 0;  // the prefill's live activations for one prompt
+  double context_bytes = kContextGb * 1e9;
+  double capacity_bytes = 0;
+
+  ServingMemory at(std::int64_t batch, std::int64_t tokens) const;
+  // The largest batch at `tokens` per sequence (0 when even one does not fit).
+  std::int64_t max_batch(std::int64_t tokens) const;
+  // The largest tokens per sequence at `batch` (0 when none fit).
+  std::int64_t max_context(std::int64_t batch) const;
+};
+
+// `params`: the whole model's parameter count; `shard`: one GPU's share (shard_model).
+MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& shard, double params,
+                                 const ServingRequest& r);
+
+}  // namespace tilecast::detail

@@ -1,0 +1,164 @@
+// The serving forecast: prefill, decode steps sampled across the growing KV cache and
+// interpolated per step, tensor-parallel all-reduces, memory and the limits that fit.
+#include "tilecast/serving.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "serve/memory.hpp"
+#include "serve/step.hpp"
+#include "serve/tensor_parallel.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
+
+std::string gb(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", v);
+  return buf;
+}
+
+// The request's data type must be one the GPU has units for (FP32 always).
+void check_precision(const GpuSpec& gpu, DataType t) {
+  if (t != DataType::fp32 && t != DataType::fp16 && t != DataType::bf16)
+    throw Error("serving forecasts take fp32, fp16 or bf16, not " + std::string(dtype_name(t)));
+  auto has = [&](DataType d) {
+    return d == DataType::fp32 || gpu.peak_tflops_of(d, ComputeUnit::tensor) > 0 ||
+           gpu.peak_tflops_of(d, ComputeUnit::vector) > 0;
+  };
+  if (has(t)) return;
+  std::string list;
+  for (int i = 0; i < kDataTypeCount; ++i)
+    if (has(DataType(i))) list += (list.empty() ? "" : ", ") + std::string(dtype_name(DataType(i)));
+  throw Error(gpu.name + " has no " + std::string(dtype_name(t)) +
+              " units; its precisions: " + list);
+}
+
+// Decode steps to forecast: every step when there are few, else the first, last and three
+// between (cache lengths prompt + i for step i of n).
+std::vector<std::int64_t> sampled_steps(std::int64_t n) {
+  std::vector<std::int64_t> s;
+  if (n <= 5) {
+    for (std::int64_t i = 0; i < std::max<std::int64_t>(n, 1); ++i) s.push_back(i);
+    return s;
+  }
+  for (int q = 0; q <= 4; ++q) s.push_back(q == 4 ? n - 1 : (n - 1) * q / 4);
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+}  // namespace
+
+double kv_cache_bytes_per_token(const ModelConfig& model, DataType dtype, int tp) {
+  const ModelConfig s = detail::shard_model(model, tp);
+  return 2.0 * double(s.num_layers) * double(s.num_kv_heads) * double(s.head_dim) *
+         dtype_bytes(dtype);
+}
+
+ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
+                                 const ServingRequest& r) {
+  if (r.prompt < 1 || r.prompt > kMaxTokens) throw Error("prompt must be 1 to 2^31 tokens");
+  if (r.output < 1 || r.output > kMaxTokens) throw Error("output must be 1 to 2^31 tokens");
+  if (r.batch < 1 || r.batch > kMaxTokens) throw Error("batch must be 1 to 2^31");
+  if (r.tp < 1 || r.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
+  check_precision(gpu, r.dtype);
+  const ModelConfig shard = detail::shard_model(model, r.tp);
+  const detail::AllReduce all_reduce(gpu, r.tp);
+  detail::StepClock clock(gpu, r.predictor, r.engine);
+  const double layers = double(model.num_layers);
+  // two all-reduces of the hidden states per layer
+  auto comm_ms = [&](std::int64_t tokens) {
+    return 2 * layers *
+           all_reduce.ms(double(r.batch) * double(tokens) * double(model.hidden_size) *
+                         dtype_bytes(r.dtype));
+  };
+
+  ServingForecast f;
+  f.request = r;
+  f.comm_model = all_reduce.description();
+  Workload pre = make_workload(Mode::prefill, r.batch, r.prompt);
+  pre.dtype = r.dtype;
+  const double prefill_comm = comm_ms(r.prompt);
+  f.prefill_ms = clock.forward_ms(build_engine_graph(shard, pre, r.engine)) + prefill_comm;
+
+  const std::int64_t steps = r.output - 1;  // the first token comes from the prefill
+  const double step_comm = comm_ms(1);
+  for (std::int64_t i : sampled_steps(steps)) {
+    Workload w = make_workload(Mode::decode, r.batch, 1, r.prompt + i);
+    w.dtype = r.dtype;
+    f.decode_ms_at.emplace_back(
+        r.prompt + i, clock.forward_ms(build_engine_graph(shard, w, r.engine)) + step_comm);
+  }
+  // each step's time, linear between the sampled ones
+  for (std::size_t k = 0; k + 1 < f.decode_ms_at.size(); ++k) {
+    const auto [c0, t0] = f.decode_ms_at[k];
+    const auto [c1, t1] = f.decode_ms_at[k + 1];
+    for (std::int64_t c = c0; c < c1; ++c)
+      f.decode_total_ms += t0 + (t1 - t0) * double(c - c0) / double(c1 - c0);
+  }
+  if (steps > 0) f.decode_total_ms += f.decode_ms_at.back().second;
+  f.decode_ms_per_token =
+      steps > 0 ? f.decode_total_ms / double(steps) : f.decode_ms_at.front().second;
+  f.total_ms = f.prefill_ms + f.decode_total_ms;
+  f.tokens_per_s = double(r.batch) / f.decode_ms_per_token * 1000;
+  f.comm_ms = prefill_comm + double(steps) * step_comm;
+  if (!std::isfinite(f.total_ms) || f.total_ms <= 0)
+    throw Error("the serving forecast is not finite: the request is too large for this model");
+
+  // memory
+  const double params =
+      graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
+  const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, r);
+  const std::int64_t tokens = r.prompt + r.output;
+  f.kv_cache_bytes_per_token = mem.kv_bytes_per_token;
+  f.memory = mem.at(r.batch, tokens);
+  f.max_batch = mem.max_batch(tokens);
+  f.max_context = mem.max_context(r.batch);
+
+  // caveats
+  auto& c = f.caveats;
+  c.push_back(
+      r.engine == Engine::fused
+          ? "Engine: an optimised serving engine (vLLM-like): one fused attention kernel per "
+            "layer that never writes the score matrix (forecast by its roofline, a lower bound), "
+            "fused norm + residual and activation + gate kernels, logits of the last position "
+            "only, and no host launch gaps (CUDA graphs). Use engine eager for plain PyTorch."
+          : "Engine: plain PyTorch eager (Hugging Face modules, DynamicCache): every kernel "
+            "launched from the host, the attention scores materialised.");
+  c.push_back("Precision: " + std::string(dtype_name(r.dtype)) +
+              " weights, activations and KV "
+              "cache; kernels by the " +
+              std::string(predictor_name(r.predictor)) + " predictor.");
+  if (!clock.roofline_fallbacks().empty()) {
+    std::string ops;
+    for (const auto& o : clock.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
+    c.push_back("No learned " + std::string(dtype_name(r.dtype)) + " model for " + ops + " on " +
+                gpu.name + " (" + (gpu.vendor.empty() ? "this vendor" : gpu.vendor) +
+                "): those kernels are forecast by the roofline.");
+  }
+  c.push_back(
+      "No measured serving latencies exist in the project's data: this forecast is "
+      "checked only through its kernels. Requests are a static batch that starts "
+      "together; queueing, continuous batching and sampling are not modelled.");
+  if (r.tp > 1)
+    c.push_back("Tensor parallelism over " + std::to_string(r.tp) + " GPUs: " + f.comm_model +
+                ", two per layer, not overlapped with compute.");
+  Workload whole = make_workload(Mode::decode, r.batch, 1, tokens - 1);
+  for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
+  if (!f.memory.fits)
+    c.push_back("Does not fit: needs " + gb(f.memory.total_gb) + " per GPU, " +
+                gb(f.memory.total_gb - f.memory.capacity_gb) + " more than " + gpu.name + "'s " +
+                gb(f.memory.capacity_gb) + " (the largest batch at " + std::to_string(tokens) +
+                " tokens is " + std::to_string(f.max_batch) + "; the longest context at batch " +
+                std::to_string(r.batch) + " is " + std::to_string(f.max_context) +
+                " tokens). The times are forecast as if it did.");
+  for (auto& w : forecast_caveats(gpu, r.predictor)) c.push_back(std::move(w));
+  return f;
+}
+
+}  // namespace tilecast

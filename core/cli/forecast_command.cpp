@@ -11,6 +11,7 @@
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
@@ -25,6 +26,7 @@ ModelConfig resolve_model(const std::string& name_or_path) {
 }
 
 int run_forecast(const Args& args) {
+  apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
   const ModelConfig model = resolve_model(model_arg);
@@ -104,9 +106,9 @@ int run_forecast(const Args& args) {
     {"forecast",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
      "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
-     "[--predictor tilecast|roofline] [--json]",
+     "[--predictor tilecast|roofline] [--json] [--weights DIR]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor"},
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "weights"},
      {"json"},
      run_forecast});
 

@@ -8,11 +8,13 @@
 #include "tilecast/api.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/kernel_forecast.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
 
 int run_kernel(const Args& args) {
+  apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const DataType dtype = parse_dtype(args.get("precision", "fp32"));
   const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"), dtype);
@@ -45,9 +47,9 @@ int run_kernel(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"kernel",
      "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision fp32|tf32|fp16|bf16|fp8|int8] "
-     "[--predictor tilecast|roofline] [--json]",
+     "[--predictor tilecast|roofline] [--json] [--weights DIR]",
      "forecast one kernel (FP32 unless --precision; other precisions: --predictor roofline)",
-     {"gpu", "op", "dims", "precision", "predictor"},
+     {"gpu", "op", "dims", "precision", "predictor", "weights"},
      {"json"},
      run_kernel});
 

@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train eval reports bench format
+.PHONY: help build test start train eval eval-generalization reports bench format
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -7,6 +7,7 @@ help:
 	@echo "make start   - build everything and serve the calculator on :8080"
 	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
+	@echo "make eval-generalization - train without each architecture, evaluate it; error bands (15-20 min)"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
@@ -25,6 +26,9 @@ train:
 
 eval:
 	bash scripts/eval.sh
+
+eval-generalization:
+	bash scripts/eval_generalization.sh
 
 reports:
 	python3 scripts/accuracy_gaps.py

@@ -71,6 +71,9 @@ int run_forecast(const Args& args) {
     std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
   std::printf(" (%s predictor)\n", std::string(predictor_name(predictor)).c_str());
   std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
+  if (f.band_high_ms > 0)
+    std::printf("  80%% band     %.3f-%.3f ms (out-of-architecture residuals)\n", f.band_low_ms,
+                f.band_high_ms);
   std::printf("  forward      %10.3f ms\n", f.forward_ms);
   if (w.training())
     std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,

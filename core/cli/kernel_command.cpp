@@ -34,8 +34,11 @@ int run_kernel(const Args& args) {
   std::printf("%s %s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
               dims_to_string(kernel).c_str(), std::string(dtype_name(kernel.dtype)).c_str(),
               gpu.name.c_str(), std::string(predictor_name(predictor)).c_str());
-  std::printf("  latency     %.6g ms\n  roofline    %.6g ms (lower bound)\n", f.latency_ms,
-              f.roofline_ms);
+  std::printf("  latency     %.6g ms\n", f.latency_ms);
+  if (f.band_high_ms > 0)
+    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n", f.band_low_ms,
+                f.band_high_ms);
+  std::printf("  roofline    %.6g ms (lower bound)\n", f.roofline_ms);
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
               static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);

@@ -19,7 +19,9 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// Size classes of kernel forecasts (ms): launch-bound, small, medium, large kernels.
+// The band settings; kGeneralizationProtocol names them (it is hashed), so a change here
+// changes that string too. Size classes of kernel forecasts (ms): launch-bound, small, medium,
+// large kernels.
 const std::vector<double> kClassEdgesMs = {0.05, 0.5, 5};
 constexpr std::size_t kMinClassResiduals = 50;  // fewer: the family's pooled band
 constexpr std::size_t kMinModeResiduals = 5;    // fewer: both modes pooled

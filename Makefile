@@ -9,7 +9,7 @@ help:
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/"
 	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/ (~2 min)"
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
-	@echo "make eval-generalization - trained on one GPU, tested on the other: FP16 (A100 <-> A40), AMD (MI100 <-> MI210)"
+	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
@@ -36,6 +36,7 @@ eval:
 	bash scripts/eval.sh
 
 eval-generalization:
+	bash scripts/eval_generalization.sh
 	bash scripts/eval_fp16_cross_gpu.sh
 	bash scripts/eval_amd_cross_gpu.sh
 

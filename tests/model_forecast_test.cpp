@@ -84,8 +84,8 @@ TEST_SUITE("model_forecast") {
         nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
     for (const char* k :
          {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor", "latency_ms",
-          "forward_ms", "backward_ms", "samples_per_s", "tokens_per_s", "kernels", "breakdown",
-          "layers", "substitutions", "roofline_latency_ms"})
+          "band_low_ms", "band_high_ms", "forward_ms", "backward_ms", "samples_per_s",
+          "tokens_per_s", "kernels", "breakdown", "layers", "substitutions", "roofline_latency_ms"})
       CHECK_MESSAGE(j.contains(k), k);
     CHECK(j["model"]["id"] == "gpt3-2.7b");
     CHECK(j["model"]["architecture"] == "gpt2");

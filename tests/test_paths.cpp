@@ -20,10 +20,12 @@ std::string read_file(const std::string& path) {
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
-CliRun run_cli(const std::string& args) {
+CliRun run_cli(const std::string& args) { return run_shell(cli_path() + " " + args); }
+
+CliRun run_shell(const std::string& command) {
   CliRun r;
-  FILE* p = popen((cli_path() + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) throw std::runtime_error("cannot run " + cli_path());
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) throw std::runtime_error("cannot run " + command);
   char buf[4096];
   std::size_t n;
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);

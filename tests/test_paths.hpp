@@ -18,5 +18,7 @@ struct CliRun {
   std::string output;
 };
 CliRun run_cli(const std::string& args);
+// A shell command line (e.g. a repository script), the same way.
+CliRun run_shell(const std::string& command);
 
 }  // namespace tilecast::test

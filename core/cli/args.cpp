@@ -35,6 +35,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
         value = argv[++i];
       }
       values_[name] = value;
+      repeated_[name].push_back(value);
     } else {
       std::string all;
       for (const auto& f : flags) all.append(" --").append(f);
@@ -49,6 +50,11 @@ bool Args::has(const std::string& name) const { return values_.count(name) != 0;
 std::string Args::get(const std::string& name, const std::string& fallback) const {
   auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Args::all(const std::string& name) const {
+  auto it = repeated_.find(name);
+  return it == repeated_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string Args::require(const std::string& name) const {

@@ -20,10 +20,13 @@ class Args {
   // An integer flag in [min, max]; the error names the flag.
   std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t min,
                        std::int64_t max) const;
+  // Every value a repeatable flag was given, in order (`get` returns the last).
+  std::vector<std::string> all(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
  private:
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> repeated_;
   std::vector<std::string> positional_;
 };
 

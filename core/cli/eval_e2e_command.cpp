@@ -8,60 +8,23 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "label_files.hpp"
 #include "tilecast/e2e_eval.hpp"
 #include "tilecast/error.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
 
-std::vector<std::string> subdirectories(const std::string& dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    throw Error("--labels: '" + dir + "' is not a directory");
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.is_directory()) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
-
 int run_eval_e2e(const Args& args) {
+  apply_weights_flag(args);
   const std::string devices = args.require("devices"), models = args.require("models"),
                     labels = args.require("labels");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  std::vector<E2eInput> inputs;
-  std::vector<std::string> skipped, notes;
-  for (const auto& device : subdirectories(labels)) {
-    const std::string spec = devices + "/" + device + ".json";
-    const auto files = list_files(labels + "/" + device, ".json");
-    if (files.empty()) continue;
-    if (!is_regular_file(spec)) {
-      notes.push_back("no device file " + spec + ": " + std::to_string(files.size()) +
-                      " labels of " + device + " skipped");
-      continue;
-    }
-    const std::string gpu_json = read_text_file(spec);
-    for (const auto& f : files) {
-      const std::string stem = stem_of(f);
-      const auto name = parse_label_name(stem);
-      if (!name) {
-        notes.push_back("not a label name: " + device + "/" + stem);
-        continue;
-      }
-      if (!name->option.empty()) {
-        skipped.push_back(device + "/" + stem);
-        continue;
-      }
-      const std::string model = models + "/" + name->model + ".json";
-      if (!is_regular_file(model)) {
-        notes.push_back("no model config " + model + ": " + device + "/" + stem + " skipped");
-        continue;
-      }
-      inputs.push_back({stem, gpu_json, read_text_file(model), read_text_file(f)});
-    }
-  }
+  const LabelFiles files = collect_labels(devices, models, labels);
+  const std::vector<E2eInput>& inputs = files.inputs;
+  const std::vector<std::string>& skipped = files.skipped;
+  const std::vector<std::string>& notes = files.notes;
   const E2eReport report = evaluate_e2e(inputs, predictor);
   if (args.has("json")) {
     std::printf("%s\n", e2e_report_to_json(report).c_str());
@@ -90,9 +53,10 @@ int run_eval_e2e(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"eval-e2e",
-     "--devices DIR --models DIR --labels DIR [--predictor tilecast|roofline] [--json]",
+     "--devices DIR --models DIR --labels DIR [--predictor tilecast|roofline] [--json] "
+     "[--weights DIR]",
      "whole-model forecasts against measured end-to-end latencies",
-     {"devices", "models", "labels", "predictor"},
+     {"devices", "models", "labels", "predictor", "weights"},
      {"json"},
      run_eval_e2e});
 

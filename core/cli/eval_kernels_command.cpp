@@ -5,11 +5,13 @@
 #include "io.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/kernel_eval.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
 
 int run_eval_kernels(const Args& args) {
+  apply_weights_flag(args);
   const std::string devices_dir = args.require("devices");
   if (args.positional().empty()) throw Error("eval-kernels: give the kernel CSV files");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
@@ -34,13 +36,13 @@ int run_eval_kernels(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
-    register_command({"eval-kernels",
-                      "--devices DIR [--predictor tilecast|roofline] [--json | --rows] CSV...",
-                      "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
-                      {"devices", "predictor"},
-                      {"json", "rows"},
-                      run_eval_kernels});
+[[maybe_unused]] const bool registered = register_command(
+    {"eval-kernels",
+     "--devices DIR [--predictor tilecast|roofline] [--json | --rows] [--weights DIR] CSV...",
+     "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
+     {"devices", "predictor", "weights"},
+     {"json", "rows"},
+     run_eval_kernels});
 
 }  // namespace
 }  // namespace tilecast::cli

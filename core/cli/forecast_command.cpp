@@ -11,6 +11,7 @@
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
@@ -26,6 +27,7 @@ ModelConfig resolve_model(const std::string& name_or_path) {
 }
 
 int run_forecast(const Args& args) {
+  apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
   const ModelConfig model = resolve_model(model_arg);
@@ -70,6 +72,9 @@ int run_forecast(const Args& args) {
     std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
   std::printf(" (%s predictor)\n", std::string(predictor_name(predictor)).c_str());
   std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
+  if (f.band_high_ms > 0)
+    std::printf("  80%% band     %.3f-%.3f ms (out-of-architecture residuals)\n", f.band_low_ms,
+                f.band_high_ms);
   std::printf("  forward      %10.3f ms\n", f.forward_ms);
   if (w.training())
     std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,
@@ -105,9 +110,9 @@ int run_forecast(const Args& args) {
     {"forecast",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
      "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
-     "[--predictor tilecast|roofline] [--json]",
+     "[--predictor tilecast|roofline] [--json] [--weights DIR]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor"},
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "weights"},
      {"json"},
      run_forecast});
 

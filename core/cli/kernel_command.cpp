@@ -8,11 +8,13 @@
 #include "tilecast/api.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/kernel_forecast.hpp"
+#include "weights_flag.hpp"
 
 namespace tilecast::cli {
 namespace {
 
 int run_kernel(const Args& args) {
+  apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const DataType dtype = parse_dtype(args.get("precision", "fp32"));
   const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"), dtype);
@@ -32,8 +34,11 @@ int run_kernel(const Args& args) {
   std::printf("%s %s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
               dims_to_string(kernel).c_str(), std::string(dtype_name(kernel.dtype)).c_str(),
               gpu.name.c_str(), std::string(predictor_name(predictor)).c_str());
-  std::printf("  latency     %.6g ms\n  roofline    %.6g ms (lower bound)\n", f.latency_ms,
-              f.roofline_ms);
+  std::printf("  latency     %.6g ms\n", f.latency_ms);
+  if (f.band_high_ms > 0)
+    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n", f.band_low_ms,
+                f.band_high_ms);
+  std::printf("  roofline    %.6g ms (lower bound)\n", f.roofline_ms);
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
               static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
@@ -46,10 +51,10 @@ int run_kernel(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"kernel",
      "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision fp32|tf32|fp16|bf16|fp8|int8] "
-     "[--predictor tilecast|roofline] [--json]",
+     "[--predictor tilecast|roofline] [--json] [--weights DIR]",
      "forecast one kernel (FP32 unless --precision; learned for fp32, fp16 and bf16 (NVIDIA); "
      "other precisions: --predictor roofline)",
-     {"gpu", "op", "dims", "precision", "predictor"},
+     {"gpu", "op", "dims", "precision", "predictor", "weights"},
      {"json"},
      run_kernel});
 

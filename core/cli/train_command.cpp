@@ -1,4 +1,5 @@
 // `tilecast train`: fits the kernel models from measured CSVs and writes core/data JSON.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -29,7 +30,20 @@ int run_train(const Args& args) {
   config.seed = std::uint64_t(args.integer("seed", 1, 0, std::int64_t{1} << 53));
   config.epochs = int(args.integer("epochs", 0, 0, 100000));
   config.max_rows = args.integer("max-rows", 0, 0, std::int64_t{1} << 40);
-  if (args.has("hold-out")) config.held_out_devices.push_back(args.get("hold-out"));
+  // --hold-out is repeatable and takes comma-separated names; the always held-out A100 80GB
+  // stays first, so the default config text (and the committed weights' hash) is unchanged.
+  std::vector<std::string> extra_held_out;
+  for (const std::string& v : args.all("hold-out"))
+    for (std::size_t start = 0; start <= v.size();) {
+      const std::size_t comma = std::min(v.find(',', start), v.size());
+      const std::string name = v.substr(start, comma - start);
+      if (!name.empty() && std::find(config.held_out_devices.begin(), config.held_out_devices.end(),
+                                     name) == config.held_out_devices.end()) {
+        config.held_out_devices.push_back(name);
+        extra_held_out.push_back(name);
+      }
+      start = comma + 1;
+    }
 
   std::error_code ec;
   const fs::path base = fs::weakly_canonical(fs::path(devices_dir), ec).parent_path();
@@ -44,7 +58,7 @@ int run_train(const Args& args) {
                         std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
   if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
-  if (args.has("hold-out")) command += " --hold-out '" + args.get("hold-out") + "'";
+  for (const std::string& name : extra_held_out) command += " --hold-out '" + name + "'";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
 
   double last_shown_s = -10;
@@ -73,7 +87,8 @@ int run_train(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"train",
-     "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] [--hold-out DEVICE]",
+     "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
+     "[--hold-out DEVICE[,DEVICE...]]...",
      "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
      {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
      {},

@@ -64,6 +64,8 @@ export interface ModelForecast {
   seq: number;
   predictor: Predictor;
   latency_ms: number;
+  band_low_ms: number | null;  // the 80% band (docs/generalization.md); null for the roofline
+  band_high_ms: number | null;
   forward_ms: number;
   backward_ms: number;
   samples_per_s: number;

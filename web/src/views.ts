@@ -82,9 +82,10 @@ export function renderForecast(f: ModelForecast): void {
   showFigures('', f);
   setText(byId('assumptions'), assumptionsText(f));
   setText(byId('tokens-note'), f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed');
+  const band = f.band_low_ms != null && f.band_high_ms != null ? `80% band ${fmtMs(f.band_low_ms)}–${fmtMs(f.band_high_ms)} · ` : '';
   setText(
     byId('latency-sub'),
-    f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`,
+    band + (f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`),
   );
   const ratio = f.latency_ms / f.roofline_latency_ms;
   setText(

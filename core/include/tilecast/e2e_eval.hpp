@@ -35,6 +35,7 @@ struct E2eCase {
   std::int64_t seq = 0, batch = 0;
   double measured_ms = 0, predicted_ms = 0, error_pct = 0;
   double roofline_ms = 0, roofline_error_pct = 0;
+  double band_low_ms = 0, band_high_ms = 0;  // the forecast's 80% band; 0: none
 };
 
 struct E2eSummary {

@@ -26,6 +26,10 @@ struct KernelForecast {
   double utilization = 1;  // fraction of roofline throughput achieved
   std::string tile;        // tile the kernel was split into, e.g. "128x64"
   double overhead_ms = 0;  // learned fixed cost per launch, included in latency_ms
+  // The 80% band (tilecast/error_bands.hpp) of the learned forecast; both 0 when there is none
+  // (the roofline predictor, or no bands built in).
+  double band_low_ms = 0;
+  double band_high_ms = 0;
 };
 
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel,

@@ -41,6 +41,10 @@ struct ModelForecast {
   double kernel_sum_ms = 0;  // plain sum of the isolated kernel latencies (>= latency_ms)
   double flops = 0;          // all phases, repeats counted
   std::int64_t kernels = 0;  // kernel launches, repeats counted
+  // The 80% band of the learned forecast (tilecast/error_bands.hpp, by mode); both 0 when there
+  // is none (the roofline predictor, or no bands built in).
+  double band_low_ms = 0;
+  double band_high_ms = 0;
   std::array<double, kOpKindCount> breakdown_ms{};  // indexed by OpKind
   std::vector<SectionForecast> layers;
   std::vector<Substitution> substitutions;  // sorted, unique

@@ -50,6 +50,9 @@ std::string forecast_kernel(std::string_view request_json) {
   j["precision"] = dtype_name(kernel.dtype);
   j["predictor"] = predictor_name(predictor);
   j["latency_ms"] = f.latency_ms;
+  // The 80% band; null for the roofline predictor (docs/generalization.md).
+  j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
+  j["band_high_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_high_ms) : nullptr;
   j["roofline_ms"] = f.roofline_ms;
   j["flops"] = f.flops;
   j["bytes"] = f.bytes;

@@ -20,6 +20,11 @@ std::optional<std::int64_t> to_int(std::string_view s) {
   return v;
 }
 
+// A band bound, or null when the forecast has no band.
+nlohmann::ordered_json band_or_null(double ms, double high_ms) {
+  return high_ms > 0 ? nlohmann::ordered_json(ms) : nlohmann::ordered_json(nullptr);
+}
+
 }  // namespace
 
 std::optional<LabelName> parse_label_name(std::string_view stem) {
@@ -69,7 +74,10 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
     c.seq = name->seq;
     c.batch = name->batch;
     c.measured_ms = measured;
-    c.predicted_ms = forecast_graph(gpu, graph, w, predictor).latency_ms;
+    const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
+    c.predicted_ms = forecast.latency_ms;
+    c.band_low_ms = forecast.band_low_ms;
+    c.band_high_ms = forecast.band_high_ms;
     c.roofline_ms = predictor == Predictor::roofline
                         ? c.predicted_ms
                         : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
@@ -110,6 +118,8 @@ std::string e2e_report_to_json(const E2eReport& report) {
                           {"measured_ms", c.measured_ms},
                           {"predicted_ms", c.predicted_ms},
                           {"error_pct", c.error_pct},
+                          {"band_low_ms", band_or_null(c.band_low_ms, c.band_high_ms)},
+                          {"band_high_ms", band_or_null(c.band_high_ms, c.band_high_ms)},
                           {"roofline_ms", c.roofline_ms},
                           {"roofline_error_pct", c.roofline_error_pct}});
   j["summary"] = nlohmann::ordered_json::array();

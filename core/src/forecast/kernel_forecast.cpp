@@ -2,7 +2,9 @@
 #include "tilecast/kernel_forecast.hpp"
 
 #include "forecast/predictor.hpp"
+#include "kernel/family.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/error_bands.hpp"
 
 namespace tilecast {
 
@@ -18,7 +20,13 @@ std::string_view predictor_name(Predictor p) {
 
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor) {
   if (predictor == Predictor::roofline) return RooflinePredictor().forecast(gpu, kernel);
-  return learned_model(gpu, kernel).forecast(gpu, kernel);
+  KernelForecast f = learned_model(gpu, kernel).forecast(gpu, kernel);
+  if (const ErrorBand* band =
+          embedded_error_bands().kernel_band(family_of(kernel.op).name, f.latency_ms)) {
+    f.band_low_ms = f.latency_ms * band->low;
+    f.band_high_ms = f.latency_ms * band->high;
+  }
+  return f;
 }
 
 }  // namespace tilecast

@@ -16,6 +16,7 @@
 
 #include "forecast/timeline.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/error_bands.hpp"
 
 namespace tilecast {
 namespace {
@@ -111,6 +112,11 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   const double seconds = f.latency_ms / 1000;
   f.samples_per_s = double(w.batch) / seconds;
   f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
+  if (predictor == Predictor::tilecast)
+    if (const ErrorBand* band = embedded_error_bands().model_band(w.mode)) {
+      f.band_low_ms = f.latency_ms * band->low;
+      f.band_high_ms = f.latency_ms * band->high;
+    }
   return f;
 }
 

@@ -42,6 +42,9 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
   j["latency_ms"] = f.latency_ms;
+  // The 80% band; null for the roofline predictor (docs/generalization.md).
+  j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
+  j["band_high_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_high_ms) : nullptr;
   j["forward_ms"] = f.forward_ms;
   j["backward_ms"] = f.backward_ms;
   j["samples_per_s"] = f.samples_per_s;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <mutex>
+#include <utility>
 
 #include "kernel/family.hpp"
 #include "learned/amd_models.hpp"
@@ -39,6 +40,23 @@ double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& eleme
   return streaming_ms(elementwise, gpu, library, k.dims[0],
                       std::int64_t(std::ceil(factor * double(k.dims[1]))));
 }
+
+// Members are built before the predictor that points into them, and the object never moves
+// (it lives behind a shared_ptr).
+class OwnedLearnedPredictor final : public KernelPredictor {
+ public:
+  OwnedLearnedPredictor(KernelWeights weights, TileTable tiles)
+      : weights_(std::move(weights)), tiles_(std::move(tiles)), learned_(weights_, tiles_) {}
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    return learned_.forecast(gpu, kernel);
+  }
+  std::string_view name() const override { return learned_.name(); }
+
+ private:
+  KernelWeights weights_;
+  TileTable tiles_;
+  LearnedPredictor learned_;
+};
 
 struct Entry {
   LearnedModelKey key;
@@ -153,6 +171,11 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
   f.overhead_ms = h.overhead_ms;
   f.tile = plan.label;
   return f;
+}
+
+std::shared_ptr<const KernelPredictor> make_learned_predictor(KernelWeights weights,
+                                                              TileTable gemm_tiles) {
+  return std::make_shared<OwnedLearnedPredictor>(std::move(weights), std::move(gemm_tiles));
 }
 
 void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model) {

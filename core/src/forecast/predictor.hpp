@@ -52,6 +52,11 @@ class LearnedPredictor final : public KernelPredictor {
   const FamilyModel* model_of(const FamilyTraits& traits, Op op) const;
 };
 
+// A learned predictor that owns its weights and tile table (e.g. parsed from the files
+// `tilecast train --out DIR` writes), for registering models trained at run time.
+std::shared_ptr<const KernelPredictor> make_learned_predictor(KernelWeights weights,
+                                                              TileTable gemm_tiles);
+
 // Which kernels a learned model serves; an empty vendor or family matches any.
 struct LearnedModelKey {
   std::string vendor;

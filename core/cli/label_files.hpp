@@ -1,0 +1,23 @@
+// Whole-model labels on disk (labels/<device>/<model>-<inf|train>-<seq>-<batch>.json beside
+// devices/ and models/ folders), gathered into evaluation inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tilecast/e2e_eval.hpp"
+
+namespace tilecast::cli {
+
+struct LabelFiles {
+  std::vector<E2eInput> inputs;
+  std::vector<std::string> skipped;  // labels with options (not modelled), "<device>/<stem>"
+  std::vector<std::string> notes;    // labels left out and why
+};
+
+// Every label of every device folder under `labels_dir`, with its device spec
+// (`devices_dir/<device>.json`) and model config (`models_dir/<model>.json`).
+LabelFiles collect_labels(const std::string& devices_dir, const std::string& models_dir,
+                          const std::string& labels_dir);
+
+}  // namespace tilecast::cli

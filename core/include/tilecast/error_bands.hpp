@@ -1,0 +1,48 @@
+// The 80% error band of a forecast: multipliers of the forecast latency at the 10th and 90th
+// percentiles of measured / forecast, from the generalization protocol's out-of-architecture
+// residuals (docs/generalization.md). Kernels: per op family and size class (the forecast
+// latency's range); whole models: per mode. Written by `tilecast eval-generalization` into
+// core/data/error_bands.json and embedded like the weights.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast {
+
+struct ErrorBand {
+  double low = 1;      // measured / forecast at the 10th percentile
+  double high = 1;     // ... at the 90th
+  std::int64_t n = 0;  // residuals it was fitted on
+};
+
+struct ErrorBands {
+  // Kernel size classes by forecast latency: class i holds forecasts below edge i (and at or
+  // above edge i-1); the last class everything from the last edge up.
+  std::vector<double> class_edges_ms;
+  std::map<std::string, std::vector<ErrorBand>, std::less<>> kernel;  // family name -> per class
+  std::map<std::string, ErrorBand, std::less<>> model;                // "training", "inference"
+  std::string protocol_hash;  // the protocol run that fitted them
+
+  bool empty() const { return kernel.empty() && model.empty(); }
+  int size_class(double forecast_ms) const;
+  // Null when there is no band for the family (or the mode).
+  const ErrorBand* kernel_band(std::string_view family, double forecast_ms) const;
+  // Training steps take the training band; inference, prefill and decode the inference one
+  // (no prefill or decode label exists to fit their own).
+  const ErrorBand* model_band(Mode mode) const;
+};
+
+// Throws tilecast::Error naming `origin` and the field.
+ErrorBands parse_error_bands(std::string_view json_text, std::string_view origin);
+std::string error_bands_to_json(const ErrorBands& bands, const std::string& command);
+// core/data/error_bands.json; empty when not built in (forecasts then carry no band).
+const ErrorBands& embedded_error_bands();
+
+}  // namespace tilecast

@@ -1,0 +1,120 @@
+// The 80% error bands on every learned forecast: kernels by family and size class, models by
+// mode, in the core, the JSON API, `eval-e2e --json` and the CLI text; none for the roofline.
+#include "tilecast/error_bands.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kernel/family.hpp"
+#include "test_paths.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+std::string bands_json(const std::string& edges, const std::string& gemm,
+                       const std::string& model = R"({"training":{"low":0.9,"high":1.1,"n":3}})") {
+  return R"({"format":"tilecast-error-bands-1","protocol_hash":"h","kernel_class_edges_ms":)" +
+         edges + R"(,"kernel":{"gemm":)" + gemm + R"(},"model":)" + model + "}";
+}
+
+}  // namespace
+
+TEST_SUITE("error-bands") {
+  TEST_CASE("the bands file: classes by forecast latency, bad files are named errors") {
+    const ErrorBands b = parse_error_bands(
+        bands_json("[0.1,1]", R"([{"low":0.5,"high":1,"n":1},{"low":0.8,"high":1.2,"n":2},)"
+                              R"({"low":0.9,"high":1.5,"n":3}])"),
+        "b.json");
+    CHECK(b.kernel_band("gemm", 0.05)->n == 1);
+    CHECK(b.kernel_band("gemm", 0.1)->n == 2);
+    CHECK(b.kernel_band("gemm", 99)->n == 3);
+    CHECK(b.kernel_band("softmax", 1) == nullptr);
+    CHECK(b.model_band(Mode::training)->high == doctest::Approx(1.1));
+    CHECK(b.model_band(Mode::inference) == nullptr);
+    CHECK_THROWS_WITH_AS(parse_error_bands(bands_json("[1,0.1]", "[]"), "b.json"),
+                         doctest::Contains("increasing"), Error);
+    CHECK_THROWS_WITH_AS(
+        parse_error_bands(bands_json("[1]", R"([{"low":0.5,"high":1,"n":1}])"), "b.json"),
+        doctest::Contains("one band per size class"), Error);
+    CHECK_THROWS_WITH_AS(
+        parse_error_bands(bands_json("[]", R"([{"low":1.5,"high":1,"n":1}])"), "b.json"),
+        doctest::Contains("high"), Error);
+    CHECK_THROWS_WITH_AS(parse_error_bands(bands_json("[]", R"([{"low":0.5,"high":1,"n":1}])",
+                                                      R"({"decode":{"low":0.9,"high":1.1,"n":3}})"),
+                                           "b.json"),
+                         doctest::Contains("model.decode"), Error);
+  }
+
+  TEST_CASE(
+      "every learned kernel and model forecast carries the embedded band; the roofline none") {
+    const ErrorBands& bands = embedded_error_bands();
+    REQUIRE(!bands.empty());
+    const GpuSpec gpu = find_gpu("a100-80gb-pcie");
+    for (const char* spec : {"linear:1,4096,4096,4096", "bmm:96,512,64,512", "add:1,4096",
+                             "softmax:4096,4096", "ln:8192,1024", "gelu:64,1024"}) {
+      const std::string s(spec);
+      const Kernel k = parse_kernel(s.substr(0, s.find(':')), s.substr(s.find(':') + 1));
+      const KernelForecast f = forecast_kernel(gpu, k);
+      const ErrorBand* band = bands.kernel_band(family_of(k.op).name, f.latency_ms);
+      INFO(spec);
+      REQUIRE(band != nullptr);
+      CHECK(f.band_low_ms == doctest::Approx(f.latency_ms * band->low));
+      CHECK(f.band_high_ms == doctest::Approx(f.latency_ms * band->high));
+      CHECK(f.band_low_ms < f.band_high_ms);
+      const KernelForecast r = forecast_kernel(gpu, k, Predictor::roofline);
+      CHECK(r.band_low_ms == 0);
+      CHECK(r.band_high_ms == 0);
+    }
+    const ModelConfig gpt2 = find_model("gpt2");
+    const ModelForecast train =
+        forecast_model(gpu, gpt2, make_workload(Mode::training, 4, 512), Predictor::tilecast);
+    CHECK(train.band_low_ms ==
+          doctest::Approx(train.latency_ms * bands.model_band(Mode::training)->low));
+    CHECK(train.band_high_ms ==
+          doctest::Approx(train.latency_ms * bands.model_band(Mode::training)->high));
+    const ModelForecast decode =
+        forecast_model(gpu, gpt2, make_workload(Mode::decode, 4, 512, 512), Predictor::tilecast);
+    CHECK(decode.band_high_ms ==
+          doctest::Approx(decode.latency_ms * bands.model_band(Mode::inference)->high));
+    const ModelForecast roof =
+        forecast_model(gpu, gpt2, make_workload(Mode::training, 4, 512), Predictor::roofline);
+    CHECK(roof.band_high_ms == 0);
+  }
+
+  TEST_CASE("JSON: band_low_ms / band_high_ms on kernel and model forecasts and eval-e2e cases") {
+    const auto k = nlohmann::json::parse(
+        api::forecast_kernel(R"({"gpu":"t4","op":"linear","dims":[1,1024,1024,1024]})"));
+    CHECK(k.at("band_low_ms").get<double>() < k.at("band_high_ms").get<double>());
+    const auto kr = nlohmann::json::parse(api::forecast_kernel(
+        R"({"gpu":"t4","op":"linear","dims":[1,1024,1024,1024],"predictor":"roofline"})"));
+    CHECK(kr.at("band_low_ms").is_null());
+    const auto m = nlohmann::json::parse(api::forecast_model(
+        R"({"gpu":"t4","model":"gpt2","batch":2,"seq":256,"mode":"training"})"));
+    CHECK(m.at("band_low_ms").get<double>() < m.at("band_high_ms").get<double>());
+    const std::string d = test::data_dir();
+    const test::CliRun e2e = test::run_cli("eval-e2e --devices '" + d + "/devices' --models '" + d +
+                                           "/models' --labels '" + d + "/labels' --json");
+    REQUIRE(e2e.code == 0);
+    const auto j = nlohmann::json::parse(e2e.output);
+    REQUIRE(!j.at("cases").empty());
+    std::size_t banded = 0;
+    for (const auto& c : j.at("cases"))
+      banded += c.at("band_low_ms").is_number() && c.at("band_high_ms").is_number() &&
+                c.at("band_high_ms").get<double>() > c.at("band_low_ms").get<double>();
+    CHECK(banded == j.at("cases").size());
+    const test::CliRun text = test::run_cli("kernel --gpu t4 --op add --dims 8,1024");
+    CHECK(text.output.find("80% band") != std::string::npos);
+    const test::CliRun model = test::run_cli("forecast --gpu t4 --model gpt2 --seq 128");
+    CHECK(model.output.find("80% band") != std::string::npos);
+  }
+}

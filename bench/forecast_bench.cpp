@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "bench_timer.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -12,25 +13,8 @@
 #include "tilecast/model_zoo.hpp"
 
 using namespace tilecast;
-
-namespace {
-
-template <class F>
-double micros_per_call(F&& f) {
-  f();  // warm up (catalog, zoo, weights)
-  int n = 0;
-  const auto start = std::chrono::steady_clock::now();
-  double elapsed = 0;
-  do {
-    f();
-    ++n;
-    elapsed =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-  } while (elapsed < 1e6 && n < 100000);
-  return elapsed / n;
-}
-
-}  // namespace
+using tilecast::bench::micros_per_call;
+constexpr int kMaxCalls = 100000;
 
 int main() {
   const GpuSpec& gpu = find_gpu("h100-sxm");
@@ -45,12 +29,13 @@ int main() {
   }
   const std::string pname(predictor_name(predictor));
   double sink = 0;
-  const double core_us =
-      micros_per_call([&] { sink += forecast_model(gpu, model, w, predictor).latency_ms; });
+  const double core_us = micros_per_call(
+      [&] { sink += forecast_model(gpu, model, w, predictor).latency_ms; }, kMaxCalls);
   const std::string req =
       R"({"gpu":"h100-sxm","model":"gpt3-2.7b","batch":1,"seq":2048,"mode":"training","predictor":")" +
       pname + "\"}";
-  const double api_us = micros_per_call([&] { sink += double(api::forecast_model(req).size()); });
+  const double api_us =
+      micros_per_call([&] { sink += double(api::forecast_model(req).size()); }, kMaxCalls);
   std::printf("GPT-3 2.7B training, seq 2048, batch 1 on %s (%s predictor): %lld kernels\n",
               gpu.name.c_str(), pname.c_str(),
               static_cast<long long>(forecast_model(gpu, model, w, predictor).kernels));

@@ -20,17 +20,8 @@ int run_eval_amd(const Args& args) {
   if (args.has("weights"))
     register_fp32_weights("AMD", read_text_file(args.get("weights")),
                           read_text_file(args.get("tile-table")), args.get("weights"));
-  std::map<std::string, GpuSpec> devices;
-  for (const std::string& p : list_files(devices_dir, ".json")) {
-    GpuSpec g = parse_gpu_spec(read_text_file(p), p);
-    devices.emplace(g.name, g);
-  }
-  std::vector<MeasuredKernel> rows;
-  for (const std::string& p : args.positional()) {
-    std::vector<MeasuredKernel> part = parse_kernel_csv(read_text_file(p), p);
-    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
-                std::make_move_iterator(part.end()));
-  }
+  const std::map<std::string, GpuSpec> devices = read_device_dir(devices_dir);
+  const std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
   const EvalReport rep = evaluate_kernels(rows, devices, Predictor::tilecast);
   if (args.has("rows"))
     std::printf("%s", eval_rows_csv(rows, devices, Predictor::tilecast).c_str());

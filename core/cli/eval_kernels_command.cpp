@@ -15,17 +15,8 @@ int run_eval_kernels(const Args& args) {
   const std::string devices_dir = args.require("devices");
   if (args.positional().empty()) throw Error("eval-kernels: give the kernel CSV files");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  std::map<std::string, GpuSpec> devices;
-  for (const std::string& p : list_files(devices_dir, ".json")) {
-    GpuSpec g = parse_gpu_spec(read_text_file(p), p);
-    devices.emplace(g.name, g);
-  }
-  std::vector<MeasuredKernel> rows;
-  for (const std::string& p : args.positional()) {
-    std::vector<MeasuredKernel> part = parse_kernel_csv(read_text_file(p), p);
-    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
-                std::make_move_iterator(part.end()));
-  }
+  const std::map<std::string, GpuSpec> devices = read_device_dir(devices_dir);
+  const std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
   const EvalReport rep = evaluate_kernels(rows, devices, predictor);
   if (args.has("rows"))
     std::printf("%s", eval_rows_csv(rows, devices, predictor).c_str());

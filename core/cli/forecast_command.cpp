@@ -16,16 +16,6 @@
 namespace tilecast::cli {
 namespace {
 
-ModelConfig resolve_model(const std::string& name_or_path) {
-  reject_directory("--model", name_or_path);
-  if (is_regular_file(name_or_path))
-    return parse_model_config(read_text_file(name_or_path), name_or_path);
-  const bool looks_like_path =
-      name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
-  if (looks_like_path) throw Error("--model: no such file '" + name_or_path + "'");
-  return find_model(name_or_path);
-}
-
 int run_forecast(const Args& args) {
   apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
@@ -48,12 +38,7 @@ int run_forecast(const Args& args) {
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
 
   if (args.has("json")) {
-    nlohmann::json req;
-    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
-    if (is_regular_file(model_arg))
-      req["model"] = nlohmann::json::parse(read_text_file(model_arg));
-    else
-      req["model"] = model.id;
+    nlohmann::json req = request_with(gpu, model_arg, model);
     req["batch"] = w.batch;
     req["seq"] = seq;
     req["mode"] = mode;

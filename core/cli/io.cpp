@@ -7,6 +7,7 @@
 
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_zoo.hpp"
 
 namespace tilecast::cli {
 
@@ -63,6 +64,46 @@ GpuSpec resolve_gpu(const std::string& name_or_path) {
   if (is_regular_file(name_or_path))
     return parse_gpu_spec(read_text_file(name_or_path), name_or_path);
   return find_gpu(name_or_path);
+}
+
+std::map<std::string, GpuSpec> read_device_dir(const std::string& dir) {
+  std::map<std::string, GpuSpec> devices;
+  for (const std::string& p : list_files(dir, ".json")) {
+    GpuSpec g = parse_gpu_spec(read_text_file(p), p);
+    devices.emplace(g.name, g);
+  }
+  return devices;
+}
+
+std::vector<MeasuredKernel> read_kernel_files(const std::vector<std::string>& paths) {
+  std::vector<MeasuredKernel> rows;
+  for (const std::string& p : paths) {
+    std::vector<MeasuredKernel> part = parse_kernel_csv(read_text_file(p), p);
+    rows.insert(rows.end(), std::make_move_iterator(part.begin()),
+                std::make_move_iterator(part.end()));
+  }
+  return rows;
+}
+
+ModelConfig resolve_model(const std::string& name_or_path) {
+  reject_directory("--model", name_or_path);
+  if (is_regular_file(name_or_path))
+    return parse_model_config(read_text_file(name_or_path), name_or_path);
+  const bool looks_like_path =
+      name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
+  if (looks_like_path) throw Error("--model: no such file '" + name_or_path + "'");
+  return find_model(name_or_path);
+}
+
+nlohmann::json request_with(const GpuSpec& gpu, const std::string& model_arg,
+                            const ModelConfig& model) {
+  nlohmann::json req;
+  req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
+  if (is_regular_file(model_arg))
+    req["model"] = nlohmann::json::parse(read_text_file(model_arg));
+  else
+    req["model"] = model.id;
+  return req;
 }
 
 }  // namespace tilecast::cli

@@ -1,10 +1,14 @@
 // File access for the CLI (the core never touches files).
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_csv.hpp"
+#include "tilecast/model_config.hpp"
 
 namespace tilecast::cli {
 
@@ -19,5 +23,18 @@ void reject_directory(const std::string& option, const std::string& path);
 
 // A catalog name (case-insensitive) or a path to a spec file (catalog or dataset format).
 GpuSpec resolve_gpu(const std::string& name_or_path);
+
+// Every device spec in `dir` (*.json, either format), by its name.
+std::map<std::string, GpuSpec> read_device_dir(const std::string& dir);
+// The rows of measured-kernel CSV files, in order.
+std::vector<MeasuredKernel> read_kernel_files(const std::vector<std::string>& paths);
+
+// A zoo name (case-insensitive) or a path to a Hugging Face config.json.
+ModelConfig resolve_model(const std::string& name_or_path);
+
+// A JSON API request's "gpu" (the resolved spec) and "model" (the zoo id, or the config file's
+// contents when `model_arg` names a file).
+nlohmann::json request_with(const GpuSpec& gpu, const std::string& model_arg,
+                            const ModelConfig& model);
 
 }  // namespace tilecast::cli

@@ -14,13 +14,6 @@
 namespace tilecast::cli {
 namespace {
 
-ModelConfig resolve_serving_model(const std::string& name_or_path) {
-  reject_directory("--model", name_or_path);
-  if (is_regular_file(name_or_path))
-    return parse_model_config(read_text_file(name_or_path), name_or_path);
-  return find_model(name_or_path);
-}
-
 template <class T, class Parse>
 T word(const Args& args, const char* flag, T fallback, Parse parse) {
   if (!args.has(flag)) return fallback;
@@ -34,7 +27,7 @@ T word(const Args& args, const char* flag, T fallback, Parse parse) {
 int run_serve(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
-  const ModelConfig model = resolve_serving_model(model_arg);
+  const ModelConfig model = resolve_model(model_arg);
   if (!args.has("prompt")) throw Error("--prompt is required (prompt tokens per request)");
   if (!args.has("output")) throw Error("--output is required (generated tokens per request)");
   constexpr std::int64_t kMax = std::int64_t{1} << 31;
@@ -48,12 +41,7 @@ int run_serve(const Args& args) {
   r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
 
   if (args.has("json")) {
-    nlohmann::json req;
-    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
-    if (is_regular_file(model_arg))
-      req["model"] = nlohmann::json::parse(read_text_file(model_arg));
-    else
-      req["model"] = model.id;
+    nlohmann::json req = request_with(gpu, model_arg, model);
     req["prompt"] = r.prompt;
     req["output"] = r.output;
     req["batch"] = r.batch;

@@ -17,6 +17,8 @@
 #include "tilecast/train_fp16.hpp"
 #include "tilecast/vidur_ops.hpp"
 #include "train/family_fit.hpp"
+#include "train/fnv.hpp"
+#include "train/progress.hpp"
 #include "train/weights_json.hpp"
 
 namespace tilecast {
@@ -54,15 +56,6 @@ train::FitSettings fit_settings(OpFamily f, const Fp16TrainConfig& c) {
   return s;
 }
 
-void mix(std::uint64_t& h, std::string_view s) {
-  for (unsigned char ch : s) {
-    h ^= ch;
-    h *= 1099511628211ull;
-  }
-  h ^= 0xff;
-  h *= 1099511628211ull;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -96,22 +89,22 @@ std::string fp16_train_config_text(const Fp16TrainConfig& c) {
 
 std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
                                  const Fp16TrainConfig& config) {
-  std::uint64_t h = 14695981039346656037ull;
+  std::uint64_t h = train::kFnvOffset;
   for (const Fp16TrainInput& in : inputs) {
-    mix(h, gpu_spec_to_json(in.gpu));
+    train::fnv1a_mix(h, gpu_spec_to_json(in.gpu));
     for (const TrainText& t : in.csvs) {
-      mix(h, t.name);
-      mix(h, t.text);
+      train::fnv1a_mix(h, t.name);
+      train::fnv1a_mix(h, t.text);
     }
   }
-  mix(h, fp16_train_config_text(config));
+  train::fnv1a_mix(h, fp16_train_config_text(config));
   return h;
 }
 
 Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
                                   const Fp16TrainConfig& config, const std::string& command,
                                   const std::function<void(const TrainProgress&)>& progress) {
-  const auto t0 = std::chrono::steady_clock::now();
+  train::ProgressClock clock;
   Fp16TrainResult res;
   // Repeats of a kernel on a GPU (rows sharing (tokens, TP), and models sharing a shape)
   // become one sample at the median of their medians.
@@ -146,9 +139,8 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
     ++res.samples;
   }
 
-  double total_work = 0, done_work = 0;
   for (OpFamily f : families)
-    total_work += double(data[f].samples.size()) * fit_settings(f, config).epochs;
+    clock.total_work += double(data[f].samples.size()) * fit_settings(f, config).epochs;
 
   nlohmann::ordered_json j;
   j["format"] = "tilecast-kernel-weights-1";
@@ -174,20 +166,9 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
     train::FitSettings st = fit_settings(f, config);
     st.overhead_max_ms = train::overhead_cap_ms(d);
     const double unit = double(d.samples.size());
-    const train::FitResult fit = train::fit_family(
-        d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {
-          done_work += unit;
-          if (!progress) return;
-          TrainProgress p;
-          p.family = name;
-          p.epoch = epoch;
-          p.epochs = st.epochs;
-          p.loss = loss;
-          p.elapsed_s =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          p.left_s = done_work > 0 ? p.elapsed_s * (total_work - done_work) / done_work : 0;
-          progress(p);
-        });
+    const train::FitResult fit =
+        train::fit_family(d, st, config.seed * 1000003ull + std::uint64_t(f),
+                          clock.epochs_of(name, st.epochs, unit, progress));
     res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
     nlohmann::ordered_json fam;
     fam["rows"] = d.samples.size();

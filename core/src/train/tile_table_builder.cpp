@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "train/dataset.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
+#include "train/dataset.hpp"
 
 namespace tilecast::train {
 

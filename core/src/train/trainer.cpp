@@ -17,6 +17,7 @@
 #include "tilecast/train.hpp"
 #include "train/dataset.hpp"
 #include "train/family_fit.hpp"
+#include "train/progress.hpp"
 #include "train/rng.hpp"
 #include "train/tile_table_builder.hpp"
 #include "train/weights_json.hpp"
@@ -85,7 +86,7 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
                                 const std::vector<TrainText>& device_files,
                                 const TrainConfig& config, const std::string& command,
                                 const std::function<void(const TrainProgress&)>& progress) {
-  const auto t0 = std::chrono::steady_clock::now();
+  train::ProgressClock clock;
   std::map<std::string, GpuSpec> devices;
   for (const TrainText& d : device_files) {
     GpuSpec g = parse_gpu_spec(d.text, d.name);
@@ -138,10 +139,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     }
   }
 
-  double total_work = 0, done_work = 0;
   for (OpFamily f : families)
-    total_work += double(data[std::size_t(f)].samples.size()) * family_settings(f, config).epochs *
-                  family_traits(f).fit.cost;
+    clock.total_work += double(data[std::size_t(f)].samples.size()) *
+                        family_settings(f, config).epochs * family_traits(f).fit.cost;
 
   nlohmann::ordered_json j;
   j["format"] = "tilecast-kernel-weights-1";
@@ -180,20 +180,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     train::FitSettings st = family_settings(f, config);
     st.overhead_max_ms = train::overhead_cap_ms(d);
     const double unit = double(d.samples.size()) * traits.fit.cost;
-    const train::FitResult fit = train::fit_family(
-        d, st, config.seed * 1000003ull + std::uint64_t(f), [&](int epoch, double loss) {
-          done_work += unit;
-          if (!progress) return;
-          TrainProgress p;
-          p.family = name;
-          p.epoch = epoch;
-          p.epochs = st.epochs;
-          p.loss = loss;
-          p.elapsed_s =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          p.left_s = done_work > 0 ? p.elapsed_s * (total_work - done_work) / done_work : 0;
-          progress(p);
-        });
+    const train::FitResult fit =
+        train::fit_family(d, st, config.seed * 1000003ull + std::uint64_t(f),
+                          clock.epochs_of(name, st.epochs, unit, progress));
     res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
     nlohmann::ordered_json fam;
     fam["rows"] = d.samples.size();

@@ -83,8 +83,10 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
     mix(h, l.model_json);
     mix(h, l.label_json);
   }
-  mix(h, embedded::find("core/data/kernel_weights.json"));
-  mix(h, embedded::find("core/data/tile_table.json"));
+  // The full models the protocol evaluates with: NVIDIA FP32 and (for the CDNA rows) AMD FP32.
+  for (const char* f : {"core/data/kernel_weights.json", "core/data/tile_table.json",
+                        "core/data/kernel_weights_amd.json", "core/data/tile_table_amd.json"})
+    mix(h, embedded::find(f));
   return h;
 }
 

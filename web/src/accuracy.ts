@@ -34,9 +34,9 @@ export function loadReport(): Promise<Report> {
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 
-// The GPUs the kernel models were trained on (the weights' trained_on); every
-// other GPU in the report was never used for training or tuning.
-const TRAINED_ON = new Set(['NVIDIA A100-PCIE-40GB', 'Tesla P100-PCIE-16GB', 'Tesla P4', 'Tesla T4', 'Tesla V100-PCIE-32GB']);
+// The GPUs the kernel models were trained on (the NVIDIA weights' and the AMD weights'
+// trained_on); every other GPU in the report was never used for training or tuning.
+const TRAINED_ON = new Set(['NVIDIA A100-PCIE-40GB', 'Tesla P100-PCIE-16GB', 'Tesla P4', 'Tesla T4', 'Tesla V100-PCIE-32GB', 'AMD Instinct MI100', 'AMD Instinct MI210']);
 const gpuName = (gpu: string): string => (TRAINED_ON.has(gpu) ? gpu : `${gpu} (not used in training)`);
 
 function table(caption: string, head: string[], rows: (string | number)[][], numericFrom = 1): HTMLElement {

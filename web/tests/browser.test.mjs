@@ -141,11 +141,11 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   await page.fill('#gpu-search', 'mi300');
   await waitForecasts(page, ++n);
   assert.equal(await page.locator('#gpu-select').inputValue(), 'mi300x');
-  // The roofline makes no learned claim; the learned model says it saw no AMD GPU.
+  // The roofline makes no learned claim; the learned model says which AMD generations it saw.
   assert.equal(await page.locator('#caveats').textContent(), '');
   await page.selectOption('#predictor', 'tilecast');
   await waitForecasts(page, ++n);
-  assert.match(await page.locator('#caveats').textContent(), /trained on NVIDIA GPUs only/);
+  assert.match(await page.locator('#caveats').textContent(), /No CDNA 3 GPU was measured: the AMD models learned from CDNA and CDNA 2 GPUs/);
   // A bad batch size is an inline message; the last forecast stays.
   const kept = await shown(page);
   await page.fill('#batch', '0');
@@ -536,6 +536,7 @@ test('the page says what it forecasts, in the user\'s words', async () => {
   assert.match(await page.locator('#accuracy-training').textContent(), /trained on .*P4, .*P100, .*T4, .*V100 and A100 40GB PCIe.*A100 80GB PCIe/);
   assert.ok(await page.locator('#accuracy-body th', { hasText: 'NVIDIA A100 80GB PCIe (not used in training)' }).count() > 0);
   assert.equal(await page.locator('#accuracy-body th', { hasText: 'Tesla T4 (not used in training)' }).count(), 0);
+  assert.equal(await page.locator('#accuracy-body th', { hasText: 'AMD Instinct MI100 (not used in training)' }).count(), 0);
   await page.close();
 });
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 
@@ -10,6 +11,20 @@
 #include "train/rng.hpp"
 
 namespace tilecast::train {
+
+std::string fit_settings_text(const FitSettings& st) {
+  std::string s = "steady=";
+  for (int h : st.steady_hidden) s += std::to_string(h) + "x";
+  s += " tail=";
+  for (int h : st.tail_hidden) s += std::to_string(h) + "x";
+  s += " steady_inputs=";
+  for (bool b : st.steady_inputs) s += b ? "1" : "0";
+  char buf[160];
+  std::snprintf(
+      buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=fastest wref=%.9g",
+      st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay, st.weight_ref_ms);
+  return s + buf;
+}
 namespace {
 
 double smape(double pred, double y) { return 2.0 * std::fabs(pred - y) / (pred + y); }

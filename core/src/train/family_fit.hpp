@@ -28,6 +28,10 @@ struct FitSettings {
   double weight_ref_ms = 0;
 };
 
+// The settings as one canonical line ("steady=32x32x tail=... epochs=80 ..."): part of the
+// config text a weights file's training hash covers.
+std::string fit_settings_text(const FitSettings& s);
+
 struct FitResult {
   Mlp steady;  // 1 output: gamma (logit)
   Mlp tail;    // 2 outputs: alpha and overhead (logits)

@@ -68,17 +68,7 @@ std::string fp16_train_config_text(const Fp16TrainConfig& c) {
   std::string s = "fp16 seed=" + std::to_string(c.seed) + " epochs=" + std::to_string(c.epochs);
   for (OpFamily f : fp16_families()) {
     const train::FitSettings st = fit_settings(f, c);
-    s += " " + std::string(family_name(f)) + ":steady=";
-    for (int h : st.steady_hidden) s += std::to_string(h) + "x";
-    s += " tail=";
-    for (int h : st.tail_hidden) s += std::to_string(h) + "x";
-    s += " steady_inputs=";
-    for (bool b : st.steady_inputs) s += b ? "1" : "0";
-    char buf[160];
-    std::snprintf(
-        buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=fastest wref=%.9g",
-        st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay, st.weight_ref_ms);
-    s += buf;
+    s += " " + std::string(family_name(f)) + ":" + train::fit_settings_text(st);
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.9g", kScalarLoadBytesPerThreadPerS);

@@ -65,17 +65,7 @@ std::string train_config_text(const TrainConfig& c) {
   for (const auto& d : c.held_out_devices) s += d + ";";
   for (OpFamily f : trained_families()) {
     const train::FitSettings st = family_settings(f, c);
-    s += " " + std::string(family_name(f)) + ":steady=";
-    for (int h : st.steady_hidden) s += std::to_string(h) + "x";
-    s += " tail=";
-    for (int h : st.tail_hidden) s += std::to_string(h) + "x";
-    s += " steady_inputs=";
-    for (bool b : st.steady_inputs) s += b ? "1" : "0";
-    char buf[160];
-    std::snprintf(
-        buf, sizeof buf, " epochs=%d batch=%d lr=%.9g lr_final=%.9g wd=%.9g ovh=fastest wref=%.9g",
-        st.epochs, st.batch, st.lr, st.lr_final_fraction, st.weight_decay, st.weight_ref_ms);
-    s += buf;
+    s += " " + std::string(family_name(f)) + ":" + train::fit_settings_text(st);
   }
   s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table"
        " softmax_tiles=streaming";

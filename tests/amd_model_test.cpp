@@ -41,20 +41,9 @@ std::vector<std::string> training_inputs() {
   return out;
 }
 
-std::vector<TrainText> device_files() {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices"))
-    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  std::vector<TrainText> out;
-  for (const auto& n : names)
-    out.push_back({"devices/" + n, test::read_file(test::data_dir() + "/devices/" + n)});
-  return out;
-}
-
 std::map<std::string, GpuSpec> devices() {
   std::map<std::string, GpuSpec> out;
-  for (const TrainText& d : device_files()) {
+  for (const TrainText& d : test::dataset_device_files()) {
     GpuSpec g = parse_gpu_spec(d.text, d.name);
     out.emplace(g.name, g);
   }
@@ -107,8 +96,9 @@ TEST_SUITE("amd_model") {
     CHECK(w.at("max_rows").get<std::int64_t>() == 0);
     CHECK(w.at("config").get<std::string>() == train_config_text(cfg));
     char hex[20];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(training_hash(csvs, device_files(), cfg)));
+    std::snprintf(
+        hex, sizeof hex, "%016llx",
+        static_cast<unsigned long long>(training_hash(csvs, test::dataset_device_files(), cfg)));
     INFO("stale core/data/kernel_weights_amd.json: rerun scripts/train_amd.sh (make train-amd)");
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);

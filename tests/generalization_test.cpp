@@ -27,21 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<TrainText> data_devices() {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(test::data_dir() + "/devices"))
-    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  std::vector<TrainText> out;
-  for (const auto& n : names)
-    out.push_back({"devices/" + n, test::read_file(test::data_dir() + "/devices/" + n)});
-  return out;
-}
-
-TrainText data_file(const std::string& rel) {
-  return {rel, test::read_file(test::data_dir() + "/" + rel)};
-}
-
 // The labels of one device folder of the dataset (options left out).
 std::vector<E2eInput> labels_of(const std::string& device_stem) {
   std::vector<std::string> stems;
@@ -207,11 +192,12 @@ TEST_SUITE("generalization") {
     for (const char* op : {"linear", "add", "softmax", "ln"})
       for (const char* gpu : {"Tesla T4", "Tesla P100-PCIE-16GB"})
         in.train_csvs.push_back(
-            data_file(std::string("nvidia/kernels/train/") + op + "/" + gpu + ".csv"));
-    in.train_devices = data_devices();
+            test::dataset_file(std::string("nvidia/kernels/train/") + op + "/" + gpu + ".csv"));
+    in.train_devices = test::dataset_device_files();
     in.eval_devices = in.train_devices;
     for (const char* f : {"bmm", "linear", "vec"})
-      in.kernel_csvs.push_back(data_file(std::string("nvidia/kernels/test/") + f + ".csv"));
+      in.kernel_csvs.push_back(
+          test::dataset_file(std::string("nvidia/kernels/test/") + f + ".csv"));
     in.labels = labels_of("Tesla_T4");
     const std::vector<GeneralizationFold> folds = {
         {"Turing", {"Tesla T4"}, true, true},

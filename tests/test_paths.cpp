@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,18 @@ CliRun run_shell(const std::string& command) {
   const int status = pclose(p);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
   return r;
+}
+
+TrainText dataset_file(const std::string& rel) { return {rel, read_file(data_dir() + "/" + rel)}; }
+
+std::vector<TrainText> dataset_device_files() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() + "/devices"))
+    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::vector<TrainText> out;
+  for (const auto& n : names) out.push_back(dataset_file("devices/" + n));
+  return out;
 }
 
 }  // namespace tilecast::test

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "tilecast/train.hpp"
 
 namespace tilecast::test {
 
@@ -18,6 +21,11 @@ struct CliRun {
   std::string output;
 };
 CliRun run_cli(const std::string& args);
+
+// A file of the shared dataset as a trainer input, named by its path under data_dir().
+TrainText dataset_file(const std::string& rel);
+// Every device file of the shared dataset (devices/*.json), sorted by name.
+std::vector<TrainText> dataset_device_files();
 // A shell command line (e.g. a repository script), the same way.
 CliRun run_shell(const std::string& command);
 

@@ -16,37 +16,21 @@
 
 using namespace tilecast;
 
-namespace {
-
-std::vector<TrainText> device_files() {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices"))
-    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  std::vector<TrainText> out;
-  for (const auto& n : names)
-    out.push_back({"devices/" + n, test::read_file(test::data_dir() + "/devices/" + n)});
-  return out;
-}
-
-TrainText csv(const std::string& rel) {
-  return {rel, test::read_file(test::data_dir() + "/" + rel)};
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_SUITE("train") {
   TEST_CASE("a short run: loss falls in every family, and the same seed gives the same bytes") {
-    const std::vector<TrainText> csvs = {csv("nvidia/kernels/train/linear/Tesla T4.csv"),
-                                         csv("nvidia/kernels/train/add/Tesla T4.csv"),
-                                         csv("nvidia/kernels/train/softmax/Tesla T4.csv"),
-                                         csv("nvidia/kernels/train/ln/Tesla T4.csv")};
+    const std::vector<TrainText> csvs = {
+        test::dataset_file("nvidia/kernels/train/linear/Tesla T4.csv"),
+        test::dataset_file("nvidia/kernels/train/add/Tesla T4.csv"),
+        test::dataset_file("nvidia/kernels/train/softmax/Tesla T4.csv"),
+        test::dataset_file("nvidia/kernels/train/ln/Tesla T4.csv")};
     TrainConfig cfg;
     cfg.seed = 7;
     cfg.epochs = 8;
     cfg.max_rows = 400;
     int progress_calls = 0;
-    const TrainResult a = train_kernel_models(csvs, device_files(), cfg, "test",
+    const TrainResult a = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test",
                                               [&](const TrainProgress&) { ++progress_calls; });
     CHECK(progress_calls == 4 * 8);
     REQUIRE(a.losses.size() == 4);
@@ -61,11 +45,11 @@ TEST_SUITE("train") {
     CHECK(w["families"]["softmax"]["tile_time"] == "streaming");
     CHECK(!w["families"]["layernorm"].contains("tile_time"));
     CHECK(!w["families"]["gemm"].contains("tile_time"));
-    const TrainResult b = train_kernel_models(csvs, device_files(), cfg, "test");
+    const TrainResult b = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test");
     CHECK(a.weights_json == b.weights_json);
     CHECK(a.tile_table_json == b.tile_table_json);
     cfg.seed = 8;
-    const TrainResult c = train_kernel_models(csvs, device_files(), cfg, "test");
+    const TrainResult c = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test");
     CHECK(a.weights_json != c.weights_json);
   }
 
@@ -94,17 +78,18 @@ TEST_SUITE("train") {
               ",1024\nadd,0.5,NVIDIA A100 80GB PCIe,k,1,1,1," + std::to_string(i) + ",1024\n";
     TrainConfig cfg;
     cfg.epochs = 2;
-    const TrainResult r = train_kernel_models({{"mem.csv", head + body}}, device_files(), cfg, "t");
+    const TrainResult r =
+        train_kernel_models({{"mem.csv", head + body}}, test::dataset_device_files(), cfg, "t");
     CHECK(r.rows_used == 40);
     CHECK(r.rows_held_out == 40);
     CHECK(nlohmann::json::parse(r.weights_json)["trained_on"] ==
           nlohmann::json::array({"Tesla T4"}));
     CHECK_THROWS_WITH_AS(
-        train_kernel_models({{"bad.csv", head + "add,zero,Tesla T4,k,1,1,1,2,4\n"}}, device_files(),
-                            cfg, "t"),
+        train_kernel_models({{"bad.csv", head + "add,zero,Tesla T4,k,1,1,1,2,4\n"}},
+                            test::dataset_device_files(), cfg, "t"),
         doctest::Contains("bad.csv:2"), Error);
     CHECK_THROWS_WITH_AS(train_kernel_models({{"dev.csv", head + "add,1,Tesla X9,k,1,1,1,2,4\n"}},
-                                             device_files(), cfg, "t"),
+                                             test::dataset_device_files(), cfg, "t"),
                          doctest::Contains("Device 'Tesla X9'"), Error);
   }
 
@@ -119,7 +104,8 @@ TEST_SUITE("train") {
               std::to_string(i) + ",4096\nadd,0.05,Tesla V100-PCIE-32GB,k,1,1,1,1,8\n";
     TrainConfig cfg;
     cfg.epochs = 2;
-    const TrainResult r = train_kernel_models({{"mem.csv", head + body}}, device_files(), cfg, "t");
+    const TrainResult r =
+        train_kernel_models({{"mem.csv", head + body}}, test::dataset_device_files(), cfg, "t");
     const auto w = nlohmann::json::parse(r.weights_json);
     CHECK(w["families"]["elementwise"]["overhead_max_ms"].get<double>() == doctest::Approx(0.05));
     const FamilyModel m =
@@ -141,7 +127,7 @@ TEST_SUITE("train") {
     REQUIRE(w.at("inputs").get<std::vector<std::string>>() == expected);
 
     std::vector<TrainText> csvs;
-    for (const auto& rel : expected) csvs.push_back(csv(rel));
+    for (const auto& rel : expected) csvs.push_back(test::dataset_file(rel));
     TrainConfig cfg;
     cfg.seed = w.at("seed").get<std::uint64_t>();
     cfg.epochs = w.at("epochs").get<int>();
@@ -150,8 +136,9 @@ TEST_SUITE("train") {
     CHECK(cfg.max_rows == 0);
     CHECK(w.at("config").get<std::string>() == train_config_text(cfg));
     char hex[20];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(training_hash(csvs, device_files(), cfg)));
+    std::snprintf(
+        hex, sizeof hex, "%016llx",
+        static_cast<unsigned long long>(training_hash(csvs, test::dataset_device_files(), cfg)));
     INFO("stale core/data/kernel_weights.json: rerun scripts/train.sh");
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);

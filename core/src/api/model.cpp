@@ -73,8 +73,20 @@ std::string forecast_model(std::string_view request_json) {
   const Workload w = make_workload(mode, batch, seq, cache);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
-  const OpGraph graph = build_op_graph(model, w);
-  const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  const std::string engine_word = detail::string_field(req, "engine", kOrigin, false);
+  Engine engine = Engine::eager;
+  try {
+    if (!engine_word.empty()) engine = parse_engine(engine_word);
+  } catch (const Error& e) {
+    throw Error(std::string("model request: field 'engine': ") + e.what());
+  }
+  if (engine == Engine::fused)
+    throw Error(
+        "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "
+        "`tilecast serve`); allowed here: eager, compiled");
+  const OpGraph graph = build_engine_graph(model, w, engine);
+  ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  f.engine = engine;
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;

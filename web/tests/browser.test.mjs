@@ -672,8 +672,9 @@ test('the serve view\'s charts are computed off the input path and drawn', async
   assert.equal(Number(await page.locator('#serve-status').getAttribute('data-points')), batchPoints + contextPoints);
   const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.serve }));
   assert.ok(jobs.finished >= 1 && jobs.slices >= 1, JSON.stringify(jobs));
-  // The charts are drawn (Chart.js sizes the canvas once it draws).
-  await page.waitForFunction(() => ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).width > 0));
+  // The charts are drawn (Chart.js sets the canvas's style size when it draws; an
+  // undrawn canvas has none).
+  await page.waitForFunction(() => ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).style.height !== ''));
   await page.close();
 });
 

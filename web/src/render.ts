@@ -17,7 +17,7 @@ import {
   renderSweep, sweepPoints,
 } from './views';
 import {
-  chartBatches, chartContexts, contextRequest, renderServe, renderServeCharts, serveTitle, showServeError, type ServePoints,
+  beyondPositions, chartBatches, chartContexts, contextRequest, renderServe, renderServeCharts, serveTitle, showServeError, type ServePoints,
 } from './serve_view';
 
 // ---- sections --------------------------------------------------------------
@@ -207,7 +207,7 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
     }
     const g = r!.f;
     if (i < batchRequests.length) points.batch.push({ x: g.batch, tokens_per_s: g.tokens_per_s, fits: g.memory.fits });
-    else points.context.push({ x: g.prompt, decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token });
+    else points.context.push({ x: g.prompt, decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token, beyond: beyondPositions(g) });
   });
   renderServeCharts(points);
   shownServeCharts = key;

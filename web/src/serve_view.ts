@@ -140,7 +140,13 @@ export function contextRequest(base: ServingRequest, context: number): ServingRe
 
 export interface ServePoints {
   batch: { x: number; tokens_per_s: number; fits: boolean }[];
-  context: { x: number; decode_ms: number }[];
+  context: { x: number; decode_ms: number; beyond: boolean }[];
+}
+
+// True when the forecast's caveats say the sequence is longer than the model's
+// position table (the API's workload caveat): the cost of running it, shown dashed.
+export function beyondPositions(f: ServingForecast): boolean {
+  return (f.caveats ?? []).some((c) => /was built for \(\d+ positions\)/.test(c));
 }
 
 export function renderServeCharts(p: ServePoints): void {
@@ -174,11 +180,21 @@ export function renderServeCharts(p: ServePoints): void {
   });
   const contextCanvas = byId<HTMLCanvasElement>('serve-context-chart');
   contextCanvas.dataset.points = String(p.context.length);
+  contextCanvas.dataset.beyond = String(p.context.filter((q) => q.beyond).length);
   drawChart(contextCanvas, {
     type: 'line',
     data: {
       labels: p.context.map((q) => q.x.toLocaleString('en-US')),
-      datasets: [{ label: 'one decode step (ms)', data: p.context.map((q) => q.decode_ms), borderColor: COLORS.accent, backgroundColor: COLORS.accent }],
+      datasets: [
+        { label: 'one decode step (ms)', data: p.context.map((q) => (q.beyond ? null : q.decode_ms)), borderColor: COLORS.accent, backgroundColor: COLORS.accent },
+        {
+          label: 'beyond the model\'s positions',
+          data: p.context.map((q, i) => (q.beyond || p.context[i + 1]?.beyond ? q.decode_ms : null)),
+          borderColor: COLORS.roofline,
+          backgroundColor: COLORS.roofline,
+          borderDash: [4, 3],
+        },
+      ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },

@@ -670,6 +670,11 @@ test('the serve view\'s charts are computed off the input path and drawn', async
   for (let b = 1; b <= Math.min(512, f.max_batch); b *= 2) expected.add(b);
   assert.equal(batchPoints, expected.size);
   assert.equal(Number(await page.locator('#serve-status').getAttribute('data-points')), batchPoints + contextPoints);
+  // Contexts past Llama-3 8B's 8,192 positions are marked (the API's caveat says so).
+  const beyond = Number(await page.locator('#serve-context-chart').getAttribute('data-beyond'));
+  const contexts = [];
+  for (let c = 128; c <= Math.min(1 << 17, f.max_context); c *= 2) contexts.push(c);
+  assert.equal(beyond, contexts.filter((c) => c + 1 > 8192).length);
   const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.serve }));
   assert.ok(jobs.finished >= 1 && jobs.slices >= 1, JSON.stringify(jobs));
   // The charts are drawn (Chart.js sets the canvas's style size when it draws; an

@@ -42,14 +42,16 @@ function renderServeCard(app: App, card: HTMLElement): void {
     return;
   }
   const f = r.f;
-  const figure = (id: string, label: string, muted = false) =>
-    h('div', {}, h('output', { id, class: muted ? 'value muted' : 'value' }), h('div', { class: 'label' }, label));
+  const figure = (id: string, label: string) => h('div', {}, h('output', { id, class: 'value' }), h('div', { class: 'label' }, label));
   const m = f.memory;
+  const fit = m.fits
+    ? `fits: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU, largest batch ${f.max_batch}`
+    : `does not fit: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU${f.max_batch > 0 ? `, largest batch ${f.max_batch}` : ''}`;
   card.append(
     h('div', { class: 'embed-title' }, `${serveTitle(f)} — serving`),
     h('div', { class: 'embed-sub', id: 'embed-setting' }, serveSetting(f)),
-    h('div', { class: 'embed-figures' }, figure('embed-ttft', 'Time to first token'), figure('embed-tpot', 'Time per output token'), figure('embed-serve-tokens', 'Generated tokens/s', true)),
-    h('div', { class: 'embed-sub', id: 'embed-memory' }, `${m.fits ? 'Fits' : 'Does not fit'}: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU · largest batch ${f.max_batch}`),
+    h('div', { class: 'embed-figures' }, figure('embed-ttft', 'Time to first token'), figure('embed-tpot', 'Time per output token')),
+    h('div', { class: 'embed-sub' }, h('output', { id: 'embed-serve-tokens' }), h('span', { id: 'embed-memory' }, ` · ${fit}`)),
   );
   showServeFigures('embed-', f);
   caveatNote(card, f.caveats ?? []);

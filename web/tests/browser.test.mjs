@@ -716,7 +716,7 @@ test('the share link and the embed card carry the serve view\'s inputs', async (
   const embed = await open(src.slice(base.length));
   assert.deepEqual(await shownServe(embed, 'embed-'), first);
   assert.match(await embed.locator('#embed-setting').textContent(), /1024 prompt \+ 64 output tokens · FP16 · PyTorch eager · 2 GPUs/);
-  assert.match(await embed.locator('#embed-memory').textContent(), /Fits|Does not fit/);
+  assert.match(await embed.locator('#embed-memory').textContent(), /^ · (fits|does not fit): [\d.]+ of 80 GB per GPU/);
   // Old links (no serve fields) open as before, with the serve defaults.
   await open('?gpu=t4&model=gpt2&mode=inference&batch=1&seq=128', again);
   assert.equal(await again.locator('#notice').isHidden(), true);

@@ -680,8 +680,10 @@ test('the serve view\'s charts are computed off the input path and drawn', async
   // The charts are drawn (Chart.js sets the canvas's style size when it draws; an
   // undrawn canvas has none).
   await page.waitForFunction(() => ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).style.height !== ''));
-  // On a phone the view does not scroll sideways.
+  // On a phone the view does not scroll sideways (once the charts have followed the
+  // new width: Chart.js resizes on its ResizeObserver, a frame or two later).
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 1, null, { timeout: 5000 }).catch(() => undefined);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the serve view scrolls sideways on a phone by ${overflow}px`);
   await page.close();

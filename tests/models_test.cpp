@@ -103,6 +103,11 @@ TEST_SUITE("models") {
       const ModelConfig m = find_model(p.id);
       CHECK(m.params() / 1e9 == doctest::Approx(p.billions).epsilon(0.005));
       CHECK(graph_params(m) / 1e9 == doctest::Approx(p.billions).epsilon(0.005));
+      // every expert resident, whatever the workload routes (idle experts listed on the router)
+      CHECK(graph_param_count(build_op_graph(m, make_workload(Mode::training, 2, 512))) ==
+            doctest::Approx(graph_params(m)));
+      CHECK(graph_param_count(build_op_graph(m, make_workload(Mode::decode, 1, 1, 9))) ==
+            doctest::Approx(graph_params(m)));
     }
   }
 

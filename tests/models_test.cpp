@@ -250,6 +250,8 @@ TEST_SUITE("models") {
     const std::string moe = R"("model_type":"mixtral","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
     CHECK(error_of("{" + moe + "}").find("'num_local_experts'") != std::string::npos);
+    CHECK(error_of("{" + moe + R"(,"num_local_experts":100000})").find("'num_local_experts'") !=
+          std::string::npos);
     CHECK(error_of("{" + moe + R"(,"num_local_experts":2,"num_experts_per_tok":3})")
               .find("'num_experts_per_tok'") != std::string::npos);
     const std::string qwen = R"("model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":2,

@@ -157,6 +157,12 @@ double optional_number(const nlohmann::json& obj, const char* field, std::string
 void parse_experts(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
                    const char* count_field) {
   m.num_experts = size_field(j, {count_field}, origin);
+  // the graph lists each active expert's kernels: bound them (the largest released MoE has 256)
+  constexpr std::int64_t kMaxExperts = 4096;
+  if (m.num_experts > kMaxExperts)
+    throw Error(std::string(origin) + ": field '" + count_field + "' (" +
+                std::to_string(m.num_experts) + ") is above the " + std::to_string(kMaxExperts) +
+                " experts tilecast models");
   m.experts_per_token = optional_size(j, {"num_experts_per_tok"}, origin, 2);
   if (m.experts_per_token > m.num_experts)
     throw Error(std::string(origin) + ": field 'num_experts_per_tok' (" +

@@ -53,4 +53,22 @@ TEST_SUITE("cli_input") {
     const auto small = run_cli("kernel --gpu a100-80gb-sxm --op linear --dims 1,4096,4096,4096");
     CHECK(small.output.find("do not fit") == std::string::npos);
   }
+
+  TEST_CASE("forecast --precision: autocast training named, a type the GPU lacks refused") {
+    const auto bf16 = run_cli(
+        "forecast --gpu a100-80gb-sxm --model gpt2 --seq 64 --mode training --precision bf16");
+    CHECK(bf16.code == 0);
+    CHECK(bf16.output.find("bf16 mixed precision (torch.autocast)") != std::string::npos);
+    const auto json = run_cli(
+        "forecast --gpu a100-80gb-sxm --model gpt2 --seq 64 --mode training --precision bf16 "
+        "--json");
+    CHECK(json.output.find("\"precision\": \"bf16\"") != std::string::npos);
+    const auto v100 =
+        run_cli("forecast --gpu v100-sxm --model gpt2 --seq 64 --mode training --precision bf16");
+    CHECK(v100.code != 0);
+    CHECK(v100.output.find("its precisions: fp32, fp16") != std::string::npos);
+    const auto int8 = run_cli("forecast --gpu h100-sxm --model gpt2 --seq 64 --precision int8");
+    CHECK(int8.code != 0);
+    CHECK(int8.output.find("--precision: allowed fp32, fp16, bf16") != std::string::npos);
+  }
 }

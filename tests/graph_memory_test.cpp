@@ -73,12 +73,19 @@ TEST_SUITE("graph_memory") {
       const double s2 = graph_saved_bytes(build_op_graph(m, training(2, 128)));
       const double s4 = graph_saved_bytes(build_op_graph(m, training(4, 128)));
       CHECK(s1 > 0);
+      CHECK(graph_saved_bytes(build_op_graph(m, inference(4, 128))) == 0);
+      if (m.architecture == Architecture::mixtral || m.architecture == Architecture::qwen2_moe) {
+        // top-k experts: each active expert's rows are rounded up to whole rows (128 x 4 / 60
+        // = 8.5 -> 9 for Qwen1.5-MoE), so the steps are equal only to within that rounding
+        CHECK(s4 - s2 == doctest::Approx(2 * (s2 - s1)).epsilon(0.05));
+        CHECK(s2 > s1);
+        continue;
+      }
       // affine in batch: equal steps. The batch-free part (position ids, the
       // relative position buckets) is under 0.1% of one sequence's activations.
       CHECK(s4 - s2 == doctest::Approx(2 * (s2 - s1)).epsilon(1e-12));
       CHECK(2 * s1 - s2 >= 0);
       CHECK(2 * s1 - s2 < 1e-3 * s1);
-      CHECK(graph_saved_bytes(build_op_graph(m, inference(4, 128))) == 0);
     }
   }
 

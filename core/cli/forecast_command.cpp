@@ -34,9 +34,15 @@ int run_forecast(const Args& args) {
   if (args.has("context") && mode_value != Mode::decode)
     throw Error("--context (the cache length) applies to --mode decode only");
   const std::int64_t context = args.integer("context", 0, 1, std::int64_t{1} << 31);
-  const Workload w = make_workload(mode_value, batch, seq, context);
+  Workload w = make_workload(mode_value, batch, seq, context);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const Engine engine = args.has("compile") ? Engine::compiled : Engine::eager;
+  if (args.has("precision")) {
+    w.dtype = parse_dtype(args.get("precision", "fp32"));
+    if (w.dtype != DataType::fp32 && w.dtype != DataType::fp16 && w.dtype != DataType::bf16)
+      throw Error("--precision: allowed fp32, fp16, bf16");
+    require_precision(gpu, w.dtype);
+  }
 
   if (args.has("json")) {
     nlohmann::json req = request_with(gpu, model_arg, model);
@@ -46,6 +52,7 @@ int run_forecast(const Args& args) {
     if (args.has("context")) req["context"] = context;
     req["predictor"] = predictor_name(predictor);
     req["engine"] = engine_name(engine);
+    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
   }
@@ -57,7 +64,8 @@ int run_forecast(const Args& args) {
               mode.c_str(), static_cast<long long>(w.batch), static_cast<long long>(seq));
   if (mode_value == Mode::decode)
     std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
-  std::printf(" (%s predictor, %s)\n", std::string(predictor_name(predictor)).c_str(),
+  std::printf(" (%s predictor, %s, %s)\n", std::string(predictor_name(predictor)).c_str(),
+              std::string(dtype_name(w.dtype)).c_str(),
               engine == Engine::compiled ? "torch.compile" : "PyTorch eager");
   std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
   if (f.band_high_ms > 0)
@@ -95,6 +103,8 @@ int run_forecast(const Args& args) {
     std::printf(
         "\nnote: torch.compile: runs of element-wise, norm, softmax and copy kernels fused into "
         "one kernel each, GEMMs left to the library (docs/fusion.md)\n");
+  for (const std::string& c : precision_caveats(w, f.roofline_fallbacks))
+    std::printf("\nnote: %s\n", c.c_str());
   return 0;
 }
 
@@ -102,9 +112,10 @@ int run_forecast(const Args& args) {
     {"forecast",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
      "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
-     "[--predictor tilecast|roofline] [--compile] [--json] [--weights DIR]",
+     "[--predictor tilecast|roofline] [--precision fp32|bf16|fp16 (training: autocast)] "
+     "[--compile] [--json] [--weights DIR]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "weights"},
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights"},
      {"json", "compile"},
      run_forecast});
 

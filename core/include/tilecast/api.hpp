@@ -29,8 +29,13 @@ std::string validate_model(std::string_view config_json);
 // {"gpu": NAME | {spec}, "model": NAME | {HF config}, "batch": 1, "seq": 2048,
 //  "mode": "training"|"inference"|"prefill"|"decode" (also "train", "inf"; default
 //  inference), "context": N (decode only: the cache length, default seq),
-//  "predictor": "tilecast"|"roofline", "engine": "eager" (default) | "compiled" (torch.compile)}
-// seq is the sequence length (prefill: the prompt). Decode forecasts one new token
+//  "predictor": "tilecast"|"roofline", "precision": "fp32" (default) | "bf16" | "fp16",
+//  "engine": "eager" (default) | "compiled" (torch.compile, docs/fusion.md)}
+// seq is the sequence length (prefill: the prompt). precision: fp32 is eager FP32; bf16/fp16 in
+// training is an autocast mixed-precision step (half-type GEMMs on tensor cores, the rest FP32,
+// FP32 master weights, weight/input casts; docs/mixed-precision.md), in the other modes the whole
+// pass in the type. A GPU without the type is an error naming its precisions. The response names
+// it ("precision", and workload.precision). Decode forecasts one new token
 // per sequence attending to `context` cached tokens and itself. Prefill and decode
 // need a decoder-only model (not BERT or Switch).
 // -> the whole-model forecast as JSON (fields: model_forecast_to_json in model_forecast.hpp;

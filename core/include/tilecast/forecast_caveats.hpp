@@ -23,7 +23,14 @@ std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);
 // as one kernel there, so its forecast is a bound, not a time.
 std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel);
 
-// A workload beyond the model's stated context (max_position_embeddings / n_positions).
+// A half-precision forecast's precision (mixed-precision autocast for training, the whole pass
+// in the type otherwise) and the ops of that type no learned model covers (forecast by the
+// roofline). Empty at FP32.
+std::vector<std::string> precision_caveats(const Workload& w,
+                                           const std::vector<std::string>& roofline_ops);
+
+// A workload beyond the model's stated context (max_position_embeddings / n_positions); the
+// assumptions of a mixture of experts (balanced routing) and of sliding-window layers.
 std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w);
 
 }  // namespace tilecast

@@ -48,6 +48,12 @@ struct GpuSpec {
 // without one, its vendor from an optional `Vendor` field.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
 
+// Whether the GPU computes `t`: FP32 always, another type where the spec states a tensor or
+// vector peak for it (hw/gpu_precision.cpp).
+bool gpu_has_precision(const GpuSpec& gpu, DataType t);
+// Throws Error naming the GPU's precisions when it lacks `t` (e.g. BF16 on a V100).
+void require_precision(const GpuSpec& gpu, DataType t);
+
 // The spec in the gpu_catalog format.
 std::string gpu_spec_to_json(const GpuSpec& gpu);
 

@@ -10,10 +10,23 @@
 
 namespace tilecast {
 
-enum class Architecture { gpt2, bert, opt, llama, mistral, qwen2, switch_transformers };
+enum class Architecture {
+  gpt2,
+  bert,
+  opt,
+  llama,
+  mistral,
+  qwen2,
+  switch_transformers,
+  mixtral,    // Llama layers with a top-k mixture of SwiGLU experts
+  qwen2_moe,  // Qwen2 layers with top-k experts plus a gated shared expert
+  gemma,      // Llama-like: GeGLU, (1 + w) RMSNorm, scaled embeddings, tied head
+  gemma2,     // Gemma + sliding-window attention on alternate layers, soft-capping, 4 norms
+  phi3,       // Llama-like with fused qkv_proj and gate_up_proj
+};
 
 std::string_view architecture_name(Architecture a);
-// "gpt2, bert, opt, llama, mistral, qwen2, switch_transformers"
+// "gpt2, bert, opt, llama, mistral, qwen2, switch_transformers, mixtral, qwen2_moe, gemma, ..."
 std::string supported_architectures();
 
 enum class Activation { gelu, gelu_new, relu, silu };
@@ -43,8 +56,18 @@ struct ModelConfig {
   bool mlp_bias = false;
   double attention_dropout = 0;  // probability; 0 means no dropout kernel
   double hidden_dropout = 0;
-  // switch_transformers
+  // mixtures of experts (switch_transformers, mixtral, qwen2_moe)
   std::int64_t num_experts = 0;
+  std::int64_t experts_per_token = 0;         // top-k (switch: 1)
+  std::int64_t expert_intermediate_size = 0;  // one expert's MLP width (mixtral: intermediate_size)
+  std::int64_t shared_expert_intermediate_size = 0;  // qwen2_moe's always-on expert; 0: none
+  bool norm_topk_prob = false;                       // the top-k weights renormalised to sum 1
+  std::vector<std::int64_t> mlp_only_layers;         // qwen2_moe: layers with a dense MLP
+  // gemma2
+  std::int64_t sliding_window = 0;   // keys a sliding layer attends to (0: every layer global)
+  double attn_logit_softcap = 0;     // scores = cap * tanh(scores / cap); 0: none
+  double final_logit_softcap = 0;    // the same on the logits
+  double query_pre_attn_scalar = 0;  // scores scaled by its -1/2 power (0: head_dim)
   std::int64_t expert_capacity = 0;
   std::int64_t encoder_sparse_step = 0;
   std::int64_t decoder_sparse_step = 0;
@@ -57,6 +80,13 @@ struct ModelConfig {
 // mixture-of-experts block (the Hugging Face rule: every block when the step is 1,
 // else blocks with i % step == 1).
 bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i);
+
+// Whether decoder layer i of a decoder-only model has a mixture of experts: mixtral every layer,
+// qwen2_moe unless listed in mlp_only_layers and when (i + 1) % decoder_sparse_step == 0 (the
+// Hugging Face rule). False for the dense architectures (switch: is_sparse_layer).
+bool is_moe_layer(const ModelConfig& m, std::int64_t i);
+// Whether decoder layer i of a gemma2 model uses sliding-window attention (even layers).
+bool is_sliding_layer(const ModelConfig& m, std::int64_t i);
 
 // Parses a config.json. `origin` (a file name, "model config") prefixes every
 // error. Throws tilecast::Error naming the field or listing the supported architectures.

@@ -50,6 +50,9 @@ struct ModelForecast {
   std::array<double, kOpKindCount> breakdown_ms{};  // indexed by OpKind
   std::vector<SectionForecast> layers;
   std::vector<Substitution> substitutions;  // sorted, unique
+  // Ops of a half type (FP16/BF16) that no learned model covers on this GPU's vendor, forecast
+  // by the roofline instead (sorted, unique; always empty at FP32).
+  std::vector<std::string> roofline_fallbacks;
 };
 
 // Throws tilecast::Error on a bad workload or when the result is not finite.

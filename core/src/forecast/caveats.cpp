@@ -102,6 +102,42 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 "outputs past its limit are not meaningful" +
                 (model.max_positions > 0 ? " (its position table has no rows for them)" : "") +
                 ".");
+  if (model.architecture == Architecture::mixtral || model.architecture == Architecture::qwen2_moe)
+    c.push_back("Experts: balanced routing is assumed (the " + std::to_string(model.num_experts) +
+                " experts share the tokens' top-" + std::to_string(model.experts_per_token) +
+                " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
+                "then take longer. Every expert's weights are resident.");
+  if (model.sliding_window > 0)
+    c.push_back("Sliding window: half the layers attend to at most " +
+                std::to_string(model.sliding_window) +
+                " keys when decoding and cache at most that many tokens; prefill and training "
+                "compute the full masked scores (eager) or the window's band (fused).");
+  return c;
+}
+
+std::vector<std::string> precision_caveats(const Workload& w,
+                                           const std::vector<std::string>& roofline_ops) {
+  std::vector<std::string> c;
+  if (w.dtype == DataType::fp32) return c;
+  const std::string t(dtype_name(w.dtype));
+  if (w.training())
+    c.push_back("Precision: " + t +
+                " mixed precision (torch.autocast): GEMMs and batched matmuls in " + t +
+                " on tensor cores, every other kernel (norms, softmax, element-wise) in FP32, "
+                "FP32 master weights; each linear casts its weight and input to " +
+                t +
+                " and their gradients back (copies). No optimizer step is modelled (the step "
+                "ends with the gradients accumulated), nor a loss scaler (fp16).");
+  else
+    c.push_back("Precision: " + t + " weights and activations; every kernel in " + t + ".");
+  if (!roofline_ops.empty()) {
+    std::string ops;
+    for (const auto& o : roofline_ops) ops += (ops.empty() ? "" : ", ") + o;
+    c.push_back("No learned " + t + " model covers " + ops +
+                ": those kernels are forecast by the roofline (a lower bound).");
+  }
+  c.push_back("No 80% band: the bands are fitted on FP32 forecasts; " + t +
+              " whole-model forecasts have not been checked against measurements.");
   return c;
 }
 

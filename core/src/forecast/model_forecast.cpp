@@ -49,7 +49,17 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
     for (const auto& o : s.ops) {
       auto it = cache.find(o.kernel);
       if (it == cache.end()) {
-        const KernelForecast k = forecast_kernel(gpu, o.kernel, predictor);
+        KernelForecast k;
+        if (predictor == Predictor::tilecast && o.kernel.dtype != DataType::fp32) {
+          try {
+            k = forecast_kernel(gpu, o.kernel, predictor);
+          } catch (const Error&) {  // no learned model of this type and family: the roofline
+            k = forecast_kernel(gpu, o.kernel, Predictor::roofline);
+            f.roofline_fallbacks.emplace_back(op_name(o.kernel.op));
+          }
+        } else {
+          k = forecast_kernel(gpu, o.kernel, predictor);
+        }
         const double launch = std::clamp(k.overhead_ms, 0.0, k.latency_ms);
         it = cache.emplace(o.kernel, Timed{k.latency_ms - launch, launch}).first;
       }
@@ -108,13 +118,17 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
                          }),
              subs.end());
   f.substitutions = std::move(subs);
+  std::sort(f.roofline_fallbacks.begin(), f.roofline_fallbacks.end());
+  f.roofline_fallbacks.erase(std::unique(f.roofline_fallbacks.begin(), f.roofline_fallbacks.end()),
+                             f.roofline_fallbacks.end());
   f.latency_ms = f.forward_ms + f.backward_ms;
   if (!std::isfinite(f.latency_ms) || !std::isfinite(f.flops) || f.latency_ms <= 0)
     throw Error("the forecast is not finite: the workload is too large for this model");
   const double seconds = f.latency_ms / 1000;
   f.samples_per_s = double(w.batch) / seconds;
   f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
-  if (predictor == Predictor::tilecast)
+  // the bands are FP32 residuals: none for a half-precision forecast (never evaluated)
+  if (predictor == Predictor::tilecast && w.dtype == DataType::fp32)
     if (const ErrorBand* band = embedded_error_bands().model_band(w.mode)) {
       f.band_low_ms = f.latency_ms * band->low;
       f.band_high_ms = f.latency_ms * band->high;

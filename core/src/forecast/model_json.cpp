@@ -42,6 +42,9 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
   j["engine"] = std::string(engine_name(f.engine));
+  // fp32 (eager FP32), or fp16/bf16: autocast mixed precision in training, the whole pass in
+  // the type otherwise (caveats)
+  j["precision"] = std::string(dtype_name(w.dtype));
   j["latency_ms"] = f.latency_ms;
   // The 80% band; null for the roofline predictor (docs/generalization.md).
   j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
@@ -74,12 +77,14 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
         "Engine: torch.compile (Inductor, default mode, no CUDA graphs): each run of element-wise, "
         "norm, softmax and copy kernels is one generated kernel forecast as its largest member "
         "scaled by the run's external traffic; GEMMs stay library kernels (docs/fusion.md).");
+  for (std::string& c : precision_caveats(w, f.roofline_fallbacks)) caveats.push_back(std::move(c));
   j["caveats"] = caveats;
   j["roofline_latency_ms"] = roofline_latency_ms;
   j["workload"] = {{"mode", std::string(mode_name(w.mode))},
                    {"batch", w.batch},
                    {"query_len", w.query_len},
                    {"context_len", w.context_len},
+                   {"precision", std::string(dtype_name(w.dtype))},
                    {"tokens_per_s_counts", tokens_meaning(w.mode)}};
   return j.dump(2);
 }

@@ -10,6 +10,14 @@
 // their output; gelu its input; layer norm its input and per-row mean and rstd;
 // dropout its mask; embedding its indices; add, scalar mul/div and copies nothing.
 // Builders override a rule where they know better (OpRef::saves).
+//
+// Mixed precision (a training workload whose dtype is FP16 or BF16: torch.autocast): GEMMs
+// and batched matmuls run in the half type on tensor cores and keep their inputs in it; every
+// other kernel stays FP32 (autocast's FP32 list: softmax, norms, pow, rsqrt, losses; the
+// element-wise ops on the FP32 residual stream promote to FP32, a stated simplification for
+// the few that run in the half type). Each linear casts its FP32 weight (once per forward:
+// autocast caches weight casts) and its input to the half type, and casts both gradients
+// back to FP32 in the backward pass: copies moving 6 bytes an element. docs/mixed-precision.md.
 #pragma once
 
 #include <cstddef>
@@ -57,6 +65,13 @@ class GraphBuilder {
 
   const Workload& workload() const { return w_; }
   bool training() const { return w_.training(); }
+  // A mixed-precision (autocast) training step: training at FP16 or BF16.
+  bool autocast() const { return w_.training() && w_.dtype != DataType::fp32; }
+  // Bytes an element of a GEMM's saved input: the half type's under autocast, else FP32.
+  double gemm_input_bytes() const { return autocast() ? dtype_bytes(w_.dtype) : kFloatBytes; }
+  // An autocast cast (FP32 <-> half) of `elements` elements in the phase: a copy reading 4 and
+  // writing 2 bytes an element (no kernel unless autocast).
+  void autocast_cast(std::string_view name, Phase phase, double elements, std::int64_t h);
   std::int64_t batch() const { return w_.batch; }
   std::int64_t query_len() const { return w_.query_len; }      // tokens computed per sequence
   std::int64_t context_len() const { return w_.context_len; }  // keys attended per query
@@ -113,5 +128,8 @@ void build_bert(const ModelConfig& m, GraphBuilder& g);
 void build_opt(const ModelConfig& m, GraphBuilder& g);
 void build_llama(const ModelConfig& m, GraphBuilder& g);  // llama, mistral, qwen2
 void build_switch(const ModelConfig& m, GraphBuilder& g);
+void build_mixtral(const ModelConfig& m, GraphBuilder& g);  // mixtral, qwen2_moe
+void build_gemma(const ModelConfig& m, GraphBuilder& g);    // gemma, gemma2
+void build_phi3(const ModelConfig& m, GraphBuilder& g);
 
 }  // namespace tilecast::detail

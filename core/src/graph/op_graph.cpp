@@ -87,7 +87,9 @@ OpRef GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int
   if (graph_.sections.empty()) section("model", 1);
   GraphOp o;
   const std::int64_t dims[4] = {d0, d1, d2, d3};
-  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2, w_.dtype);
+  // autocast: only the GEMMs in the half type (header)
+  const DataType dtype = autocast() && !is_gemm(op) ? DataType::fp32 : w_.dtype;
+  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2, dtype);
   o.kind = kind;
   o.phase = phase;
   o.mem_elements = mem;
@@ -104,9 +106,18 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   GraphOp& f = graph_.sections.back().ops.back();
   f.param_elements = (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0);
   if (!training()) return fw;
-  if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * kFloatBytes;
+  if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * gemm_input_bytes();
+  const double weight = double(in) * double(out), input = double(rows) * double(in);
+  if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
+    autocast_cast(name, Phase::forward, weight, in);
+    autocast_cast(name, Phase::forward, input, in);
+  }
   push(name, Op::linear, 1, rows, out, in, OpKind::gemm, Phase::backward);
   push(name, Op::linear, 1, out, rows, in, OpKind::gemm, Phase::backward);
+  if (autocast()) {
+    autocast_cast(name, Phase::backward, input, in);
+    autocast_cast(name, Phase::backward, weight, in);
+  }
   accumulate(name, double(in) * double(out));
   if (opts.bias) accumulate(name, double(out));
   return fw;
@@ -117,7 +128,7 @@ OpRef GraphBuilder::bmm(std::string_view name, std::int64_t b, std::int64_t m, s
   OpRef fw = push(name, Op::bmm, b, m, n, k, OpKind::attention_bmm, Phase::forward);
   if (!training() || !needs_grad) return fw;
   graph_.sections.back().ops.back().saved_bytes =
-      (double(b) * double(m) * double(n) + double(b) * double(n) * double(k)) * kFloatBytes;
+      (double(b) * double(m) * double(n) + double(b) * double(n) * double(k)) * gemm_input_bytes();
   push(name, Op::bmm, b, m, k, n, OpKind::attention_bmm, Phase::backward);
   push(name, Op::bmm, b, n, m, k, OpKind::attention_bmm, Phase::backward);
   return fw;
@@ -189,6 +200,12 @@ OpRef GraphBuilder::mem(std::string_view name, Phase phase, double elements, std
   return push(name, Op::addu, rows, width, 1, 1, OpKind::memory, phase, elements, stands_for);
 }
 
+void GraphBuilder::autocast_cast(std::string_view name, Phase phase, double elements,
+                                 std::int64_t h) {
+  // mem() forecasts elements / 2 FP32 addu elements (8 bytes each): 1.5 x n moves 6 n bytes
+  if (autocast()) mem(name, phase, 1.5 * elements, h, "autocast cast");
+}
+
 void GraphBuilder::embedding(std::string_view name, std::int64_t rows, std::int64_t vocab,
                              std::int64_t h, bool tied) {
   mem(name, Phase::forward, double(rows) + double(rows) * double(h), h, "embedding lookup")
@@ -233,7 +250,8 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
                  model.architecture == Architecture::switch_transformers))
     throw Error(
         std::string(mode_name(w.mode)) + " needs a decoder-only model (gpt2, opt, llama, " +
-        "mistral, qwen2); " + std::string(architecture_name(model.architecture)) +
+        "mistral, qwen2, mixtral, qwen2_moe, gemma, gemma2, phi3); " +
+        std::string(architecture_name(model.architecture)) +
         (model.architecture == Architecture::bert ? " is an encoder" : " is an encoder-decoder") +
         ": use training or inference");
   OpGraph graph;
@@ -246,6 +264,11 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
     case Architecture::mistral:
     case Architecture::qwen2: detail::build_llama(model, g); break;
     case Architecture::switch_transformers: detail::build_switch(model, g); break;
+    case Architecture::mixtral:
+    case Architecture::qwen2_moe: detail::build_mixtral(model, g); break;
+    case Architecture::gemma:
+    case Architecture::gemma2: detail::build_gemma(model, g); break;
+    case Architecture::phi3: detail::build_phi3(model, g); break;
   }
   return graph;
 }

@@ -27,7 +27,16 @@ constexpr Arch kArchs[] = {
     {Architecture::mistral, "mistral", "Mistral"},
     {Architecture::qwen2, "qwen2", "Qwen2"},
     {Architecture::switch_transformers, "switch_transformers", "SwitchTransformers"},
+    {Architecture::mixtral, "mixtral", "Mixtral"},
+    {Architecture::qwen2_moe, "qwen2_moe", "Qwen2Moe"},
+    {Architecture::gemma, "gemma", "Gemma"},
+    {Architecture::gemma2, "gemma2", "Gemma2"},
+    {Architecture::phi3, "phi3", "Phi3"},
 };
+
+// rope_scaling types: each changes only how the cos/sin tables are computed, not the kernels.
+constexpr std::string_view kRopeTypes[] = {"default",  "linear", "dynamic", "yarn",
+                                           "longrope", "su",     "llama3"};
 
 // The first of `names` present in `obj` (HF configs spell the same thing several ways).
 std::string first_present(const nlohmann::json& obj, std::initializer_list<const char*> names) {
@@ -88,12 +97,16 @@ Architecture detect(const nlohmann::json& j, std::string_view origin, std::strin
     for (const auto& c : list) {
       if (!c.is_string()) continue;
       const std::string cls = c.get<std::string>();
+      const Arch* best = nullptr;  // the longest prefix: Qwen2MoeForCausalLM is not Qwen2's
       for (const auto& a : kArchs)
         if (cls.rfind(a.class_prefix, 0) == 0 && cls.size() > a.class_prefix.size() &&
-            std::isupper(static_cast<unsigned char>(cls[a.class_prefix.size()]))) {
-          if (model_type.empty()) model_type = std::string(a.model_type);
-          return a.arch;
-        }
+            std::isupper(static_cast<unsigned char>(cls[a.class_prefix.size()])) &&
+            (!best || a.class_prefix.size() > best->class_prefix.size()))
+          best = &a;
+      if (best) {
+        if (model_type.empty()) model_type = std::string(best->model_type);
+        return best->arch;
+      }
     }
   }
   std::string what = model_type.empty() ? std::string("no 'model_type' or known 'architectures'")
@@ -109,7 +122,70 @@ void check_heads(const ModelConfig& m, std::string_view origin, const char* head
                 std::to_string(m.hidden_size) + ")");
 }
 
+// Fields that would change the kernels but are not modelled: an error naming them.
+void check_unsupported(const nlohmann::json& j, std::string_view origin) {
+  if (detail::has_field(j, "quantization_config"))
+    throw Error(std::string(origin) +
+                ": field 'quantization_config' (quantized weights) is not supported; tilecast "
+                "forecasts fp32, fp16 and bf16 weights: remove the field to forecast the "
+                "unquantized model");
+  if (detail::has_field(j, "rope_scaling")) {
+    const auto& r = j.at("rope_scaling");
+    if (!r.is_object())
+      throw Error(std::string(origin) + ": field 'rope_scaling' must be an object or null");
+    std::string type = detail::string_field(r, "rope_type", origin, false);
+    if (type.empty()) type = detail::string_field(r, "type", origin, false);
+    bool known = type.empty();
+    std::string allowed;
+    for (std::string_view t : kRopeTypes) {
+      known = known || type == t;
+      allowed += (allowed.empty() ? "" : ", ") + std::string(t);
+    }
+    if (!known)
+      throw Error(std::string(origin) + ": field 'rope_scaling' has type '" + type +
+                  "'; supported: " + allowed);
+  }
+}
+
+double optional_number(const nlohmann::json& obj, const char* field, std::string_view origin,
+                       double fallback) {
+  if (!detail::has_field(obj, field)) return fallback;
+  return detail::number_field(obj, field, origin, 0, 1e9);
+}
+
+// The experts of mixtral and qwen2_moe: count, top-k and the check between them.
+void parse_experts(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
+                   const char* count_field) {
+  m.num_experts = size_field(j, {count_field}, origin);
+  // the graph lists each active expert's kernels: bound them (the largest released MoE has 256)
+  constexpr std::int64_t kMaxExperts = 4096;
+  if (m.num_experts > kMaxExperts)
+    throw Error(std::string(origin) + ": field '" + count_field + "' (" +
+                std::to_string(m.num_experts) + ") is above the " + std::to_string(kMaxExperts) +
+                " experts tilecast models");
+  m.experts_per_token = optional_size(j, {"num_experts_per_tok"}, origin, 2);
+  if (m.experts_per_token > m.num_experts)
+    throw Error(std::string(origin) + ": field 'num_experts_per_tok' (" +
+                std::to_string(m.experts_per_token) + ") exceeds '" + count_field + "' (" +
+                std::to_string(m.num_experts) + ")");
+}
+
 }  // namespace
+
+bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
+  switch (m.architecture) {
+    case Architecture::mixtral: return true;
+    case Architecture::qwen2_moe:
+      return std::find(m.mlp_only_layers.begin(), m.mlp_only_layers.end(), i) ==
+                 m.mlp_only_layers.end() &&
+             m.num_experts > 0 && m.decoder_sparse_step > 0 && (i + 1) % m.decoder_sparse_step == 0;
+    default: return false;
+  }
+}
+
+bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
+  return m.architecture == Architecture::gemma2 && m.sliding_window > 0 && i % 2 == 0;
+}
 
 std::string_view architecture_name(Architecture a) {
   for (const auto& x : kArchs)
@@ -144,7 +220,27 @@ double ModelConfig::params() const {
     case Architecture::llama:
     case Architecture::mistral:
     case Architecture::qwen2:
+    case Architecture::gemma:
+    case Architecture::phi3:
       return double(num_layers) * (attn + 3 * h * ff) + v * h * (tie_word_embeddings ? 1 : 2);
+    case Architecture::gemma2:  // four norms a layer, the rest as Llama
+      return double(num_layers) * (attn + 3 * h * ff + 4 * h) +
+             v * h * (tie_word_embeddings ? 1 : 2);
+    case Architecture::mixtral:
+    case Architecture::qwen2_moe: {
+      const double ef = double(expert_intermediate_size),
+                   sf = double(shared_expert_intermediate_size);
+      double p = v * h * (tie_word_embeddings ? 1 : 2);
+      for (std::int64_t i = 0; i < num_layers; ++i) {
+        p += attn;
+        if (is_moe_layer(*this, i))  // router, experts, shared expert and its gate
+          p += h * double(num_experts) + double(num_experts) * 3 * h * ef +
+               (sf > 0 ? 3 * h * sf + h : 0);
+        else
+          p += 3 * h * ff;
+      }
+      return p;
+    }
     case Architecture::switch_transformers: {
       auto layer_ff = [&](std::int64_t step, std::int64_t i) {
         const bool sparse = is_sparse_layer(step, i);
@@ -159,6 +255,69 @@ double ModelConfig::params() const {
   }
   return 0;
 }
+
+namespace {
+
+// What mixtral, qwen2_moe, gemma, gemma2 and phi3 add to the Llama fields.
+void parse_decoder_variant(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  switch (m.architecture) {
+    case Architecture::mixtral:
+      parse_experts(j, origin, m, "num_local_experts");
+      m.expert_intermediate_size = m.intermediate_size;
+      m.norm_topk_prob = true;  // Mixtral always renormalises its top-k weights
+      break;
+    case Architecture::qwen2_moe: {
+      parse_experts(j, origin, m, "num_experts");
+      m.expert_intermediate_size = size_field(j, {"moe_intermediate_size"}, origin);
+      // Hugging Face's default when absent (Qwen2MoeConfig)
+      m.shared_expert_intermediate_size =
+          optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
+      m.norm_topk_prob = optional_bool(j, "norm_topk_prob", origin, false);
+      m.decoder_sparse_step =
+          detail::has_field(j, "decoder_sparse_step")
+              ? detail::integer_field(j, "decoder_sparse_step", origin, 1, kMaxSize)
+              : 1;
+      if (detail::has_field(j, "mlp_only_layers")) {
+        const auto& a = j.at("mlp_only_layers");
+        if (!a.is_array())
+          throw Error(std::string(origin) + ": field 'mlp_only_layers' must be an array");
+        for (const auto& v : a) {
+          if (!v.is_number_integer() || v.get<long long>() < 0)
+            throw Error(std::string(origin) +
+                        ": field 'mlp_only_layers' must hold layer indices (integers >= 0)");
+          m.mlp_only_layers.push_back(v.get<std::int64_t>());
+        }
+      }
+      if (optional_bool(j, "use_sliding_window", origin, false))
+        throw Error(std::string(origin) +
+                    ": field 'use_sliding_window' true is not supported (qwen2_moe: only "
+                    "full attention is modelled); allowed: false");
+      break;
+    }
+    case Architecture::gemma:
+    case Architecture::gemma2:
+      // Gemma reads hidden_activation (gelu_pytorch_tanh when absent), never hidden_act
+      m.activation = parse_activation(j, "hidden_activation", origin, Activation::gelu);
+      m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, true);
+      if (m.architecture == Architecture::gemma2) {
+        m.sliding_window = optional_size(j, {"sliding_window"}, origin, 4096);
+        m.attn_logit_softcap = optional_number(j, "attn_logit_softcapping", origin, 0);
+        m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
+        m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
+      }
+      break;
+    case Architecture::phi3:
+      m.hidden_dropout = optional_prob(j, "resid_pdrop", origin, 0.0);
+      if (detail::has_field(j, "partial_rotary_factor") &&
+          detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
+        throw Error(std::string(origin) +
+                    ": field 'partial_rotary_factor' below 1 is not supported; allowed: 1");
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
 
 ModelConfig parse_model_config(std::string_view json_text, std::string_view origin) {
   const nlohmann::json j = detail::parse_json(json_text, origin);
@@ -179,6 +338,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
     }
   }
   m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, true);
+  check_unsupported(j, origin);
 
   switch (m.architecture) {
     case Architecture::gpt2:
@@ -228,6 +388,11 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
     case Architecture::llama:
     case Architecture::mistral:
     case Architecture::qwen2:
+    case Architecture::mixtral:
+    case Architecture::qwen2_moe:
+    case Architecture::gemma:
+    case Architecture::gemma2:
+    case Architecture::phi3:
       m.hidden_size = size_field(j, {"hidden_size"}, origin);
       m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
       m.num_heads = size_field(j, {"num_attention_heads"}, origin);
@@ -245,11 +410,13 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
         check_heads(m, origin, "num_attention_heads");
       m.activation = parse_activation(j, "hidden_act", origin, Activation::silu);
       m.attention_bias = m.architecture == Architecture::qwen2 ||
+                         m.architecture == Architecture::qwen2_moe ||
                          optional_bool(j, "attention_bias", origin, false);
       m.mlp_bias = optional_bool(j, "mlp_bias", origin, false);
       m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
       m.hidden_dropout = 0;
       m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, false);
+      parse_decoder_variant(j, origin, m);
       break;
     case Architecture::switch_transformers:
       m.hidden_size = size_field(j, {"d_model", "hidden_size"}, origin);

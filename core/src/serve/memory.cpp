@@ -1,6 +1,7 @@
 // Serving memory rules (docs/serving.md):
 //   weights      parameters x bytes(dtype) / tp
-//   KV cache     2 x layers x kv heads per GPU x head_dim x bytes(dtype) per token and sequence
+//   KV cache     2 x layers x kv heads per GPU x head_dim x bytes(dtype) per token and sequence;
+//                a sliding-window layer (Gemma 2) caches at most its window
 //   activations  the prefill's live tensors, per prompt token: the residual stream and its
 //                normed copy (2 hidden), one layer's QKV output, the MLP's input projection
 //                output (gate and up: 2 x inner) and activation output (inner), at bytes(dtype);
@@ -16,10 +17,15 @@
 
 namespace tilecast::detail {
 
+double MemoryModel::kv_seq_bytes(std::int64_t tokens) const {
+  return kv_bytes_per_token * double(tokens) +
+         kv_window_bytes_per_token * double(std::min(tokens, kv_window));
+}
+
 ServingMemory MemoryModel::at(std::int64_t batch, std::int64_t tokens) const {
   ServingMemory m;
   m.weights_gb = weights_bytes / 1e9;
-  m.kv_cache_gb = kv_bytes_per_token * double(batch) * double(tokens) / 1e9;
+  m.kv_cache_gb = kv_seq_bytes(tokens) * double(batch) / 1e9;
   m.activations_gb = activation_bytes_per_seq * double(batch) / 1e9;
   m.context_gb = context_bytes / 1e9;
   m.total_gb = m.weights_gb + m.kv_cache_gb + m.activations_gb + m.context_gb;
@@ -30,7 +36,7 @@ ServingMemory MemoryModel::at(std::int64_t batch, std::int64_t tokens) const {
 
 std::int64_t MemoryModel::max_batch(std::int64_t tokens) const {
   const double free_bytes = capacity_bytes - weights_bytes - context_bytes;
-  const double per_seq = kv_bytes_per_token * double(tokens) + activation_bytes_per_seq;
+  const double per_seq = kv_seq_bytes(tokens) + activation_bytes_per_seq;
   if (free_bytes <= 0 || per_seq <= 0) return 0;
   return std::int64_t(std::min(std::floor(free_bytes / per_seq), 1e15));
 }
@@ -38,8 +44,18 @@ std::int64_t MemoryModel::max_batch(std::int64_t tokens) const {
 std::int64_t MemoryModel::max_context(std::int64_t batch) const {
   const double free_bytes =
       capacity_bytes - weights_bytes - context_bytes - activation_bytes_per_seq * double(batch);
+  if (free_bytes <= 0) return 0;
+  if (kv_window_bytes_per_token > 0) {  // within the window every layer grows, past it the rest
+    const double within = (kv_bytes_per_token + kv_window_bytes_per_token) * double(batch);
+    if (free_bytes < within * double(kv_window))
+      return std::int64_t(std::min(std::floor(free_bytes / within), 1e15));
+    const double rest = free_bytes - within * double(kv_window);
+    const double per_token = kv_bytes_per_token * double(batch);
+    if (per_token <= 0) return std::int64_t(1e15);
+    return std::int64_t(std::min(double(kv_window) + std::floor(rest / per_token), 1e15));
+  }
   const double per_token = kv_bytes_per_token * double(batch);
-  if (free_bytes <= 0 || per_token <= 0) return 0;
+  if (per_token <= 0) return 0;
   return std::int64_t(std::min(std::floor(free_bytes / per_token), 1e15));
 }
 
@@ -49,12 +65,18 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
   const double H = double(s.hidden_size), F = double(s.intermediate_size),
                qkv = double(s.num_heads + 2 * s.num_kv_heads) * double(s.head_dim),
                P = double(r.prompt);
-  const bool gated = s.architecture == Architecture::llama ||
-                     s.architecture == Architecture::mistral ||
-                     s.architecture == Architecture::qwen2;
+  const bool gated = s.architecture != Architecture::gpt2 && s.architecture != Architecture::opt;
   MemoryModel m;
   m.weights_bytes = params * b / double(r.tp);
   m.kv_bytes_per_token = kv_cache_bytes_per_token(s, r.dtype);
+  std::int64_t sliding = 0;
+  for (std::int64_t i = 0; i < s.num_layers; ++i) sliding += is_sliding_layer(s, i) ? 1 : 0;
+  if (sliding > 0) {
+    const double per_layer = m.kv_bytes_per_token / double(s.num_layers);
+    m.kv_window_bytes_per_token = per_layer * double(sliding);
+    m.kv_bytes_per_token = per_layer * double(s.num_layers - sliding);
+    m.kv_window = s.sliding_window;
+  }
   m.activation_bytes_per_seq =
       P * (2 * H + qkv + (gated ? 3 : 2) * F) * b + double(s.vocab_size) * 4;
   if (r.engine != Engine::fused)  // eager and compiled materialise the scores

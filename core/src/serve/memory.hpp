@@ -14,13 +14,18 @@ namespace tilecast::detail {
 inline constexpr double kContextGb = 1.0;
 
 struct MemoryModel {
-  double weights_bytes = 0;             // per GPU
-  double kv_bytes_per_token = 0;        // per sequence, per GPU
+  double weights_bytes = 0;       // per GPU
+  double kv_bytes_per_token = 0;  // per sequence, per GPU: the layers caching every token
+  // Sliding-window layers (Gemma 2) cache at most kv_window tokens: their bytes per token
+  double kv_window_bytes_per_token = 0;
+  std::int64_t kv_window = 0;
   double activation_bytes_per_seq = 0;  // the prefill's live activations for one prompt
   double context_bytes = kContextGb * 1e9;
   double capacity_bytes = 0;
 
   ServingMemory at(std::int64_t batch, std::int64_t tokens) const;
+  // The KV cache of one sequence at `tokens` tokens.
+  double kv_seq_bytes(std::int64_t tokens) const;
   // The largest batch at `tokens` per sequence (0 when even one does not fit).
   std::int64_t max_batch(std::int64_t tokens) const;
   // The largest tokens per sequence at `batch` (0 when none fit).

@@ -27,16 +27,7 @@ std::string gb(double v) {
 void check_precision(const GpuSpec& gpu, DataType t) {
   if (t != DataType::fp32 && t != DataType::fp16 && t != DataType::bf16)
     throw Error("serving forecasts take fp32, fp16 or bf16, not " + std::string(dtype_name(t)));
-  auto has = [&](DataType d) {
-    return d == DataType::fp32 || gpu.peak_tflops_of(d, ComputeUnit::tensor) > 0 ||
-           gpu.peak_tflops_of(d, ComputeUnit::vector) > 0;
-  };
-  if (has(t)) return;
-  std::string list;
-  for (int i = 0; i < kDataTypeCount; ++i)
-    if (has(DataType(i))) list += (list.empty() ? "" : ", ") + std::string(dtype_name(DataType(i)));
-  throw Error(gpu.name + " has no " + std::string(dtype_name(t)) +
-              " units; its precisions: " + list);
+  require_precision(gpu, t);
 }
 
 // Decode steps to forecast: every step when there are few, else the first, last and three
@@ -115,7 +106,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
   const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, r);
   const std::int64_t tokens = r.prompt + r.output;
-  f.kv_cache_bytes_per_token = mem.kv_bytes_per_token;
+  f.kv_cache_bytes_per_token = mem.kv_bytes_per_token + mem.kv_window_bytes_per_token;
   f.memory = mem.at(r.batch, tokens);
   f.max_batch = mem.max_batch(tokens);
   f.max_context = mem.max_context(r.batch);

@@ -29,6 +29,9 @@ ModelConfig shard_model(const ModelConfig& model, int tp) {
     throw Error("tp " + std::to_string(tp) + " and " + model.name + "'s " +
                 std::to_string(model.num_kv_heads) + " key/value heads: neither divides the other");
   s.intermediate_size = ceil_div(model.intermediate_size, tp);
+  // experts: every rank holds every expert with its inner width split, like a dense MLP
+  s.expert_intermediate_size = ceil_div(model.expert_intermediate_size, tp);
+  s.shared_expert_intermediate_size = ceil_div(model.shared_expert_intermediate_size, tp);
   s.vocab_size = ceil_div(model.vocab_size, tp);
   return s;
 }

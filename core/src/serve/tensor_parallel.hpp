@@ -12,7 +12,8 @@
 namespace tilecast::detail {
 
 // One GPU's share: heads / tp, key/value heads / tp (replicated when tp exceeds them),
-// intermediate and vocabulary widths / tp (rounded up). Throws Error when tp does not divide
+// intermediate and vocabulary widths / tp (rounded up); a mixture's experts all on every GPU,
+// each expert's (and the shared expert's) inner width / tp. Throws Error when tp does not divide
 // the heads, or neither divides the other for the key/value heads.
 ModelConfig shard_model(const ModelConfig& model, int tp);
 

@@ -77,6 +77,13 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     g.vec("truediv", Op::div, BHS, S, OpKind::elementwise, 1);
   else if (a.scaling == Scaling::scores_divu)
     g.vec("scale", Op::divu, BHS, S, OpKind::elementwise);
+  else if (a.scaling == Scaling::scores_mulu)
+    g.vec("scale", Op::mulu, BHS, S, OpKind::elementwise);
+  if (a.softcap > 0) {  // softcap * tanh(scores / softcap)
+    g.vec("softcap", Op::divu, BHS, S, OpKind::elementwise);
+    g.vec("softcap", Op::tanh, BHS, S, OpKind::elementwise);
+    g.vec("softcap", Op::mulu, BHS, S, OpKind::elementwise);
+  }
   switch (a.mask) {
     case Mask::where: {
       // reads the (q_len x kv_len) mask slice and the scores, writes the scores
@@ -107,6 +114,9 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   }
   g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
   g.dropout("attention dropout", a.dropout, BHS, S);
+  // autocast: the FP32 probabilities cast to the half type for P V, and their gradient back
+  g.autocast_cast("probs cast", Phase::forward, scores, S);
+  g.autocast_cast("probs cast", Phase::backward, scores, S);
   // probabilities @ v keeps both; without dropout the probabilities are the
   // softmax's output, kept by the softmax already
   OpRef av = g.bmm("matmul (attn v)", BH, q_len, S, hd);

@@ -21,7 +21,7 @@ void activation(GraphBuilder& g, std::string_view name, Activation a, std::int64
                 std::int64_t width);
 
 // ---- norms (norm.cpp) ----
-enum class Norm { layer, rms };
+enum class Norm { layer, rms, rms_gemma };  // rms_gemma: scaled by (1 + weight)
 // LayerNorm: forward ln; backward the input gradient and the gamma/beta gradient
 // (both mul class); weight and bias accumulation. RMSNorm (Llama, T5) as eager
 // PyTorch runs it: pow, mean, add eps, rsqrt, mul, weight mul.
@@ -31,6 +31,7 @@ void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, 
 enum class Scaling {
   scores_div_tensor,  // scores / full((), sqrt(d)): one gradient (GPT-2)
   scores_divu,        // scores / sqrt(d) (BERT, Llama)
+  scores_mulu,        // scores * scaling (Gemma 2)
   query_mulu,         // q_proj(x) * scaling, right after the projection (OPT)
   none,               // folded into the initialisation (T5)
 };
@@ -63,6 +64,7 @@ struct AttentionSpec {
   std::string_view out_copy_as = "contiguous";
   std::int64_t out_copy_width = 0;
   bool cross = false;  // keys and values from an encoder's states (T5 decoder)
+  double softcap = 0;  // > 0: scores = softcap * tanh(scores / softcap) (Gemma 2)
 };
 
 // From the q/k/v projections to the residual add (the norm before it is the
@@ -76,7 +78,8 @@ struct MlpSpec {
   std::int64_t inner = 0;
   // module names: input projection, up projection (gated only), output projection
   std::array<std::string_view, 3> names{"fc1", "", "fc2"};
-  bool gated = false;  // act(gate(x)) * up(x) (SwiGLU)
+  bool gated = false;          // act(gate(x)) * up(x) (SwiGLU)
+  bool fused_gate_up = false;  // gate and up as one hidden -> 2 x inner GEMM (Phi-3's gate_up_proj)
   bool bias = false;
   Activation act = Activation::gelu;
   std::string_view act_name = "act";
@@ -85,6 +88,27 @@ struct MlpSpec {
 
 // The feed-forward GEMMs and activation over `rows` rows (no residual).
 void mlp(GraphBuilder& g, const MlpSpec& s, std::int64_t rows);
+
+// ---- mixture of experts (moe.cpp) ----
+struct MoeSpec {
+  std::int64_t hidden = 0;
+  std::int64_t experts = 0;
+  std::int64_t top_k = 0;
+  std::int64_t expert_inner = 0;  // one expert's gated MLP width
+  bool norm_topk = false;         // the top-k weights renormalised (Mixtral)
+  Activation act = Activation::silu;
+  std::int64_t shared_inner =
+      0;  // > 0: a shared gated expert scaled by sigmoid(gate(x)) (Qwen2-MoE)
+};
+// Tokens each active expert computes under balanced routing: rows x top_k assignments spread
+// evenly over min(experts, rows x top_k) experts (rounded up).
+std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows);
+// How many experts receive tokens under balanced routing.
+std::int64_t active_experts(const MoeSpec& s, std::int64_t rows);
+// The Hugging Face eager sparse MoE block over `rows` rows (no residual): router linear,
+// softmax (FP32), top-k, one-hot expert mask, then per active expert a gather of its tokens,
+// its gated MLP at the routed rows, the routing-weight scale and an index_add back.
+void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows);
 
 // Dropout (p may be 0) and the residual add over rows x h.
 void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h);

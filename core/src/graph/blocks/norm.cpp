@@ -39,10 +39,13 @@ void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::in
 }  // namespace
 
 void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, std::int64_t h) {
-  if (kind == Norm::layer)
+  if (kind == Norm::layer) {
     layer_norm(g, name, rows, h);
-  else
-    rms_norm(g, name, rows, h);
+    return;
+  }
+  // Gemma: normed * (1 + weight): the 1 + weight is one more (tiny) kernel per call
+  if (kind == Norm::rms_gemma) g.vec_fw(name, Op::addu, 1, h, OpKind::norm, "1 + weight");
+  rms_norm(g, name, rows, h);
 }
 
 }  // namespace tilecast::detail

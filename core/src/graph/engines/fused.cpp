@@ -11,9 +11,11 @@
 // kernels are the closest FP32 classes (ln, mul, gelu, a copy). The fused attention is
 // outside the kernel vocabulary: it is forecast by the roofline of its FLOPs (QK^T and AV;
 // causal prefill skips the masked half) and bytes (Q, K, V read once, output written).
+#include <algorithm>
 #include <string>
+#include <vector>
 
-#include "graph/builder.hpp"
+#include "graph/blocks/blocks.hpp"
 #include "graph/engines/engines.hpp"
 #include "tilecast/error.hpp"
 
@@ -44,9 +46,9 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
 
   OpGraph graph;
   GraphBuilder g(w, graph);
-  const bool llama = m.architecture == Architecture::llama ||
-                     m.architecture == Architecture::mistral ||
-                     m.architecture == Architecture::qwen2;
+  const Architecture a = m.architecture;
+  const bool rotary = a != Architecture::gpt2 && a != Architecture::opt;  // the Llama family
+  const bool gemma = a == Architecture::gemma || a == Architecture::gemma2;
   const std::int64_t B = w.batch, S = w.query_len, C = w.context_len, H = m.hidden_size,
                      hd = m.head_dim, F = m.intermediate_size;
   const std::int64_t T = GraphBuilder::mul(B, S);  // tokens this pass computes
@@ -54,41 +56,107 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
                      KV = GraphBuilder::mul(m.num_kv_heads, hd);
   const double bytes = dtype_bytes(w.dtype);
   const Op norm_fp32 = Op::ln;
+  auto add_norm = [&] { token_kernel(g, "add + norm", "rmsnorm", norm_fp32, T, H, OpKind::norm); };
+  // gate and up as one GEMM around one fused activation-and-gate kernel, then down
+  auto gated_mlp = [&](std::string_view prefix, std::int64_t rows, std::int64_t inner) {
+    const std::string p(prefix);
+    g.linear(p + "gate_up_proj", rows, H, 2 * inner, {.bias = m.mlp_bias});
+    token_kernel(g, p + "act_and_mul", "silu_mul", Op::gelu, rows, inner, OpKind::elementwise);
+    g.linear(p + "down_proj", rows, inner, H, {.bias = m.mlp_bias});
+  };
 
   g.section("embeddings", 1);
   token_kernel(g, "embed_tokens", "embedding", Op::addu, T, H, OpKind::memory);
 
-  g.section("decoder layer", m.num_layers);
-  token_kernel(g, "add + norm", "rmsnorm", norm_fp32, T, H, OpKind::norm);
-  g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
-  if (llama) token_kernel(g, "rotary", "rotary", Op::mul, T, Q + KV, OpKind::elementwise);
-  g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd, "kv cache write");
-  {
-    // Q K^T and P V for every head; a causal prefill computes half the square.
-    const double pairs = double(B) * double(m.num_heads) * double(S) * double(C) *
-                         (w.mode == Mode::prefill ? 0.5 : 1.0);
-    const double flops = 2 * 2 * pairs * double(hd);
-    const double moved =
-        (2 * double(T) * double(Q) + 2 * double(B) * double(C) * double(KV)) * bytes;
-    // shape stand-in: one BMM per K/V head group over the whole cache
-    const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
-    const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
-    g.bmm("fused attention", groups, rows, hd, C, false).fused(flops, moved);
+  // layer kinds: sliding-window or global attention (Gemma 2), experts or a dense MLP (MoE)
+  struct Kind {
+    bool sliding, experts;
+    std::int64_t count;
+  };
+  std::vector<Kind> kinds;
+  for (std::int64_t i = 0; i < m.num_layers; ++i) {
+    const Kind k{is_sliding_layer(m, i), is_moe_layer(m, i), 1};
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) {
+      return x.sliding == k.sliding && x.experts == k.experts;
+    });
+    if (it == kinds.end())
+      kinds.push_back(k);
+    else
+      ++it->count;
   }
-  g.linear("o_proj", T, Q, H, {.bias = m.attention_bias && m.architecture != Architecture::qwen2});
-  token_kernel(g, "add + norm", "rmsnorm", norm_fp32, T, H, OpKind::norm);
-  const bool gated = llama;
-  g.linear(gated ? "gate_up_proj" : "fc1", T, H, gated ? 2 * F : F, {.bias = m.mlp_bias});
-  if (gated)
-    token_kernel(g, "silu_and_mul", "silu_mul", Op::gelu, T, F, OpKind::elementwise);
-  else
-    g.vec_fw("activation", Op::gelu, T, F, OpKind::elementwise);
-  g.linear(gated ? "down_proj" : "fc2", T, F, H, {.bias = m.mlp_bias});
+  for (const Kind& kind : kinds) {
+    std::string name = "decoder layer";
+    if (a == Architecture::gemma2) name += kind.sliding ? " (sliding)" : " (global)";
+    if (m.num_experts > 0) name += kind.experts ? " (experts)" : " (dense)";
+    g.section(name, kind.count);
+    // keys each query reads: a sliding layer at most the window
+    const std::int64_t keys = kind.sliding ? std::min(C, m.sliding_window) : C;
+    add_norm();
+    g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
+    if (rotary) token_kernel(g, "rotary", "rotary", Op::mul, T, Q + KV, OpKind::elementwise);
+    g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
+          "kv cache write");
+    {
+      // Q K^T and P V for every head; a causal prefill computes half the square (a sliding
+      // prefill: the window's band, at most half).
+      double pairs = double(B) * double(m.num_heads) * double(S) * double(keys);
+      if (w.mode == Mode::prefill)
+        pairs = kind.sliding && S > keys
+                    ? double(B) * double(m.num_heads) * double(S) * double(keys)
+                    : pairs * 0.5;
+      const double flops = 2 * 2 * pairs * double(hd);
+      const double moved =
+          (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
+      // shape stand-in: one BMM per K/V head group over the keys read
+      const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
+      const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
+      g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved);
+    }
+    g.linear(
+        "o_proj", T, Q, H,
+        {.bias = m.attention_bias && a != Architecture::qwen2 && a != Architecture::qwen2_moe});
+    if (a == Architecture::gemma2) add_norm();  // post-attention norm before the residual
+    add_norm();
+    if (kind.experts) {
+      // router GEMM, one fused softmax + top-k kernel, the grouped expert GEMMs (one per active
+      // expert at the balanced routed rows, as a fused MoE kernel's tiles run), the weighted sum
+      const MoeSpec spec{.hidden = H,
+                         .experts = m.num_experts,
+                         .top_k = m.experts_per_token,
+                         .expert_inner = m.expert_intermediate_size};
+      g.linear("router", T, H, m.num_experts, {});
+      token_kernel(g, "topk_softmax", "add", Op::addu, T, m.num_experts, OpKind::softmax);
+      const std::int64_t n = active_experts(spec, T), rows = routed_rows(spec, T);
+      const std::int64_t assigned = GraphBuilder::mul(T, m.experts_per_token);
+      for (std::int64_t e = 0; e < n; ++e)
+        g.linear("experts gate_up", rows, H, 2 * m.expert_intermediate_size, {});
+      token_kernel(g, "experts act_and_mul", "silu_mul", Op::gelu, assigned,
+                   m.expert_intermediate_size, OpKind::elementwise);
+      for (std::int64_t e = 0; e < n; ++e)
+        g.linear("experts down", rows, m.expert_intermediate_size, H, {});
+      token_kernel(g, "moe weighted sum", "add", Op::add, T, H, OpKind::elementwise);
+      if (m.shared_expert_intermediate_size > 0) {
+        gated_mlp("shared ", T, m.shared_expert_intermediate_size);
+        g.linear("shared_expert_gate", T, H, 1, {});
+        token_kernel(g, "shared gate + add", "add", Op::add, T, H, OpKind::elementwise);
+      }
+    } else if (rotary) {
+      gated_mlp("", T, F);
+    } else {
+      g.linear("fc1", T, H, F, {.bias = m.mlp_bias});
+      g.vec_fw("activation", Op::gelu, T, F, OpKind::elementwise);
+      g.linear("fc2", T, F, H, {.bias = m.mlp_bias});
+    }
+    if (a == Architecture::gemma2) add_norm();  // post-feedforward norm
+  }
 
   g.section("head", 1);
   // the last layer's residual add + final norm, logits of the last position per sequence
   token_kernel(g, "add + norm", "rmsnorm", norm_fp32, B, H, OpKind::norm);
   g.linear("lm_head", B, H, m.vocab_size, {.tied = m.tie_word_embeddings});
+  if (m.final_logit_softcap > 0)
+    g.vec_fw("final softcap", Op::tanh, B, m.vocab_size, OpKind::elementwise);
+  (void)gemma;
   return graph;
 }
 

@@ -1,0 +1,83 @@
+// Gemma and Gemma 2 (…ForCausalLM, eager attention). Gemma: Llama's layer with the embeddings
+// scaled by sqrt(hidden), RMSNorm scaled by (1 + weight), a GeGLU MLP (tanh GELU, forecast as
+// gelu) and the LM head tied to the embeddings. Gemma 2 adds a norm before and after the MLP and
+// after the attention, scores scaled by query_pre_attn_scalar^-1/2 and soft-capped
+// (cap * tanh(x / cap)), the logits soft-capped likewise, and sliding-window attention on the
+// even layers: a decode step there attends to at most sliding_window cached keys (the hybrid
+// cache keeps only the window); prefill and training compute the full scores under a mask.
+#include <algorithm>
+
+#include "graph/blocks/blocks.hpp"
+
+namespace tilecast::detail {
+
+void build_gemma(const ModelConfig& m, GraphBuilder& g) {
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     hd = m.head_dim, V = m.vocab_size;
+  const std::int64_t R = GraphBuilder::mul(B, S);
+  const bool two = m.architecture == Architecture::gemma2;
+
+  AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
+  attn.qkv_bias = attn.out_bias = m.attention_bias;
+  attn.rotary = true;
+  attn.dropout = m.attention_dropout;
+  attn.out_copy_width = hd;
+  if (two) {
+    attn.scaling = Scaling::scores_mulu;
+    attn.softcap = m.attn_logit_softcap;
+  }
+  const MlpSpec mlp_spec{.hidden = H,
+                         .inner = m.intermediate_size,
+                         .names = {"gate_proj", "up_proj", "down_proj"},
+                         .gated = true,
+                         .bias = m.mlp_bias,
+                         .act = m.activation,
+                         .act_name = "act_fn"};
+
+  g.section("embeddings", 1);
+  g.embedding("embed_tokens", R, V, H, false);
+  g.vec("embedding normalizer", Op::mulu, R, H, OpKind::elementwise);
+  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
+
+  // Gemma 2's sliding layers are the even ones: ceil(L / 2) of them
+  std::int64_t sliding = 0;
+  for (std::int64_t i = 0; i < m.num_layers; ++i) sliding += is_sliding_layer(m, i) ? 1 : 0;
+  for (const bool window : {true, false}) {
+    const std::int64_t count = window ? sliding : m.num_layers - sliding;
+    if (count == 0) continue;
+    g.section(!two     ? "decoder layer"
+              : window ? "decoder layer (sliding)"
+                       : "decoder layer (global)",
+              count);
+    // a decode step on a sliding layer reads at most the window (HybridCache)
+    const std::int64_t keys =
+        window && g.workload().mode == Mode::decode ? std::min(K, m.sliding_window) : K;
+    norm(g, Norm::rms_gemma, "input_layernorm", R, H);
+    if (two) {
+      AttentionSpec a = attn;
+      // the output's residual add comes after the post-attention norm: attention() adds it,
+      // the norm is listed after (same kernels, order within the layer only)
+      attention(g, a, B, S, keys);
+      norm(g, Norm::rms_gemma, "post_attention_layernorm", R, H);
+      norm(g, Norm::rms_gemma, "pre_feedforward_layernorm", R, H);
+      mlp(g, mlp_spec, R);
+      norm(g, Norm::rms_gemma, "post_feedforward_layernorm", R, H);
+    } else {
+      attention(g, attn, B, S, keys);
+      norm(g, Norm::rms_gemma, "post_attention_layernorm", R, H);
+      mlp(g, mlp_spec, R);
+    }
+    residual(g, 0, R, H);
+  }
+
+  g.section("head", 1);
+  norm(g, Norm::rms_gemma, "norm", R, H);
+  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  if (m.final_logit_softcap > 0) {
+    g.vec("final softcap", Op::divu, R, V, OpKind::elementwise);
+    g.vec("final softcap", Op::tanh, R, V, OpKind::elementwise);
+    g.vec("final softcap", Op::mulu, R, V, OpKind::elementwise);
+  }
+}
+
+}  // namespace tilecast::detail

@@ -1,0 +1,62 @@
+// Mixtral and Qwen2-MoE (…ForCausalLM, eager attention): Llama's embeddings, attention (GQA,
+// rotary; Qwen2-MoE with q/k/v biases) and head, with the feed-forward of each sparse layer a
+// top-k mixture of SwiGLU experts (blocks/moe.cpp: balanced routing), Qwen2-MoE's plus a gated
+// shared expert. Qwen2-MoE's dense layers (mlp_only_layers, decoder_sparse_step) keep a SwiGLU
+// MLP of intermediate_size.
+#include "graph/blocks/blocks.hpp"
+
+namespace tilecast::detail {
+
+void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     hd = m.head_dim, V = m.vocab_size;
+  const std::int64_t R = GraphBuilder::mul(B, S);
+  const bool qwen = m.architecture == Architecture::qwen2_moe;
+
+  AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
+  attn.qkv_bias = m.attention_bias;
+  attn.out_bias = m.attention_bias && !qwen;
+  attn.rotary = true;
+  attn.dropout = m.attention_dropout;
+  attn.out_copy_width = hd;
+  const MoeSpec experts{.hidden = H,
+                        .experts = m.num_experts,
+                        .top_k = m.experts_per_token,
+                        .expert_inner = m.expert_intermediate_size,
+                        .norm_topk = m.norm_topk_prob,
+                        .act = m.activation,
+                        .shared_inner = m.shared_expert_intermediate_size};
+  const MlpSpec dense{.hidden = H,
+                      .inner = m.intermediate_size,
+                      .names = {"gate_proj", "up_proj", "down_proj"},
+                      .gated = true,
+                      .bias = m.mlp_bias,
+                      .act = m.activation,
+                      .act_name = "act_fn"};
+
+  g.section("embeddings", 1);
+  g.embedding("embed_tokens", R, V, H);
+  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
+
+  std::int64_t sparse = 0;
+  for (std::int64_t i = 0; i < m.num_layers; ++i) sparse += is_moe_layer(m, i) ? 1 : 0;
+  for (const bool with_experts : {true, false}) {
+    const std::int64_t count = with_experts ? sparse : m.num_layers - sparse;
+    if (count == 0) continue;
+    g.section(with_experts ? "decoder layer (experts)" : "decoder layer (dense)", count);
+    norm(g, Norm::rms, "input_layernorm", R, H);
+    attention(g, attn, B, S, K);
+    norm(g, Norm::rms, "post_attention_layernorm", R, H);
+    if (with_experts)
+      moe(g, experts, R);
+    else
+      mlp(g, dense, R);
+    residual(g, 0, R, H);
+  }
+
+  g.section("head", 1);
+  norm(g, Norm::rms, "norm", R, H);
+  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+}
+
+}  // namespace tilecast::detail

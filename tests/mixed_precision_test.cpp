@@ -1,0 +1,118 @@
+// Mixed-precision training (torch.autocast) and half-precision forecasts: which kernels run in
+// the half type, the autocast casts, the precision a GPU lacks, and the JSON API's field.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+#include "tilecast/op_graph.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+Workload training(std::int64_t batch, std::int64_t seq, DataType t) {
+  Workload w = make_workload(Mode::training, batch, seq);
+  w.dtype = t;
+  return w;
+}
+
+std::string error_of(const std::string& request) {
+  try {
+    api::forecast_model(request);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("mixed_precision") {
+  TEST_CASE("autocast: GEMMs in the half type, every other kernel FP32, casts per linear") {
+    const ModelConfig m = find_model("gpt2-large");
+    const OpGraph g32 = build_op_graph(m, training(4, 512, DataType::fp32));
+    const OpGraph g16 = build_op_graph(m, training(4, 512, DataType::bf16));
+    int gemms = 0, casts = 0;
+    for (const auto& s : g16.sections)
+      for (const auto& o : s.ops) {
+        if (is_gemm(o.kernel.op)) {
+          ++gemms;
+          CHECK(o.kernel.dtype == DataType::bf16);
+        } else {
+          CHECK(o.kernel.dtype == DataType::fp32);
+        }
+        if (o.stands_for == "autocast cast") ++casts;
+      }
+    CHECK(gemms > 0);
+    CHECK(casts > 0);
+    // the same GEMM FLOPs; the casts add kernels, and no FP32 graph has any
+    CHECK(graph_flops(g16, Phase::forward) == doctest::Approx(graph_flops(g32, Phase::forward)));
+    CHECK(graph_kernel_count(g16) > graph_kernel_count(g32));
+    for (const auto& s : g32.sections)
+      for (const auto& o : s.ops) CHECK(o.stands_for != "autocast cast");
+    // a GEMM's saved input is kept in the half type
+    CHECK(graph_saved_bytes(g16) < graph_saved_bytes(g32));
+    // inference at bf16 runs every kernel in bf16 (weights in bf16, no casts)
+    Workload inf = make_workload(Mode::inference, 1, 128);
+    inf.dtype = DataType::bf16;
+    for (const auto& s : build_op_graph(m, inf).sections)
+      for (const auto& o : s.ops) {
+        CHECK(o.kernel.dtype == DataType::bf16);
+        CHECK(o.stands_for != "autocast cast");
+      }
+  }
+
+  TEST_CASE("a bf16 step is faster than FP32 on tensor-core GPUs, by less than the peak ratio") {
+    for (const char* gpu : {"a100-80gb-sxm", "h100-sxm"}) {
+      CAPTURE(gpu);
+      const GpuSpec& g = find_gpu(gpu);
+      const ModelConfig m = find_model("llama2-7b");
+      const ModelForecast f32 =
+          forecast_model(g, m, training(1, 1024, DataType::fp32), Predictor::tilecast);
+      const ModelForecast f16 =
+          forecast_model(g, m, training(1, 1024, DataType::bf16), Predictor::tilecast);
+      CHECK(f16.latency_ms < f32.latency_ms);
+      CHECK(f16.latency_ms > f32.latency_ms / 16);
+      CHECK(f32.roofline_fallbacks.empty());
+      CHECK(f16.band_high_ms == 0);  // no band for a half-precision forecast
+      CHECK(f32.band_high_ms > 0);
+    }
+  }
+
+  TEST_CASE("the API's precision field: default fp32, named in the response, checked per GPU") {
+    const std::string base = R"({"gpu":"a100-80gb-sxm","model":"gpt2","batch":2,"seq":256,)"
+                             R"("mode":"training")";
+    const auto plain = nlohmann::json::parse(api::forecast_model(base + "}"));
+    const auto fp32 = nlohmann::json::parse(api::forecast_model(base + R"(,"precision":"fp32"})"));
+    CHECK(plain["precision"] == "fp32");
+    CHECK(plain["latency_ms"].get<double>() == fp32["latency_ms"].get<double>());
+    const auto bf16 = nlohmann::json::parse(api::forecast_model(base + R"(,"precision":"bf16"})"));
+    CHECK(bf16["precision"] == "bf16");
+    CHECK(bf16["workload"]["precision"] == "bf16");
+    CHECK(bf16["band_low_ms"].is_null());
+    bool autocast_caveat = false;
+    for (const auto& c : bf16["caveats"])
+      autocast_caveat =
+          autocast_caveat || c.get<std::string>().find("autocast") != std::string::npos;
+    CHECK(autocast_caveat);
+    // a precision the GPU lacks: an error naming its precisions
+    const std::string v100 = error_of(
+        R"({"gpu":"v100-sxm","model":"gpt2","batch":1,"seq":128,"mode":"training","precision":"bf16"})");
+    CHECK(v100.find("no bf16") != std::string::npos);
+    CHECK(v100.find("fp16") != std::string::npos);
+    CHECK(error_of(base + R"(,"precision":"fp8"})").find("'precision'") != std::string::npos);
+    CHECK(error_of(base + R"(,"precision":"fp12"})").find("'precision'") != std::string::npos);
+    // fp16 on a V100 (tensor cores): forecast
+    CHECK(
+        error_of(
+            R"({"gpu":"v100-sxm","model":"gpt2","batch":1,"seq":128,"mode":"training","precision":"fp16"})")
+            .empty());
+  }
+}

@@ -1,0 +1,281 @@
+// The issue-12 models (Mixtral, Qwen1.5-MoE, Gemma, Gemma 2, Phi-3): zoo configs parse, parameter
+// counts match the published totals, graphs build and forecast in every mode and both serving
+// engines, tensor parallelism shards experts, the sliding-window KV cache, and unsupported config
+// fields are errors that name the field.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "graph/blocks/blocks.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_forecast.hpp"
+#include "tilecast/model_zoo.hpp"
+#include "tilecast/op_graph.hpp"
+#include "tilecast/serving.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_model_config(text, "config.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+double graph_params(const ModelConfig& m) {
+  return graph_param_count(build_op_graph(m, make_workload(Mode::inference, 1, 1)));
+}
+
+const char* const kNew[] = {"mixtral-8x7b", "qwen1.5-moe-a2.7b", "gemma-7b", "gemma2-9b",
+                            "phi3-mini-4k"};
+
+std::int64_t count_ops(const OpGraph& g, const std::string& name) {
+  std::int64_t n = 0;
+  for (const auto& s : g.sections)
+    for (const auto& o : s.ops)
+      if (o.name == name) n += s.count;
+  return n;
+}
+
+}  // namespace
+
+TEST_SUITE("models") {
+  TEST_CASE("zoo configs parse into the right architectures and fields") {
+    const ModelConfig mx = find_model("mixtral-8x7b");
+    CHECK(mx.architecture == Architecture::mixtral);
+    CHECK(mx.num_experts == 8);
+    CHECK(mx.experts_per_token == 2);
+    CHECK(mx.expert_intermediate_size == 14336);
+    CHECK(mx.num_kv_heads == 8);
+    const ModelConfig q = find_model("Qwen/Qwen1.5-MoE-A2.7B");
+    CHECK(q.architecture == Architecture::qwen2_moe);
+    CHECK(q.num_experts == 60);
+    CHECK(q.experts_per_token == 4);
+    CHECK(q.expert_intermediate_size == 1408);
+    CHECK(q.shared_expert_intermediate_size == 5632);
+    CHECK(q.attention_bias);
+    const ModelConfig g = find_model("google/gemma-7b");
+    CHECK(g.architecture == Architecture::gemma);
+    CHECK(g.head_dim == 256);
+    CHECK(g.tie_word_embeddings);
+    CHECK(g.activation == Activation::gelu);
+    const ModelConfig g2 = find_model("gemma2-9b");
+    CHECK(g2.architecture == Architecture::gemma2);
+    CHECK(g2.sliding_window == 4096);
+    CHECK(g2.attn_logit_softcap == 50.0);
+    CHECK(g2.final_logit_softcap == 30.0);
+    CHECK(is_sliding_layer(g2, 0));
+    CHECK_FALSE(is_sliding_layer(g2, 1));
+    const ModelConfig p = find_model("microsoft/Phi-3-mini-4k-instruct");
+    CHECK(p.architecture == Architecture::phi3);
+    CHECK(p.head_dim == 96);
+    // class names alone: the longest prefix wins (Qwen2Moe over Qwen2, Gemma2 over Gemma)
+    const std::string base =
+        R"("hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,
+        "vocab_size":100,"num_experts":4,"moe_intermediate_size":32)";
+    CHECK(parse_model_config("{\"architectures\":[\"Qwen2MoeForCausalLM\"]," + base + "}", "x")
+              .architecture == Architecture::qwen2_moe);
+    CHECK(parse_model_config("{\"architectures\":[\"Gemma2ForCausalLM\"]," + base + "}", "x")
+              .architecture == Architecture::gemma2);
+  }
+
+  TEST_CASE("parameter counts match the published totals") {
+    // Mixtral 8x7B 46.7B (Mistral AI, https://mistral.ai/news/mixtral-of-experts/); Qwen1.5-MoE-
+    // A2.7B 14.3B (https://qwenlm.github.io/blog/qwen-moe/); Gemma 7B 8.54B (Gemma report,
+    // arXiv:2403.08295, Table 2: 7,751M non-embedding + 786M embedding); Gemma 2 9B 9.24B (model
+    // card / arXiv:2408.00118); Phi-3-mini 3.8B (arXiv:2404.14219; 3.82B in the model card).
+    const struct {
+      const char* id;
+      double billions;
+    } kPublished[] = {{"mixtral-8x7b", 46.7},
+                      {"qwen1.5-moe-a2.7b", 14.3},
+                      {"gemma-7b", 8.54},
+                      {"gemma2-9b", 9.24},
+                      {"phi3-mini-4k", 3.82}};
+    for (const auto& p : kPublished) {
+      CAPTURE(p.id);
+      const ModelConfig m = find_model(p.id);
+      CHECK(m.params() / 1e9 == doctest::Approx(p.billions).epsilon(0.005));
+      CHECK(graph_params(m) / 1e9 == doctest::Approx(p.billions).epsilon(0.005));
+      // every expert resident, whatever the workload routes (idle experts listed on the router)
+      CHECK(graph_param_count(build_op_graph(m, make_workload(Mode::training, 2, 512))) ==
+            doctest::Approx(graph_params(m)));
+      CHECK(graph_param_count(build_op_graph(m, make_workload(Mode::decode, 1, 1, 9))) ==
+            doctest::Approx(graph_params(m)));
+    }
+  }
+
+  TEST_CASE("graphs build and forecast in every mode, FP32 and BF16") {
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    for (const char* id : kNew) {
+      const ModelConfig m = find_model(id);
+      for (Mode mode : {Mode::training, Mode::inference, Mode::prefill, Mode::decode}) {
+        for (DataType t : {DataType::fp32, DataType::bf16}) {
+          CAPTURE(id);
+          CAPTURE(mode_name(mode));
+          CAPTURE(dtype_name(t));
+          Workload w = make_workload(mode, 2, mode == Mode::training ? 256 : 512);
+          w.dtype = t;
+          const ModelForecast f = forecast_model(h100, m, w, Predictor::tilecast);
+          CHECK(std::isfinite(f.latency_ms));
+          CHECK(f.latency_ms > 0);
+          CHECK(f.flops > 0);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("experts run at the routed token counts") {
+    const ModelConfig mx = find_model("mixtral-8x7b");
+    // 64 tokens x top-2 over 8 experts: 16 rows each, all 8 experts run
+    OpGraph g = build_op_graph(mx, make_workload(Mode::inference, 1, 64));
+    CHECK(count_ops(g, "expert gate_proj") == 8 * 32);
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops)
+        if (o.name == "expert gate_proj") {
+          CHECK(o.kernel.dims[1] == 16);
+          CHECK(o.kernel.dims[3] == 14336);
+        }
+    // one decode token: 2 experts run, one row each
+    g = build_op_graph(mx, make_workload(Mode::decode, 1, 1, 100));
+    CHECK(count_ops(g, "expert gate_proj") == 2 * 32);
+    // FLOPs of the expert GEMMs: tokens x k x 3 x 2 x h x f, not x experts
+    detail::MoeSpec s{.hidden = 4096, .experts = 8, .top_k = 2, .expert_inner = 14336};
+    CHECK(detail::active_experts(s, 3) == 6);
+    CHECK(detail::routed_rows(s, 3) == 1);
+    CHECK(detail::routed_rows(s, 100) == 25);
+    // Qwen: the shared expert runs on every token
+    const OpGraph qg =
+        build_op_graph(find_model("qwen1.5-moe-a2.7b"), make_workload(Mode::inference, 1, 64));
+    CHECK(count_ops(qg, "shared gate_proj") == 24);
+    CHECK(count_ops(qg, "expert gate_proj") == 60 * 24);
+  }
+
+  TEST_CASE("Gemma 2 decode: sliding layers read at most the window") {
+    const ModelConfig g2 = find_model("gemma2-9b");
+    const OpGraph g = build_op_graph(g2, make_workload(Mode::decode, 1, 1, 8000));
+    bool saw_sliding = false, saw_global = false;
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops)
+        if (o.name == "matmul (q k^T)") {
+          if (s.name == "decoder layer (sliding)") {
+            saw_sliding = true;
+            CHECK(o.kernel.dims[3] == 4096);
+            CHECK(s.count == 21);
+          } else {
+            saw_global = true;
+            CHECK(o.kernel.dims[3] == 8001);
+          }
+        }
+    CHECK(saw_sliding);
+    CHECK(saw_global);
+  }
+
+  TEST_CASE("serving: both engines, tensor parallel experts, finite forecasts") {
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    for (const char* id : kNew) {
+      for (Engine e : {Engine::fused, Engine::eager}) {
+        for (int tp : {1, 2}) {
+          CAPTURE(id);
+          CAPTURE(engine_name(e));
+          CAPTURE(tp);
+          ServingRequest r;
+          r.prompt = 512;
+          r.output = 64;
+          r.batch = 4;
+          r.tp = tp;
+          r.engine = e;
+          const ServingForecast f = forecast_serving(h100, find_model(id), r);
+          CHECK(std::isfinite(f.prefill_ms));
+          CHECK(f.prefill_ms > 0);
+          CHECK(f.decode_ms_per_token > 0);
+          CHECK(f.tokens_per_s > 0);
+          CHECK(f.memory.weights_gb > 0);
+        }
+      }
+    }
+    // Mixtral's 46.7B BF16 weights are resident: 93 GB, more than one H100 holds
+    ServingRequest r;
+    r.prompt = 512;
+    r.output = 64;
+    const ServingForecast one = forecast_serving(h100, find_model("mixtral-8x7b"), r);
+    CHECK(one.memory.weights_gb == doctest::Approx(93.4).epsilon(0.01));
+    CHECK_FALSE(one.memory.fits);
+    r.tp = 2;
+    const ServingForecast two = forecast_serving(h100, find_model("mixtral-8x7b"), r);
+    CHECK(two.memory.fits);
+    CHECK(two.memory.weights_gb == doctest::Approx(one.memory.weights_gb / 2));
+    // experts' inner width split over the GPUs
+    const ModelConfig mx = find_model("mixtral-8x7b");
+    const OpGraph g2 = build_engine_graph(mx, make_workload(Mode::decode, 8, 1, 64), Engine::fused);
+    CHECK(count_ops(g2, "experts gate_up") == 8 * 32);
+  }
+
+  TEST_CASE("Gemma 2's KV cache: sliding layers keep at most the window") {
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const ModelConfig g2 = find_model("gemma2-9b");
+    // 2 x 42 layers x 8 kv heads x 256 x 2 bytes within the window
+    CHECK(kv_cache_bytes_per_token(g2, DataType::bf16) == 2.0 * 42 * 8 * 256 * 2);
+    ServingRequest r;
+    r.prompt = 2000;
+    r.output = 48;  // 2048 tokens: inside the window, every layer caches every token
+    const double inside = forecast_serving(h100, g2, r).memory.kv_cache_gb;
+    CHECK(inside == doctest::Approx(2048 * 2.0 * 42 * 8 * 256 * 2 / 1e9));
+    r.prompt = 8000;
+    r.output = 192;  // 8192 tokens: the 21 sliding layers keep 4096
+    const double beyond = forecast_serving(h100, g2, r).memory.kv_cache_gb;
+    CHECK(beyond == doctest::Approx((8192.0 * 21 + 4096.0 * 21) * 2 * 8 * 256 * 2 / 1e9));
+  }
+
+  TEST_CASE("unsupported fields are errors that name them") {
+    const std::string llama = R"("architectures":["LlamaForCausalLM"],"hidden_size":64,
+      "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
+    CHECK(error_of("{" + llama + R"(,"quantization_config":{"quant_method":"gptq"}})")
+              .find("'quantization_config'") != std::string::npos);
+    const std::string rope = error_of("{" + llama + R"(,"rope_scaling":{"type":"fancy"}})");
+    CHECK(rope.find("'rope_scaling'") != std::string::npos);
+    CHECK(rope.find("yarn") != std::string::npos);
+    CHECK(error_of("{" + llama + R"(,"rope_scaling":{"rope_type":"llama3","factor":8}})").empty());
+    const std::string gemma = R"("model_type":"gemma","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
+    const std::string act = error_of("{" + gemma + R"(,"hidden_activation":"mish"})");
+    CHECK(act.find("'hidden_activation'") != std::string::npos);
+    CHECK(act.find("silu") != std::string::npos);
+    const std::string moe = R"("model_type":"mixtral","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
+    CHECK(error_of("{" + moe + "}").find("'num_local_experts'") != std::string::npos);
+    CHECK(error_of("{" + moe + R"(,"num_local_experts":100000})").find("'num_local_experts'") !=
+          std::string::npos);
+    CHECK(error_of("{" + moe + R"(,"num_local_experts":2,"num_experts_per_tok":3})")
+              .find("'num_experts_per_tok'") != std::string::npos);
+    const std::string qwen = R"("model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4)";
+    CHECK(error_of("{" + qwen + "}").find("'moe_intermediate_size'") != std::string::npos);
+    CHECK(error_of("{" + qwen + R"(,"moe_intermediate_size":32,"use_sliding_window":true})")
+              .find("'use_sliding_window'") != std::string::npos);
+    CHECK(error_of("{" + qwen + R"(,"moe_intermediate_size":32,"mlp_only_layers":[-1]})")
+              .find("'mlp_only_layers'") != std::string::npos);
+  }
+
+  TEST_CASE("qwen2_moe's dense layers follow mlp_only_layers and decoder_sparse_step") {
+    const std::string qwen = R"({"model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":4,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4,
+      "moe_intermediate_size":32,"decoder_sparse_step":2,"mlp_only_layers":[3]})";
+    const ModelConfig m = parse_model_config(qwen, "x");
+    CHECK_FALSE(is_moe_layer(m, 0));
+    CHECK(is_moe_layer(m, 1));
+    CHECK_FALSE(is_moe_layer(m, 2));
+    CHECK_FALSE(is_moe_layer(m, 3));  // listed
+    const OpGraph g = build_op_graph(m, make_workload(Mode::training, 1, 8));
+    CHECK(g.sections[1].name == "decoder layer (experts)");
+    CHECK(g.sections[1].count == 1);
+    CHECK(g.sections[2].count == 3);
+    CHECK(graph_params(m) == doctest::Approx(m.params()).epsilon(0.01));
+  }
+}

@@ -12,8 +12,10 @@
 #include <string>
 
 #include "parallel/parallel.hpp"
+#include "test_paths.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/comm.hpp"
+#include "tilecast/e2e_eval.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -343,5 +345,32 @@ TEST_SUITE("parallel") {
                          doctest::Contains("give field 'system'"), Error);
     CHECK_THROWS_WITH_AS(api::forecast_model(base + R"(,"dp":2,"recompute":"some"})"),
                          doctest::Contains("none, selective, full"), Error);
+  }
+}
+
+TEST_SUITE("parallel_accuracy") {
+  // The dataset's multi-GPU labels (A100-SXM4-40GB, GPT-2 Large, seq 1024, global batch 4):
+  // each within 10% (issue 11 item 6). Nothing is fitted to them (docs/parallel.md).
+  TEST_CASE("dp4, tp4 and pp4_1 labels within 10%") {
+    const std::string root = test::data_dir();
+    const std::string dev = "NVIDIA_A100-SXM4-40GB";
+    std::vector<E2eInput> inputs;
+    for (const char* opt : {"dp4", "tp4", "pp4_1"}) {
+      const std::string stem = std::string("gpt2_large-train-1024-4-") + opt;
+      inputs.push_back({stem, test::read_file(root + "/devices/" + dev + ".json"),
+                        test::read_file(root + "/models/gpt2_large.json"),
+                        test::read_file(root + "/labels/" + dev + "/" + stem + ".json")});
+    }
+    const E2eReport r = evaluate_e2e(inputs, Predictor::tilecast);
+    REQUIRE(r.cases.size() == 3);
+    REQUIRE(r.summary.size() == 3);
+    for (const auto& c : r.cases) {
+      CAPTURE(c.option);
+      std::printf("  %-6s measured %8.2f ms, forecast %8.2f ms, error %+5.1f%%\n", c.option.c_str(),
+                  c.measured_ms, c.predicted_ms, c.error_pct);
+      CHECK(std::fabs(c.error_pct) <= 10);
+      CHECK(c.roofline_ms < c.measured_ms);
+    }
+    CHECK(r.summary[0].option == "dp4");
   }
 }

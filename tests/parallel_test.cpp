@@ -374,3 +374,52 @@ TEST_SUITE("parallel_accuracy") {
     CHECK(r.summary[0].option == "dp4");
   }
 }
+
+TEST_SUITE("parallel_plan") {
+  TEST_CASE("plan: only dividing, fitting configurations, ranked both ways") {
+    const SystemSpec& system = find_system("dgx-a100");
+    const GpuSpec& gpu = find_gpu(system.gpu);
+    PlanRequest q;
+    q.global_batch = 16;
+    q.seq = 512;
+    q.max_microbatches = 8;
+    q.predictor = Predictor::roofline;
+    const PlanResult r = plan_parallel(gpu, system, find_model("gpt2-large"), q);
+    CHECK(r.gpu_counts == std::vector<int>{1, 2, 4, 8});
+    REQUIRE(!r.by_step.empty());
+    CHECK(r.by_step.size() == r.by_tokens_per_gpu.size());
+    CHECK(r.considered == int(r.by_step.size()) + r.does_not_divide + r.does_not_fit);
+    for (std::size_t i = 0; i < r.by_step.size(); ++i) {
+      const PlanEntry& e = r.by_step[i];
+      CHECK(e.memory_gb <= e.capacity_gb);
+      CHECK(20 % e.config.tp == 0);  // GPT-2 Large's heads
+      CHECK(36 % e.config.pp == 0);  // and layers
+      CHECK(16 % (e.config.dp * e.config.microbatches) == 0);
+      if (i > 0) {
+        CHECK(r.by_step[i - 1].step_ms <= e.step_ms);
+        CHECK(r.by_tokens_per_gpu[i - 1].tokens_per_s_per_gpu >=
+              r.by_tokens_per_gpu[i].tokens_per_s_per_gpu);
+      }
+    }
+    // a plan entry is the forecast of its configuration
+    const PlanEntry& best = r.by_step.front();
+    const ParallelForecast f = forecast_parallel(gpu, system, find_model("gpt2-large"),
+                                                 training(16, 512), best.config, q.predictor);
+    CHECK(f.step_ms == doctest::Approx(best.step_ms).epsilon(1e-12));
+    q.gpus = 16;
+    CHECK_THROWS_WITH_AS(
+        plan_parallel(gpu, find_system("a100-pcie-nvlink-pairs-4x"), find_model("gpt2"), q),
+        doctest::Contains("holds 1 to 4"), Error);
+  }
+
+  TEST_CASE("plan JSON API") {
+    const auto j = nlohmann::json::parse(api::plan_parallel(
+        R"({"system":"dgx-a100","model":"gpt2","global_batch":8,"seq":128,"gpus":4,"top":3,
+            "predictor":"roofline"})"));
+    CHECK(j["by_step"].size() == 3);
+    CHECK(j["by_step"][0]["gpus"] == 4);
+    CHECK(j["fitting"].get<int>() >= 3);
+    CHECK_THROWS_WITH_AS(api::plan_parallel(R"({"model":"gpt2","global_batch":8})"),
+                         doctest::Contains("'system'"), Error);
+  }
+}

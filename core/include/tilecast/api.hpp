@@ -33,7 +33,8 @@ std::string validate_model(std::string_view config_json);
 // seq is the sequence length (prefill: the prompt). Decode forecasts one new token
 // per sequence attending to `context` cached tokens and itself. Prefill and decode
 // need a decoder-only model (not BERT or Switch).
-// -> the whole-model forecast as JSON (fields: model_forecast_to_json in model_forecast.hpp; docs/model-forecast.md).
+// -> the whole-model forecast as JSON (fields: model_forecast_to_json in model_forecast.hpp;
+// docs/model-forecast.md).
 std::string forecast_model(std::string_view request_json);
 
 // {"gpu": NAME | {spec}, "model": NAME | {HF config}, "prompt": N, "output": N, "batch": 1,
@@ -63,5 +64,19 @@ std::string validate_system(std::string_view system_json);
 //     "path_bw_gbps","efficiency","bus_bw_gbps","nodes","gpus_per_node","calibration",
 //     "calibrated","system","collective","bytes","gpus"} (tilecast/comm.hpp, docs/comm.md).
 std::string forecast_collective(std::string_view request_json);
+
+}  // namespace tilecast::api
+
+namespace tilecast::api {
+
+// {"system": NAME | {system spec}, "model": NAME | {HF config}, "global_batch": B,
+//  "seq": N (default min(the model's positions, 2048)), "gpu": NAME | {spec} (default the
+//  system's GPU), "gpus": N (default every power of two up to one node), "max_microbatches": 64,
+//  "predictor": "tilecast"|"roofline", "top": 20}
+// -> {"considered","does_not_divide","does_not_fit","fitting","by_step":[...],
+//     "by_tokens_per_gpu":[...]} each entry {"dp","tp","pp","microbatches","zero","recompute",
+//     "step_ms","tokens_per_s","tokens_per_s_per_gpu","bubble_fraction","memory_gb",
+//     "capacity_gb"} (tilecast/parallel.hpp, docs/parallel.md "Plan").
+std::string plan_parallel(std::string_view request_json);
 
 }  // namespace tilecast::api

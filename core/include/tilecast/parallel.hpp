@@ -110,6 +110,34 @@ ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
 // The catalog system built from this GPU holding `gpus` (nullptr when none).
 const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus);
 
+// ---- plan search (core/src/parallel/plan.cpp) ----
+struct PlanRequest {
+  std::int64_t global_batch = 0;
+  std::int64_t seq = 0;
+  int gpus = 0;  // 0: every power of two up to one node of the system
+  int max_microbatches = 64;
+  DataType dtype = DataType::fp32;
+  Predictor predictor = Predictor::tilecast;
+};
+struct PlanEntry {
+  ParallelConfig config;
+  double step_ms = 0, tokens_per_s = 0, tokens_per_s_per_gpu = 0, bubble_fraction = 0;
+  double memory_gb = 0, capacity_gb = 0;
+};
+struct PlanResult {
+  std::vector<PlanEntry> by_step;            // fitting configurations, fastest step first
+  std::vector<PlanEntry> by_tokens_per_gpu;  // the same, most tokens/s per GPU first
+  int considered = 0;                        // configurations enumerated
+  int does_not_divide = 0;  // dropped: heads by tp, layers by pp, batch by dp x micro-batches
+  int does_not_fit = 0;     // dropped: memory per GPU over the GPU's
+  std::vector<int> gpu_counts;
+};
+// Enumerates dp x tp x pp x micro-batches x ZeRO (0-3; 0 only when dp is 1) x recomputation
+// (none, selective, full), 1F1B, drops what does not divide or fit, ranks the rest. Throws
+// Error for a batch or seq that is not positive, or gpus the system cannot hold.
+PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& model,
+                         const PlanRequest& request);
+
 std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const ParallelForecast& f);
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -82,7 +83,28 @@ class BucketFiller {
   std::vector<Bucket> buckets_;
 };
 
-// ---- step.cpp: one micro-batch on one stage ----
+// ---- step.cpp ----
+// Each distinct kernel forecast once (as the single-GPU replay does): its GPU time and the
+// host's launch cost. One cache can serve many configurations (the plan search).
+struct Timed {
+  double exec_ms = 0, launch_ms = 0;
+};
+class KernelTimes {
+ public:
+  KernelTimes(const GpuSpec& gpu, Predictor p) : gpu_(gpu), p_(p) {}
+  const Timed& operator()(const Kernel& k);
+  Predictor predictor() const { return p_; }
+
+ private:
+  const GpuSpec& gpu_;
+  Predictor p_;
+  std::map<Kernel, Timed> cache_;
+};
+ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& system,
+                                        const ModelConfig& model, const Workload& w,
+                                        const ParallelConfig& c, KernelTimes& times);
+
+// One micro-batch on one stage:
 struct MicrobatchReplay {
   double forward_ms = 0, backward_ms = 0;  // wall time (exposed waits included)
   double forward_exposed_ms = 0, backward_exposed_ms = 0;

@@ -51,32 +51,20 @@ const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus) {
 }
 
 namespace detail {
+
+const Timed& KernelTimes::operator()(const Kernel& k) {
+  auto it = cache_.find(k);
+  if (it == cache_.end()) {
+    const KernelForecast f = forecast_kernel(gpu_, k, p_);
+    const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
+    it = cache_.emplace(k, Timed{f.latency_ms - launch, launch}).first;
+  }
+  return it->second;
+}
+
 namespace {
 
 using detail::Stream;
-
-struct Timed {
-  double exec_ms = 0, launch_ms = 0;
-};
-
-class KernelTimes {
- public:
-  KernelTimes(const GpuSpec& gpu, Predictor p) : gpu_(gpu), p_(p) {}
-  const Timed& operator()(const Kernel& k) {
-    auto it = cache_.find(k);
-    if (it == cache_.end()) {
-      const KernelForecast f = forecast_kernel(gpu_, k, p_);
-      const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
-      it = cache_.emplace(k, Timed{f.latency_ms - launch, launch}).first;
-    }
-    return it->second;
-  }
-
- private:
-  const GpuSpec& gpu_;
-  Predictor p_;
-  std::map<Kernel, Timed> cache_;
-};
 
 double output_elements(const GraphOp& o) {
   const auto& d = o.kernel.dims;
@@ -306,7 +294,15 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
 ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
                                    const ModelConfig& model, const Workload& w,
                                    const ParallelConfig& c, Predictor predictor) {
+  detail::KernelTimes times(gpu, predictor);
+  return detail::forecast_parallel_with(gpu, system, model, w, c, times);
+}
+
+ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& system,
+                                                const ModelConfig& model, const Workload& w,
+                                                const ParallelConfig& c, KernelTimes& times) {
   using namespace detail;
+  const Predictor predictor = times.predictor();
   validate(system, w, c);
   const ModelConfig shard = shard_model(model, c.tp);
   ParallelForecast f;
@@ -321,7 +317,6 @@ ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
   const OpGraph graph = build_op_graph(shard, mw);
   std::vector<OpGraph> stage_graphs = split_stages(graph, c.pp, model.name);
   const Collectives coll(system, c);
-  KernelTimes times(gpu, predictor);
   const double act = dtype_bytes(w.dtype);
   const double boundary_bytes =
       double(f.microbatch) * double(w.query_len) * double(model.hidden_size) * act;

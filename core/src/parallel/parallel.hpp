@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tilecast/comm.hpp"
@@ -100,9 +101,16 @@ class KernelTimes {
   Predictor p_;
   std::map<Kernel, Timed> cache_;
 };
+struct MicrobatchReplay;
+// The stages' micro-batch replays of one model, by what they depend on (tp, pp, micro-batch
+// size, seq, recomputation, ZeRO-3's dp, bucket size): configurations differing only in dp or
+// the ZeRO stage share them (the plan search).
+using ReplayKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, double>;
+using ReplayMemo = std::map<ReplayKey, std::vector<MicrobatchReplay>>;
 ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& system,
                                         const ModelConfig& model, const Workload& w,
-                                        const ParallelConfig& c, KernelTimes& times);
+                                        const ParallelConfig& c, KernelTimes& times,
+                                        ReplayMemo* memo = nullptr);
 
 // One micro-batch on one stage:
 struct MicrobatchReplay {

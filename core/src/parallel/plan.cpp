@@ -28,6 +28,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
   Workload w = make_workload(Mode::training, q.global_batch, q.seq);
   w.dtype = q.dtype;
   detail::KernelTimes times(gpu, q.predictor);
+  detail::ReplayMemo memo;
   const std::vector<int> tps = detail::valid_tps(model);
   for (int g : r.gpu_counts)
     for (int tp = 1; tp <= g; ++tp) {
@@ -53,7 +54,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
               }
               ParallelForecast f;
               try {
-                f = detail::forecast_parallel_with(gpu, system, model, w, c, times);
+                f = detail::forecast_parallel_with(gpu, system, model, w, c, times, &memo);
               } catch (const Error&) {  // pp not dividing the layers, or too large a kernel
                 ++r.does_not_divide;
                 continue;

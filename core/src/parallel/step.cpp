@@ -105,6 +105,16 @@ struct Replayer {
     return e;
   }
 
+  // The compute stream waits for a pending collective (at the end of a pass).
+  void drain() {
+    if (pending_ready < 0) return;
+    const double before = t.ready_ms(Stream::compute);
+    t.run(Stream::compute, 0, {{Stream::communication, 0, pending_ready}});
+    (in_backward ? r.backward_exposed_ms : r.forward_exposed_ms) +=
+        t.ready_ms(Stream::compute) - before;
+    pending_ready = -1;
+  }
+
   // A blocking collective after `after`: the next kernel waits for it.
   void collective(double ms, const detail::Event& after) {
     if (ms <= 0) return;
@@ -170,12 +180,7 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
       }
     }
   }
-  if (rp.pending_ready >= 0) {  // the forward ends when its last collective lands
-    const double before = rp.t.ready_ms(Stream::compute);
-    rp.t.run(Stream::compute, 0, {{Stream::communication, 0, rp.pending_ready}});
-    r.forward_exposed_ms += rp.t.ready_ms(Stream::compute) - before;
-    rp.pending_ready = -1;
-  }
+  rp.drain();  // the forward ends when its last collective lands
   r.forward_ms = rp.t.ready_ms(Stream::compute);
 
   // backward, in reverse: recomputation first, then gradients; buckets as gradients land
@@ -225,6 +230,7 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
       }
     }
   }
+  rp.drain();  // e.g. a later stage's first column-parallel all-reduce
   r.backward_ms = rp.t.ready_ms(Stream::compute) - r.forward_ms;
   r.buckets = buckets.finish();
   return r;

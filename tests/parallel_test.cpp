@@ -273,6 +273,23 @@ TEST_SUITE("parallel") {
     CHECK_FALSE(run("gpt2-xl", 64, 1024, {}).memory.fits);
   }
 
+  TEST_CASE(
+      "mixed precision: Workload::dtype sets 2 + 2 + 12 bytes a parameter, 16-bit activations") {
+    Workload w = training(4, 256);
+    const ParallelForecast fp32 =
+        forecast_parallel(find_gpu("a100-40gb-sxm"), find_system("dgx-a100"), find_model("gpt2"), w,
+                          {.dp = 2}, Predictor::roofline);
+    w.dtype = DataType::bf16;
+    const ParallelForecast bf16 =
+        forecast_parallel(find_gpu("a100-40gb-sxm"), find_system("dgx-a100"), find_model("gpt2"), w,
+                          {.dp = 2}, Predictor::roofline);
+    CHECK(bf16.memory.weights_gb == doctest::Approx(fp32.memory.weights_gb / 2));
+    CHECK(bf16.memory.gradients_gb == doctest::Approx(fp32.memory.gradients_gb / 2));
+    CHECK(bf16.memory.optimizer_gb == doctest::Approx(fp32.memory.optimizer_gb * 1.5));
+    CHECK(bf16.memory.activations_gb == doctest::Approx(fp32.memory.activations_gb / 2));
+    CHECK(bf16.step_ms < fp32.step_ms);  // tensor cores and half the bytes
+  }
+
   TEST_CASE("bad input names the value and what would work") {
     auto err = [](const std::string& model, std::int64_t batch, ParallelConfig c) {
       try {

@@ -112,6 +112,7 @@ int run_forecast(const Args& args) {
   const std::int64_t context = args.integer("context", 0, 1, std::int64_t{1} << 31);
   const Workload w = make_workload(mode_value, batch, seq, context);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+  const Engine engine = args.has("compile") ? Engine::compiled : Engine::eager;
 
   for (const char* f : kParallelFlags)
     if (args.has(f)) {
@@ -120,6 +121,7 @@ int run_forecast(const Args& args) {
       req["seq"] = seq;
       req["mode"] = mode;
       req["predictor"] = predictor_name(predictor);
+      if (engine != Engine::eager) req["engine"] = engine_name(engine);
       return run_parallel(args, req);
     }
 
@@ -130,18 +132,20 @@ int run_forecast(const Args& args) {
     req["mode"] = mode;
     if (args.has("context")) req["context"] = context;
     req["predictor"] = predictor_name(predictor);
+    req["engine"] = engine_name(engine);
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
   }
 
-  const OpGraph graph = build_op_graph(model, w);
+  const OpGraph graph = build_engine_graph(model, w, engine);
   const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   const double roof = forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
   std::printf("%s on %s: %s, batch %lld, seq %lld", model.name.c_str(), gpu.name.c_str(),
               mode.c_str(), static_cast<long long>(w.batch), static_cast<long long>(seq));
   if (mode_value == Mode::decode)
     std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
-  std::printf(" (%s predictor)\n", std::string(predictor_name(predictor)).c_str());
+  std::printf(" (%s predictor, %s)\n", std::string(predictor_name(predictor)).c_str(),
+              engine == Engine::compiled ? "torch.compile" : "PyTorch eager");
   std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
   if (f.band_high_ms > 0)
     std::printf("  80%% band     %.3f-%.3f ms (out-of-architecture residuals)\n", f.band_low_ms,
@@ -174,6 +178,10 @@ int run_forecast(const Args& args) {
   for (const std::string& c : forecast_caveats(gpu, predictor))
     std::printf("\nnote: %s\n", c.c_str());
   for (const std::string& c : workload_caveats(model, w)) std::printf("\nnote: %s\n", c.c_str());
+  if (engine == Engine::compiled)
+    std::printf(
+        "\nnote: torch.compile: runs of element-wise, norm, softmax and copy kernels fused into "
+        "one kernel each, GEMMs left to the library (docs/fusion.md)\n");
   return 0;
 }
 
@@ -181,14 +189,14 @@ int run_forecast(const Args& args) {
     {"forecast",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
      "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
-     "[--predictor tilecast|roofline] [--json] [--weights DIR] "
+     "[--predictor tilecast|roofline] [--compile] [--json] [--weights DIR] "
      "[training on many GPUs: --gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 "
      "--recompute none|selective|full --schedule 1f1b|gpipe --bucket-mb MB --system NAME_OR_PATH "
      "(--batch is the global batch)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
      {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "weights", "gpus", "dp", "tp",
       "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb", "system"},
-     {"json"},
+     {"json", "compile"},
      run_forecast});
 
 }  // namespace

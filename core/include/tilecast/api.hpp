@@ -29,7 +29,7 @@ std::string validate_model(std::string_view config_json);
 // {"gpu": NAME | {spec}, "model": NAME | {HF config}, "batch": 1, "seq": 2048,
 //  "mode": "training"|"inference"|"prefill"|"decode" (also "train", "inf"; default
 //  inference), "context": N (decode only: the cache length, default seq),
-//  "predictor": "tilecast"|"roofline"}
+//  "predictor": "tilecast"|"roofline", "engine": "eager" (default) | "compiled" (torch.compile)}
 // seq is the sequence length (prefill: the prompt). Decode forecasts one new token
 // per sequence attending to `context` cached tokens and itself. Prefill and decode
 // need a decoder-only model (not BERT or Switch).

@@ -32,6 +32,8 @@ struct Substitution {
 struct ModelForecast {
   Workload workload;
   Predictor predictor = Predictor::tilecast;
+  Engine engine =
+      Engine::eager;  // how the graph was launched (set by the caller of forecast_graph)
   double latency_ms = 0;
   double forward_ms = 0;
   double backward_ms = 0;    // gradients and accumulation

@@ -52,9 +52,20 @@ struct GraphOp {
   // by the roofline of these FLOPs and bytes; `kernel` then only names its shape.
   double fused_flops = 0;
   double fused_bytes = 0;
+  // > 0: this op is a chain of that many eager vector kernels fused into one (torch.compile,
+  // graph/engines/compiled.cpp), forecast as `kernel` (the chain's largest member, its anchor)
+  // with the execution time scaled by `traffic_scale` (the chain's external bytes over the
+  // anchor's); `chain_flops` are the chain's FLOPs.
+  int fused_kernels = 0;
+  double chain_flops = 0;
+  double traffic_scale = 1;
   TpSplit tp = TpSplit::none;  // forward ops only
   double tp_elements = 0;      // the elements its tensor-parallel all-reduce carries
 };
+
+// An op's floating-point operations: a fused chain's, none for a memory-bound copy, else its
+// kernel's.
+double op_flops(const GraphOp& op);
 
 struct GraphSection {
   std::string name;        // e.g. "embeddings", "decoder layer", "head"
@@ -96,15 +107,20 @@ struct OpGraph {
 // would be too large (e.g. batch x seq x heads).
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w);
 
-// How the kernels of an inference pass are launched (graph/engines/): `eager` is the Hugging
-// Face module graph above, PyTorch eager; `fused` an optimised serving engine (vLLM-like: one
-// fused attention kernel per layer that never writes the score matrix, norm + residual and
-// activation + gate fused, logits of the last position only). docs/serving.md.
-enum class Engine { fused, eager };
-std::string_view engine_name(Engine e);  // "fused" | "eager"
-// "fused" (or "optimised", "optimized"), "eager"; throws Error listing them.
+// How the kernels of a pass are launched (graph/engines/): `eager` is the Hugging Face module
+// graph above, PyTorch eager; `fused` an optimised serving engine (vLLM-like: one fused
+// attention kernel per layer that never writes the score matrix, norm + residual and
+// activation + gate fused, logits of the last position only; prefill and decode only,
+// docs/serving.md); `compiled` the eager graph as torch.compile (Inductor) runs it: each chain
+// of consecutive element-wise / norm / softmax / copy kernels becomes one kernel moving only
+// the chain's external inputs and outputs, GEMMs stay library kernels (docs/fusion.md).
+enum class Engine { fused, eager, compiled };
+std::string_view engine_name(Engine e);  // "fused" | "eager" | "compiled"
+// "fused" (or "optimised", "optimized"), "eager", "compiled" (or "compile", "inductor");
+// throws Error listing them.
 Engine parse_engine(std::string_view word);
-// The graph the engine launches for a prefill or decode workload (eager: build_op_graph).
+// The graph the engine launches for the workload (eager: build_op_graph; fused: prefill or
+// decode only).
 OpGraph build_engine_graph(const ModelConfig& model, const Workload& w, Engine engine);
 
 // Floating-point operations of one phase over the whole graph (repeats counted).

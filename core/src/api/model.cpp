@@ -137,14 +137,30 @@ std::string forecast_model(std::string_view request_json) {
   const Workload w = make_workload(mode, batch, seq, cache);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
+  const std::string engine_word = detail::string_field(req, "engine", kOrigin, false);
+  Engine engine = Engine::eager;
+  try {
+    if (!engine_word.empty()) engine = parse_engine(engine_word);
+  } catch (const Error& e) {
+    throw Error(std::string("model request: field 'engine': ") + e.what());
+  }
+  if (engine == Engine::fused)
+    throw Error(
+        "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "
+        "`tilecast serve`); allowed here: eager, compiled");
   if (wants_parallel(req)) {
+    if (engine != Engine::eager)
+      throw Error(
+          "model request: field 'engine': multi-GPU forecasts model the eager graph only "
+          "(docs/parallel.md); leave 'engine' out or set it to eager");
     const ParallelConfig c = request_parallel(req);
     const SystemSpec system = request_system(req, gpu, c.gpus());
     return parallel_forecast_to_json(gpu, model,
                                      forecast_parallel(gpu, system, model, w, c, predictor));
   }
-  const OpGraph graph = build_op_graph(model, w);
-  const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  const OpGraph graph = build_engine_graph(model, w, engine);
+  ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  f.engine = engine;
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;

@@ -53,9 +53,11 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
         const double launch = std::clamp(k.overhead_ms, 0.0, k.latency_ms);
         it = cache.emplace(o.kernel, Timed{k.latency_ms - launch, launch}).first;
       }
-      timed[si].push_back(it->second);
-      f.kernel_sum_ms += double(s.count) * (it->second.exec_ms + it->second.launch_ms);
-      if (o.mem_elements == 0) flops += kernel_flops(o.kernel);
+      Timed k = it->second;
+      if (o.fused_kernels > 0) k.exec_ms *= o.traffic_scale;  // a fused chain (compiled.cpp)
+      timed[si].push_back(k);
+      f.kernel_sum_ms += double(s.count) * (k.exec_ms + k.launch_ms);
+      flops += op_flops(o);
       if (!o.stands_for.empty())
         subs.push_back({std::string(o.stands_for), std::string(op_name(o.kernel.op))});
     }

@@ -41,6 +41,7 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["batch"] = w.batch;
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
+  j["engine"] = std::string(engine_name(f.engine));
   j["latency_ms"] = f.latency_ms;
   // The 80% band; null for the roofline predictor (docs/generalization.md).
   j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
@@ -68,6 +69,11 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["substitutions"] = subs;
   std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor);
   for (std::string& c : workload_caveats(model, w)) caveats.push_back(std::move(c));
+  if (f.engine == Engine::compiled)
+    caveats.push_back(
+        "Engine: torch.compile (Inductor, default mode, no CUDA graphs): each run of element-wise, "
+        "norm, softmax and copy kernels is one generated kernel forecast as its largest member "
+        "scaled by the run's external traffic; GEMMs stay library kernels (docs/fusion.md).");
   j["caveats"] = caveats;
   j["roofline_latency_ms"] = roofline_latency_ms;
   j["workload"] = {{"mode", std::string(mode_name(w.mode))},

@@ -258,12 +258,17 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
   return graph;
 }
 
+double op_flops(const GraphOp& op) {
+  if (op.fused_kernels > 0) return op.chain_flops;
+  return op.mem_elements == 0 ? kernel_flops(op.kernel) : 0;
+}
+
 double graph_flops(const OpGraph& graph, Phase phase) {
   double total = 0;
   for (const auto& s : graph.sections) {
     double sec = 0;
     for (const auto& o : s.ops)
-      if (o.phase == phase && o.mem_elements == 0) sec += kernel_flops(o.kernel);
+      if (o.phase == phase) sec += op_flops(o);
     total += sec * double(s.count);
   }
   return total;

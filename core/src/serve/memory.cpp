@@ -57,7 +57,7 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
   m.kv_bytes_per_token = kv_cache_bytes_per_token(s, r.dtype);
   m.activation_bytes_per_seq =
       P * (2 * H + qkv + (gated ? 3 : 2) * F) * b + double(s.vocab_size) * 4;
-  if (r.engine == Engine::eager)
+  if (r.engine != Engine::fused)  // eager and compiled materialise the scores
     m.activation_bytes_per_seq +=
         double(s.num_heads) * P * P * (b + 4) + P * double(s.vocab_size) * 4;
   m.capacity_bytes = gpu.mem_gb * 1e9;

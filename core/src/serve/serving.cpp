@@ -122,14 +122,26 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
 
   // caveats
   auto& c = f.caveats;
-  c.push_back(
-      r.engine == Engine::fused
-          ? "Engine: an optimised serving engine (vLLM-like): one fused attention kernel per "
-            "layer that never writes the score matrix (forecast by its roofline, a lower bound), "
-            "fused norm + residual and activation + gate kernels, logits of the last position "
-            "only, and no host launch gaps (CUDA graphs). Use engine eager for plain PyTorch."
-          : "Engine: plain PyTorch eager (Hugging Face modules, DynamicCache): every kernel "
-            "launched from the host, the attention scores materialised.");
+  switch (r.engine) {
+    case Engine::fused:
+      c.push_back(
+          "Engine: an optimised serving engine (vLLM-like): one fused attention kernel per "
+          "layer that never writes the score matrix (forecast by its roofline, a lower bound), "
+          "fused norm + residual and activation + gate kernels, logits of the last position "
+          "only, and no host launch gaps (CUDA graphs). Use engine eager for plain PyTorch.");
+      break;
+    case Engine::eager:
+      c.push_back(
+          "Engine: plain PyTorch eager (Hugging Face modules, DynamicCache): every kernel "
+          "launched from the host, the attention scores materialised.");
+      break;
+    case Engine::compiled:
+      c.push_back(
+          "Engine: the Hugging Face modules under torch.compile (Inductor, no CUDA graphs): "
+          "runs of element-wise, norm, softmax and copy kernels fused into one kernel each, "
+          "GEMMs left to the library, the attention scores materialised.");
+      break;
+  }
   c.push_back("Precision: " + std::string(dtype_name(r.dtype)) +
               " weights, activations and KV "
               "cache; kernels by the " +

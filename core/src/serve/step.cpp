@@ -23,6 +23,13 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
 StepClock::Timed StepClock::timed(const GraphOp& op) {
   if (op.fused_bytes > 0)
     return {fused_roofline_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes), 0};
+  if (op.fused_kernels > 0) {  // a compiled engine's fused chain: its anchor, scaled
+    GraphOp anchor = op;
+    anchor.fused_kernels = 0;
+    Timed t = timed(anchor);
+    t.exec_ms *= op.traffic_scale;
+    return t;
+  }
   auto it = cache_.find(op.kernel);
   if (it != cache_.end()) return it->second;
   KernelForecast k;

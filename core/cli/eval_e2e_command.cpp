@@ -21,7 +21,7 @@ int run_eval_e2e(const Args& args) {
   const std::string devices = args.require("devices"), models = args.require("models"),
                     labels = args.require("labels");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  const LabelFiles files = collect_labels(devices, models, labels);
+  const LabelFiles files = collect_labels(devices, models, labels, true);
   const std::vector<E2eInput>& inputs = files.inputs;
   const std::vector<std::string>& skipped = files.skipped;
   const std::vector<std::string>& notes = files.notes;
@@ -30,23 +30,27 @@ int run_eval_e2e(const Args& args) {
     std::printf("%s\n", e2e_report_to_json(report).c_str());
     return 0;
   }
-  std::printf("%-28s %-11s %-9s %5s %5s %12s %12s %8s %10s\n", "gpu", "model", "mode", "seq",
-              "batch", "measured ms", "predicted ms", "error %", "roofline %");
+  std::printf("%-28s %-11s %-9s %-6s %5s %5s %12s %12s %8s %10s\n", "gpu", "model", "mode",
+              "option", "seq", "batch", "measured ms", "predicted ms", "error %", "roofline %");
   for (const auto& c : report.cases)
-    std::printf("%-28s %-11s %-9s %5lld %5lld %12.2f %12.2f %+8.1f %+10.1f\n", c.gpu.c_str(),
-                c.model.c_str(), c.mode.c_str(), static_cast<long long>(c.seq),
+    std::printf("%-28s %-11s %-9s %-6s %5lld %5lld %12.2f %12.2f %+8.1f %+10.1f\n", c.gpu.c_str(),
+                c.model.c_str(), c.mode.c_str(), c.option.c_str(), static_cast<long long>(c.seq),
                 static_cast<long long>(c.batch), c.measured_ms, c.predicted_ms, c.error_pct,
                 c.roofline_error_pct);
   std::printf("\nmean absolute error (%s predictor; roofline beside)\n",
               std::string(predictor_name(predictor)).c_str());
-  std::printf("%-28s %-9s %3s %10s %10s %9s\n", "gpu", "mode", "n", "error %", "roofline %",
-              "max %");
+  std::printf("%-28s %-9s %-6s %3s %10s %10s %9s\n", "gpu", "mode", "option", "n", "error %",
+              "roofline %", "max %");
   for (const auto& s : report.summary)
-    std::printf("%-28s %-9s %3d %10.1f %10.1f %9.1f\n", s.gpu.c_str(), s.mode.c_str(), s.n,
-                s.mean_abs_error_pct, s.roofline_mean_abs_error_pct, s.max_abs_error_pct);
+    std::printf("%-28s %-9s %-6s %3d %10.1f %10.1f %9.1f\n", s.gpu.c_str(), s.mode.c_str(),
+                s.option.c_str(), s.n, s.mean_abs_error_pct, s.roofline_mean_abs_error_pct,
+                s.max_abs_error_pct);
   if (!skipped.empty())
-    std::printf("\nskipped %zu labels with options (fusion, dp4, tp4, pp*: not modelled yet)\n",
-                skipped.size());
+    std::printf("\nskipped %zu labels with options not modelled here (fusion)\n", skipped.size());
+  std::printf(
+      "multi-GPU labels (dp<N>, tp<N>, pp<N>_<M>) run on %s; their batch is the global "
+      "batch (docs/parallel.md)\n",
+      kLabelSystem);
   for (const auto& n : notes) std::printf("note: %s\n", n.c_str());
   return 0;
 }

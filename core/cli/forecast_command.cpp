@@ -2,6 +2,7 @@
 // on one GPU.
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "command.hpp"
@@ -15,6 +16,81 @@
 
 namespace tilecast::cli {
 namespace {
+
+constexpr const char* kParallelFlags[] = {"gpus",         "dp",    "tp",        "pp",
+                                          "microbatches", "zero",  "recompute", "schedule",
+                                          "bucket-mb",    "system"};
+
+// The multi-GPU training step (docs/parallel.md), printed from the API's JSON.
+int run_parallel(const Args& args, nlohmann::json req) {
+  for (const char* f : kParallelFlags) {
+    if (!args.has(f)) continue;
+    const std::string key = std::string(f) == "bucket-mb" ? "bucket_mb" : f;
+    const std::string v = args.get(f);
+    if (key == "recompute" || key == "schedule") {
+      req[key] = v;
+    } else if (key == "system") {
+      req[key] = is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
+    } else if (key == "bucket_mb") {
+      try {
+        std::size_t used = 0;
+        const double mb = std::stod(v, &used);
+        if (used != v.size()) throw std::invalid_argument(v);
+        req[key] = mb;
+      } catch (const std::exception&) {
+        throw Error("--bucket-mb: '" + v + "' is not a number (megabytes; DDP's default 25)");
+      }
+    } else {
+      req[key] = args.integer(f, 0, key == "zero" ? 0 : 1, 65536);
+    }
+  }
+  const std::string text = api::forecast_model(req.dump());
+  if (args.has("json")) {
+    std::printf("%s\n", text.c_str());
+    return 0;
+  }
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+  const auto& p = j["parallel"];
+  std::printf("%s on %d x %s (%s): training, global batch %lld, seq %lld, %s\n",
+              j["model"]["name"].get<std::string>().c_str(), p["gpus"].get<int>(),
+              j["gpu"]["name"].get<std::string>().c_str(), p["system"].get<std::string>().c_str(),
+              j["batch"].get<long long>(), j["seq"].get<long long>(),
+              j["precision"].get<std::string>().c_str());
+  std::printf("  dp %d x tp %d x pp %d, %d micro-batches of %lld, ZeRO %d, recompute %s, %s\n",
+              p["dp"].get<int>(), p["tp"].get<int>(), p["pp"].get<int>(),
+              p["microbatches"].get<int>(), p["microbatch_size"].get<long long>(),
+              p["zero"].get<int>(), p["recompute"].get<std::string>().c_str(),
+              p["schedule"].get<std::string>().c_str());
+  std::printf("  step         %10.3f ms   (bubble %.1f%% of the critical stage)\n",
+              j["step_ms"].get<double>(), 100 * j["bubble_fraction"].get<double>());
+  std::printf("  micro-batch  %10.3f ms forward, %.3f ms backward (slowest stage)\n",
+              j["forward_ms"].get<double>(), j["backward_ms"].get<double>());
+  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s, %.0f tokens/s per GPU\n",
+              j["samples_per_s"].get<double>(), j["tokens_per_s"].get<double>(),
+              j["tokens_per_s_per_gpu"].get<double>());
+  std::printf("\nbreakdown (critical stage)\n");
+  const double step = j["step_ms"].get<double>();
+  for (const auto& [k, v] : j["breakdown"].items())
+    std::printf("  %-14s %10.3f ms  %5.1f%%\n", k.c_str(), v.get<double>(),
+                100 * v.get<double>() / step);
+  std::printf("\n  %-6s %12s %12s %12s %12s\n", "stage", "compute ms", "comm ms", "exposed ms",
+              "bubble ms");
+  for (const auto& s : j["stages"])
+    std::printf("  %-6d %12.3f %12.3f %12.3f %12.3f\n", s["stage"].get<int>(),
+                s["compute_busy_ms"].get<double>(), s["comm_busy_ms"].get<double>(),
+                s["exposed_comm_ms"].get<double>(), s["bubble_ms"].get<double>());
+  const auto& m = j["memory"];
+  std::printf("\nmemory per GPU (stage %d): %.2f GB of %.2f GB, %s\n", m["stage"].get<int>(),
+              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
+              m["fits"].get<bool>() ? "fits" : "does NOT fit");
+  for (const char* k : {"weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
+                        "workspace_gb", "context_gb"})
+    std::printf("  %-15s %8.2f GB\n", k, m[k].get<double>());
+  std::printf("\nassumptions\n");
+  for (const auto& a : j["assumptions"]) std::printf("  - %s\n", a.get<std::string>().c_str());
+  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  return 0;
+}
 
 int run_forecast(const Args& args) {
   apply_weights_flag(args);
@@ -43,6 +119,18 @@ int run_forecast(const Args& args) {
       throw Error("--precision: allowed fp32, fp16, bf16");
     require_precision(gpu, w.dtype);
   }
+
+  for (const char* f : kParallelFlags)
+    if (args.has(f)) {
+      nlohmann::json req = request_with(gpu, model_arg, model);
+      req["batch"] = w.batch;
+      req["seq"] = seq;
+      req["mode"] = mode;
+      req["predictor"] = predictor_name(predictor);
+      if (engine != Engine::eager) req["engine"] = engine_name(engine);
+      if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+      return run_parallel(args, req);
+    }
 
   if (args.has("json")) {
     nlohmann::json req = request_with(gpu, model_arg, model);
@@ -113,9 +201,13 @@ int run_forecast(const Args& args) {
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
      "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
      "[--predictor tilecast|roofline] [--precision fp32|bf16|fp16 (training: autocast)] "
-     "[--compile] [--json] [--weights DIR]",
+     "[--compile] [--json] [--weights DIR] "
+     "[training on many GPUs: --gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 "
+     "--recompute none|selective|full --schedule 1f1b|gpipe --bucket-mb MB --system NAME_OR_PATH "
+     "(--batch is the global batch)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights"},
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights", "gpus",
+      "dp", "tp", "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb", "system"},
      {"json", "compile"},
      run_forecast});
 

@@ -25,7 +25,7 @@ std::string stem_of(const std::string& path) { return std::filesystem::path(path
 }  // namespace
 
 LabelFiles collect_labels(const std::string& devices, const std::string& models,
-                          const std::string& labels) {
+                          const std::string& labels, bool multi_gpu) {
   LabelFiles out;
   for (const auto& device : subdirectories(labels)) {
     const std::string spec = devices + "/" + device + ".json";
@@ -44,7 +44,8 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         out.notes.push_back("not a label name: " + device + "/" + stem);
         continue;
       }
-      if (!name->option.empty()) {
+      if (!name->option.empty() &&
+          (!multi_gpu || !name->training || !parallel_option(name->option))) {
         out.skipped.push_back(device + "/" + stem);
         continue;
       }

@@ -71,3 +71,17 @@ std::string validate_system(std::string_view system_json);
 std::string forecast_collective(std::string_view request_json);
 
 }  // namespace tilecast::api
+
+namespace tilecast::api {
+
+// {"system": NAME | {system spec}, "model": NAME | {HF config}, "global_batch": B,
+//  "seq": N (default min(the model's positions, 2048)), "gpu": NAME | {spec} (default the
+//  system's GPU), "gpus": N (default every power of two up to one node), "max_microbatches": 64,
+//  "predictor": "tilecast"|"roofline", "top": 20}
+// -> {"considered","does_not_divide","does_not_fit","fitting","by_step":[...],
+//     "by_tokens_per_gpu":[...]} each entry {"dp","tp","pp","microbatches","zero","recompute",
+//     "step_ms","tokens_per_s","tokens_per_s_per_gpu","bubble_fraction","memory_gb",
+//     "capacity_gb"} (tilecast/parallel.hpp, docs/parallel.md "Plan").
+std::string plan_parallel(std::string_view request_json);
+
+}  // namespace tilecast::api

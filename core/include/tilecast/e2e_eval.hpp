@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tilecast/kernel_forecast.hpp"
+#include "tilecast/parallel.hpp"
 
 namespace tilecast {
 
@@ -23,6 +24,13 @@ struct LabelName {
 };
 std::optional<LabelName> parse_label_name(std::string_view stem);
 
+// The multi-GPU run a label option names: "dp<N>", "tp<N>", "pp<N>_<micro-batches>"; nullopt
+// for anything else ("fusion", not modelled here). The label's batch is the global batch
+// (docs/parallel.md, "Evaluation").
+std::optional<ParallelConfig> parallel_option(std::string_view option);
+// The system the dataset's multi-GPU labels ran on: GPUs of the labelled kind over NVSwitch.
+inline constexpr const char* kLabelSystem = "dgx-a100";
+
 struct E2eInput {
   std::string label_stem;  // e.g. "gpt2_large-train-1024-1"
   std::string gpu_json;    // device spec (dataset or catalog format)
@@ -32,6 +40,7 @@ struct E2eInput {
 
 struct E2eCase {
   std::string gpu, model, mode;
+  std::string option;  // "", "dp4", "tp4", "pp4_1", "fusion"
   std::int64_t seq = 0, batch = 0;
   double measured_ms = 0, predicted_ms = 0, error_pct = 0;
   double roofline_ms = 0, roofline_error_pct = 0;
@@ -40,17 +49,19 @@ struct E2eCase {
 
 struct E2eSummary {
   std::string gpu, mode;
+  std::string option;
   int n = 0;
   double mean_abs_error_pct = 0, roofline_mean_abs_error_pct = 0, max_abs_error_pct = 0;
 };
 
 struct E2eReport {
   std::vector<E2eCase> cases;
-  std::vector<E2eSummary> summary;  // per GPU and mode, in order of first appearance
+  std::vector<E2eSummary> summary;  // per GPU, mode and option, in order of first appearance
 };
 
-// Forecasts every input (options must already be filtered out). Throws
-// tilecast::Error naming the label when an input is malformed.
+// Forecasts every input; labels with a multi-GPU option (parallel_option) on kLabelSystem.
+// Throws tilecast::Error naming the label when an input is malformed or its option is not
+// modelled (fusion: filter it out first).
 E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor);
 
 // {"cases":[...],"summary":[...]}

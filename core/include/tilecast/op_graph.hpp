@@ -21,6 +21,13 @@ std::string_view op_kind_name(OpKind k);
 // forward; backward (gradients); accumulate (adding weight gradients into .grad).
 enum class Phase { forward, backward, accumulate };
 
+// Where a forward op sits in Megatron's tensor parallelism (core/src/parallel/tp.cpp, docs/
+// parallel.md): column-parallel linears all-reduce their input gradient in backward (one per
+// group reading one input), row-parallel linears their output in forward; the vocabulary-
+// parallel embedding all-reduces its output, the vocabulary-parallel head its input gradient.
+// Set by the shared blocks and the builder; ignored by single-GPU forecasts.
+enum class TpSplit { none, column, row, vocab_embedding, vocab_head };
+
 struct GraphOp {
   Kernel kernel;  // what is forecast
   OpKind kind = OpKind::elementwise;
@@ -52,6 +59,8 @@ struct GraphOp {
   int fused_kernels = 0;
   double chain_flops = 0;
   double traffic_scale = 1;
+  TpSplit tp = TpSplit::none;  // forward ops only
+  double tp_elements = 0;      // the elements its tensor-parallel all-reduce carries
 };
 
 // An op's floating-point operations: a fused chain's, none for a memory-bound copy, else its

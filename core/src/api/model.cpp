@@ -7,6 +7,8 @@
 #include "tilecast/error.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
+#include "tilecast/parallel.hpp"
+#include "tilecast/system.hpp"
 
 namespace tilecast::api {
 namespace {
@@ -24,6 +26,68 @@ nlohmann::ordered_json model_summary(const ModelConfig& m) {
   j["params_b"] = m.params() / 1e9;
   j["source"] = m.source;
   return j;
+}
+
+// The multi-GPU fields of a forecast_model request; none given: the single-GPU forecast.
+constexpr const char* kParallelFields[] = {"gpus",         "dp",    "tp",        "pp",
+                                           "microbatches", "zero",  "recompute", "schedule",
+                                           "bucket_mb",    "system"};
+
+bool wants_parallel(const nlohmann::json& req) {
+  for (const char* f : kParallelFields)
+    if (detail::has_field(req, f)) return true;
+  return false;
+}
+
+// dp x tp x pp from the fields given: missing dp is what gpus leaves; gpus must be the product.
+ParallelConfig request_parallel(const nlohmann::json& req) {
+  ParallelConfig c;
+  auto opt_int = [&](const char* name, int fallback) {
+    return detail::has_field(req, name) ? int(detail::integer_field(req, name, kOrigin, 1, 65536))
+                                        : fallback;
+  };
+  c.tp = opt_int("tp", 1);
+  c.pp = opt_int("pp", 1);
+  const bool has_gpus = detail::has_field(req, "gpus");
+  const int gpus = opt_int("gpus", 0);
+  if (detail::has_field(req, "dp"))
+    c.dp = opt_int("dp", 1);
+  else if (has_gpus) {
+    if (gpus % (c.tp * c.pp) != 0)
+      throw Error("model request: gpus " + std::to_string(gpus) +
+                  " is not a multiple of tp x pp = " + std::to_string(c.tp * c.pp));
+    c.dp = gpus / (c.tp * c.pp);
+  }
+  if (has_gpus && c.dp * c.tp * c.pp != gpus)
+    throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +
+                std::to_string(c.tp) + " x " + std::to_string(c.pp) + " = " +
+                std::to_string(c.dp * c.tp * c.pp) + ", not gpus " + std::to_string(gpus));
+  c.microbatches = opt_int("microbatches", 1);
+  if (detail::has_field(req, "zero"))
+    c.zero = int(detail::integer_field(req, "zero", kOrigin, 0, 3));
+  try {
+    c.recompute = parse_recompute(detail::string_field(req, "recompute", kOrigin, false));
+    c.schedule = parse_schedule(detail::string_field(req, "schedule", kOrigin, false));
+  } catch (const Error& e) {
+    throw Error(std::string("model request: ") + e.what());
+  }
+  if (detail::has_field(req, "bucket_mb"))
+    c.bucket_mb = detail::number_field(req, "bucket_mb", kOrigin, 1e-3, 1e6);
+  return c;
+}
+
+SystemSpec request_system(const nlohmann::json& req, const GpuSpec& gpu, int gpus) {
+  auto it = req.find("system");
+  if (it == req.end() || it->is_null()) {
+    if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
+    std::string ids;
+    for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
+    throw Error("model request: no catalog system is built from " + gpu.name +
+                "; give field 'system' (one of " + ids + ", or a system spec object)");
+  }
+  if (it->is_string()) return find_system(it->get<std::string>());
+  if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
+  throw Error("model request: field 'system' must be a system name or a spec object");
 }
 
 }  // namespace
@@ -96,6 +160,16 @@ std::string forecast_model(std::string_view request_json) {
     throw Error(
         "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "
         "`tilecast serve`); allowed here: eager, compiled");
+  if (wants_parallel(req)) {
+    if (engine != Engine::eager)
+      throw Error(
+          "model request: field 'engine': multi-GPU forecasts model the eager graph only "
+          "(docs/parallel.md); leave 'engine' out or set it to eager");
+    const ParallelConfig c = request_parallel(req);
+    const SystemSpec system = request_system(req, gpu, c.gpus());
+    return parallel_forecast_to_json(gpu, model,
+                                     forecast_parallel(gpu, system, model, w, c, predictor));
+  }
   const OpGraph graph = build_engine_graph(model, w, engine);
   ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   f.engine = engine;

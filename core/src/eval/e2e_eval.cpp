@@ -4,11 +4,13 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_forecast.hpp"
+#include "tilecast/system.hpp"
 
 namespace tilecast {
 namespace {
@@ -51,14 +53,40 @@ std::optional<LabelName> parse_label_name(std::string_view stem) {
   return n;
 }
 
+std::optional<ParallelConfig> parallel_option(std::string_view option) {
+  if (option.size() < 3) return std::nullopt;
+  const std::string_view kind = option.substr(0, 2), rest = option.substr(2);
+  ParallelConfig c;
+  if (kind == "dp" || kind == "tp") {
+    const auto n = to_int(rest);
+    if (!n || *n > 4096) return std::nullopt;
+    (kind == "dp" ? c.dp : c.tp) = int(*n);
+    return c;
+  }
+  if (kind == "pp") {
+    const std::size_t u = rest.find('_');
+    if (u == std::string_view::npos) return std::nullopt;
+    const auto n = to_int(rest.substr(0, u)), m = to_int(rest.substr(u + 1));
+    if (!n || !m || *n > 4096 || *m > 65536) return std::nullopt;
+    c.pp = int(*n);
+    c.microbatches = int(*m);
+    return c;
+  }
+  return std::nullopt;
+}
+
 E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor) {
   E2eReport r;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
   for (const auto& in : inputs) {
     const auto name = parse_label_name(in.label_stem);
-    if (!name || !name->option.empty())
-      throw Error("label '" + in.label_stem +
-                  "': expected <model>-<inf|train>-<seq>-<batch> without an option");
+    if (!name)
+      throw Error("label '" + in.label_stem + "': expected <model>-<inf|train>-<seq>-<batch>");
+    const std::optional<ParallelConfig> parallel =
+        name->option.empty() ? std::nullopt : parallel_option(name->option);
+    if (!name->option.empty() && (!parallel || !name->training))
+      throw Error("label '" + in.label_stem + "': option '" + name->option +
+                  "' is not modelled (dp<N>, tp<N>, pp<N>_<M> on training labels are)");
     const std::string origin = "label " + in.label_stem;
     const nlohmann::json label = detail::parse_json(in.label_json, origin);
     const double measured = detail::number_field(label, "e2e_latency", origin, 1e-9, 1e12);
@@ -66,30 +94,41 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
     const ModelConfig model = parse_model_config(in.model_json, "model " + name->model);
     const Workload w =
         make_workload(name->training ? Mode::training : Mode::inference, name->batch, name->seq);
-    const OpGraph graph = build_op_graph(model, w);
     E2eCase c;
+    c.option = name->option;
     c.gpu = gpu.name;
     c.model = name->model;
     c.mode = name->training ? "training" : "inference";
     c.seq = name->seq;
     c.batch = name->batch;
     c.measured_ms = measured;
-    const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
-    c.predicted_ms = forecast.latency_ms;
-    c.band_low_ms = forecast.band_low_ms;
-    c.band_high_ms = forecast.band_high_ms;
-    c.roofline_ms = predictor == Predictor::roofline
-                        ? c.predicted_ms
-                        : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
+    if (parallel) {
+      const SystemSpec& system = find_system(kLabelSystem);
+      c.predicted_ms = forecast_parallel(gpu, system, model, w, *parallel, predictor).step_ms;
+      c.roofline_ms =
+          predictor == Predictor::roofline
+              ? c.predicted_ms
+              : forecast_parallel(gpu, system, model, w, *parallel, Predictor::roofline).step_ms;
+    } else {
+      const OpGraph graph = build_op_graph(model, w);
+      const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
+      c.predicted_ms = forecast.latency_ms;
+      c.band_low_ms = forecast.band_low_ms;
+      c.band_high_ms = forecast.band_high_ms;
+      c.roofline_ms = predictor == Predictor::roofline
+                          ? c.predicted_ms
+                          : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
+    }
     c.error_pct = 100 * (c.predicted_ms - measured) / measured;
     c.roofline_error_pct = 100 * (c.roofline_ms - measured) / measured;
-    const auto key = std::make_pair(c.gpu, c.mode);
+    const auto key = std::make_tuple(c.gpu, c.mode, c.option);
     auto it = index.find(key);
     if (it == index.end()) {
       it = index.emplace(key, r.summary.size()).first;
       E2eSummary s;
       s.gpu = c.gpu;
       s.mode = c.mode;
+      s.option = c.option;
       r.summary.push_back(s);
     }
     auto& s = r.summary[it->second];
@@ -113,6 +152,7 @@ std::string e2e_report_to_json(const E2eReport& report) {
     j["cases"].push_back({{"gpu", c.gpu},
                           {"model", c.model},
                           {"mode", c.mode},
+                          {"option", c.option},
                           {"seq", c.seq},
                           {"batch", c.batch},
                           {"measured_ms", c.measured_ms},
@@ -126,6 +166,7 @@ std::string e2e_report_to_json(const E2eReport& report) {
   for (const auto& s : report.summary)
     j["summary"].push_back({{"gpu", s.gpu},
                             {"mode", s.mode},
+                            {"option", s.option},
                             {"n", s.n},
                             {"mean_abs_error_pct", s.mean_abs_error_pct},
                             {"roofline_mean_abs_error_pct", s.roofline_mean_abs_error_pct},

@@ -55,8 +55,9 @@ class OpRef {
 // A linear layer's options.
 struct LinearOptions {
   bool bias = false;
-  bool tied = false;          // the weight is another op's (a tied LM head); its bias is own
-  bool shares_input = false;  // its input is kept already by an earlier op (k, v beside q)
+  bool tied = false;           // the weight is another op's (a tied LM head); its bias is own
+  bool shares_input = false;   // its input is kept already by an earlier op (k, v beside q)
+  TpSplit tp = TpSplit::none;  // its tensor-parallel role (the blocks set column and row)
 };
 
 class GraphBuilder {
@@ -64,6 +65,9 @@ class GraphBuilder {
   GraphBuilder(const Workload& w, OpGraph& graph) : w_(w), graph_(graph) {}
 
   const Workload& workload() const { return w_; }
+  // The model's vocabulary: embeddings over it and linears onto it are marked vocabulary-
+  // parallel (TpSplit) for every architecture without each builder saying so.
+  void set_vocab(std::int64_t vocab) { vocab_ = vocab; }
   bool training() const { return w_.training(); }
   // A mixed-precision (autocast) training step: training at FP16 or BF16.
   bool autocast() const { return w_.training() && w_.dtype != DataType::fp32; }
@@ -120,6 +124,7 @@ class GraphBuilder {
   }
   const Workload& w_;
   OpGraph& graph_;
+  std::int64_t vocab_ = 0;
 };
 
 // Per-architecture builders (graph/<arch>.cpp).

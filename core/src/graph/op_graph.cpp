@@ -105,6 +105,8 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   OpRef fw = push(name, Op::linear, 1, rows, in, out, OpKind::gemm, Phase::forward);
   GraphOp& f = graph_.sections.back().ops.back();
   f.param_elements = (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0);
+  f.tp = vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp;
+  f.tp_elements = f.tp == TpSplit::row ? double(rows) * double(out) : double(rows) * double(in);
   if (!training()) return fw;
   if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * gemm_input_bytes();
   const double weight = double(in) * double(out), input = double(rows) * double(in);
@@ -211,6 +213,11 @@ void GraphBuilder::embedding(std::string_view name, std::int64_t rows, std::int6
   mem(name, Phase::forward, double(rows) + double(rows) * double(h), h, "embedding lookup")
       .holds(tied ? 0 : double(vocab) * double(h))
       .saves(double(rows) * kIndexBytes);
+  if (vocab_ > 0 && vocab == vocab_) {
+    GraphOp& o = graph_.sections.back().ops.back();
+    o.tp = TpSplit::vocab_embedding;
+    o.tp_elements = double(rows) * double(h);
+  }
   if (!training()) return;
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
@@ -256,6 +263,7 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
         ": use training or inference");
   OpGraph graph;
   detail::GraphBuilder g(w, graph);
+  g.set_vocab(model.vocab_size);
   switch (model.architecture) {
     case Architecture::gpt2: detail::build_gpt2(model, g); break;
     case Architecture::bert: detail::build_bert(model, g); break;

@@ -7,34 +7,6 @@
 #include "tilecast/system.hpp"
 
 namespace tilecast::detail {
-namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
-
-ModelConfig shard_model(const ModelConfig& model, int tp) {
-  if (tp < 1) throw Error("tp must be a positive integer");
-  if (tp == 1) return model;
-  if (model.num_heads % tp != 0)
-    throw Error("tp " + std::to_string(tp) + " does not divide " + model.name + "'s " +
-                std::to_string(model.num_heads) + " attention heads");
-  ModelConfig s = model;
-  s.num_heads = model.num_heads / tp;
-  if (model.num_kv_heads % tp == 0)
-    s.num_kv_heads = model.num_kv_heads / tp;
-  else if (tp % model.num_kv_heads == 0)
-    s.num_kv_heads = 1;  // each key/value head replicated on tp / kv_heads GPUs
-  else
-    throw Error("tp " + std::to_string(tp) + " and " + model.name + "'s " +
-                std::to_string(model.num_kv_heads) + " key/value heads: neither divides the other");
-  s.intermediate_size = ceil_div(model.intermediate_size, tp);
-  // experts: every rank holds every expert with its inner width split, like a dense MLP
-  s.expert_intermediate_size = ceil_div(model.expert_intermediate_size, tp);
-  s.shared_expert_intermediate_size = ceil_div(model.shared_expert_intermediate_size, tp);
-  s.vocab_size = ceil_div(model.vocab_size, tp);
-  return s;
-}
 
 AllReduce::AllReduce(const GpuSpec& gpu, int tp) : tp_(tp) {
   if (tp <= 1) return;

@@ -5,17 +5,15 @@
 
 #include <string>
 
+#include "parallel/parallel.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/system.hpp"
 
 namespace tilecast::detail {
 
-// One GPU's share: heads / tp, key/value heads / tp (replicated when tp exceeds them),
-// intermediate and vocabulary widths / tp (rounded up); a mixture's experts all on every GPU,
-// each expert's (and the shared expert's) inner width / tp. Throws Error when tp does not divide
-// the heads, or neither divides the other for the key/value heads.
-ModelConfig shard_model(const ModelConfig& model, int tp);
+// shard_model (one GPU's share of heads, intermediate and vocabulary widths) is shared with
+// training: parallel/parallel.hpp.
 
 // The all-reduce time of `bytes` per GPU over `tp` GPUs: the comm model (core/src/comm) on the
 // catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else a ring bound at

@@ -31,9 +31,9 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
 
   // projections
   if (a.fused_qkv) {
-    g.linear(a.names[0], R, a.hidden, Q + 2 * KV, {.bias = a.qkv_bias});
+    g.linear(a.names[0], R, a.hidden, Q + 2 * KV, {.bias = a.qkv_bias, .tp = TpSplit::column});
   } else {
-    g.linear(a.names[0], R, a.hidden, Q, {.bias = a.qkv_bias});
+    g.linear(a.names[0], R, a.hidden, Q, {.bias = a.qkv_bias, .tp = TpSplit::column});
     if (a.scaling == Scaling::query_mulu) g.vec("scaling", Op::mulu, R, Q, OpKind::elementwise);
     // k and v read the same input as q (self-attention) or the encoder's states,
     // which every decoder layer keeps anyway (cross-attention)
@@ -124,7 +124,7 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
 
   // heads back to rows, output projection, residual
   g.mem(a.out_copy, Phase::forward, 2.0 * R * Q, a.out_copy_width, a.out_copy_as);
-  g.linear(a.names[3], R, Q, a.hidden, {.bias = a.out_bias});
+  g.linear(a.names[3], R, Q, a.hidden, {.bias = a.out_bias, .tp = TpSplit::row});
   residual(g, a.out_dropout, R, a.hidden);
 }
 

@@ -1,0 +1,80 @@
+// `tilecast plan`: every dp x tp x pp x micro-batch x ZeRO x recomputation configuration for a
+// global batch on a system, ranked by step time and by tokens/s per GPU (docs/parallel.md).
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "weights_flag.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+void print(const char* title, const nlohmann::ordered_json& list) {
+  std::printf("\n%s\n  %4s %3s %3s %3s %5s %4s %-9s %11s %12s %8s %11s\n", title, "gpus", "dp",
+              "tp", "pp", "micro", "zero", "recompute", "step ms", "tok/s/GPU", "bubble",
+              "memory GB");
+  for (const auto& e : list)
+    std::printf("  %4d %3d %3d %3d %5d %4d %-9s %11.2f %12.0f %7.1f%% %5.1f/%-5.0f\n",
+                e["gpus"].get<int>(), e["dp"].get<int>(), e["tp"].get<int>(), e["pp"].get<int>(),
+                e["microbatches"].get<int>(), e["zero"].get<int>(),
+                e["recompute"].get<std::string>().c_str(), e["step_ms"].get<double>(),
+                e["tokens_per_s_per_gpu"].get<double>(), 100 * e["bubble_fraction"].get<double>(),
+                e["memory_gb"].get<double>(), e["capacity_gb"].get<double>());
+}
+
+int run_plan(const Args& args) {
+  apply_weights_flag(args);
+  nlohmann::json req;
+  const std::string system = args.require("system");
+  req["system"] = is_regular_file(system) ? nlohmann::json::parse(read_text_file(system))
+                                          : nlohmann::json(system);
+  const std::string model_arg = args.require("model");
+  req["model"] = is_regular_file(model_arg) ? nlohmann::json::parse(read_text_file(model_arg))
+                                            : nlohmann::json(model_arg);
+  if (args.has("gpu")) {
+    const std::string g = args.get("gpu");
+    req["gpu"] = is_regular_file(g) ? nlohmann::json::parse(read_text_file(g)) : nlohmann::json(g);
+  }
+  req["global_batch"] = args.integer("global-batch", 0, 1, std::int64_t{1} << 31);
+  if (!args.has("global-batch")) throw Error("--global-batch is required (sequences per step)");
+  if (args.has("seq")) req["seq"] = args.integer("seq", 0, 1, std::int64_t{1} << 31);
+  if (args.has("gpus")) req["gpus"] = args.integer("gpus", 0, 1, 65536);
+  if (args.has("max-microbatches"))
+    req["max_microbatches"] = args.integer("max-microbatches", 64, 1, 4096);
+  req["predictor"] = args.get("predictor", "tilecast");
+  req["top"] = args.integer("top", 10, 1, 1000000);
+  const std::string text = api::plan_parallel(req.dump());
+  if (args.has("json")) {
+    std::printf("%s\n", text.c_str());
+    return 0;
+  }
+  const auto j = nlohmann::ordered_json::parse(text);
+  std::printf(
+      "%s on %s (%s), global batch %lld, seq %lld: %d configurations, %d do not divide, "
+      "%d do not fit, %d fit\n",
+      j["model"]["name"].get<std::string>().c_str(), j["system"].get<std::string>().c_str(),
+      j["gpu"]["name"].get<std::string>().c_str(), j["global_batch"].get<long long>(),
+      j["seq"].get<long long>(), j["considered"].get<int>(), j["does_not_divide"].get<int>(),
+      j["does_not_fit"].get<int>(), j["fitting"].get<int>());
+  print("fastest step", j["by_step"]);
+  print("most tokens/s per GPU", j["by_tokens_per_gpu"]);
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command(
+    {"plan",
+     "--model NAME_OR_PATH --system NAME_OR_PATH --global-batch B [--seq N] [--gpus N] "
+     "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor tilecast|roofline] "
+     "[--json] [--weights DIR]",
+     "rank every dp x tp x pp x micro-batch x ZeRO x recomputation training configuration",
+     {"model", "system", "global-batch", "seq", "gpus", "gpu", "max-microbatches", "top",
+      "predictor", "weights"},
+     {"json"},
+     run_plan});
+
+}  // namespace
+}  // namespace tilecast::cli

@@ -1,0 +1,144 @@
+// Training on many GPUs (docs/parallel.md): data parallelism as PyTorch DDP (bucketed gradient
+// all-reduces overlapping backward), Megatron tensor parallelism, GPipe / 1F1B pipelines over
+// micro-batches, ZeRO 1/2/3, activation recomputation, and the memory each GPU needs. The step
+// is replayed on each pipeline stage's compute and communication streams; its time is the
+// critical path, not a sum.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+#include "tilecast/system.hpp"
+
+namespace tilecast {
+
+enum class Recompute { none, selective, full };
+std::string_view recompute_name(Recompute r);      // "none" | "selective" | "full"
+Recompute parse_recompute(std::string_view word);  // throws Error listing them
+
+enum class PipelineSchedule { gpipe, one_f_one_b };
+std::string_view schedule_name(PipelineSchedule s);  // "gpipe" | "1f1b"
+PipelineSchedule parse_schedule(std::string_view word);
+
+struct ParallelConfig {
+  int dp = 1, tp = 1, pp = 1;
+  int microbatches = 1;  // per data-parallel rank and step
+  int zero = 0;          // ZeRO stage 0 (plain DDP) .. 3
+  Recompute recompute = Recompute::none;
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+  double bucket_mb = 25;  // DDP's bucket_cap_mb
+  int gpus() const { return dp * tp * pp; }
+};
+
+// Memory one GPU needs for a training step (the most loaded GPU: pipeline stage 0 for
+// activations), GB = 1e9 bytes.
+struct TrainingMemory {
+  double weights_gb = 0;
+  double gradients_gb = 0;
+  double optimizer_gb = 0;    // Adam: two moments (+ FP32 master weights in mixed precision)
+  double activations_gb = 0;  // kept for backward, micro-batches in flight, per recompute mode
+  double workspace_gb = 0;    // transient: largest op output and its gradient, comm buffers
+  double context_gb = 0;      // CUDA context and framework
+  double total_gb = 0;
+  double capacity_gb = 0;
+  bool fits = false;
+  int stage = 0;  // the pipeline stage this is for
+};
+
+// Bytes per parameter of the model states (weights, gradients, optimizer) with Adam: FP32
+// training 4 + 4 + 8; mixed precision (16-bit dtype) 2 + 2 + 12 (FP32 master + moments; the
+// ZeRO paper's 16 bytes per parameter). ZeRO stage z shards the optimizer (z >= 1), the
+// gradients (z >= 2) and the weights (z = 3) over `dp` ranks.
+struct ModelStateBytes {
+  double weights = 0, gradients = 0, optimizer = 0;
+};
+ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp);
+
+// One stage's streams over the step (ms from the step's start).
+struct StreamSpan {
+  std::string what;  // "forward", "backward", "recompute", "all_reduce (dp)", "send", ...
+  int microbatch = -1;
+  double start_ms = 0, finish_ms = 0;
+};
+struct StageStreams {
+  int stage = 0;
+  double compute_busy_ms = 0;       // kernels (recomputation included)
+  double comm_busy_ms = 0;          // every collective this stage's GPU takes part in
+  double exposed_comm_ms = 0;       // compute waiting on tensor-parallel / ZeRO-3 collectives
+  double bubble_ms = 0;             // step - busy compute - exposed communication
+  std::vector<StreamSpan> compute;  // micro-batch chunks
+  std::vector<StreamSpan> comm;     // gradient buckets, activation sends, parameter gathers
+};
+
+struct ParallelForecast {
+  ParallelConfig config;
+  Workload workload;            // the whole step: global batch
+  std::int64_t microbatch = 0;  // sequences per micro-batch
+  Predictor predictor = Predictor::tilecast;
+  std::string system;  // the system's id
+  double step_ms = 0;
+  double forward_ms = 0;       // one micro-batch on the slowest stage
+  double backward_ms = 0;      // one micro-batch on the slowest stage (recomputation included)
+  double bubble_fraction = 0;  // the critical stage's idle share of the step
+  double samples_per_s = 0, tokens_per_s = 0, tokens_per_s_per_gpu = 0;
+  double params = 0;  // the whole model
+  // The critical stage's step by kind: kOpKindCount op kinds, then communication (exposed),
+  // then bubble; they sum to step_ms.
+  std::array<double, kOpKindCount> breakdown_ms{};
+  double communication_ms = 0;
+  double bubble_ms = 0;
+  std::vector<StageStreams> stages;
+  TrainingMemory memory;
+  std::vector<std::string> assumptions;
+};
+
+// `w` is the whole step's workload (training; batch = the global batch, split over dp ranks
+// and micro-batches). Throws Error naming the value and what would work: gpus != dp x tp x pp,
+// more GPUs than the system holds, tp not dividing the heads (valid ones listed), pp not
+// dividing the layers, a batch that does not divide into dp x micro-batches, zero outside 0..3.
+ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
+                                   const ModelConfig& model, const Workload& w,
+                                   const ParallelConfig& config, Predictor predictor);
+
+// The catalog system built from this GPU holding `gpus` (nullptr when none).
+const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus);
+
+// ---- plan search (core/src/parallel/plan.cpp) ----
+struct PlanRequest {
+  std::int64_t global_batch = 0;
+  std::int64_t seq = 0;
+  int gpus = 0;  // 0: every power of two up to one node of the system
+  int max_microbatches = 64;
+  DataType dtype = DataType::fp32;
+  Predictor predictor = Predictor::tilecast;
+};
+struct PlanEntry {
+  ParallelConfig config;
+  double step_ms = 0, tokens_per_s = 0, tokens_per_s_per_gpu = 0, bubble_fraction = 0;
+  double memory_gb = 0, capacity_gb = 0;
+};
+struct PlanResult {
+  std::vector<PlanEntry> by_step;            // fitting configurations, fastest step first
+  std::vector<PlanEntry> by_tokens_per_gpu;  // the same, most tokens/s per GPU first
+  int considered = 0;                        // configurations enumerated
+  int does_not_divide = 0;  // dropped: heads by tp, layers by pp, batch by dp x micro-batches
+  int does_not_fit = 0;     // dropped: memory per GPU over the GPU's
+  std::vector<int> gpu_counts;
+};
+// Enumerates dp x tp x pp x micro-batches x ZeRO (0-3; 0 only when dp is 1) x recomputation
+// (none, selective, full), 1F1B, drops what does not divide or fit, ranks the rest. Throws
+// Error for a batch or seq that is not positive, or gpus the system cannot hold.
+PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& model,
+                         const PlanRequest& request);
+
+std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const ParallelForecast& f);
+
+}  // namespace tilecast

@@ -1,0 +1,60 @@
+// Process groups on the system, in Megatron's rank order (tp innermost, then dp, then pp):
+// a tensor-parallel group fills a node first, a data-parallel group strides over tp ranks, a
+// pipeline hop strides over tp x dp ranks. Each collective goes through the comm model
+// (core/src/comm) with the GPUs of the group that share a node.
+#include <algorithm>
+#include <sstream>
+
+#include "parallel/parallel.hpp"
+
+namespace tilecast::detail {
+
+Collectives::Collectives(const SystemSpec& system, const ParallelConfig& c)
+    : system_(system), c_(c) {}
+
+int Collectives::size(Group g) const {
+  switch (g) {
+    case Group::tp: return c_.tp;
+    case Group::dp: return c_.dp;
+    case Group::pp: return c_.pp > 1 ? 2 : 1;  // a send/recv between neighbouring stages
+  }
+  return 1;
+}
+
+CollectiveRequest Collectives::request(Collective what, Group g, double bytes) const {
+  const int node = std::max(1, system_.gpus_per_node);
+  CollectiveRequest r;
+  r.collective = what;
+  r.bytes = bytes;
+  r.gpus = size(g);
+  switch (g) {
+    case Group::tp: r.gpus_per_node = std::min(c_.tp, node); break;
+    case Group::dp: r.gpus_per_node = std::min(c_.dp, std::max(1, node / c_.tp)); break;
+    case Group::pp: r.gpus_per_node = c_.tp * c_.dp < node ? 2 : 1; break;
+  }
+  return r;
+}
+
+double Collectives::ms(Collective what, Group g, double bytes) const {
+  if (size(g) <= 1 || bytes <= 0) return 0;
+  return forecast_collective(system_, request(what, g, bytes)).time_ms;
+}
+
+std::string Collectives::describe(Collective what, Group g, double bytes) const {
+  const CollectiveRequest r = request(what, g, bytes);
+  const CollectiveForecast f = forecast_collective(system_, r);
+  std::ostringstream os;
+  os.precision(4);
+  os << collective_name(what) << " ("
+     << (g == Group::tp   ? "tp"
+         : g == Group::dp ? "dp"
+                          : "pp")
+     << ", " << r.gpus << " GPUs, " << f.nodes << (f.nodes == 1 ? " node" : " nodes")
+     << "): " << comm_algorithm_name(f.algorithm) << " over " << link_class_name(f.link) << " at "
+     << f.path_bw_gbps << " GB/s per direction, " << bytes / 1e6 << " MB in " << f.time_ms
+     << " ms (bus " << f.bus_bw_gbps << " GB/s; curve " << f.calibration
+     << (f.calibrated ? "" : ", borrowed") << ")";
+  return os.str();
+}
+
+}  // namespace tilecast::detail

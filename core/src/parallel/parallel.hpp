@@ -1,0 +1,145 @@
+// The pieces of the parallel training forecast (docs/parallel.md), one concern a file: tensor
+// parallelism (tp.cpp), data parallelism's gradient buckets (dp.cpp), pipeline stages and
+// schedules (pp.cpp), ZeRO's model states (zero.cpp), recomputation (recompute.cpp), memory per
+// GPU (memory.cpp), the collectives of each group (groups.cpp) and one micro-batch's replay and
+// the whole step (step.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tilecast/comm.hpp"
+#include "tilecast/parallel.hpp"
+
+namespace tilecast::detail {
+
+// ---- tp.cpp ----
+// One GPU's share of the model under Megatron tensor parallelism (heads, key/value heads,
+// intermediate and vocabulary widths / tp). Throws Error when tp does not divide the heads,
+// listing the tps that would.
+ModelConfig shard_model(const ModelConfig& model, int tp);
+std::vector<int> valid_tps(const ModelConfig& model);
+// Elements a forward op's tensor-parallel all-reduce carries in forward and in backward.
+struct TpTraffic {
+  double forward_elements = 0, backward_elements = 0;
+};
+TpTraffic tp_traffic(const GraphOp& op);
+
+// ---- groups.cpp ----
+enum class Group { tp, dp, pp };
+// The collectives of each process group on the system (Megatron's rank order: tp innermost,
+// then dp, then pp), through the comm model (tilecast/comm.hpp).
+class Collectives {
+ public:
+  Collectives(const SystemSpec& system, const ParallelConfig& c);
+  // 0 for a group of one GPU.
+  double ms(Collective what, Group group, double bytes) const;
+  std::string describe(Collective what, Group group, double bytes) const;
+  int size(Group group) const;
+
+ private:
+  CollectiveRequest request(Collective what, Group group, double bytes) const;
+  const SystemSpec& system_;
+  ParallelConfig c_;
+};
+
+// ---- pp.cpp ----
+// Which sections (and how many of their repeats) each stage runs: the layers split evenly,
+// embeddings with the first layer after them (stage 0 before any), the rest with the layer
+// before. Throws Error when pp does not divide the layers, listing the pps that would.
+std::vector<OpGraph> split_stages(const OpGraph& graph, int pp, const std::string& model_name);
+bool is_layer_section(const GraphSection& s);
+std::int64_t layer_count(const OpGraph& graph);
+
+// ---- recompute.cpp ----
+// Per op of a stage graph: re-run its forward before the backward (recomputation); the
+// graph's saved bytes are rewritten to what is kept under the mode.
+struct RecomputePlan {
+  std::vector<std::vector<char>> rerun;  // [section][op]
+};
+RecomputePlan apply_recompute(OpGraph& stage, Recompute mode);
+
+// ---- dp.cpp ----
+// A gradient bucket: all-reduced (or reduce-scattered) once its last gradient is ready.
+struct Bucket {
+  double ready_ms = 0;  // from the start of the micro-batch's backward
+  double bytes = 0;
+};
+// DDP's bucketing: gradients in the order backward produces them; the first bucket is capped
+// at 1 MiB (torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES), the others at bucket_mb.
+class BucketFiller {
+ public:
+  // `accumulated_bytes` may exceed `total_bytes`: a tied weight is accumulated twice, and
+  // DDP reduces it when its last gradient lands, so the first excess bytes are skipped.
+  BucketFiller(double bucket_mb, double total_bytes, double accumulated_bytes);
+  void add(double bytes, double ready_ms);
+  std::vector<Bucket> finish();
+
+ private:
+  double cap_bytes_, first_cap_bytes_, skip_bytes_, open_ = 0, last_ready_ = 0;
+  std::vector<Bucket> buckets_;
+};
+
+// ---- step.cpp ----
+// Each distinct kernel forecast once (as the single-GPU replay does): its GPU time and the
+// host's launch cost. One cache can serve many configurations (the plan search).
+struct Timed {
+  double exec_ms = 0, launch_ms = 0;
+};
+class KernelTimes {
+ public:
+  KernelTimes(const GpuSpec& gpu, Predictor p) : gpu_(gpu), p_(p) {}
+  const Timed& operator()(const Kernel& k);
+  Predictor predictor() const { return p_; }
+
+ private:
+  const GpuSpec& gpu_;
+  Predictor p_;
+  std::map<Kernel, Timed> cache_;
+};
+struct MicrobatchReplay;
+// The stages' micro-batch replays of one model, by what they depend on (tp, pp, micro-batch
+// size, seq, recomputation, ZeRO-3's dp, bucket size): configurations differing only in dp or
+// the ZeRO stage share them (the plan search).
+using ReplayKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, double>;
+using ReplayMemo = std::map<ReplayKey, std::vector<MicrobatchReplay>>;
+ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& system,
+                                        const ModelConfig& model, const Workload& w,
+                                        const ParallelConfig& c, KernelTimes& times,
+                                        ReplayMemo* memo = nullptr);
+
+// One micro-batch on one stage:
+struct MicrobatchReplay {
+  double forward_ms = 0, backward_ms = 0;  // wall time (exposed waits included)
+  double forward_exposed_ms = 0, backward_exposed_ms = 0;
+  double comm_busy_ms = 0;  // tensor-parallel and ZeRO-3 collectives
+  double recompute_ms = 0;
+  std::array<double, kOpKindCount> breakdown_ms{};  // compute charges by kind
+  std::vector<Bucket> buckets;                      // for the data-parallel gradient reduction
+  double saved_bytes = 0;  // kept for backward after recomputation, in the bytes the graph records
+  double largest_output_bytes = 0;
+  double params = 0;            // this stage's (tp-sharded) parameters
+  double layer_params_max = 0;  // the largest section instance's (ZeRO-3 gathers)
+};
+
+// ---- pp.cpp: the schedule ----
+struct StageTimes {
+  MicrobatchReplay mb;
+  double send_ms = 0;  // this stage's activations to the next (and gradients back)
+  double grad_reduce_ms_per_byte = 0;
+  std::vector<double> bucket_ms;  // each bucket's collective
+  double after_step_ms = 0;       // ZeRO 1/2: the updated parameters' all-gather
+};
+// Runs the schedule over m micro-batches; fills each stage's streams; returns the step time.
+double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedule schedule,
+                    std::vector<StageStreams>& out);
+
+// ---- memory.cpp ----
+TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, const ParallelConfig& c,
+                            int stage, DataType dtype);
+
+}  // namespace tilecast::detail

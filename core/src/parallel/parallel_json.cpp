@@ -1,0 +1,90 @@
+// The multi-GPU training forecast as the JSON object the CLI (--json) and the binding share.
+#include <nlohmann/json.hpp>
+
+#include "tilecast/forecast_caveats.hpp"
+#include "tilecast/parallel.hpp"
+#include "tilecast/precision.hpp"
+#include "tilecast/version.hpp"
+
+namespace tilecast {
+
+std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const ParallelForecast& f) {
+  using J = nlohmann::ordered_json;
+  J j;
+  j["tilecast_version"] = std::string(kVersion);
+  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
+  j["model"] = {{"id", model.id},
+                {"name", model.name},
+                {"architecture", std::string(architecture_name(model.architecture))}};
+  j["mode"] = std::string(mode_name(f.workload.mode));
+  j["batch"] = f.workload.batch;
+  j["seq"] = f.workload.query_len;
+  j["precision"] = std::string(dtype_name(f.workload.dtype));
+  j["predictor"] = std::string(predictor_name(f.predictor));
+  const ParallelConfig& c = f.config;
+  j["parallel"] = {{"gpus", c.gpus()},
+                   {"dp", c.dp},
+                   {"tp", c.tp},
+                   {"pp", c.pp},
+                   {"microbatches", c.microbatches},
+                   {"microbatch_size", f.microbatch},
+                   {"zero", c.zero},
+                   {"recompute", std::string(recompute_name(c.recompute))},
+                   {"schedule", std::string(schedule_name(c.schedule))},
+                   {"bucket_mb", c.bucket_mb},
+                   {"system", f.system}};
+  j["latency_ms"] = f.step_ms;
+  j["step_ms"] = f.step_ms;
+  j["forward_ms"] = f.forward_ms;
+  j["backward_ms"] = f.backward_ms;
+  j["bubble_fraction"] = f.bubble_fraction;
+  j["samples_per_s"] = f.samples_per_s;
+  j["tokens_per_s"] = f.tokens_per_s;
+  j["tokens_per_s_per_gpu"] = f.tokens_per_s_per_gpu;
+  J b;
+  for (int k = 0; k < kOpKindCount; ++k)
+    b[std::string(op_kind_name(static_cast<OpKind>(k)))] = f.breakdown_ms[k];
+  b["communication"] = f.communication_ms;
+  b["bubble"] = f.bubble_ms;
+  j["breakdown"] = b;
+  J stages = J::array();
+  for (const auto& s : f.stages) {
+    auto spans = [](const std::vector<StreamSpan>& v) {
+      J a = J::array();
+      for (const auto& sp : v)
+        a.push_back({{"what", sp.what},
+                     {"microbatch", sp.microbatch},
+                     {"start_ms", sp.start_ms},
+                     {"finish_ms", sp.finish_ms}});
+      return a;
+    };
+    stages.push_back({{"stage", s.stage},
+                      {"compute_busy_ms", s.compute_busy_ms},
+                      {"comm_busy_ms", s.comm_busy_ms},
+                      {"exposed_comm_ms", s.exposed_comm_ms},
+                      {"bubble_ms", s.bubble_ms},
+                      {"compute", spans(s.compute)},
+                      {"communication", spans(s.comm)}});
+  }
+  j["stages"] = stages;
+  const TrainingMemory& m = f.memory;
+  j["memory"] = {{"stage", m.stage},
+                 {"weights_gb", m.weights_gb},
+                 {"gradients_gb", m.gradients_gb},
+                 {"optimizer_gb", m.optimizer_gb},
+                 {"activations_gb", m.activations_gb},
+                 {"workspace_gb", m.workspace_gb},
+                 {"context_gb", m.context_gb},
+                 {"total_gb", m.total_gb},
+                 {"capacity_gb", m.capacity_gb},
+                 {"fits", m.fits}};
+  j["params_b"] = f.params / 1e9;
+  j["assumptions"] = f.assumptions;
+  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor);
+  for (std::string& cv : workload_caveats(model, f.workload)) caveats.push_back(std::move(cv));
+  j["caveats"] = caveats;
+  return j.dump(2);
+}
+
+}  // namespace tilecast

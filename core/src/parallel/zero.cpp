@@ -1,0 +1,32 @@
+// ZeRO (Rajbhandari et al. 2020): the model states of mixed-precision Adam are 2 (16-bit
+// weights) + 2 (16-bit gradients) + 12 (FP32 master weights, momentum, variance) bytes per
+// parameter; stage 1 shards the optimizer states over the data-parallel ranks, stage 2 the
+// gradients as well, stage 3 the weights as well. FP32 training keeps 4 + 4 + 8 (no master
+// copy). Communication: stages 1 and 2 reduce-scatter the gradients (in the same buckets as
+// DDP) and all-gather the updated weights after the optimizer step; stage 3 all-gathers each
+// layer's weights before its forward and again before its backward, and reduce-scatters the
+// gradients (1.5x DDP's volume).
+#include <string>
+
+#include "parallel/parallel.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/precision.hpp"
+
+namespace tilecast {
+
+ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp) {
+  if (zero < 0 || zero > 3)
+    throw Error("zero must be 0 (none), 1, 2 or 3, got " + std::to_string(zero));
+  if (dp < 1) throw Error("dp must be a positive integer, got " + std::to_string(dp));
+  const bool mixed = dtype_bytes(dtype) < 4;
+  const double w = mixed ? dtype_bytes(dtype) : 4;  // the weights the kernels read
+  const double g = w;                               // gradients in the weights' type
+  const double o = mixed ? 12 : 8;                  // (FP32 master +) two FP32 moments
+  ModelStateBytes b;
+  b.weights = params * w / (zero >= 3 ? dp : 1);
+  b.gradients = params * g / (zero >= 2 ? dp : 1);
+  b.optimizer = params * o / (zero >= 1 ? dp : 1);
+  return b;
+}
+
+}  // namespace tilecast

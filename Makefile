@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports bench format
+.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -11,6 +11,7 @@ help:
 	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
 	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
+	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make format  - clang-format the C++ sources"
 
@@ -43,6 +44,9 @@ eval-generalization:
 reports:
 	python3 scripts/accuracy_gaps.py
 	bash scripts/accuracy_report.sh
+
+serving-checks:
+	bash scripts/serving_checks.sh
 
 bench:
 	bash scripts/bench.sh

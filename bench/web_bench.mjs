@@ -97,6 +97,27 @@ try {
   });
   console.log(`  input change -> forecast on screen  median ${fmt(median(changes.times))}, worst ${fmt(Math.max(...changes.times))} over 30 changes (target <= 50 ms)`);
 
+  // The same on the serve view (Llama-3 8B, 512 + 256 tokens, BF16, fused engine):
+  // a batch size or prompt length typed, one serving forecast (prefill and every
+  // decode step) to the next frame; its charts' forecasts wait for input to settle.
+  await page.goto(base + '?view=serve&model=llama3-8b&prompt=512&out=256');
+  await page.waitForSelector('html[data-ready="1"]');
+  const serveChanges = await page.evaluate(async () => {
+    const times = [];
+    const renders = []; // the render with its serving forecast, in the input handler's task
+    for (let i = 0; i < 30; ++i) {
+      const input = document.getElementById(i % 2 ? 'batch' : 'prompt');
+      const t0 = performance.now();
+      input.value = String(i % 2 ? 1 + (i % 8) : 500 + i);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t0);
+      renders.push(window.tilecastPage.lastForecastMs);
+    }
+    return { times, renders };
+  });
+  console.log(`  serve view: input change -> serving forecast on screen  median ${fmt(median(serveChanges.times))}, worst ${fmt(Math.max(...serveChanges.times))} over 30 changes (target <= 50 ms); the render itself median ${fmt(median(serveChanges.renders))}, worst ${fmt(Math.max(...serveChanges.renders))}`);
+
   // 64-point batch sweep (batch 1..64, sequence 512), from nothing remembered: the
   // forecasts (in slices, off the input path) until the sweep is on screen (the
   // charts themselves are drawn right after the next frame).

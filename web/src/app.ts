@@ -1,5 +1,5 @@
 // Shared application context: the engine, catalogs, state, and request building.
-import type { Engine, GpuSpec, ModelRequest, ZooModel } from './engine';
+import type { Engine, GpuSpec, ModelRequest, ServingRequest, ZooModel } from './engine';
 import { CUSTOM, type State } from './state';
 import type { Ui } from './store';
 
@@ -29,6 +29,23 @@ export function requestFor(app: App, gpu?: string, batch?: number): ModelRequest
     seq: s.seq,
     mode: s.mode,
     predictor: s.predictor,
+  };
+}
+
+// The serve view's request; `vary` replaces fields (the charts' batch and context points).
+export function servingRequestFor(app: App, vary: Partial<Pick<ServingRequest, 'batch' | 'prompt' | 'output'>> = {}): ServingRequest {
+  const s = app.state;
+  return {
+    gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
+    model: s.model === CUSTOM && s.customModel ? s.customModel : s.model,
+    prompt: s.prompt,
+    output: s.output,
+    batch: s.batch,
+    tp: s.tp,
+    precision: s.precision,
+    engine: s.engine,
+    predictor: s.predictor,
+    ...vary,
   };
 }
 

@@ -1,10 +1,12 @@
 // ?embed=1: a compact card for an <iframe>. Its figures are drawn by the main
-// view's showFigures() from the same memoised forecast, so the two cannot differ.
-import { requestFor, type App } from './app';
+// view's showFigures() (the serve view's showServeFigures()) from the same memoised
+// forecast, so the two cannot differ.
+import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h } from './dom';
 import { shareUrl } from './state';
 import { pageUrl } from './link';
-import { forecast } from './memo';
+import { forecast, forecastServing } from './memo';
+import { serveSetting, serveTitle, showServeFigures } from './serve_view';
 import { forecastTitle, modeWords, showFigures } from './views';
 
 export function showEmbedLoading(): void {
@@ -18,6 +20,44 @@ export function showEmbedLoading(): void {
 export function renderEmbed(app: App): void {
   const card = byId('embed');
   clear(card);
+  if (app.state.view === 'serve') renderServeCard(app, card);
+  else renderForecastCard(app, card);
+  if (app.ui.notices.length)
+    card.append(h('p', { class: 'embed-note', id: 'embed-notices', title: app.ui.notices.join(' ') }, app.ui.notices.join(' ')));
+  const open = h('a', { href: shareUrl(app.state, app.engine.version, pageUrl()), target: '_blank', rel: 'noopener' }, 'Open in the tilecast calculator');
+  card.append(h('div', { class: 'embed-foot' }, `tilecast ${app.engine.version} · `, open));
+  document.documentElement.dataset.forecasts = '1';
+}
+
+function caveatNote(card: HTMLElement, caveats: string[]): void {
+  if (caveats.length) card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, caveats.join(' ')));
+}
+
+// The serve view's card: time to first token, time per output token, tokens/s and
+// whether it fits, from the same memoised serving forecast as the view.
+function renderServeCard(app: App, card: HTMLElement): void {
+  const r = forecastServing(app.engine, servingRequestFor(app));
+  if (!r.ok) {
+    card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No serving forecast: ${r.error}`));
+    return;
+  }
+  const f = r.f;
+  const figure = (id: string, label: string) => h('div', {}, h('output', { id, class: 'value' }), h('div', { class: 'label' }, label));
+  const m = f.memory;
+  const fit = m.fits
+    ? `fits: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU, largest batch ${f.max_batch}`
+    : `does not fit: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU${f.max_batch > 0 ? `, largest batch ${f.max_batch}` : ''}`;
+  card.append(
+    h('div', { class: 'embed-title' }, `${serveTitle(f)} — serving`),
+    h('div', { class: 'embed-sub', id: 'embed-setting' }, serveSetting(f)),
+    h('div', { class: 'embed-figures' }, figure('embed-ttft', 'Time to first token'), figure('embed-tpot', 'Time per output token')),
+    h('div', { class: 'embed-sub' }, h('output', { id: 'embed-serve-tokens' }), h('span', { id: 'embed-memory' }, ` · ${fit}`)),
+  );
+  showServeFigures('embed-', f);
+  caveatNote(card, f.caveats ?? []);
+}
+
+function renderForecastCard(app: App, card: HTMLElement): void {
   const r = forecast(app.engine, requestFor(app));
   if (r.ok) {
     const f = r.f;
@@ -33,15 +73,8 @@ export function renderEmbed(app: App): void {
       h('div', { class: 'embed-sub' }, h('output', { id: 'embed-samples' }), ' · ', h('output', { id: 'embed-tokens' })),
     );
     showFigures('embed-', f);
-    const caveats = f.caveats ?? [];
-    if (caveats.length)
-      card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, caveats.join(' ')));
+    caveatNote(card, f.caveats ?? []);
   } else {
     card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No forecast: ${r.error}`));
   }
-  if (app.ui.notices.length)
-    card.append(h('p', { class: 'embed-note', id: 'embed-notices', title: app.ui.notices.join(' ') }, app.ui.notices.join(' ')));
-  const open = h('a', { href: shareUrl(app.state, app.engine.version, pageUrl()), target: '_blank', rel: 'noopener' }, 'Open in the tilecast calculator');
-  card.append(h('div', { class: 'embed-foot' }, `tilecast ${app.engine.version} · `, open));
-  document.documentElement.dataset.forecasts = '1';
 }

@@ -78,6 +78,58 @@ export interface ModelForecast {
   roofline_latency_ms: number;
 }
 
+// The serving forecast (api::forecast_serving; docs/serving.md).
+export type Precision = 'bf16' | 'fp16' | 'fp32';
+export type ServeEngine = 'fused' | 'eager';
+
+export interface ServingRequest {
+  gpu: string | GpuSpec;
+  model: string | Record<string, unknown>;
+  prompt: number;
+  output: number;
+  batch: number;
+  tp: number;
+  precision: Precision;
+  engine: ServeEngine;
+  predictor: Predictor;
+}
+
+export interface ServingMemory {
+  weights_gb: number;
+  kv_cache_gb: number;
+  activations_gb: number;
+  context_gb: number;
+  total_gb: number;
+  capacity_gb: number;
+  fits: boolean;
+}
+
+export interface ServingForecast {
+  tilecast_version: string;
+  gpu: { id: string; name: string };
+  model: { id: string; name: string; architecture: string };
+  prompt: number;
+  output: number;
+  batch: number;
+  tp: number;
+  precision: Precision;
+  engine: ServeEngine;
+  predictor: Predictor;
+  prefill_ms: number; // an isolated batch's time to first token
+  decode_ms_per_token: number;
+  decode_ms_at: Record<string, number>; // tokens already cached -> one decode step's ms
+  decode_total_ms: number;
+  total_ms: number;
+  tokens_per_s: number; // generated tokens per second during decode, whole batch
+  comm_ms: number;
+  comm_model?: string;
+  kv_cache_bytes_per_token: number;
+  memory: ServingMemory;
+  max_batch: number;
+  max_context: number;
+  caveats: string[];
+}
+
 export interface Engine {
   readonly version: string;
   listGpus(): GpuSpec[];
@@ -85,6 +137,7 @@ export interface Engine {
   listModels(): ZooModel[];
   validateModel(config: unknown): Record<string, unknown>;
   forecastModel(request: ModelRequest): ModelForecast;
+  forecastServing(request: ServingRequest): ServingForecast;
   forecastKernel(request: unknown): Record<string, unknown>;
 }
 

@@ -8,7 +8,8 @@ import { forecast } from './memo';
 import {
   buildCustomGpuForm, fillCustomGpuForm, gpuOptionIds, parseConfigText, readCustomGpuForm, validateCustomGpu,
 } from './pickers';
-import { BATCH_MAX, CUSTOM, SEQ_MAX, SWEEP_MAX, VIEWS, clip, type View } from './state';
+import { BATCH_MAX, CUSTOM, PRECISIONS, SEQ_MAX, SERVE_ENGINES, SWEEP_MAX, TOKENS_MAX, TP_MAX, VIEWS, clip, type View } from './state';
+import type { Precision, ServeEngine } from './engine';
 import { update } from './store';
 
 // The controls' starting values, from the state (once, at boot).
@@ -17,6 +18,11 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('batch').value = String(s.batch);
   byId<HTMLInputElement>('seq').value = String(s.seq);
   byId<HTMLInputElement>('sweep-max').value = String(s.sweepMax);
+  byId<HTMLInputElement>('prompt').value = String(s.prompt);
+  byId<HTMLInputElement>('output').value = String(s.output);
+  byId<HTMLInputElement>('tp').value = String(s.tp);
+  byId<HTMLSelectElement>('precision').value = s.precision;
+  byId<HTMLSelectElement>('serve-engine').value = s.engine;
   if (s.model === CUSTOM && s.customModel) byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
   buildCustomGpuForm();
   const startGpu = s.gpu === CUSTOM && s.customGpu ? s.customGpu : gpuById(app, s.gpu);
@@ -38,6 +44,7 @@ export function wireInputs(app: App): void {
   wireGpu(app);
   wireModel(app);
   wireWorkload(app);
+  wireServe(app);
   wireViews(app);
   wireShare(app);
 }
@@ -124,6 +131,42 @@ function wireWorkload(app: App): void {
   byId('batch').addEventListener('input', onWorkload);
   byId('seq').addEventListener('input', onWorkload);
   byId<HTMLFormElement>('inputs').addEventListener('submit', (e) => e.preventDefault());
+}
+
+// The serve view's inputs: prompt, output and GPU count typed (an unreadable one
+// leaves the forecast on screen, dimmed, saying why), precision and engine chosen.
+function wireServe(app: App): void {
+  const onTokens = () => {
+    const fields: [string, string, number][] = [
+      ['prompt', 'Prompt tokens', TOKENS_MAX],
+      ['output', 'Output tokens', TOKENS_MAX],
+      ['tp', 'Tensor-parallel GPUs', TP_MAX],
+    ];
+    const values: number[] = [];
+    for (const [id, label, max] of fields) {
+      try {
+        values.push(readWholeNumber(id, label, 1, max));
+        byId(id).setAttribute('aria-invalid', 'false');
+      } catch (e) {
+        byId(id).setAttribute('aria-invalid', 'true');
+        update({ ui: { serveError: errorMessage(e) } }, true);
+        return;
+      }
+    }
+    const [prompt, output, tp] = values;
+    const s = app.state;
+    const ok = { serveError: '' };
+    update(prompt === s.prompt && output === s.output && tp === s.tp ? { ui: ok } : { prompt, output, tp, ui: ok }, true);
+  };
+  for (const id of ['prompt', 'output', 'tp']) byId(id).addEventListener('input', onTokens);
+  const precision = byId<HTMLSelectElement>('precision');
+  precision.addEventListener('change', () => {
+    if ((PRECISIONS as string[]).includes(precision.value)) update({ precision: precision.value as Precision });
+  });
+  const engine = byId<HTMLSelectElement>('serve-engine');
+  engine.addEventListener('change', () => {
+    if ((SERVE_ENGINES as string[]).includes(engine.value)) update({ engine: engine.value as ServeEngine });
+  });
 }
 
 function wireViews(app: App): void {

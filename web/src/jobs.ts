@@ -6,7 +6,7 @@
 import type { Engine, ModelRequest } from './engine';
 import { forecast, peek } from './memo';
 
-export type Slot = 'sweep' | 'compare';
+export type Slot = 'sweep' | 'compare' | 'serve';
 
 // A slice ends after the forecast that crosses this budget (one forecast is ~1 ms).
 const SLICE_MS = 8;
@@ -23,7 +23,13 @@ export interface SlotStats {
 }
 
 const emptyStats = (): SlotStats => ({ started: 0, finished: 0, cancelled: 0, slices: 0, maxSliceMs: 0, lastMs: 0 });
-export const jobStats: Record<Slot, SlotStats> = { sweep: emptyStats(), compare: emptyStats() };
+export const jobStats: Record<Slot, SlotStats> = { sweep: emptyStats(), compare: emptyStats(), serve: emptyStats() };
+
+// One forecast of a job: what the memo has (undefined when nothing), and computing it.
+export interface Task {
+  peek(): { ok: boolean } | undefined;
+  run(): { ok: boolean };
+}
 
 interface Job {
   key: string;
@@ -79,6 +85,12 @@ export function fill(
   stopOnError: boolean,
   done: () => void,
 ): void {
+  const tasks = requests.map((r) => ({ peek: () => peek(r), run: () => forecast(engine, r) }));
+  fillTasks(slot, key, tasks, stopOnError, done);
+}
+
+// The same for any memoised forecasts (the serve view's serving forecasts).
+export function fillTasks(slot: Slot, key: string, requests: Task[], stopOnError: boolean, done: () => void): void {
   if (isRunning(slot, key)) return;
   const stats = jobStats[slot];
   const previous = running.get(slot);
@@ -111,8 +123,8 @@ export function fill(
       stats.started += 1;
     }
     while (i < requests.length) {
-      const known = peek(requests[i]);
-      const r = known ?? forecast(engine, requests[i]);
+      const known = requests[i].peek();
+      const r = known ?? requests[i].run();
       i += 1;
       if (!r.ok && stopOnError) {
         i = requests.length;

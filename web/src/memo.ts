@@ -1,13 +1,14 @@
 // Every model forecast the page shows goes through here: results (and errors) are
 // remembered by request, so the same request is computed once however many views
 // ask for it (the forecast card, a compare row, a sweep point, an export).
-import { errorMessage, type Engine, type ModelForecast, type ModelRequest } from './engine';
+import { errorMessage, type Engine, type ModelForecast, type ModelRequest, type ServingForecast, type ServingRequest } from './engine';
 
 export type Result = { ok: true; f: ModelForecast } | { ok: false; error: string };
+export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
 const CAPACITY = 600;
-const results = new Map<string, Result>(); // insertion order = least recently used first
+const results = new Map<string, Result | ServeResult>(); // insertion order = least recently used first
 
 // computed: engine calls; hits: requests answered from memory.
 export const memoStats = { computed: 0, hits: 0 };
@@ -33,7 +34,7 @@ export function requestKey(r: ModelRequest): string {
   return `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}`;
 }
 
-function remember(key: string, r: Result): Result {
+function remember<R extends Result | ServeResult>(key: string, r: R): R {
   results.set(key, r);
   if (results.size > CAPACITY) results.delete(results.keys().next().value as string);
   return r;
@@ -41,6 +42,10 @@ function remember(key: string, r: Result): Result {
 
 // The remembered result, or undefined; counts as a use.
 export function peek(request: ModelRequest, key = requestKey(request)): Result | undefined {
+  return lookup(key) as Result | undefined;
+}
+
+function lookup(key: string): Result | ServeResult | undefined {
   const r = results.get(key);
   if (r) {
     memoStats.hits += 1;
@@ -60,6 +65,28 @@ export function forecast(engine: Engine, request: ModelRequest): Result {
     return remember(key, { ok: true, f: engine.forecastModel(request) });
   } catch (e) {
     return remember(key, { ok: false, error: errorMessage(e) });
+  }
+}
+
+// ---- serving forecasts (the serve view), in the same memory ----------------
+
+export function servingKey(r: ServingRequest): string {
+  return `serve|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.batch}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}`;
+}
+
+export function peekServing(request: ServingRequest, key = servingKey(request)): ServeResult | undefined {
+  return lookup(key) as ServeResult | undefined;
+}
+
+export function forecastServing(engine: Engine, request: ServingRequest): ServeResult {
+  const key = servingKey(request);
+  const hit = peekServing(request, key);
+  if (hit) return hit;
+  memoStats.computed += 1;
+  try {
+    return remember(key, { ok: true, f: engine.forecastServing(request) } as ServeResult);
+  } catch (e) {
+    return remember(key, { ok: false, error: errorMessage(e) } as ServeResult);
   }
 }
 

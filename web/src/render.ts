@@ -3,12 +3,12 @@
 // after a keystroke costs one forecast (usually remembered) and a few text updates.
 // Views that need many forecasts (comparison, sweep) show what the memo has and
 // ask jobs.ts for the rest; they are drawn again when those arrive.
-import { requestFor, type App } from './app';
+import { modelById, requestFor, servingRequestFor, type App } from './app';
 import { renderAccuracy } from './accuracy';
 import { byId, clear, h, setText } from './dom';
-import { cancel, fill, jobMs } from './jobs';
+import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
-import { forecast, peek, requestKey, type Result } from './memo';
+import { forecast, forecastServing, peek, peekServing, requestKey, servingKey, type Result, type ServeResult } from './memo';
 import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, VIEWS, type View } from './state';
 import { requestRender, update } from './store';
@@ -16,6 +16,9 @@ import {
   compareIds, compareRow, fillCompareList, forecastTitle, markCompareList, renderCompare, renderForecast,
   renderSweep, sweepPoints,
 } from './views';
+import {
+  beyondPositions, chartBatches, chartContexts, contextRequest, renderServe, renderServeCharts, serveTitle, showServeError, type ServePoints,
+} from './serve_view';
 
 // ---- sections --------------------------------------------------------------
 
@@ -59,29 +62,50 @@ export function render(app: App): void {
   }
   text('workload-error', ui.workloadError);
   text('custom-gpu-error', ui.customGpuError);
+  if (changed('serve-selects', [s.precision, s.engine])) {
+    byId<HTMLSelectElement>('precision').value = s.precision;
+    byId<HTMLSelectElement>('serve-engine').value = s.engine;
+  }
+  text('serve-input-error', ui.serveError);
 
-  const main = forecast(app.engine, requestFor(app));
-  if (changed('forecast', [main])) {
-    showForecast(main);
-    renderStats.forecasts += 1;
-    renderStats.lastForecastMs = performance.now() - t0;
-    document.documentElement.dataset.forecasts = String(renderStats.forecasts);
+  // The serve view forecasts serving only; the other views the model forecast.
+  let title: string | null = null;
+  let shownResult: unknown = null;
+  if (s.view === 'serve') {
+    const r = showServe(app, t0);
+    title = r.ok ? serveTitle(r.f) : null;
+    shownResult = r;
+  } else {
+    cancel('serve');
+    const main = forecast(app.engine, requestFor(app));
+    if (changed('forecast', [main])) {
+      showForecast(main);
+      countForecast(t0);
+    }
+    // A batch size or sequence length that cannot be read leaves the last forecast
+    // on screen, dimmed, saying why it was not updated.
+    if (changed('stale', [main.ok, ui.workloadError])) {
+      byId('forecast-body').classList.toggle('stale', !main.ok || ui.workloadError !== '');
+      text('stale-note', ui.workloadError ? `Not updated: ${ui.workloadError.replace(/^./, (c) => c.toLowerCase())}` : '');
+    }
+    // A config that parses but cannot be forecast says why beside the config box.
+    text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
+    title = main.ok ? forecastTitle(main.f) : null;
+    shownResult = main;
   }
-  // A batch size or sequence length that cannot be read leaves the last forecast
-  // on screen, dimmed, saying why it was not updated.
-  if (changed('stale', [main.ok, ui.workloadError])) {
-    byId('forecast-body').classList.toggle('stale', !main.ok || ui.workloadError !== '');
-    text('stale-note', ui.workloadError ? `Not updated: ${ui.workloadError.replace(/^./, (c) => c.toLowerCase())}` : '');
-  }
-  // A config that parses but cannot be forecast says why beside the config box.
-  text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
 
   if (s.view === 'compare') showCompare(app);
   else cancel('compare');
   if (s.view === 'sweep') showSweep(app);
   else cancel('sweep');
-  if (changed('link', [s, main])) syncLink(s, app.engine.version, main.ok ? forecastTitle(main.f) : null);
+  if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
   if (changed('notices', [ui.notices])) showNotices(ui.notices);
+}
+
+function countForecast(t0: number): void {
+  renderStats.forecasts += 1;
+  renderStats.lastForecastMs = performance.now() - t0;
+  document.documentElement.dataset.forecasts = String(renderStats.forecasts);
 }
 
 function showView(app: App, view: View): void {
@@ -94,6 +118,14 @@ function showView(app: App, view: View): void {
   }
   // The accuracy page does not use the inputs: it gets the whole width.
   byId('inputs').hidden = view === 'accuracy';
+  // The serve view has its own workload: prompt, output, precision, engine (the
+  // batch size and forecaster are shared); the share box serves both forecasts.
+  const serving = view === 'serve';
+  byId('serve-inputs').hidden = !serving;
+  byId('mode-field').hidden = serving;
+  byId('seq-field').hidden = serving;
+  byId('share-panel').hidden = view !== 'forecast' && !serving;
+  byId('exports').hidden = serving;
   document.querySelector('.layout')?.classList.toggle('wide', view === 'accuracy');
   if (view === 'sweep') byId<HTMLInputElement>('sweep-max').value = String(app.state.sweepMax);
   if (view === 'accuracy') void renderAccuracy();
@@ -117,6 +149,72 @@ function showNotices(lines: string[]): void {
   const dismiss = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice' }, 'Dismiss');
   dismiss.addEventListener('click', () => update({ ui: { notices: [] } }));
   box.append(h('ul', {}, ...lines.map((l) => h('li', {}, l))), dismiss);
+}
+
+// ---- serve -----------------------------------------------------------------
+
+let shownServeCharts = ''; // the key of the charts on screen, complete
+
+// The serving forecast (on the input path: one forecast, memoised), then the
+// charts' forecasts as a background job.
+function showServe(app: App, t0: number): ServeResult {
+  const { state: s, ui } = app;
+  const request = servingRequestFor(app);
+  const r = forecastServing(app.engine, request);
+  if (changed('serve', [r])) {
+    if (r.ok) {
+      setText(byId('serve-error'), '');
+      renderServe(r.f);
+    } else {
+      showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
+    }
+    countForecast(t0);
+  }
+  const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
+  const why = ui.serveError || ui.workloadError;
+  if (changed('serve-stale', [stale, why])) {
+    byId('serve-body').classList.toggle('stale', stale);
+    text('serve-stale-note', why ? `Not updated: ${why.replace(/^./, (c) => c.toLowerCase())}` : '');
+  }
+  text('model-config-error', ui.configError || (s.model === CUSTOM && !r.ok ? `No serving forecast: ${r.error}` : ''));
+  if (r.ok) showServeCharts(app, r.f);
+  else cancel('serve');
+  return r;
+}
+
+function showServeCharts(app: App, f: import('./engine').ServingForecast): void {
+  const base = servingRequestFor(app);
+  const batches = chartBatches(f);
+  const contexts = chartContexts(f);
+  const batchRequests = batches.map((b) => ({ ...base, batch: b }));
+  const contextRequests = contexts.map((c) => contextRequest(base, c));
+  const all = [...batchRequests, ...contextRequests];
+  const key = all.map((r) => servingKey(r)).join('\n');
+  if (key === shownServeCharts) return;
+  const results = all.map((r) => peekServing(r));
+  if (results.some((r) => !r)) {
+    text('serve-status', `Forecasting ${results.filter((r) => !r).length} of ${all.length} points for the charts…`);
+    const tasks = all.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) }));
+    fillTasks('serve', key, tasks, false, requestRender);
+    return;
+  }
+  const points: ServePoints = { batch: [], context: [] };
+  const failed: string[] = [];
+  results.forEach((r, i) => {
+    if (!r!.ok) {
+      failed.push(r!.error);
+      return;
+    }
+    const g = r!.f;
+    if (i < batchRequests.length) points.batch.push({ x: g.batch, tokens_per_s: g.tokens_per_s, fits: g.memory.fits });
+    else points.context.push({ x: g.prompt, decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token, beyond: beyondPositions(g) });
+  });
+  renderServeCharts(points);
+  shownServeCharts = key;
+  const ms = jobMs(key);
+  const done = `${points.batch.length + points.context.length} serving forecasts${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}`;
+  text('serve-status', failed.length ? `${done}; ${failed.length} could not be forecast: ${failed[0]}` : `${done}.`);
+  byId('serve-status').dataset.points = String(points.batch.length + points.context.length);
 }
 
 // ---- compare ---------------------------------------------------------------

@@ -1,13 +1,16 @@
 // The calculator's whole state, and its round trip through the URL query
-// (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…). A custom GPU or a pasted config
+// (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
+// prec and engine; links without them open with the defaults). A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers
 // never send to a server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
-import type { GpuSpec, Mode, Predictor } from './engine';
+import type { GpuSpec, Mode, Precision, Predictor, ServeEngine } from './engine';
 
-export type View = 'forecast' | 'compare' | 'sweep' | 'accuracy';
-export const VIEWS: View[] = ['forecast', 'compare', 'sweep', 'accuracy'];
+export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
+export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
+export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
+export const SERVE_ENGINES: ServeEngine[] = ['fused', 'eager'];
 export const CUSTOM = 'custom';
 
 export interface State {
@@ -22,6 +25,12 @@ export interface State {
   seq: number;
   compare: string[]; // catalog ids shown beside `gpu` in the compare view
   sweepMax: number; // batch sweep 1..sweepMax
+  // The serve view (batch and predictor are shared with the other views).
+  prompt: number; // prompt tokens per request
+  output: number; // generated tokens per request
+  tp: number; // tensor-parallel GPUs
+  precision: Precision;
+  engine: ServeEngine;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -36,11 +45,18 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   seq: 2048,
   compare: ['a100-80gb-sxm', 'h200', 'mi300x', 'rtx-4090'],
   sweepMax: 64,
+  prompt: 512,
+  output: 256,
+  tp: 1,
+  precision: 'bf16',
+  engine: 'fused',
 });
 
 export const BATCH_MAX = 65536;
 export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
+export const TOKENS_MAX = 1 << 20; // prompt and output tokens
+export const TP_MAX = 64;
 // More than the catalog holds: a comparison of every GPU fits a link.
 export const COMPARE_MAX = 64;
 // A custom GPU's name is cut to this (the form's limit) wherever it comes from.
@@ -138,7 +154,8 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   const q = new URLSearchParams();
   const packed: [string, string][] = [];
   if (embed) q.set('embed', '1');
-  if (s.view !== 'forecast' && !embed) q.set('view', s.view);
+  // An embed card shows the forecast, or the serving forecast when that is the view.
+  if (s.view !== 'forecast' && (!embed || s.view === 'serve')) q.set('view', s.view);
   q.set('gpu', s.gpu);
   if (s.gpu === CUSTOM && s.customGpu) packed.push(['cgpu', packJson(s.customGpu)]);
   q.set('model', s.model);
@@ -154,6 +171,13 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   q.set('seq', String(s.seq));
   if (!embed && s.view === 'compare') q.set('cmp', s.compare.join(','));
   if (!embed && s.view === 'sweep') q.set('sweep', String(s.sweepMax));
+  if (s.view === 'serve') {
+    q.set('prompt', String(s.prompt));
+    q.set('out', String(s.output));
+    if (s.tp !== 1) q.set('tp', String(s.tp));
+    q.set('prec', s.precision);
+    q.set('engine', s.engine);
+  }
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -223,7 +247,8 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   for (const [k, v] of new URLSearchParams(hash.replace(/^#/, ''))) p.set(k, v);
   const s = cloneState(DEFAULT_STATE);
   const problems: string[] = [];
-  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v']);
+  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v',
+    'prompt', 'out', 'tp', 'prec', 'engine']);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
@@ -288,6 +313,22 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (seq !== null) s.seq = parseInt(seq, 'sequence length', 1, SEQ_MAX, problems) ?? s.seq;
   const sweep = p.get('sweep');
   if (sweep !== null) s.sweepMax = parseInt(sweep, 'sweep size', 2, SWEEP_MAX, problems) ?? s.sweepMax;
+  const prompt = p.get('prompt');
+  if (prompt !== null) s.prompt = parseInt(prompt, 'prompt length', 1, TOKENS_MAX, problems) ?? s.prompt;
+  const out = p.get('out');
+  if (out !== null) s.output = parseInt(out, 'output length', 1, TOKENS_MAX, problems) ?? s.output;
+  const tp = p.get('tp');
+  if (tp !== null) s.tp = parseInt(tp, 'tensor-parallel size', 1, TP_MAX, problems) ?? s.tp;
+  const prec = p.get('prec');
+  if (prec !== null) {
+    if ((PRECISIONS as string[]).includes(prec)) s.precision = prec as Precision;
+    else problems.push(`The link's precision "${clip(prec)}" is not one of ${PRECISIONS.join(', ')}.`);
+  }
+  const engine = p.get('engine');
+  if (engine !== null) {
+    if ((SERVE_ENGINES as string[]).includes(engine)) s.engine = engine as ServeEngine;
+    else problems.push(`The link's serving engine "${clip(engine)}" is neither fused nor eager.`);
+  }
   const cmp = p.get('cmp');
   if (cmp !== null) {
     const ids = cmp.split(',').filter((x) => x !== '');

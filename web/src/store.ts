@@ -14,6 +14,7 @@ export interface Ui {
   batchInvalid: boolean;
   seqInvalid: boolean;
   sweepError: string; // the sweep size input's own error
+  serveError: string; // the serve view's prompt, output or GPU count that cannot be read
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error
   notices: string[];
@@ -26,6 +27,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   batchInvalid: false,
   seqInvalid: false,
   sweepError: '',
+  serveError: '',
   customGpuError: '',
   configError: '',
   notices: [],

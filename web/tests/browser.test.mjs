@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
-import { REPO, DIST, cli, cliJson, cliForecastArgs, requireFile } from './helpers.mjs';
+import { REPO, DIST, cli, cliJson, cliForecastArgs, loadWasm, requireFile } from './helpers.mjs';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -605,6 +605,168 @@ test('on a phone the first number is on the first screen, the accuracy errors fi
     if (b) assert.ok(b.x + b.width <= 391, `"${await header.textContent()}" ends at ${b.x + b.width}px`);
   }
   await page.screenshot({ path: path.join(ARTIFACTS, 'phone-accuracy.png'), fullPage: true });
+  await page.close();
+});
+
+// ---- the serve view -----------------------------------------------------------
+
+// The serve view's numbers on screen (exact values from data-value); prefix 'embed-'.
+async function shownServe(page, prefix = '') {
+  const value = async (id) => {
+    const v = await page.locator(`#${prefix}${id}`).getAttribute('data-value');
+    return v === null ? null : Number(v);
+  };
+  return { ttft: await value('ttft'), tpot: await value('tpot'), tokens: await value('serve-tokens') };
+}
+
+let wasm;
+async function servingForecast(request) {
+  wasm ??= (await loadWasm()).tc;
+  return wasm.forecastServing(request);
+}
+
+const SERVE_REQ = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, batch: 4, tp: 1, precision: 'bf16', engine: 'fused', predictor: 'tilecast' };
+const serveQuery = (r) => `?view=serve&gpu=${r.gpu}&model=${r.model}&batch=${r.batch}&prompt=${r.prompt}&out=${r.output}&tp=${r.tp}&prec=${r.precision}&engine=${r.engine}`;
+
+test('the serve view shows the WASM API\'s TTFT, TPOT, tokens/s and memory for the same request', async () => {
+  const page = await open(serveQuery(SERVE_REQ));
+  assert.equal(await page.locator('#view-serve').isVisible(), true);
+  assert.equal(await page.locator('#serve-inputs').isVisible(), true);
+  assert.equal(await page.locator('#seq-field').isHidden(), true);
+  const f = await servingForecast(SERVE_REQ);
+  assert.deepEqual(await shownServe(page), { ttft: f.prefill_ms, tpot: f.decode_ms_per_token, tokens: f.tokens_per_s });
+  assert.equal(await page.locator('#serve-error').textContent(), '');
+  // The memory bar: four parts against the capacity, and whether it fits.
+  const bar = page.locator('#memory-bar');
+  assert.equal(await bar.locator('.seg').count(), 4);
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(Number(await bar.getAttribute('data-capacity')), f.memory.capacity_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  assert.match(await page.locator('#memory-note').textContent(), new RegExp(`largest batch that fits .*: ${f.max_batch}`));
+  assert.match(await page.locator('#serve-caveats').textContent(), /optimised serving engine/);
+  // Changing the precision, engine and batch follows the API.
+  let n = await forecasts(page);
+  await page.selectOption('#precision', 'fp16');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#serve-engine', 'eager');
+  await waitForecasts(page, ++n);
+  await page.fill('#batch', '2');
+  await waitForecasts(page, ++n);
+  const g = await servingForecast({ ...SERVE_REQ, precision: 'fp16', engine: 'eager', batch: 2 });
+  assert.deepEqual(await shownServe(page), { ttft: g.prefill_ms, tpot: g.decode_ms_per_token, tokens: g.tokens_per_s });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'serve-view.png'), fullPage: true });
+  await page.close();
+});
+
+test('the serve view\'s charts are computed off the input path and drawn', async () => {
+  const page = await open(serveQuery(SERVE_REQ));
+  await page.waitForSelector('#serve-status[data-points]', { timeout: 30000 });
+  const f = await servingForecast(SERVE_REQ);
+  const batchPoints = Number(await page.locator('#serve-batch-chart').getAttribute('data-points'));
+  const contextPoints = Number(await page.locator('#serve-context-chart').getAttribute('data-points'));
+  assert.ok(batchPoints >= 2 && contextPoints >= 2, `${batchPoints} batch and ${contextPoints} context points`);
+  // Powers of two up to the largest batch that fits (at most 512), and the request's batch.
+  const expected = new Set([SERVE_REQ.batch]);
+  for (let b = 1; b <= Math.min(512, f.max_batch); b *= 2) expected.add(b);
+  assert.equal(batchPoints, expected.size);
+  assert.equal(Number(await page.locator('#serve-status').getAttribute('data-points')), batchPoints + contextPoints);
+  // Contexts past Llama-3 8B's 8,192 positions are marked (the API's caveat says so).
+  const beyond = Number(await page.locator('#serve-context-chart').getAttribute('data-beyond'));
+  const contexts = [];
+  for (let c = 128; c <= Math.min(1 << 17, f.max_context); c *= 2) contexts.push(c);
+  assert.equal(beyond, contexts.filter((c) => c + 1 > 8192).length);
+  const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.serve }));
+  assert.ok(jobs.finished >= 1 && jobs.slices >= 1, JSON.stringify(jobs));
+  // The charts are drawn (Chart.js sets the canvas's style size when it draws; an
+  // undrawn canvas has none).
+  await page.waitForFunction(() => ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).style.height !== ''));
+  // On a phone the view does not scroll sideways (once the charts have followed the
+  // new width: Chart.js resizes on its ResizeObserver, a frame or two later).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 1, null, { timeout: 5000 }).catch(() => undefined);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the serve view scrolls sideways on a phone by ${overflow}px`);
+  await page.close();
+});
+
+test('the share link and the embed card carry the serve view\'s inputs', async () => {
+  const page = await open('?view=serve&model=llama2-7b&gpu=a100-80gb-sxm');
+  let n = await forecasts(page);
+  await page.fill('#prompt', '1024');
+  await waitForecasts(page, ++n);
+  await page.fill('#output', '64');
+  await waitForecasts(page, ++n);
+  await page.fill('#tp', '2');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#precision', 'fp16');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#serve-engine', 'eager');
+  await waitForecasts(page, ++n);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /view=serve&.*prompt=1024&out=64&tp=2&prec=fp16&engine=eager/);
+  const first = await shownServe(page);
+  const again = await open(link.slice(base.length));
+  assert.deepEqual(await shownServe(again), first);
+  assert.equal(await again.locator('#prompt').inputValue(), '1024');
+  assert.equal(await again.locator('#output').inputValue(), '64');
+  assert.equal(await again.locator('#tp').inputValue(), '2');
+  assert.equal(await again.locator('#precision').inputValue(), 'fp16');
+  assert.equal(await again.locator('#serve-engine').inputValue(), 'eager');
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  const f = await servingForecast({ gpu: 'a100-80gb-sxm', model: 'llama2-7b', prompt: 1024, output: 64, batch: 1, tp: 2, precision: 'fp16', engine: 'eager', predictor: 'tilecast' });
+  assert.deepEqual(first, { ttft: f.prefill_ms, tpot: f.decode_ms_per_token, tokens: f.tokens_per_s });
+  // The embed snippet's card shows the serving figures, equal to the view's.
+  const snippet = await page.locator('#embed-snippet').inputValue();
+  const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  assert.match(src, /embed=1&view=serve/);
+  const embed = await open(src.slice(base.length));
+  assert.deepEqual(await shownServe(embed, 'embed-'), first);
+  assert.match(await embed.locator('#embed-setting').textContent(), /1024 prompt \+ 64 output tokens · FP16 · PyTorch eager · 2 GPUs/);
+  assert.match(await embed.locator('#embed-memory').textContent(), /^ · (fits|does not fit): [\d.]+ of 80 GB per GPU/);
+  // Old links (no serve fields) open as before, with the serve defaults.
+  await open('?gpu=t4&model=gpt2&mode=inference&batch=1&seq=128', again);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  assert.equal(await again.locator('#view-forecast').isVisible(), true);
+  assert.equal(await again.locator('#prompt').inputValue(), '512');
+  // A damaged serve field: a notice naming it, the default kept.
+  await open('?view=serve&model=llama2-7b&prec=fp4&out=zero', again);
+  const notice = await again.locator('#notice').textContent();
+  assert.match(notice, /precision "fp4" is not one of bf16, fp16, fp32/);
+  assert.match(notice, /output length "zero" is not a whole number/);
+  for (const p of [page, again, embed]) await p.close();
+});
+
+test('the serve view shows the API\'s errors and warnings, and says encoders cannot be served', async () => {
+  // BF16 on a V100: the API's error, not a crash; the page keeps working.
+  const page = await open('?view=serve&gpu=v100-sxm&model=llama2-7b&prec=bf16');
+  let err = '';
+  try {
+    await servingForecast({ ...SERVE_REQ, gpu: 'v100-sxm', model: 'llama2-7b', batch: 1, prompt: 512, output: 256 });
+  } catch (e) {
+    err = e.message;
+  }
+  assert.match(err, /has no bf16 units/);
+  assert.ok((await page.locator('#serve-error').textContent()).includes(err));
+  let n = await forecasts(page);
+  await page.selectOption('#precision', 'fp16');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#serve-error').textContent(), '');
+  assert.ok((await shownServe(page)).ttft > 0);
+  // An encoder: the view says it cannot be served.
+  await page.selectOption('#model-select', 'bert-base');
+  await waitForecasts(page, ++n);
+  assert.match(await page.locator('#serve-error').textContent(), /encoder model, which does not generate tokens/);
+  // Prompt + output beyond the model's positions: the API's warning, forecast shown.
+  await page.selectOption('#model-select', 'gpt3-2.7b');
+  await waitForecasts(page, ++n);
+  await page.fill('#prompt', '2000');
+  await waitForecasts(page, ++n);
+  assert.match(await page.locator('#serve-caveats').textContent(), /longer than GPT-3 2\.7B was built for \(2048 positions\)/);
+  // An unreadable prompt: the last forecast stays, dimmed, saying why.
+  await page.fill('#prompt', '0');
+  await page.waitForFunction(() => document.getElementById('serve-body').classList.contains('stale'));
+  assert.match(await page.locator('#serve-stale-note').textContent(), /prompt tokens must be a whole number/);
+  assert.equal(await page.locator('#prompt').getAttribute('aria-invalid'), 'true');
   await page.close();
 });
 

@@ -190,3 +190,31 @@ test('attention scores beyond 2^31 elements forecast: GPT-3 2.7B at seq 2048 up 
     previous = f.latency_ms;
   }
 });
+
+// The serve view's call: forecastServing must give the CLI's `tilecast serve --json`
+// numbers (the CLI indents the same JSON) and the same errors.
+const SERVE_CASES = [
+  { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 256, batch: 8, tp: 1, precision: 'bf16', engine: 'fused' },
+  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', prompt: 1024, output: 64, batch: 2, tp: 2, precision: 'fp16', engine: 'eager' },
+  { gpu: 'rtx-4090', model: 'mistral-7b', prompt: 128, output: 2, batch: 1, tp: 1, precision: 'fp32', engine: 'fused' },
+  { gpu: 'v100-sxm', model: 'llama2-7b', prompt: 512, output: 256, batch: 1, tp: 1, precision: 'bf16', engine: 'fused' },
+  { gpu: 'h100-sxm', model: 'bert-base', prompt: 128, output: 16, batch: 1, tp: 1, precision: 'bf16', engine: 'fused' },
+];
+
+test('forecastServing matches tilecast serve --json, errors included', () => {
+  for (const r of SERVE_CASES) {
+    const args = ['serve', '--gpu', r.gpu, '--model', r.model, '--prompt', String(r.prompt), '--output', String(r.output),
+      '--batch', String(r.batch), '--tp', String(r.tp), '--precision', r.precision, '--engine', r.engine, '--json'];
+    const native = cli(args);
+    let wasm;
+    try {
+      wasm = { ok: true, json: tc.forecastServing({ ...r, predictor: 'tilecast' }) };
+    } catch (e) {
+      assert.ok(e instanceof TilecastError, `${r.model} on ${r.gpu}: WASM threw a ${e?.constructor?.name}`);
+      wasm = { ok: false, error: e.message };
+    }
+    if (native.ok) assert.deepEqual(wasm, { ok: true, json: JSON.parse(native.text) }, `${r.model} on ${r.gpu}`);
+    else assert.deepEqual(wasm, { ok: false, error: native.error }, `${r.model} on ${r.gpu}`);
+  }
+  assert.ok(tc.forecastServing({ ...SERVE_CASES[0] }).tokens_per_s > 0, 'the instance works after errors');
+});

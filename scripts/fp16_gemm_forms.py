@@ -7,7 +7,7 @@ tensor-core tile rule; bytes at DRAM bandwidth), fits each candidate form on one
 (median per distinct shape) and prints MAPE % per projection on the other GPU's rows, both
 ways, then the shipped form's error by token range. Deterministic (Nelder-Mead from fixed
 starts for the forms with no linear fit). Usage: python3 scripts/fp16_gemm_forms.py [BUILD_DIR]
-(~10 min on one core). The shipped fit is the C++ one (core/src/train/tensor_gemm_fit.cpp).
+(~15 min on one core). The shipped fit is the C++ one (core/src/train/tensor_gemm_fit.cpp).
 """
 import csv, io, math, os, subprocess, sys
 

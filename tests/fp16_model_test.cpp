@@ -1,6 +1,8 @@
 // The FP16/BF16 models (core/data/kernel_weights_fp16.json): registered for NVIDIA FP16 and BF16
 // kernels, accurate on both vidur GPUs within committed ceilings, trained on the current data
-// and trainer config, deterministic; the tensor-core tile rule; FP8 still has no model.
+// and trainer config, deterministic; the tensor-core tile rule; FP8 still has no model; the
+// analytic tensor-core GEMM model (core/data/tensor_gemm_fp16.json) serves FP16/BF16 GEMMs and
+// is what the fit gives on the shipped data.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -9,7 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "forecast/tensor_gemm_predictor.hpp"
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
 #include "kernel/tensor_tiles.hpp"
+#include "learned/tensor_gemm.hpp"
+#include "learned/tile_table.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -52,6 +59,11 @@ std::vector<Fp16TrainInput> shipped_inputs() {
 nlohmann::json committed_weights() {
   return nlohmann::json::parse(
       test::read_file(test::repo_dir() + "/core/data/kernel_weights_fp16.json"));
+}
+
+nlohmann::json committed_gemm_model() {
+  return nlohmann::json::parse(
+      test::read_file(test::repo_dir() + "/core/data/tensor_gemm_fp16.json"));
 }
 
 // MAPE ceilings (%) of the shipped model (trained on both GPUs) per GPU and operator: the
@@ -154,5 +166,78 @@ TEST_SUITE("fp16_model") {
     }
     cfg.seed = 4;
     CHECK(train_fp16_models({{a40, one}}, cfg, "test").weights_json != a.weights_json);
+  }
+
+  TEST_CASE("FP16 and BF16 GEMMs take the analytic tensor-core model, by its formula") {
+    const TensorGemmModel& m = embedded_tensor_gemm_model();
+    REQUIRE(m.valid());
+    const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
+    const std::int64_t dims[] = {1, 512, 4096, 4096};
+    const Kernel k = make_kernel(Op::linear, dims, 4, DataType::fp16);
+    const KernelForecast f = forecast_kernel(a100, k);
+    // By hand: 512 x 4096 outputs on 108 SMs take 64x64 tiles (64 x 8 = 512 of them, 5
+    // waves: 5 x 4096 is the least waves x area; 128x64 needs 3 x 8192), each 2 x 64 x 64 x
+    // 4096 FLOPs at 312 TFLOPS / 108 SMs; the bytes are 2 x (512 x 4096 + 4096 x 4096 + 512 x
+    // 4096) at 2039 GB/s.
+    CHECK(f.tile == "64x64");
+    CHECK(f.waves == 5);
+    const double compute_ms = 5 * 2.0 * 64 * 64 * 4096 / (312e3 * 1e6 / 108);
+    const double memory_ms = 2.0 * (512.0 * 4096 * 2 + 4096.0 * 4096) / (2039 * 1e6);
+    const double expect =
+        std::max(m.compute_scale * compute_ms, m.bandwidth_scale * memory_ms) + m.overhead_ms;
+    CHECK(f.latency_ms == doctest::Approx(expect).epsilon(1e-12));
+    CHECK(f.latency_ms > f.roofline_ms);
+    CHECK(f.overhead_ms == m.overhead_ms);
+    const KernelForecast b =
+        forecast_kernel(a100, make_kernel(Op::linear, dims, 4, DataType::bf16));
+    CHECK(b.latency_ms == f.latency_ms);
+    // The model is registered for GEMMs only; on its own it refuses other ops.
+    const auto p = make_tensor_gemm_predictor(m);
+    CHECK(p->forecast(a100, k).latency_ms == f.latency_ms);
+    const std::int64_t row[] = {512, 4096};
+    CHECK_THROWS_WITH_AS(p->forecast(a100, make_kernel(Op::add, row, 2, DataType::fp16)),
+                         doctest::Contains("GEMMs only"), Error);
+    CHECK_THROWS_AS(make_tensor_gemm_predictor(TensorGemmModel{}), Error);
+  }
+
+  TEST_CASE("a malformed tensor-core GEMM model file names the field") {
+    nlohmann::json j = committed_gemm_model();
+    CHECK(parse_tensor_gemm_model(j.dump(), "x").valid());
+    auto with = [&](const char* field, nlohmann::json v) {
+      nlohmann::json c = j;
+      c[field] = v;
+      return c.dump();
+    };
+    CHECK_THROWS_WITH_AS(parse_tensor_gemm_model(with("compute_scale", -1.0), "f.json"),
+                         doctest::Contains("f.json: field 'compute_scale'"), Error);
+    CHECK_THROWS_WITH_AS(parse_tensor_gemm_model(with("bandwidth_scale", "fast"), "f.json"),
+                         doctest::Contains("'bandwidth_scale'"), Error);
+    CHECK_THROWS_WITH_AS(parse_tensor_gemm_model(with("overhead_ms", -0.001), "f.json"),
+                         doctest::Contains("'overhead_ms'"), Error);
+    CHECK_THROWS_WITH_AS(parse_tensor_gemm_model(with("form", "a+b"), "f.json"),
+                         doctest::Contains("field 'form'"), Error);
+    CHECK_THROWS_WITH_AS(parse_tensor_gemm_model("[1]", "f.json"),
+                         doctest::Contains("not a JSON object"), Error);
+  }
+
+  TEST_CASE("the committed tensor-core GEMM model is current: hash, and the fit's parameters") {
+    const nlohmann::json g = committed_gemm_model();
+    const std::vector<Fp16TrainInput> inputs = shipped_inputs();
+    CHECK(g.at("config").get<std::string>() == tensor_gemm_config_text());
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(tensor_gemm_training_hash(inputs)));
+    INFO("retrain with scripts/train_fp16.sh when the data or the fit changed");
+    CHECK(g.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
+    // The fit does not depend on the nets' epochs: one epoch is enough to refit it.
+    Fp16TrainConfig cfg;
+    cfg.epochs = 1;
+    const nlohmann::json fit =
+        nlohmann::json::parse(train_fp16_models(inputs, cfg, "test").gemm_json);
+    for (const char* p : {"compute_scale", "bandwidth_scale", "overhead_ms", "samples"}) {
+      INFO(p);
+      CHECK(fit.at(p) == g.at(p));
+    }
+    CHECK(fit.at("hash") == g.at("hash"));
   }
 }

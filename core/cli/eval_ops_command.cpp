@@ -23,9 +23,10 @@ int run_eval_ops(const Args& args) {
                 std::make_move_iterator(part.end()));
   }
   const std::string weights = args.has("weights") ? read_text_file(args.get("weights")) : "";
-  const EvalReport rep = evaluate_vidur_ops(rows, gpu, predictor, weights);
+  const std::string gemm = args.has("gemm") ? read_text_file(args.get("gemm")) : "";
+  const EvalReport rep = evaluate_vidur_ops(rows, gpu, predictor, weights, gemm);
   if (args.has("rows")) {
-    std::printf("%s", vidur_rows_csv(rows, gpu, predictor, weights).c_str());
+    std::printf("%s", vidur_rows_csv(rows, gpu, predictor, weights, gemm).c_str());
     return 0;
   }
   if (args.has("json")) {
@@ -44,12 +45,13 @@ int run_eval_ops(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"eval-ops",
-     "--gpu ID --vidur DIR [--predictor tilecast|roofline] [--weights FILE] [--precision "
+     "--gpu ID --vidur DIR [--predictor tilecast|roofline] [--weights FILE] [--gemm FILE] "
+     "[--precision "
      "fp16|bf16] "
      "[--json | --rows]",
      "MAPE per operator on vidur's FP16 per-operator timings (DIR: compute/<gpu>), beside the "
      "roofline's",
-     {"gpu", "vidur", "predictor", "weights", "precision"},
+     {"gpu", "vidur", "predictor", "weights", "gemm", "precision"},
      {"json", "rows"},
      run_eval_ops});
 

@@ -41,6 +41,7 @@ int run_train_fp16(const Args& args) {
   std::string command =
       "tilecast train-fp16 --out " + out + " --seed " + std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
+  if (args.has("gemm-out")) command += " --gemm-out " + args.get("gemm-out");
   for (const std::string& a : args.positional()) {
     inputs.push_back(input_of(a));
     const std::string& first = inputs.back().csvs.front().name;
@@ -59,6 +60,11 @@ int run_train_fp16(const Args& args) {
                      p.family.c_str(), p.epoch, p.epochs, p.loss, p.elapsed_s, p.left_s);
       });
   write_text_file(out, res.weights_json + "\n");
+  if (args.has("gemm-out")) {
+    write_text_file(args.get("gemm-out"), res.gemm_json + "\n");
+    std::fprintf(stderr, "wrote %s (the analytic tensor-core GEMM model)\n",
+                 args.get("gemm-out").c_str());
+  }
   std::fprintf(stderr, "trained on %lld operator rows (%lld distinct GPU x kernel samples)\n",
                static_cast<long long>(res.rows), static_cast<long long>(res.samples));
   for (const auto& [name, l] : res.losses)
@@ -70,9 +76,9 @@ int run_train_fp16(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"train-fp16",
-     "--out FILE GPU=DIR... [--seed N] [--epochs N]",
+     "--out FILE [--gemm-out FILE] GPU=DIR... [--seed N] [--epochs N]",
      "train the FP16/BF16 kernel models from vidur per-operator timings (DIR: compute/<gpu>)",
-     {"out", "seed", "epochs"},
+     {"out", "gemm-out", "seed", "epochs"},
      {},
      run_train_fp16});
 

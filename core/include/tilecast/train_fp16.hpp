@@ -35,8 +35,14 @@ std::string fp16_train_config_text(const Fp16TrainConfig& config);
 std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
                                  const Fp16TrainConfig& config);
 
+// The analytic tensor-core GEMM model's fit (core/data/tensor_gemm_fp16.json): its form and
+// fit as one line, and the FNV-1a 64 over the GPUs' specs, the CSVs and that line.
+std::string tensor_gemm_config_text();
+std::uint64_t tensor_gemm_training_hash(const std::vector<Fp16TrainInput>& inputs);
+
 struct Fp16TrainResult {
   std::string weights_json;
+  std::string gemm_json;  // the analytic GEMM model fitted on the same GEMM samples
   std::map<std::string, FamilyLoss> losses;  // by family
   std::int64_t rows = 0;                     // operator measurements read
   std::int64_t samples = 0;  // distinct (GPU, kernel) pairs trained on (repeats: their median)

@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "forecast/predictor.hpp"
+#include "forecast/tensor_gemm_predictor.hpp"
+#include "kernel/family.hpp"
 #include "learned/tile_table.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/error.hpp"
@@ -87,16 +89,23 @@ Kernel op_kernel(const std::string& op, const Shape& s, DataType dtype) {
   return row_kernel(Op::add, s.T, s.d, dtype);  // "add"
 }
 
-// The predictor, or a learned one over given weights.
+// The predictor, or a learned one over given weights and/or a given tensor-core GEMM model.
+// Weights without a GEMM model forecast GEMMs with the weights' net.
 class Forecaster {
  public:
-  Forecaster(Predictor predictor, std::string_view weights_json) : predictor_(predictor) {
-    if (predictor != Predictor::tilecast || weights_json.empty()) return;
-    static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
-    weights_ = std::make_unique<KernelWeights>(parse_kernel_weights(weights_json, "weights"));
-    own_ = std::make_unique<LearnedPredictor>(*weights_, no_table);
+  Forecaster(Predictor predictor, std::string_view weights_json, std::string_view gemm_json)
+      : predictor_(predictor) {
+    if (predictor != Predictor::tilecast) return;
+    if (!weights_json.empty()) {
+      static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
+      weights_ = std::make_unique<KernelWeights>(parse_kernel_weights(weights_json, "weights"));
+      own_ = std::make_unique<LearnedPredictor>(*weights_, no_table);
+    }
+    if (!gemm_json.empty())
+      gemm_ = make_tensor_gemm_predictor(parse_tensor_gemm_model(gemm_json, "gemm model"));
   }
   KernelForecast operator()(const GpuSpec& gpu, const Kernel& k) const {
+    if (gemm_ && family_of(k.op).name == "gemm") return gemm_->forecast(gpu, k);
     return own_ ? own_->forecast(gpu, k) : forecast_kernel(gpu, k, predictor_);
   }
 
@@ -104,6 +113,7 @@ class Forecaster {
   Predictor predictor_;
   std::unique_ptr<KernelWeights> weights_;
   std::unique_ptr<LearnedPredictor> own_;
+  std::shared_ptr<const KernelPredictor> gemm_;
 };
 
 }  // namespace
@@ -184,8 +194,9 @@ std::vector<VidurOpRow> parse_vidur_mlp_csv(std::string_view text, std::string_v
 }
 
 EvalReport evaluate_vidur_ops(const std::vector<VidurOpRow>& rows, const GpuSpec& gpu,
-                              Predictor predictor, std::string_view weights_json) {
-  const Forecaster forecaster(predictor, weights_json);
+                              Predictor predictor, std::string_view weights_json,
+                              std::string_view gemm_json) {
+  const Forecaster forecaster(predictor, weights_json, gemm_json);
   struct Sum {
     std::int64_t n = 0;
     double ours = 0, roof = 0;
@@ -219,8 +230,9 @@ EvalReport evaluate_vidur_ops(const std::vector<VidurOpRow>& rows, const GpuSpec
 }
 
 std::string vidur_rows_csv(const std::vector<VidurOpRow>& rows, const GpuSpec& gpu,
-                           Predictor predictor, std::string_view weights_json) {
-  const Forecaster forecaster(predictor, weights_json);
+                           Predictor predictor, std::string_view weights_json,
+                           std::string_view gemm_json) {
+  const Forecaster forecaster(predictor, weights_json, gemm_json);
   std::string out = "origin,op,tokens,tp,kernel,dims,measured_ms,predicted_ms,roofline_ms,tile\n";
   char buf[160];
   for (const VidurOpRow& r : rows) {

@@ -7,10 +7,12 @@
 #include <mutex>
 #include <utility>
 
+#include "forecast/tensor_gemm_predictor.hpp"
 #include "kernel/family.hpp"
 #include "learned/amd_models.hpp"
 #include "learned/features.hpp"
 #include "learned/latency.hpp"
+#include "learned/tensor_gemm.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -88,6 +90,14 @@ Registry& registry() {
           std::make_shared<LearnedPredictor>(embedded_fp16_kernel_weights(), no_table);
       for (DataType t : {DataType::fp16, DataType::bf16})
         reg->entries[std::size_t(n++)] = {{"NVIDIA", t, ""}, half};
+    }
+    // FP16 and BF16 GEMMs on NVIDIA GPUs: the analytic tensor-core model
+    // (core/data/tensor_gemm_fp16.json), which beats the learned GEMM net on the GPU left out
+    // (docs/fp16-model.md); more specific than the entries above, so it wins for GEMMs.
+    if (embedded_tensor_gemm_model().valid()) {
+      const auto gemm = make_tensor_gemm_predictor(embedded_tensor_gemm_model());
+      for (DataType t : {DataType::fp16, DataType::bf16})
+        reg->entries[std::size_t(n++)] = {{"NVIDIA", t, "gemm"}, gemm};
     }
     // FP32 kernels on AMD GPUs: the models trained on the MI100 and MI210 measurements
     // (core/data/kernel_weights_amd.json, tile_table_amd.json; docs/amd-model.md).

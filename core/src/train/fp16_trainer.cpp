@@ -19,6 +19,7 @@
 #include "train/family_fit.hpp"
 #include "train/fnv.hpp"
 #include "train/progress.hpp"
+#include "train/tensor_gemm_fit.hpp"
 #include "train/weights_json.hpp"
 
 namespace tilecast {
@@ -88,6 +89,25 @@ std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
     }
   }
   train::fnv1a_mix(h, fp16_train_config_text(config));
+  return h;
+}
+
+std::string tensor_gemm_config_text() {
+  return "tensor_gemm form=" + std::string(kTensorGemmForm) +
+         " fit=irls_relative_l1 iterations=" + std::to_string(train::kTensorGemmIterations) +
+         " samples=median_per_gpu_kernel gemm_tile=tensor_core_rule";
+}
+
+std::uint64_t tensor_gemm_training_hash(const std::vector<Fp16TrainInput>& inputs) {
+  std::uint64_t h = train::kFnvOffset;
+  for (const Fp16TrainInput& in : inputs) {
+    train::fnv1a_mix(h, gpu_spec_to_json(in.gpu));
+    for (const TrainText& t : in.csvs) {
+      train::fnv1a_mix(h, t.name);
+      train::fnv1a_mix(h, t.text);
+    }
+  }
+  train::fnv1a_mix(h, tensor_gemm_config_text());
   return h;
 }
 
@@ -170,6 +190,24 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
     j["families"][name] = fam;
   }
   res.weights_json = j.dump();
+
+  // The analytic GEMM model on the same GEMM samples (docs/fp16-model.md: it replaces the
+  // GEMM net in the registry because it carries across GPUs).
+  const train::TensorGemmFit gemm = train::fit_tensor_gemm(data[OpFamily::gemm].samples);
+  nlohmann::ordered_json g;
+  g["format"] = "tilecast-tensor-gemm-1";
+  g["command"] = command;
+  g["hash"] = "fnv1a64:" + train::hex64(tensor_gemm_training_hash(inputs));
+  g["config"] = tensor_gemm_config_text();
+  g["inputs"] = j["inputs"];
+  g["samples"] = data[OpFamily::gemm].samples.size();
+  g["trained_on"] = trained_on;
+  g["form"] = kTensorGemmForm;
+  g["compute_scale"] = train::round7(gemm.model.compute_scale);
+  g["bandwidth_scale"] = train::round7(gemm.model.bandwidth_scale);
+  g["overhead_ms"] = train::round7(gemm.model.overhead_ms);
+  g["train_mape_pct"] = train::round7(gemm.train_mape_pct);
+  res.gemm_json = g.dump(2);
   return res;
 }
 

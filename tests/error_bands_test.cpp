@@ -107,11 +107,12 @@ TEST_SUITE("error-bands") {
     REQUIRE(e2e.code == 0);
     const auto j = nlohmann::json::parse(e2e.output);
     REQUIRE(!j.at("cases").empty());
-    // single-GPU cases carry the band; multi-GPU ones (option dp4, tp4, pp4_1) have none (the
-    // bands were fitted on single-GPU steps, docs/parallel.md)
+    // single-GPU cases (no option, or fusion) carry the band; multi-GPU ones (option dp4, tp4,
+    // pp4_1) have none (the bands were fitted on single-GPU steps, docs/parallel.md)
     std::size_t banded = 0, single = 0;
     for (const auto& c : j.at("cases")) {
-      const bool one_gpu = c.at("option").get<std::string>().empty();
+      const std::string option = c.at("option").get<std::string>();
+      const bool one_gpu = option.empty() || option == "fusion";
       single += one_gpu;
       if (one_gpu)
         banded += c.at("band_low_ms").is_number() && c.at("band_high_ms").is_number() &&

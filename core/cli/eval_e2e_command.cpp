@@ -46,7 +46,7 @@ int run_eval_e2e(const Args& args) {
                 s.option.c_str(), s.n, s.mean_abs_error_pct, s.roofline_mean_abs_error_pct,
                 s.max_abs_error_pct);
   if (!skipped.empty())
-    std::printf("\nskipped %zu labels with options not modelled here (fusion)\n", skipped.size());
+    std::printf("\nskipped %zu labels with options not modelled here\n", skipped.size());
   std::printf(
       "multi-GPU labels (dp<N>, tp<N>, pp<N>_<M>) run on %s; their batch is the global "
       "batch (docs/parallel.md)\n",

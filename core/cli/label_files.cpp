@@ -25,7 +25,7 @@ std::string stem_of(const std::string& path) { return std::filesystem::path(path
 }  // namespace
 
 LabelFiles collect_labels(const std::string& devices, const std::string& models,
-                          const std::string& labels, bool multi_gpu) {
+                          const std::string& labels, bool with_options) {
   LabelFiles out;
   for (const auto& device : subdirectories(labels)) {
     const std::string spec = devices + "/" + device + ".json";
@@ -45,7 +45,7 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         continue;
       }
       if (!name->option.empty() &&
-          (!multi_gpu || !name->training || !parallel_option(name->option))) {
+          (!with_options || !option_modelled(*name))) {
         out.skipped.push_back(device + "/" + stem);
         continue;
       }

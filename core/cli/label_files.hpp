@@ -17,9 +17,10 @@ struct LabelFiles {
 
 // Every label of every device folder under `labels_dir`, with its device spec
 // (`devices_dir/<device>.json`) and model config (`models_dir/<model>.json`).
-// multi_gpu: also the labels of multi-GPU runs (dp<N>, tp<N>, pp<N>_<M>; eval-e2e models them);
-// otherwise every label with an option is skipped.
+// with_options: also the labels with an option eval-e2e models (multi-GPU dp<N>, tp<N>,
+// pp<N>_<M>; torch.compile's fusion: option_modelled); otherwise every label with an option is
+// skipped.
 LabelFiles collect_labels(const std::string& devices_dir, const std::string& models_dir,
-                          const std::string& labels_dir, bool multi_gpu = false);
+                          const std::string& labels_dir, bool with_options = false);
 
 }  // namespace tilecast::cli

@@ -25,9 +25,13 @@ struct LabelName {
 std::optional<LabelName> parse_label_name(std::string_view stem);
 
 // The multi-GPU run a label option names: "dp<N>", "tp<N>", "pp<N>_<micro-batches>"; nullopt
-// for anything else ("fusion", not modelled here). The label's batch is the global batch
-// (docs/parallel.md, "Evaluation").
+// for anything else. The label's batch is the global batch (docs/parallel.md, "Evaluation").
 std::optional<ParallelConfig> parallel_option(std::string_view option);
+// The option of a torch.compile run, forecast with Engine::compiled (docs/fusion.md).
+inline constexpr const char* kFusionOption = "fusion";
+// Whether evaluate_e2e models a label: no option, a multi-GPU option on a training label, or
+// "fusion".
+bool option_modelled(const LabelName& name);
 // The system the dataset's multi-GPU labels ran on: GPUs of the labelled kind over NVSwitch.
 inline constexpr const char* kLabelSystem = "dgx-a100";
 
@@ -59,9 +63,9 @@ struct E2eReport {
   std::vector<E2eSummary> summary;  // per GPU, mode and option, in order of first appearance
 };
 
-// Forecasts every input; labels with a multi-GPU option (parallel_option) on kLabelSystem.
-// Throws tilecast::Error naming the label when an input is malformed or its option is not
-// modelled (fusion: filter it out first).
+// Forecasts every input; labels with a multi-GPU option (parallel_option) on kLabelSystem,
+// "fusion" labels with the compiled engine. Throws tilecast::Error naming the label when an
+// input is malformed or its option is not modelled (option_modelled).
 E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor);
 
 // {"cases":[...],"summary":[...]}

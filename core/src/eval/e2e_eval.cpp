@@ -10,6 +10,7 @@
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_forecast.hpp"
+#include "tilecast/op_graph.hpp"
 #include "tilecast/system.hpp"
 
 namespace tilecast {
@@ -75,6 +76,11 @@ std::optional<ParallelConfig> parallel_option(std::string_view option) {
   return std::nullopt;
 }
 
+bool option_modelled(const LabelName& name) {
+  return name.option.empty() || name.option == kFusionOption ||
+         (name.training && parallel_option(name.option));
+}
+
 E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor) {
   E2eReport r;
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
@@ -82,11 +88,12 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
     const auto name = parse_label_name(in.label_stem);
     if (!name)
       throw Error("label '" + in.label_stem + "': expected <model>-<inf|train>-<seq>-<batch>");
+    if (!option_modelled(*name))
+      throw Error("label '" + in.label_stem + "': option '" + name->option +
+                  "' is not modelled (fusion, and dp<N>, tp<N>, pp<N>_<M> on training labels are)");
     const std::optional<ParallelConfig> parallel =
         name->option.empty() ? std::nullopt : parallel_option(name->option);
-    if (!name->option.empty() && (!parallel || !name->training))
-      throw Error("label '" + in.label_stem + "': option '" + name->option +
-                  "' is not modelled (dp<N>, tp<N>, pp<N>_<M> on training labels are)");
+    const Engine engine = name->option == kFusionOption ? Engine::compiled : Engine::eager;
     const std::string origin = "label " + in.label_stem;
     const nlohmann::json label = detail::parse_json(in.label_json, origin);
     const double measured = detail::number_field(label, "e2e_latency", origin, 1e-9, 1e12);
@@ -110,7 +117,7 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
               ? c.predicted_ms
               : forecast_parallel(gpu, system, model, w, *parallel, Predictor::roofline).step_ms;
     } else {
-      const OpGraph graph = build_op_graph(model, w);
+      const OpGraph graph = build_engine_graph(model, w, engine);
       const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
       c.predicted_ms = forecast.latency_ms;
       c.band_low_ms = forecast.band_low_ms;

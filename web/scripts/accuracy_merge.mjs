@@ -20,7 +20,7 @@ if (!e2e || !kernels) {
   process.exit(2);
 }
 
-const key = (c) => [c.gpu, c.model, c.mode, c.seq, c.batch].join('|');
+const key = (c) => [c.gpu, c.model, c.mode, c.option ?? '', c.seq, c.batch].join('|');
 const roofByKey = new Map((e2eRoof?.cases ?? []).map((c) => [key(c), c]));
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -30,6 +30,7 @@ const cases = (e2e.cases ?? []).map((c) => {
     gpu: c.gpu,
     model: c.model,
     mode: c.mode,
+    option: c.option ?? '',
     batch: c.batch,
     seq: c.seq,
     measured_ms: num(c.measured_ms),
@@ -48,7 +49,18 @@ const report = {
   tilecast_version: arg('version') ?? null,
   generated_by: 'scripts/accuracy_report.sh',
   dataset: 'NeuSight (ASPLOS 2025) public measurements: ../shared/data/neusight',
-  e2e: { cases, summary: e2e.summary ?? [] },
+  e2e: {
+    cases,
+    summary: (e2e.summary ?? []).map((s) => ({
+      gpu: s.gpu,
+      mode: s.mode,
+      option: s.option ?? '',
+      n: s.n,
+      mean_abs_error_pct: s.mean_abs_error_pct,
+      roofline_mean_abs_error_pct: s.roofline_mean_abs_error_pct,
+      max_abs_error_pct: s.max_abs_error_pct,
+    })),
+  },
   kernels: {
     groups,
     overall_mape_pct: kernels.overall_mape_pct ?? weighted('mape_pct'),

@@ -37,6 +37,15 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 // The GPUs the kernel models were trained on (the NVIDIA weights' and the AMD weights'
 // trained_on); every other GPU in the report was never used for training or tuning.
 const TRAINED_ON = new Set(['NVIDIA A100-PCIE-40GB', 'Tesla P100-PCIE-16GB', 'Tesla P4', 'Tesla T4', 'Tesla V100-PCIE-32GB', 'AMD Instinct MI100', 'AMD Instinct MI210']);
+// A label's option (eval-e2e's `option`): a multi-GPU run (dp4, tp4, pp4_1: 4 GPUs, pipeline
+// with 1 micro-batch) or a torch.compile run (fusion).
+const OPTION_WORDS: Record<string, string> = { dp: 'data parallel', tp: 'tensor parallel', pp: 'pipeline parallel' };
+function withOption(mode: string, option: string): string {
+  if (!option) return mode;
+  if (option === 'fusion') return `${mode}, torch.compile`;
+  const m = /^(dp|tp|pp)(\d+)/.exec(option);
+  return m ? `${mode}, ${m[2]} GPUs ${OPTION_WORDS[m[1]]}` : `${mode}, ${option}`;
+}
 const gpuName = (gpu: string): string => (TRAINED_ON.has(gpu) ? gpu : `${gpu} (not used in training)`);
 
 function table(caption: string, head: string[], rows: (string | number)[][], numericFrom = 1): HTMLElement {
@@ -102,7 +111,7 @@ async function draw(): Promise<void> {
       table(
         'Mean absolute error of the forecast against the measured latency, per GPU and mode',
         ['GPU', 'Mode', 'Cases', 'tilecast error', 'Roofline error'],
-        summary.map((s) => [gpuName(s.gpu), s.mode, s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
+        summary.map((s) => [gpuName(s.gpu), withOption(s.mode, s.option), s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
         2,
       ),
     );
@@ -146,7 +155,7 @@ async function draw(): Promise<void> {
         // The errors right after what was measured, so they fit a phone's width.
         ['GPU', 'Workload', 'tilecast error', 'Roofline error', 'Measured', 'tilecast', 'Roofline only'],
         cases.map((c) => [
-          gpuName(c.gpu), `${c.model} · ${c.mode} · batch ${c.batch} · seq ${c.seq}`,
+          gpuName(c.gpu), `${c.model} · ${withOption(c.mode, c.option)} · batch ${c.batch} · seq ${c.seq}`,
           fmtPct(num(c.tilecast_error_pct)), fmtPct(num(c.roofline_error_pct)),
           fmtMs(num(c.measured_ms)), fmtMs(num(c.tilecast_ms)), fmtMs(num(c.roofline_ms)),
         ]),

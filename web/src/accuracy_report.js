@@ -17,6 +17,7 @@ export const REPORT_SHAPE = /** @type {const} */ ({
         gpu: 'string',
         model: 'string',
         mode: 'string',
+        option: 'string',
         batch: 'number',
         seq: 'number',
         measured_ms: 'number|null',
@@ -30,6 +31,7 @@ export const REPORT_SHAPE = /** @type {const} */ ({
       {
         gpu: 'string',
         mode: 'string',
+        option: 'string',
         n: 'number',
         mean_abs_error_pct: 'number',
         roofline_mean_abs_error_pct: 'number',

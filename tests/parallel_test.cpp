@@ -439,7 +439,26 @@ TEST_SUITE("parallel_plan") {
     CHECK(j["by_step"].size() == 3);
     CHECK(j["by_step"][0]["gpus"] == 4);
     CHECK(j["fitting"].get<int>() >= 3);
+    CHECK(j["precision"] == "fp32");
     CHECK_THROWS_WITH_AS(api::plan_parallel(R"({"model":"gpt2","global_batch":8})"),
                          doctest::Contains("'system'"), Error);
+  }
+
+  TEST_CASE("plan JSON API: precision (autocast) reaches every configuration") {
+    const char* base =
+        R"({"system":"dgx-a100","model":"gpt2","global_batch":8,"seq":128,"gpus":1,"top":1,
+            "predictor":"roofline")";
+    const auto fp32 = nlohmann::json::parse(api::plan_parallel(std::string(base) + "}"));
+    const auto bf16 =
+        nlohmann::json::parse(api::plan_parallel(std::string(base) + R"(,"precision":"bf16"})"));
+    CHECK(bf16["precision"] == "bf16");
+    CHECK(bf16["by_step"][0]["step_ms"].get<double>() <
+          fp32["by_step"][0]["step_ms"].get<double>());
+    // a V100 has no BF16 units: the error names the GPU's precisions
+    CHECK_THROWS_WITH_AS(
+        api::plan_parallel(std::string(base) + R"(,"gpu":"v100-pcie","precision":"bf16"})"),
+        doctest::Contains("fp32, fp16"), Error);
+    CHECK_THROWS_WITH_AS(api::plan_parallel(std::string(base) + R"(,"precision":"int8"})"),
+                         doctest::Contains("allowed: fp32, fp16, bf16"), Error);
   }
 }

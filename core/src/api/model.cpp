@@ -135,18 +135,7 @@ std::string forecast_model(std::string_view request_json) {
     cache = detail::integer_field(req, "context", kOrigin, 1, 1LL << 31);
   }
   Workload w = make_workload(mode, batch, seq, cache);
-  const std::string precision = detail::string_field(req, "precision", kOrigin, false);
-  if (!precision.empty()) {
-    try {
-      w.dtype = parse_dtype(precision);
-    } catch (const Error& e) {
-      throw Error(std::string("model request: field 'precision': ") + e.what());
-    }
-    if (w.dtype != DataType::fp32 && w.dtype != DataType::fp16 && w.dtype != DataType::bf16)
-      throw Error("model request: field 'precision' is '" + precision +
-                  "'; allowed: fp32, fp16, bf16");
-    require_precision(gpu, w.dtype);
-  }
+  w.dtype = detail::request_precision(req, gpu, kOrigin);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const std::string engine_word = detail::string_field(req, "engine", kOrigin, false);

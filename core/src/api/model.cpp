@@ -3,6 +3,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "parallel/parallel.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -165,7 +166,13 @@ std::string forecast_model(std::string_view request_json) {
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
-  return model_forecast_to_json(gpu, model, f, roof);
+  if (!w.training()) return model_forecast_to_json(gpu, model, f, roof);
+  // a training step: memory on the one GPU (Adam's states included) and what pressure means
+  auto j = nlohmann::ordered_json::parse(model_forecast_to_json(gpu, model, f, roof));
+  const TrainingMemory m = training_memory(gpu, graph, w.dtype);
+  j["memory"] = detail::memory_json(m);
+  for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));
+  return j.dump(2);
 }
 
 }  // namespace tilecast::api

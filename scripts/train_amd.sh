@@ -25,8 +25,13 @@ done
 files+=("$AMD/train/elem-curated.csv" "$AMD/train/softmax-curated.csv" "$AMD/train/ln-curated.csv")
 tmp="$BUILD/train-amd"  # a fixed path: the weights record the command, which must not vary
 mkdir -p "$tmp"
+rm -f "$tmp/kernel_weights.json" "$tmp/tile_table.json"
 "$BUILD/cli/tilecast" train --devices "$DATA/devices" --out "$tmp" --seed 1 "$@" "${files[@]}"
 mkdir -p "$OUT"
-mv "$tmp/kernel_weights.json" "$OUT/kernel_weights_amd.json"
+# (--tile-table-only writes the tile table alone)
+if [ -f "$tmp/kernel_weights.json" ]; then
+  mv "$tmp/kernel_weights.json" "$OUT/kernel_weights_amd.json"
+  echo "wrote $OUT/kernel_weights_amd.json"
+fi
 mv "$tmp/tile_table.json" "$OUT/tile_table_amd.json"
-echo "wrote $OUT/kernel_weights_amd.json and $OUT/tile_table_amd.json"
+echo "wrote $OUT/tile_table_amd.json"

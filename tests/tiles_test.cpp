@@ -249,4 +249,23 @@ TEST_SUITE("tiles") {
     CHECK_THROWS_AS(parse_tile_table(R"({"tiles":[[0,1,1]],"gpus":[]})", "t.json"), Error);
     CHECK_THROWS_AS(parse_tile_table("not json", "t.json"), Error);
   }
+
+  TEST_CASE("tile table format 2: entries as differences, the same table") {
+    const std::string abs = R"({"format":"tilecast-tile-table-1","tiles":[[128,64,1],[32,32,1]],
+      "gpus":[{"name":"g","key":[1,2,3,4],"linear":[1025,2048,70401]}]})";
+    const std::string delta = R"({"format":"tilecast-tile-table-2","tiles":[[128,64,1],[32,32,1]],
+      "gpus":[{"name":"g","key":[1,2,3,4],"linear":[1025,1023,68353]}]})";
+    const TileTable a = parse_tile_table(abs, "a.json"), d = parse_tile_table(delta, "d.json");
+    REQUIRE(d.gpus.size() == 1);
+    CHECK(d.gpus[0].entries[0] == a.gpus[0].entries[0]);
+    CHECK(d.gpus[0].entries[0] == std::vector<std::uint32_t>{1025, 2048, 70401});
+    // a difference that lands on a tile the table lacks names the entry
+    CHECK_THROWS_WITH_AS(parse_tile_table(R"({"format":"tilecast-tile-table-2","tiles":[[32,32,1]],
+          "gpus":[{"name":"g","key":[1,2,3,4],"linear":[256,1]}]})",
+                                          "d.json"),
+                         doctest::Contains("(as a difference)"), Error);
+    CHECK_THROWS_WITH_AS(
+        parse_tile_table(R"({"format":"tilecast-tile-table-9","tiles":[],"gpus":[]})", "x.json"),
+        doctest::Contains("tilecast-tile-table-1 or -2"), Error);
+  }
 }

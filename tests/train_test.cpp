@@ -143,4 +143,17 @@ TEST_SUITE("train") {
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);
   }
+
+  TEST_CASE("the committed tile table is what the training rows give") {
+    const auto w =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    std::vector<TrainText> csvs;
+    for (const auto& rel : w.at("inputs").get<std::vector<std::string>>())
+      if (rel.find("/linear/") != std::string::npos || rel.find("/bmm/") != std::string::npos)
+        csvs.push_back(test::dataset_file(rel));
+    REQUIRE(csvs.size() == 10);
+    INFO("stale core/data/tile_table.json: rerun scripts/train.sh build --tile-table-only");
+    CHECK(build_tile_table(csvs, test::dataset_device_files(), TrainConfig{}) + "\n" ==
+          test::read_file(test::repo_dir() + "/core/data/tile_table.json"));
+  }
 }

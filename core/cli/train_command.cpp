@@ -54,6 +54,14 @@ int run_train(const Args& args) {
   for (const std::string& p : args.positional())
     csvs.push_back({data_name(p, base), read_text_file(p)});
 
+  if (args.has("tile-table-only")) {  // the table is counted, not fitted: seconds
+    const std::string table_path = (fs::path(out_dir) / "tile_table.json").string();
+    const std::string table = build_tile_table(csvs, devices, config);
+    write_text_file(table_path, table + "\n");
+    std::fprintf(stderr, "wrote %s (%zu bytes)\n", table_path.c_str(), table.size() + 1);
+    return 0;
+  }
+
   std::string command = "tilecast train --devices <data>/devices --out " + out_dir + " --seed " +
                         std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
@@ -88,10 +96,10 @@ int run_train(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"train",
      "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
-     "[--hold-out DEVICE[,DEVICE...]]...",
+     "[--hold-out DEVICE[,DEVICE...]]... [--tile-table-only]",
      "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
      {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
-     {},
+     {"tile-table-only"},
      run_train});
 
 }  // namespace

@@ -89,6 +89,14 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
   if (j.is_discarded() || !j.is_object() || !j.contains("tiles") || !j.contains("gpus") ||
       !j.at("tiles").is_array() || !j.at("gpus").is_array())
     throw Error(where + ": not a tile table (expected 'tiles' and 'gpus' arrays)");
+  // format 1 writes each entry as is, format 2 as the difference from the one before
+  const std::string format = j.contains("format") && j.at("format").is_string()
+                                 ? j.at("format").get<std::string>()
+                                 : "tilecast-tile-table-1";
+  if (format != "tilecast-tile-table-1" && format != "tilecast-tile-table-2")
+    throw Error(where + ": format '" + format +
+                "' is not a tile table this tilecast reads (tilecast-tile-table-1 or -2)");
+  const bool deltas = format == "tilecast-tile-table-2";
   TileTable t;
   for (const auto& e : j.at("tiles")) {
     if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() || !e[1].is_number_integer() ||
@@ -114,12 +122,16 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
     const char* ops[2] = {"linear", "bmm"};
     for (int o = 0; o < 2; ++o) {
       if (!g.contains(ops[o])) continue;
+      std::uint64_t previous = 0;
       for (const auto& e : g.at(ops[o])) {
-        if (!e.is_number_unsigned() || (e.get<std::uint64_t>() & 255u) >= t.tiles.size() ||
-            e.get<std::uint64_t>() >= (std::uint64_t{1} << 28))
+        const std::uint64_t v = e.is_number_unsigned() ? (deltas ? previous + e.get<std::uint64_t>()
+                                                                 : e.get<std::uint64_t>())
+                                                       : std::uint64_t{1} << 40;
+        if ((v & 255u) >= t.tiles.size() || v >= (std::uint64_t{1} << 28))
           throw Error(where + ": gpus '" + gpu.name + "' " + ops[o] + " entry " + e.dump() +
-                      " is not a packed cell*256+tile");
-        gpu.entries[o].push_back(e.get<std::uint32_t>());
+                      " is not a packed cell*256+tile" + (deltas ? " (as a difference)" : ""));
+        gpu.entries[o].push_back(std::uint32_t(v));
+        previous = v;
       }
       std::sort(gpu.entries[o].begin(), gpu.entries[o].end());
       fill_dense(gpu.entries[o], gpu.dense[o]);

@@ -25,8 +25,11 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
            [tile_index[key_of(measured_gemm_tile(*r))]];
 
   nlohmann::ordered_json j;
-  j["format"] = "tilecast-tile-table-1";
-  j["cell"] = "round(log2(B,M,N,K)) clamped to 0..31, 5 bits each; entry = cell*256 + tile";
+  j["format"] = "tilecast-tile-table-2";
+  j["cell"] =
+      "round(log2(B,M,N,K)) clamped to 0..31, 5 bits each; entry = cell*256 + tile; a list holds "
+      "its entries ascending, each written as the difference from the one before (the first as "
+      "is)";
   j["tiles"] = nlohmann::ordered_json::array();
   for (const auto& [k, v] : tile_index) j["tiles"].push_back({k[0], k[1], k[2]});
   j["gpus"] = nlohmann::ordered_json::array();
@@ -37,6 +40,7 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
     g["key"] = {key[0], key[1], key[2], key[3]};
     for (const auto& [op, cells] : ops) {
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      std::uint64_t previous = 0;  // cells ascend (a map), so entries do
       for (const auto& [cell, counts] : cells) {
         int best = -1, best_n = 0;
         for (const auto& [tile, cnt] : counts)
@@ -44,7 +48,9 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
             best = tile;
             best_n = cnt;
           }
-        list.push_back(std::uint64_t(cell) * 256u + std::uint64_t(best));
+        const std::uint64_t entry = std::uint64_t(cell) * 256u + std::uint64_t(best);
+        list.push_back(entry - previous);
+        previous = entry;
       }
       g[op == 1 ? "bmm" : "linear"] = list;
     }

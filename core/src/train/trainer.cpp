@@ -72,46 +72,75 @@ std::string train_config_text(const TrainConfig& c) {
   return s;
 }
 
-TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
-                                const std::vector<TrainText>& device_files,
-                                const TrainConfig& config, const std::string& command,
-                                const std::function<void(const TrainProgress&)>& progress) {
-  train::ProgressClock clock;
+namespace {
+
+struct LoadedRows {
   std::map<std::string, GpuSpec> devices;
+  std::vector<MeasuredKernel> rows;
+  std::int64_t held_out = 0;
+};
+
+LoadedRows load_rows(const std::vector<TrainText>& csvs, const std::vector<TrainText>& device_files,
+                     const TrainConfig& config) {
+  LoadedRows out;
   for (const TrainText& d : device_files) {
     GpuSpec g = parse_gpu_spec(d.text, d.name);
-    devices.emplace(g.name, g);
+    out.devices.emplace(g.name, g);
   }
   const std::set<std::string> held_out(config.held_out_devices.begin(),
                                        config.held_out_devices.end());
-
-  TrainResult res;
-  std::vector<MeasuredKernel> rows;
   for (const TrainText& c : csvs) {
     std::vector<MeasuredKernel> part = parse_kernel_csv(c.text, c.name);
     for (MeasuredKernel& r : part) {
       if (held_out.count(r.device)) {
-        ++res.rows_held_out;
+        ++out.held_out;
         continue;
       }
-      if (!devices.count(r.device))
+      if (!out.devices.count(r.device))
         throw Error(r.origin + ": Device '" + r.device + "' has no device file");
-      rows.push_back(std::move(r));
+      out.rows.push_back(std::move(r));
     }
   }
-  res.rows_used = std::int64_t(rows.size());
+  return out;
+}
 
-  const std::vector<OpFamily> families = trained_families();
-  std::vector<train::FamilyData> data(families.size());
+std::string tile_table_of(const std::vector<MeasuredKernel>& rows,
+                          const std::map<std::string, GpuSpec>& devices) {
   std::vector<const MeasuredKernel*> gemm_rows;
-  for (OpFamily f : families) data[std::size_t(f)].features = int(feature_names(f).size());
   for (const MeasuredKernel& r : rows) {
     if (int(op_family(r.kernel.op)) >= builtin_family_count())
       throw Error(r.origin + ": op '" + std::string(op_name(r.kernel.op)) +
                   "' belongs to a family tilecast train does not train");
     if (op_family(r.kernel.op) == OpFamily::gemm) gemm_rows.push_back(&r);
   }
-  res.tile_table_json = train::build_tile_table_json(gemm_rows, devices);
+  return train::build_tile_table_json(gemm_rows, devices);
+}
+
+}  // namespace
+
+std::string build_tile_table(const std::vector<TrainText>& csvs,
+                             const std::vector<TrainText>& device_files,
+                             const TrainConfig& config) {
+  const LoadedRows loaded = load_rows(csvs, device_files, config);
+  return tile_table_of(loaded.rows, loaded.devices);
+}
+
+TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
+                                const std::vector<TrainText>& device_files,
+                                const TrainConfig& config, const std::string& command,
+                                const std::function<void(const TrainProgress&)>& progress) {
+  train::ProgressClock clock;
+  LoadedRows loaded = load_rows(csvs, device_files, config);
+  const std::map<std::string, GpuSpec>& devices = loaded.devices;
+  std::vector<MeasuredKernel>& rows = loaded.rows;
+  TrainResult res;
+  res.rows_held_out = loaded.held_out;
+  res.rows_used = std::int64_t(rows.size());
+
+  const std::vector<OpFamily> families = trained_families();
+  std::vector<train::FamilyData> data(families.size());
+  for (OpFamily f : families) data[std::size_t(f)].features = int(feature_names(f).size());
+  res.tile_table_json = tile_table_of(rows, devices);
   // GEMM rows train on the tile the table gives (what a forecast will use), not the
   // measured one, so the utilization learned matches the tile chosen at prediction time.
   const TileTable table = parse_tile_table(res.tile_table_json, "tile table");

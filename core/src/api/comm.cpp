@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/request.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -14,13 +15,9 @@ namespace {
 
 constexpr const char* kOrigin = "collective request";
 
-SystemSpec request_system(const nlohmann::json& req) {
-  auto it = req.find("system");
-  if (it == req.end() || it->is_null())
-    throw Error(std::string(kOrigin) + ": field 'system' is missing");
-  if (it->is_string()) return find_system(it->get<std::string>());
-  if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
-  throw Error(std::string(kOrigin) + ": field 'system' must be a system name or a spec object");
+SystemSpec required_system(const nlohmann::json& req) {
+  if (auto s = detail::request_system(req, kOrigin)) return *s;
+  throw Error(std::string(kOrigin) + ": field 'system' is missing");
 }
 
 }  // namespace
@@ -42,7 +39,7 @@ std::string validate_system(std::string_view system_json) {
 
 std::string forecast_collective(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kOrigin);
-  const SystemSpec system = request_system(req);
+  const SystemSpec system = required_system(req);
   CollectiveRequest q;
   q.collective = parse_collective(detail::string_field(req, "collective", kOrigin));
   const std::string algorithm = detail::string_field(req, "algorithm", kOrigin, false);

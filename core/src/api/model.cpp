@@ -77,18 +77,13 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
   return c;
 }
 
-SystemSpec request_system(const nlohmann::json& req, const GpuSpec& gpu, int gpus) {
-  auto it = req.find("system");
-  if (it == req.end() || it->is_null()) {
-    if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
-    std::string ids;
-    for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
-    throw Error("model request: no catalog system is built from " + gpu.name +
-                "; give field 'system' (one of " + ids + ", or a system spec object)");
-  }
-  if (it->is_string()) return find_system(it->get<std::string>());
-  if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
-  throw Error("model request: field 'system' must be a system name or a spec object");
+SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, int gpus) {
+  if (auto s = detail::request_system(req, kOrigin)) return *s;
+  if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
+  std::string ids;
+  for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
+  throw Error("model request: no catalog system is built from " + gpu.name +
+              "; give field 'system' (one of " + ids + ", or a system spec object)");
 }
 
 }  // namespace
@@ -156,7 +151,7 @@ std::string forecast_model(std::string_view request_json) {
           "model request: field 'engine': multi-GPU forecasts model the eager graph only "
           "(docs/parallel.md); leave 'engine' out or set it to eager");
     const ParallelConfig c = request_parallel(req);
-    const SystemSpec system = request_system(req, gpu, c.gpus());
+    const SystemSpec system = system_for(req, gpu, c.gpus());
     return parallel_forecast_to_json(gpu, model,
                                      forecast_parallel(gpu, system, model, w, c, predictor));
   }

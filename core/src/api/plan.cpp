@@ -40,15 +40,9 @@ nlohmann::ordered_json entries(const std::vector<PlanEntry>& v, std::size_t top)
 
 std::string plan_parallel(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kOrigin);
-  auto sys = req.find("system");
-  if (sys == req.end() || sys->is_null()) throw Error("plan request: field 'system' is missing");
-  SystemSpec system;
-  if (sys->is_string())
-    system = find_system(sys->get<std::string>());
-  else if (sys->is_object())
-    system = parse_system_spec(sys->dump(), "custom system");
-  else
-    throw Error("plan request: field 'system' must be a system name or a spec object");
+  const std::optional<SystemSpec> found = detail::request_system(req, kOrigin);
+  if (!found) throw Error("plan request: field 'system' is missing");
+  const SystemSpec& system = *found;
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);

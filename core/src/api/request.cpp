@@ -23,6 +23,14 @@ ModelConfig request_model(const nlohmann::json& req) {
   throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
 }
 
+std::optional<SystemSpec> request_system(const nlohmann::json& req, const char* what) {
+  auto it = req.find("system");
+  if (it == req.end() || it->is_null()) return std::nullopt;
+  if (it->is_string()) return find_system(it->get<std::string>());
+  if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
+  throw Error(std::string(what) + ": field 'system' must be a system name or a spec object");
+}
+
 DataType request_precision(const nlohmann::json& req, const GpuSpec& gpu, const char* what) {
   const std::string word = string_field(req, "precision", what, false);
   if (word.empty()) return DataType::fp32;

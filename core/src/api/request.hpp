@@ -2,10 +2,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/precision.hpp"
+#include "tilecast/system.hpp"
 
 namespace tilecast::detail {
 
@@ -14,6 +16,10 @@ GpuSpec request_gpu(const nlohmann::json& request);
 
 // "model": a zoo name, or an inline Hugging Face config object.
 ModelConfig request_model(const nlohmann::json& request);
+
+// "system": a catalog system name or a spec object; nullopt when absent. `what` names the
+// request in errors ("plan request").
+std::optional<SystemSpec> request_system(const nlohmann::json& request, const char* what);
 
 // "precision" of a model forecast or plan: fp32 (when absent), fp16 or bf16 (training: autocast),
 // one the GPU has. `what` names the request in errors ("model request").

@@ -8,9 +8,7 @@
 namespace tilecast::detail {
 
 void build_llama(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
-                     hd = m.head_dim, V = m.vocab_size;
-  const std::int64_t R = GraphBuilder::mul(B, S);
+  const std::int64_t H = m.hidden_size, hd = m.head_dim;
 
   AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
   attn.qkv_bias = m.attention_bias;
@@ -27,20 +25,7 @@ void build_llama(const ModelConfig& m, GraphBuilder& g) {
                          .act = m.activation,
                          .act_name = "act_fn"};
 
-  g.section("embeddings", 1);
-  g.embedding("embed_tokens", R, V, H);
-  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
-
-  g.section("decoder layer", m.num_layers);
-  norm(g, Norm::rms, "input_layernorm", R, H);
-  attention(g, attn, B, S, K);
-  norm(g, Norm::rms, "post_attention_layernorm", R, H);
-  mlp(g, mlp_spec, R);
-  residual(g, m.hidden_dropout, R, H);
-
-  g.section("head", 1);
-  norm(g, Norm::rms, "norm", R, H);
-  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  rotary_decoder(g, m, attn, mlp_spec);
 }
 
 }  // namespace tilecast::detail

@@ -113,4 +113,11 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows);
 // Dropout (p may be 0) and the residual add over rows x h.
 void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h);
 
+// ---- the Llama-family stack (decoder.cpp) ----
+
+// Token embedding and rotary tables; num_layers of (RMSNorm, attention, RMSNorm, MLP, residual);
+// the final RMSNorm and LM head. Llama, Mistral, Qwen2 and Phi-3 differ only in `attn` and `mlp`.
+void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
+                    const MlpSpec& mlp_spec);
+
 }  // namespace tilecast::detail

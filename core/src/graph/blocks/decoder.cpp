@@ -1,0 +1,28 @@
+// The Llama-family decoder stack shared by Llama/Mistral/Qwen2 (llama.cpp) and Phi-3 (phi3.cpp).
+#include "graph/blocks/blocks.hpp"
+
+namespace tilecast::detail {
+
+void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
+                    const MlpSpec& mlp_spec) {
+  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
+                     hd = m.head_dim, V = m.vocab_size;
+  const std::int64_t R = GraphBuilder::mul(B, S);
+
+  g.section("embeddings", 1);
+  g.embedding("embed_tokens", R, V, H);
+  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
+
+  g.section("decoder layer", m.num_layers);
+  norm(g, Norm::rms, "input_layernorm", R, H);
+  attention(g, attn, B, S, K);
+  norm(g, Norm::rms, "post_attention_layernorm", R, H);
+  mlp(g, mlp_spec, R);
+  residual(g, m.hidden_dropout, R, H);
+
+  g.section("head", 1);
+  norm(g, Norm::rms, "norm", R, H);
+  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+}
+
+}  // namespace tilecast::detail

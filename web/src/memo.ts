@@ -31,7 +31,9 @@ function textOf(v: string | object): string {
 }
 
 export function requestKey(r: ModelRequest): string {
-  return `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}`;
+  const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}`;
+  if (r.dp === undefined) return base;
+  return `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
 }
 
 function remember<R extends Result | ServeResult>(key: string, r: R): R {
@@ -66,6 +68,21 @@ export function forecast(engine: Engine, request: ModelRequest): Result {
   } catch (e) {
     return remember(key, { ok: false, error: errorMessage(e) });
   }
+}
+
+// The forecast view's result: a multi-GPU step has no roofline figure of its own, so
+// it gets the roofline predictor's step beside it (one more remembered forecast).
+const withRoofline = new WeakMap<Result, Result>();
+export function forecastShown(engine: Engine, request: ModelRequest): Result {
+  const r = forecast(engine, request);
+  if (!r.ok || !r.f.parallel || r.f.roofline_latency_ms !== undefined) return r;
+  let shown = withRoofline.get(r);
+  if (!shown) {
+    const roof = request.predictor === 'roofline' ? r : forecast(engine, { ...request, predictor: 'roofline' });
+    shown = { ok: true, f: { ...r.f, roofline_latency_ms: roof.ok ? roof.f.latency_ms : NaN } };
+    withRoofline.set(r, shown);
+  }
+  return shown;
 }
 
 // ---- serving forecasts (the serve view), in the same memory ----------------

@@ -78,8 +78,8 @@ async function shown(page, prefix = '') {
 }
 
 // The page's numbers must be the CLI's numbers (or its error, the same message).
-async function assertMatchesCli(page, req, prefix = '') {
-  const native = cli(cliForecastArgs({ predictor: 'tilecast', ...req }));
+async function assertMatchesCli(page, req, prefix = '', extra = []) {
+  const native = cli([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
   const s = await shown(page, prefix);
   if (!native.ok) {
     assert.ok(s.error.includes(native.error), `page shows "${s.error}", CLI says "${native.error}"`);
@@ -100,6 +100,8 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
   assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.match(await page.locator('#share-link').inputValue(), /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/);
+  // Defaults write no precision, torch.compile or multi-GPU parameter (links as before).
+  assert.doesNotMatch(await page.locator('#share-link').inputValue(), /[?&](fprec|compile|dp|ptp|pp|mb|zero|rc|sched|sys)=/);
   // No Hopper GPU was measured for training: the forecast says so.
   assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'main-view.png'), fullPage: true });
@@ -767,6 +769,164 @@ test('the serve view shows the API\'s errors and warnings, and says encoders can
   await page.waitForFunction(() => document.getElementById('serve-body').classList.contains('stale'));
   assert.match(await page.locator('#serve-stale-note').textContent(), /prompt tokens must be a whole number/);
   assert.equal(await page.locator('#prompt').getAttribute('aria-invalid'), 'true');
+  await page.close();
+});
+
+test('the forecast precision and torch.compile: the CLI\'s numbers, in the link, a GPU without BF16 says so', async () => {
+  const page = await open('?gpu=a100-80gb-sxm&model=llama2-7b&mode=training&batch=2&seq=1024');
+  assert.equal(await page.locator('#fprec').inputValue(), 'fp32');
+  assert.equal(await page.locator('#compile').isChecked(), false);
+  let n = await forecasts(page);
+  await page.selectOption('#fprec', 'bf16');
+  await waitForecasts(page, ++n);
+  const req = { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 2, seq: 1024, mode: 'training' };
+  const bf16 = await assertMatchesCli(page, req, '', ['--precision', 'bf16']);
+  assert.equal(bf16.precision, 'bf16');
+  assert.match(await page.locator('#assumptions').textContent(), /in PyTorch eager mode, BF16 mixed precision \(torch\.autocast: BF16 GEMMs .*FP32 master weights\), on one GPU/);
+  await page.check('#compile');
+  await waitForecasts(page, ++n);
+  const compiled = await assertMatchesCli(page, req, '', ['--precision', 'bf16', '--compile']);
+  assert.equal(compiled.engine, 'compiled');
+  assert.notEqual(compiled.latency_ms, bf16.latency_ms);
+  assert.match(await page.locator('#assumptions').textContent(), /with torch\.compile \(Inductor/);
+  assert.match(await page.locator('#caveats').textContent(), /Engine: torch\.compile/);
+  // The link carries both; opening it gives the same forecast and controls.
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&fprec=bf16&compile=1&/);
+  const again = await open(link.slice(base.length));
+  await assertMatchesCli(again, req, '', ['--precision', 'bf16', '--compile']);
+  assert.equal(await again.locator('#fprec').inputValue(), 'bf16');
+  assert.equal(await again.locator('#compile').isChecked(), true);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  // The serve view keeps its own precision (BF16 by default), untouched.
+  assert.equal(await again.locator('#precision').inputValue(), 'bf16');
+  // The comparison forecasts in the same precision: its first row is the card's figure.
+  await again.click('#tab-compare');
+  await again.waitForSelector('#compare-table tbody tr');
+  assert.equal(await again.locator('#compare-table tbody tr').first().locator('td').first().textContent(),
+    await again.locator('#latency').textContent());
+  // A GPU without BF16 units: the core's error as the forecast's error, no crash.
+  await open('?gpu=v100-sxm&model=gpt2&mode=training&batch=8&seq=128&fprec=bf16', again);
+  const v100 = { gpu: 'v100-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training' };
+  await assertMatchesCli(again, v100, '', ['--precision', 'bf16']);
+  assert.match(await again.locator('#forecast-error').textContent(), /No forecast: .*V100.* has no bf16 units; its precisions: fp32, fp16/);
+  n = await forecasts(again);
+  await again.selectOption('#fprec', 'fp16');
+  await waitForecasts(again, ++n);
+  await assertMatchesCli(again, v100, '', ['--precision', 'fp16']);
+  // A damaged parameter: a notice naming it, the default kept.
+  await open('?gpu=t4&model=gpt2&seq=128&fprec=fp4&compile=yes', again);
+  const notice = await again.locator('#notice').textContent();
+  assert.match(notice, /forecast precision "fp4" is not one of bf16, fp16, fp32/);
+  assert.match(notice, /torch\.compile switch "yes" is neither 1 nor 0/);
+  assert.equal(await again.locator('#fprec').inputValue(), 'fp32');
+  for (const p of [page, again]) await p.close();
+});
+
+// The page's multi-GPU step must be the CLI's (`tilecast forecast … --dp … --json`).
+function parallelArgs(p) {
+  const args = ['--dp', String(p.dp), '--tp', String(p.tp), '--pp', String(p.pp), '--microbatches', String(p.mb),
+    '--zero', String(p.zero ?? 0), '--recompute', p.rc ?? 'none', '--schedule', p.sched ?? '1f1b'];
+  if (p.sys) args.push('--system', p.sys);
+  return args;
+}
+
+// The roofline card of a multi-GPU step is the roofline predictor's step.
+async function assertParallelMatchesCli(page, req, par) {
+  const native = JSON.parse(cli([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...parallelArgs(par)]).text);
+  const roof = JSON.parse(cli([...cliForecastArgs({ ...req, predictor: 'roofline' }), ...parallelArgs(par)]).text);
+  const s = await shown(page);
+  assert.equal(s.error, '');
+  assert.deepEqual([s.latency, s.roofline, s.samples, s.tokens], [native.step_ms, roof.step_ms, native.samples_per_s, native.tokens_per_s]);
+  assert.equal(Number(await page.locator('#tokens-per-gpu').getAttribute('data-value')), native.tokens_per_s_per_gpu);
+  return native;
+}
+
+test('a dp x tp x pp training step shows the step, the memory bar and the timeline, and survives a link round trip', async () => {
+  const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training' };
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
+  assert.equal(await page.locator('#train-inputs').isVisible(), true);
+  assert.equal(await page.locator('#train-body').isHidden(), true);
+  assert.match(await page.locator('#train-gpus-note').textContent(), /One GPU/);
+  await page.fill('#dp', '2');
+  await page.fill('#train-tp', '2');
+  await page.fill('#pp', '2');
+  await page.fill('#microbatches', '4');
+  await page.waitForSelector('#forecast-body[data-gpus="8"]');
+  await page.waitForFunction(() => document.getElementById('share-link').value.includes('mb=4'));
+  let par = { dp: 2, tp: 2, pp: 2, mb: 4 };
+  let f = await assertParallelMatchesCli(page, req, par);
+  assert.match(await page.locator('#forecast-title').textContent(), /training step on 8 GPUs, global batch 8/);
+  assert.match(await page.locator('#assumptions').textContent(), /on 8 GPUs of system dgx-h100 \(data 2 × tensor 2 × pipeline 2, 4 micro-batches of 1, ZeRO 0, recomputation none, 1F1B schedule\)/);
+  // The memory bar: six parts against the capacity, whether it fits.
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(await bar.locator('.seg').count(), 6);
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(Number(await bar.getAttribute('data-capacity')), f.memory.capacity_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  // The timeline: every span of every stage's two streams, over the step.
+  const timeline = page.locator('#timeline');
+  assert.equal(Number(await timeline.getAttribute('data-stages')), 2);
+  const spans = f.stages.reduce((n, st) => n + st.compute.length + st.communication.length, 0);
+  assert.equal(Number(await timeline.getAttribute('data-spans')), spans);
+  assert.equal(await timeline.locator('rect.span').count(), spans);
+  assert.equal(await timeline.locator('rect.bubble').count(), 2);
+  assert.equal(await page.locator('#layers-heading').textContent(), 'Per pipeline stage');
+  assert.equal(await page.locator('#layers-table tbody tr').count(), 2);
+  assert.match(await page.locator('#timeline-legend').textContent(), /Forward.*Backward.*Bubble/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'multi-gpu.png'), fullPage: true });
+  // ZeRO, recomputation, schedule and system chosen: the CLI's numbers, all in the link.
+  let n = await forecasts(page);
+  await page.selectOption('#zero', '1');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#recompute', 'selective');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#schedule', 'gpipe');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#train-system', 'dgx-h100');
+  await waitForecasts(page, ++n);
+  par = { ...par, zero: 1, rc: 'selective', sched: 'gpipe', sys: 'dgx-h100' };
+  f = await assertParallelMatchesCli(page, req, par);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&dp=2&ptp=2&pp=2&mb=4&zero=1&rc=selective&sched=gpipe&sys=dgx-h100&v=/);
+  const again = await open(link.slice(base.length));
+  await assertParallelMatchesCli(again, req, par);
+  for (const [id, v] of [['#dp', '2'], ['#train-tp', '2'], ['#pp', '2'], ['#microbatches', '4'], ['#zero', '1'], ['#recompute', 'selective'], ['#schedule', 'gpipe'], ['#train-system', 'dgx-h100']])
+    assert.equal(await again.locator(id).inputValue(), v, id);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  assert.equal(Number(await again.locator('#timeline').getAttribute('data-spans')), f.stages.reduce((k, st) => k + st.compute.length + st.communication.length, 0));
+  // Inference: one GPU, the GPU fields hidden (kept in the link).
+  n = await forecasts(again);
+  await again.check('input[name="mode"][value="inference"]');
+  await waitForecasts(again, ++n);
+  assert.equal(await again.locator('#train-inputs').isHidden(), true);
+  assert.equal(await again.locator('#train-body').isHidden(), true);
+  await assertMatchesCli(again, { ...req, mode: 'inference' });
+  await again.close();
+  // Bad input: the core's message as the forecast's error, the page keeps working.
+  const bad = [
+    ['#train-tp', '3', /tp 3 does not divide GPT-3 2\.7B's 32 attention heads/],
+    ['#pp', '5', /pp 5 does not divide GPT-3 2\.7B's 32 layers/],
+    ['#microbatches', '3', /do not divide into 3 micro-batches/],
+  ];
+  for (const [id, value, pattern] of bad) {
+    const keep = await page.locator(id).inputValue();
+    await page.fill(id, value);
+    await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('forecast-error').textContent), pattern.source);
+    assert.equal(await page.locator('#forecast-body').getAttribute('class').then((c) => c.includes('stale')), true);
+    await page.fill(id, keep);
+    await page.waitForFunction(() => document.getElementById('forecast-error').textContent === '');
+  }
+  await page.selectOption('#train-system', 'a100-pcie-nvlink-pairs-4x');
+  await page.waitForFunction(() => /more than a100-pcie-nvlink-pairs-4x holds/.test(document.getElementById('forecast-error').textContent));
+  await page.selectOption('#train-system', '');
+  await page.fill('#dp', '0');
+  await page.waitForFunction(() => /data-parallel GPUs must be a whole number/i.test(document.getElementById('stale-note').textContent));
+  assert.equal(await page.locator('#dp').getAttribute('aria-invalid'), 'true');
+  // torch.compile is single-GPU only: the core says so.
+  await page.fill('#dp', '2');
+  await page.check('#compile');
+  await page.waitForFunction(() => /multi-GPU forecasts model the eager graph only/.test(document.getElementById('forecast-error').textContent));
   await page.close();
 });
 

@@ -14,6 +14,7 @@ import {
 } from './state';
 import type { Precision, Recompute, Schedule, ServeEngine } from './engine';
 import { h } from './dom';
+import { planKey, planRequests } from './plan_view';
 import { update } from './store';
 
 // The controls' starting values, from the state (once, at boot).
@@ -228,6 +229,10 @@ function wireTraining(app: App): void {
   });
   const system = byId<HTMLSelectElement>('train-system');
   system.addEventListener('change', () => update({ system: system.value }));
+  byId('plan-find').addEventListener('click', () => {
+    const { requests, why } = planRequests(app);
+    update({ ui: { planWanted: requests.length ? planKey(requests) : `!${why}` } });
+  });
 }
 
 function wireViews(app: App): void {

@@ -11,6 +11,8 @@ import { syncLink } from './link';
 import { forecastServing, forecastShown, peek, peekServing, requestKey, servingKey, type Result, type ServeResult } from './memo';
 import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
+import { peekPlan, planKey, planProgress, planRequests, renderPlans, runPlan } from './plan_view';
+import type { PlanEntry, PlanRequest } from './engine';
 import { requestRender, update } from './store';
 import {
   compareIds, compareRow, fillCompareList, forecastTitle, markCompareList, renderCompare, renderForecast,
@@ -107,6 +109,10 @@ export function render(app: App): void {
     title = main.ok ? forecastTitle(main.f) : null;
     shownResult = main;
   }
+
+  if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
+  else cancel('plan');
+  if (changed('plan-panel', [s.view, s.mode, ui.planWanted])) byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
 
   if (s.view === 'compare') showCompare(app);
   else cancel('compare');
@@ -239,6 +245,48 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
   const done = `${points.batch.length + points.context.length} serving forecasts${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}`;
   text('serve-status', failed.length ? `${done}; ${failed.length} could not be forecast: ${failed[0]}` : `${done}.`);
   byId('serve-status').dataset.points = String(points.batch.length + points.context.length);
+}
+
+// ---- plans -----------------------------------------------------------------
+
+// The plans asked for (ui.planWanted, set by the button): every GPU count's search,
+// a job off the input path, one count per slice; progress between them.
+function showPlans(app: App): void {
+  const key = app.ui.planWanted;
+  if (key.startsWith('!')) {
+    text('plan-status', key.slice(1)); // no system to plan on: why
+    return;
+  }
+  const requests = key.split('\n').map((line) => JSON.parse(line) as PlanRequest);
+  const results = requests.map((r) => peekPlan(r));
+  const stale = planKey(planRequests(app).requests) !== key;
+  text('plan-stale', stale ? 'These plans are for earlier inputs; press the button again for the current ones.' : '');
+  if (results.every((r) => r)) {
+    if (changed('plans', [key, ...results])) renderPlans(app, results.map((r) => r!), usePlan);
+    return;
+  }
+  const done = results.filter((r) => r).length;
+  const status = byId('plan-status');
+  delete status.dataset.done;
+  text('plan-status', planProgress(done, requests.length, requests[done]?.gpus ?? 0));
+  const tasks = requests.map((r) => ({
+    peek: () => peekPlan(r),
+    run: () => {
+      const out = runPlan(app.engine, r);
+      requestRender(); // progress
+      return out;
+    },
+  }));
+  fillTasks('plan', key, tasks, false, requestRender);
+}
+
+function usePlan(e: PlanEntry): void {
+  update({ dp: e.dp, trainTp: e.tp, pp: e.pp, microbatches: e.microbatches, zero: e.zero, recompute: e.recompute, schedule: '1f1b' });
+  for (const [id, v] of [['dp', e.dp], ['train-tp', e.tp], ['pp', e.pp], ['microbatches', e.microbatches]] as const) {
+    byId<HTMLInputElement>(id).value = String(v);
+    byId(id).setAttribute('aria-invalid', 'false');
+  }
+  update({ ui: { trainError: '' } });
 }
 
 // ---- compare ---------------------------------------------------------------

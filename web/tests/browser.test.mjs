@@ -930,6 +930,43 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   await page.close();
 });
 
+test('the fastest plans are planParallel\'s, searched off the input path, and a plan can be used', async () => {
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
+  assert.equal(await page.locator('#plan-panel').isHidden(), true);
+  await page.click('#plan-find');
+  await page.waitForSelector('#plan-status[data-done]', { timeout: 60000 });
+  // Every count's search (1, 2, 4, 8 GPUs on a DGX H100) merged: the CLI's search over all of them.
+  const plan = cliJson(['plan', '--model', 'gpt3-2.7b', '--system', 'dgx-h100', '--global-batch', '8', '--seq', '2048', '--top', '10', '--json']);
+  assert.equal(Number(await page.locator('#plan-status').getAttribute('data-considered')), plan.considered);
+  assert.match(await page.locator('#plan-status').textContent(), new RegExp(`${plan.fitting.toLocaleString('en-US')} fit`));
+  const rows = page.locator('#plan-table tbody tr');
+  assert.equal(await rows.count(), Math.min(10, plan.by_step.length));
+  const steps = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.step)));
+  assert.deepEqual(steps, plan.by_step.slice(0, steps.length).map((e) => e.step_ms));
+  const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.plan }));
+  assert.ok(jobs.finished === 1 && jobs.slices === 4, JSON.stringify(jobs));
+  // Using the fastest sets the GPU fields; the forecast is that plan's step.
+  const best = plan.by_step[0];
+  await rows.first().locator('button').click();
+  await page.waitForSelector(`#forecast-body[data-gpus="${best.gpus}"]`);
+  assert.equal(Number(await page.locator('#latency').getAttribute('data-value')), best.step_ms);
+  assert.equal(await page.locator('#dp').inputValue(), String(best.dp));
+  assert.match(await page.locator('#share-link').inputValue(), new RegExp(`dp=${best.dp}`));
+  // Changed inputs: the list says it is for earlier ones.
+  await page.fill('#batch', '16');
+  await page.waitForFunction(() => /earlier inputs/.test(document.getElementById('plan-stale').textContent));
+  await page.close();
+});
+
+test('the model picker names the zoo\'s newer families', async () => {
+  const page = await open('');
+  const labels = await page.locator('#model-select optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+  for (const family of ['Mixtral (mixture of experts)', 'Qwen MoE (mixture of experts)', 'Gemma', 'Gemma 2', 'Phi-3'])
+    assert.ok(labels.includes(family), `${family} not in ${labels.join(', ')}`);
+  assert.ok(!labels.some((l) => /^(mixtral|qwen2_moe|gemma2?|phi3)$/.test(l)), labels.join(', '));
+  await page.close();
+});
+
 test('no request leaves the site and no script error happened', () => {
   assert.deepEqual(external, []);
   assert.deepEqual(pageErrors, []);

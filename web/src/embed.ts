@@ -58,7 +58,7 @@ function renderServeCard(app: App, card: HTMLElement): void {
 }
 
 function renderForecastCard(app: App, card: HTMLElement): void {
-  const r = forecastShown(app.engine, requestFor(app, undefined, undefined, true));
+  const r = forecastShown(app.engine, requestFor(app, undefined, undefined, true)).r;
   if (r.ok) {
     const f = r.f;
     const figure = (id: string, label: HTMLElement, muted = false) =>

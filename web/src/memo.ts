@@ -70,19 +70,29 @@ export function forecast(engine: Engine, request: ModelRequest): Result {
   }
 }
 
-// The forecast view's result: a multi-GPU step has no roofline figure of its own, so
-// it gets the roofline predictor's step beside it (one more remembered forecast).
-const withRoofline = new WeakMap<Result, Result>();
-export function forecastShown(engine: Engine, request: ModelRequest): Result {
+// The forecast view's result. A multi-GPU step has no roofline figure of its own: it
+// gets the roofline predictor's step beside it, a second remembered forecast. On the
+// input path (`later`) that one is left to a job when not remembered yet: `pending` is
+// its request and the step shows without it until it arrives.
+const withRoofline = new WeakMap<Result, { roof: Result; shown: Result }>();
+export interface Shown {
+  r: Result;
+  key: Result; // the step's own result (the same until the roofline arrives)
+  pending: ModelRequest | null;
+}
+
+export function forecastShown(engine: Engine, request: ModelRequest, later = false): Shown {
   const r = forecast(engine, request);
-  if (!r.ok || !r.f.parallel || r.f.roofline_latency_ms !== undefined) return r;
-  let shown = withRoofline.get(r);
-  if (!shown) {
-    const roof = request.predictor === 'roofline' ? r : forecast(engine, { ...request, predictor: 'roofline' });
-    shown = { ok: true, f: { ...r.f, roofline_latency_ms: roof.ok ? roof.f.latency_ms : NaN } };
-    withRoofline.set(r, shown);
+  if (!r.ok || !r.f.parallel || r.f.roofline_latency_ms !== undefined) return { r, key: r, pending: null };
+  const roofRequest: ModelRequest = { ...request, predictor: 'roofline' };
+  const roof = request.predictor === 'roofline' ? r : later ? peek(roofRequest) : forecast(engine, roofRequest);
+  if (!roof) return { r, key: r, pending: roofRequest };
+  let known = withRoofline.get(r);
+  if (!known || known.roof !== roof) {
+    known = { roof, shown: { ok: true, f: { ...r.f, roofline_latency_ms: roof.ok ? roof.f.latency_ms : NaN } } };
+    withRoofline.set(r, known);
   }
-  return shown;
+  return { r: known.shown, key: r, pending: null };
 }
 
 // ---- serving forecasts (the serve view), in the same memory ----------------

@@ -92,11 +92,13 @@ export function render(app: App): void {
     cancel('serve');
     // The forecast view's own request carries the multi-GPU fields; the comparison
     // and the sweep forecast one GPU each.
-    const main = forecastShown(app.engine, requestFor(app, undefined, undefined, s.view === 'forecast'));
-    if (changed('forecast', [main])) {
-      showForecast(main);
-      countForecast(t0);
-    }
+    const shown = forecastShown(app.engine, requestFor(app, undefined, undefined, s.view === 'forecast'), true);
+    const main = shown.r;
+    if (changed('forecast', [main])) showForecast(main);
+    // A forecast counts once, not again when a multi-GPU step's roofline arrives.
+    if (changed('forecast-count', [shown.key])) countForecast(t0);
+    // That roofline step: a job once input settles (it would double the input path).
+    if (shown.pending) fill('roofline', requestKey(shown.pending), app.engine, [shown.pending], false, requestRender);
     // A batch size or sequence length that cannot be read leaves the last forecast
     // on screen, dimmed, saying why it was not updated.
     const why = ui.workloadError || (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '');

@@ -133,7 +133,9 @@ export function renderForecast(f: ModelForecast): void {
   const ratio = f.latency_ms / f.roofline_latency_ms;
   setText(
     byId('roofline-sub'),
-    f.predictor !== 'roofline' && Number.isFinite(ratio)
+    f.parallel && !Number.isFinite(f.roofline_latency_ms)
+      ? 'the roofline step follows once input settles'
+      : f.predictor !== 'roofline' && Number.isFinite(ratio)
       ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
       : 'peak-speed bound: every kernel at its compute or memory limit',
   );

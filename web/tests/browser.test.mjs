@@ -831,8 +831,10 @@ function parallelArgs(p) {
   return args;
 }
 
-// The roofline card of a multi-GPU step is the roofline predictor's step.
+// The roofline card of a multi-GPU step is the roofline predictor's step, computed as a
+// job once input settles (the card says so meanwhile).
 async function assertParallelMatchesCli(page, req, par) {
+  await page.waitForFunction(() => Number.isFinite(Number(document.getElementById('roofline').dataset.value)));
   const native = JSON.parse(cli([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...parallelArgs(par)]).text);
   const roof = JSON.parse(cli([...cliForecastArgs({ ...req, predictor: 'roofline' }), ...parallelArgs(par)]).text);
   const s = await shown(page);

@@ -876,6 +876,14 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   assert.equal(await page.locator('#layers-heading').textContent(), 'Per pipeline stage');
   assert.equal(await page.locator('#layers-table tbody tr').count(), 2);
   assert.match(await page.locator('#timeline-legend').textContent(), /Forward.*Backward.*Bubble/);
+  // The exports are the step's: the CSV names the configuration, memory and stages.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const csvText = fs.readFileSync(await csv.path(), 'utf8');
+  assert.ok(csvText.includes('\r\nparallel,gpus,,,,8\r\n'), csvText.slice(0, 400));
+  assert.ok(csvText.includes(`\r\nmemory,total_gb,,,,${f.memory.total_gb}\r\n`));
+  assert.ok(csvText.includes(`\r\nstage,1.bubble_ms,,,,${f.stages[1].bubble_ms}\r\n`));
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(await json.path(), 'utf8')).forecast, f);
   await page.screenshot({ path: path.join(ARTIFACTS, 'multi-gpu.png'), fullPage: true });
   // ZeRO, recomputation, schedule and system chosen: the CLI's numbers, all in the link.
   let n = await forecasts(page);
@@ -897,6 +905,12 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
     assert.equal(await again.locator(id).inputValue(), v, id);
   assert.equal(await again.locator('#notice').isHidden(), true);
   assert.equal(Number(await again.locator('#timeline').getAttribute('data-spans')), f.stages.reduce((k, st) => k + st.compute.length + st.communication.length, 0));
+  // An unknown system in a link: a notice, the automatic system.
+  const unknown = await open(link.slice(base.length).replace('sys=dgx-h100', 'sys=dgx-9000'));
+  assert.match(await unknown.locator('#notice').textContent(), /system "dgx-9000" is not in this page's catalog/);
+  assert.equal(await unknown.locator('#train-system').inputValue(), '');
+  assert.equal(await unknown.locator('#forecast-error').textContent(), '');
+  await unknown.close();
   // Inference: one GPU, the GPU fields hidden (kept in the link).
   n = await forecasts(again);
   await again.check('input[name="mode"][value="inference"]');

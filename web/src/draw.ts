@@ -12,7 +12,11 @@ export const COLORS = {
 let charts: Promise<typeof import('./charts')> | null = null;
 
 export function preloadCharts(): void {
-  charts ??= import('./charts');
+  if (charts) return;
+  charts = import('./charts');
+  // A chunk that fails before a drawing waits on it is not an unhandled rejection:
+  // the drawing that comes says so in place of its chart.
+  charts.catch(() => undefined);
 }
 
 const pending = new Map<HTMLCanvasElement, ChartConfiguration>();

@@ -261,6 +261,41 @@ TEST_SUITE("parallel") {
     }
   }
 
+  TEST_CASE("one GPU: training forecasts report memory and speak of pressure near capacity") {
+    auto forecast = [](const char* gpu, int batch) {
+      return nlohmann::json::parse(api::forecast_model(
+          std::string(
+              R"({"model":"gpt2-large","mode":"training","seq":1024,"predictor":"roofline","gpu":")") +
+          gpu + R"(","batch":)" + std::to_string(batch) + "}"));
+    };
+    auto pressure = [](const nlohmann::json& j) {
+      for (const auto& c : j.at("caveats"))
+        if (c.get<std::string>().rfind("memory:", 0) == 0) return true;
+      return false;
+    };
+    const auto small = forecast("mi210", 1), full = forecast("mi210", 4),
+               roomy = forecast("a100-80gb-pcie", 4);
+    const auto& m = full.at("memory");
+    CHECK(m.at("total_gb").get<double>() ==
+          doctest::Approx(m.at("weights_gb").get<double>() + m.at("gradients_gb").get<double>() +
+                          m.at("optimizer_gb").get<double>() +
+                          m.at("activations_gb").get<double>() +
+                          m.at("workspace_gb").get<double>() + m.at("context_gb").get<double>()));
+    CHECK(m.at("capacity_gb") == 64);
+    // the same step on an 80 GB GPU: the same bytes, no pressure
+    CHECK(roomy.at("memory").at("total_gb") == m.at("total_gb"));
+    CHECK(m.at("total_gb").get<double>() > 0.9 * 64);
+    CHECK(pressure(full));
+    CHECK_FALSE(pressure(small));
+    CHECK_FALSE(pressure(roomy));
+    // inference forecasts carry no training memory
+    CHECK_FALSE(
+        nlohmann::json::parse(
+            api::forecast_model(
+                R"({"model":"gpt2","gpu":"t4","batch":1,"seq":128,"predictor":"roofline"})"))
+            .contains("memory"));
+  }
+
   TEST_CASE("memory per GPU: fits against the GPU, breakdown sums") {
     const ParallelForecast f = run("gpt2-large", 4, 1024, {.dp = 4});
     const TrainingMemory& m = f.memory;
@@ -439,7 +474,26 @@ TEST_SUITE("parallel_plan") {
     CHECK(j["by_step"].size() == 3);
     CHECK(j["by_step"][0]["gpus"] == 4);
     CHECK(j["fitting"].get<int>() >= 3);
+    CHECK(j["precision"] == "fp32");
     CHECK_THROWS_WITH_AS(api::plan_parallel(R"({"model":"gpt2","global_batch":8})"),
                          doctest::Contains("'system'"), Error);
+  }
+
+  TEST_CASE("plan JSON API: precision (autocast) reaches every configuration") {
+    const char* base =
+        R"({"system":"dgx-a100","model":"gpt2","global_batch":8,"seq":128,"gpus":1,"top":1,
+            "predictor":"roofline")";
+    const auto fp32 = nlohmann::json::parse(api::plan_parallel(std::string(base) + "}"));
+    const auto bf16 =
+        nlohmann::json::parse(api::plan_parallel(std::string(base) + R"(,"precision":"bf16"})"));
+    CHECK(bf16["precision"] == "bf16");
+    CHECK(bf16["by_step"][0]["step_ms"].get<double>() <
+          fp32["by_step"][0]["step_ms"].get<double>());
+    // a V100 has no BF16 units: the error names the GPU's precisions
+    CHECK_THROWS_WITH_AS(
+        api::plan_parallel(std::string(base) + R"(,"gpu":"v100-pcie","precision":"bf16"})"),
+        doctest::Contains("fp32, fp16"), Error);
+    CHECK_THROWS_WITH_AS(api::plan_parallel(std::string(base) + R"(,"precision":"int8"})"),
+                         doctest::Contains("allowed: fp32, fp16, bf16"), Error);
   }
 }

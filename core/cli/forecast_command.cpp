@@ -12,6 +12,7 @@
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
+#include "tilecast/parallel.hpp"
 #include "weights_flag.hpp"
 
 namespace tilecast::cli {
@@ -193,6 +194,17 @@ int run_forecast(const Args& args) {
         "one kernel each, GEMMs left to the library (docs/fusion.md)\n");
   for (const std::string& c : precision_caveats(w, f.roofline_fallbacks))
     std::printf("\nnote: %s\n", c.c_str());
+  if (w.training()) {
+    const TrainingMemory m = training_memory(gpu, graph, w.dtype);
+    std::printf("\nmemory (one GPU, Adam): %.2f GB of %.2f GB, %s\n", m.total_gb, m.capacity_gb,
+                m.fits ? "fits" : "does NOT fit");
+    std::printf(
+        "  weights %.2f, gradients %.2f, optimizer %.2f, activations %.2f, workspace %.2f, "
+        "context %.2f GB\n",
+        m.weights_gb, m.gradients_gb, m.optimizer_gb, m.activations_gb, m.workspace_gb,
+        m.context_gb);
+    for (const std::string& c : memory_caveats(m)) std::printf("\nnote: %s\n", c.c_str());
+  }
   return 0;
 }
 
@@ -206,8 +218,9 @@ int run_forecast(const Args& args) {
      "--recompute none|selective|full --schedule 1f1b|gpipe --bucket-mb MB --system NAME_OR_PATH "
      "(--batch is the global batch)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights", "gpus",
-      "dp", "tp", "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb", "system"},
+     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights",
+      "gpus", "dp", "tp", "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb",
+      "system"},
      {"json", "compile"},
      run_forecast});
 

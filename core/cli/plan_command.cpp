@@ -46,6 +46,7 @@ int run_plan(const Args& args) {
   if (args.has("max-microbatches"))
     req["max_microbatches"] = args.integer("max-microbatches", 64, 1, 4096);
   req["predictor"] = args.get("predictor", "tilecast");
+  if (args.has("precision")) req["precision"] = args.get("precision");
   req["top"] = args.integer("top", 10, 1, 1000000);
   const std::string text = api::plan_parallel(req.dump());
   if (args.has("json")) {
@@ -54,12 +55,13 @@ int run_plan(const Args& args) {
   }
   const auto j = nlohmann::ordered_json::parse(text);
   std::printf(
-      "%s on %s (%s), global batch %lld, seq %lld: %d configurations, %d do not divide, "
+      "%s on %s (%s), global batch %lld, seq %lld, %s: %d configurations, %d do not divide, "
       "%d do not fit, %d fit\n",
       j["model"]["name"].get<std::string>().c_str(), j["system"].get<std::string>().c_str(),
       j["gpu"]["name"].get<std::string>().c_str(), j["global_batch"].get<long long>(),
-      j["seq"].get<long long>(), j["considered"].get<int>(), j["does_not_divide"].get<int>(),
-      j["does_not_fit"].get<int>(), j["fitting"].get<int>());
+      j["seq"].get<long long>(), j["precision"].get<std::string>().c_str(),
+      j["considered"].get<int>(), j["does_not_divide"].get<int>(), j["does_not_fit"].get<int>(),
+      j["fitting"].get<int>());
   print("fastest step", j["by_step"]);
   print("most tokens/s per GPU", j["by_tokens_per_gpu"]);
   return 0;
@@ -69,10 +71,11 @@ int run_plan(const Args& args) {
     {"plan",
      "--model NAME_OR_PATH --system NAME_OR_PATH --global-batch B [--seq N] [--gpus N] "
      "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor tilecast|roofline] "
+     "[--precision fp32|bf16|fp16 (autocast)] "
      "[--json] [--weights DIR]",
      "rank every dp x tp x pp x micro-batch x ZeRO x recomputation training configuration",
      {"model", "system", "global-batch", "seq", "gpus", "gpu", "max-microbatches", "top",
-      "predictor", "weights"},
+      "predictor", "precision", "weights"},
      {"json"},
      run_plan});
 

@@ -138,6 +138,14 @@ struct PlanResult {
 PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& model,
                          const PlanRequest& request);
 
+// One GPU's memory for a training step of `graph` (no parallelism; the rules of
+// forecast_parallel's memory per GPU, Adam's states included). docs/parallel.md, "Memory".
+TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype);
+
+// What memory near or over the GPU's capacity means for the forecast (none below 90%):
+// PyTorch's caching allocator then frees and retries allocations, which no forecast models.
+std::vector<std::string> memory_caveats(const TrainingMemory& m);
+
 std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const ParallelForecast& f);
 

@@ -3,6 +3,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "parallel/parallel.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -135,18 +136,7 @@ std::string forecast_model(std::string_view request_json) {
     cache = detail::integer_field(req, "context", kOrigin, 1, 1LL << 31);
   }
   Workload w = make_workload(mode, batch, seq, cache);
-  const std::string precision = detail::string_field(req, "precision", kOrigin, false);
-  if (!precision.empty()) {
-    try {
-      w.dtype = parse_dtype(precision);
-    } catch (const Error& e) {
-      throw Error(std::string("model request: field 'precision': ") + e.what());
-    }
-    if (w.dtype != DataType::fp32 && w.dtype != DataType::fp16 && w.dtype != DataType::bf16)
-      throw Error("model request: field 'precision' is '" + precision +
-                  "'; allowed: fp32, fp16, bf16");
-    require_precision(gpu, w.dtype);
-  }
+  w.dtype = detail::request_precision(req, gpu, kOrigin);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const std::string engine_word = detail::string_field(req, "engine", kOrigin, false);
@@ -176,7 +166,13 @@ std::string forecast_model(std::string_view request_json) {
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
-  return model_forecast_to_json(gpu, model, f, roof);
+  if (!w.training()) return model_forecast_to_json(gpu, model, f, roof);
+  // a training step: memory on the one GPU (Adam's states included) and what pressure means
+  auto j = nlohmann::ordered_json::parse(model_forecast_to_json(gpu, model, f, roof));
+  const TrainingMemory m = training_memory(gpu, graph, w.dtype);
+  j["memory"] = detail::memory_json(m);
+  for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));
+  return j.dump(2);
 }
 
 }  // namespace tilecast::api

@@ -61,6 +61,7 @@ std::string plan_parallel(std::string_view request_json) {
     q.gpus = int(detail::integer_field(req, "gpus", kOrigin, 1, 65536));
   if (detail::has_field(req, "max_microbatches"))
     q.max_microbatches = int(detail::integer_field(req, "max_microbatches", kOrigin, 1, 4096));
+  q.dtype = detail::request_precision(req, gpu, kOrigin);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
   q.predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const std::size_t top = detail::has_field(req, "top")
@@ -73,6 +74,7 @@ std::string plan_parallel(std::string_view request_json) {
   j["model"] = {{"id", model.id}, {"name", model.name}};
   j["global_batch"] = q.global_batch;
   j["seq"] = q.seq;
+  j["precision"] = std::string(dtype_name(q.dtype));
   j["gpu_counts"] = r.gpu_counts;
   j["considered"] = r.considered;
   j["does_not_divide"] = r.does_not_divide;

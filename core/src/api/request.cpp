@@ -1,5 +1,6 @@
 #include "api/request.hpp"
 
+#include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -20,6 +21,22 @@ ModelConfig request_model(const nlohmann::json& req) {
   if (it->is_string()) return find_model(it->get<std::string>());
   if (it->is_object()) return parse_model_config(it->dump(), "model config");
   throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
+}
+
+DataType request_precision(const nlohmann::json& req, const GpuSpec& gpu, const char* what) {
+  const std::string word = string_field(req, "precision", what, false);
+  if (word.empty()) return DataType::fp32;
+  DataType t = DataType::fp32;
+  try {
+    t = parse_dtype(word);
+  } catch (const Error& e) {
+    throw Error(std::string(what) + ": field 'precision': " + e.what());
+  }
+  if (t != DataType::fp32 && t != DataType::fp16 && t != DataType::bf16)
+    throw Error(std::string(what) + ": field 'precision' is '" + word +
+                "'; allowed: fp32, fp16, bf16");
+  require_precision(gpu, t);
+  return t;
 }
 
 }  // namespace tilecast::detail

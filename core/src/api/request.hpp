@@ -5,6 +5,7 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
+#include "tilecast/precision.hpp"
 
 namespace tilecast::detail {
 
@@ -13,5 +14,9 @@ GpuSpec request_gpu(const nlohmann::json& request);
 
 // "model": a zoo name, or an inline Hugging Face config object.
 ModelConfig request_model(const nlohmann::json& request);
+
+// "precision" of a model forecast or plan: fp32 (when absent), fp16 or bf16 (training: autocast),
+// one the GPU has. `what` names the request in errors ("model request").
+DataType request_precision(const nlohmann::json& request, const GpuSpec& gpu, const char* what);
 
 }  // namespace tilecast::detail

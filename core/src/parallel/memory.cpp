@@ -2,7 +2,8 @@
 //   weights, gradients, optimizer  model_state_bytes (zero.cpp) of the stage's tp-sharded
 //                                  parameters
 //   activations  the bytes autograd keeps for backward per micro-batch (the graph's rules after
-//                recomputation, recorded in FP32 and scaled to the workload's data type) times
+//                recomputation, in the bytes the graph records: FP32, or 16-bit GEMM inputs under
+//                autocast) times
 //                the micro-batches alive at once: m for GPipe, min(m, pp - stage) for 1F1B
 //   workspace    the largest forward output and its gradient (two transient tensors at once);
 //                DDP's bucket buffers (a second copy of the gradients: PyTorch's default
@@ -12,6 +13,7 @@
 #include "serve/memory.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "parallel/parallel.hpp"
 #include "tilecast/precision.hpp"
@@ -42,3 +44,34 @@ TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, cons
 }
 
 }  // namespace tilecast::detail
+
+namespace tilecast {
+namespace {
+
+// The share of capacity above which memory_caveats speaks.
+constexpr double kPressureShare = 0.9;
+
+}  // namespace
+
+std::vector<std::string> memory_caveats(const TrainingMemory& m) {
+  if (m.capacity_gb <= 0 || m.total_gb < kPressureShare * m.capacity_gb) return {};
+  char head[200];
+  std::snprintf(head, sizeof head,
+                "memory: a training step with Adam needs about %.1f GB of the GPU's %.0f GB",
+                m.total_gb, m.capacity_gb);
+  std::string c = head;
+  c += m.fits ? " (over 90%)" : ": it does not fit; the kernels are forecast as if it did";
+  c += ". Near capacity PyTorch's caching allocator frees and retries allocations, which this "
+       "forecast does not model: the dataset's four training steps whose working set (no "
+       "optimizer states held) was 90-101% of the GPU's memory ran 11-39% slower than forecast "
+       "(docs/parallel.md, \"Memory pressure\")";
+  return {c};
+}
+
+TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype) {
+  detail::MicrobatchReplay r;
+  detail::tally_memory_inputs(graph, r);
+  return detail::stage_memory(gpu, r, ParallelConfig{}, 0, dtype);
+}
+
+}  // namespace tilecast

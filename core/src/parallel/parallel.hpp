@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -139,6 +140,11 @@ double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedu
                     std::vector<StageStreams>& out);
 
 // ---- memory.cpp ----
+// {"stage","weights_gb",...,"total_gb","capacity_gb","fits"}: forecast JSON's "memory".
+nlohmann::ordered_json memory_json(const TrainingMemory& m);
+// Adds a graph's parameters, largest layer, bytes kept for backward and largest forward output
+// to `r` (the memory inputs of stage_memory).
+void tally_memory_inputs(const OpGraph& g, MicrobatchReplay& r);
 TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, const ParallelConfig& c,
                             int stage, DataType dtype);
 

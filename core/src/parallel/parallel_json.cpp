@@ -1,6 +1,7 @@
 // The multi-GPU training forecast as the JSON object the CLI (--json) and the binding share.
 #include <nlohmann/json.hpp>
 
+#include "parallel/parallel.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/precision.hpp"
@@ -68,23 +69,30 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
                       {"communication", spans(s.comm)}});
   }
   j["stages"] = stages;
-  const TrainingMemory& m = f.memory;
-  j["memory"] = {{"stage", m.stage},
-                 {"weights_gb", m.weights_gb},
-                 {"gradients_gb", m.gradients_gb},
-                 {"optimizer_gb", m.optimizer_gb},
-                 {"activations_gb", m.activations_gb},
-                 {"workspace_gb", m.workspace_gb},
-                 {"context_gb", m.context_gb},
-                 {"total_gb", m.total_gb},
-                 {"capacity_gb", m.capacity_gb},
-                 {"fits", m.fits}};
+  j["memory"] = detail::memory_json(f.memory);
   j["params_b"] = f.params / 1e9;
   j["assumptions"] = f.assumptions;
   std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor);
   for (std::string& cv : workload_caveats(model, f.workload)) caveats.push_back(std::move(cv));
+  for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
   j["caveats"] = caveats;
   return j.dump(2);
 }
 
+namespace detail {
+
+nlohmann::ordered_json memory_json(const TrainingMemory& m) {
+  return {{"stage", m.stage},
+          {"weights_gb", m.weights_gb},
+          {"gradients_gb", m.gradients_gb},
+          {"optimizer_gb", m.optimizer_gb},
+          {"activations_gb", m.activations_gb},
+          {"workspace_gb", m.workspace_gb},
+          {"context_gb", m.context_gb},
+          {"total_gb", m.total_gb},
+          {"capacity_gb", m.capacity_gb},
+          {"fits", m.fits}};
+}
+
+}  // namespace detail
 }  // namespace tilecast

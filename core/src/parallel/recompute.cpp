@@ -54,7 +54,8 @@ RecomputePlan apply_recompute(OpGraph& stage, Recompute mode) {
           if (!inside) continue;
           rerun[i] = 1;
           if (bmm) {  // probabilities·v: keeps v only
-            o.saved_bytes = o.saved_bytes > 0 ? second_operand(o.kernel) * dtype_bytes(o.kernel.dtype) : 0;
+            o.saved_bytes =
+                o.saved_bytes > 0 ? second_operand(o.kernel) * dtype_bytes(o.kernel.dtype) : 0;
             inside = false;
           } else {
             o.saved_bytes = 0;

@@ -80,6 +80,24 @@ double section_params(const GraphSection& s) {
   return p;
 }
 
+}  // namespace
+
+void tally_memory_inputs(const OpGraph& g, MicrobatchReplay& r) {
+  for (const auto& s : g.sections) {
+    const double p = section_params(s);
+    r.params += p * double(s.count);
+    r.layer_params_max = std::max(r.layer_params_max, p);
+    for (const auto& o : s.ops) {
+      r.saved_bytes += o.saved_bytes * double(s.count);
+      if (o.phase == Phase::forward)
+        r.largest_output_bytes =
+            std::max(r.largest_output_bytes, output_elements(o) * dtype_bytes(o.kernel.dtype));
+    }
+  }
+}
+
+namespace {
+
 struct Replayer {
   detail::Timeline t;
   KernelTimes& times;
@@ -138,16 +156,7 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
   Replayer rp{{}, times, coll, dtype_bytes(dtype), {}};
   MicrobatchReplay& r = rp.r;
   const double wbytes = dtype_bytes(dtype);
-  for (const auto& s : g.sections) {
-    const double p = section_params(s);
-    r.params += p * double(s.count);
-    r.layer_params_max = std::max(r.layer_params_max, p);
-    for (const auto& o : s.ops) {
-      r.saved_bytes += o.saved_bytes * double(s.count);
-      if (o.phase == Phase::forward)
-        r.largest_output_bytes = std::max(r.largest_output_bytes, output_elements(o) * dtype_bytes(o.kernel.dtype));
-    }
-  }
+  tally_memory_inputs(g, r);
   const double tp_ar_per_elem = rp.act_bytes;
   auto tp_ms = [&](double elements) {
     return coll.ms(Collective::kAllReduce, Group::tp, elements * tp_ar_per_elem);

@@ -167,6 +167,7 @@ export interface PlanRequest {
   seq: number;
   gpu?: string | GpuSpec;
   predictor?: Predictor;
+  precision?: Precision;
   top?: number;
   gpus?: number;
 }
@@ -188,6 +189,7 @@ export interface PlanEntry {
 }
 
 export interface Plan {
+  precision?: Precision;
   considered: number;
   does_not_divide: number;
   does_not_fit: number;

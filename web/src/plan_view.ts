@@ -12,6 +12,7 @@ import { CUSTOM } from './state';
 export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
 
 const TOP = 10;
+const PRECISION_WORDS: Record<string, string> = { fp32: 'FP32', bf16: 'BF16 mixed precision', fp16: 'FP16 mixed precision' };
 const plans = new Map<string, PlanResult>(); // request text -> result (few: one per button press)
 
 // The system plans run on: the chosen one, else the catalog's built from the GPU.
@@ -37,6 +38,8 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
     predictor: s.predictor,
     top: TOP,
   };
+  // The search trains every configuration in the forecast's precision (autocast when 16-bit).
+  if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;
   const requests: PlanRequest[] = [];
   for (let g = 1; g <= Math.max(1, system.gpus_per_node); g *= 2) requests.push({ ...base, gpus: g });
   return { requests, why: '' };
@@ -69,7 +72,7 @@ export function planProgress(done: number, all: number, gpus: number): string {
 }
 
 // The merged result of every GPU count: counts summed, the fastest TOP steps.
-export function renderPlans(app: App, results: PlanResult[], onUse: (e: PlanEntry) => void): void {
+export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void): void {
   const table = byId<HTMLTableElement>('plan-table');
   clear(table);
   const failed = results.filter((r): r is PlanResult & { ok: false } => !r.ok);
@@ -84,8 +87,8 @@ export function renderPlans(app: App, results: PlanResult[], onUse: (e: PlanEntr
     (ok.length
       ? `${considered.toLocaleString('en-US')} configurations (${sum((p) => p.does_not_divide).toLocaleString('en-US')} do not divide, ` +
         `${sum((p) => p.does_not_fit).toLocaleString('en-US')} do not fit, ${sum((p) => p.fitting).toLocaleString('en-US')} fit) ` +
-        `in ${fmtMs(ms)} (${fmtRate(considered / (ms / 1000))} enumerated a second). 1F1B schedule, 25 MB gradient buckets; ` +
-        `${app.state.forecastPrecision === 'fp32' ? '' : 'the search forecasts FP32; '}fastest step first.`
+        `in ${fmtMs(ms)} (${fmtRate(considered / (ms / 1000))} enumerated a second). 1F1B schedule, 25 MB gradient buckets, ` +
+        `${PRECISION_WORDS[ok[0].plan.precision ?? 'fp32'] ?? ''}; fastest step first.`
       : '') + (failed.length ? ` ${failed[0].error}` : ''),
   );
   status.dataset.done = '1';

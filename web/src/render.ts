@@ -264,7 +264,7 @@ function showPlans(app: App): void {
   const stale = planKey(planRequests(app).requests) !== key;
   text('plan-stale', stale ? 'These plans are for earlier inputs; press the button again for the current ones.' : '');
   if (results.every((r) => r)) {
-    if (changed('plans', [key, ...results])) renderPlans(app, results.map((r) => r!), usePlan);
+    if (changed('plans', [key, ...results])) renderPlans(results.map((r) => r!), usePlan);
     return;
   }
   const done = results.filter((r) => r).length;

@@ -30,12 +30,14 @@ function gb(x: number): string {
   return `${fmtNum(x)} GB`;
 }
 
+// A training forecast's memory per GPU (one GPU or many); the rest for many GPUs only.
 export function renderTraining(f: ModelForecast): void {
-  const body = byId('train-body');
   const p = f.parallel;
-  body.hidden = !p;
-  if (!p || !f.memory || !f.stages) return;
-  renderMemory(f.memory);
+  const m = f.mode === 'training' ? f.memory : undefined;
+  byId('train-body').hidden = !m;
+  byId('train-parallel').hidden = !p;
+  if (m) renderMemory(m, !!p);
+  if (!p || !f.stages) return;
   renderTimeline(f.stages, f.step_ms ?? f.latency_ms);
   renderStages(f.stages);
   const list = byId('train-assumptions');
@@ -43,7 +45,8 @@ export function renderTraining(f: ModelForecast): void {
   for (const a of f.assumptions ?? []) list.append(h('li', {}, a));
 }
 
-function renderMemory(m: TrainingMemory): void {
+function renderMemory(m: TrainingMemory, many: boolean): void {
+  setText(byId('train-memory-heading'), many ? 'Memory per GPU' : 'Memory on the GPU');
   const scale = Math.max(m.total_gb, m.capacity_gb);
   const bar = byId('train-memory-bar');
   clear(bar);
@@ -76,7 +79,7 @@ function renderMemory(m: TrainingMemory): void {
     (m.fits
       ? `Fits: ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`
       : `Does not fit by ${gb(m.total_gb - m.capacity_gb)}: ${gb(m.total_gb)} against ${gb(m.capacity_gb)}`) +
-      ` on each GPU of pipeline stage ${m.stage}, the fullest.`,
+      (many ? ` on each GPU of pipeline stage ${m.stage}, the fullest.` : '.'),
   );
 }
 

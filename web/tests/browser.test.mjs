@@ -113,8 +113,19 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   let n = await forecasts(page);
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
   await waitForecasts(page, ++n);
+  // A measured architecture: no architecture caveat; GPT-3 2.7B's FP32 Adam step needs more
+  // than 80 GB, which the core's memory caveat says (and the memory bar shows).
+  const caveat = await page.locator('#caveats').textContent();
+  assert.doesNotMatch(caveat, /was measured/);
+  assert.match(caveat, /^memory: a training step with Adam needs about [\d.]+ GB of the GPU's 80 GB: it does not fit/);
+  assert.equal(await page.locator('#train-memory-bar').getAttribute('data-fits'), 'false');
+  assert.match(await page.locator('#train-memory-note').textContent(), /^Does not fit by [\d.]+ GB/);
+  await page.fill('#seq', '256');
+  await waitForecasts(page, ++n);
   assert.equal(await page.locator('#caveats').textContent(), '');
   assert.equal(await page.locator('#caveats').isVisible(), false);
+  await page.fill('#seq', '2048');
+  await waitForecasts(page, ++n);
   await page.selectOption('#model-select', 'llama2-7b');
   await waitForecasts(page, ++n);
   await page.fill('#batch', '4');
@@ -848,7 +859,11 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training' };
   const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
   assert.equal(await page.locator('#train-inputs').isVisible(), true);
-  assert.equal(await page.locator('#train-body').isHidden(), true);
+  // One GPU: its memory (the core's, Adam's states included), no timeline.
+  const one = await assertMatchesCli(page, req);
+  assert.equal(await page.locator('#train-parallel').isHidden(), true);
+  assert.equal(await page.locator('#train-memory-heading').textContent(), 'Memory on the GPU');
+  assert.equal(Number(await page.locator('#train-memory-bar').getAttribute('data-total')), one.memory.total_gb);
   assert.match(await page.locator('#train-gpus-note').textContent(), /One GPU/);
   await page.fill('#dp', '2');
   await page.fill('#train-tp', '2');
@@ -916,7 +931,7 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   await again.check('input[name="mode"][value="inference"]');
   await waitForecasts(again, ++n);
   assert.equal(await again.locator('#train-inputs').isHidden(), true);
-  assert.equal(await again.locator('#train-body').isHidden(), true);
+  assert.equal(await again.locator('#train-body').isHidden(), true); // no memory for inference
   await assertMatchesCli(again, { ...req, mode: 'inference' });
   await again.close();
   // Bad input: the core's message as the forecast's error, the page keeps working.

@@ -285,16 +285,19 @@ test('planParallel is identical to tilecast plan --json', () => {
   const cases = [
     { system: 'dgx-h100', model: 'gpt3-2.7b', global_batch: 64, seq: 2048, top: 5 },
     { system: 'mi300x-8x', model: 'llama2-7b', global_batch: 32, seq: 1024, top: 3, predictor: 'roofline' },
+    { system: 'dgx-a100', model: 'gpt2-large', global_batch: 16, seq: 1024, top: 4, precision: 'bf16' },
   ];
   for (const c of cases) {
     const args = ['plan', '--system', c.system, '--model', c.model, '--global-batch', String(c.global_batch), '--seq', String(c.seq)];
     if (c.top) args.push('--top', String(c.top));
     if (c.predictor) args.push('--predictor', c.predictor);
+    if (c.precision) args.push('--precision', c.precision);
     args.push('--json');
     const wasm = sameOutcome(cli(args), () => tc.text.planParallel(c), `plan ${c.model} on ${c.system}`);
     assert.ok(wasm.ok, wasm.error);
     const plan = JSON.parse(wasm.text);
     assert.ok(plan.considered > 0 && plan.by_step.length > 0 && plan.by_step.length <= c.top);
+    assert.equal(plan.precision, c.precision ?? 'fp32');
   }
   // Bad input: the core's message (the CLI checks its flags itself, in other words).
   assert.throws(() => tc.planParallel({ ...cases[0], global_batch: 0 }), /plan request: field 'global_batch' is 0/);

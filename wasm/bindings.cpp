@@ -18,4 +18,5 @@ EMSCRIPTEN_BINDINGS(tilecast) {
   emscripten::function("validateSystem", &wasm::call_json<&api::validate_system>);
   emscripten::function("forecastCollective", &wasm::call_json<&api::forecast_collective>);
   emscripten::function("forecastServing", &wasm::call_json<&api::forecast_serving>);
+  emscripten::function("planParallel", &wasm::call_json<&api::plan_parallel>);
 }

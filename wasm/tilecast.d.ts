@@ -15,6 +15,7 @@ export interface Tilecast {
   validateSystem(spec: Request): any;
   forecastCollective(request: Request): any;
   forecastServing(request: Request): any;
+  planParallel(request: Request): any;
   readonly text: {
     listGpus(): string;
     validateGpu(spec: Request): string;
@@ -26,6 +27,7 @@ export interface Tilecast {
     validateSystem(spec: Request): string;
     forecastCollective(request: Request): string;
     forecastServing(request: Request): string;
+    planParallel(request: Request): string;
   };
 }
 

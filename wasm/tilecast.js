@@ -49,6 +49,7 @@ export async function createTilecast(options = {}) {
     validateSystem: (spec) => JSON.parse(call(m.validateSystem, spec)),
     forecastCollective: (request) => JSON.parse(call(m.forecastCollective, request)),
     forecastServing: (request) => JSON.parse(call(m.forecastServing, request)),
+    planParallel: (request) => JSON.parse(call(m.planParallel, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
       listGpus: () => list(m.listGpus),
@@ -61,6 +62,7 @@ export async function createTilecast(options = {}) {
       validateSystem: (spec) => call(m.validateSystem, spec),
       forecastCollective: (request) => call(m.forecastCollective, request),
       forecastServing: (request) => call(m.forecastServing, request),
+      planParallel: (request) => call(m.planParallel, request),
     },
   };
 }

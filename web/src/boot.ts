@@ -48,11 +48,16 @@ export async function boot(): Promise<void> {
     setText(link.embed ? byId('embed') : status, `The forecaster could not be loaded: ${errorMessage(e)}`);
     return;
   }
-  const app: App = { engine, gpus: engine.listGpus(), models: [], state: link.state, ui: { ...EMPTY_UI } };
+  const app: App = { engine, gpus: engine.listGpus(), models: [], systems: [], state: link.state, ui: { ...EMPTY_UI } };
   try {
     app.models = engine.listModels();
   } catch (e) {
     link.problems.push(`The model zoo is not available: ${errorMessage(e)}`);
+  }
+  try {
+    app.systems = engine.listSystems();
+  } catch (e) {
+    link.problems.push(`The multi-GPU systems are not available: ${errorMessage(e)}`);
   }
   performance.mark('tilecast-lists');
   app.state = checkLink(app, link);

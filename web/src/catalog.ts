@@ -51,7 +51,12 @@ const FAMILY: Record<string, string> = {
   bert: 'BERT',
   llama: 'Llama',
   mistral: 'Mistral',
+  mixtral: 'Mixtral (mixture of experts)',
   qwen2: 'Qwen',
+  qwen2_moe: 'Qwen MoE (mixture of experts)',
+  gemma: 'Gemma',
+  gemma2: 'Gemma 2',
+  phi3: 'Phi-3',
   opt: 'OPT',
   switch_transformers: 'Switch Transformer',
 };

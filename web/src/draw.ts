@@ -6,13 +6,17 @@ export const COLORS = {
   tilecast: '#2f6fdb',
   roofline: '#9aa5b8',
   accent: '#e0762b',
-  kinds: ['#2f6fdb', '#7b5cd6', '#d6569a', '#e0762b', '#3aa17e', '#8a94a6'],
+  kinds: ['#2f6fdb', '#7b5cd6', '#d6569a', '#e0762b', '#3aa17e', '#8a94a6', '#1d2433', '#f0a8a0'],
 };
 
 let charts: Promise<typeof import('./charts')> | null = null;
 
 export function preloadCharts(): void {
-  charts ??= import('./charts');
+  if (charts) return;
+  charts = import('./charts');
+  // A chunk that fails before a drawing waits on it is not an unhandled rejection:
+  // the drawing that comes says so in place of its chart.
+  charts.catch(() => undefined);
 }
 
 const pending = new Map<HTMLCanvasElement, ChartConfiguration>();

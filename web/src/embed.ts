@@ -5,9 +5,9 @@ import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h } from './dom';
 import { shareUrl } from './state';
 import { pageUrl } from './link';
-import { forecast, forecastServing } from './memo';
+import { forecastServing, forecastShown } from './memo';
 import { serveSetting, serveTitle, showServeFigures } from './serve_view';
-import { forecastTitle, modeWords, showFigures } from './views';
+import { embedSetting, forecastTitle, modeWords, showFigures } from './views';
 
 export function showEmbedLoading(): void {
   document.documentElement.classList.add('embedded');
@@ -58,14 +58,14 @@ function renderServeCard(app: App, card: HTMLElement): void {
 }
 
 function renderForecastCard(app: App, card: HTMLElement): void {
-  const r = forecast(app.engine, requestFor(app));
+  const r = forecastShown(app.engine, requestFor(app, undefined, undefined, true)).r;
   if (r.ok) {
     const f = r.f;
     const figure = (id: string, label: HTMLElement, muted = false) =>
       h('div', {}, h('output', { id, class: muted ? 'value muted' : 'value' }), label);
     card.append(
       h('div', { class: 'embed-title' }, forecastTitle(f)),
-      h('div', { class: 'embed-sub', id: 'embed-setting' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · PyTorch eager, FP32, one GPU`),
+      h('div', { class: 'embed-sub', id: 'embed-setting' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · ${embedSetting(f)}`),
       h('div', { class: 'embed-figures' },
         figure('embed-latency', h('div', { class: 'label', id: 'embed-latency-label' })),
         figure('embed-roofline', h('div', { class: 'label' }, 'Roofline only'), true),

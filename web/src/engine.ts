@@ -35,6 +35,11 @@ export interface ZooModel {
 export type Mode = 'training' | 'inference';
 export type Predictor = 'tilecast' | 'roofline';
 
+export type Recompute = 'none' | 'selective' | 'full';
+export type Schedule = '1f1b' | 'gpipe';
+
+// The optional fields are sent only when not their default (fp32, eager, one GPU),
+// so a default request is the same JSON as before they existed.
 export interface ModelRequest {
   gpu: string | GpuSpec;
   model: string | Record<string, unknown>;
@@ -42,9 +47,21 @@ export interface ModelRequest {
   seq: number;
   mode: Mode;
   predictor: Predictor;
+  precision?: Precision;
+  engine?: 'compiled';
+  // Multi-GPU training (api::forecast_model's parallel fields, docs/parallel.md).
+  dp?: number;
+  tp?: number;
+  pp?: number;
+  microbatches?: number;
+  zero?: number;
+  recompute?: Recompute;
+  schedule?: Schedule;
+  system?: string;
 }
 
-export const BREAKDOWN_KINDS = ['gemm', 'attention_bmm', 'softmax', 'norm', 'elementwise', 'memory'] as const;
+// communication and bubble: multi-GPU forecasts only.
+export const BREAKDOWN_KINDS = ['gemm', 'attention_bmm', 'softmax', 'norm', 'elementwise', 'memory', 'communication', 'bubble'] as const;
 export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
 
 export interface LayerRow {
@@ -63,6 +80,17 @@ export interface ModelForecast {
   batch: number;
   seq: number;
   predictor: Predictor;
+  precision: Precision;
+  engine?: 'eager' | 'compiled'; // single-GPU forecasts; a multi-GPU step is eager
+  // A multi-GPU step (api::forecast_model with parallel fields) has these instead of
+  // layers, kernels, the band and the roofline (the page asks for the roofline step).
+  parallel?: ParallelSetting;
+  step_ms?: number;
+  tokens_per_s_per_gpu?: number;
+  bubble_fraction?: number;
+  stages?: StageTimeline[];
+  memory?: TrainingMemory;
+  assumptions?: string[];
   latency_ms: number;
   band_low_ms: number | null;  // the 80% band (docs/generalization.md); null for the roofline
   band_high_ms: number | null;
@@ -76,6 +104,98 @@ export interface ModelForecast {
   substitutions: { kernel: string; forecast_as: string }[];
   caveats: string[];  // what the forecast cannot vouch for (an unmeasured vendor or architecture)
   roofline_latency_ms: number;
+}
+
+export interface ParallelSetting {
+  gpus: number;
+  dp: number;
+  tp: number;
+  pp: number;
+  microbatches: number;
+  microbatch_size: number;
+  zero: number;
+  recompute: Recompute;
+  schedule: Schedule;
+  bucket_mb: number;
+  system: string;
+}
+
+export interface StreamSpan {
+  what: string; // forward, backward, send activations, gradient bucket (dp), …
+  microbatch: number;
+  start_ms: number;
+  finish_ms: number;
+}
+
+export interface StageTimeline {
+  stage: number;
+  compute_busy_ms: number;
+  comm_busy_ms: number;
+  exposed_comm_ms: number;
+  bubble_ms: number;
+  compute: StreamSpan[];
+  communication: StreamSpan[];
+}
+
+export interface TrainingMemory {
+  stage: number; // the fullest pipeline stage's GPU
+  weights_gb: number;
+  gradients_gb: number;
+  optimizer_gb: number;
+  activations_gb: number;
+  workspace_gb: number;
+  context_gb: number;
+  total_gb: number;
+  capacity_gb: number;
+  fits: boolean;
+}
+
+// A catalog system (api::list_systems): GPUs and their links.
+export interface SystemSpec {
+  id: string;
+  name: string;
+  gpu: string;
+  gpus_per_node: number;
+  [key: string]: unknown;
+}
+
+// api::plan_parallel (docs/parallel.md "Plan").
+export interface PlanRequest {
+  system: string;
+  model: string | Record<string, unknown>;
+  global_batch: number;
+  seq: number;
+  gpu?: string | GpuSpec;
+  predictor?: Predictor;
+  precision?: Precision;
+  top?: number;
+  gpus?: number;
+}
+
+export interface PlanEntry {
+  dp: number;
+  tp: number;
+  pp: number;
+  gpus: number;
+  microbatches: number;
+  zero: number;
+  recompute: Recompute;
+  step_ms: number;
+  tokens_per_s: number;
+  tokens_per_s_per_gpu: number;
+  bubble_fraction: number;
+  memory_gb: number;
+  capacity_gb: number;
+}
+
+export interface Plan {
+  precision?: Precision;
+  considered: number;
+  does_not_divide: number;
+  does_not_fit: number;
+  fitting: number;
+  by_step: PlanEntry[];
+  by_tokens_per_gpu: PlanEntry[];
 }
 
 // The serving forecast (api::forecast_serving; docs/serving.md).
@@ -139,6 +259,8 @@ export interface Engine {
   forecastModel(request: ModelRequest): ModelForecast;
   forecastServing(request: ServingRequest): ServingForecast;
   forecastKernel(request: unknown): Record<string, unknown>;
+  listSystems(): SystemSpec[];
+  planParallel(request: PlanRequest): Plan;
 }
 
 export function errorMessage(e: unknown): string {

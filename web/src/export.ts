@@ -25,6 +25,19 @@ export function forecastCsv(f: ModelForecast, link: string): string {
     ['summary', 'kernels', '', '', '', f.kernels],
     ['summary', 'link', '', '', '', link],
   ];
+  const p = f.parallel;
+  if (p) {
+    // A multi-GPU step: its configuration, memory per GPU and stages.
+    for (const [k, v] of Object.entries(p)) rows.push(['parallel', k, '', '', '', v]);
+    rows.push(['summary', 'tokens_per_s_per_gpu', '', '', '', f.tokens_per_s_per_gpu]);
+    rows.push(['summary', 'bubble_fraction', '', '', '', f.bubble_fraction]);
+    for (const st of f.stages ?? [])
+      for (const k of ['compute_busy_ms', 'comm_busy_ms', 'exposed_comm_ms', 'bubble_ms'] as const)
+        rows.push(['stage', `${st.stage}.${k}`, '', '', '', st[k]]);
+    for (const a of f.assumptions ?? []) rows.push(['assumption', '', '', '', '', a]);
+  }
+  // Memory per GPU (training forecasts).
+  for (const [k, v] of Object.entries(f.memory ?? {})) rows.push(['memory', k, '', '', '', v]);
   for (const c of f.caveats ?? []) rows.push(['caveat', '', '', '', '', c]);
   for (const [k, v] of Object.entries(f.breakdown ?? {})) rows.push(['breakdown', k, '', '', '', v]);
   for (const l of f.layers ?? []) rows.push(['layer', l.name, l.count, l.forward_ms, l.backward_ms, l.total_ms]);

@@ -8,8 +8,13 @@ import { forecast } from './memo';
 import {
   buildCustomGpuForm, fillCustomGpuForm, gpuOptionIds, parseConfigText, readCustomGpuForm, validateCustomGpu,
 } from './pickers';
-import { BATCH_MAX, CUSTOM, PRECISIONS, SEQ_MAX, SERVE_ENGINES, SWEEP_MAX, TOKENS_MAX, TP_MAX, VIEWS, clip, type View } from './state';
-import type { Precision, ServeEngine } from './engine';
+import {
+  BATCH_MAX, CUSTOM, PAR_MAX, PRECISIONS, RECOMPUTES, SCHEDULES, SEQ_MAX, SERVE_ENGINES, SWEEP_MAX, TOKENS_MAX, TP_MAX, VIEWS, clip,
+  type View,
+} from './state';
+import type { Precision, Recompute, Schedule, ServeEngine } from './engine';
+import { h } from './dom';
+import { planKey, planRequests } from './plan_view';
 import { update } from './store';
 
 // The controls' starting values, from the state (once, at boot).
@@ -23,6 +28,13 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('tp').value = String(s.tp);
   byId<HTMLSelectElement>('precision').value = s.precision;
   byId<HTMLSelectElement>('serve-engine').value = s.engine;
+  byId<HTMLInputElement>('dp').value = String(s.dp);
+  byId<HTMLInputElement>('train-tp').value = String(s.trainTp);
+  byId<HTMLInputElement>('pp').value = String(s.pp);
+  byId<HTMLInputElement>('microbatches').value = String(s.microbatches);
+  const system = byId<HTMLSelectElement>('train-system');
+  system.append(h('option', { value: '' }, 'Automatic: the catalog system built from the GPU'));
+  for (const x of app.systems) system.append(h('option', { value: x.id }, x.name));
   if (s.model === CUSTOM && s.customModel) byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
   buildCustomGpuForm();
   const startGpu = s.gpu === CUSTOM && s.customGpu ? s.customGpu : gpuById(app, s.gpu);
@@ -45,6 +57,7 @@ export function wireInputs(app: App): void {
   wireModel(app);
   wireWorkload(app);
   wireServe(app);
+  wireTraining(app);
   wireViews(app);
   wireShare(app);
 }
@@ -169,6 +182,59 @@ function wireServe(app: App): void {
   });
 }
 
+// The model forecast's precision and torch.compile, and the multi-GPU training
+// fields: counts typed (an unreadable one leaves the forecast on screen, dimmed,
+// saying why), the rest chosen. The core checks that they fit the model and system.
+function wireTraining(app: App): void {
+  const fprec = byId<HTMLSelectElement>('fprec');
+  fprec.addEventListener('change', () => {
+    if ((PRECISIONS as string[]).includes(fprec.value)) update({ forecastPrecision: fprec.value as Precision });
+  });
+  const compile = byId<HTMLInputElement>('compile');
+  compile.addEventListener('change', () => update({ compiled: compile.checked }));
+  const onCounts = () => {
+    const fields: [string, string][] = [
+      ['dp', 'Data-parallel GPUs'],
+      ['train-tp', 'Tensor-parallel GPUs'],
+      ['pp', 'Pipeline stages'],
+      ['microbatches', 'Micro-batches'],
+    ];
+    const values: number[] = [];
+    for (const [id, label] of fields) {
+      try {
+        values.push(readWholeNumber(id, label, 1, PAR_MAX));
+        byId(id).setAttribute('aria-invalid', 'false');
+      } catch (e) {
+        byId(id).setAttribute('aria-invalid', 'true');
+        update({ ui: { trainError: errorMessage(e) } }, true);
+        return;
+      }
+    }
+    const [dp, trainTp, pp, microbatches] = values;
+    const s = app.state;
+    const ok = { trainError: '' };
+    const same = dp === s.dp && trainTp === s.trainTp && pp === s.pp && microbatches === s.microbatches;
+    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, ui: ok }, true);
+  };
+  for (const id of ['dp', 'train-tp', 'pp', 'microbatches']) byId(id).addEventListener('input', onCounts);
+  const zero = byId<HTMLSelectElement>('zero');
+  zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
+  const recompute = byId<HTMLSelectElement>('recompute');
+  recompute.addEventListener('change', () => {
+    if ((RECOMPUTES as string[]).includes(recompute.value)) update({ recompute: recompute.value as Recompute });
+  });
+  const schedule = byId<HTMLSelectElement>('schedule');
+  schedule.addEventListener('change', () => {
+    if ((SCHEDULES as string[]).includes(schedule.value)) update({ schedule: schedule.value as Schedule });
+  });
+  const system = byId<HTMLSelectElement>('train-system');
+  system.addEventListener('change', () => update({ system: system.value }));
+  byId('plan-find').addEventListener('click', () => {
+    const { requests, why } = planRequests(app);
+    update({ ui: { planWanted: requests.length ? planKey(requests) : `!${why}` } });
+  });
+}
+
 function wireViews(app: App): void {
   // Tabs: click, or arrow keys / Home / End on the tab list.
   for (const v of VIEWS) byId(`tab-${v}`).addEventListener('click', () => update({ view: v }));
@@ -212,7 +278,7 @@ function wireShare(app: App): void {
   byId('copy-embed').addEventListener('click', (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement));
   // The exports are of the forecast on screen: the memo's answer for the state.
   const onScreen = () => {
-    const request = requestFor(app);
+    const request = requestFor(app, undefined, undefined, true);
     const r = forecast(app.engine, request);
     return r.ok ? { f: r.f, request } : null;
   };

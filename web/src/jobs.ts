@@ -6,7 +6,7 @@
 import type { Engine, ModelRequest } from './engine';
 import { forecast, peek } from './memo';
 
-export type Slot = 'sweep' | 'compare' | 'serve';
+export type Slot = 'sweep' | 'compare' | 'serve' | 'plan' | 'roofline';
 
 // A slice ends after the forecast that crosses this budget (one forecast is ~1 ms).
 const SLICE_MS = 8;
@@ -23,7 +23,7 @@ export interface SlotStats {
 }
 
 const emptyStats = (): SlotStats => ({ started: 0, finished: 0, cancelled: 0, slices: 0, maxSliceMs: 0, lastMs: 0 });
-export const jobStats: Record<Slot, SlotStats> = { sweep: emptyStats(), compare: emptyStats(), serve: emptyStats() };
+export const jobStats: Record<Slot, SlotStats> = { sweep: emptyStats(), compare: emptyStats(), serve: emptyStats(), plan: emptyStats(), roofline: emptyStats() };
 
 // One forecast of a job: what the memo has (undefined when nothing), and computing it.
 export interface Task {

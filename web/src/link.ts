@@ -1,6 +1,6 @@
 // The link: checking an opened link's names against the catalogs, and keeping the
 // address bar, the share box and the embed snippet in step with the state.
-import { gpuById, modelById, type App } from './app';
+import { gpuById, modelById, systemById, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
 import { CUSTOM, DEFAULT_STATE, GPU_NAME_MAX, MAX_PARAM, clip, linkParts, linkTail, shareUrl, type ParsedLink, type State } from './state';
@@ -38,6 +38,10 @@ export function checkLink(app: App, link: ParsedLink): State {
       s.model = DEFAULT_STATE.model;
       s.customModel = null;
     }
+  }
+  if (s.system && !systemById(app, s.system)) {
+    link.problems.push(`The link's system "${clip(s.system)}" is not in this page's catalog; using the one built from the GPU.`);
+    s.system = DEFAULT_STATE.system;
   }
   const unknownCompare = s.compare.filter((id) => !gpuById(app, id));
   if (unknownCompare.length) {

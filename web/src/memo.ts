@@ -31,7 +31,9 @@ function textOf(v: string | object): string {
 }
 
 export function requestKey(r: ModelRequest): string {
-  return `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}`;
+  const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}`;
+  if (r.dp === undefined) return base;
+  return `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
 }
 
 function remember<R extends Result | ServeResult>(key: string, r: R): R {
@@ -66,6 +68,31 @@ export function forecast(engine: Engine, request: ModelRequest): Result {
   } catch (e) {
     return remember(key, { ok: false, error: errorMessage(e) });
   }
+}
+
+// The forecast view's result. A multi-GPU step has no roofline figure of its own: it
+// gets the roofline predictor's step beside it, a second remembered forecast. On the
+// input path (`later`) that one is left to a job when not remembered yet: `pending` is
+// its request and the step shows without it until it arrives.
+const withRoofline = new WeakMap<Result, { roof: Result; shown: Result }>();
+export interface Shown {
+  r: Result;
+  key: Result; // the step's own result (the same until the roofline arrives)
+  pending: ModelRequest | null;
+}
+
+export function forecastShown(engine: Engine, request: ModelRequest, later = false): Shown {
+  const r = forecast(engine, request);
+  if (!r.ok || !r.f.parallel || r.f.roofline_latency_ms !== undefined) return { r, key: r, pending: null };
+  const roofRequest: ModelRequest = { ...request, predictor: 'roofline' };
+  const roof = request.predictor === 'roofline' ? r : later ? peek(roofRequest) : forecast(engine, roofRequest);
+  if (!roof) return { r, key: r, pending: roofRequest };
+  let known = withRoofline.get(r);
+  if (!known || known.roof !== roof) {
+    known = { roof, shown: { ok: true, f: { ...r.f, roofline_latency_ms: roof.ok ? roof.f.latency_ms : NaN } } };
+    withRoofline.set(r, known);
+  }
+  return { r: known.shown, key: r, pending: null };
 }
 
 // ---- serving forecasts (the serve view), in the same memory ----------------

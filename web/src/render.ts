@@ -3,14 +3,16 @@
 // after a keystroke costs one forecast (usually remembered) and a few text updates.
 // Views that need many forecasts (comparison, sweep) show what the memo has and
 // ask jobs.ts for the rest; they are drawn again when those arrive.
-import { modelById, requestFor, servingRequestFor, type App } from './app';
+import { modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderAccuracy } from './accuracy';
 import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
-import { forecast, forecastServing, peek, peekServing, requestKey, servingKey, type Result, type ServeResult } from './memo';
+import { forecastServing, forecastShown, peek, peekServing, requestKey, servingKey, type Result, type ServeResult } from './memo';
 import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
-import { CUSTOM, VIEWS, type View } from './state';
+import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
+import { peekPlan, planKey, planProgress, planRequests, renderPlans, runPlan } from './plan_view';
+import type { PlanEntry, PlanRequest } from './engine';
 import { requestRender, update } from './store';
 import {
   compareIds, compareRow, fillCompareList, forecastTitle, markCompareList, renderCompare, renderForecast,
@@ -67,6 +69,17 @@ export function render(app: App): void {
     byId<HTMLSelectElement>('serve-engine').value = s.engine;
   }
   text('serve-input-error', ui.serveError);
+  if (changed('forecast-options', [s.forecastPrecision, s.compiled, s.zero, s.recompute, s.schedule, s.system])) {
+    byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
+    byId<HTMLInputElement>('compile').checked = s.compiled;
+    byId<HTMLSelectElement>('zero').value = String(s.zero);
+    byId<HTMLSelectElement>('recompute').value = s.recompute;
+    byId<HTMLSelectElement>('schedule').value = s.schedule;
+    byId<HTMLSelectElement>('train-system').value = s.system;
+  }
+  if (changed('train-inputs', [s.view, s.mode])) byId('train-inputs').hidden = s.view !== 'forecast' || s.mode !== 'training';
+  text('train-gpus-note', trainNote(app));
+  text('train-input-error', ui.trainError);
 
   // The serve view forecasts serving only; the other views the model forecast.
   let title: string | null = null;
@@ -77,16 +90,21 @@ export function render(app: App): void {
     shownResult = r;
   } else {
     cancel('serve');
-    const main = forecast(app.engine, requestFor(app));
-    if (changed('forecast', [main])) {
-      showForecast(main);
-      countForecast(t0);
-    }
+    // The forecast view's own request carries the multi-GPU fields; the comparison
+    // and the sweep forecast one GPU each.
+    const shown = forecastShown(app.engine, requestFor(app, undefined, undefined, s.view === 'forecast'), true);
+    const main = shown.r;
+    if (changed('forecast', [main])) showForecast(main);
+    // A forecast counts once, not again when a multi-GPU step's roofline arrives.
+    if (changed('forecast-count', [shown.key])) countForecast(t0);
+    // That roofline step: a job once input settles (it would double the input path).
+    if (shown.pending) fill('roofline', requestKey(shown.pending), app.engine, [shown.pending], false, requestRender);
     // A batch size or sequence length that cannot be read leaves the last forecast
     // on screen, dimmed, saying why it was not updated.
-    if (changed('stale', [main.ok, ui.workloadError])) {
-      byId('forecast-body').classList.toggle('stale', !main.ok || ui.workloadError !== '');
-      text('stale-note', ui.workloadError ? `Not updated: ${ui.workloadError.replace(/^./, (c) => c.toLowerCase())}` : '');
+    const why = ui.workloadError || (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '');
+    if (changed('stale', [main.ok, why])) {
+      byId('forecast-body').classList.toggle('stale', !main.ok || why !== '');
+      text('stale-note', why ? `Not updated: ${why.replace(/^./, (c) => c.toLowerCase())}` : '');
     }
     // A config that parses but cannot be forecast says why beside the config box.
     text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
@@ -94,12 +112,25 @@ export function render(app: App): void {
     shownResult = main;
   }
 
+  if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
+  else cancel('plan');
+  if (changed('plan-panel', [s.view, s.mode, ui.planWanted])) byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
+
   if (s.view === 'compare') showCompare(app);
   else cancel('compare');
   if (s.view === 'sweep') showSweep(app);
   else cancel('sweep');
   if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
   if (changed('notices', [ui.notices])) showNotices(ui.notices);
+}
+
+// What the GPU fields make: "8 GPUs: data 2 × tensor 2 × pipeline 2 on DGX H100".
+function trainNote(app: App): string {
+  const s: State = app.state;
+  const n = trainGpus(s);
+  if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
+  const system = s.system ? (systemById(app, s.system)?.name ?? s.system) : 'the catalog system built from the GPU';
+  return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
 }
 
 function countForecast(t0: number): void {
@@ -123,6 +154,7 @@ function showView(app: App, view: View): void {
   const serving = view === 'serve';
   byId('serve-inputs').hidden = !serving;
   byId('mode-field').hidden = serving;
+  byId('forecast-options').hidden = serving;
   byId('seq-field').hidden = serving;
   byId('share-panel').hidden = view !== 'forecast' && !serving;
   byId('exports').hidden = serving;
@@ -215,6 +247,48 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
   const done = `${points.batch.length + points.context.length} serving forecasts${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}`;
   text('serve-status', failed.length ? `${done}; ${failed.length} could not be forecast: ${failed[0]}` : `${done}.`);
   byId('serve-status').dataset.points = String(points.batch.length + points.context.length);
+}
+
+// ---- plans -----------------------------------------------------------------
+
+// The plans asked for (ui.planWanted, set by the button): every GPU count's search,
+// a job off the input path, one count per slice; progress between them.
+function showPlans(app: App): void {
+  const key = app.ui.planWanted;
+  if (key.startsWith('!')) {
+    text('plan-status', key.slice(1)); // no system to plan on: why
+    return;
+  }
+  const requests = key.split('\n').map((line) => JSON.parse(line) as PlanRequest);
+  const results = requests.map((r) => peekPlan(r));
+  const stale = planKey(planRequests(app).requests) !== key;
+  text('plan-stale', stale ? 'These plans are for earlier inputs; press the button again for the current ones.' : '');
+  if (results.every((r) => r)) {
+    if (changed('plans', [key, ...results])) renderPlans(results.map((r) => r!), usePlan);
+    return;
+  }
+  const done = results.filter((r) => r).length;
+  const status = byId('plan-status');
+  delete status.dataset.done;
+  text('plan-status', planProgress(done, requests.length, requests[done]?.gpus ?? 0));
+  const tasks = requests.map((r) => ({
+    peek: () => peekPlan(r),
+    run: () => {
+      const out = runPlan(app.engine, r);
+      requestRender(); // progress
+      return out;
+    },
+  }));
+  fillTasks('plan', key, tasks, false, requestRender);
+}
+
+function usePlan(e: PlanEntry): void {
+  update({ dp: e.dp, trainTp: e.tp, pp: e.pp, microbatches: e.microbatches, zero: e.zero, recompute: e.recompute, schedule: '1f1b' });
+  for (const [id, v] of [['dp', e.dp], ['train-tp', e.tp], ['pp', e.pp], ['microbatches', e.microbatches]] as const) {
+    byId<HTMLInputElement>(id).value = String(v);
+    byId(id).setAttribute('aria-invalid', 'false');
+  }
+  update({ ui: { trainError: '' } });
 }
 
 // ---- compare ---------------------------------------------------------------

@@ -1,16 +1,20 @@
 // The calculator's whole state, and its round trip through the URL query
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
-// prec and engine; links without them open with the defaults). A custom GPU or a pasted config
+// prec and engine; the model forecast's precision, torch.compile and multi-GPU
+// training fields (fprec, compile, dp, ptp, pp, mb, zero, rc, sched, sys) appear only
+// when not their default; links without them open with the defaults). A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers
 // never send to a server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
-import type { GpuSpec, Mode, Precision, Predictor, ServeEngine } from './engine';
+import type { GpuSpec, Mode, Precision, Predictor, Recompute, Schedule, ServeEngine } from './engine';
 
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
 export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
 export const SERVE_ENGINES: ServeEngine[] = ['fused', 'eager'];
+export const RECOMPUTES: Recompute[] = ['none', 'selective', 'full'];
+export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
 export const CUSTOM = 'custom';
 
 export interface State {
@@ -31,6 +35,22 @@ export interface State {
   tp: number; // tensor-parallel GPUs
   precision: Precision;
   engine: ServeEngine;
+  // The model forecast (forecast, compare and sweep views): its precision (fp32:
+  // eager FP32 as always; bf16/fp16: autocast mixed precision in training) and
+  // torch.compile. Separate from the serve view's precision, whose default is bf16.
+  forecastPrecision: Precision;
+  compiled: boolean;
+  // Training on many GPUs (the forecast view, mode training; docs/parallel.md):
+  // dp x tp x pp > 1 makes the forecast a multi-GPU step. system '' = the catalog
+  // system built from the GPU.
+  dp: number;
+  trainTp: number;
+  pp: number;
+  microbatches: number;
+  zero: number;
+  recompute: Recompute;
+  schedule: Schedule;
+  system: string;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -50,13 +70,29 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   tp: 1,
   precision: 'bf16',
   engine: 'fused',
+  forecastPrecision: 'fp32',
+  compiled: false,
+  dp: 1,
+  trainTp: 1,
+  pp: 1,
+  microbatches: 1,
+  zero: 0,
+  recompute: 'none',
+  schedule: '1f1b',
+  system: '',
 });
+
+// The GPUs of the state's multi-GPU training (1: the single-GPU forecast).
+export function trainGpus(s: Readonly<State>): number {
+  return s.dp * s.trainTp * s.pp;
+}
 
 export const BATCH_MAX = 65536;
 export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
 export const TOKENS_MAX = 1 << 20; // prompt and output tokens
 export const TP_MAX = 64;
+export const PAR_MAX = 4096; // dp, tp, pp and micro-batches each (the core checks the system)
 // More than the catalog holds: a comparison of every GPU fits a link.
 export const COMPARE_MAX = 64;
 // A custom GPU's name is cut to this (the form's limit) wherever it comes from.
@@ -178,6 +214,19 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
     q.set('prec', s.precision);
     q.set('engine', s.engine);
   }
+  // The model forecast's options and multi-GPU fields, each only when not its default
+  // (older links have none and open as before).
+  const d = DEFAULT_STATE;
+  if (s.forecastPrecision !== d.forecastPrecision) q.set('fprec', s.forecastPrecision);
+  if (s.compiled) q.set('compile', '1');
+  if (s.dp !== d.dp) q.set('dp', String(s.dp));
+  if (s.trainTp !== d.trainTp) q.set('ptp', String(s.trainTp));
+  if (s.pp !== d.pp) q.set('pp', String(s.pp));
+  if (s.microbatches !== d.microbatches) q.set('mb', String(s.microbatches));
+  if (s.zero !== d.zero) q.set('zero', String(s.zero));
+  if (s.recompute !== d.recompute) q.set('rc', s.recompute);
+  if (s.schedule !== d.schedule) q.set('sched', s.schedule);
+  if (s.system !== d.system) q.set('sys', s.system);
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -248,7 +297,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   const s = cloneState(DEFAULT_STATE);
   const problems: string[] = [];
   const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v',
-    'prompt', 'out', 'tp', 'prec', 'engine']);
+    'prompt', 'out', 'tp', 'prec', 'engine', 'fprec', 'compile', 'dp', 'ptp', 'pp', 'mb', 'zero', 'rc', 'sched', 'sys']);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
@@ -328,6 +377,42 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (engine !== null) {
     if ((SERVE_ENGINES as string[]).includes(engine)) s.engine = engine as ServeEngine;
     else problems.push(`The link's serving engine "${clip(engine)}" is neither fused nor eager.`);
+  }
+  const fprec = p.get('fprec');
+  if (fprec !== null) {
+    if ((PRECISIONS as string[]).includes(fprec)) s.forecastPrecision = fprec as Precision;
+    else problems.push(`The link's forecast precision "${clip(fprec)}" is not one of ${PRECISIONS.join(', ')}.`);
+  }
+  const compile = p.get('compile');
+  if (compile !== null) {
+    if (compile === '1' || compile === '0') s.compiled = compile === '1';
+    else problems.push(`The link's torch.compile switch "${clip(compile)}" is neither 1 nor 0.`);
+  }
+  const ints: [string, string, 'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero', number, number][] = [
+    ['dp', 'data-parallel size', 'dp', 1, PAR_MAX],
+    ['ptp', 'training tensor-parallel size', 'trainTp', 1, PAR_MAX],
+    ['pp', 'pipeline stages', 'pp', 1, PAR_MAX],
+    ['mb', 'micro-batches', 'microbatches', 1, PAR_MAX],
+    ['zero', 'ZeRO stage', 'zero', 0, 3],
+  ];
+  for (const [name, words, field, min, max] of ints) {
+    const v = p.get(name);
+    if (v !== null) s[field] = parseInt(v, words, min, max, problems) ?? s[field];
+  }
+  const rc = p.get('rc');
+  if (rc !== null) {
+    if ((RECOMPUTES as string[]).includes(rc)) s.recompute = rc as Recompute;
+    else problems.push(`The link's recomputation "${clip(rc)}" is not one of ${RECOMPUTES.join(', ')}.`);
+  }
+  const sched = p.get('sched');
+  if (sched !== null) {
+    if ((SCHEDULES as string[]).includes(sched)) s.schedule = sched as Schedule;
+    else problems.push(`The link's pipeline schedule "${clip(sched)}" is not one of ${SCHEDULES.join(', ')}.`);
+  }
+  const sys = p.get('sys');
+  if (sys !== null) {
+    if (ID_RE.test(sys)) s.system = sys;
+    else problems.push(`The link's system "${clip(sys)}" is not a catalog id.`);
   }
   const cmp = p.get('cmp');
   if (cmp !== null) {

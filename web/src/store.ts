@@ -15,6 +15,8 @@ export interface Ui {
   seqInvalid: boolean;
   sweepError: string; // the sweep size input's own error
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
+  trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
+  planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error
   notices: string[];
@@ -28,6 +30,8 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   seqInvalid: false,
   sweepError: '',
   serveError: '',
+  trainError: '',
+  planWanted: '',
   customGpuError: '',
   configError: '',
   notices: [],

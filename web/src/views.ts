@@ -8,6 +8,7 @@ import { BREAKDOWN_KINDS, type ModelForecast } from './engine';
 import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip } from './state';
+import { renderTraining } from './train_view';
 
 // The measured kernel classes a substitution names, in words.
 const OP_WORDS: Record<string, string> = {
@@ -30,6 +31,8 @@ const KIND_LABEL: Record<string, string> = {
   norm: 'Normalization',
   elementwise: 'Element-wise',
   memory: 'Memory ops',
+  communication: 'Communication',
+  bubble: 'Pipeline bubble (idle)',
 };
 
 // Shows "903.5 ms" as a figure and a smaller unit; the exact number rides in data-value.
@@ -46,13 +49,42 @@ export function modeWords(mode: string): string {
   return mode === 'training' ? 'training step' : 'inference pass';
 }
 
+const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp16: 'FP16' };
+
+// The engine, precision and GPUs a forecast assumes, in words ("in PyTorch eager
+// mode, FP32 without TF32, on one GPU" for the default).
+export function settingText(f: ModelForecast): string {
+  const engine = f.engine === 'compiled' ? 'with torch.compile (Inductor, default mode, no CUDA graphs)' : 'in PyTorch eager mode';
+  const name = PRECISION_NAME[f.precision] ?? f.precision;
+  const precision =
+    !f.precision || f.precision === 'fp32'
+      ? 'FP32 without TF32'
+      : f.mode === 'training'
+        ? `${name} mixed precision (torch.autocast: ${name} GEMMs on tensor cores, the rest in FP32, FP32 master weights)`
+        : `${name} throughout`;
+  const p = f.parallel;
+  const gpus = p
+    ? `on ${p.gpus} GPUs of system ${p.system} (data ${p.dp} × tensor ${p.tp} × pipeline ${p.pp}, ${p.microbatches} micro-batch${p.microbatches === 1 ? '' : 'es'} of ${p.microbatch_size}, ZeRO ${p.zero}, recomputation ${p.recompute}${p.pp > 1 ? `, ${p.schedule === 'gpipe' ? 'GPipe' : '1F1B'} schedule` : ''})`
+    : 'on one GPU';
+  return `${engine}, ${precision}, ${gpus}`;
+}
+
+// The embed card's short form: "PyTorch eager, FP32, one GPU".
+export function embedSetting(f: ModelForecast): string {
+  const engine = f.engine === 'compiled' ? 'torch.compile' : 'PyTorch eager';
+  const name = PRECISION_NAME[f.precision] ?? 'FP32';
+  const precision = f.mode === 'training' && f.precision && f.precision !== 'fp32' ? `${name} mixed precision` : name;
+  const p = f.parallel;
+  return `${engine}, ${precision}, ${p ? `${p.gpus} GPUs (${p.dp}×${p.tp}×${p.pp})` : 'one GPU'}`;
+}
+
 // What every forecast assumes (the setting of the measurements the model learned from).
 export function assumptionsText(f: ModelForecast): string {
   const what =
     f.mode === 'training'
       ? 'one training step (forward and backward pass, optimizer excluded)'
       : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
-  return `Forecast of ${what}, in PyTorch eager mode, FP32 without TF32, on one GPU.`;
+  return `Forecast of ${what}, ${settingText(f)}.`;
 }
 
 export function forecastTitle(f: ModelForecast): string {
@@ -64,7 +96,8 @@ export function forecastTitle(f: ModelForecast): string {
 export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   setText(byId(`${prefix}latency-label`), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
   setOutput(`${prefix}latency`, fmtMs(f.latency_ms), f.latency_ms);
-  setOutput(`${prefix}roofline`, fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+  if (Number.isFinite(f.roofline_latency_ms)) setOutput(`${prefix}roofline`, fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+  else setOutput(`${prefix}roofline`, '—', NaN);
   setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
   setOutput(`${prefix}tokens`, `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`, f.tokens_per_s);
@@ -78,19 +111,31 @@ export function renderForecast(f: ModelForecast): void {
   body.dataset.batch = String(f.batch);
   body.dataset.seq = String(f.seq);
   body.dataset.mode = f.mode;
-  setText(byId('forecast-title'), `${forecastTitle(f)} — ${modeWords(f.mode)}, batch ${f.batch}, sequence ${f.seq}`);
+  const p = f.parallel;
+  body.dataset.gpus = String(p?.gpus ?? 1);
+  setText(
+    byId('forecast-title'),
+    `${forecastTitle(f)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
+  );
   showFigures('', f);
   setText(byId('assumptions'), assumptionsText(f));
   setText(byId('tokens-note'), f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed');
+  const perGpu = byId('tokens-per-gpu');
+  perGpu.parentElement!.hidden = !p;
+  if (p && f.tokens_per_s_per_gpu !== undefined) setOutput('tokens-per-gpu', `${fmtRate(f.tokens_per_s_per_gpu)} tokens/s per GPU`, f.tokens_per_s_per_gpu);
   const band = f.band_low_ms != null && f.band_high_ms != null ? `80% band ${fmtMs(f.band_low_ms)}–${fmtMs(f.band_high_ms)} · ` : '';
   setText(
     byId('latency-sub'),
-    band + (f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`),
+    p
+      ? `one step; pipeline bubble ${fmtNum(100 * (f.bubble_fraction ?? 0))}% · a micro-batch's forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)} on the critical stage`
+      : band + (f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`),
   );
   const ratio = f.latency_ms / f.roofline_latency_ms;
   setText(
     byId('roofline-sub'),
-    f.predictor !== 'roofline' && Number.isFinite(ratio)
+    f.parallel && !Number.isFinite(f.roofline_latency_ms)
+      ? 'the roofline step follows once input settles'
+      : f.predictor !== 'roofline' && Number.isFinite(ratio)
       ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
       : 'peak-speed bound: every kernel at its compute or memory limit',
   );
@@ -102,7 +147,7 @@ export function renderForecast(f: ModelForecast): void {
     data: {
       labels: kinds.map((k) => KIND_LABEL[k] ?? k),
       datasets: [
-        { label: 'ms', data: kinds.map((k) => f.breakdown[k] as number), backgroundColor: COLORS.kinds },
+        { label: 'ms', data: kinds.map((k) => f.breakdown[k] as number), backgroundColor: kinds.map((k) => COLORS.kinds[BREAKDOWN_KINDS.indexOf(k)]) },
       ],
     },
     options: {
@@ -115,6 +160,10 @@ export function renderForecast(f: ModelForecast): void {
     },
   });
 
+  renderTraining(f);
+  if (p) return; // the stage table stands where the layers were
+
+  setText(byId('layers-heading'), 'Per layer');
   const table = byId<HTMLTableElement>('layers-table');
   clear(table);
   const training = f.mode === 'training';

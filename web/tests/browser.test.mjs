@@ -78,8 +78,8 @@ async function shown(page, prefix = '') {
 }
 
 // The page's numbers must be the CLI's numbers (or its error, the same message).
-async function assertMatchesCli(page, req, prefix = '') {
-  const native = cli(cliForecastArgs({ predictor: 'tilecast', ...req }));
+async function assertMatchesCli(page, req, prefix = '', extra = []) {
+  const native = cli([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
   const s = await shown(page, prefix);
   if (!native.ok) {
     assert.ok(s.error.includes(native.error), `page shows "${s.error}", CLI says "${native.error}"`);
@@ -100,6 +100,8 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
   assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.match(await page.locator('#share-link').inputValue(), /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/);
+  // Defaults write no precision, torch.compile or multi-GPU parameter (links as before).
+  assert.doesNotMatch(await page.locator('#share-link').inputValue(), /[?&](fprec|compile|dp|ptp|pp|mb|zero|rc|sched|sys)=/);
   // No Hopper GPU was measured for training: the forecast says so.
   assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'main-view.png'), fullPage: true });
@@ -111,8 +113,19 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   let n = await forecasts(page);
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
   await waitForecasts(page, ++n);
+  // A measured architecture: no architecture caveat; GPT-3 2.7B's FP32 Adam step needs more
+  // than 80 GB, which the core's memory caveat says (and the memory bar shows).
+  const caveat = await page.locator('#caveats').textContent();
+  assert.doesNotMatch(caveat, /was measured/);
+  assert.match(caveat, /^memory: a training step with Adam needs about [\d.]+ GB of the GPU's 80 GB: it does not fit/);
+  assert.equal(await page.locator('#train-memory-bar').getAttribute('data-fits'), 'false');
+  assert.match(await page.locator('#train-memory-note').textContent(), /^Does not fit by [\d.]+ GB/);
+  await page.fill('#seq', '256');
+  await waitForecasts(page, ++n);
   assert.equal(await page.locator('#caveats').textContent(), '');
   assert.equal(await page.locator('#caveats').isVisible(), false);
+  await page.fill('#seq', '2048');
+  await waitForecasts(page, ++n);
   await page.selectOption('#model-select', 'llama2-7b');
   await waitForecasts(page, ++n);
   await page.fill('#batch', '4');
@@ -767,6 +780,221 @@ test('the serve view shows the API\'s errors and warnings, and says encoders can
   await page.waitForFunction(() => document.getElementById('serve-body').classList.contains('stale'));
   assert.match(await page.locator('#serve-stale-note').textContent(), /prompt tokens must be a whole number/);
   assert.equal(await page.locator('#prompt').getAttribute('aria-invalid'), 'true');
+  await page.close();
+});
+
+test('the forecast precision and torch.compile: the CLI\'s numbers, in the link, a GPU without BF16 says so', async () => {
+  const page = await open('?gpu=a100-80gb-sxm&model=llama2-7b&mode=training&batch=2&seq=1024');
+  assert.equal(await page.locator('#fprec').inputValue(), 'fp32');
+  assert.equal(await page.locator('#compile').isChecked(), false);
+  let n = await forecasts(page);
+  await page.selectOption('#fprec', 'bf16');
+  await waitForecasts(page, ++n);
+  const req = { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 2, seq: 1024, mode: 'training' };
+  const bf16 = await assertMatchesCli(page, req, '', ['--precision', 'bf16']);
+  assert.equal(bf16.precision, 'bf16');
+  assert.match(await page.locator('#assumptions').textContent(), /in PyTorch eager mode, BF16 mixed precision \(torch\.autocast: BF16 GEMMs .*FP32 master weights\), on one GPU/);
+  await page.check('#compile');
+  await waitForecasts(page, ++n);
+  const compiled = await assertMatchesCli(page, req, '', ['--precision', 'bf16', '--compile']);
+  assert.equal(compiled.engine, 'compiled');
+  assert.notEqual(compiled.latency_ms, bf16.latency_ms);
+  assert.match(await page.locator('#assumptions').textContent(), /with torch\.compile \(Inductor/);
+  assert.match(await page.locator('#caveats').textContent(), /Engine: torch\.compile/);
+  // The link carries both; opening it gives the same forecast and controls.
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&fprec=bf16&compile=1&/);
+  const again = await open(link.slice(base.length));
+  await assertMatchesCli(again, req, '', ['--precision', 'bf16', '--compile']);
+  assert.equal(await again.locator('#fprec').inputValue(), 'bf16');
+  assert.equal(await again.locator('#compile').isChecked(), true);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  // The serve view keeps its own precision (BF16 by default), untouched.
+  assert.equal(await again.locator('#precision').inputValue(), 'bf16');
+  // The comparison forecasts in the same precision: its first row is the card's figure.
+  await again.click('#tab-compare');
+  await again.waitForSelector('#compare-table tbody tr');
+  assert.equal(await again.locator('#compare-table tbody tr').first().locator('td').first().textContent(),
+    await again.locator('#latency').textContent());
+  // A GPU without BF16 units: the core's error as the forecast's error, no crash.
+  await open('?gpu=v100-sxm&model=gpt2&mode=training&batch=8&seq=128&fprec=bf16', again);
+  const v100 = { gpu: 'v100-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training' };
+  await assertMatchesCli(again, v100, '', ['--precision', 'bf16']);
+  assert.match(await again.locator('#forecast-error').textContent(), /No forecast: .*V100.* has no bf16 units; its precisions: fp32, fp16/);
+  n = await forecasts(again);
+  await again.selectOption('#fprec', 'fp16');
+  await waitForecasts(again, ++n);
+  await assertMatchesCli(again, v100, '', ['--precision', 'fp16']);
+  // A damaged parameter: a notice naming it, the default kept.
+  await open('?gpu=t4&model=gpt2&seq=128&fprec=fp4&compile=yes', again);
+  const notice = await again.locator('#notice').textContent();
+  assert.match(notice, /forecast precision "fp4" is not one of bf16, fp16, fp32/);
+  assert.match(notice, /torch\.compile switch "yes" is neither 1 nor 0/);
+  assert.equal(await again.locator('#fprec').inputValue(), 'fp32');
+  for (const p of [page, again]) await p.close();
+});
+
+// The page's multi-GPU step must be the CLI's (`tilecast forecast … --dp … --json`).
+function parallelArgs(p) {
+  const args = ['--dp', String(p.dp), '--tp', String(p.tp), '--pp', String(p.pp), '--microbatches', String(p.mb),
+    '--zero', String(p.zero ?? 0), '--recompute', p.rc ?? 'none', '--schedule', p.sched ?? '1f1b'];
+  if (p.sys) args.push('--system', p.sys);
+  return args;
+}
+
+// The roofline card of a multi-GPU step is the roofline predictor's step, computed as a
+// job once input settles (the card says so meanwhile).
+async function assertParallelMatchesCli(page, req, par) {
+  await page.waitForFunction(() => Number.isFinite(Number(document.getElementById('roofline').dataset.value)));
+  const native = JSON.parse(cli([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...parallelArgs(par)]).text);
+  const roof = JSON.parse(cli([...cliForecastArgs({ ...req, predictor: 'roofline' }), ...parallelArgs(par)]).text);
+  const s = await shown(page);
+  assert.equal(s.error, '');
+  assert.deepEqual([s.latency, s.roofline, s.samples, s.tokens], [native.step_ms, roof.step_ms, native.samples_per_s, native.tokens_per_s]);
+  assert.equal(Number(await page.locator('#tokens-per-gpu').getAttribute('data-value')), native.tokens_per_s_per_gpu);
+  return native;
+}
+
+test('a dp x tp x pp training step shows the step, the memory bar and the timeline, and survives a link round trip', async () => {
+  const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training' };
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
+  assert.equal(await page.locator('#train-inputs').isVisible(), true);
+  // One GPU: its memory (the core's, Adam's states included), no timeline.
+  const one = await assertMatchesCli(page, req);
+  assert.equal(await page.locator('#train-parallel').isHidden(), true);
+  assert.equal(await page.locator('#train-memory-heading').textContent(), 'Memory on the GPU');
+  assert.equal(Number(await page.locator('#train-memory-bar').getAttribute('data-total')), one.memory.total_gb);
+  assert.match(await page.locator('#train-gpus-note').textContent(), /One GPU/);
+  await page.fill('#dp', '2');
+  await page.fill('#train-tp', '2');
+  await page.fill('#pp', '2');
+  await page.fill('#microbatches', '4');
+  await page.waitForSelector('#forecast-body[data-gpus="8"]');
+  await page.waitForFunction(() => document.getElementById('share-link').value.includes('mb=4'));
+  let par = { dp: 2, tp: 2, pp: 2, mb: 4 };
+  let f = await assertParallelMatchesCli(page, req, par);
+  assert.match(await page.locator('#forecast-title').textContent(), /training step on 8 GPUs, global batch 8/);
+  assert.match(await page.locator('#assumptions').textContent(), /on 8 GPUs of system dgx-h100 \(data 2 × tensor 2 × pipeline 2, 4 micro-batches of 1, ZeRO 0, recomputation none, 1F1B schedule\)/);
+  // The memory bar: six parts against the capacity, whether it fits.
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(await bar.locator('.seg').count(), 6);
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(Number(await bar.getAttribute('data-capacity')), f.memory.capacity_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  // The timeline: every span of every stage's two streams, over the step.
+  const timeline = page.locator('#timeline');
+  assert.equal(Number(await timeline.getAttribute('data-stages')), 2);
+  const spans = f.stages.reduce((n, st) => n + st.compute.length + st.communication.length, 0);
+  assert.equal(Number(await timeline.getAttribute('data-spans')), spans);
+  assert.equal(await timeline.locator('rect.span').count(), spans);
+  assert.equal(await timeline.locator('rect.bubble').count(), 2);
+  assert.equal(await page.locator('#layers-heading').textContent(), 'Per pipeline stage');
+  assert.equal(await page.locator('#layers-table tbody tr').count(), 2);
+  assert.match(await page.locator('#timeline-legend').textContent(), /Forward.*Backward.*Bubble/);
+  // The exports are the step's: the CSV names the configuration, memory and stages.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const csvText = fs.readFileSync(await csv.path(), 'utf8');
+  assert.ok(csvText.includes('\r\nparallel,gpus,,,,8\r\n'), csvText.slice(0, 400));
+  assert.ok(csvText.includes(`\r\nmemory,total_gb,,,,${f.memory.total_gb}\r\n`));
+  assert.ok(csvText.includes(`\r\nstage,1.bubble_ms,,,,${f.stages[1].bubble_ms}\r\n`));
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(await json.path(), 'utf8')).forecast, f);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'multi-gpu.png'), fullPage: true });
+  // ZeRO, recomputation, schedule and system chosen: the CLI's numbers, all in the link.
+  let n = await forecasts(page);
+  await page.selectOption('#zero', '1');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#recompute', 'selective');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#schedule', 'gpipe');
+  await waitForecasts(page, ++n);
+  await page.selectOption('#train-system', 'dgx-h100');
+  await waitForecasts(page, ++n);
+  par = { ...par, zero: 1, rc: 'selective', sched: 'gpipe', sys: 'dgx-h100' };
+  f = await assertParallelMatchesCli(page, req, par);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&dp=2&ptp=2&pp=2&mb=4&zero=1&rc=selective&sched=gpipe&sys=dgx-h100&v=/);
+  const again = await open(link.slice(base.length));
+  await assertParallelMatchesCli(again, req, par);
+  for (const [id, v] of [['#dp', '2'], ['#train-tp', '2'], ['#pp', '2'], ['#microbatches', '4'], ['#zero', '1'], ['#recompute', 'selective'], ['#schedule', 'gpipe'], ['#train-system', 'dgx-h100']])
+    assert.equal(await again.locator(id).inputValue(), v, id);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  assert.equal(Number(await again.locator('#timeline').getAttribute('data-spans')), f.stages.reduce((k, st) => k + st.compute.length + st.communication.length, 0));
+  // An unknown system in a link: a notice, the automatic system.
+  const unknown = await open(link.slice(base.length).replace('sys=dgx-h100', 'sys=dgx-9000'));
+  assert.match(await unknown.locator('#notice').textContent(), /system "dgx-9000" is not in this page's catalog/);
+  assert.equal(await unknown.locator('#train-system').inputValue(), '');
+  assert.equal(await unknown.locator('#forecast-error').textContent(), '');
+  await unknown.close();
+  // Inference: one GPU, the GPU fields hidden (kept in the link).
+  n = await forecasts(again);
+  await again.check('input[name="mode"][value="inference"]');
+  await waitForecasts(again, ++n);
+  assert.equal(await again.locator('#train-inputs').isHidden(), true);
+  assert.equal(await again.locator('#train-body').isHidden(), true); // no memory for inference
+  await assertMatchesCli(again, { ...req, mode: 'inference' });
+  await again.close();
+  // Bad input: the core's message as the forecast's error, the page keeps working.
+  const bad = [
+    ['#train-tp', '3', /tp 3 does not divide GPT-3 2\.7B's 32 attention heads/],
+    ['#pp', '5', /pp 5 does not divide GPT-3 2\.7B's 32 layers/],
+    ['#microbatches', '3', /do not divide into 3 micro-batches/],
+  ];
+  for (const [id, value, pattern] of bad) {
+    const keep = await page.locator(id).inputValue();
+    await page.fill(id, value);
+    await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('forecast-error').textContent), pattern.source);
+    assert.equal(await page.locator('#forecast-body').getAttribute('class').then((c) => c.includes('stale')), true);
+    await page.fill(id, keep);
+    await page.waitForFunction(() => document.getElementById('forecast-error').textContent === '');
+  }
+  await page.selectOption('#train-system', 'a100-pcie-nvlink-pairs-4x');
+  await page.waitForFunction(() => /more than a100-pcie-nvlink-pairs-4x holds/.test(document.getElementById('forecast-error').textContent));
+  await page.selectOption('#train-system', '');
+  await page.fill('#dp', '0');
+  await page.waitForFunction(() => /data-parallel GPUs must be a whole number/i.test(document.getElementById('stale-note').textContent));
+  assert.equal(await page.locator('#dp').getAttribute('aria-invalid'), 'true');
+  // torch.compile is single-GPU only: the core says so.
+  await page.fill('#dp', '2');
+  await page.check('#compile');
+  await page.waitForFunction(() => /multi-GPU forecasts model the eager graph only/.test(document.getElementById('forecast-error').textContent));
+  await page.close();
+});
+
+test('the fastest plans are planParallel\'s, searched off the input path, and a plan can be used', async () => {
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
+  assert.equal(await page.locator('#plan-panel').isHidden(), true);
+  await page.click('#plan-find');
+  await page.waitForSelector('#plan-status[data-done]', { timeout: 60000 });
+  // Every count's search (1, 2, 4, 8 GPUs on a DGX H100) merged: the CLI's search over all of them.
+  const plan = cliJson(['plan', '--model', 'gpt3-2.7b', '--system', 'dgx-h100', '--global-batch', '8', '--seq', '2048', '--top', '10', '--json']);
+  assert.equal(Number(await page.locator('#plan-status').getAttribute('data-considered')), plan.considered);
+  assert.match(await page.locator('#plan-status').textContent(), new RegExp(`${plan.fitting.toLocaleString('en-US')} fit`));
+  const rows = page.locator('#plan-table tbody tr');
+  assert.equal(await rows.count(), Math.min(10, plan.by_step.length));
+  const steps = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.step)));
+  assert.deepEqual(steps, plan.by_step.slice(0, steps.length).map((e) => e.step_ms));
+  const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.plan }));
+  assert.ok(jobs.finished === 1 && jobs.slices === 4, JSON.stringify(jobs));
+  // Using the fastest sets the GPU fields; the forecast is that plan's step.
+  const best = plan.by_step[0];
+  await rows.first().locator('button').click();
+  await page.waitForSelector(`#forecast-body[data-gpus="${best.gpus}"]`);
+  assert.equal(Number(await page.locator('#latency').getAttribute('data-value')), best.step_ms);
+  assert.equal(await page.locator('#dp').inputValue(), String(best.dp));
+  assert.match(await page.locator('#share-link').inputValue(), new RegExp(`dp=${best.dp}`));
+  // Changed inputs: the list says it is for earlier ones.
+  await page.fill('#batch', '16');
+  await page.waitForFunction(() => /earlier inputs/.test(document.getElementById('plan-stale').textContent));
+  await page.close();
+});
+
+test('the model picker names the zoo\'s newer families', async () => {
+  const page = await open('');
+  const labels = await page.locator('#model-select optgroup').evaluateAll((gs) => gs.map((g) => g.label));
+  for (const family of ['Mixtral (mixture of experts)', 'Qwen MoE (mixture of experts)', 'Gemma', 'Gemma 2', 'Phi-3'])
+    assert.ok(labels.includes(family), `${family} not in ${labels.join(', ')}`);
+  assert.ok(!labels.some((l) => /^(mixtral|qwen2_moe|gemma2?|phi3)$/.test(l)), labels.join(', '));
   await page.close();
 });
 

@@ -218,3 +218,89 @@ test('forecastServing matches tilecast serve --json, errors included', () => {
   }
   assert.ok(tc.forecastServing({ ...SERVE_CASES[0] }).tokens_per_s > 0, 'the instance works after errors');
 });
+
+// ---- the model forecast's precision, torch.compile, multi-GPU training, plans ----
+
+// The page's request fields (precision, engine, the parallel fields) as CLI flags.
+function cliModelArgs(r) {
+  const args = cliForecastArgs({ predictor: 'tilecast', ...r });
+  if (r.precision) args.push('--precision', r.precision);
+  if (r.engine === 'compiled') args.push('--compile');
+  const flags = { dp: '--dp', tp: '--tp', pp: '--pp', microbatches: '--microbatches', zero: '--zero', recompute: '--recompute', schedule: '--schedule', system: '--system' };
+  for (const [k, flag] of Object.entries(flags)) if (r[k] !== undefined) args.push(flag, String(r[k]));
+  return args;
+}
+
+const PRECISION_CASES = [
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training', precision: 'bf16' },
+  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 2, seq: 1024, mode: 'training', precision: 'fp16', engine: 'compiled' },
+  { gpu: 'a100-80gb-sxm', model: 'mixtral-8x7b', batch: 1, seq: 512, mode: 'inference', precision: 'bf16' },
+  { gpu: 't4', model: 'gpt2', batch: 8, seq: 128, mode: 'training', engine: 'compiled' },
+  { gpu: 'v100-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training', precision: 'bf16' }, // no BF16 units: an error
+];
+
+test('precision and torch.compile forecasts are identical natively and in WASM, errors included', () => {
+  for (const c of PRECISION_CASES) {
+    const req = { predictor: 'tilecast', ...c };
+    const wasm = sameOutcome(cli(cliModelArgs(req)), () => tc.text.forecastModel(req), `${c.model} on ${c.gpu} ${c.precision ?? 'fp32'} ${c.engine ?? 'eager'}`);
+    if (wasm.ok) {
+      const f = JSON.parse(wasm.text);
+      assert.equal(f.precision, c.precision ?? 'fp32');
+      assert.equal(f.engine, c.engine ?? 'eager');
+    } else {
+      assert.match(wasm.error, /V100.*has no bf16 units/);
+    }
+  }
+});
+
+const PARALLEL_CASES = [
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 2, tp: 2, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' },
+  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 16, seq: 1024, mode: 'training', dp: 2, tp: 4, pp: 1, microbatches: 2, zero: 1, recompute: 'selective', schedule: '1f1b', system: 'dgx-a100', precision: 'bf16' },
+  { gpu: 'h100-sxm', model: 'gpt3-6.7b', batch: 8, seq: 2048, mode: 'training', dp: 1, tp: 2, pp: 4, microbatches: 8, zero: 0, recompute: 'full', schedule: 'gpipe' },
+  // Bad input: the core's messages.
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 1, tp: 3, pp: 1, microbatches: 1 },
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 2, tp: 1, pp: 1, microbatches: 3 },
+  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1024, seq: 2048, mode: 'training', dp: 1024, tp: 1, pp: 1, microbatches: 1 },
+];
+
+test('multi-GPU training forecasts are identical natively and in WASM, errors included', () => {
+  let ok = 0;
+  for (const c of PARALLEL_CASES) {
+    const req = { predictor: 'tilecast', ...c };
+    const wasm = sameOutcome(cli(cliModelArgs(req)), () => tc.text.forecastModel(req), `${c.dp}x${c.tp}x${c.pp} ${c.model}`);
+    if (!wasm.ok) continue;
+    ok += 1;
+    const f = JSON.parse(wasm.text);
+    assert.equal(f.parallel.gpus, c.dp * c.tp * c.pp);
+    assert.equal(f.stages.length, c.pp);
+    assert.ok(f.stages.every((s) => s.compute.length === 2 * c.microbatches || c.recompute === 'full'), 'a forward and a backward span per micro-batch');
+    assert.equal(typeof f.memory.fits, 'boolean');
+  }
+  assert.equal(ok, 3);
+  assert.throws(() => tc.forecastModel({ ...PARALLEL_CASES[0], tp: 3 }), /tp 3 does not divide GPT-3 2\.7B's 32 attention heads/);
+  assert.throws(() => tc.forecastModel({ ...PARALLEL_CASES[0], engine: 'compiled' }), /multi-GPU forecasts model the eager graph only/);
+});
+
+test('planParallel is identical to tilecast plan --json', () => {
+  const cases = [
+    { system: 'dgx-h100', model: 'gpt3-2.7b', global_batch: 64, seq: 2048, top: 5 },
+    { system: 'mi300x-8x', model: 'llama2-7b', global_batch: 32, seq: 1024, top: 3, predictor: 'roofline' },
+    { system: 'dgx-a100', model: 'gpt2-large', global_batch: 16, seq: 1024, top: 4, precision: 'bf16' },
+  ];
+  for (const c of cases) {
+    const args = ['plan', '--system', c.system, '--model', c.model, '--global-batch', String(c.global_batch), '--seq', String(c.seq)];
+    if (c.top) args.push('--top', String(c.top));
+    if (c.predictor) args.push('--predictor', c.predictor);
+    if (c.precision) args.push('--precision', c.precision);
+    args.push('--json');
+    const wasm = sameOutcome(cli(args), () => tc.text.planParallel(c), `plan ${c.model} on ${c.system}`);
+    assert.ok(wasm.ok, wasm.error);
+    const plan = JSON.parse(wasm.text);
+    assert.ok(plan.considered > 0 && plan.by_step.length > 0 && plan.by_step.length <= c.top);
+    assert.equal(plan.precision, c.precision ?? 'fp32');
+  }
+  // Bad input: the core's message (the CLI checks its flags itself, in other words).
+  assert.throws(() => tc.planParallel({ ...cases[0], global_batch: 0 }), /plan request: field 'global_batch' is 0/);
+  assert.throws(() => tc.planParallel({ ...cases[0], system: 'dgx-9000' }), TilecastError);
+  assert.ok(tc.planParallel(cases[0]).fitting > 0, 'the instance works after errors');
+});

@@ -1,0 +1,185 @@
+// A multi-GPU training step (api::forecast_model with parallel fields,
+// docs/parallel.md): memory per GPU against its capacity, one step's timeline
+// (each pipeline stage's compute and communication streams, the bubble between),
+// the per-stage table and the core's assumptions. Draws what it is given.
+import { byId, clear, h, setText } from './dom';
+import type { ModelForecast, StageTimeline, StreamSpan, TrainingMemory } from './engine';
+import { fmtMs, fmtNum } from './format';
+
+const MEMORY_PARTS = [
+  ['weights_gb', 'Weights', '#2f6fdb'],
+  ['gradients_gb', 'Gradients', '#3aa17e'],
+  ['optimizer_gb', 'Optimizer states', '#d4a72c'],
+  ['activations_gb', 'Activations', '#7b5cd6'],
+  ['workspace_gb', 'Workspaces', '#e0762b'],
+  ['context_gb', 'CUDA context', '#9aa5b8'],
+] as const;
+
+// Span colours by what runs; the bubble is the compute row's background.
+const SPAN_COLORS: [RegExp, string, string][] = [
+  [/^forward/, '#2f6fdb', 'Forward'],
+  [/^backward/, '#e0762b', 'Backward'],
+  [/^recompute/, '#7b5cd6', 'Recompute'],
+  [/bucket|all-gather|all_gather|zero/i, '#3aa17e', 'Data-parallel gradients / ZeRO'],
+  [/^send/, '#8a5a44', 'Pipeline sends'],
+];
+const OTHER_COLOR = '#6b7280';
+const BUBBLE_COLOR = '#f6d5d1';
+
+function gb(x: number): string {
+  return `${fmtNum(x)} GB`;
+}
+
+// A training forecast's memory per GPU (one GPU or many); the rest for many GPUs only.
+export function renderTraining(f: ModelForecast): void {
+  const p = f.parallel;
+  const m = f.mode === 'training' ? f.memory : undefined;
+  byId('train-body').hidden = !m;
+  byId('train-parallel').hidden = !p;
+  if (m) renderMemory(m, !!p);
+  if (!p || !f.stages) return;
+  renderTimeline(f.stages, f.step_ms ?? f.latency_ms);
+  renderStages(f.stages);
+  const list = byId('train-assumptions');
+  clear(list);
+  for (const a of f.assumptions ?? []) list.append(h('li', {}, a));
+}
+
+function renderMemory(m: TrainingMemory, many: boolean): void {
+  setText(byId('train-memory-heading'), many ? 'Memory per GPU' : 'Memory on the GPU');
+  const scale = Math.max(m.total_gb, m.capacity_gb);
+  const bar = byId('train-memory-bar');
+  clear(bar);
+  bar.classList.toggle('over', !m.fits);
+  for (const [key, label, color] of MEMORY_PARTS) {
+    const seg = h('span', { class: 'seg', 'data-part': key, title: `${label}: ${gb(m[key])}` });
+    seg.style.width = `${(100 * m[key]) / scale}%`;
+    seg.style.background = color;
+    bar.append(seg);
+  }
+  const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}` });
+  cap.style.left = `${(100 * m.capacity_gb) / scale}%`;
+  bar.append(cap);
+  bar.dataset.total = String(m.total_gb);
+  bar.dataset.capacity = String(m.capacity_gb);
+  bar.dataset.fits = String(m.fits);
+  bar.setAttribute(
+    'aria-label',
+    `Memory per GPU: ${MEMORY_PARTS.map(([k, l]) => `${l} ${gb(m[k])}`).join(', ')}; total ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`,
+  );
+  const legend = byId('train-memory-legend');
+  clear(legend);
+  for (const [key, label, color] of MEMORY_PARTS) {
+    const swatch = h('span', { class: 'swatch' });
+    swatch.style.background = color;
+    legend.append(h('li', {}, swatch, `${label} ${gb(m[key])}`));
+  }
+  setText(
+    byId('train-memory-note'),
+    (m.fits
+      ? `Fits: ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`
+      : `Does not fit by ${gb(m.total_gb - m.capacity_gb)}: ${gb(m.total_gb)} against ${gb(m.capacity_gb)}`) +
+      (many ? ` on each GPU of pipeline stage ${m.stage}, the fullest.` : '.'),
+  );
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+function spanColor(what: string): string {
+  return SPAN_COLORS.find(([re]) => re.test(what))?.[1] ?? OTHER_COLOR;
+}
+
+// Two rows per stage (compute, communication) over one step, time to the right.
+function renderTimeline(stages: StageTimeline[], stepMs: number): void {
+  const box = byId('timeline');
+  clear(box);
+  const spans = stages.flatMap((s) => [...s.compute, ...s.communication]);
+  const end = Math.max(stepMs, ...spans.map((x) => x.finish_ms));
+  const W = 1000, LABEL = 120, ROW = 16, GAP = 4, STAGE_GAP = 10, AXIS = 22;
+  const plot = W - LABEL - 10;
+  const height = stages.length * (2 * ROW + GAP + STAGE_GAP) + AXIS;
+  const root = svg('svg', { viewBox: `0 0 ${W} ${height}`, width: '100%', role: 'img', preserveAspectRatio: 'xMinYMin meet' });
+  const x = (ms: number) => LABEL + (plot * Math.max(0, ms)) / end;
+  let y = 0;
+  let drawn = 0;
+  const row = (label: string, items: StreamSpan[], top: number, background: string | null) => {
+    const text = svg('text', { x: LABEL - 6, y: top + ROW - 4, 'text-anchor': 'end', 'font-size': 12, fill: '#1d2433' });
+    text.textContent = label;
+    root.append(text);
+    if (background) root.append(svg('rect', { x: LABEL, y: top, width: plot, height: ROW, fill: background, class: 'bubble' }));
+    for (const sp of items) {
+      const w = Math.max(0.5, x(sp.finish_ms) - x(sp.start_ms));
+      const r = svg('rect', { x: x(sp.start_ms), y: top, width: w, height: ROW, fill: spanColor(sp.what), class: 'span' });
+      r.setAttribute('data-what', sp.what);
+      const title = svg('title', {});
+      title.textContent = `${sp.what}, micro-batch ${sp.microbatch}: ${fmtMs(sp.start_ms)} – ${fmtMs(sp.finish_ms)}`;
+      r.append(title);
+      root.append(r);
+      drawn += 1;
+    }
+  };
+  for (const s of stages) {
+    row(`stage ${s.stage} compute`, s.compute, y, BUBBLE_COLOR);
+    row(`stage ${s.stage} comm.`, s.communication, y + ROW + GAP, null);
+    y += 2 * ROW + GAP + STAGE_GAP;
+  }
+  // The axis: 0, half and the whole step.
+  root.append(svg('line', { x1: LABEL, x2: LABEL + plot, y1: y, y2: y, stroke: '#9aa5b8' }));
+  for (const t of [0, end / 2, end]) {
+    const label = svg('text', { x: x(t), y: y + 15, 'text-anchor': t === 0 ? 'start' : t === end ? 'end' : 'middle', 'font-size': 12, fill: '#4a5468' });
+    label.textContent = fmtMs(t);
+    root.append(label);
+  }
+  root.setAttribute(
+    'aria-label',
+    `Timeline of one ${fmtMs(end)} step: ${stages.map((s) => `stage ${s.stage} computes ${fmtMs(s.compute_busy_ms)}, idle ${fmtMs(s.bubble_ms)}`).join('; ')}`,
+  );
+  box.append(root);
+  box.dataset.stages = String(stages.length);
+  box.dataset.spans = String(drawn);
+  box.dataset.stepMs = String(end);
+  const legend = byId('timeline-legend');
+  clear(legend);
+  const present = new Set(spans.map((sp) => spanColor(sp.what)));
+  const entries: [string, string][] = SPAN_COLORS.filter(([, c]) => present.has(c)).map(([, c, l]) => [c, l]);
+  if (present.has(OTHER_COLOR)) entries.push([OTHER_COLOR, 'Other communication']);
+  entries.push([BUBBLE_COLOR, 'Bubble (compute idle)']);
+  for (const [color, label] of entries) {
+    const swatch = h('span', { class: 'swatch' });
+    swatch.style.background = color;
+    legend.append(h('li', {}, swatch, label));
+  }
+}
+
+// The per-stage table, where a single GPU's per-layer table stands.
+function renderStages(stages: StageTimeline[]): void {
+  setText(byId('layers-heading'), 'Per pipeline stage');
+  setText(byId('layers-note'), 'ms per step: compute and communication busy, communication compute waited for, idle');
+  setText(byId('substitutions'), '');
+  const table = byId<HTMLTableElement>('layers-table');
+  clear(table);
+  table.append(
+    h('caption', { class: 'sr-only' }, 'Forecast time per pipeline stage'),
+    h('thead', {}, h('tr', {}, ...['Stage', 'Compute', 'Comm.', 'Exposed', 'Bubble'].map((t, i) =>
+      h('th', { scope: 'col', class: i ? 'num' : undefined }, t)))),
+  );
+  const tbody = h('tbody');
+  for (const s of stages) {
+    tbody.append(
+      h('tr', {},
+        h('th', { scope: 'row' }, String(s.stage)),
+        h('td', { class: 'num' }, fmtNum(s.compute_busy_ms)),
+        h('td', { class: 'num' }, fmtNum(s.comm_busy_ms)),
+        h('td', { class: 'num' }, fmtNum(s.exposed_comm_ms)),
+        h('td', { class: 'num' }, fmtNum(s.bubble_ms)),
+      ),
+    );
+  }
+  table.append(tbody);
+}

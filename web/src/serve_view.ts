@@ -3,11 +3,12 @@
 // charts drawn from many serving forecasts (tokens/s against batch, one decode
 // step against the context). Draws what it is given; render.ts decides when.
 import { COLORS, drawChart } from './draw';
-import { byId, clear, h, setText } from './dom';
+import { byId, setText } from './dom';
 import type { ServingForecast, ServingRequest } from './engine';
-import { fmtMs, fmtNum, fmtRate } from './format';
+import { fmtMs, fmtRate } from './format';
 import type { ServeResult } from './memo';
 import { setOutput } from './views';
+import { drawMemoryBar, gb } from './memory_bar';
 
 const PRECISION_WORDS: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp32: 'FP32' };
 
@@ -33,10 +34,6 @@ export function showServeFigures(prefix: '' | 'embed-', f: ServingForecast): voi
   setOutput(`${prefix}serve-tokens`, `${fmtRate(f.tokens_per_s)} tokens/s`, f.tokens_per_s);
 }
 
-function gb(x: number): string {
-  return `${fmtNum(x)} GB`;
-}
-
 const MEMORY_PARTS = [
   ['weights_gb', 'Weights', '#2f6fdb'],
   ['kv_cache_gb', 'KV cache', '#e0762b'],
@@ -47,34 +44,7 @@ const MEMORY_PARTS = [
 // Weights, KV cache, activations and context stacked against the GPU's memory.
 function renderMemory(f: ServingForecast): void {
   const m = f.memory;
-  const scale = Math.max(m.total_gb, m.capacity_gb);
-  const bar = byId('memory-bar');
-  clear(bar);
-  bar.classList.toggle('over', !m.fits);
-  for (const [key, label, color] of MEMORY_PARTS) {
-    const v = m[key];
-    const seg = h('span', { class: 'seg', 'data-part': key, title: `${label}: ${gb(v)}` });
-    seg.style.width = `${(100 * v) / scale}%`;
-    seg.style.background = color;
-    bar.append(seg);
-  }
-  const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}` });
-  cap.style.left = `${(100 * m.capacity_gb) / scale}%`;
-  bar.append(cap);
-  bar.dataset.total = String(m.total_gb);
-  bar.dataset.capacity = String(m.capacity_gb);
-  bar.dataset.fits = String(m.fits);
-  bar.setAttribute(
-    'aria-label',
-    `Memory per GPU: ${MEMORY_PARTS.map(([k, l]) => `${l} ${gb(m[k])}`).join(', ')}; total ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`,
-  );
-  const legend = byId('memory-legend');
-  clear(legend);
-  for (const [key, label, color] of MEMORY_PARTS) {
-    const swatch = h('span', { class: 'swatch' });
-    swatch.style.background = color;
-    legend.append(h('li', {}, swatch, `${label} ${gb(m[key])}`));
-  }
+  drawMemoryBar('memory-bar', 'memory-legend', MEMORY_PARTS, m);
   const fitWords = m.fits
     ? `Fits: ${gb(m.total_gb)} of ${gb(m.capacity_gb)}.`
     : `Does not fit: ${gb(m.total_gb)} is ${gb(m.total_gb - m.capacity_gb)} over the ${gb(m.capacity_gb)} of memory.`;

@@ -5,6 +5,7 @@
 import { byId, clear, h, setText } from './dom';
 import type { ModelForecast, StageTimeline, StreamSpan, TrainingMemory } from './engine';
 import { fmtMs, fmtNum } from './format';
+import { drawMemoryBar, gb } from './memory_bar';
 
 const MEMORY_PARTS = [
   ['weights_gb', 'Weights', '#2f6fdb'],
@@ -26,9 +27,6 @@ const SPAN_COLORS: [RegExp, string, string][] = [
 const OTHER_COLOR = '#6b7280';
 const BUBBLE_COLOR = '#f6d5d1';
 
-function gb(x: number): string {
-  return `${fmtNum(x)} GB`;
-}
 
 // A training forecast's memory per GPU (one GPU or many); the rest for many GPUs only.
 export function renderTraining(f: ModelForecast): void {
@@ -47,33 +45,7 @@ export function renderTraining(f: ModelForecast): void {
 
 function renderMemory(m: TrainingMemory, many: boolean): void {
   setText(byId('train-memory-heading'), many ? 'Memory per GPU' : 'Memory on the GPU');
-  const scale = Math.max(m.total_gb, m.capacity_gb);
-  const bar = byId('train-memory-bar');
-  clear(bar);
-  bar.classList.toggle('over', !m.fits);
-  for (const [key, label, color] of MEMORY_PARTS) {
-    const seg = h('span', { class: 'seg', 'data-part': key, title: `${label}: ${gb(m[key])}` });
-    seg.style.width = `${(100 * m[key]) / scale}%`;
-    seg.style.background = color;
-    bar.append(seg);
-  }
-  const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}` });
-  cap.style.left = `${(100 * m.capacity_gb) / scale}%`;
-  bar.append(cap);
-  bar.dataset.total = String(m.total_gb);
-  bar.dataset.capacity = String(m.capacity_gb);
-  bar.dataset.fits = String(m.fits);
-  bar.setAttribute(
-    'aria-label',
-    `Memory per GPU: ${MEMORY_PARTS.map(([k, l]) => `${l} ${gb(m[k])}`).join(', ')}; total ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`,
-  );
-  const legend = byId('train-memory-legend');
-  clear(legend);
-  for (const [key, label, color] of MEMORY_PARTS) {
-    const swatch = h('span', { class: 'swatch' });
-    swatch.style.background = color;
-    legend.append(h('li', {}, swatch, `${label} ${gb(m[key])}`));
-  }
+  drawMemoryBar('train-memory-bar', 'train-memory-legend', MEMORY_PARTS, m);
   setText(
     byId('train-memory-note'),
     (m.fits

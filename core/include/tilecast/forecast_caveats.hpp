@@ -13,7 +13,9 @@
 
 namespace tilecast {
 
-std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor);
+// `dtype`: the forecast's GEMM precision (the FP32 issue ceiling is said for FP32 only).
+std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor,
+                                          DataType dtype = DataType::fp32);
 
 // A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
 // every real GPU, or more memory bandwidth per SM than any GPU has.

@@ -35,7 +35,14 @@ struct GpuSpec {
   int max_threads_per_sm = 0;  // resident threads per SM (CUDA compute capability table)
   double l1_kb_per_sm = 0;     // largest L1 data cache per SM that global loads use; 0 on
                                // Pascal, whose global loads bypass L1 by default
-  std::string source;          // datasheet citation
+  // Issue slots a warp scheduler has per warp FP32 FMA: 2 where one FMA occupies the FP32 pipe
+  // for two issue cycles (16 lanes per scheduler: Volta, Turing, GA100) or the scheduler dual-
+  // dispatches (Pascal), 1 where 32 lanes per scheduler take a warp FMA every cycle (GA10x,
+  // Ada, Hopper, Blackwell): there, every other instruction of an SGEMM loop costs FMA
+  // throughput (kernel/issue_ceiling.cpp). 0 = not stated (no ceiling).
+  double fp32_issue_slots_per_warp_fma = 0;
+  std::string issue_source;  // where the SM's scheduler and lane counts come from
+  std::string source;        // datasheet citation
 
   double peak_tflops_of(DataType t, ComputeUnit u) const {
     return peak_tflops[std::size_t(t)][std::size_t(u)];

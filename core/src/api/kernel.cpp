@@ -60,7 +60,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["tiles"] = f.tiles;
   j["waves"] = f.waves;
   j["utilization"] = f.utilization;
-  std::vector<std::string> caveats = forecast_caveats(gpu, predictor);
+  std::vector<std::string> caveats = forecast_caveats(gpu, predictor, kernel.dtype);
   for (std::string& c : kernel_caveats(gpu, kernel)) caveats.push_back(std::move(c));
   j["caveats"] = caveats;
   return j.dump(2);

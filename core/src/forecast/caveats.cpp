@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "kernel/issue_ceiling.hpp"
+#include "kernel/library_profile.hpp"
 #include "learned/amd_models.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/forecast_caveats.hpp"
@@ -141,7 +143,7 @@ std::vector<std::string> precision_caveats(const Workload& w,
   return c;
 }
 
-std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor) {
+std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
   const auto& [vendors, by_vendor] = measured();
@@ -169,6 +171,17 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
                       joined(architectures) +
                       "); forecasts for an unmeasured architecture are less certain, softmax "
                       "and layer norm most of all.");
+  Kernel sgemm;
+  sgemm.op = Op::linear;
+  if (g.vendor == "NVIDIA" && dtype == DataType::fp32) {
+    const double ceiling = fp32_issue_ceiling(g, sgemm, library_profile_for(g));
+    if (ceiling < 1)
+      caveats.push_back(
+          "FP32 GEMMs are held to " + number(100 * ceiling) + "% of " + g.name +
+          "'s FP32 peak: its SMs take a warp FMA every clock with no spare issue slot, so an "
+          "SGEMM loop's loads cost FMA throughput (no training GPU has this layout; the share "
+          "comes from the loop's instruction mix, docs/kernel-model.md).");
+  }
   return caveats;
 }
 

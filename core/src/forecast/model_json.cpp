@@ -70,7 +70,7 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   for (const auto& s : f.substitutions)
     subs.push_back({{"kernel", s.kernel}, {"forecast_as", s.forecast_as}});
   j["substitutions"] = subs;
-  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor);
+  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, w.dtype);
   for (std::string& c : workload_caveats(model, w)) caveats.push_back(std::move(c));
   if (f.engine == Engine::compiled)
     caveats.push_back(

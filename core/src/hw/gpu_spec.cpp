@@ -91,6 +91,8 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
     g.vendor = c->vendor;
     g.max_threads_per_sm = c->max_threads_per_sm;
     g.l1_kb_per_sm = c->l1_kb_per_sm;
+    g.fp32_issue_slots_per_warp_fma = c->fp32_issue_slots_per_warp_fma;
+    g.issue_source = c->issue_source;
     g.peak_tflops = c->peak_tflops;
     g.peak_source = c->peak_source;
   } else if (has_field(j, "Vendor")) {
@@ -135,6 +137,11 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
         static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
   if (has_field(j, "l1_kb_per_sm"))
     g.l1_kb_per_sm = number_field(j, "l1_kb_per_sm", origin, 1, kMaxL1Kb);
+  if (has_field(j, "fp32_issue_slots_per_warp_fma")) {
+    g.fp32_issue_slots_per_warp_fma =
+        number_field(j, "fp32_issue_slots_per_warp_fma", origin, 0.25, 8);
+    g.issue_source = string_field(j, "issue_source", origin);
+  }
   if (has_field(j, "peak_tflops")) parse_peaks(j, origin, g);
   g.peak_source = string_field(j, "peak_source", origin, false);
   g.source = string_field(j, "source", origin, false);
@@ -165,6 +172,10 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
   j["l2_mb"] = g.l2_mb;
   if (g.max_threads_per_sm > 0) j["max_threads_per_sm"] = g.max_threads_per_sm;
   if (g.l1_kb_per_sm > 0) j["l1_kb_per_sm"] = g.l1_kb_per_sm;
+  if (g.fp32_issue_slots_per_warp_fma > 0) {
+    j["fp32_issue_slots_per_warp_fma"] = g.fp32_issue_slots_per_warp_fma;
+    j["issue_source"] = g.issue_source;
+  }
   nlohmann::ordered_json peaks = nlohmann::ordered_json::object();
   for (int t = 0; t < kDataTypeCount; ++t)
     for (ComputeUnit u : {ComputeUnit::tensor, ComputeUnit::vector})

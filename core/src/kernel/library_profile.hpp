@@ -30,6 +30,9 @@ struct LibraryProfile {
   std::int64_t layernorm_elements_per_pass = 512;
   // Resident threads per SM when the GPU spec does not say.
   int default_threads_per_sm = 2048;
+  // Share of an FP32 GEMM main loop's instructions that are FMAs (the rest: shared-memory
+  // loads, address and loop arithmetic); 0 = not stated. Bounds SGEMM on issue-limited SMs.
+  double sgemm_fma_instruction_share = 0;
 };
 
 // Throws tilecast::Error naming `origin` and the bad field.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernel/issue_ceiling.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
@@ -59,7 +60,8 @@ std::vector<Feature> with_common_features(std::vector<Feature> own) {
 
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
-  const double flop_per_ms_sm = peak_gflops(gpu, k) * 1e6 / sm;
+  const double flop_per_ms_sm =
+      peak_gflops(gpu, k) * fp32_issue_ceiling(gpu, k, library_profile_for(gpu)) * 1e6 / sm;
   const double compute_ms = plan.tile_flops / flop_per_ms_sm;
   const FamilyTraits& traits = family_of(k.op);
   if (traits.tiles_share_operands) {

@@ -160,7 +160,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 " tokens is " + std::to_string(f.max_batch) + "; the longest context at batch " +
                 std::to_string(r.batch) + " is " + std::to_string(f.max_context) +
                 " tokens). The times are forecast as if it did.");
-  for (auto& w : forecast_caveats(gpu, r.predictor)) c.push_back(std::move(w));
+  for (auto& w : forecast_caveats(gpu, r.predictor, r.dtype)) c.push_back(std::move(w));
   return f;
 }
 

@@ -168,6 +168,21 @@ TEST_SUITE("measure_kit") {
     CHECK(k.code == 0);
     CHECK(k.output.find(kDevice) != std::string::npos);
     CHECK(k.output.find("overall") != std::string::npos);
+    // --min-measured-us keeps only rows at or above a latency; the count shrinks, none is an
+    // error naming the flag.
+    const auto overall_n = [](const std::string& out) {
+      const auto at = out.find("overall");
+      return at == std::string::npos ? -1 : std::stoi(out.substr(at + 7));
+    };
+    const Run slow = run_cli("eval-kernels --min-measured-us 50 --devices " +
+                             quoted(sample_dir() + "/devices") + csvs);
+    CHECK(slow.code == 0);
+    CHECK(overall_n(slow.output) > 0);
+    CHECK(overall_n(slow.output) < overall_n(k.output));
+    const Run none = run_cli("eval-kernels --min-measured-us 1000000000 --devices " +
+                             quoted(sample_dir() + "/devices") + csvs);
+    CHECK(none.code != 0);
+    CHECK(none.output.find("--min-measured-us") != std::string::npos);
     const Run e =
         run_cli("eval-e2e --devices " + quoted(sample_dir() + "/devices") + " --models " +
                 quoted(sample_dir() + "/models") + " --labels " + quoted(sample_dir() + "/labels"));

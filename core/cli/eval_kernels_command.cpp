@@ -16,7 +16,16 @@ int run_eval_kernels(const Args& args) {
   if (args.positional().empty()) throw Error("eval-kernels: give the kernel CSV files");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const std::map<std::string, GpuSpec> devices = read_device_dir(devices_dir);
-  const std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
+  std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
+  // Only rows measured at or above a latency: separates kernels near a harness's launch floor
+  // (which differs between measuring hosts) from the rest.
+  if (args.has("min-measured-us")) {
+    const double min_ms = double(args.integer("min-measured-us", 0, 0, 1000000000)) / 1000.0;
+    std::erase_if(rows, [&](const MeasuredKernel& r) { return r.latency_ms < min_ms; });
+    if (rows.empty())
+      throw Error("eval-kernels: no row was measured at or above --min-measured-us " +
+                  args.get("min-measured-us") + " (microseconds)");
+  }
   const EvalReport rep = evaluate_kernels(rows, devices, predictor);
   if (args.has("rows"))
     std::printf("%s", eval_rows_csv(rows, devices, predictor).c_str());
@@ -29,9 +38,10 @@ int run_eval_kernels(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"eval-kernels",
-     "--devices DIR [--predictor tilecast|roofline] [--json | --rows] [--weights DIR] CSV...",
+     "--devices DIR [--predictor tilecast|roofline] [--json | --rows] [--weights DIR] "
+     "[--min-measured-us N] CSV...",
      "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
-     {"devices", "predictor", "weights"},
+     {"devices", "predictor", "weights", "min-measured-us"},
      {"json", "rows"},
      run_eval_kernels});
 

@@ -17,22 +17,12 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t R = GraphBuilder::mul(B, S);
   const bool two = m.architecture == Architecture::gemma2;
 
-  AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
-  attn.qkv_bias = attn.out_bias = m.attention_bias;
-  attn.rotary = true;
-  attn.dropout = m.attention_dropout;
-  attn.out_copy_width = hd;
+  AttentionSpec attn = rotary_attention(m);
   if (two) {
     attn.scaling = Scaling::scores_mulu;
     attn.softcap = m.attn_logit_softcap;
   }
-  const MlpSpec mlp_spec{.hidden = H,
-                         .inner = m.intermediate_size,
-                         .names = {"gate_proj", "up_proj", "down_proj"},
-                         .gated = true,
-                         .bias = m.mlp_bias,
-                         .act = m.activation,
-                         .act_name = "act_fn"};
+  const MlpSpec mlp_spec = gated_mlp(m, m.intermediate_size);
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H, false);

@@ -8,24 +8,10 @@
 namespace tilecast::detail {
 
 void build_llama(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t H = m.hidden_size, hd = m.head_dim;
-
-  AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
-  attn.qkv_bias = m.attention_bias;
+  AttentionSpec attn = rotary_attention(m);
   attn.out_bias = m.attention_bias && m.architecture != Architecture::qwen2;
-  attn.rotary = true;
-  attn.dropout = m.attention_dropout;
   attn.out_dropout = m.hidden_dropout;  // 0: no kernel
-  attn.out_copy_width = hd;
-  const MlpSpec mlp_spec{.hidden = H,
-                         .inner = m.intermediate_size,
-                         .names = {"gate_proj", "up_proj", "down_proj"},
-                         .gated = true,
-                         .bias = m.mlp_bias,
-                         .act = m.activation,
-                         .act_name = "act_fn"};
-
-  rotary_decoder(g, m, attn, mlp_spec);
+  rotary_decoder(g, m, attn, gated_mlp(m, m.intermediate_size));
 }
 
 }  // namespace tilecast::detail

@@ -13,12 +13,8 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t R = GraphBuilder::mul(B, S);
   const bool qwen = m.architecture == Architecture::qwen2_moe;
 
-  AttentionSpec attn{.hidden = H, .heads = m.num_heads, .kv_heads = m.num_kv_heads, .head_dim = hd};
-  attn.qkv_bias = m.attention_bias;
+  AttentionSpec attn = rotary_attention(m);
   attn.out_bias = m.attention_bias && !qwen;
-  attn.rotary = true;
-  attn.dropout = m.attention_dropout;
-  attn.out_copy_width = hd;
   const MoeSpec experts{.hidden = H,
                         .experts = m.num_experts,
                         .top_k = m.experts_per_token,
@@ -26,13 +22,7 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
                         .norm_topk = m.norm_topk_prob,
                         .act = m.activation,
                         .shared_inner = m.shared_expert_intermediate_size};
-  const MlpSpec dense{.hidden = H,
-                      .inner = m.intermediate_size,
-                      .names = {"gate_proj", "up_proj", "down_proj"},
-                      .gated = true,
-                      .bias = m.mlp_bias,
-                      .act = m.activation,
-                      .act_name = "act_fn"};
+  const MlpSpec dense = gated_mlp(m, m.intermediate_size);
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);

@@ -115,6 +115,12 @@ void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h
 
 // ---- the Llama-family stack (decoder.cpp) ----
 
+// The attention every Llama-family model starts from: the config's heads, KV heads and head
+// dim, rotary, its attention dropout, q/k/v and output biases as `attention_bias` says.
+AttentionSpec rotary_attention(const ModelConfig& m);
+// A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features.
+MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner);
+
 // Token embedding and rotary tables; num_layers of (RMSNorm, attention, RMSNorm, MLP, residual);
 // the final RMSNorm and LM head. Llama, Mistral, Qwen2 and Phi-3 differ only in `attn` and `mlp`.
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,

@@ -1,7 +1,30 @@
-// The Llama-family decoder stack shared by Llama/Mistral/Qwen2 (llama.cpp) and Phi-3 (phi3.cpp).
+// The Llama-family decoder stack shared by Llama/Mistral/Qwen2 (llama.cpp) and Phi-3 (phi3.cpp),
+// and the attention and MLP specs Gemma and Mixtral start from too.
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
+
+AttentionSpec rotary_attention(const ModelConfig& m) {
+  AttentionSpec attn{.hidden = m.hidden_size,
+                     .heads = m.num_heads,
+                     .kv_heads = m.num_kv_heads,
+                     .head_dim = m.head_dim};
+  attn.qkv_bias = attn.out_bias = m.attention_bias;
+  attn.rotary = true;
+  attn.dropout = m.attention_dropout;
+  attn.out_copy_width = m.head_dim;
+  return attn;
+}
+
+MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner) {
+  return MlpSpec{.hidden = m.hidden_size,
+                 .inner = inner,
+                 .names = {"gate_proj", "up_proj", "down_proj"},
+                 .gated = true,
+                 .bias = m.mlp_bias,
+                 .act = m.activation,
+                 .act_name = "act_fn"};
+}
 
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
                     const MlpSpec& mlp_spec) {

@@ -1,5 +1,6 @@
 #include "common/packed_numbers.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -55,23 +56,26 @@ std::string unpack_numbers(std::string_view packed, std::string_view path) {
   const std::string_view skeleton = r.take(r.le(4));
   const std::string_view index = r.take(count);
   std::vector<std::uint64_t> value(count, 0);
+  std::vector<unsigned char> bytes(count);  // of each number's digits
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto shape = static_cast<unsigned char>(index[k]);
+    if (shape >= shapes.size()) r.fail();
+    bytes[k] = static_cast<unsigned char>(kDigitBytes[shapes[shape].digits]);
+  }
   for (int j = 0; j < 8; ++j)
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto shape = static_cast<unsigned char>(index[k]);
-      if (shape >= shapes.size()) r.fail();
-      if (kDigitBytes[shapes[shape].digits] > j) value[k] |= r.le(1) << (8 * j);
-    }
+    for (std::size_t k = 0; k < count; ++k)
+      if (bytes[k] > j) value[k] |= r.le(1) << (8 * j);
   if (r.at != packed.size()) r.fail();
 
   std::string out;
   out.reserve(skeleton.size() + 12 * count);
   std::size_t k = 0;
   char digits[kMaxDigits];
-  for (char c : skeleton) {
-    if (c != kMarker) {
-      out.push_back(c);
-      continue;
-    }
+  for (std::size_t at = 0; at < skeleton.size();) {
+    const std::size_t next = std::min(skeleton.find(kMarker, at), skeleton.size());
+    out.append(skeleton, at, next - at);  // the text up to the next number
+    if (next == skeleton.size()) break;
+    at = next + 1;
     if (k == count) r.fail();
     const Shape& s = shapes[static_cast<unsigned char>(index[k])];
     std::uint64_t v = value[k++];

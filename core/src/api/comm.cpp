@@ -24,10 +24,12 @@ SystemSpec required_system(const nlohmann::json& req) {
 
 std::string list_systems() {
   nlohmann::json list = nlohmann::json::array();
+  // Text is read as a string_view throughout the core: one instantiation of the JSON parser.
   for (const auto& s : system_catalog()) {
-    nlohmann::json j = nlohmann::json::parse(system_spec_to_json(s));
+    nlohmann::json j = nlohmann::json::parse(std::string_view(system_spec_to_json(s)));
     if (const GpuInterconnect* links = catalog_interconnect(s.gpu))
-      j["gpu_interconnect"] = nlohmann::json::parse(gpu_interconnect_to_json(*links));
+      j["gpu_interconnect"] =
+          nlohmann::json::parse(std::string_view(gpu_interconnect_to_json(*links)));
     list.push_back(j);
   }
   return list.dump();

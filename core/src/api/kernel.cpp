@@ -13,7 +13,9 @@ namespace tilecast::api {
 
 std::string list_gpus() {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& g : gpu_catalog()) list.push_back(nlohmann::json::parse(gpu_spec_to_json(g)));
+  // Text is read as a string_view throughout the core: one instantiation of the JSON parser.
+  for (const auto& g : gpu_catalog())
+    list.push_back(nlohmann::json::parse(std::string_view(gpu_spec_to_json(g))));
   return list.dump();
 }
 

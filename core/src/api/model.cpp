@@ -3,6 +3,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -163,7 +164,7 @@ std::string forecast_model(std::string_view request_json) {
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
   if (!w.training()) return model_forecast_to_json(gpu, model, f, roof);
   // a training step: memory on the one GPU (Adam's states included) and what pressure means
-  auto j = nlohmann::ordered_json::parse(model_forecast_to_json(gpu, model, f, roof));
+  auto j = detail::model_forecast_json(gpu, model, f, roof);
   const TrainingMemory m = training_memory(gpu, graph, w.dtype);
   j["memory"] = detail::memory_json(m);
   for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));

@@ -1,10 +1,29 @@
 #include "common/embedded_data.hpp"
 
+#include <memory>
+#include <string>
+
+#include "common/packed_numbers.hpp"
+
 namespace tilecast::embedded {
+namespace {
+
+// The text of file k; packed files are unpacked once, all together, on first use.
+std::string_view text_of(std::size_t k) {
+  static const std::unique_ptr<std::string[]> unpacked = [] {
+    auto out = std::make_unique<std::string[]>(kFileCount);
+    for (std::size_t i = 0; i < kFileCount; ++i)
+      if (kFiles[i].packed) out[i] = unpack_numbers(kFiles[i].data, kFiles[i].path);
+    return out;
+  }();
+  return kFiles[k].packed ? std::string_view(unpacked[k]) : kFiles[k].data;
+}
+
+}  // namespace
 
 std::string_view find(std::string_view path) {
   for (std::size_t k = 0; k < kFileCount; ++k)
-    if (kFiles[k].path == path) return kFiles[k].text;
+    if (kFiles[k].path == path) return text_of(k);
   return {};
 }
 
@@ -19,7 +38,7 @@ std::vector<JsonFile> json_files_in(std::string_view folder) {
     std::string_view stem = path.substr(folder.size() + 1);
     stem.remove_suffix(kExt.size());
     if (stem.find('/') != std::string_view::npos) continue;
-    out.push_back({stem, path, kFiles[k].text});
+    out.push_back({stem, path, text_of(k)});
   }
   return out;
 }

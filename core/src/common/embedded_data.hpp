@@ -1,5 +1,6 @@
 // Files compiled into the library (catalog, model zoo, trained weights). The table
-// kFiles is generated at build time by core/cmake/embed_files.cmake.
+// kFiles is generated at build time by core/cmake/embed_files.cmake; the trained weights are
+// stored with their numbers packed (common/packed_numbers.hpp) and read back as their text.
 #pragma once
 
 #include <cstddef>
@@ -10,13 +11,15 @@ namespace tilecast::embedded {
 
 struct File {
   std::string_view path;  // relative to the repository root, e.g. "gpu_catalog/t4.json"
-  std::string_view text;
+  std::string_view data;  // the text, or its packed form when `packed`
+  bool packed = false;
 };
 
 extern const File kFiles[];
 extern const std::size_t kFileCount;
 
-// The text of `path`, or an empty view when it was not embedded.
+// The text of `path` (the file's bytes as they were when built), or an empty view when it
+// was not embedded.
 std::string_view find(std::string_view path);
 
 struct JsonFile {

@@ -1,8 +1,8 @@
 #include "common/json_fields.hpp"
 
 #include <cmath>
-#include <sstream>
 
+#include "common/format.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -17,11 +17,7 @@ std::string describe(const nlohmann::json& v) {
   return s;
 }
 
-std::string fmt(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
+std::string fmt(double v) { return format_g(v); }
 
 const nlohmann::json& require(const nlohmann::json& obj, std::string_view field,
                               std::string_view origin) {

@@ -1,5 +1,7 @@
 // The whole-model forecast as the JSON object the CLI (--json), the WASM binding
 // and the web page share.
+#include "forecast/model_json.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "tilecast/forecast_caveats.hpp"
@@ -28,8 +30,9 @@ const char* tokens_meaning(Mode m) {
 
 }  // namespace
 
-std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
-                                   const ModelForecast& f, double roofline_latency_ms) {
+nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                   const ModelForecast& f,
+                                                   double roofline_latency_ms) {
   nlohmann::ordered_json j;
   j["tilecast_version"] = std::string(kVersion);
   j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
@@ -86,7 +89,12 @@ std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                    {"context_len", w.context_len},
                    {"precision", std::string(dtype_name(w.dtype))},
                    {"tokens_per_s_counts", tokens_meaning(w.mode)}};
-  return j.dump(2);
+  return j;
+}
+
+std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                   const ModelForecast& f, double roofline_latency_ms) {
+  return detail::model_forecast_json(gpu, model, f, roofline_latency_ms).dump(2);
 }
 
 }  // namespace tilecast

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
+#include "common/format.hpp"
 #include "graph/builder.hpp"
 #include "tilecast/error.hpp"
 
@@ -64,12 +64,9 @@ OpRef& OpRef::fused(double flops, double bytes) {
 std::int64_t GraphBuilder::mul(double a, double b, double c) {
   const double x = a * b * c;
   if (!std::isfinite(x) || x > kMaxDim) {
-    std::ostringstream os;
-    os.precision(3);
-    os << "batch x seq is too large for this model: one kernel dimension would hold " << x
-       << " elements, more than any GPU's memory holds (at most " << kMaxDim
-       << "); use a smaller batch or sequence";
-    throw Error(os.str());
+    throw Error("batch x seq is too large for this model: one kernel dimension would hold " +
+                detail::format_g(x, 3) + " elements, more than any GPU's memory holds (at most " +
+                detail::format_g(kMaxDim, 3) + "); use a smaller batch or sequence");
   }
   return static_cast<std::int64_t>(x);
 }

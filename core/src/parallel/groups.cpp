@@ -3,8 +3,8 @@
 // pipeline hop strides over tp x dp ranks. Each collective goes through the comm model
 // (core/src/comm) with the GPUs of the group that share a node.
 #include <algorithm>
-#include <sstream>
 
+#include "common/format.hpp"
 #include "parallel/parallel.hpp"
 
 namespace tilecast::detail {
@@ -43,18 +43,17 @@ double Collectives::ms(Collective what, Group g, double bytes) const {
 std::string Collectives::describe(Collective what, Group g, double bytes) const {
   const CollectiveRequest r = request(what, g, bytes);
   const CollectiveForecast f = forecast_collective(system_, r);
-  std::ostringstream os;
-  os.precision(4);
-  os << collective_name(what) << " ("
-     << (g == Group::tp   ? "tp"
-         : g == Group::dp ? "dp"
-                          : "pp")
-     << ", " << r.gpus << " GPUs, " << f.nodes << (f.nodes == 1 ? " node" : " nodes")
-     << "): " << comm_algorithm_name(f.algorithm) << " over " << link_class_name(f.link) << " at "
-     << f.path_bw_gbps << " GB/s per direction, " << bytes / 1e6 << " MB in " << f.time_ms
-     << " ms (bus " << f.bus_bw_gbps << " GB/s; curve " << f.calibration
-     << (f.calibrated ? "" : ", borrowed") << ")";
-  return os.str();
+  const auto g4 = [](double v) { return format_g(v, 4); };
+  std::string s(collective_name(what));
+  s += g == Group::tp ? " (tp" : g == Group::dp ? " (dp" : " (pp";
+  s += ", " + std::to_string(r.gpus) + " GPUs, " + std::to_string(f.nodes) +
+       (f.nodes == 1 ? " node" : " nodes") + "): ";
+  s += std::string(comm_algorithm_name(f.algorithm)) + " over " +
+       std::string(link_class_name(f.link)) + " at " + g4(f.path_bw_gbps) +
+       " GB/s per direction, " + g4(bytes / 1e6) + " MB in " + g4(f.time_ms) + " ms (bus " +
+       g4(f.bus_bw_gbps) + " GB/s; curve " + f.calibration + (f.calibrated ? "" : ", borrowed") +
+       ")";
+  return s;
 }
 
 }  // namespace tilecast::detail

@@ -1,0 +1,14 @@
+// The whole-model forecast's JSON object (model_forecast_to_json's, before it is written
+// out), for callers that add fields to it without writing and re-reading the text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "tilecast/model_forecast.hpp"
+
+namespace tilecast::detail {
+
+nlohmann::ordered_json model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                           const ModelForecast& f, double roofline_latency_ms);
+
+}  // namespace tilecast::detail

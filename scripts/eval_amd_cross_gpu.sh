@@ -22,7 +22,7 @@ for pair in "MI100 MI210" "MI210 MI100"; do
     files+=("$AMD/train/$op/AMD Instinct $2.csv")
   done
   "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
-    --tile-table "$tmp/$1/tile_table_amd.json" --json "${files[@]}" >"$tmp/$1-on-$2.json"
+    --tile-table "$tmp/$1/tile_table_amd.json" --gemm-model "$tmp/$1/gemm_amd_fp32.json" --json "${files[@]}" >"$tmp/$1-on-$2.json"
 done
 python3 - "$tmp" <<'PY'
 import json, sys

@@ -19,7 +19,7 @@ AmdGemmTerms amd_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan&
                       std::ceil(double(k.dims[1]) / plan.tile_cols);
   const double split = grid > 0 ? std::max(1.0, std::round(double(plan.tiles) / grid)) : 1.0;
   AmdGemmTerms t;
-  t.waves = double(plan.waves);
+  t.tiles_per_cu = double(plan.tiles) / cu;
   t.tile_compute_ms = plan.tile_flops / (peak_gflops(gpu, k) * 1e6 / cu);
   t.tile_memory_ms = plan.tile_bytes / (gpu.mem_bw_gbps * 1e6 / cu);
   t.kcycle_ms = 1000.0 / (gpu.clock_mhz * 1e3);
@@ -33,7 +33,7 @@ double AmdGemmParams::latency_ms(const AmdGemmTerms& t) const {
   const double tile_ms =
       std::max(compute_scale * t.tile_compute_ms, tile_bandwidth_scale * t.tile_memory_ms) +
       tile_kcycles * t.kcycle_ms;
-  return t.waves * tile_ms + bandwidth_scale * t.memory_ms + overhead_ms;
+  return t.tiles_per_cu * tile_ms + bandwidth_scale * t.memory_ms + overhead_ms;
 }
 
 AmdGemmModel parse_amd_gemm_model(std::string_view json_text, std::string_view origin) {

@@ -2,12 +2,13 @@
 // the learned GEMM net because it carries across GPUs (docs/amd-model.md). Per op (linear, bmm)
 // five fitted parameters shared by every AMD GPU, fitted by `tilecast train-amd-gemm`
 // (core/data/gemm_amd_fp32.json):
-//   latency = waves x (max(compute_scale x tile FLOPs / (matrix peak / CUs),
-//                          tile_bandwidth_scale x tile bytes / (DRAM bandwidth / CUs))
-//                      + tile_kcycles x 1000 cycles / clock)
+//   latency = tiles / CUs x (max(compute_scale x tile FLOPs / (matrix peak / CUs),
+//                                tile_bandwidth_scale x tile bytes / (DRAM bandwidth / CUs))
+//                            + tile_kcycles x 1000 cycles / clock)
 //             + bandwidth_scale x kernel bytes (split-K partials included) / DRAM bandwidth
 //             + overhead_ms,
-// the macro tile and split-K from the AMD tile table (learned/tile_table.hpp).
+// the macro tile and split-K from the AMD tile table (learned/tile_table.hpp). Tiles per CU
+// unrounded: whole waves (ceil) carried worse from one GPU to the other (docs/amd-model.md).
 #pragma once
 
 #include <array>
@@ -21,7 +22,7 @@ namespace tilecast {
 
 // The form's physical times of one GEMM on one GPU, before any fitted parameter.
 struct AmdGemmTerms {
-  double waves = 0;            // ceil(tiles / compute units)
+  double tiles_per_cu = 0;     // tiles / compute units, not rounded up to whole waves
   double tile_compute_ms = 0;  // one tile's FLOPs at one CU's share of the matrix peak
   double tile_memory_ms = 0;   // one tile's A and B panels and output at one CU's DRAM share
   double kcycle_ms = 0;        // 1000 clock cycles
@@ -48,7 +49,7 @@ struct AmdGemmModel {
 
 inline constexpr std::string_view kAmdGemmFormat = "tilecast-amd-gemm-1";
 inline constexpr std::string_view kAmdGemmForm =
-    "waves*(max(compute_scale*tile_flops/(matrix_peak/cu), "
+    "tiles/cu*(max(compute_scale*tile_flops/(matrix_peak/cu), "
     "tile_bandwidth_scale*tile_bytes/(mem_bw/cu))+tile_kcycles*1000/clock)"
     "+bandwidth_scale*bytes/mem_bw+overhead_ms";
 

@@ -4,6 +4,10 @@
 # the other GPU held out), then forecast every kernel row of the other GPU: its GEMM test rows
 # (amd/kernels/test) and its vector-op rows (amd/kernels/train). Prints MAPE per op beside the
 # roofline as a Markdown table, both ways. ~4 min on 2 cores. Usage: scripts/eval_amd_cross_gpu.sh [BUILD_DIR]
+# TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-amd --rows) as
+# DIR/<train>-on-<test>.csv, which scripts/amd_gemm_residuals.py breaks down.
+# TILECAST_AMD_GEMM=net forecasts the GEMMs with the learned net instead of the analytic model
+# (the figures before it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -11,6 +15,7 @@ cli="$BUILD/cli/tilecast"
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 AMD="$DATA/amd/kernels"
 tmp=$(mktemp -d)
+gemm_flag() { [ "${TILECAST_AMD_GEMM:-analytic}" = net ] || echo "--gemm-model $tmp/$1/gemm_amd_fp32.json"; }
 trap 'rm -rf "$tmp"' EXIT
 for pair in "MI100 MI210" "MI210 MI100"; do
   set -- $pair
@@ -22,7 +27,13 @@ for pair in "MI100 MI210" "MI210 MI100"; do
     files+=("$AMD/train/$op/AMD Instinct $2.csv")
   done
   "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
-    --tile-table "$tmp/$1/tile_table_amd.json" --json "${files[@]}" >"$tmp/$1-on-$2.json"
+    --tile-table "$tmp/$1/tile_table_amd.json" $(gemm_flag "$1") --json "${files[@]}" >"$tmp/$1-on-$2.json"
+  if [ -n "${TILECAST_ROWS_DIR:-}" ]; then
+    mkdir -p "$TILECAST_ROWS_DIR"
+    "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
+      --tile-table "$tmp/$1/tile_table_amd.json" $(gemm_flag "$1") \
+      --rows "${files[0]}" "${files[1]}" >"$TILECAST_ROWS_DIR/$1-on-$2.csv"
+  fi
 done
 python3 - "$tmp" <<'PY'
 import json, sys

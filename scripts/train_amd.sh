@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Trains the AMD Instinct FP32 kernel models into core/data/kernel_weights_amd.json and
-# core/data/tile_table_amd.json from the NeuSight MI100 and MI210 measurements: the vector
+# Trains the AMD Instinct FP32 kernel models into core/data/kernel_weights_amd.json,
+# core/data/tile_table_amd.json and (the analytic GEMM model, `tilecast train-amd-gemm` with
+# that tile table) core/data/gemm_amd_fp32.json from the NeuSight MI100 and MI210 measurements: the vector
 # ops' training CSVs and, for GEMMs, the only AMD GEMM measurements the data carries, the
 # test CSVs amd/kernels/test/{bmm,linear} (the cross-GPU check, scripts/eval_amd_cross_gpu.sh,
 # trains on one GPU's and tests on the other's). Deterministic for a seed; ~2 min on 2 cores.
 # Usage: scripts/train_amd.sh [BUILD_DIR] [extra `tilecast train` flags, e.g. --hold-out NAME]
-# (TILECAST_TRAIN_OUT=DIR writes DIR/kernel_weights_amd.json and DIR/tile_table_amd.json).
+# (TILECAST_TRAIN_OUT=DIR writes DIR/kernel_weights_amd.json, DIR/tile_table_amd.json and
+# DIR/gemm_amd_fp32.json).
 # Rebuild afterwards to embed the new weights.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,3 +37,13 @@ if [ -f "$tmp/kernel_weights.json" ]; then
 fi
 mv "$tmp/tile_table.json" "$OUT/tile_table_amd.json"
 echo "wrote $OUT/tile_table_amd.json"
+if [ -f "$OUT/kernel_weights_amd.json" ] && [[ " $* " != *" --tile-table-only "* ]]; then
+  held=()  # the GEMM fit takes the same held-out GPUs
+  args=("$@")
+  for ((i = 0; i < ${#args[@]}; i++)); do
+    if [ "${args[i]}" = --hold-out ]; then held+=(--hold-out "${args[i + 1]}"); fi
+  done
+  "$BUILD/cli/tilecast" train-amd-gemm --devices "$DATA/devices" \
+    --tile-table "$OUT/tile_table_amd.json" --out "$OUT/gemm_amd_fp32.json" "${held[@]}" \
+    "$AMD"/test/{linear,bmm}/*.csv
+fi

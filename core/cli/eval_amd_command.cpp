@@ -1,5 +1,5 @@
 // `tilecast eval-amd`: eval-kernels with the AMD FP32 models, embedded or given as files
-// (--weights FILE --tile-table FILE, e.g. trained with one GPU held out by
+// (--weights FILE --tile-table FILE [--gemm-model FILE], e.g. trained with one GPU held out by
 // scripts/eval_amd_cross_gpu.sh). MAPE per (GPU, op) beside the roofline's.
 #include <cstdio>
 
@@ -17,9 +17,16 @@ int run_eval_amd(const Args& args) {
   if (args.positional().empty()) throw Error("eval-amd: give the kernel CSV files");
   if (args.has("weights") != args.has("tile-table"))
     throw Error("eval-amd: give --weights and --tile-table together");
+
+  if (args.has("gemm-model") && !args.has("weights"))
+    throw Error("eval-amd: --gemm-model needs --weights and --tile-table (trained with it)");
   if (args.has("weights"))
     register_fp32_weights("AMD", read_text_file(args.get("weights")),
                           read_text_file(args.get("tile-table")), args.get("weights"));
+  if (args.has("gemm-model"))  // after the weights: it serves the GEMMs
+    register_amd_gemm_model(read_text_file(args.get("gemm-model")),
+                            read_text_file(args.get("weights")),
+                            read_text_file(args.get("tile-table")), args.get("gemm-model"));
   const std::map<std::string, GpuSpec> devices = read_device_dir(devices_dir);
   const std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
   const EvalReport rep = evaluate_kernels(rows, devices, Predictor::tilecast);
@@ -32,13 +39,15 @@ int run_eval_amd(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
-    register_command({"eval-amd",
-                      "--devices DIR [--weights FILE --tile-table FILE] [--json | --rows] CSV...",
-                      "eval-kernels with the AMD models, embedded or from files (cross-GPU runs)",
-                      {"devices", "weights", "tile-table"},
-                      {"json", "rows"},
-                      run_eval_amd});
+[[maybe_unused]] const bool registered = register_command(
+    {"eval-amd",
+     "--devices DIR [--weights FILE --tile-table FILE [--gemm-model FILE]] [--json | --rows] "
+     "CSV...",
+     "eval-kernels with the AMD models, embedded or from files (cross-GPU runs; "
+     "--weights alone: its net serves GEMMs too)",
+     {"devices", "weights", "tile-table", "gemm-model"},
+     {"json", "rows"},
+     run_eval_amd});
 
 }  // namespace
 }  // namespace tilecast::cli

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "forecast/amd_gemm_predictor.hpp"
 #include "forecast/predictor.hpp"
 
 namespace tilecast {
@@ -32,7 +33,19 @@ void register_fp32_weights(std::string_view vendor, std::string_view weights_jso
   auto model = std::make_shared<OwningLearnedPredictor>(
       parse_kernel_weights(weights_json, o + " (weights)"),
       parse_tile_table(tile_table_json, o + " (tile table)"));
-  register_learned_model({std::string(vendor), DataType::fp32, ""}, std::move(model));
+  register_learned_model({std::string(vendor), DataType::fp32, ""}, model);
+  register_learned_model({std::string(vendor), DataType::fp32, "gemm"}, std::move(model));
+}
+
+void register_amd_gemm_model(std::string_view model_json, std::string_view weights_json,
+                             std::string_view tile_table_json, std::string_view origin) {
+  const std::string o(origin);
+  TileTable table = parse_tile_table(tile_table_json, o + " (tile table)");
+  auto net = std::make_shared<OwningLearnedPredictor>(
+      parse_kernel_weights(weights_json, o + " (weights)"), table);
+  register_learned_model(
+      {"AMD", DataType::fp32, "gemm"},
+      make_amd_gemm_predictor(parse_amd_gemm_model(model_json, o), std::move(table), net));
 }
 
 }  // namespace tilecast

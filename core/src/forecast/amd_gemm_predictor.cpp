@@ -1,0 +1,77 @@
+#include "forecast/amd_gemm_predictor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/roofline.hpp"
+
+namespace tilecast {
+namespace {
+
+class AmdGemmPredictor final : public KernelPredictor {
+ public:
+  AmdGemmPredictor(const AmdGemmModel& model, TileTable tiles,
+                   std::shared_ptr<const KernelPredictor> measured)
+      : model_(model), tiles_(std::move(tiles)), measured_(std::move(measured)) {}
+
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    if (family_of(kernel.op).name != "gemm")
+      throw Error("the AMD GEMM model forecasts GEMMs only, not op '" +
+                  std::string(op_name(kernel.op)) + "'");
+    if (is_measured_gpu(tiles_, gpu)) return measured_->forecast(gpu, kernel);
+    KernelForecast f;
+    f.flops = kernel_flops(kernel);
+    f.bytes = kernel_bytes(kernel);
+    f.roofline_ms = roofline_latency_ms(gpu, kernel, f.flops, f.bytes);
+    if (!(f.roofline_ms > 0) || !std::isfinite(f.roofline_ms))
+      throw Error("GPU '" + gpu.name + "' gives no finite roofline for this kernel");
+    const TilePlan plan = plan_kernel(gpu, kernel, tiles_, library_profile_for(gpu));
+    const AmdGemmParams& p = model_.of(kernel.op);
+    const double ms = p.latency_ms(amd_gemm_terms(gpu, kernel, plan));
+    f.latency_ms = std::isfinite(ms) ? std::max(ms, f.roofline_ms) : f.roofline_ms;
+    f.tiles = plan.tiles;
+    f.waves = plan.waves;
+    f.overhead_ms = p.overhead_ms;
+    f.utilization = f.latency_ms > p.overhead_ms
+                        ? std::min(1.0, f.roofline_ms / (f.latency_ms - p.overhead_ms))
+                        : 1.0;
+    f.tile = plan.label;
+    return f;
+  }
+  std::string_view name() const override { return "tilecast"; }
+
+ private:
+  AmdGemmModel model_;
+  TileTable tiles_;
+  std::shared_ptr<const KernelPredictor> measured_;
+};
+
+}  // namespace
+
+bool is_measured_gpu(const TileTable& tiles, const GpuSpec& gpu) {
+  const auto key = gpu_table_key(gpu);
+  for (const TileTable::Gpu& g : tiles.gpus) {
+    bool same = true;
+    for (int i = 0; i < 4; ++i)
+      same =
+          same && std::fabs(g.key[std::size_t(i)] - key[std::size_t(i)]) <= kMeasuredKeyTolerance;
+    if (same) return true;
+  }
+  return false;
+}
+
+std::shared_ptr<const KernelPredictor> make_amd_gemm_predictor(
+    const AmdGemmModel& model, TileTable tiles, std::shared_ptr<const KernelPredictor> measured) {
+  if (!model.valid())
+    throw Error(
+        "AMD GEMM model: compute_scale and tile_bandwidth_scale must be positive for both ops");
+  if (!measured) throw Error("AMD GEMM model: no predictor for the measured GPUs given");
+  return std::make_shared<AmdGemmPredictor>(model, std::move(tiles), std::move(measured));
+}
+
+}  // namespace tilecast

@@ -24,23 +24,10 @@ class AmdGemmPredictor final : public KernelPredictor {
       throw Error("the AMD GEMM model forecasts GEMMs only, not op '" +
                   std::string(op_name(kernel.op)) + "'");
     if (is_measured_gpu(tiles_, gpu)) return measured_->forecast(gpu, kernel);
-    KernelForecast f;
-    f.flops = kernel_flops(kernel);
-    f.bytes = kernel_bytes(kernel);
-    f.roofline_ms = roofline_latency_ms(gpu, kernel, f.flops, f.bytes);
-    if (!(f.roofline_ms > 0) || !std::isfinite(f.roofline_ms))
-      throw Error("GPU '" + gpu.name + "' gives no finite roofline for this kernel");
+    KernelForecast f = roofline_part(gpu, kernel);
     const TilePlan plan = plan_kernel(gpu, kernel, tiles_, library_profile_for(gpu));
     const AmdGemmParams& p = model_.of(kernel.op);
-    const double ms = p.latency_ms(amd_gemm_terms(gpu, kernel, plan));
-    f.latency_ms = std::isfinite(ms) ? std::max(ms, f.roofline_ms) : f.roofline_ms;
-    f.tiles = plan.tiles;
-    f.waves = plan.waves;
-    f.overhead_ms = p.overhead_ms;
-    f.utilization = f.latency_ms > p.overhead_ms
-                        ? std::min(1.0, f.roofline_ms / (f.latency_ms - p.overhead_ms))
-                        : 1.0;
-    f.tile = plan.label;
+    finish_analytic(f, p.latency_ms(amd_gemm_terms(gpu, kernel, plan)), p.overhead_ms, plan);
     return f;
   }
   std::string_view name() const override { return "tilecast"; }

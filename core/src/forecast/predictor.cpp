@@ -19,9 +19,7 @@
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
-namespace {
 
-// FLOPs, bytes and the roofline bound, which every predictor reports.
 KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel) {
   KernelForecast f;
   f.flops = kernel_flops(kernel);
@@ -31,6 +29,20 @@ KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel) {
     throw Error("GPU '" + gpu.name + "' gives no finite roofline for this kernel");
   return f;
 }
+
+void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,
+                     const TilePlan& plan) {
+  f.latency_ms = std::isfinite(latency_ms) ? std::max(latency_ms, f.roofline_ms) : f.roofline_ms;
+  f.tiles = plan.tiles;
+  f.waves = plan.waves;
+  f.overhead_ms = overhead_ms;
+  f.utilization = f.latency_ms > overhead_ms
+                      ? std::min(1.0, f.roofline_ms / (f.latency_ms - overhead_ms))
+                      : 1.0;
+  f.tile = plan.label;
+}
+
+namespace {
 
 // A row kernel moves its DRAM traffic no faster than the element-wise kernel moving the
 // same bytes on the same GPU: a relu (one read, one write per element) over

@@ -17,6 +17,14 @@
 
 namespace tilecast {
 
+// FLOPs, bytes and the roofline bound, which every predictor reports; throws for a GPU that
+// gives no finite roofline.
+KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel);
+// An analytic model's forecast on top of roofline_part: its latency bounded below by the
+// roofline, the plan's tiles and waves, its per-launch overhead and the utilization they imply.
+void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,
+                     const TilePlan& plan);
+
 class KernelPredictor {
  public:
   virtual ~KernelPredictor() = default;

@@ -27,15 +27,6 @@ namespace {
 
 const char* const kGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
 
-std::map<std::string, GpuSpec> devices() {
-  std::map<std::string, GpuSpec> out;
-  for (const TrainText& d : test::dataset_device_files()) {
-    GpuSpec g = parse_gpu_spec(d.text, d.name);
-    out.emplace(g.name, g);
-  }
-  return out;
-}
-
 // The GEMM inputs of scripts/train_amd.sh, in its order.
 std::vector<TrainText> gemm_csvs() {
   std::vector<TrainText> out;
@@ -98,7 +89,7 @@ TEST_SUITE("amd_gemm") {
   TEST_CASE("the committed AMD GEMM model is current with the data and the fit") {
     const auto committed = nlohmann::json::parse(valid_model_text());
     const AmdGemmTrainResult res = train_amd_gemm_model(
-        rows_of(gemm_csvs()), devices(),
+        rows_of(gemm_csvs()), test::dataset_devices(),
         test::read_file(test::repo_dir() + "/core/data/tile_table_amd.json"), {}, "test");
     const auto fresh = nlohmann::json::parse(res.json);
     INFO("stale core/data/gemm_amd_fp32.json: rerun scripts/train_amd.sh (make train-amd)");
@@ -149,7 +140,7 @@ TEST_SUITE("amd_gemm") {
       double linear_pct, bmm_pct;
     };
     const Case cases[] = {{0, 1, 14.1, 20.4}, {1, 0, 15.3, 26.8}};
-    const auto devs = devices();
+    const auto devs = test::dataset_devices();
     const std::vector<TrainText> csvs = gemm_csvs();
     const std::vector<MeasuredKernel> rows = rows_of(csvs);
     for (const Case& c : cases) {

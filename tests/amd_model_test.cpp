@@ -41,15 +41,6 @@ std::vector<std::string> training_inputs() {
   return out;
 }
 
-std::map<std::string, GpuSpec> devices() {
-  std::map<std::string, GpuSpec> out;
-  for (const TrainText& d : test::dataset_device_files()) {
-    GpuSpec g = parse_gpu_spec(d.text, d.name);
-    out.emplace(g.name, g);
-  }
-  return out;
-}
-
 struct Ceiling {
   const char* gpu;
   const char* op;
@@ -125,7 +116,7 @@ TEST_SUITE("amd_model") {
   }
 
   TEST_CASE("every AMD kernel row under its ceiling") {
-    const auto devs = devices();
+    const auto devs = test::dataset_devices();
     std::vector<MeasuredKernel> rows;
     for (const auto& rel : training_inputs()) {
       if (rel.find("curated") != std::string::npos) continue;

@@ -42,16 +42,6 @@ double ceiling_for(const std::string& gpu, const std::string& group, double targ
   return target;
 }
 
-std::map<std::string, GpuSpec> devices() {
-  std::map<std::string, GpuSpec> out;
-  for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices")) {
-    if (e.path().extension() != ".json") continue;
-    GpuSpec g = parse_gpu_spec(test::read_file(e.path().string()), e.path().string());
-    out.emplace(g.name, g);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_SUITE("kernel_accuracy") {
@@ -62,7 +52,7 @@ TEST_SUITE("kernel_accuracy") {
       auto part = parse_kernel_csv(test::read_file(path), path);
       rows.insert(rows.end(), part.begin(), part.end());
     }
-    const EvalReport rep = evaluate_kernels(rows, devices(), Predictor::tilecast);
+    const EvalReport rep = evaluate_kernels(rows, test::dataset_devices(), Predictor::tilecast);
     REQUIRE(rep.n == std::int64_t(rows.size()));
     CHECK(rep.overall_mape_pct <=
           ceiling_for("all", "overall", 0.5 * rep.overall_roofline_mape_pct));

@@ -47,4 +47,13 @@ std::vector<TrainText> dataset_device_files() {
   return out;
 }
 
+std::map<std::string, GpuSpec> dataset_devices() {
+  std::map<std::string, GpuSpec> out;
+  for (const TrainText& d : dataset_device_files()) {
+    GpuSpec g = parse_gpu_spec(d.text, d.name);
+    out.emplace(g.name, g);
+  }
+  return out;
+}
+
 }  // namespace tilecast::test

@@ -2,9 +2,11 @@
 // runner for the CLI, shared by the tests.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/train.hpp"
 
 namespace tilecast::test {
@@ -26,6 +28,8 @@ CliRun run_cli(const std::string& args);
 TrainText dataset_file(const std::string& rel);
 // Every device file of the shared dataset (devices/*.json), sorted by name.
 std::vector<TrainText> dataset_device_files();
+// Those files parsed, by device name (what eval-kernels' --devices reads).
+std::map<std::string, GpuSpec> dataset_devices();
 // A shell command line (e.g. a repository script), the same way.
 CliRun run_shell(const std::string& command);
 

@@ -161,9 +161,10 @@ TEST_SUITE("family") {
     h.alpha = sigmoid(-1.0);
     h.overhead_ms = 0.01 * 0.5;
     const double waves = double(f.waves);
-    const double expected =
-        std::max(waves * tile_roofline_ms(gpu, k, plan) / utilization(h, waves) + h.overhead_ms,
-                 roofline_latency_ms(gpu, k));
+    const double expected = std::max(
+        waves * tile_roofline_ms(gpu, k, plan, library_profile_for(gpu)) / utilization(h, waves) +
+            h.overhead_ms,
+        roofline_latency_ms(gpu, k));
     CHECK(f.latency_ms == doctest::Approx(expected).epsilon(1e-12));
     CHECK(f.overhead_ms == doctest::Approx(0.005));
     CHECK(f.utilization == doctest::Approx(utilization(h, waves)));

@@ -183,7 +183,8 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
   const bool streams = traits.streaming_traffic && elementwise;
   const double stream_ms =
       streams ? streaming_ms(*elementwise, gpu, library, kernel.dims[0], kernel.dims[1]) : 0.0;
-  double tile_ms = tile_roofline_ms(gpu, kernel, plan);
+  const double roofline_tile_ms = tile_roofline_ms(gpu, kernel, plan, library);
+  double tile_ms = roofline_tile_ms;
   if (model->streaming_tiles) {
     if (!streams)
       throw Error("the " + traits.name +
@@ -202,8 +203,7 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
   f.waves = plan.waves;
   f.utilization = utilization(h, waves);
   if (model->streaming_tiles && learned > h.overhead_ms)  // as a share of the roofline
-    f.utilization =
-        std::min(1.0, waves * tile_roofline_ms(gpu, kernel, plan) / (learned - h.overhead_ms));
+    f.utilization = std::min(1.0, waves * roofline_tile_ms / (learned - h.overhead_ms));
   f.overhead_ms = h.overhead_ms;
   f.tile = plan.label;
   return f;

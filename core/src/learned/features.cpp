@@ -58,10 +58,11 @@ std::vector<Feature> with_common_features(std::vector<Feature> own) {
   return all;
 }
 
-double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
+double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,
+                        const LibraryProfile& library) {
   const double sm = double(std::max(gpu.num_sm, 1));
   const double flop_per_ms_sm =
-      peak_gflops(gpu, k) * fp32_issue_ceiling(gpu, k, library_profile_for(gpu)) * 1e6 / sm;
+      peak_gflops(gpu, k) * fp32_issue_ceiling(gpu, k, library) * 1e6 / sm;
   const double compute_ms = plan.tile_flops / flop_per_ms_sm;
   const FamilyTraits& traits = family_of(k.op);
   if (traits.tiles_share_operands) {
@@ -70,9 +71,8 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
   }
   double bytes_per_ms_sm = gpu.mem_bw_gbps * 1e6 / sm;
   if (traits.scalar_loads) {
-    const int threads = gpu.max_threads_per_sm > 0
-                            ? gpu.max_threads_per_sm
-                            : library_profile_for(gpu).default_threads_per_sm;
+    const int threads =
+        gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
     bytes_per_ms_sm = std::min(bytes_per_ms_sm, threads * kScalarLoadBytesPerThreadPerS * 1e-3);
   }
   return std::max(compute_ms, plan.tile_bytes / bytes_per_ms_sm);

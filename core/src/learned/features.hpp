@@ -50,6 +50,7 @@ inline constexpr double kScalarLoadBytesPerThreadPerS = 2.0 / 500e-9;
 // that and the resident threads' in-flight rate). Tiles that share operands through L2
 // (GEMMs) take the kernel's minimal DRAM traffic per wave at full bandwidth instead. FP32
 // GEMM compute runs at the peak times the instruction-issue ceiling (kernel/issue_ceiling.hpp).
-double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);
+double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,
+                        const LibraryProfile& library);
 
 }  // namespace tilecast

@@ -27,8 +27,9 @@ double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu,
   relu.dims = {rows, cols, 1, 1};
   const TilePlan plan = plan_elementwise(relu, library, gpu.num_sm);
   const double roofline = roofline_latency_ms(gpu, relu);
-  const double ms =
-      learned_latency(elementwise, gpu, relu, plan, library, tile_roofline_ms(gpu, relu, plan)).ms;
+  const double ms = learned_latency(elementwise, gpu, relu, plan, library,
+                                    tile_roofline_ms(gpu, relu, plan, library))
+                        .ms;
   return std::isfinite(ms) ? std::max(ms, roofline) : roofline;
 }
 

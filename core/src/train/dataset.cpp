@@ -18,7 +18,7 @@ Sample make_sample(const GpuSpec& gpu, const MeasuredKernel& row, const TileTabl
   const Features f = kernel_features(gpu, row.kernel, plan, library);
   s.x = f.v;
   s.waves = double(plan.waves);
-  s.tile_ms = tile_roofline_ms(gpu, row.kernel, plan);
+  s.tile_ms = tile_roofline_ms(gpu, row.kernel, plan, library);
   s.roofline_ms = roofline_latency_ms(gpu, row.kernel);
   s.latency_ms = row.latency_ms;
   s.gpu = &gpu;

@@ -137,7 +137,7 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
     Sample s;
     s.x = kernel_features(gpu, k, plan, library).v;
     s.waves = double(plan.waves);
-    s.tile_ms = tile_roofline_ms(gpu, k, plan);
+    s.tile_ms = tile_roofline_ms(gpu, k, plan, library);
     s.roofline_ms = roofline_latency_ms(gpu, k);
     s.latency_ms = median(ms);
     s.gpu = &gpu;

@@ -10,6 +10,7 @@
 #include "learned/features.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -245,11 +246,53 @@ TEST_SUITE("tiles") {
                              std::to_string(((0u << 15) | (4u << 10) | (4u << 5) | 4u) * 256 + 0) +
                              R"(]},{"name":"far","key":[1,1,1,1],"linear":[0]}]})";
     const TileTable t = parse_tile_table(text, "table.json");
-    CHECK(select_gemm_tile(t, g, k).rows == 32);
-    CHECK(select_gemm_tile(t, g, kernel(Op::linear, 1, 16, 16, 20)).rows == 128);
-    CHECK(select_gemm_tile(t, g, kernel(Op::bmm, 4, 16, 16, 16)).rows == 128);  // no bmm: default
+    const LibraryProfile& cuda = cuda_library_profile();
+    CHECK(select_gemm_tile(t, g, cuda, k).rows == 32);
+    CHECK(select_gemm_tile(t, g, cuda, kernel(Op::linear, 1, 16, 16, 20)).rows == 128);
+    CHECK(select_gemm_tile(t, g, cuda, kernel(Op::bmm, 4, 16, 16, 16)).rows == 128);  // default
     CHECK_THROWS_AS(parse_tile_table(R"({"tiles":[[0,1,1]],"gpus":[]})", "t.json"), Error);
     CHECK_THROWS_AS(parse_tile_table("not json", "t.json"), Error);
+  }
+
+  TEST_CASE("tile table: a measured GPU of the target's kernel generation comes first") {
+    const GpuSpec g = a100_40gb();  // the catalog's architecture: Ampere
+    REQUIRE(g.architecture == "Ampere");
+    REQUIRE(cuda_library_profile().gemm_kernel_generation("Ampere") == "ampere");
+    REQUIRE(cuda_library_profile().gemm_kernel_generation("Turing") == "volta");
+    const auto key = gpu_table_key(g);
+    std::string near_key;
+    for (double v : key) near_key += (near_key.empty() ? "" : ",") + std::to_string(v);
+    auto table = [&](const char* near_generation, const char* far_generation) {
+      return parse_tile_table(R"({"tiles":[[128,64,1],[32,32,1]],"gpus":[{"name":"near","key":[)" +
+                                  near_key + R"(],"kernel_generation":")" + near_generation +
+                                  R"(","linear":[1]},{"name":"far","key":[1,1,1,1],)" +
+                                  R"("kernel_generation":")" + far_generation +
+                                  R"(","linear":[0]}]})",
+                              "table.json");
+    };
+    const Kernel k = kernel(Op::linear, 1, 1024, 1024, 1024);
+    const LibraryProfile& cuda = cuda_library_profile();
+    CHECK(select_gemm_tile(table("volta", "ampere"), g, cuda, k).rows == 128);  // far, same gen.
+    CHECK(select_gemm_tile(table("ampere", "volta"), g, cuda, k).rows == 32);   // near, same gen.
+    CHECK(select_gemm_tile(table("volta", "maxwell"), g, cuda, k).rows == 32);  // none: nearest
+    for (const auto& [arch, gen] : cuda.gemm_kernel_generation_by_architecture) {
+      bool in_catalog = false;  // a key that no catalog GPU names (a typo) would never match
+      for (const GpuSpec& c : gpu_catalog()) in_catalog = in_catalog || c.architecture == arch;
+      CHECK_MESSAGE(in_catalog, arch);
+    }
+    GpuSpec custom = g;
+    custom.architecture.clear();  // no architecture: nearest by hardware
+    CHECK(select_gemm_tile(table("volta", "ampere"), custom, cuda, k).rows == 32);
+    CHECK_THROWS_AS(parse_tile_table(R"({"tiles":[],"gpus":[{"name":"x","key":[1,1,1,1],)"
+                                     R"("kernel_generation":7}]})",
+                                     "t.json"),
+                    Error);
+    CHECK_THROWS_AS(parse_library_profile(R"({"id":"x","vendor":"NVIDIA","warp_threads":32,
+      "elementwise_block_elements":512,"elementwise_max_blocks":1048576,"softmax_warp_max_cols":1024,
+      "softmax_block_ilp":4,"softmax_max_block_threads":1024,"layernorm_elements_per_pass":512,
+      "default_threads_per_sm":2048,"gemm_kernel_generation_by_architecture":{"Volta":""}})",
+                                          "x.json"),
+                    Error);
   }
 
   TEST_CASE("tile table format 2: entries as differences, the same table") {

@@ -50,7 +50,7 @@ struct GpuSpec {
 };
 
 // Parses and validates a spec. `origin` (a file name or "custom GPU") prefixes
-// every error message. Throws tilecast::Error. A dataset device file gets its vendor,
+// every error message. Throws tilecast::Error. A dataset device file gets its vendor, architecture,
 // max_threads_per_sm, l1_kb_per_sm and peak_tflops from the catalog entry of the same name;
 // without one, its vendor from an optional `Vendor` field.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);

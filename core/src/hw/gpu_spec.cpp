@@ -89,6 +89,7 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   g.source = "NeuSight dataset device file";
   if (const GpuSpec* c = lookup_gpu(g.name)) {
     g.vendor = c->vendor;
+    g.architecture = c->architecture;
     g.max_threads_per_sm = c->max_threads_per_sm;
     g.l1_kb_per_sm = c->l1_kb_per_sm;
     g.fp32_issue_slots_per_warp_fma = c->fp32_issue_slots_per_warp_fma;

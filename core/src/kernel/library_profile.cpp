@@ -25,7 +25,26 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
   p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));
   if (detail::has_field(j, "sgemm_fma_instruction_share"))
     p.sgemm_fma_instruction_share = number_field(j, "sgemm_fma_instruction_share", origin, 0.05, 1);
+  if (detail::has_field(j, "gemm_kernel_generation_by_architecture")) {
+    const nlohmann::json& g = j.at("gemm_kernel_generation_by_architecture");
+    if (!g.is_object())
+      throw Error(std::string(origin) +
+                  ": field 'gemm_kernel_generation_by_architecture' must be an object of "
+                  "architecture -> generation strings");
+    for (const auto& [arch, gen] : g.items()) {
+      if (!gen.is_string() || gen.get<std::string>().empty())
+        throw Error(std::string(origin) + ": gemm_kernel_generation_by_architecture." + arch +
+                    " must be a non-empty string (e.g. \"volta\")");
+      p.gemm_kernel_generation_by_architecture.emplace_back(arch, gen.get<std::string>());
+    }
+  }
   return p;
+}
+
+std::string_view LibraryProfile::gemm_kernel_generation(std::string_view architecture) const {
+  for (const auto& [arch, gen] : gemm_kernel_generation_by_architecture)
+    if (arch == architecture) return gen;
+  return {};
 }
 
 const std::vector<LibraryProfile>& library_profiles() {

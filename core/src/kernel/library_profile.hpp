@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tilecast/gpu_spec.hpp"
@@ -33,6 +34,14 @@ struct LibraryProfile {
   // Share of an FP32 GEMM main loop's instructions that are FMAs (the rest: shared-memory
   // loads, address and loop arithmetic); 0 = not stated. Bounds SGEMM on issue-limited SMs.
   double sgemm_fma_instruction_share = 0;
+  // The GEMM library's kernel generation per GPU architecture (cuBLAS: "maxwell" kernels on
+  // Pascal, "volta" on Volta and Turing, "ampere" (sm80) on Ampere and later): a GPU the tile
+  // table never measured takes the tiles of a measured GPU of its generation, since the
+  // library picks among that generation's kernels. Empty: no generation known.
+  std::vector<std::pair<std::string, std::string>> gemm_kernel_generation_by_architecture;
+
+  // The generation of `architecture`, or "" when the profile does not name one.
+  std::string_view gemm_kernel_generation(std::string_view architecture) const;
 };
 
 // Throws tilecast::Error naming `origin` and the bad field.

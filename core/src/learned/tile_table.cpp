@@ -119,6 +119,11 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
       if (!key[i].is_number()) throw Error(where + ": gpus '" + gpu.name + "' key not numeric");
       gpu.key[i] = key[i].get<double>();
     }
+    if (g.contains("kernel_generation")) {
+      if (!g.at("kernel_generation").is_string())
+        throw Error(where + ": gpus '" + gpu.name + "' kernel_generation must be a string");
+      gpu.kernel_generation = g.at("kernel_generation").get<std::string>();
+    }
     const char* ops[2] = {"linear", "bmm"};
     for (int o = 0; o < 2; ++o) {
       if (!g.contains(ops[o])) continue;
@@ -150,13 +155,20 @@ const TileTable& embedded_tile_table() {
   return table;
 }
 
-GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k) {
+GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const LibraryProfile& library,
+                          const Kernel& k) {
   const int o = k.op == Op::bmm ? 1 : 0;
   const auto key = gpu_table_key(gpu);
+  const std::string_view generation = library.gemm_kernel_generation(gpu.architecture);
+  bool same_generation = false;  // whether a measured GPU of the target's generation exists
+  if (!generation.empty())
+    for (const auto& g : table.gpus)
+      if (!g.entries[o].empty() && g.kernel_generation == generation) same_generation = true;
   const TileTable::Gpu* best = nullptr;
   double best_d = 0;
   for (const auto& g : table.gpus) {
     if (g.entries[o].empty()) continue;
+    if (same_generation && g.kernel_generation != generation) continue;
     double d = 0;
     for (int i = 0; i < 4; ++i) d += (g.key[i] - key[i]) * (g.key[i] - key[i]);
     if (!best || d < best_d) {

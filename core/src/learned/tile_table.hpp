@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel/library_profile.hpp"
 #include "kernel/tiles.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
@@ -17,7 +18,8 @@ namespace tilecast {
 struct TileTable {
   struct Gpu {
     std::string name;
-    std::array<double, 4> key{};                        // gpu_table_key
+    std::array<double, 4> key{};    // gpu_table_key
+    std::string kernel_generation;  // the library's GEMM kernel generation there; may be empty
     std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell*256 + tile
     // Per op, filled at parse time: every cell of the measured range (lo..hi per dim)
     // holds the tile of its nearest entry (fewest log2 steps, found breadth-first).
@@ -39,8 +41,11 @@ std::uint32_t shape_cell(const Kernel& k);
 TileTable parse_tile_table(std::string_view json_text, std::string_view origin);
 const TileTable& embedded_tile_table();  // empty when not built in
 
-// The tile of the nearest GPU's nearest shape: the shape is clamped into that GPU's
-// measured range, then the nearest measured cell decides. 128x128 when the table is empty.
-GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Kernel& k);
+// The tile of the nearest GPU's nearest shape. The GPU: among the measured GPUs whose GEMM
+// kernel generation is the target's (the library profile's, by architecture), else among all,
+// the nearest by gpu_table_key. The shape is clamped into that GPU's measured range, then the
+// nearest measured cell decides. 128x128 when the table is empty.
+GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const LibraryProfile& library,
+                          const Kernel& k);
 
 }  // namespace tilecast

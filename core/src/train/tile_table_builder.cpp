@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernel/library_profile.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/error.hpp"
 #include "train/dataset.hpp"
@@ -36,8 +37,12 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
   for (const auto& [device, ops] : votes) {
     nlohmann::ordered_json g;
     g["name"] = device;
-    const auto key = gpu_table_key(devices.at(device));
+    const GpuSpec& spec = devices.at(device);
+    const auto key = gpu_table_key(spec);
     g["key"] = {key[0], key[1], key[2], key[3]};
+    const std::string_view generation =
+        library_profile_for(spec).gemm_kernel_generation(spec.architecture);
+    if (!generation.empty()) g["kernel_generation"] = std::string(generation);
     for (const auto& [op, cells] : ops) {
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
       std::uint64_t previous = 0;  // cells ascend (a map), so entries do

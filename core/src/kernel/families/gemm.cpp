@@ -32,7 +32,7 @@ double bytes(const Kernel& k) {
 // tensor-core rule (kernel/tensor_tiles.hpp).
 TilePlan plan(const PlanInputs& in) {
   const GemmTile tile = in.kernel.dtype == DataType::fp32
-                            ? select_gemm_tile(in.gemm_tiles, in.gpu, in.kernel)
+                            ? select_gemm_tile(in.gemm_tiles, in.gpu, in.library, in.kernel)
                             : tensor_core_gemm_tile(in.kernel, in.gpu.num_sm);
   return plan_gemm(in.kernel, tile, in.gpu.num_sm);
 }

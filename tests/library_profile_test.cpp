@@ -60,6 +60,16 @@ TEST_SUITE("library profile") {
     CHECK(profile_error("softmax_block_ilp", "\"4\"").find("softmax_block_ilp") !=
           std::string::npos);
     CHECK(profile_error("vendor", "\"\"").find("vendor") != std::string::npos);
+    const std::string base = std::string(kProfile).substr(0, std::string(kProfile).size() - 1);
+    const LibraryProfile gens = parse_library_profile(
+        base + R"(, "gemm_kernel_generation_by_architecture": {"Volta": "volta"}})", "lib.json");
+    CHECK(gens.gemm_kernel_generation("Volta") == "volta");
+    CHECK(gens.gemm_kernel_generation("Pascal").empty());
+    for (const char* bad : {R"({"Volta": ""})", R"({"Volta": 7})", R"(["volta"])"})
+      CHECK_THROWS_WITH_AS(
+          parse_library_profile(
+              base + R"(, "gemm_kernel_generation_by_architecture": )" + bad + "}", "lib.json"),
+          doctest::Contains("lib.json"), Error);
   }
 
   TEST_CASE("tiles and features follow the profile's launch rules") {

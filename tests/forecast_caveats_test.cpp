@@ -53,6 +53,13 @@ TEST_SUITE("caveats") {
     REQUIRE(h100.size() == 2);
     CHECK(h100[0].find("No Hopper GPU was measured") != std::string::npos);
     CHECK(h100[1].find("FP32 GEMMs are held to 94%") != std::string::npos);
+    // Which measured GPU's cuBLAS tiles its FP32 GEMMs follow: the A100's (sm80 generation).
+    CHECK(h100[0].find("tiles follow the cuBLAS kernels measured on the NVIDIA A100-PCIE-40GB") !=
+          std::string::npos);
+    CHECK(h100[0].find("(ampere)") != std::string::npos);
+    for (const std::string& c :
+         forecast_caveats(find_gpu("h100-sxm"), Predictor::tilecast, DataType::bf16))
+      CHECK(c.find("tiles follow") == std::string::npos);  // tensor-core tiles: another rule
     const auto mi300x = forecast_caveats(find_gpu("mi300x"), Predictor::tilecast);
     REQUIRE(mi300x.size() == 1);
     CHECK(mi300x[0].find("No CDNA 3 GPU was measured") != std::string::npos);  // AMD: CDNA 1/2

@@ -6,6 +6,7 @@
 #include "kernel/issue_ceiling.hpp"
 #include "kernel/library_profile.hpp"
 #include "learned/amd_models.hpp"
+#include "learned/tile_table.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -38,6 +39,20 @@ std::string joined(const std::set<std::string>& items) {
     ++i;
   }
   return s;
+}
+
+// Which measured GPU's cuBLAS tile choices an FP32 GEMM on `g` follows, and why that one.
+std::string tile_source(const GpuSpec& g) {
+  const LibraryProfile& library = library_profile_for(g);
+  const TileTable::Gpu* source = gemm_tile_source(embedded_tile_table(), g, library, Op::linear);
+  if (!source) return {};
+  const std::string_view generation = library.gemm_kernel_generation(g.architecture);
+  const bool same = !generation.empty() && source->kernel_generation == generation;
+  return " Its FP32 GEMM tiles follow the cuBLAS kernels measured on the " + source->name +
+         (same ? ", the measured GPU of the kernel generation the library profile gives " +
+                     g.architecture + " (" + std::string(generation) + ")."
+               : " (no GPU of its kernel generation was measured; the nearest by SMs, FLOP/s, "
+                 "bandwidth and L2).");
 }
 
 struct Measured {
@@ -170,7 +185,8 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
     caveats.push_back("No " + g.architecture + " GPU was measured for training (only " +
                       joined(architectures) +
                       "); forecasts for an unmeasured architecture are less certain, softmax "
-                      "and layer norm most of all.");
+                      "and layer norm most of all." +
+                      (dtype == DataType::fp32 ? tile_source(g) : std::string()));
   Kernel sgemm;
   sgemm.op = Op::linear;
   if (g.vendor == "NVIDIA" && dtype == DataType::fp32) {

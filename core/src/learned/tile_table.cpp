@@ -155,9 +155,9 @@ const TileTable& embedded_tile_table() {
   return table;
 }
 
-GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const LibraryProfile& library,
-                          const Kernel& k) {
-  const int o = k.op == Op::bmm ? 1 : 0;
+const TileTable::Gpu* gemm_tile_source(const TileTable& table, const GpuSpec& gpu,
+                                       const LibraryProfile& library, Op op) {
+  const int o = op == Op::bmm ? 1 : 0;
   const auto key = gpu_table_key(gpu);
   const std::string_view generation = library.gemm_kernel_generation(gpu.architecture);
   bool same_generation = false;  // whether a measured GPU of the target's generation exists
@@ -176,8 +176,14 @@ GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const Libr
       best_d = d;
     }
   }
+  return best;
+}
+
+GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const LibraryProfile& library,
+                          const Kernel& k) {
+  const TileTable::Gpu* best = gemm_tile_source(table, gpu, library, k.op);
   if (!best) return GemmTile{};
-  const TileTable::Gpu::Dense& d = best->dense[o];
+  const TileTable::Gpu::Dense& d = best->dense[k.op == Op::bmm ? 1 : 0];
   const std::uint32_t cell = shape_cell(k);
   int c[4];
   for (int i = 0; i < 4; ++i) c[i] = std::clamp(cell_dim(cell, i), d.lo[i], d.hi[i]);

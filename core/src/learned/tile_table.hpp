@@ -47,5 +47,9 @@ const TileTable& embedded_tile_table();  // empty when not built in
 // nearest measured cell decides. 128x128 when the table is empty.
 GemmTile select_gemm_tile(const TileTable& table, const GpuSpec& gpu, const LibraryProfile& library,
                           const Kernel& k);
+// The measured GPU whose tiles select_gemm_tile takes for `op` (linear or bmm); null when the
+// table has none. Forecasts name it for GPUs of an unmeasured architecture.
+const TileTable::Gpu* gemm_tile_source(const TileTable& table, const GpuSpec& gpu,
+                                       const LibraryProfile& library, Op op);
 
 }  // namespace tilecast

@@ -201,7 +201,8 @@ std::string generalization_report_json(const std::vector<FoldRun>& runs, const T
       "per retrained fold the training hash (training CSV names and texts, device files, "
       "trainer config incl. seed and held-out GPUs); evaluation kernel CSVs, device files, "
       "labels and model configs; fold definitions; the embedded kernel_weights.json, "
-      "tile_table.json and their AMD counterparts (the full models); the protocol version. Not the forecast code.";
+      "tile_table.json and their AMD counterparts (the full models); the kernel-library profiles "
+      "(launch rules, kernel generations); the protocol version. Not the forecast code.";
   j["trainer"] = train_config_text(config);
   j["folds"] = ojson::array();
   std::int64_t n_fitting = 0;

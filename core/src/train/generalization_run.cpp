@@ -87,6 +87,12 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
   for (const char* f : {"core/data/kernel_weights.json", "core/data/tile_table.json",
                         "core/data/kernel_weights_amd.json", "core/data/tile_table_amd.json"})
     mix(h, embedded::find(f));
+  // The library profiles: launch rules and the GEMM kernel generation that picks an unmeasured
+  // GPU's tiles decide the folds' forecasts too.
+  for (const auto& f : embedded::json_files_in("core/data/libraries")) {
+    mix(h, f.path);
+    mix(h, f.text);
+  }
   return h;
 }
 

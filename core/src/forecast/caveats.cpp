@@ -14,7 +14,8 @@
 namespace tilecast {
 namespace {
 
-// A dataset device file carries no vendor or architecture: take the catalog entry's.
+// A spec without an architecture (a custom file named like a catalog GPU) takes the catalog
+// entry's; dataset device files already carry it (parse_gpu_spec copies it from the catalog).
 const GpuSpec& described(const GpuSpec& gpu) {
   if (!gpu.architecture.empty()) return gpu;
   const GpuSpec* known = lookup_gpu(gpu.name);

@@ -113,6 +113,25 @@ TEST_SUITE("family") {
     }
   }
 
+  TEST_CASE("softmax's steady net leaves L2 per SM to its re-read traffic model") {
+    const auto steady = [](OpFamily f, const std::string& name) {
+      for (const Feature& feature : family_traits(f).features)
+        if (feature.name == name) return feature.steady;
+      FAIL("no feature " << name);
+      return false;
+    };
+    CHECK_FALSE(steady(OpFamily::softmax, "log2_l2_mb_per_sm"));
+    CHECK(steady(OpFamily::softmax, "log2_mem_bw_gbps_per_sm"));
+    CHECK(steady(OpFamily::layernorm, "log2_l2_mb_per_sm"));
+    CHECK(steady(OpFamily::gemm, "log2_l2_mb_per_sm"));
+    // The trained weights agree: the steady net's input scale for it is zero.
+    const auto w =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    CHECK(w["config"].get<std::string>().find("softmax:steady=16x16x tail=32x32x "
+                                              "steady_inputs=110110000111111") !=
+          std::string::npos);
+  }
+
   TEST_CASE("a family's features are one list: the weights file must list them in order") {
     auto ln = nlohmann::json::parse(test::read_file(
         test::repo_dir() + "/core/data/kernel_weights.json"))["families"]["layernorm"];

@@ -28,6 +28,10 @@ struct GpuSpec {
   std::string peak_source;  // where those peaks come from
   double mem_gb = 0;
   double mem_bw_gbps = 0;
+  // Share of mem_bw_gbps the vendor states its memory controller delivers (e.g. the V100
+  // whitepaper's "greater than 95 %"); 0 = not stated. kernel/dram_efficiency.cpp.
+  double dram_efficiency = 0;
+  std::string dram_efficiency_source;
   double l2_mb = 0;
   // Residency and cache facts that only the softmax re-read model uses; 0 = unknown. The
   // dataset's device files lack them, so parse_gpu_spec takes them from the catalog entry
@@ -51,8 +55,8 @@ struct GpuSpec {
 
 // Parses and validates a spec. `origin` (a file name or "custom GPU") prefixes
 // every error message. Throws tilecast::Error. A dataset device file gets its vendor, architecture,
-// max_threads_per_sm, l1_kb_per_sm and peak_tflops from the catalog entry of the same name;
-// without one, its vendor from an optional `Vendor` field.
+// max_threads_per_sm, l1_kb_per_sm, dram_efficiency and peak_tflops from the catalog entry of the
+// same name; without one, its vendor from an optional `Vendor` field.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
 
 // Whether the GPU computes `t`: FP32 always, another type where the spec states a tensor or

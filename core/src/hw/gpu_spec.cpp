@@ -94,6 +94,8 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
     g.l1_kb_per_sm = c->l1_kb_per_sm;
     g.fp32_issue_slots_per_warp_fma = c->fp32_issue_slots_per_warp_fma;
     g.issue_source = c->issue_source;
+    g.dram_efficiency = c->dram_efficiency;
+    g.dram_efficiency_source = c->dram_efficiency_source;
     g.peak_tflops = c->peak_tflops;
     g.peak_source = c->peak_source;
   } else if (has_field(j, "Vendor")) {
@@ -133,6 +135,10 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   g.mem_gb = number_field(j, "mem_gb", origin, 0.1, kMaxMemGb);
   g.mem_bw_gbps = number_field(j, "mem_bw_gbps", origin, 1, kMaxBwGbps);
   g.l2_mb = number_field(j, "l2_mb", origin, 0.01, kMaxL2Mb);
+  if (has_field(j, "dram_efficiency")) {
+    g.dram_efficiency = number_field(j, "dram_efficiency", origin, 0.3, 1);
+    g.dram_efficiency_source = string_field(j, "dram_efficiency_source", origin);
+  }
   if (has_field(j, "max_threads_per_sm"))
     g.max_threads_per_sm =
         static_cast<int>(integer_field(j, "max_threads_per_sm", origin, 32, 4096));
@@ -171,6 +177,10 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
   j["mem_gb"] = g.mem_gb;
   j["mem_bw_gbps"] = g.mem_bw_gbps;
   j["l2_mb"] = g.l2_mb;
+  if (g.dram_efficiency > 0) {
+    j["dram_efficiency"] = g.dram_efficiency;
+    j["dram_efficiency_source"] = g.dram_efficiency_source;
+  }
   if (g.max_threads_per_sm > 0) j["max_threads_per_sm"] = g.max_threads_per_sm;
   if (g.l1_kb_per_sm > 0) j["l1_kb_per_sm"] = g.l1_kb_per_sm;
   if (g.fp32_issue_slots_per_warp_fma > 0) {

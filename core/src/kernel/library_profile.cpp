@@ -25,6 +25,8 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
   p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));
   if (detail::has_field(j, "sgemm_fma_instruction_share"))
     p.sgemm_fma_instruction_share = number_field(j, "sgemm_fma_instruction_share", origin, 0.05, 1);
+  if (detail::has_field(j, "typical_dram_efficiency"))
+    p.typical_dram_efficiency = number_field(j, "typical_dram_efficiency", origin, 0.3, 1);
   if (detail::has_field(j, "gemm_kernel_generation_by_architecture")) {
     const nlohmann::json& g = j.at("gemm_kernel_generation_by_architecture");
     if (!g.is_object())

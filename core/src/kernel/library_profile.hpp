@@ -34,6 +34,9 @@ struct LibraryProfile {
   // Share of an FP32 GEMM main loop's instructions that are FMAs (the rest: shared-memory
   // loads, address and loop arithmetic); 0 = not stated. Bounds SGEMM on issue-limited SMs.
   double sgemm_fma_instruction_share = 0;
+  // Share of the DRAM peak the learned models assume of a GPU whose vendor states none
+  // (kernel/dram_efficiency.cpp); 0 = memory time against the datasheet peak on every GPU.
+  double typical_dram_efficiency = 0;
   // The GEMM library's kernel generation per GPU architecture (cuBLAS: "maxwell" kernels on
   // Pascal, "volta" on Volta and Turing, "ampere" (sm80) on Ampere and later): a GPU the tile
   // table never measured takes the tiles of a measured GPU of its generation, since the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernel/dram_efficiency.hpp"
 #include "kernel/issue_ceiling.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -20,7 +21,8 @@ const std::vector<Feature>& common_features() {
       {"log2_wave_bytes_per_sm",
        [](const In& in, int) { return lg(double(in.plan.waves) * in.plan.tile_bytes); }, 0, false},
       {"log2_gflops_per_sm", [](const In& in, int) { return lg(in.peak_gflops / in.sm); }},
-      {"log2_mem_bw_gbps_per_sm", [](const In& in, int) { return lg(in.gpu.mem_bw_gbps / in.sm); }},
+      {"log2_mem_bw_gbps_per_sm",
+       [](const In& in, int) { return lg(learned_mem_bw_gbps(in.gpu, in.library) / in.sm); }},
       {"log2_l2_mb_per_sm", [](const In& in, int) { return lg(in.gpu.l2_mb / in.sm); }},
       {"log2_waves", [](const In& in, int) { return lg(double(in.plan.waves)); }, 0, false},
       {"log2_sm_fill",
@@ -35,7 +37,7 @@ const std::vector<Feature>& common_features() {
       {"log2_intensity_over_ridge",
        [](const In& in, int) {
          return lg(in.plan.tile_flops / std::max(in.plan.tile_bytes, 1.0)) -
-                lg(in.peak_gflops / in.gpu.mem_bw_gbps);
+                lg(in.peak_gflops / learned_mem_bw_gbps(in.gpu, in.library));
        }},
       {"log2_num_sm", [](const In& in, int) { return lg(in.sm); }},
   };
@@ -58,6 +60,14 @@ std::vector<Feature> with_common_features(std::vector<Feature> own) {
   return all;
 }
 
+std::vector<Feature> tail_only(std::vector<Feature> features,
+                               const std::vector<std::string>& names) {
+  for (Feature& f : features)
+    for (const std::string& n : names)
+      if (f.name == n) f.steady = false;
+  return features;
+}
+
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,
                         const LibraryProfile& library) {
   const double sm = double(std::max(gpu.num_sm, 1));
@@ -65,11 +75,12 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
       peak_gflops(gpu, k) * fp32_issue_ceiling(gpu, k, library) * 1e6 / sm;
   const double compute_ms = plan.tile_flops / flop_per_ms_sm;
   const FamilyTraits& traits = family_of(k.op);
+  const double mem_bw_gbps = learned_mem_bw_gbps(gpu, library);
   if (traits.tiles_share_operands) {
     const double wave_bytes = kernel_bytes(k) / double(std::max<std::int64_t>(plan.waves, 1));
-    return std::max(compute_ms, wave_bytes / (gpu.mem_bw_gbps * 1e6));
+    return std::max(compute_ms, wave_bytes / (mem_bw_gbps * 1e6));
   }
-  double bytes_per_ms_sm = gpu.mem_bw_gbps * 1e6 / sm;
+  double bytes_per_ms_sm = mem_bw_gbps * 1e6 / sm;
   if (traits.scalar_loads) {
     const int threads =
         gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;

@@ -29,6 +29,9 @@ std::vector<std::string> feature_names(OpFamily family);
 // waves, SM fill, kernel bytes over L2, the tile's extent, its intensity over the ridge point
 // and the SM count (docs/kernel-model.md, "Features"). `own` follows them.
 std::vector<Feature> with_common_features(std::vector<Feature> own);
+// The list with the named features kept from the steady net (seen by the tail net only).
+std::vector<Feature> tail_only(std::vector<Feature> features,
+                               const std::vector<std::string>& names);
 
 // log2, with 1e-30 for zero and below.
 double feature_log2(double x);

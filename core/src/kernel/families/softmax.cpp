@@ -18,10 +18,15 @@ FamilyTraits softmax_family() {
   t.name = "softmax";
   t.ops = {{"softmax", {"B", "H"}}};
   t.plan = plan;
-  // The row's alignment: H a multiple of 8 puts every row on a 32-byte sector.
-  t.features = with_common_features({{"log2_align_h", [](const FeatureInputs& in, int) {
-                                        return log2_alignment(in.kernel.dims[1]);
-                                      }}});
+  // The row's alignment: H a multiple of 8 puts every row on a 32-byte sector. The steady net
+  // does not see L2 per SM, which the re-read traffic model (softmax_traffic_factor) carries:
+  // as a free input it let the net single out the one large-L2 training GPU
+  // (docs/kernel-model.md, "Changes to the paper's method").
+  t.features = tail_only(with_common_features({{"log2_align_h",
+                                                [](const FeatureInputs& in, int) {
+                                                  return log2_alignment(in.kernel.dims[1]);
+                                                }}}),
+                         {"log2_l2_mb_per_sm"});
   t.elements = elements;
   t.flops = flops;
   t.bytes = bytes;

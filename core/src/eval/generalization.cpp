@@ -202,7 +202,9 @@ std::string generalization_report_json(const std::vector<FoldRun>& runs, const T
       "trainer config incl. seed and held-out GPUs); evaluation kernel CSVs, device files, "
       "labels and model configs; fold definitions; the embedded kernel_weights.json, "
       "tile_table.json and their AMD counterparts (the full models); the kernel-library profiles "
-      "(launch rules, kernel generations); the protocol version. Not the forecast code.";
+      "(launch rules, kernel generations); the device specs as parsed (with what they take from "
+      "the GPU catalog, e.g. the stated DRAM efficiency); the protocol version. Not the "
+      "forecast code.";
   j["trainer"] = train_config_text(config);
   j["folds"] = ojson::array();
   std::int64_t n_fitting = 0;

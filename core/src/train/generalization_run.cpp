@@ -10,6 +10,7 @@
 #include "learned/weights.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/generalization.hpp"
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_csv.hpp"
 #include "tilecast/learned_weights.hpp"
 
@@ -93,6 +94,10 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
     mix(h, f.path);
     mix(h, f.text);
   }
+  // What a device file takes from its catalog entry (architecture, residency, issue slots,
+  // the vendor-stated DRAM efficiency) moves forecasts as well: hash the parsed specs.
+  for (const auto* list : {&in.train_devices, &in.eval_devices})
+    for (const TrainText& d : *list) mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
   return h;
 }
 

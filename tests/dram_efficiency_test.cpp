@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernel/library_profile.hpp"
+#include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -54,19 +55,9 @@ TEST_SUITE("dram_efficiency") {
   }
 
   TEST_CASE("bad values are named with the field and what is allowed") {
-    const std::string base = R"({"name": "X", "vendor": "NVIDIA", "num_sm": 10,
-      "cores_per_sm": 128, "boost_clock_mhz": 1500, "fp32_gflops": 3840, "mem_gb": 8,
-      "mem_bw_gbps": 300, "l2_mb": 4, "source": "s")";
-    const auto error_of = [&](const std::string& extra) {
-      try {
-        parse_gpu_spec(base + extra + "}", "x.json");
-      } catch (const Error& e) {
-        return std::string(e.what());
-      }
-      return std::string();
-    };
+    const auto error_of = [](const std::string& extra) { return test::catalog_spec_error(extra); };
     CHECK(error_of(R"(, "dram_efficiency": 1.2, "dram_efficiency_source": "s")")
-              .find("dram_efficiency") != std::string::npos);
+              .find("'dram_efficiency' is 1.2; allowed: 0.3 to 1") != std::string::npos);
     CHECK(error_of(R"(, "dram_efficiency": 0.9)").find("dram_efficiency_source") !=
           std::string::npos);
     CHECK(error_of(R"(, "dram_efficiency": 0.9, "dram_efficiency_source": "s")").empty());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernel/library_profile.hpp"
+#include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -82,17 +83,7 @@ TEST_SUITE("issue_ceiling") {
       // 128 FP32 lanes per SM behind four schedulers is the one-slot layout.
       if (g.fp32_issue_slots_per_warp_fma == 1) CHECK(g.cores_per_sm == 128);
     }
-    const std::string base = R"({"name": "X", "vendor": "NVIDIA", "num_sm": 10,
-      "cores_per_sm": 128, "boost_clock_mhz": 1500, "fp32_gflops": 3840, "mem_gb": 8,
-      "mem_bw_gbps": 300, "l2_mb": 4, "source": "s")";
-    const auto error_of = [&](const std::string& extra) {
-      try {
-        parse_gpu_spec(base + extra + "}", "x.json");
-      } catch (const Error& e) {
-        return std::string(e.what());
-      }
-      return std::string();
-    };
+    const auto error_of = [](const std::string& extra) { return test::catalog_spec_error(extra); };
     CHECK(error_of(R"(, "fp32_issue_slots_per_warp_fma": 0, "issue_source": "s")")
               .find("fp32_issue_slots_per_warp_fma") != std::string::npos);
     CHECK(error_of(R"(, "fp32_issue_slots_per_warp_fma": 1)").find("issue_source") !=

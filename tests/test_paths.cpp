@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tilecast/error.hpp"
+
 namespace tilecast::test {
 
 std::string read_file(const std::string& path) {
@@ -54,6 +56,18 @@ std::map<std::string, GpuSpec> dataset_devices() {
     out.emplace(g.name, g);
   }
   return out;
+}
+
+std::string catalog_spec_error(const std::string& extra_fields) {
+  const std::string base = R"({"name": "X", "vendor": "NVIDIA", "num_sm": 10,
+    "cores_per_sm": 128, "boost_clock_mhz": 1500, "fp32_gflops": 3840, "mem_gb": 8,
+    "mem_bw_gbps": 300, "l2_mb": 4, "source": "s")";
+  try {
+    parse_gpu_spec(base + extra_fields + "}", "x.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
 }
 
 }  // namespace tilecast::test

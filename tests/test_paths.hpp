@@ -32,5 +32,8 @@ std::vector<TrainText> dataset_device_files();
 std::map<std::string, GpuSpec> dataset_devices();
 // A shell command line (e.g. a repository script), the same way.
 CliRun run_shell(const std::string& command);
+// The error parse_gpu_spec gives a minimal catalog-format NVIDIA spec with `extra_fields`
+// (e.g. R"(, "dram_efficiency": 1.2)") appended; empty when it parses.
+std::string catalog_spec_error(const std::string& extra_fields);
 
 }  // namespace tilecast::test

@@ -1,6 +1,8 @@
 // FNV-1a 64 of the training inputs, recorded in the weights so stale weights are detected.
 #include <cstdio>
 
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/train.hpp"
 #include "train/fnv.hpp"
 
@@ -16,6 +18,15 @@ std::uint64_t training_hash(const std::vector<TrainText>& csvs,
       train::fnv1a_mix(h, t.name);
       train::fnv1a_mix(h, t.text);
     }
+  // A device file takes facts from its GPU catalog entry (architecture, residency, issue slots,
+  // the vendor-stated DRAM efficiency) that the features use: hash the parsed specs too.
+  for (const TrainText& d : device_files) {
+    try {
+      train::fnv1a_mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
+    } catch (const Error&) {
+      // a file the trainer cannot parse fails it anyway; its text is hashed above
+    }
+  }
   train::fnv1a_mix(h, train_config_text(config));
   return h;
 }

@@ -60,11 +60,19 @@ TEST_SUITE("library profile") {
     CHECK(profile_error("softmax_block_ilp", "\"4\"").find("softmax_block_ilp") !=
           std::string::npos);
     CHECK(profile_error("vendor", "\"\"").find("vendor") != std::string::npos);
+
     const std::string base = std::string(kProfile).substr(0, std::string(kProfile).size() - 1);
     const LibraryProfile gens = parse_library_profile(
         base + R"(, "gemm_kernel_generation_by_architecture": {"Volta": "volta"}})", "lib.json");
     CHECK(gens.gemm_kernel_generation("Volta") == "volta");
     CHECK(gens.gemm_kernel_generation("Pascal").empty());
+    CHECK(parse_library_profile(base + R"(, "softmax_fixed_block_threads": 256})", "lib.json")
+              .softmax_fixed_block_threads == 256);
+    for (const char* bad : {"0", "2048"})  // at most softmax_max_block_threads (1024)
+      CHECK_THROWS_WITH_AS(
+          parse_library_profile(base + R"(, "softmax_fixed_block_threads": )" + bad + "}",
+                                "lib.json"),
+          doctest::Contains("lib.json: field 'softmax_fixed_block_threads'"), Error);
     for (const char* bad : {R"({"Volta": ""})", R"({"Volta": 7})", R"(["volta"])"})
       CHECK_THROWS_WITH_AS(
           parse_library_profile(
@@ -99,10 +107,19 @@ TEST_SUITE("library profile") {
     CHECK(last(half) == 1.0);
   }
 
-  TEST_CASE("ROCm's wavefront leaves today's AMD softmax blocks as they were") {
-    // Block kernels start at H > 1024, where the block is >= 128 threads either way.
-    for (std::int64_t h : {1025, 2048, 4096, 16384})
-      CHECK(softmax_block_threads(h, library_profile_for("AMD")) ==
-            softmax_block_threads(h, cuda_library_profile()));
+  TEST_CASE("ROCm launches 1024-thread softmax blocks at every row length; CUDA follows its rule") {
+    // What the MI100/MI210 rows launch above H = 1024 (rocm-pytorch.json's source).
+    for (std::int64_t h : {1025, 2048, 4081, 16384})
+      CHECK(softmax_block_threads(h, library_profile_for("AMD")) == 1024);
+    CHECK(softmax_block_threads(1025, cuda_library_profile()) == 128);
+    CHECK(softmax_block_threads(2048, cuda_library_profile()) == 256);
+    CHECK(softmax_block_threads(4096, cuda_library_profile()) == 512);
+    CHECK(cuda_library_profile().softmax_fixed_block_threads == 0);
+    // Fewer rows resident per compute unit: the re-read traffic can only shrink.
+    const Kernel k = parse_kernel("softmax", "65536,2048");
+    LibraryProfile rule = library_profile_for("AMD");
+    rule.softmax_fixed_block_threads = 0;
+    CHECK(softmax_traffic_factor(k, find_gpu("mi210"), library_profile_for("AMD")) <=
+          softmax_traffic_factor(k, find_gpu("mi210"), rule));
   }
 }

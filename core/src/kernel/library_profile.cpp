@@ -20,6 +20,9 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
   p.softmax_warp_max_cols = integer_field(j, "softmax_warp_max_cols", origin, 1, 1 << 20);
   p.softmax_block_ilp = integer_field(j, "softmax_block_ilp", origin, 1, 64);
   p.softmax_max_block_threads = integer_field(j, "softmax_max_block_threads", origin, 1, 4096);
+  if (detail::has_field(j, "softmax_fixed_block_threads"))
+    p.softmax_fixed_block_threads =
+        integer_field(j, "softmax_fixed_block_threads", origin, 1, p.softmax_max_block_threads);
   p.layernorm_elements_per_pass =
       integer_field(j, "layernorm_elements_per_pass", origin, 1, 1 << 20);
   p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));

@@ -27,6 +27,9 @@ struct LibraryProfile {
   std::int64_t softmax_warp_max_cols = 1024;
   std::int64_t softmax_block_ilp = 4;
   std::int64_t softmax_max_block_threads = 1024;
+  // A block size the library launches for every row longer than softmax_warp_max_cols, in
+  // place of the rule above (ROCm: 1024 threads at any length); 0 = the rule.
+  std::int64_t softmax_fixed_block_threads = 0;
   // Layer norm: elements one pass of a block loads (32x4 threads x float4).
   std::int64_t layernorm_elements_per_pass = 512;
   // Resident threads per SM when the GPU spec does not say.

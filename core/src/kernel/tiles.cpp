@@ -127,6 +127,7 @@ TilePlan plan_rows(const Kernel& k, int num_sm) {
 }
 
 std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& library) {
+  if (library.softmax_fixed_block_threads > 0) return library.softmax_fixed_block_threads;
   const std::int64_t max_block =
       std::min<std::int64_t>(cols / library.softmax_block_ilp, library.softmax_max_block_threads) /
       2;

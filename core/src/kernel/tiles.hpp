@@ -50,7 +50,8 @@ TilePlan plan_rows(const Kernel& k, int num_sm);  // softmax, ln: one row per ti
 // go to softmax_warp_forward (a warp per row, the row held in registers, read once); longer
 // rows go to cunn_SoftMaxForward (a block per row).
 // Threads per block of cunn_SoftMaxForward (SoftMax_getBlockSize, float4 ILP): the
-// power of two >= min(H / ilp, max block threads) / 2, at least a warp.
+// power of two >= min(H / ilp, max block threads) / 2, at least a warp; or the library's
+// fixed block size where it states one (ROCm: 1024).
 std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& library);
 // Traffic of a softmax, as DRAM-equivalent bytes relative to its minimal traffic (read +
 // write once), in [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write

@@ -19,7 +19,8 @@ namespace {
 const char* kProfile = R"({"id": "x", "vendor": "NVIDIA", "warp_threads": 32,
   "elementwise_block_elements": 512, "elementwise_max_blocks": 1048576,
   "softmax_warp_max_cols": 1024, "softmax_block_ilp": 4, "softmax_max_block_threads": 1024,
-  "layernorm_elements_per_pass": 512, "default_threads_per_sm": 2048})";
+  "layernorm_elements_per_pass": 512, "layernorm_block_threads": 128,
+  "default_threads_per_sm": 2048})";
 
 std::string profile_error(const std::string& field, const std::string& value) {
   std::string s = kProfile;
@@ -46,10 +47,12 @@ TEST_SUITE("library profile") {
     CHECK(cuda.elementwise_max_blocks == 1048576);
     CHECK(cuda.softmax_warp_max_cols == 1024);
     CHECK(cuda.layernorm_elements_per_pass == 512);
+    CHECK(cuda.layernorm_block_threads == 128);  // 32 x 4, the NeuSight ln launches
     CHECK(cuda.default_threads_per_sm == 2048);
     const LibraryProfile& rocm = library_profile_for(find_gpu("mi210"));
     CHECK(rocm.id == "rocm-pytorch");
     CHECK(rocm.warp_threads == 64);
+    CHECK(rocm.layernorm_block_threads == 256);  // 64 x 4, the MI100/MI210 ln launches
     CHECK(&cuda_library_profile() == &cuda);
     CHECK_THROWS_WITH_AS(library_profile_for("Intel"), doctest::Contains("known vendors"), Error);
   }
@@ -60,6 +63,8 @@ TEST_SUITE("library profile") {
     CHECK(profile_error("softmax_block_ilp", "\"4\"").find("softmax_block_ilp") !=
           std::string::npos);
     CHECK(profile_error("vendor", "\"\"").find("vendor") != std::string::npos);
+    CHECK(profile_error("layernorm_block_threads", "0")
+              .find("lib.json: field 'layernorm_block_threads'") == 0);
 
     const std::string base = std::string(kProfile).substr(0, std::string(kProfile).size() - 1);
     const LibraryProfile gens = parse_library_profile(

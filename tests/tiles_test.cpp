@@ -119,6 +119,37 @@ TEST_SUITE("tiles") {
     CHECK(l.tile_flops == doctest::Approx(8.0 * 1024));
   }
 
+  TEST_CASE("layer norm: its second read of the row is DRAM traffic once the rows miss L1") {
+    // 2048 threads / 128 per block = 16 rows per SM; 2/3 of a 192 KiB L1 holds 16 rows of
+    // 2048 floats (128 KiB) exactly: no re-read from DRAM. Four times longer rows miss
+    // entirely: one read more than a relu's read and write, a factor 1.5.
+    GpuSpec g;
+    g.num_sm = 108;
+    g.l2_mb = 40;
+    g.l1_kb_per_sm = 192;
+    g.max_threads_per_sm = 2048;
+    const LibraryProfile& cuda = cuda_library_profile();
+    CHECK(layernorm_traffic_factor(kernel(Op::ln, 65536, 2048), g, cuda) == 1.0);
+    CHECK(layernorm_traffic_factor(kernel(Op::ln, 65536, 8192), g, cuda) == 1.5);
+    // A smaller L1 (V100: 128 KiB) misses half way at the same row length.
+    g.l1_kb_per_sm = 128;
+    const double f = layernorm_traffic_factor(kernel(Op::ln, 65536, 2048), g, cuda);
+    CHECK(f > 1.0);
+    CHECK(f < 1.5);
+    // Without an L1 for global loads (Pascal), the rows of all SMs against L2.
+    g.l1_kb_per_sm = 0;
+    g.l2_mb = 4;
+    g.num_sm = 56;
+    CHECK(layernorm_traffic_factor(kernel(Op::ln, 65536, 1024), g, cuda) == 1.0);
+    CHECK(layernorm_traffic_factor(kernel(Op::ln, 65536, 8192), g, cuda) == 1.5);
+    // Twice the threads per block (ROCm's 64 x 4): half the rows resident, less to miss.
+    LibraryProfile wide = cuda;
+    wide.layernorm_block_threads = 256;
+    g.l1_kb_per_sm = 128;
+    g.l2_mb = 40;
+    CHECK(layernorm_traffic_factor(kernel(Op::ln, 65536, 2048), g, wide) == 1.0);
+  }
+
   TEST_CASE("softmax: PyTorch's block size and the re-read traffic past L2") {
     // Launch blocks in the training CSVs: 128 threads up to H = 1031, 256 from 1033,
     // 512 from 2065 on; capped at 512 (1024 / 2) for longer rows.

@@ -39,11 +39,11 @@ TEST_SUITE("train") {
       CHECK(loss.rows == 400);
       CHECK(loss.last < loss.first);
     }
-    // Softmax learns against the element-wise model's streaming time, which is trained
-    // first in the same run.
+    // Softmax and layer norm learn against the element-wise model's streaming time, which is
+    // trained first in the same run; layer norm's covers its re-read traffic.
     const auto w = nlohmann::json::parse(a.weights_json);
     CHECK(w["families"]["softmax"]["tile_time"] == "streaming");
-    CHECK(!w["families"]["layernorm"].contains("tile_time"));
+    CHECK(w["families"]["layernorm"]["tile_time"] == "streaming traffic");
     CHECK(!w["families"]["gemm"].contains("tile_time"));
     const TrainResult b = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test");
     CHECK(a.weights_json == b.weights_json);
@@ -53,7 +53,7 @@ TEST_SUITE("train") {
     CHECK(a.weights_json != c.weights_json);
   }
 
-  TEST_CASE("a family's tile time must be 'roofline' or 'streaming', and streaming only for rows") {
+  TEST_CASE("a family's tile time is the reference it forecasts against, streaming only for rows") {
     const auto weights =
         nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
     auto softmax = weights["families"]["softmax"];
@@ -68,6 +68,16 @@ TEST_SUITE("train") {
     auto gemm = weights["families"]["gemm"];
     gemm["tile_time"] = "streaming";
     CHECK_THROWS_AS(parse_family_model(gemm.dump(), "w.json", OpFamily::gemm), Error);
+    // Layer norm learns against its traffic's streaming time, softmax against B x H's: weights
+    // learned against the other reference (another version's) are refused, not misread.
+    auto ln = weights["families"]["layernorm"];
+    CHECK(parse_family_model(ln.dump(), "w.json", OpFamily::layernorm).streaming_tiles);
+    ln["tile_time"] = "streaming";
+    CHECK_THROWS_WITH_AS(parse_family_model(ln.dump(), "w.json", OpFamily::layernorm),
+                         doctest::Contains("retrain"), Error);
+    softmax["tile_time"] = "streaming traffic";
+    CHECK_THROWS_WITH_AS(parse_family_model(softmax.dump(), "w.json", OpFamily::softmax),
+                         doctest::Contains("w.json"), Error);
   }
 
   TEST_CASE("rows of the held-out GPU are never used; bad rows and unknown devices are errors") {

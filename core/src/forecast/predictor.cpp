@@ -44,19 +44,6 @@ void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,
 
 namespace {
 
-// A row kernel moves its DRAM traffic no faster than the element-wise kernel moving the
-// same bytes on the same GPU: a relu (one read, one write per element) over
-// streaming_traffic x B x H elements, forecast by the element-wise model.
-// `base_ms` is that time for B x H elements (factor 1).
-double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
-                            const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k,
-                            double base_ms) {
-  const double factor = traits.streaming_traffic(k, gpu, library);
-  if (factor == 1.0) return base_ms;
-  return streaming_ms(elementwise, gpu, library, k.dims[0],
-                      std::int64_t(std::ceil(factor * double(k.dims[1]))));
-}
-
 // Members are built before the predictor that points into them, and the object never moves
 // (it lives behind a shared_ptr).
 class OwnedLearnedPredictor final : public KernelPredictor {
@@ -176,29 +163,30 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
   const LibraryProfile& library = library_ ? *library_ : library_profile_for(gpu);
   const TilePlan plan = plan_kernel(gpu, kernel, tiles_, library);
   const double waves = double(plan.waves);
-  // Row kernels with a streaming time: the element-wise model's time to stream B x H
-  // elements, the reference their utilization is learned against (streaming tiles) and a
-  // lower bound.
-  const FamilyModel* elementwise = streaming_;
-  const bool streams = traits.streaming_traffic && elementwise;
-  const double stream_ms =
-      streams ? streaming_ms(*elementwise, gpu, library, kernel.dims[0], kernel.dims[1]) : 0.0;
+  // Row models learned against a streaming time (their weights say so): the element-wise
+  // model's time to stream B x H elements, or the family's DRAM traffic where it is learned
+  // against that (learned_against_traffic), is the reference of their utilization, and the
+  // time of that traffic a lower bound. Models learned against the roofline (FP16 layer
+  // norm) take neither.
   const double roofline_tile_ms = tile_roofline_ms(gpu, kernel, plan, library);
   double tile_ms = roofline_tile_ms;
+  double traffic_ms = 0;
   if (model->streaming_tiles) {
-    if (!streams)
+    const FamilyModel* elementwise = streaming_;
+    if (!elementwise || !traits.streaming_traffic)
       throw Error("the " + traits.name +
                   " model is learned against the element-wise model, which is not "
                   "built in; run scripts/train.sh or use --predictor roofline");
-    tile_ms = stream_ms / waves;
+    const double stream_ms =
+        streaming_ms(*elementwise, gpu, library, kernel.dims[0], kernel.dims[1]);
+    traffic_ms = traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, stream_ms);
+    tile_ms = (traits.learned_against_traffic ? traffic_ms : stream_ms) / waves;
   }
   const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, library, tile_ms);
   const UtilizationHeads& h = fit.heads;
   const double learned = fit.ms;
   f.latency_ms = std::isfinite(learned) ? std::max(learned, f.roofline_ms) : f.roofline_ms;
-  if (streams)
-    f.latency_ms = std::max(
-        f.latency_ms, traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, stream_ms));
+  f.latency_ms = std::max(f.latency_ms, traffic_ms);
   f.tiles = plan.tiles;
   f.waves = plan.waves;
   f.utilization = utilization(h, waves);

@@ -81,6 +81,11 @@ struct FamilyTraits {
   // traffic relative to one read and one write per element, >= 1.
   double (*streaming_traffic)(const Kernel& k, const GpuSpec& gpu,
                               const LibraryProfile& library) = nullptr;
+  // Whether the streaming time the family is learned against covers that traffic (layer
+  // norm: its re-read is cheap where the rows stay cached, e.g. an A100's L1 at H = 2048);
+  // otherwise the traffic only bounds the forecast from below (softmax: learned against its
+  // traffic it carried over worse to unseen architectures; docs/kernel-model.md).
+  bool learned_against_traffic = false;
   // Shape rules beyond the signature; throws Error.
   void (*validate)(const Kernel& k) = nullptr;
   FitDefaults fit;

@@ -25,6 +25,7 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
         integer_field(j, "softmax_fixed_block_threads", origin, 1, p.softmax_max_block_threads);
   p.layernorm_elements_per_pass =
       integer_field(j, "layernorm_elements_per_pass", origin, 1, 1 << 20);
+  p.layernorm_block_threads = integer_field(j, "layernorm_block_threads", origin, 1, 4096);
   p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));
   if (detail::has_field(j, "sgemm_fma_instruction_share"))
     p.sgemm_fma_instruction_share = number_field(j, "sgemm_fma_instruction_share", origin, 0.05, 1);

@@ -32,6 +32,8 @@ struct LibraryProfile {
   std::int64_t softmax_fixed_block_threads = 0;
   // Layer norm: elements one pass of a block loads (32x4 threads x float4).
   std::int64_t layernorm_elements_per_pass = 512;
+  // Threads of its block (one block per row): how many rows an SM holds at once.
+  std::int64_t layernorm_block_threads = 128;
   // Resident threads per SM when the GPU spec does not say.
   int default_threads_per_sm = 2048;
   // Share of an FP32 GEMM main loop's instructions that are FMAs (the rest: shared-memory

@@ -136,21 +136,37 @@ std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& libr
   return std::max<std::int64_t>(block, library.warp_threads);
 }
 
-double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library) {
-  const std::int64_t cols = k.dims[1];
-  if (cols <= library.softmax_warp_max_cols || !(gpu.l2_mb > 0)) return 1.0;
+namespace {
+
+// Share of a block-per-row kernel's re-reads of its row that miss the caches, in [0, 1]
+// (tiles.hpp, softmax_traffic_factor, says how).
+double reread_miss(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library,
+                   std::int64_t block_threads) {
   const double threads_per_sm = gpu.max_threads_per_sm > 0 ? double(gpu.max_threads_per_sm)
                                                            : double(library.default_threads_per_sm);
   const double resident_rows =
-      std::max(1.0, std::floor(threads_per_sm / double(softmax_block_threads(cols, library))));
-  const double sm_bytes = resident_rows * dtype_bytes(k.dtype) * double(cols);
+      std::max(1.0, std::floor(threads_per_sm / double(std::max<std::int64_t>(block_threads, 1))));
+  const double sm_bytes = resident_rows * dtype_bytes(k.dtype) * double(k.dims[1]);
   const auto ramp = [](double bytes, double capacity) {
     return std::clamp(std::log2(bytes / capacity), 0.0, 1.0);
   };
   double miss = ramp(double(std::max(gpu.num_sm, 1)) * sm_bytes, gpu.l2_mb * 1048576.0);
   if (gpu.l1_kb_per_sm > 0)
     miss = std::max(miss, ramp(sm_bytes, kL1UsableFraction * gpu.l1_kb_per_sm * 1024.0));
-  return 1.0 + miss;
+  return miss;
+}
+
+}  // namespace
+
+double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library) {
+  if (k.dims[1] <= library.softmax_warp_max_cols || !(gpu.l2_mb > 0)) return 1.0;
+  return 1.0 + reread_miss(k, gpu, library, softmax_block_threads(k.dims[1], library));
+}
+
+double layernorm_traffic_factor(const Kernel& k, const GpuSpec& gpu,
+                                const LibraryProfile& library) {
+  if (!(gpu.l2_mb > 0)) return 1.0;
+  return 1.0 + 0.5 * reread_miss(k, gpu, library, library.layernorm_block_threads);
 }
 
 }  // namespace tilecast

@@ -63,6 +63,11 @@ std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& libr
 // Both ramps are log2 over one octave; the larger miss counts. Residency is
 // max_threads_per_sm / block threads rows per SM (the library's default when unknown).
 double softmax_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library);
+// Traffic of a layer norm relative to one read and one write per element, in [1, 1.5]:
+// vectorized_layer_norm_kernel reads its row twice (the statistics, then the normalisation
+// with the write), the second read cached as for softmax's re-reads above, with the
+// library's layernorm_block_threads per row.
+double layernorm_traffic_factor(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library);
 // Share of the L1 that a block kernel's resident rows can use before re-reads start to
 // miss; chosen on the training GPUs' test rows (A100 40GB, V100, T4).
 inline constexpr double kL1UsableFraction = 2.0 / 3.0;

@@ -33,4 +33,21 @@ double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu,
   return std::isfinite(ms) ? std::max(ms, roofline) : roofline;
 }
 
+double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
+                            const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k,
+                            double base_ms) {
+  const double factor = traits.streaming_traffic ? traits.streaming_traffic(k, gpu, library) : 1.0;
+  if (factor == 1.0) return base_ms;
+  return streaming_ms(elementwise, gpu, library, k.dims[0],
+                      std::int64_t(std::ceil(factor * double(k.dims[1]))));
+}
+
+double reference_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
+                              const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k) {
+  const double base_ms = streaming_ms(elementwise, gpu, library, k.dims[0], k.dims[1]);
+  return traits.learned_against_traffic
+             ? traffic_streaming_ms(traits, elementwise, gpu, library, k, base_ms)
+             : base_ms;
+}
+
 }  // namespace tilecast

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kernel/family.hpp"
 #include "kernel/library_profile.hpp"
 #include "kernel/tiles.hpp"
 #include "learned/heads.hpp"
@@ -30,5 +31,18 @@ inline constexpr std::string_view kStreamingFamily = "elementwise";
 // varies far more, so its utilization is learned against it.
 double streaming_ms(const FamilyModel& elementwise, const GpuSpec& gpu,
                     const LibraryProfile& library, std::int64_t rows, std::int64_t cols);
+
+// A row kernel moves its DRAM traffic no faster than the element-wise kernel moving the same
+// bytes on the same GPU: streaming_ms over the family's streaming_traffic x B x H elements.
+// `base_ms` is streaming_ms over B x H (factor 1).
+double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
+                            const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k,
+                            double base_ms);
+
+// The streaming time a row family's utilization is learned against, per kernel: over B x H
+// elements, or over its traffic where the family says so (learned_against_traffic). The
+// trainer and the forecaster share it.
+double reference_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
+                              const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k);
 
 }  // namespace tilecast

@@ -96,13 +96,17 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   if (j.contains("tile_time") && !j.at("tile_time").is_string())
     throw Error(where + ".tile_time must be a string");
   const std::string tile_time = j.value("tile_time", std::string("roofline"));
-  if (tile_time != "roofline" && tile_time != "streaming")
-    throw Error(where + ".tile_time is '" + tile_time + "'; allowed: roofline, streaming");
-  m.streaming_tiles = tile_time == "streaming";
+  if (tile_time != "roofline" && tile_time != "streaming" && tile_time != "streaming traffic")
+    throw Error(where + ".tile_time is '" + tile_time +
+                "'; allowed: roofline, streaming, streaming traffic");
+  m.streaming_tiles = tile_time != "roofline";
   if (m.streaming_tiles && !traits.streaming_traffic)
-    throw Error(where +
-                ".tile_time 'streaming' is only for row families with a streaming time "
-                "(softmax)");
+    throw Error(where + ".tile_time '" + tile_time +
+                "' is only for row families with a streaming time (softmax, layernorm)");
+  // The reference the net learned against must be the one the family forecasts against.
+  if (m.streaming_tiles && (tile_time == "streaming traffic") != traits.learned_against_traffic)
+    throw Error(where + ".tile_time '" + tile_time + "' is not what " + traits.name +
+                " learns against; retrain (scripts/train.sh)");
   return m;
 }
 

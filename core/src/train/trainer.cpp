@@ -187,14 +187,14 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     const FamilyTraits& traits = family_traits(f);
     const std::string name(traits.name);
     if (d.samples.empty()) continue;
-    // Softmax learns against the element-wise model's streaming time: that ratio varies
-    // far less between GPU generations than its roofline ratio (docs/kernel-model.md).
-    // Layer norm fitted worse that way on every training GPU, so it keeps the roofline.
+    // Softmax and layer norm learn against the element-wise model's streaming time: that
+    // ratio varies far less between GPU generations than their roofline ratio
+    // (docs/kernel-model.md); layer norm's covers its re-read (learned_against_traffic).
     const bool streaming = elementwise && traits.streaming_traffic;
     if (streaming)
       for (train::Sample& s : d.samples)
-        s.tile_ms = streaming_ms(*elementwise, *s.gpu, library_profile_for(*s.gpu),
-                                 s.kernel.dims[0], s.kernel.dims[1]) /
+        s.tile_ms = reference_streaming_ms(traits, *elementwise, *s.gpu,
+                                           library_profile_for(*s.gpu), s.kernel) /
                     std::max(s.waves, 1.0);
     train::FitSettings st = family_settings(f, config);
     st.overhead_max_ms = train::overhead_cap_ms(d);
@@ -208,7 +208,8 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     fam["train_smape"] = round7(fit.last_loss);
     fam["features"] = feature_names(f);
     fam["overhead_max_ms"] = st.overhead_max_ms;
-    if (streaming) fam["tile_time"] = "streaming";
+    if (streaming)
+      fam["tile_time"] = traits.learned_against_traffic ? "streaming traffic" : "streaming";
     fam["steady"] = net_json(fit.steady);
     fam["tail"] = net_json(fit.tail);
     if (name == kStreamingFamily)

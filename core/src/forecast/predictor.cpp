@@ -177,10 +177,12 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
       throw Error("the " + traits.name +
                   " model is learned against the element-wise model, which is not "
                   "built in; run scripts/train.sh or use --predictor roofline");
-    const double stream_ms =
-        streaming_ms(*elementwise, gpu, library, kernel.dims[0], kernel.dims[1]);
-    traffic_ms = traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, stream_ms);
-    tile_ms = (traits.learned_against_traffic ? traffic_ms : stream_ms) / waves;
+    const double reference_ms = reference_streaming_ms(traits, *elementwise, gpu, library, kernel);
+    traffic_ms =
+        traits.learned_against_traffic
+            ? reference_ms
+            : traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, reference_ms);
+    tile_ms = reference_ms / waves;
   }
   const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, library, tile_ms);
   const UtilizationHeads& h = fit.heads;

@@ -44,10 +44,12 @@ double traffic_streaming_ms(const FamilyTraits& traits, const FamilyModel& eleme
 
 double reference_streaming_ms(const FamilyTraits& traits, const FamilyModel& elementwise,
                               const GpuSpec& gpu, const LibraryProfile& library, const Kernel& k) {
-  const double base_ms = streaming_ms(elementwise, gpu, library, k.dims[0], k.dims[1]);
-  return traits.learned_against_traffic
-             ? traffic_streaming_ms(traits, elementwise, gpu, library, k, base_ms)
-             : base_ms;
+  // Over factor x H columns; a factor of 1 gives H exactly, so one model call either way.
+  const double factor = traits.learned_against_traffic && traits.streaming_traffic
+                            ? traits.streaming_traffic(k, gpu, library)
+                            : 1.0;
+  return streaming_ms(elementwise, gpu, library, k.dims[0],
+                      std::int64_t(std::ceil(factor * double(k.dims[1]))));
 }
 
 }  // namespace tilecast

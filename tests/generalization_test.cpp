@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/band_fit.hpp"
 #include "forecast/predictor.hpp"
 #include "learned/tile_table.hpp"
 #include "learned/weights.hpp"
@@ -78,7 +79,7 @@ std::vector<double> evenly(double lo, double hi, int n) {
 }  // namespace
 
 TEST_SUITE("generalization") {
-  TEST_CASE("bands: 10th and 90th percentiles per family and size class, pooled when sparse") {
+  TEST_CASE("bands: per family and size class, one architecture per fold, pooled when sparse") {
     // Fold A: GEMM residuals evenly from -0.5 to +0.5 (201 rows, forecasts of 1 ms: class
     // 0.5-5 ms); 10 element-wise rows (too few for their class: the family's pooled band).
     const std::vector<FoldRun> runs = {
@@ -93,17 +94,14 @@ TEST_SUITE("generalization") {
     const ErrorBand* g = all.kernel_band("gemm", 1.0);
     REQUIRE(g != nullptr);
     CHECK(g->n == 302);
-    // pooled residuals of A and B: 302 values; their quantiles by linear interpolation
-    std::vector<double> pooled = evenly(-0.5, 0.5, 201);
-    for (double x : evenly(0.0, 1.0, 101)) pooled.push_back(x);
-    std::sort(pooled.begin(), pooled.end());
-    const double p10 = 0.1 * 301, p90 = 0.9 * 301;
-    const auto at = [&](double pos) {
-      const std::size_t i = std::size_t(pos);
-      return pooled[i] + (pos - double(i)) * (pooled[i + 1] - pooled[i]);
-    };
-    CHECK(std::log(g->low) == doctest::Approx(at(p10)));
-    CHECK(std::log(g->high) == doctest::Approx(at(p90)));
+    // the two folds are two architectures of the random-effects band (band_fit_test.cpp)
+    const ErrorBand expected = fit_architecture_band({evenly(-0.5, 0.5, 201), evenly(0, 1, 101)});
+    CHECK(g->low == doctest::Approx(expected.low));
+    CHECK(g->high == doctest::Approx(expected.high));
+    // wider than the residuals' own 10th-90th percentiles (-0.4 .. 0.8 pooled): a third
+    // architecture may sit beyond both
+    CHECK(std::log(g->low) < -0.4);
+    CHECK(std::log(g->high) > 0.8);
     // the GEMM family's other classes hold no residuals: its pooled band
     CHECK(all.kernel_band("gemm", 0.01)->n == 302);
     // element-wise: 10 rows in one class, below the 50 needed: pooled (the same 10)
@@ -115,9 +113,12 @@ TEST_SUITE("generalization") {
     // whole models: 3 training and 2 inference cases, each under 5: both modes pooled
     REQUIRE(all.model_band(Mode::training) != nullptr);
     CHECK(all.model_band(Mode::training)->n == 5);
+    const ErrorBand models =
+        fit_architecture_band({{std::log(0.9), 0, std::log(1.1)}, {std::log(1.2), std::log(1.3)}});
+    CHECK(all.model_band(Mode::training)->high == doctest::Approx(models.high));
     CHECK(all.model_band(Mode::decode) == all.model_band(Mode::inference));
 
-    // leaving A out fits B alone
+    // leaving A out fits B alone: one architecture, its own 10th and 90th percentiles
     const ErrorBands without_a = fit_error_bands(runs, "A");
     CHECK(without_a.kernel_band("gemm", 1.0)->n == 101);
     CHECK(std::log(without_a.kernel_band("gemm", 1.0)->low) == doctest::Approx(0.1));
@@ -131,6 +132,22 @@ TEST_SUITE("generalization") {
     CHECK(back.protocol_hash == "fnv1a64:0");
     CHECK(back.kernel_band("gemm", 1.0)->low == doctest::Approx(g->low).epsilon(1e-3));
     CHECK(back.model_band(Mode::training)->n == 5);
+  }
+
+  TEST_CASE("bands: a size class that some fold has no residuals in takes the pooled band") {
+    std::vector<FoldRun> runs = {synthetic_fold("A", evenly(-0.5, 0.5, 201), 0, {1.0}, "inference"),
+                                 synthetic_fold("B", evenly(0.0, 1.0, 101), 0, {1.1}, "inference")};
+    // fold B alone has GEMMs forecast at 10 ms (60, measured 1.2x): enough for a class, but
+    // one architecture says nothing of the spread between architectures
+    for (int i = 0; i < 60; ++i) runs[1].kernels.push_back({"GPU B", Op::bmm, 12.0, 10.0, 5.0});
+    const ErrorBands b = fit_error_bands(runs);
+    CHECK(b.kernel_band("gemm", 1.0)->n == 302);   // both folds: its own class
+    CHECK(b.kernel_band("gemm", 10.0)->n == 362);  // B only: the family's pooled band
+    std::vector<double> b_all = evenly(0.0, 1.0, 101);
+    b_all.insert(b_all.end(), 60, std::log(1.2));
+    const ErrorBand pooled = fit_architecture_band({evenly(-0.5, 0.5, 201), b_all});
+    CHECK(b.kernel_band("gemm", 10.0)->high == doctest::Approx(pooled.high));
+    CHECK(b.kernel_band("gemm", 0.01)->high == doctest::Approx(pooled.high));
   }
 
   TEST_CASE("the report: per fold and op group, signed means, cross-validated coverage") {

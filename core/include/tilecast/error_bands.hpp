@@ -1,8 +1,9 @@
 // The 80% error band of a forecast: multipliers of the forecast latency at the 10th and 90th
-// percentiles of measured / forecast, from the generalization protocol's out-of-architecture
-// residuals (docs/generalization.md). Kernels: per op family and size class (the forecast
-// latency's range); whole models: per mode. Written by `tilecast eval-generalization` into
-// core/data/error_bands.json and embedded like the weights.
+// percentiles of measured / forecast that a new architecture's forecasts are expected to show,
+// from the generalization protocol's out-of-architecture residuals (docs/generalization.md).
+// Kernels: per op family and size class (the forecast latency's range); whole models: per mode.
+// Written by `tilecast eval-generalization` into core/data/error_bands.json and embedded like the
+// weights.
 #pragma once
 
 #include <cstdint>

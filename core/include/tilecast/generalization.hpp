@@ -60,7 +60,8 @@ struct FoldRun {
 
 // The protocol's version: what it computes beyond its inputs (fold rules, band fitting).
 inline constexpr std::string_view kGeneralizationProtocol =
-    "generalization-v1 bands=p10-p90 kernel_classes_ms=0.05,0.5,5 cv=leave-one-fold-out";
+    "generalization-v1 bands=p10-p90,random-effects-t kernel_classes_ms=0.05,0.5,5 "
+    "cv=leave-one-fold-out";
 
 // FNV-1a 64 of everything that determines the report: per retrained fold the training hash
 // (its input names and texts, device files, trainer config with the fold's held-out GPUs), the
@@ -80,9 +81,10 @@ std::vector<FoldRun> run_generalization(
     const TrainConfig& config, const std::function<void(const std::string&)>& progress = {});
 
 // The 80% bands from the residuals of the runs whose fold fits bands, leaving out `skip` (a
-// fold name; "" leaves none out). Kernel bands per family and size class, falling back to the
-// family's pooled residuals for a class with fewer than 50; model bands per mode (fewer than 5:
-// both modes pooled).
+// fold name; "" leaves none out), each fold one architecture of a random-effects predictive
+// band (eval/band_fit.hpp). Kernel bands per family and size class, falling back to the
+// family's pooled residuals for a class with fewer than 50 or none from some fold; model bands
+// per mode (likewise with 5: both modes pooled).
 ErrorBands fit_error_bands(const std::vector<FoldRun>& runs, std::string_view skip = "");
 
 // The report: per fold kernel MAPE and signed mean error per op group (per GPU and pooled),

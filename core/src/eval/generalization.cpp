@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
+#include "eval/band_fit.hpp"
 #include "kernel/family.hpp"
 #include "tilecast/error.hpp"
 
@@ -23,9 +24,10 @@ using ojson = nlohmann::ordered_json;
 // changes that string too. Size classes of kernel forecasts (ms): launch-bound, small, medium,
 // large kernels.
 const std::vector<double> kClassEdgesMs = {0.05, 0.5, 5};
-constexpr std::size_t kMinClassResiduals = 50;  // fewer: the family's pooled band
-constexpr std::size_t kMinModeResiduals = 5;    // fewer: both modes pooled
-constexpr double kLowQuantile = 0.1, kHighQuantile = 0.9;
+// A size class (a mode) gets its own band when it holds this many residuals and some from
+// every fold its family (the whole models) has; else the family's (both modes') pooled band.
+constexpr std::size_t kMinClassResiduals = 50;
+constexpr std::size_t kMinModeResiduals = 5;
 
 // The report's op groups: GEMMs by op, the other families whole.
 const std::array<const char*, 5> kGroups = {"bmm", "linear", "elementwise", "softmax", "layernorm"};
@@ -37,27 +39,6 @@ std::string op_group(Op op) {
 }
 
 double r2(double v) { return std::round(v * 100) / 100; }
-
-// Linear interpolation between order statistics (R's type 7) of sorted values.
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  const double pos = q * double(sorted.size() - 1);
-  const std::size_t i = std::size_t(pos);
-  if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (pos - double(i)) * (sorted[i + 1] - sorted[i]);
-}
-
-// The band of residuals r = ln(measured / forecast).
-ErrorBand band_of(std::vector<double> r) {
-  std::sort(r.begin(), r.end());
-  ErrorBand b;
-  b.n = std::int64_t(r.size());
-  if (!r.empty()) {
-    b.low = std::exp(quantile(r, kLowQuantile));
-    b.high = std::exp(quantile(r, kHighQuantile));
-  }
-  return b;
-}
 
 struct Stats {
   std::int64_t n = 0;
@@ -155,32 +136,65 @@ std::string fixed1(double v, bool sign = false) {
 
 }  // namespace
 
+namespace {
+
+// Residuals of one band, one vector per fold (architecture), in the runs' order.
+using ByFold = std::vector<std::vector<double>>;
+
+std::size_t count(const ByFold& r) {
+  std::size_t n = 0;
+  for (const auto& f : r) n += f.size();
+  return n;
+}
+std::size_t folds_with_residuals(const ByFold& r) {
+  return std::size_t(std::count_if(r.begin(), r.end(), [](const auto& f) { return !f.empty(); }));
+}
+void pool_into(ByFold& pooled, const ByFold& part) {
+  pooled.resize(std::max(pooled.size(), part.size()));
+  for (std::size_t i = 0; i < part.size(); ++i)
+    pooled[i].insert(pooled[i].end(), part[i].begin(), part[i].end());
+}
+// Its own band for a part with enough residuals from every fold of the whole; else the whole's.
+ErrorBand part_or_pooled(const ByFold& part, const ByFold& pooled, std::size_t min_residuals) {
+  const bool own =
+      count(part) >= min_residuals && folds_with_residuals(part) == folds_with_residuals(pooled);
+  return fit_architecture_band(own ? part : pooled);
+}
+
+}  // namespace
+
 ErrorBands fit_error_bands(const std::vector<FoldRun>& runs, std::string_view skip) {
-  std::map<std::string, std::vector<std::vector<double>>> by_class;  // family -> class -> r
-  std::map<std::string, std::vector<double>> by_mode;
+  std::map<std::string, std::vector<ByFold>> by_class;  // family -> class -> fold -> r
+  std::map<std::string, ByFold> by_mode;                // mode -> fold -> r
   ErrorBands bands;
   bands.class_edges_ms = kClassEdgesMs;
+  std::size_t fold = 0;
   for (const FoldRun& run : runs) {
     if (!run.fold.fits_bands || run.fold.name == skip) continue;
     for (const KernelResidual& k : run.kernels) {
       auto& classes = by_class[family_of(k.op).name];
       classes.resize(kClassEdgesMs.size() + 1);
-      classes[std::size_t(bands.size_class(k.predicted_ms))].push_back(
-          std::log(k.measured_ms / k.predicted_ms));
+      auto& folds = classes[std::size_t(bands.size_class(k.predicted_ms))];
+      folds.resize(fold + 1);
+      folds[fold].push_back(std::log(k.measured_ms / k.predicted_ms));
     }
-    for (const E2eCase& c : run.e2e)
-      by_mode[c.mode].push_back(std::log(c.measured_ms / c.predicted_ms));
+    for (const E2eCase& c : run.e2e) {
+      auto& folds = by_mode[c.mode];
+      folds.resize(fold + 1);
+      folds[fold].push_back(std::log(c.measured_ms / c.predicted_ms));
+    }
+    ++fold;
   }
   for (const auto& [family, classes] : by_class) {
-    std::vector<double> pooled;
-    for (const auto& c : classes) pooled.insert(pooled.end(), c.begin(), c.end());
+    ByFold pooled;
+    for (const auto& c : classes) pool_into(pooled, c);
     for (const auto& c : classes)
-      bands.kernel[family].push_back(band_of(c.size() >= kMinClassResiduals ? c : pooled));
+      bands.kernel[family].push_back(part_or_pooled(c, pooled, kMinClassResiduals));
   }
-  std::vector<double> all_modes;
-  for (const auto& [mode, r] : by_mode) all_modes.insert(all_modes.end(), r.begin(), r.end());
+  ByFold all_modes;
+  for (const auto& [mode, r] : by_mode) pool_into(all_modes, r);
   for (const auto& [mode, r] : by_mode)
-    bands.model[mode] = band_of(r.size() >= kMinModeResiduals ? r : all_modes);
+    bands.model[mode] = part_or_pooled(r, all_modes, kMinModeResiduals);
   return bands;
 }
 

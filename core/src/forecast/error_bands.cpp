@@ -85,9 +85,11 @@ std::string error_bands_to_json(const ErrorBands& b, const std::string& command)
   j["format"] = kFormat;
   j["what"] =
       "80% bands: multipliers of a forecast at the 10th and 90th percentiles of measured / "
-      "forecast latency over the generalization protocol's out-of-architecture residuals "
-      "(docs/generalization.md); kernels per op family and size class of the forecast "
-      "latency, whole models per mode (prefill and decode take the inference band)";
+      "forecast latency for an architecture never trained on, predicted from the "
+      "generalization protocol's out-of-architecture residuals with each architecture's own "
+      "bias as a random effect (Student's t over the architectures; docs/generalization.md); "
+      "kernels per op family and size class of the forecast latency, whole models per mode "
+      "(prefill and decode take the inference band)";
   j["command"] = command;
   j["protocol_hash"] = b.protocol_hash;
   j["kernel_class_edges_ms"] = b.class_edges_ms;

@@ -55,11 +55,11 @@ TEST_SUITE("dram_efficiency") {
   }
 
   TEST_CASE("bad values are named with the field and what is allowed") {
-    const auto error_of = [](const std::string& extra) { return test::catalog_spec_error(extra); };
-    CHECK(error_of(R"(, "dram_efficiency": 1.2, "dram_efficiency_source": "s")")
+    CHECK(test::catalog_spec_error(R"(, "dram_efficiency": 1.2, "dram_efficiency_source": "s")")
               .find("'dram_efficiency' is 1.2; allowed: 0.3 to 1") != std::string::npos);
-    CHECK(error_of(R"(, "dram_efficiency": 0.9)").find("dram_efficiency_source") !=
+    CHECK(test::catalog_spec_error(R"(, "dram_efficiency": 0.9)").find("dram_efficiency_source") !=
           std::string::npos);
-    CHECK(error_of(R"(, "dram_efficiency": 0.9, "dram_efficiency_source": "s")").empty());
+    CHECK(test::catalog_spec_error(R"(, "dram_efficiency": 0.9, "dram_efficiency_source": "s")")
+              .empty());
   }
 }

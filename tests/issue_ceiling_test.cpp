@@ -83,11 +83,12 @@ TEST_SUITE("issue_ceiling") {
       // 128 FP32 lanes per SM behind four schedulers is the one-slot layout.
       if (g.fp32_issue_slots_per_warp_fma == 1) CHECK(g.cores_per_sm == 128);
     }
-    const auto error_of = [](const std::string& extra) { return test::catalog_spec_error(extra); };
-    CHECK(error_of(R"(, "fp32_issue_slots_per_warp_fma": 0, "issue_source": "s")")
+    CHECK(test::catalog_spec_error(R"(, "fp32_issue_slots_per_warp_fma": 0, "issue_source": "s")")
               .find("fp32_issue_slots_per_warp_fma") != std::string::npos);
-    CHECK(error_of(R"(, "fp32_issue_slots_per_warp_fma": 1)").find("issue_source") !=
-          std::string::npos);
-    CHECK(error_of(R"(, "fp32_issue_slots_per_warp_fma": 1, "issue_source": "s")").empty());
+    CHECK(
+        test::catalog_spec_error(R"(, "fp32_issue_slots_per_warp_fma": 1)").find("issue_source") !=
+        std::string::npos);
+    CHECK(test::catalog_spec_error(R"(, "fp32_issue_slots_per_warp_fma": 1, "issue_source": "s")")
+              .empty());
   }
 }

@@ -95,9 +95,10 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
     mix(h, f.text);
   }
   // What a device file takes from its catalog entry (architecture, residency, issue slots,
-  // the vendor-stated DRAM efficiency) moves forecasts as well: hash the parsed specs.
-  for (const auto* list : {&in.train_devices, &in.eval_devices})
-    for (const TrainText& d : *list) mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
+  // the vendor-stated DRAM efficiency) moves forecasts as well: hash the parsed specs of the
+  // evaluated devices (each fold's training hash above already covers the training devices').
+  for (const TrainText& d : in.eval_devices)
+    mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
   return h;
 }
 

@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "test_paths.hpp"
 #include "tilecast/e2e_eval.hpp"
+#include "tilecast/error.hpp"
 
 using namespace tilecast;
 
@@ -89,6 +91,56 @@ TEST_SUITE("e2e_accuracy") {
     CHECK_FALSE(parse_label_name("gpt3_xl-eval-2048-4"));
     CHECK_FALSE(parse_label_name("gpt3_xl-inf-0-4"));
     CHECK_FALSE(parse_label_name("gpt3_xl-inf-x-4"));
+  }
+
+  TEST_CASE("training steps by phase: the label's forward and backward beside the forecast's") {
+    std::vector<E2eInput> v100;
+    for (const E2eInput& in : shared_labels())
+      if (in.gpu_json.find("V100-PCIE-32GB") != std::string::npos) v100.push_back(in);
+    REQUIRE(v100.size() >= 10);
+    const E2eReport r = evaluate_e2e(v100, Predictor::tilecast);
+    int training = 0;
+    for (const E2eCase& c : r.cases) {
+      CAPTURE(c.model);
+      CHECK(c.has_phases() == (c.mode == "training"));  // every training label records both
+      if (!c.has_phases()) continue;
+      ++training;
+      CHECK(c.measured_forward_ms + c.measured_backward_ms ==
+            doctest::Approx(c.measured_ms).epsilon(0.01));
+      CHECK(c.predicted_forward_ms + c.predicted_backward_ms ==
+            doctest::Approx(c.predicted_ms).epsilon(1e-9));
+      // the V100's phases are both forecast within 5 % today (docs/model-forecast.md)
+      CHECK(std::fabs(c.predicted_forward_ms / c.measured_forward_ms - 1) < 0.05);
+      CHECK(std::fabs(c.predicted_backward_ms / c.measured_backward_ms - 1) < 0.05);
+    }
+    CHECK(training == 3);
+    const auto j = nlohmann::json::parse(e2e_report_to_json(r));
+    for (const auto& c : j.at("cases")) {
+      if (c.at("mode") == "inference") {
+        CHECK(c.at("phases").is_null());
+        continue;
+      }
+      const auto& fw = c.at("phases").at("forward");
+      CHECK(fw.at("error_pct").get<double>() ==
+            doctest::Approx(
+                100 *
+                (fw.at("predicted_ms").get<double>() / fw.at("measured_ms").get<double>() - 1)));
+      CHECK(c.at("phases").at("backward").at("measured_ms").get<double>() > 0);
+    }
+
+    // a label without its phases has none; a bad phase value is named
+    E2eInput in = v100.front();
+    for (const E2eInput& x : v100)
+      if (x.label_stem.find("-train-") != std::string::npos) in = x;
+    in.label_json = R"({"e2e_latency": 300})";
+    CHECK_FALSE(evaluate_e2e({in}, Predictor::tilecast).cases.at(0).has_phases());
+    in.label_json = R"({"e2e_latency": 300, "fw_latency": -1, "bwall_latency": 200})";
+    try {
+      evaluate_e2e({in}, Predictor::tilecast);
+      FAIL("a negative fw_latency was accepted");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("fw_latency") != std::string::npos);
+    }
   }
 
   TEST_CASE("the roofline is a lower bound: below every measured step and every learned forecast") {

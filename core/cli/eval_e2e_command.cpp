@@ -16,6 +16,27 @@
 namespace tilecast::cli {
 namespace {
 
+// Training steps whose label records its forward and backward phases: each phase's error, so a
+// step's miss can be placed (e.g. a forward that outlasts its own operators).
+void print_phases(const E2eReport& report) {
+  if (std::none_of(report.cases.begin(), report.cases.end(),
+                   [](const E2eCase& c) { return c.has_phases(); }))
+    return;
+  std::printf("\ntraining steps by phase (the label's fw_latency and bwall_latency)\n");
+  std::printf("%-28s %-11s %5s %5s %12s %12s %8s %12s %12s %8s\n", "gpu", "model", "seq", "batch",
+              "forward ms", "predicted", "error %", "backward ms", "predicted", "error %");
+  const auto error = [](double predicted, double measured) {
+    return 100 * (predicted - measured) / measured;
+  };
+  for (const auto& c : report.cases)
+    if (c.has_phases())
+      std::printf("%-28s %-11s %5lld %5lld %12.2f %12.2f %+8.1f %12.2f %12.2f %+8.1f\n",
+                  c.gpu.c_str(), c.model.c_str(), static_cast<long long>(c.seq),
+                  static_cast<long long>(c.batch), c.measured_forward_ms, c.predicted_forward_ms,
+                  error(c.predicted_forward_ms, c.measured_forward_ms), c.measured_backward_ms,
+                  c.predicted_backward_ms, error(c.predicted_backward_ms, c.measured_backward_ms));
+}
+
 int run_eval_e2e(const Args& args) {
   apply_weights_flag(args);
   const std::string devices = args.require("devices"), models = args.require("models"),
@@ -45,6 +66,7 @@ int run_eval_e2e(const Args& args) {
     std::printf("%-28s %-9s %-6s %3d %10.1f %10.1f %9.1f\n", s.gpu.c_str(), s.mode.c_str(),
                 s.option.c_str(), s.n, s.mean_abs_error_pct, s.roofline_mean_abs_error_pct,
                 s.max_abs_error_pct);
+  print_phases(report);
   if (!skipped.empty())
     std::printf("\nskipped %zu labels with options not modelled here\n", skipped.size());
   std::printf(

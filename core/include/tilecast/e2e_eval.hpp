@@ -49,6 +49,11 @@ struct E2eCase {
   double measured_ms = 0, predicted_ms = 0, error_pct = 0;
   double roofline_ms = 0, roofline_error_pct = 0;
   double band_low_ms = 0, band_high_ms = 0;  // the forecast's 80% band; 0: none
+  // A single-GPU training label that records its phases (fw_latency, bwall_latency): the
+  // forward and backward measured and forecast; all 0 otherwise. Where a step's error lies.
+  double measured_forward_ms = 0, measured_backward_ms = 0;
+  double predicted_forward_ms = 0, predicted_backward_ms = 0;
+  bool has_phases() const { return measured_forward_ms > 0 && measured_backward_ms > 0; }
 };
 
 struct E2eSummary {

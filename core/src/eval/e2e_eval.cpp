@@ -28,6 +28,18 @@ nlohmann::ordered_json band_or_null(double ms, double high_ms) {
   return high_ms > 0 ? nlohmann::ordered_json(ms) : nlohmann::ordered_json(nullptr);
 }
 
+// {"forward":{measured_ms, predicted_ms, error_pct}, "backward":{...}}; null without phases.
+nlohmann::ordered_json phases_json(const E2eCase& c) {
+  if (!c.has_phases()) return nullptr;
+  const auto phase = [](double measured, double predicted) {
+    return nlohmann::ordered_json{{"measured_ms", measured},
+                                  {"predicted_ms", predicted},
+                                  {"error_pct", 100 * (predicted - measured) / measured}};
+  };
+  return {{"forward", phase(c.measured_forward_ms, c.predicted_forward_ms)},
+          {"backward", phase(c.measured_backward_ms, c.predicted_backward_ms)}};
+}
+
 }  // namespace
 
 std::optional<LabelName> parse_label_name(std::string_view stem) {
@@ -120,6 +132,12 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
       const OpGraph graph = build_engine_graph(model, w, engine);
       const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
       c.predicted_ms = forecast.latency_ms;
+      if (name->training && label.contains("fw_latency") && label.contains("bwall_latency")) {
+        c.measured_forward_ms = detail::number_field(label, "fw_latency", origin, 0, 1e12);
+        c.measured_backward_ms = detail::number_field(label, "bwall_latency", origin, 0, 1e12);
+        c.predicted_forward_ms = forecast.forward_ms;
+        c.predicted_backward_ms = forecast.backward_ms;
+      }
       c.band_low_ms = forecast.band_low_ms;
       c.band_high_ms = forecast.band_high_ms;
       c.roofline_ms = predictor == Predictor::roofline
@@ -168,7 +186,8 @@ std::string e2e_report_to_json(const E2eReport& report) {
                           {"band_low_ms", band_or_null(c.band_low_ms, c.band_high_ms)},
                           {"band_high_ms", band_or_null(c.band_high_ms, c.band_high_ms)},
                           {"roofline_ms", c.roofline_ms},
-                          {"roofline_error_pct", c.roofline_error_pct}});
+                          {"roofline_error_pct", c.roofline_error_pct},
+                          {"phases", phases_json(c)}});
   j["summary"] = nlohmann::ordered_json::array();
   for (const auto& s : report.summary)
     j["summary"].push_back({{"gpu", s.gpu},

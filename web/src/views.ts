@@ -276,18 +276,29 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   sizeCompareChart(byId<HTMLCanvasElement>('compare-latency'), ok.length, 26);
   sizeCompareChart(byId<HTMLCanvasElement>('compare-throughput'), ok.length, 18);
   byId('compare-latency').dataset.labels = JSON.stringify(labels);
+  // The 80% band as a floating bar beside each forecast (none for the roofline predictor).
+  const bands = ok.map((r) => bandOf(r.f!));
   drawChart(byId<HTMLCanvasElement>('compare-latency'), {
     type: 'bar',
     data: {
       labels,
       datasets: [
         { label: `${app.state.predictor} (ms)`, data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
+        ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
         { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms), backgroundColor: COLORS.roofline },
       ],
     },
     options: {
       indexAxis: 'y',
-      plugins: { tooltip: { callbacks: { title, label: (c) => `${c.dataset.label}: ${fmtMs(Number(c.raw))}` } } },
+      plugins: {
+        tooltip: {
+          callbacks: {
+            title,
+            label: (c) =>
+              Array.isArray(c.raw) ? `${c.dataset.label}: ${fmtMs(c.raw[0])}–${fmtMs(c.raw[1])}` : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`,
+          },
+        },
+      },
       scales: { x: { beginAtZero: true, title: { display: true, text: 'ms' } }, y: yAxis },
     },
   });
@@ -314,7 +325,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
       h(
         'tr',
         {},
-        ...['GPU', 'Latency', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first'].map((t, i) =>
+        ...['GPU', 'Latency', '80% band', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first'].map((t, i) =>
           h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
         ),
       ),
@@ -329,6 +340,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         { 'data-gpu': r.id },
         h('th', { scope: 'row' }, r.label),
         h('td', { class: 'num' }, f ? fmtMs(f.latency_ms) : '—'),
+        h('td', { class: 'num' }, f && bandOf(f) ? `${fmtMs(bandOf(f)![0])}–${fmtMs(bandOf(f)![1])}` : '—'),
         h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
@@ -344,8 +356,14 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
 export interface SweepPoint {
   batch: number;
   latency_ms: number;
+  band: [number, number] | null; // the 80% band; null for the roofline predictor
   roofline_ms: number;
   samples_per_s: number;
+}
+
+// A forecast's 80% band as [low, high] ms, or null when it has none.
+function bandOf(f: { band_low_ms?: number | null; band_high_ms?: number | null }): [number, number] | null {
+  return f.band_low_ms != null && f.band_high_ms != null ? [f.band_low_ms, f.band_high_ms] : null;
 }
 
 // The sweep's points from results for batch 1, 2, …: up to the first error.
@@ -353,13 +371,16 @@ export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: s
   const points: SweepPoint[] = [];
   for (const [i, r] of results.entries()) {
     if (!r.ok) return { points, error: `Batch ${i + 1}: ${r.error}` };
-    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, roofline_ms: r.f.roofline_latency_ms, samples_per_s: r.f.samples_per_s });
+    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, band: bandOf(r.f), roofline_ms: r.f.roofline_latency_ms, samples_per_s: r.f.samples_per_s });
   }
   return { points, error: '' };
 }
 
+const SWEEP_BAND_LOW = '80% band, low edge';
+
 export function renderSweep(app: App, points: SweepPoint[]): void {
   const labels = points.map((p) => String(p.batch));
+  byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
     type: 'line',
     data: {
@@ -367,10 +388,31 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
       datasets: [
         { label: `${app.state.predictor} (ms)`, data: points.map((p) => p.latency_ms), borderColor: COLORS.tilecast, backgroundColor: COLORS.tilecast, pointRadius: 0 },
         { label: 'roofline only (ms)', data: points.map((p) => p.roofline_ms), borderColor: COLORS.roofline, backgroundColor: COLORS.roofline, pointRadius: 0, borderDash: [4, 3] },
+        // the 80% band: its upper edge filled down to its lower edge (the next dataset)
+        ...(points.some((p) => p.band)
+          ? [
+              { label: '80% band (ms)', data: points.map((p) => p.band?.[1] ?? null), borderWidth: 0, backgroundColor: COLORS.band, pointRadius: 0, fill: '+1' },
+              { label: SWEEP_BAND_LOW, data: points.map((p) => p.band?.[0] ?? null), borderWidth: 0, backgroundColor: COLORS.band, pointRadius: 0, fill: false },
+            ]
+          : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
+      plugins: {
+        legend: { labels: { filter: (item) => item.text !== SWEEP_BAND_LOW } },
+        tooltip: {
+          filter: (item) => item.dataset.label !== SWEEP_BAND_LOW,
+          callbacks: {
+            label: (c) => {
+              const band = points[c.dataIndex]?.band;
+              return c.dataset.label === '80% band (ms)' && band
+                ? `80% band: ${fmtMs(band[0])}–${fmtMs(band[1])}`
+                : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`;
+            },
+          },
+        },
+      },
       scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
     },
   });

@@ -298,6 +298,10 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   await context.setOffline(true);
   assert.equal(await page.locator('#view-compare').isVisible(), true);
   assert.equal(await page.locator('#compare-table tbody tr').count(), 3);
+  // Each GPU's 80% band beside its latency: the selected GPU's is the card's.
+  const bandCell = await page.locator('#compare-table tbody tr').first().locator('td').nth(1).textContent();
+  assert.match(bandCell, /^[\d.,]+ m?s–[\d.,]+ m?s$/);
+  assert.ok((await page.locator('#latency-sub').textContent()).includes(`80% band ${bandCell}`));
   await page.focus('#tab-compare');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.locator('#view-sweep').isVisible(), true);
@@ -306,6 +310,7 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   // The sweep runs off the input path: its points arrive after the tab is shown.
   await page.waitForSelector('#sweep-status[data-points]');
   if (native.ok) assert.equal(await page.locator('#sweep-status').getAttribute('data-points'), '64');
+  if (native.ok) assert.equal(await page.locator('#sweep-latency').getAttribute('data-band'), '1');
   else assert.ok((await page.locator('#sweep-error').textContent()).includes(native.error));
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => (document.getElementById('accuracy-status')?.textContent ?? '').length > 0 && !/Loading/.test(document.getElementById('accuracy-status')?.textContent ?? ''));

@@ -19,6 +19,9 @@ export function forecastCsv(f: ModelForecast, link: string): string {
     ['summary', 'predictor', '', '', '', f.predictor],
     ['summary', 'tilecast_version', '', '', '', f.tilecast_version],
     ['summary', 'latency_ms', '', f.forward_ms, f.backward_ms, f.latency_ms],
+    // The 80% band (empty for the roofline predictor and multi-GPU steps, which have none).
+    ['summary', 'band_low_ms', '', '', '', f.band_low_ms],
+    ['summary', 'band_high_ms', '', '', '', f.band_high_ms],
     ['summary', 'roofline_latency_ms', '', '', '', f.roofline_latency_ms],
     ['summary', 'samples_per_s', '', '', '', f.samples_per_s],
     ['summary', 'tokens_per_s', '', '', '', f.tokens_per_s],

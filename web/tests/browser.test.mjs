@@ -141,6 +141,8 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
     assert.match(csv.suggestedFilename(), /^tilecast-llama2-7b-a100-80gb-sxm-inference-b4-s1024\.csv$/);
     const csvText = fs.readFileSync(await csv.path(), 'utf8');
     assert.ok(csvText.includes(`summary,latency_ms,,${f.forward_ms},${f.backward_ms},${f.latency_ms}`));
+    assert.ok(f.band_low_ms < f.latency_ms && f.latency_ms < f.band_high_ms);
+    assert.ok(csvText.includes(`summary,band_low_ms,,,,${f.band_low_ms}\r\nsummary,band_high_ms,,,,${f.band_high_ms}`));
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     const exported = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
     assert.deepEqual(exported.forecast, f);

@@ -158,10 +158,24 @@ TEST_SUITE("generalization") {
     full.fold.retrain = false;
     full.fold.fits_bands = false;
     runs.push_back(full);
+    // three of A's five training steps record their phases: forward forecast 20 % short,
+    // backward 10 % long
+    for (int i = 0; i < 3; ++i) {
+      E2eCase& c = runs[0].e2e[std::size_t(i)];
+      c.measured_forward_ms = 0.4 * c.measured_ms;
+      c.measured_backward_ms = 0.6 * c.measured_ms;
+      c.predicted_forward_ms = 0.8 * c.measured_forward_ms;
+      c.predicted_backward_ms = 1.1 * c.measured_backward_ms;
+    }
     TrainConfig cfg;
     const std::string report = generalization_report_json(runs, cfg, "fnv1a64:1", "x");
     const auto j = nlohmann::json::parse(report);
     REQUIRE(j.at("folds").size() == 3);
+    const auto& phases = j["folds"][0]["e2e"][0]["phases"];
+    CHECK(phases["n"] == 3);
+    CHECK(phases["forward_signed_mean_pct"].get<double>() == doctest::Approx(-20));
+    CHECK(phases["backward_signed_mean_pct"].get<double>() == doctest::Approx(10));
+    CHECK_FALSE(j["folds"][1]["e2e"][0].contains("phases"));  // inference: none
     const auto& b = j["folds"][1];
     CHECK(b["name"] == "B");
     // B's kernels: linear (measured slower than forecast: signed mean < 0) and element-wise
@@ -196,6 +210,7 @@ TEST_SUITE("generalization") {
     const std::string md = generalization_markdown(j.dump());
     CHECK(md.find("| B | GPU B | 161 |") != std::string::npos);
     CHECK(md.find("| C | all 2 retrained folds |") != std::string::npos);
+    CHECK(md.find("| -20.0 / +10.0 (n 3) |") != std::string::npos);
 
     // the residual file round-trips exactly
     const std::string text = fold_runs_to_json(runs, "fnv1a64:1");

@@ -84,17 +84,28 @@ ojson e2e_groups(const FoldRun& run) {
   ojson out = ojson::array();
   for (const std::string& gpu : run.fold.gpus)
     for (const char* mode : {"inference", "training"}) {
-      Stats s;
-      for (const E2eCase& c : run.e2e)
-        if (c.gpu == gpu && c.mode == mode) s.add(c.error_pct, c.roofline_error_pct);
+      Stats s, forward, backward;  // the phases: training cases whose label records them
+      for (const E2eCase& c : run.e2e) {
+        if (c.gpu != gpu || c.mode != mode) continue;
+        s.add(c.error_pct, c.roofline_error_pct);
+        if (!c.has_phases()) continue;
+        forward.add(error_pct(c.predicted_forward_ms, c.measured_forward_ms), 0);
+        backward.add(error_pct(c.predicted_backward_ms, c.measured_backward_ms), 0);
+      }
       if (s.n == 0) continue;
-      out.push_back({{"gpu", gpu},
-                     {"mode", mode},
-                     {"n", s.n},
-                     {"mae_pct", r2(s.mean_abs())},
-                     {"signed_mean_pct", r2(s.signed_mean())},
-                     {"max_abs_pct", r2(s.max_abs)},
-                     {"roofline_mae_pct", r2(s.roofline_mean_abs())}});
+      ojson g = {{"gpu", gpu},
+                 {"mode", mode},
+                 {"n", s.n},
+                 {"mae_pct", r2(s.mean_abs())},
+                 {"signed_mean_pct", r2(s.signed_mean())},
+                 {"max_abs_pct", r2(s.max_abs)},
+                 {"roofline_mae_pct", r2(s.roofline_mean_abs())}};
+      // Where a step's bias lies: the forward's and the backward's signed means.
+      if (forward.n > 0)
+        g["phases"] = {{"n", forward.n},
+                       {"forward_signed_mean_pct", r2(forward.signed_mean())},
+                       {"backward_signed_mean_pct", r2(backward.signed_mean())}};
+      out.push_back(g);
     }
   return out;
 }
@@ -133,10 +144,6 @@ std::string fixed1(double v, bool sign = false) {
   std::snprintf(buf, sizeof buf, sign ? "%+.1f" : "%.1f", v);
   return buf;
 }
-
-}  // namespace
-
-namespace {
 
 // Residuals of one band, one vector per fold (architecture), in the runs' order.
 using ByFold = std::vector<std::vector<double>>;
@@ -267,8 +274,9 @@ std::string fold_runs_to_json(const std::vector<FoldRun>& runs, const std::strin
           {k.gpu, std::string(op_name(k.op)), k.measured_ms, k.predicted_ms, k.roofline_ms});
     f["e2e"] = nlohmann::json::array();
     for (const E2eCase& c : r.e2e)
-      f["e2e"].push_back(
-          {c.gpu, c.model, c.mode, c.seq, c.batch, c.measured_ms, c.predicted_ms, c.roofline_ms});
+      f["e2e"].push_back({c.gpu, c.model, c.mode, c.seq, c.batch, c.measured_ms, c.predicted_ms,
+                          c.roofline_ms, c.measured_forward_ms, c.measured_backward_ms,
+                          c.predicted_forward_ms, c.predicted_backward_ms});
     j["runs"].push_back(f);
   }
   return j.dump();
@@ -296,6 +304,12 @@ std::vector<FoldRun> fold_runs_from_json(std::string_view json_text, std::string
         e.measured_ms = c[5];
         e.predicted_ms = c[6];
         e.roofline_ms = c[7];
+        if (c.size() >= 12) {  // the phases (0 where the label records none)
+          e.measured_forward_ms = c[8];
+          e.measured_backward_ms = c[9];
+          e.predicted_forward_ms = c[10];
+          e.predicted_backward_ms = c[11];
+        }
         e.error_pct = error_pct(e.predicted_ms, e.measured_ms);
         e.roofline_error_pct = error_pct(e.roofline_ms, e.measured_ms);
         r.e2e.push_back(e);
@@ -346,15 +360,24 @@ std::string generalization_markdown(std::string_view report_json) {
   }
   md += "\n**Whole models**: error % of the measured end-to-end latency per GPU and mode\n\n";
   md +=
-      "| fold | GPU | mode | n | MAE % | signed mean % | max % |\n|---|---|---|---|---|---|---|\n";
+      "| fold | GPU | mode | n | MAE % | signed mean % | max % | signed mean %: forward / "
+      "backward |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& f : j.at("folds"))
-    for (const auto& e : f.at("e2e"))
+    for (const auto& e : f.at("e2e")) {
+      std::string phases = "—";
+      if (e.contains("phases")) {
+        const auto& ph = e.at("phases");
+        phases = fixed1(ph.at("forward_signed_mean_pct").get<double>(), true) + " / " +
+                 fixed1(ph.at("backward_signed_mean_pct").get<double>(), true);
+        if (ph.at("n") != e.at("n")) phases += " (n " + std::to_string(ph.at("n").get<int>()) + ")";
+      }
       md += "| " + f.at("name").get<std::string>() + " | " + e.at("gpu").get<std::string>() +
             " | " + e.at("mode").get<std::string>() + " | " +
             std::to_string(e.at("n").get<std::int64_t>()) + " | " +
             fixed1(e.at("mae_pct").get<double>()) + " | " +
             fixed1(e.at("signed_mean_pct").get<double>(), true) + " | " +
-            fixed1(e.at("max_abs_pct").get<double>()) + " |\n";
+            fixed1(e.at("max_abs_pct").get<double>()) + " | " + phases + " |\n";
+    }
   md +=
       "\n**80% bands**: share of the fold's measurements inside the band, and its mean width "
       "in % of the forecast\n\n";

@@ -83,6 +83,7 @@ TEST_SUITE("amd_model") {
       csvs.push_back({rel, test::read_file(test::data_dir() + "/" + rel)});
     TrainConfig cfg;
     cfg.seed = w.at("seed").get<std::uint64_t>();
+    cfg.row_reference_without_launch = true;  // scripts/train_amd.sh's choice
     CHECK(w.at("epochs").get<int>() == 0);
     CHECK(w.at("max_rows").get<std::int64_t>() == 0);
     CHECK(w.at("config").get<std::string>() == train_config_text(cfg));

@@ -51,6 +51,22 @@ TEST_SUITE("train") {
     cfg.seed = 8;
     const TrainResult c = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test");
     CHECK(a.weights_json != c.weights_json);
+
+    // The row reference without the element-wise launch (the AMD models' choice): recorded in
+    // each row family and in the config line, the element-wise and GEMM nets untouched.
+    cfg.seed = 7;
+    cfg.row_reference_without_launch = true;
+    const TrainResult d = train_kernel_models(csvs, test::dataset_device_files(), cfg, "test");
+    const auto wd = nlohmann::json::parse(d.weights_json);
+    CHECK(wd["families"]["softmax"]["tile_time"] == "streaming without launch");
+    CHECK(wd["families"]["layernorm"]["tile_time"] == "streaming traffic without launch");
+    CHECK(wd["families"]["elementwise"] == w["families"]["elementwise"]);
+    CHECK(wd["families"]["softmax"]["steady"] != w["families"]["softmax"]["steady"]);
+    CHECK(wd["config"].get<std::string>().ends_with(" row_reference=without_launch"));
+    CHECK(parse_family_model(wd["families"]["softmax"].dump(), "w.json", OpFamily::softmax)
+              .reference_without_launch);
+    CHECK_FALSE(parse_family_model(w["families"]["softmax"].dump(), "w.json", OpFamily::softmax)
+                    .reference_without_launch);
   }
 
   TEST_CASE("a family's tile time is the reference it forecasts against, streaming only for rows") {
@@ -78,6 +94,11 @@ TEST_SUITE("train") {
     softmax["tile_time"] = "streaming traffic";
     CHECK_THROWS_WITH_AS(parse_family_model(softmax.dump(), "w.json", OpFamily::softmax),
                          doctest::Contains("w.json"), Error);
+    softmax["tile_time"] = "streaming traffic without launch";  // still layer norm's reference
+    CHECK_THROWS_AS(parse_family_model(softmax.dump(), "w.json", OpFamily::softmax), Error);
+    gemm["tile_time"] = "roofline without launch";
+    CHECK_THROWS_WITH_AS(parse_family_model(gemm.dump(), "w.json", OpFamily::gemm),
+                         doctest::Contains("streaming only"), Error);
   }
 
   TEST_CASE("rows of the held-out GPU are never used; bad rows and unknown devices are errors") {

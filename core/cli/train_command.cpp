@@ -30,6 +30,13 @@ int run_train(const Args& args) {
   config.seed = std::uint64_t(args.integer("seed", 1, 0, std::int64_t{1} << 53));
   config.epochs = int(args.integer("epochs", 0, 0, 100000));
   config.max_rows = args.integer("max-rows", 0, 0, std::int64_t{1} << 40);
+  // What softmax and layer norm learn against: the element-wise streaming time with its
+  // launch cost (the default) or without it (TrainConfig::row_reference_without_launch).
+  const std::string row_reference = args.get("row-reference", "with-launch");
+  if (row_reference != "with-launch" && row_reference != "without-launch")
+    throw Error("train: --row-reference is '" + row_reference +
+                "'; allowed: with-launch, without-launch");
+  config.row_reference_without_launch = row_reference == "without-launch";
   // --hold-out is repeatable and takes comma-separated names; the always held-out A100 80GB
   // stays first, so the default config text (and the committed weights' hash) is unchanged.
   std::vector<std::string> extra_held_out;
@@ -67,6 +74,7 @@ int run_train(const Args& args) {
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
   if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
   for (const std::string& name : extra_held_out) command += " --hold-out '" + name + "'";
+  if (config.row_reference_without_launch) command += " --row-reference without-launch";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
 
   double last_shown_s = -10;
@@ -96,9 +104,10 @@ int run_train(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"train",
      "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
-     "[--hold-out DEVICE[,DEVICE...]]... [--tile-table-only]",
+     "[--hold-out DEVICE[,DEVICE...]]... [--row-reference with-launch|without-launch] "
+     "[--tile-table-only]",
      "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
-     {"devices", "out", "seed", "epochs", "max-rows", "hold-out"},
+     {"devices", "out", "seed", "epochs", "max-rows", "hold-out", "row-reference"},
      {"tile-table-only"},
      run_train});
 

@@ -17,6 +17,11 @@ struct TrainConfig {
   int epochs = 0;             // 0: each family's default
   std::int64_t max_rows = 0;  // per family, 0: all
   std::vector<std::string> held_out_devices = {"NVIDIA A100 80GB PCIe"};
+  // Row families (softmax, layer norm) learn against the element-wise model's streaming time
+  // with its launch cost (false) or without it (true: the family's own overhead head then
+  // carries the whole launch). A model's choice, made by its validation: the AMD models
+  // take true (docs/amd-model.md), the NVIDIA models false (docs/generalization.md).
+  bool row_reference_without_launch = false;
 };
 
 // Every hyperparameter that shapes the weights, as one canonical line.

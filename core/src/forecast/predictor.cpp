@@ -177,12 +177,13 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
       throw Error("the " + traits.name +
                   " model is learned against the element-wise model, which is not "
                   "built in; run scripts/train.sh or use --predictor roofline");
-    const double reference_ms = reference_streaming_ms(traits, *elementwise, gpu, library, kernel);
+    const StreamingTime reference =
+        reference_streaming_time(traits, *elementwise, gpu, library, kernel);
     traffic_ms =
         traits.learned_against_traffic
-            ? reference_ms
-            : traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, reference_ms);
-    tile_ms = reference_ms / waves;
+            ? reference.total_ms
+            : traffic_streaming_ms(traits, *elementwise, gpu, library, kernel, reference.total_ms);
+    tile_ms = (model->reference_without_launch ? reference.stream_ms : reference.total_ms) / waves;
   }
   const LearnedLatency fit = learned_latency(*model, gpu, kernel, plan, library, tile_ms);
   const UtilizationHeads& h = fit.heads;

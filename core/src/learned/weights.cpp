@@ -96,15 +96,24 @@ FamilyModel parse_family(const json& j, const std::string& where, OpFamily famil
   if (j.contains("tile_time") && !j.at("tile_time").is_string())
     throw Error(where + ".tile_time must be a string");
   const std::string tile_time = j.value("tile_time", std::string("roofline"));
-  if (tile_time != "roofline" && tile_time != "streaming" && tile_time != "streaming traffic")
+  // "streaming[ traffic][ without launch]": see FamilyModel.
+  const std::string_view kWithout = " without launch";
+  m.reference_without_launch = tile_time.size() > kWithout.size() && tile_time.ends_with(kWithout);
+  const std::string reference = m.reference_without_launch
+                                    ? tile_time.substr(0, tile_time.size() - kWithout.size())
+                                    : tile_time;
+  if (reference != "roofline" && reference != "streaming" && reference != "streaming traffic")
     throw Error(where + ".tile_time is '" + tile_time +
-                "'; allowed: roofline, streaming, streaming traffic");
-  m.streaming_tiles = tile_time != "roofline";
+                "'; allowed: roofline, streaming, streaming traffic (either streaming one "
+                "optionally followed by ' without launch')");
+  m.streaming_tiles = reference != "roofline";
+  if (!m.streaming_tiles && m.reference_without_launch)
+    throw Error(where + ".tile_time '" + tile_time + "': ' without launch' is for streaming only");
   if (m.streaming_tiles && !traits.streaming_traffic)
     throw Error(where + ".tile_time '" + tile_time +
                 "' is only for row families with a streaming time (softmax, layernorm)");
   // The reference the net learned against must be the one the family forecasts against.
-  if (m.streaming_tiles && (tile_time == "streaming traffic") != traits.learned_against_traffic)
+  if (m.streaming_tiles && (reference == "streaming traffic") != traits.learned_against_traffic)
     throw Error(where + ".tile_time '" + tile_time + "' is not what " + traits.name +
                 " learns against; retrain (scripts/train.sh)");
   return m;

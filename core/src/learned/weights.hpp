@@ -18,10 +18,13 @@ struct FamilyModel {
   Mlp tail;    // all features -> alpha, overhead (logits)
   double overhead_max_ms = 0;
   // Row kernels: a tile's time is its share of the element-wise model's streaming time
-  // (reference_streaming_ms) rather than of the roofline. Set by "tile_time": "streaming"
+  // (reference_streaming_time) rather than of the roofline. Set by "tile_time": "streaming"
   // (over B x H elements) or "streaming traffic" (over the family's traffic), whichever the
   // family is learned against.
   bool streaming_tiles = false;
+  // ... and that streaming time without the element-wise kernel's launch cost ("... without
+  // launch"; the family's own overhead head carries its launch), or with it.
+  bool reference_without_launch = false;
   // The three head logits (gamma, alpha, overhead) for raw features `x`.
   void forward(const double* x, double* out) const;
 };

@@ -69,6 +69,7 @@ std::string train_config_text(const TrainConfig& c) {
   }
   s += " features=v2 clamp=range gemm_traffic=kernel_per_wave nets=steady+tail gemm_tile=table"
        " softmax_tiles=streaming";
+  if (c.row_reference_without_launch) s += " row_reference=without_launch";
   return s;
 }
 
@@ -192,10 +193,12 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     // (docs/kernel-model.md); layer norm's covers its re-read (learned_against_traffic).
     const bool streaming = elementwise && traits.streaming_traffic;
     if (streaming)
-      for (train::Sample& s : d.samples)
-        s.tile_ms = reference_streaming_ms(traits, *elementwise, *s.gpu,
-                                           library_profile_for(*s.gpu), s.kernel) /
+      for (train::Sample& s : d.samples) {
+        const StreamingTime ref = reference_streaming_time(traits, *elementwise, *s.gpu,
+                                                           library_profile_for(*s.gpu), s.kernel);
+        s.tile_ms = (config.row_reference_without_launch ? ref.stream_ms : ref.total_ms) /
                     std::max(s.waves, 1.0);
+      }
     train::FitSettings st = family_settings(f, config);
     st.overhead_max_ms = train::overhead_cap_ms(d);
     const double unit = double(d.samples.size()) * traits.fit.cost;
@@ -209,7 +212,9 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
     fam["features"] = feature_names(f);
     fam["overhead_max_ms"] = st.overhead_max_ms;
     if (streaming)
-      fam["tile_time"] = traits.learned_against_traffic ? "streaming traffic" : "streaming";
+      fam["tile_time"] =
+          std::string(traits.learned_against_traffic ? "streaming traffic" : "streaming") +
+          (config.row_reference_without_launch ? " without launch" : "");
     fam["steady"] = net_json(fit.steady);
     fam["tail"] = net_json(fit.tail);
     if (name == kStreamingFamily)

@@ -7,17 +7,10 @@
 #include <cmath>
 #include <vector>
 
+#include "test_paths.hpp"
+
 using namespace tilecast;
-
-namespace {
-
-std::vector<double> evenly(double lo, double hi, int n) {
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1));
-  return v;
-}
-
-}  // namespace
+using test::evenly;
 
 TEST_SUITE("band fit") {
   TEST_CASE("Student's t: the 90th percentiles of the tables, symmetry, the normal limit") {

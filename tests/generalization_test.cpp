@@ -70,11 +70,7 @@ FoldRun synthetic_fold(const std::string& name, const std::vector<double>& r, in
   return run;
 }
 
-std::vector<double> evenly(double lo, double hi, int n) {
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1));
-  return v;
-}
+using test::evenly;
 
 }  // namespace
 

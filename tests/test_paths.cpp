@@ -70,4 +70,10 @@ std::string catalog_spec_error(const std::string& extra_fields) {
   return {};
 }
 
+std::vector<double> evenly(double lo, double hi, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1));
+  return v;
+}
+
 }  // namespace tilecast::test

@@ -35,5 +35,7 @@ CliRun run_shell(const std::string& command);
 // The error parse_gpu_spec gives a minimal catalog-format NVIDIA spec with `extra_fields`
 // (e.g. R"(, "dram_efficiency": 1.2)") appended; empty when it parses.
 std::string catalog_spec_error(const std::string& extra_fields);
+// n values evenly from lo to hi, both included (residuals whose quantiles are known by hand).
+std::vector<double> evenly(double lo, double hi, int n);
 
 }  // namespace tilecast::test

@@ -25,16 +25,13 @@ void print_phases(const E2eReport& report) {
   std::printf("\ntraining steps by phase (the label's fw_latency and bwall_latency)\n");
   std::printf("%-28s %-11s %5s %5s %12s %12s %8s %12s %12s %8s\n", "gpu", "model", "seq", "batch",
               "forward ms", "predicted", "error %", "backward ms", "predicted", "error %");
-  const auto error = [](double predicted, double measured) {
-    return 100 * (predicted - measured) / measured;
-  };
   for (const auto& c : report.cases)
     if (c.has_phases())
       std::printf("%-28s %-11s %5lld %5lld %12.2f %12.2f %+8.1f %12.2f %12.2f %+8.1f\n",
                   c.gpu.c_str(), c.model.c_str(), static_cast<long long>(c.seq),
                   static_cast<long long>(c.batch), c.measured_forward_ms, c.predicted_forward_ms,
-                  error(c.predicted_forward_ms, c.measured_forward_ms), c.measured_backward_ms,
-                  c.predicted_backward_ms, error(c.predicted_backward_ms, c.measured_backward_ms));
+                  c.forward_error_pct(), c.measured_backward_ms, c.predicted_backward_ms,
+                  c.backward_error_pct());
 }
 
 int run_eval_e2e(const Args& args) {

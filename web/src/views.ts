@@ -334,13 +334,14 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   const tbody = h('tbody');
   for (const r of rows) {
     const f = r.f;
+    const band = f && bandOf(f);
     tbody.append(
       h(
         'tr',
         { 'data-gpu': r.id },
         h('th', { scope: 'row' }, r.label),
         h('td', { class: 'num' }, f ? fmtMs(f.latency_ms) : '—'),
-        h('td', { class: 'num' }, f && bandOf(f) ? `${fmtMs(bandOf(f)![0])}–${fmtMs(bandOf(f)![1])}` : '—'),
+        h('td', { class: 'num' }, band ? `${fmtMs(band[0])}–${fmtMs(band[1])}` : '—'),
         h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),

@@ -54,6 +54,13 @@ struct E2eCase {
   double measured_forward_ms = 0, measured_backward_ms = 0;
   double predicted_forward_ms = 0, predicted_backward_ms = 0;
   bool has_phases() const { return measured_forward_ms > 0 && measured_backward_ms > 0; }
+  // (forecast - measured) / measured of each phase, %; only where has_phases().
+  double forward_error_pct() const {
+    return 100 * (predicted_forward_ms - measured_forward_ms) / measured_forward_ms;
+  }
+  double backward_error_pct() const {
+    return 100 * (predicted_backward_ms - measured_backward_ms) / measured_backward_ms;
+  }
 };
 
 struct E2eSummary {

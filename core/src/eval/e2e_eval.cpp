@@ -31,13 +31,13 @@ nlohmann::ordered_json band_or_null(double ms, double high_ms) {
 // {"forward":{measured_ms, predicted_ms, error_pct}, "backward":{...}}; null without phases.
 nlohmann::ordered_json phases_json(const E2eCase& c) {
   if (!c.has_phases()) return nullptr;
-  const auto phase = [](double measured, double predicted) {
-    return nlohmann::ordered_json{{"measured_ms", measured},
-                                  {"predicted_ms", predicted},
-                                  {"error_pct", 100 * (predicted - measured) / measured}};
+  const auto phase = [](double measured, double predicted, double error_pct) {
+    return nlohmann::ordered_json{
+        {"measured_ms", measured}, {"predicted_ms", predicted}, {"error_pct", error_pct}};
   };
-  return {{"forward", phase(c.measured_forward_ms, c.predicted_forward_ms)},
-          {"backward", phase(c.measured_backward_ms, c.predicted_backward_ms)}};
+  return {
+      {"forward", phase(c.measured_forward_ms, c.predicted_forward_ms, c.forward_error_pct())},
+      {"backward", phase(c.measured_backward_ms, c.predicted_backward_ms, c.backward_error_pct())}};
 }
 
 }  // namespace

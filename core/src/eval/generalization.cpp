@@ -89,8 +89,8 @@ ojson e2e_groups(const FoldRun& run) {
         if (c.gpu != gpu || c.mode != mode) continue;
         s.add(c.error_pct, c.roofline_error_pct);
         if (!c.has_phases()) continue;
-        forward.add(error_pct(c.predicted_forward_ms, c.measured_forward_ms), 0);
-        backward.add(error_pct(c.predicted_backward_ms, c.measured_backward_ms), 0);
+        forward.add(c.forward_error_pct(), 0);
+        backward.add(c.backward_error_pct(), 0);
       }
       if (s.n == 0) continue;
       ojson g = {{"gpu", gpu},

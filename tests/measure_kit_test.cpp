@@ -192,4 +192,22 @@ TEST_SUITE("measure_kit") {
     CHECK(e.output.find("skipped 1 labels with options") != std::string::npos);
     CHECK(e.output.find("note:") == std::string::npos);  // every file found its partner
   }
+
+  TEST_CASE("the kit's torch-free self-checks pass, step profiles compared with the forecast") {
+    // scripts/measure/selftest.py: shapes, trace parsing, device JSON, label names and the
+    // step profile of --profile-labels (summarised, written, read back and set beside
+    // `tilecast forecast` by scripts/profile_vs_forecast.py).
+    const std::string repo = test::repo_dir();
+    const Run r = test::run_shell("python3 " + quoted(repo + "/scripts/measure/selftest.py") +
+                                  " --tilecast " + quoted(test::cli_path()));
+    CAPTURE(r.output);
+    CHECK(r.code == 0);
+    CHECK(r.output.find("ok check_profile (compared with the forecast)") != std::string::npos);
+    // A folder without profiles is an error that says what to do.
+    const Run none =
+        test::run_shell("python3 " + quoted(repo + "/scripts/profile_vs_forecast.py") + " " +
+                        quoted(sample_dir()) + " --tilecast " + quoted(test::cli_path()));
+    CHECK(none.code != 0);
+    CHECK(none.output.find("--profile-labels") != std::string::npos);
+  }
 }

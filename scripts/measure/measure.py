@@ -30,6 +30,7 @@ import device as devmod  # noqa: E402
 import kernels as kmod  # noqa: E402
 import models as mmod  # noqa: E402
 import shapes as smod  # noqa: E402
+import step_profile as pmod  # noqa: E402
 
 DTYPES = {"fp32": ("float32", 4), "bf16": ("bfloat16", 2), "fp16": ("float16", 2)}
 
@@ -74,6 +75,10 @@ def parse_args(argv):
                    help="skip the torch.profiler pass that records kernel names and geometry")
     p.add_argument("--names-share", type=float, default=0.08,
                    help="share of the budget kept for the kernel-name pass (default 0.08, at most 45 s)")
+    p.add_argument("--profile-labels", action="store_true",
+                   help="after each label's timed runs, one more step under torch.profiler: "
+                        "profiles/<label>.csv and .json (device time per kernel, GPU busy and "
+                        "idle time; scripts/profile_vs_forecast.py)")
     p.add_argument("--device-json",
                    help="a device JSON (dataset format) to use instead of the catalog lookup; "
                         "needed for GPUs the catalog does not list")
@@ -472,6 +477,9 @@ def model_phase(run, torch, device_name, gflops, until):
             run.log(f"[models] {n + 1}/{len(cases)} {what}: e2e {fw + bw:.2f} ms "
                     f"(fw {fw:.2f}, bw {bw:.2f}; median of {runs}) "
                     f"{time.monotonic() - tc:.1f}s; {run.left(until):.0f}s left for models")
+            if a.profile_labels:
+                profile_label(run, torch, model, vocab, (mode, seq, batch), what, lab, step,
+                              until)
         except Stop:
             raise
         except Exception as e:  # noqa: BLE001 - a failing model is skipped
@@ -484,12 +492,39 @@ def model_phase(run, torch, device_name, gflops, until):
     mmod.free(torch, a.device)
 
 
+def profile_label(run, torch, model, vocab, case, what, lab, step_ms, until):
+    """One profiled step of a labelled case (--profile-labels); a failure costs the profile
+    only. Profiling slows the host, so it runs only with three estimated steps of time left."""
+    mode, seq, batch = case
+    if run.left(until) < 3 * step_ms / 1e3 + 2:
+        run.log(f"[models] {what}: no time left to profile")
+        return
+    tp = time.monotonic()
+    try:
+        trace = mmod.profile_case(torch, model, vocab, mode, seq, batch, run.args.device,
+                                  pmod.profile_step)
+        summary = pmod.summarize(trace)
+        totals = pmod.write(os.path.join(run.out, "profiles"), what, summary, lab)
+        fwd = totals.get("forward") or {}
+        run.facts.setdefault("profiles", []).append(what)
+        run.log(f"[models] {what}: profiled in {time.monotonic() - tp:.1f}s (forward: "
+                f"{fwd.get('kernels', 0)} kernels, busy {fwd.get('busy_ms', 0):.2f} of span "
+                f"{fwd.get('span_ms', 0):.2f} ms)")
+    except Stop:
+        raise
+    except Exception as e:  # noqa: BLE001
+        run.fail(f"profile {what}", e)
+
+
 # ------------------------------------------------------------------- summary
 
 def write_readme(run, device_name, dev_source):
     a = run.args
     stem = devmod.file_stem(device_name)
     ksub = "kernels" if a.dtype == "fp32" else "kernels-" + a.dtype
+    profiles_row = ("| `profiles/<label>.csv`, `.json` | one profiled step per label: device time per "
+                    "kernel, GPU busy and idle time (`--profile-labels`) |\n"
+                    if a.profile_labels else "")
     text = f"""# Measurements of {device_name}
 
 Written by `scripts/measure/measure.py` of tilecast ({run.facts.get('started', '')}).
@@ -503,14 +538,15 @@ Protocol, formats and how to read the numbers: docs/measure.md in the tilecast r
 | `labels/{stem}/<model>-<inf or train>-<seq>-<batch>.json` | whole-model latencies (ms) |
 | `machine.json` | versions, clocks, settings, counts, per-label details, failures |
 | `log.txt` | the run's progress log |
-
+{profiles_row}
 Dtype: {a.dtype}{' (TF32 off)' if a.dtype == 'fp32' else ''}. Status: {run.facts.get('status')}.
 
 Compare tilecast's forecasts with them (from the tilecast repository):
 
     build/cli/tilecast eval-kernels --devices {a.out}/devices {a.out}/{ksub}/*.csv
     build/cli/tilecast eval-e2e --devices {a.out}/devices --models {a.out}/models --labels {a.out}/labels
-"""
+""" + ("""    python3 scripts/profile_vs_forecast.py {out}
+""".format(out=a.out) if a.profile_labels else "")
     with open(os.path.join(run.out, "README.md"), "w") as f:
         f.write(text)
 

@@ -199,16 +199,43 @@ def output_tensors(out):
     return [v for v in vals if hasattr(v, "requires_grad") and v.is_floating_point()]
 
 
+def make_inputs(torch, model, vocab, seq, batch, device):
+    """Random token ids (batch x seq). Encoder-decoder models (Switch Transformers) also
+    take the decoder's tokens: the same length as the encoder's, as tilecast's graph assumes."""
+    ids = torch.randint(0, vocab, (batch, seq), device=device)
+    inputs = {"input_ids": ids}
+    if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
+        inputs["decoder_input_ids"] = ids
+    return inputs
+
+
+def profile_case(torch, model, vocab, mode, seq, batch, device, profiler):
+    """One step of the case under `profiler` (step_profile.profile_step), its forward and
+    backward marked as run_case times them. Returns the profiler's trace."""
+    inputs = make_inputs(torch, model, vocab, seq, batch, device)
+
+    def step(mark):
+        if mode == "inf":
+            model.eval()
+            with torch.no_grad(), mark("forward"):
+                model(**inputs)
+            return
+        model.train()
+        with mark("forward"):
+            out = model(**inputs)
+        outs = output_tensors(out)
+        grads = [torch.ones_like(o) for o in outs]
+        with mark("backward"):  # into the existing .grad tensors, as the timed steps do
+            torch.autograd.backward(outs, grads)
+
+    return profiler(torch, step, device)
+
+
 def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps, deadline):
     """(fw_ms, bw_ms, runs) medians over `reps` runs after `warmups` runs.
     Training keeps the .grad tensors from step to step, so every backward
     accumulates into existing gradients, as a step with gradient accumulation does."""
-    ids = torch.randint(0, vocab, (batch, seq), device=device)
-    inputs = {"input_ids": ids}
-    # Encoder-decoder models (Switch Transformers) also take the decoder's tokens: the same
-    # length as the encoder's, as tilecast's graph assumes.
-    if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
-        inputs["decoder_input_ids"] = ids
+    inputs = make_inputs(torch, model, vocab, seq, batch, device)
     fw, bw = [], []
     if mode == "inf":
         model.eval()

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Checks of the kit's torch-free parts (shapes, trace parsing, device JSON,
-label names). Runs anywhere: python3 scripts/measure/selftest.py"""
+label names, step profiles). Runs anywhere: python3 scripts/measure/selftest.py
+[--tilecast PATH] (with the CLI, the profile is also compared with its forecast by
+scripts/profile_vs_forecast.py)."""
 
+import json
 import os
 import random
+import shutil
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -14,6 +19,10 @@ import device as devmod  # noqa: E402
 import kernels as kmod  # noqa: E402
 import models as mmod  # noqa: E402
 import shapes as smod  # noqa: E402
+import step_profile as pmod  # noqa: E402
+
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import profile_vs_forecast as pvf  # noqa: E402
 
 LIMITS = {"max_ms": 25, "peak_gflops": 67000, "bw_gbps": 4800, "max_bytes": 40e9,
           "elem_bytes": 4}
@@ -128,7 +137,81 @@ def check_labels():
                               "inf") == "GPT2LMHeadModel"
 
 
+def profile_trace():
+    """A training step: forward kernels on the GPU side of their range (two overlapping
+    streams, a 30 us gap), backward kernels found through their launch's correlation."""
+    X = "X"
+    return {"traceEvents": [
+        {"ph": X, "cat": "user_annotation", "name": "tilecast-phase#forward", "ts": 0, "dur": 90},
+        {"ph": X, "cat": "gpu_user_annotation", "name": "tilecast-phase#forward", "ts": 10,
+         "dur": 200},
+        {"ph": X, "cat": "user_annotation", "name": "tilecast-phase#backward", "ts": 300,
+         "dur": 50},
+        {"ph": X, "cat": "kernel", "name": "ampere_sgemm_128x64_nn", "ts": 10, "dur": 100},
+        {"ph": X, "cat": "kernel", "name": "ampere_sgemm_128x64_nn", "ts": 60, "dur": 60},
+        {"ph": X, "cat": "kernel", "name": "cunn_SoftMaxForward<4, float>", "ts": 150, "dur": 20},
+        {"ph": X, "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4, "
+         "at::native::AddFunctor<float>>", "ts": 170, "dur": 40},
+        {"ph": X, "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 310, "dur": 5,
+         "args": {"correlation": 7}},
+        {"ph": X, "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 320, "dur": 5,
+         "args": {"correlation": 8}},
+        {"ph": X, "cat": "kernel", "name": "at::native::vectorized_layer_norm_kernel<float>",
+         "ts": 400, "dur": 30, "args": {"correlation": 7}},
+        {"ph": X, "cat": "kernel", "name": "CatArrayBatchedCopy<float>", "ts": 500, "dur": 10,
+         "args": {"correlation": 8}},
+        {"ph": X, "cat": "kernel", "name": "outside any phase", "ts": 2000, "dur": 10},
+    ]}
+
+
+def check_profile(tilecast=None):
+    s = pmod.summarize(profile_trace())
+    fw, bw = s["forward"], s["backward"]
+    assert fw["kernels"] == 4 and bw["kernels"] == 2, s
+    assert abs(fw["device_ms"] - 0.22) < 1e-12  # 100 + 60 + 20 + 40 us
+    assert abs(fw["busy_ms"] - 0.17) < 1e-12  # [10, 120) and [150, 210): overlap counted once
+    assert abs(fw["span_ms"] - 0.2) < 1e-12 and abs(fw["host_ms"] - 0.09) < 1e-12
+    assert abs(bw["busy_ms"] - 0.04) < 1e-12 and abs(bw["span_ms"] - 0.11) < 1e-12
+    assert fw["by_kernel"]["ampere_sgemm_128x64_nn"] == [2, 0.16]
+    assert pvf.kernel_class("ampere_sgemm_128x64_nn") == "matmul"
+    assert pvf.kernel_class("Cijk_Ailk_Bljk_SB_MT64x64x16_MI32x32x2x1") == "matmul"
+    assert pvf.kernel_class("cunn_SoftMaxForward<4, float>") == "softmax"
+    assert pvf.kernel_class("at::native::vectorized_layer_norm_kernel<float>") == "norm"
+    assert pvf.kernel_class("CatArrayBatchedCopy<float>") == "memory"
+    assert pvf.kernel_class("vectorized_elementwise_kernel<4, AddFunctor<float>>") == \
+        "elementwise"
+    assert pvf.parse_label("gpt2-train-32-1-standin") == ("gpt2", "training", 32, 1)
+    sample = os.path.join(REPO, "tests", "data", "measure_sample")
+    tmp = tempfile.mkdtemp(prefix="tilecast-profile-")
+    try:
+        for sub in ("devices", "models"):
+            shutil.copytree(os.path.join(sample, sub), os.path.join(tmp, sub))
+        label = "gpt2-train-32-1"
+        totals = pmod.write(os.path.join(tmp, "profiles"), label, s,
+                            {"fw_latency": 0.25, "bwall_latency": 0.12})
+        assert totals["forward"]["kernels"] == 4 and "by_kernel" not in totals["forward"]
+        with open(os.path.join(tmp, "profiles", label + ".json")) as f:
+            assert json.load(f) == totals
+        got = pvf.read_profile(os.path.join(tmp, "profiles", label + ".csv"))
+        assert abs(got["forward"]["matmul"] - 0.16) < 1e-9
+        assert abs(got["backward"]["memory"] - 0.01) < 1e-9
+        if tilecast:
+            rows = pvf.compare(tmp, tilecast)
+            assert len(rows) == 1 and rows[0]["label"] == label
+            r = rows[0]
+            assert abs(r["classes"]["softmax"]["measured_device_ms"] - 0.02) < 1e-9
+            assert all(v["forecast_ms"] > 0 for v in r["classes"].values()), r
+            ph = r["phases"]
+            assert abs(ph["forward"]["idle_ms"] - 0.03) < 1e-9, ph
+            assert ph["forward"]["measured_ms"] == 0.25 and ph["backward"]["forecast_ms"] > 0
+    finally:
+        shutil.rmtree(tmp)
+
+
 if __name__ == "__main__":
+    cli = sys.argv[sys.argv.index("--tilecast") + 1] if "--tilecast" in sys.argv else None
     for f in (check_shapes, check_trace, check_device, check_labels):
         f()
         print("ok", f.__name__)
+    check_profile(cli)
+    print("ok check_profile" + (" (compared with the forecast)" if cli else ""))

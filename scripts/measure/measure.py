@@ -75,6 +75,10 @@ def parse_args(argv):
                    help="skip the torch.profiler pass that records kernel names and geometry")
     p.add_argument("--names-share", type=float, default=0.08,
                    help="share of the budget kept for the kernel-name pass (default 0.08, at most 45 s)")
+    p.add_argument("--empty-cache-each-run", action="store_true",
+                   help="empty PyTorch's caching allocator before every timed whole-model run, "
+                        "as NeuSight's harness does: each forward then allocates its activations "
+                        "from the driver again (scripts/forward_excess.py); default: warm cache")
     p.add_argument("--profile-labels", action="store_true",
                    help="after each label's timed runs, one more step under torch.profiler: "
                         "profiles/<label>.csv and .json (device time per kernel, GPU busy and "
@@ -457,7 +461,7 @@ def model_phase(run, torch, device_name, gflops, until):
             vocab = int(cfg.get("vocab_size") or 1000) if transformers else mmod.StandIn.VOCAB
             tc = time.monotonic()
             fw, bw, runs = mmod.run_case(torch, model, vocab, mode, seq, batch, a.device, timer,
-                                         warm, reps, until)
+                                         warm, reps, until, a.empty_cache_each_run)
             if fw is None:
                 run.log(f"[models] {what}: no timed run finished")
                 continue
@@ -539,7 +543,7 @@ Protocol, formats and how to read the numbers: docs/measure.md in the tilecast r
 | `machine.json` | versions, clocks, settings, counts, per-label details, failures |
 | `log.txt` | the run's progress log |
 {profiles_row}
-Dtype: {a.dtype}{' (TF32 off)' if a.dtype == 'fp32' else ''}. Status: {run.facts.get('status')}.
+Dtype: {a.dtype}{' (TF32 off)' if a.dtype == 'fp32' else ''}. Whole-model runs: {'the caching allocator emptied before every run (as NeuSight measured)' if a.empty_cache_each_run else 'warm caching allocator'}. Status: {run.facts.get('status')}.
 
 Compare tilecast's forecasts with them (from the tilecast repository):
 

@@ -231,10 +231,20 @@ def profile_case(torch, model, vocab, mode, seq, batch, device, profiler):
     return profiler(torch, step, device)
 
 
-def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps, deadline):
+def empty_cache(torch, device):
+    """NeuSight's harness before every timed run: collect garbage and hand the caching
+    allocator's free blocks back to the driver, so the run allocates its tensors anew."""
+    gc.collect()
+    if device == "cuda":
+        torch.cuda.empty_cache()
+
+
+def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps, deadline,
+             cold_cache=False):
     """(fw_ms, bw_ms, runs) medians over `reps` runs after `warmups` runs.
     Training keeps the .grad tensors from step to step, so every backward
-    accumulates into existing gradients, as a step with gradient accumulation does."""
+    accumulates into existing gradients, as a step with gradient accumulation does.
+    cold_cache: empty the caching allocator before every run (--empty-cache-each-run)."""
     inputs = make_inputs(torch, model, vocab, seq, batch, device)
     fw, bw = [], []
     if mode == "inf":
@@ -243,6 +253,8 @@ def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps
             for i in range(warmups + reps):
                 if time.monotonic() > deadline:
                     break
+                if cold_cache:
+                    empty_cache(torch, device)
                 t = timer.once(lambda: model(**inputs))
                 if i >= warmups:
                     fw.append(t)
@@ -255,6 +267,8 @@ def run_case(torch, model, vocab, mode, seq, batch, device, timer, warmups, reps
     for i in range(warmups + reps):
         if time.monotonic() > deadline:
             break
+        if cold_cache:
+            empty_cache(torch, device)
         timer.sync()
         if gpu:
             ev[0].record()

@@ -149,4 +149,25 @@ TEST_SUITE("caveats") {
     REQUIRE(llama.size() == 1);
     CHECK(llama[0].get<std::string>().find("8192 positions") != std::string::npos);
   }
+
+  TEST_CASE("a layer norm row the vectorized kernel cannot take is named, with its length") {
+    const auto caveats = [](const char* gpu, const char* op, std::int64_t h) {
+      nlohmann::json k;
+      k["gpu"] = gpu;
+      k["op"] = op;
+      k["dims"] = {4096, h};
+      return nlohmann::json::parse(api::forecast_kernel(k.dump()))["caveats"];
+    };
+    const auto odd = caveats("a100-80gb-pcie", "ln", 1023);
+    REQUIRE(odd.size() == 1);
+    CHECK(odd[0].get<std::string>().find("row of 1023 elements is not a multiple of 4") !=
+          std::string::npos);
+    CHECK(caveats("a100-80gb-pcie", "ln", 1024).empty());
+    CHECK(caveats("a100-80gb-pcie", "ln", 1028).empty());
+    CHECK(caveats("a100-80gb-pcie", "softmax", 1023).empty());  // no such rule for softmax
+    CHECK(caveats("a100-80gb-pcie", "add", 1023).empty());
+    // AMD's library profile states the same width; an MI300X also gets its architecture caveat.
+    CHECK(caveats("mi300x", "ln", 1022).size() == 2);
+    CHECK(caveats("mi300x", "ln", 1020).size() == 1);
+  }
 }

@@ -20,7 +20,7 @@ const char* kProfile = R"({"id": "x", "vendor": "NVIDIA", "warp_threads": 32,
   "elementwise_block_elements": 512, "elementwise_max_blocks": 1048576,
   "softmax_warp_max_cols": 1024, "softmax_block_ilp": 4, "softmax_max_block_threads": 1024,
   "layernorm_elements_per_pass": 512, "layernorm_block_threads": 128,
-  "default_threads_per_sm": 2048})";
+  "layernorm_vector_elements": 4, "default_threads_per_sm": 2048})";
 
 std::string profile_error(const std::string& field, const std::string& value) {
   std::string s = kProfile;
@@ -48,6 +48,7 @@ TEST_SUITE("library profile") {
     CHECK(cuda.softmax_warp_max_cols == 1024);
     CHECK(cuda.layernorm_elements_per_pass == 512);
     CHECK(cuda.layernorm_block_threads == 128);  // 32 x 4, the NeuSight ln launches
+    CHECK(cuda.layernorm_vector_elements == 4);  // float4: every NeuSight ln row's H
     CHECK(cuda.default_threads_per_sm == 2048);
     const LibraryProfile& rocm = library_profile_for(find_gpu("mi210"));
     CHECK(rocm.id == "rocm-pytorch");
@@ -65,6 +66,10 @@ TEST_SUITE("library profile") {
     CHECK(profile_error("vendor", "\"\"").find("vendor") != std::string::npos);
     CHECK(profile_error("layernorm_block_threads", "0")
               .find("lib.json: field 'layernorm_block_threads'") == 0);
+    CHECK(profile_error("layernorm_vector_elements", "0")
+              .find("lib.json: field 'layernorm_vector_elements'") == 0);
+    CHECK(profile_error("layernorm_vector_elements", "4.5")
+              .find("lib.json: field 'layernorm_vector_elements'") == 0);
 
     const std::string base = std::string(kProfile).substr(0, std::string(kProfile).size() - 1);
     const LibraryProfile gens = parse_library_profile(

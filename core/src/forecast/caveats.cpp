@@ -101,6 +101,15 @@ std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
 
 std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel) {
   std::vector<std::string> c;
+  const LibraryProfile& library = library_profile_for(gpu);
+  const std::int64_t vec = library.layernorm_vector_elements;
+  if (kernel.op == Op::ln && vec > 1 && kernel.dims[1] % vec != 0)
+    c.push_back("A layer norm row of " + std::to_string(kernel.dims[1]) +
+                " elements is not a multiple of " + std::to_string(vec) +
+                ": PyTorch then runs its two-kernel fallback (row moments, then the "
+                "normalisation) instead of the vectorized kernel every training row ran, so "
+                "expect it slower than forecast (on the H200 measured here, such rows of 0.1 ms "
+                "and longer were forecast 31% too fast; docs/kernel-model.md).");
   const double gb = kernel_bytes(kernel) / 1e9;
   if (gb > gpu.mem_gb)
     c.push_back("This kernel's operands and result (" + number(gb) + " GB) do not fit in " +

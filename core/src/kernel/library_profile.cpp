@@ -26,6 +26,7 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
   p.layernorm_elements_per_pass =
       integer_field(j, "layernorm_elements_per_pass", origin, 1, 1 << 20);
   p.layernorm_block_threads = integer_field(j, "layernorm_block_threads", origin, 1, 4096);
+  p.layernorm_vector_elements = integer_field(j, "layernorm_vector_elements", origin, 1, 64);
   p.default_threads_per_sm = int(integer_field(j, "default_threads_per_sm", origin, 32, 4096));
   if (detail::has_field(j, "sgemm_fma_instruction_share"))
     p.sgemm_fma_instruction_share = number_field(j, "sgemm_fma_instruction_share", origin, 0.05, 1);

@@ -34,6 +34,9 @@ struct LibraryProfile {
   std::int64_t layernorm_elements_per_pass = 512;
   // Threads of its block (one block per row): how many rows an SM holds at once.
   std::int64_t layernorm_block_threads = 128;
+  // Row lengths the vectorized layer norm kernel takes: multiples of this many elements; other
+  // rows run the library's two-kernel fallback, which no training row measured (a caveat).
+  std::int64_t layernorm_vector_elements = 4;
   // Resident threads per SM when the GPU spec does not say.
   int default_threads_per_sm = 2048;
   // Share of an FP32 GEMM main loop's instructions that are FMAs (the rest: shared-memory

@@ -62,8 +62,12 @@ def main(argv=None):
     ap.add_argument("--cli", default=os.path.join(REPO, "build", "cli", "tilecast"))
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    sets = [("NeuSight (empty cache per iteration)", a.data)]
-    sets += [(f"{k} (warm cache)", k) for k in a.kits]
+    sets = []
+    if os.path.isdir(os.path.join(a.data, "labels")):
+        sets.append(("NeuSight (empty cache per iteration)", a.data))
+    else:
+        print(f"note: no NeuSight labels at {a.data}; the kit folders only", file=sys.stderr)
+    sets += [(k, k) for k in a.kits]
     out = []
     for name, d in sets:
         for r in rows(a.cli, os.path.join(d, "devices"), os.path.join(d, "models"),

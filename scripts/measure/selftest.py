@@ -137,6 +137,19 @@ def check_labels():
                               "inf") == "GPT2LMHeadModel"
 
 
+def check_device_session():
+    """The prepared device session's cases are zoo models in the kit's case syntax."""
+    import re
+    with open(os.path.join(HERE, "device_session.sh")) as f:
+        text = f.read()
+    cases = [c for c in ",".join(re.findall(r'CASES\+?="([^"]+)"', text)).split(",") if c]
+    assert len(cases) >= 6, cases
+    for c in cases:
+        model, mode, seq, batch = c.split(":")
+        assert mode in ("inf", "train") and int(seq) > 0 and int(batch) > 0, c
+        assert os.path.exists(os.path.join(REPO, "model_zoo", model + ".json")), c
+
+
 def profile_trace():
     """A training step: forward kernels on the GPU side of their range (two overlapping
     streams, a 30 us gap), backward kernels found through their launch's correlation."""
@@ -210,7 +223,8 @@ def check_profile(tilecast=None):
 
 if __name__ == "__main__":
     cli = sys.argv[sys.argv.index("--tilecast") + 1] if "--tilecast" in sys.argv else None
-    for f in (check_shapes, check_trace, check_device, check_labels):
+    for f in (check_shapes, check_trace, check_device, check_labels,
+              check_device_session):
         f()
         print("ok", f.__name__)
     check_profile(cli)

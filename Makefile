@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format
+.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format device-session
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -13,6 +13,7 @@ help:
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"
+	@echo "make device-session OUT=DIR - on a GPU machine: the prepared profiled measurements (docs/measure.md, ~7 min)"
 	@echo "make format  - clang-format the C++ sources"
 
 build:
@@ -50,6 +51,10 @@ serving-checks:
 
 bench:
 	bash scripts/bench.sh
+
+device-session:
+	@test -n "$(OUT)" || { echo "usage: make device-session OUT=DIR"; exit 2; }
+	bash scripts/measure/device_session.sh "$(OUT)"
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -506,7 +506,7 @@ def profile_label(run, torch, model, vocab, case, what, lab, step_ms, until):
     tp = time.monotonic()
     try:
         trace = mmod.profile_case(torch, model, vocab, mode, seq, batch, run.args.device,
-                                  pmod.profile_step)
+                                  pmod.profile_step, run.args.empty_cache_each_run)
         summary = pmod.summarize(trace)
         totals = pmod.write(os.path.join(run.out, "profiles"), what, summary, lab)
         fwd = totals.get("forward") or {}

@@ -209,10 +209,13 @@ def make_inputs(torch, model, vocab, seq, batch, device):
     return inputs
 
 
-def profile_case(torch, model, vocab, mode, seq, batch, device, profiler):
+def profile_case(torch, model, vocab, mode, seq, batch, device, profiler, cold_cache=False):
     """One step of the case under `profiler` (step_profile.profile_step), its forward and
-    backward marked as run_case times them. Returns the profiler's trace."""
+    backward marked as run_case times them (cold_cache: after emptying the caching allocator,
+    as its timed runs were). Returns the profiler's trace."""
     inputs = make_inputs(torch, model, vocab, seq, batch, device)
+    if cold_cache:
+        empty_cache(torch, device)
 
     def step(mark):
         if mode == "inf":

@@ -57,33 +57,46 @@ std::string unpack_numbers(std::string_view packed, std::string_view path) {
   const std::string_view index = r.take(count);
   std::vector<std::uint64_t> value(count, 0);
   std::vector<unsigned char> bytes(count);  // of each number's digits
+  std::size_t text_bytes = skeleton.size() - std::min<std::size_t>(count, skeleton.size());
   for (std::size_t k = 0; k < count; ++k) {
     const auto shape = static_cast<unsigned char>(index[k]);
     if (shape >= shapes.size()) r.fail();
     bytes[k] = static_cast<unsigned char>(kDigitBytes[shapes[shape].digits]);
+    text_bytes += shapes[shape].text.size();
   }
-  for (int j = 0; j < 8; ++j)
+  // Byte plane j holds byte j (little-endian) of every number that has one.
+  for (int j = 0; j < 8; ++j) {
+    std::size_t in_plane = 0;
+    for (std::size_t k = 0; k < count; ++k) in_plane += bytes[k] > j;
+    const auto* plane = reinterpret_cast<const unsigned char*>(r.take(in_plane).data());
     for (std::size_t k = 0; k < count; ++k)
-      if (bytes[k] > j) value[k] |= r.le(1) << (8 * j);
+      if (bytes[k] > j) value[k] |= std::uint64_t(*plane++) << (8 * j);
+  }
   if (r.at != packed.size()) r.fail();
 
-  std::string out;
-  out.reserve(skeleton.size() + 12 * count);
+  // The text, written into a buffer of its final size (this runs once per file at start-up,
+  // in the WebAssembly build's slowest code tier too).
+  std::string out(text_bytes, '\0');
+  char* o = out.data();
+  char* const o_end = o + out.size();
   std::size_t k = 0;
   char digits[kMaxDigits];
   for (std::size_t at = 0; at < skeleton.size();) {
     const std::size_t next = std::min(skeleton.find(kMarker, at), skeleton.size());
-    out.append(skeleton, at, next - at);  // the text up to the next number
+    if (std::size_t(o_end - o) < next - at) r.fail();
+    o = std::copy(skeleton.data() + at, skeleton.data() + next, o);  // up to the next number
     if (next == skeleton.size()) break;
     at = next + 1;
     if (k == count) r.fail();
-    const Shape& s = shapes[static_cast<unsigned char>(index[k])];
+    const Shape& sh = shapes[static_cast<unsigned char>(index[k])];
     std::uint64_t v = value[k++];
-    for (int d = s.digits - 1; d >= 0; --d, v /= 10) digits[d] = static_cast<char>('0' + v % 10);
+    for (int d = sh.digits - 1; d >= 0; --d, v /= 10) digits[d] = static_cast<char>('0' + v % 10);
     if (v != 0) r.fail();  // more digits than the shape holds
+    if (std::size_t(o_end - o) < sh.text.size()) r.fail();
     int d = 0;
-    for (char t : s.text) out.push_back(t == '#' ? digits[d++] : t);
+    for (char t : sh.text) *o++ = t == '#' ? digits[d++] : t;
   }
+  if (o != o_end) r.fail();
   if (k != count) r.fail();
   return out;
 }

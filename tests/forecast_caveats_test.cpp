@@ -170,4 +170,21 @@ TEST_SUITE("caveats") {
     CHECK(caveats("mi300x", "ln", 1022).size() == 2);
     CHECK(caveats("mi300x", "ln", 1020).size() == 1);
   }
+
+  TEST_CASE("a Switch Transformer forecast says which router's capacity rule it follows") {
+    const auto caveats = [](const char* model) {
+      nlohmann::json r;
+      r["gpu"] = "a100-80gb-pcie";
+      r["model"] = model;
+      r["batch"] = 2;
+      r["seq"] = 512;
+      r["mode"] = "inference";
+      return nlohmann::json::parse(api::forecast_model(r.dump()))["caveats"];
+    };
+    const auto sw = caveats("switch-xl-4");
+    REQUIRE(sw.size() == 1);
+    CHECK(sw[0].get<std::string>().find("at most 64 tokens per sequence") != std::string::npos);
+    CHECK(sw[0].get<std::string>().find("transformers 5") != std::string::npos);
+    CHECK(caveats("gpt2").empty());
+  }
 }

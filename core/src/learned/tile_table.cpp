@@ -26,6 +26,8 @@ std::size_t dense_index(const TileTable::Gpu::Dense& d, const int* c) {
 
 // Multi-source breadth-first fill over the measured box: entries seed their cells
 // in sorted order, neighbours (one log2 step in one dim) are visited in a fixed order.
+// Works on flat indices (a neighbour is one stride away), since the tables fill at start-up,
+// in the WebAssembly build's slowest code tier too.
 void fill_dense(const std::vector<std::uint32_t>& entries, TileTable::Gpu::Dense& d) {
   if (entries.empty()) return;
   for (int i = 0; i < 4; ++i) {
@@ -37,33 +39,39 @@ void fill_dense(const std::vector<std::uint32_t>& entries, TileTable::Gpu::Dense
       d.lo[i] = std::min(d.lo[i], cell_dim(v >> 8, i));
       d.hi[i] = std::max(d.hi[i], cell_dim(v >> 8, i));
     }
-  std::size_t size = 1;
-  for (int i = 0; i < 4; ++i) size *= std::size_t(d.hi[i] - d.lo[i] + 1);
+  std::size_t extent[4], stride[4];
+  for (int i = 0; i < 4; ++i) extent[i] = std::size_t(d.hi[i] - d.lo[i] + 1);
+  stride[3] = 1;
+  for (int i = 2; i >= 0; --i) stride[i] = stride[i + 1] * extent[i + 1];
+  const std::size_t size = stride[0] * extent[0];
   constexpr std::uint8_t kEmpty = 255;
   d.tile.assign(size, kEmpty);
-  std::vector<std::array<int, 4>> queue;
+  std::uint8_t* const tile = d.tile.data();
+  std::vector<std::uint32_t> queue;
   queue.reserve(size);
   for (std::uint32_t v : entries) {
-    const int c[4] = {cell_dim(v >> 8, 0), cell_dim(v >> 8, 1), cell_dim(v >> 8, 2),
-                      cell_dim(v >> 8, 3)};
-    std::uint8_t& t = d.tile[dense_index(d, c)];
-    if (t != kEmpty) continue;
-    t = std::uint8_t(v & 255u);
-    queue.push_back({c[0], c[1], c[2], c[3]});
+    std::size_t idx = 0;
+    for (int i = 0; i < 4; ++i) idx += std::size_t(cell_dim(v >> 8, i) - d.lo[i]) * stride[i];
+    if (tile[idx] != kEmpty) continue;
+    tile[idx] = std::uint8_t(v & 255u);
+    queue.push_back(std::uint32_t(idx));
   }
   for (std::size_t head = 0; head < queue.size(); ++head) {
-    const auto c = queue[head];
-    const std::uint8_t t = d.tile[dense_index(d, c.data())];
-    for (int i = 0; i < 4; ++i)
-      for (int step : {-1, 1}) {
-        auto n = c;
-        n[i] += step;
-        if (n[i] < d.lo[i] || n[i] > d.hi[i]) continue;
-        std::uint8_t& nt = d.tile[dense_index(d, n.data())];
-        if (nt != kEmpty) continue;
-        nt = t;
-        queue.push_back(n);
+    const std::size_t idx = queue[head];
+    const std::uint8_t t = tile[idx];
+    std::size_t rest = idx;
+    for (int i = 0; i < 4; ++i) {
+      const std::size_t c = rest / stride[i];
+      rest -= c * stride[i];
+      if (c > 0 && tile[idx - stride[i]] == kEmpty) {
+        tile[idx - stride[i]] = t;
+        queue.push_back(std::uint32_t(idx - stride[i]));
       }
+      if (c + 1 < extent[i] && tile[idx + stride[i]] == kEmpty) {
+        tile[idx + stride[i]] = t;
+        queue.push_back(std::uint32_t(idx + stride[i]));
+      }
+    }
   }
 }
 

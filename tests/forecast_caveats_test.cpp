@@ -183,7 +183,7 @@ TEST_SUITE("caveats") {
     };
     const auto sw = caveats("switch-xl-4");
     REQUIRE(sw.size() == 1);
-    CHECK(sw[0].get<std::string>().find("at most 64 tokens per sequence") != std::string::npos);
+    CHECK(sw[0].get<std::string>().find("a buffer of 64 tokens per sequence") != std::string::npos);
     CHECK(sw[0].get<std::string>().find("transformers 5") != std::string::npos);
     CHECK(caveats("gpt2").empty());
   }

@@ -135,12 +135,12 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident.");
   if (model.architecture == Architecture::switch_transformers && model.expert_capacity > 0)
-    c.push_back("Experts: tokens spread evenly over the " + std::to_string(model.num_experts) +
-                " experts, each taking at most " + std::to_string(model.expert_capacity) +
-                " tokens per sequence, as the router of transformers 4 enforces; transformers "
-                "5's router (the version the H200 was measured with here) does not enforce the "
-                "capacity, so every token reaches its expert and the step takes longer "
-                "(docs/model-forecast.md).");
+    c.push_back("Experts: each of the " + std::to_string(model.num_experts) +
+                " experts runs on a buffer of " + std::to_string(model.expert_capacity) +
+                " tokens per sequence (its capacity, which the router of transformers 4 "
+                "enforces); transformers 5's router (the version the H200 was measured with "
+                "here) does not enforce it, so every token reaches its expert and longer "
+                "sequences take longer than forecast (docs/model-forecast.md).");
   if (model.sliding_window > 0)
     c.push_back("Sliding window: half the layers attend to at most " +
                 std::to_string(model.sliding_window) +

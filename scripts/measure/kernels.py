@@ -10,6 +10,7 @@ import statistics
 import tempfile
 import time
 
+from profiler_trace import Trace, num, owner
 from shapes import GEMM_OPS, dims_names
 
 COMMON_COLUMNS = ["OPName", "Latency", "Device", "Kernel Name", "Warps per SM", "Blocks per SM",
@@ -182,13 +183,6 @@ ANNOTATION = "tcm#"
 GEMM_HINTS = ("gemm", "cutlass", "xmma", "cijk", "matmul", "dot", "mm")
 
 
-def _num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
-
-
 def assign_kernels(trace, n, gemm):
     """Maps a Chrome trace from torch.profiler to the annotated calls 0..n-1:
     {index: {"name", "grid", "block", "warps", "blocks"}}. A device kernel belongs
@@ -196,52 +190,30 @@ def assign_kernels(trace, n, gemm):
     runtime call that launched it (same correlation id) lies inside the host-side
     range. Without device kernels (CPU runs) the outermost operator is taken.
     Of several kernels of one call the longest wins (a GEMM-named one for GEMMs)."""
-    events = trace.get("traceEvents", []) if isinstance(trace, dict) else trace
-    host, dev = {}, {}
-    kernels, launches, cpu_ops = [], {}, []
-    for e in events:
-        if e.get("ph") != "X":
-            continue
-        name = str(e.get("name", ""))
-        cat = str(e.get("cat", "")).lower()
-        ts, dur = _num(e.get("ts")), _num(e.get("dur")) or 0.0
-        if ts is None:
-            continue
-        if name.startswith(ANNOTATION):
+    t = Trace(trace, ANNOTATION)
+
+    def calls(ranges):  # the annotations numbered 0..n-1, in trace order
+        out = {}
+        for key, r in ranges.items():
             try:
-                i = int(name[len(ANNOTATION):])
+                i = int(key)
             except ValueError:
                 continue
-            (dev if cat.startswith("gpu") else host)[i] = (ts, ts + dur, e.get("tid"))
-            continue
-        args = e.get("args") or {}
-        if cat == "kernel":
-            kernels.append(e)
-        elif cat in ("cuda_runtime", "cuda_driver", "hip_runtime", "runtime", "hip_driver"):
-            c = args.get("correlation")
-            if c is not None:
-                launches[c] = ts
-        elif cat in ("cpu_op", "operator", ""):  # "": the legacy (non-kineto) CPU trace
-            cpu_ops.append(e)
+            if i < n:
+                out[i] = r
+        return out
 
-    def inside(t, rng, slack=0.5):
-        return rng[0] - slack <= t <= rng[1] + slack
-
+    host, dev = calls(t.host), calls(t.dev)
     found = {i: [] for i in range(n)}
-    for k in kernels:
-        ts = _num(k.get("ts"))
-        idx = next((i for i, r in dev.items() if i < n and inside(ts, r)), None)
-        if idx is None:
-            lt = launches.get((k.get("args") or {}).get("correlation"))
-            if lt is not None:
-                idx = next((i for i, r in host.items() if i < n and inside(lt, r)), None)
+    for k in t.kernels:
+        idx = owner(k, dev, host, t.launches, slack=0.5)
         if idx is not None:
             found[idx].append(k)
-    if not kernels:
-        for e in cpu_ops:
-            ts = _num(e.get("ts"))
-            idx = next((i for i, r in host.items()
-                        if i < n and inside(ts, r, 0) and e.get("tid") == r[2]), None)
+    if not t.kernels:
+        for e in t.cpu_ops:
+            ts = num(e.get("ts"))
+            idx = next((i for i, r in host.items() if r[0] <= ts <= r[1] and e.get("tid") == r[2]),
+                       None)
             if idx is not None:
                 found[idx].append(e)
 
@@ -253,7 +225,7 @@ def assign_kernels(trace, n, gemm):
         if gemm:
             pool = [k for k in ks if any(h in str(k.get("name", "")).lower()
                                          for h in GEMM_HINTS)] or ks
-        k = max(pool, key=lambda e: _num(e.get("dur")) or 0.0)
+        k = max(pool, key=lambda e: num(e.get("dur")) or 0.0)
         a = k.get("args") or {}
         out[i] = {"name": str(k.get("name", "")), "grid": a.get("grid"), "block": a.get("block"),
                   "warps": a.get("warps per SM"), "blocks": a.get("blocks per SM")}
@@ -276,7 +248,7 @@ def apply_names(row, info):
     if b:
         row["Block x"], row["Block y"], row["Block z"] = b
     for key, col in (("warps", "Warps per SM"), ("blocks", "Blocks per SM")):
-        v = _num(info.get(key))
+        v = num(info.get(key))
         if v is not None:
             row[col] = repr(round(v, 6))
 

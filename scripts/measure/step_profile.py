@@ -13,15 +13,10 @@ import json
 import os
 import tempfile
 
+from profiler_trace import Trace, num, owner
+
 PHASE_MARK = "tilecast-phase#"  # record_function names: tilecast-phase#forward, #backward
 PHASES = ("forward", "backward")
-
-
-def _num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def _union_ms(intervals):
@@ -43,48 +38,18 @@ def summarize(trace):
     belongs to a phase when it runs inside the phase's GPU-side range, or when the
     runtime call that launched it (same correlation id) lies inside the host-side range.
     Phases without kernels are left out."""
-    events = trace.get("traceEvents", []) if isinstance(trace, dict) else trace
-    host, dev, kernels, launches = {}, {}, [], {}
-    for e in events:
-        if e.get("ph") != "X":
-            continue
-        name = str(e.get("name", ""))
-        cat = str(e.get("cat", "")).lower()
-        ts, dur = _num(e.get("ts")), _num(e.get("dur")) or 0.0
-        if ts is None:
-            continue
-        if name.startswith(PHASE_MARK):
-            phase = name[len(PHASE_MARK):]
-            if phase in PHASES:
-                (dev if cat.startswith("gpu") else host)[phase] = (ts, ts + dur)
-            continue
-        args = e.get("args") or {}
-        if cat == "kernel":
-            kernels.append((name, ts, dur, args.get("correlation")))
-        elif cat in ("cuda_runtime", "cuda_driver", "hip_runtime", "runtime", "hip_driver"):
-            c = args.get("correlation")
-            if c is not None:
-                launches[c] = ts
-
-    def phase_of(ts, corr):
-        for p, (a, b) in dev.items():
-            if a <= ts <= b:
-                return p
-        lt = launches.get(corr)
-        if lt is not None:
-            for p, (a, b) in host.items():
-                if a <= lt <= b:
-                    return p
-        return None
-
+    t = Trace(trace, PHASE_MARK)
+    host = {p: r for p, r in t.host.items() if p in PHASES}
+    dev = {p: r for p, r in t.dev.items() if p in PHASES}
     out = {}
-    for name, ts, dur, corr in kernels:
-        p = phase_of(ts, corr)
+    for k in t.kernels:
+        p = owner(k, dev, host, t.launches)
         if p is None:
             continue
+        ts, dur = num(k.get("ts")), num(k.get("dur")) or 0.0
         s = out.setdefault(p, {"intervals": [], "by_kernel": {}})
         s["intervals"].append((ts, ts + dur))
-        c = s["by_kernel"].setdefault(name, [0, 0.0])
+        c = s["by_kernel"].setdefault(str(k.get("name", "")), [0, 0.0])
         c[0] += 1
         c[1] += dur / 1e3
     for p, s in out.items():

@@ -21,14 +21,20 @@ TEST_SUITE("dram_efficiency") {
     const GpuSpec& p100 = find_gpu("p100-pcie");
     CHECK(v100.dram_efficiency == 0.95);
     CHECK(p100.dram_efficiency == 0.78);
+    for (const char* id : {"a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm"}) {
+      CAPTURE(id);
+      CHECK(find_gpu(id).dram_efficiency == 0.95);  // the A100 datasheet's 95 %
+    }
     CHECK(learned_mem_bw_gbps(v100, cuda) ==
           doctest::Approx(900 * 0.95 / cuda.typical_dram_efficiency));
     CHECK(learned_mem_bw_gbps(p100, cuda) < p100.mem_bw_gbps);
     CHECK(learned_mem_bw_gbps(v100, cuda) > v100.mem_bw_gbps);
-    // The typical share is the mean of the stated ones (its source says so).
-    CHECK(cuda.typical_dram_efficiency == doctest::Approx((0.95 + 0.78) / 2).epsilon(0.001));
+    // The typical share is the mean of the stated ones, one per statement (V100, P100, A100;
+    // its source says so).
+    CHECK(cuda.typical_dram_efficiency ==
+          doctest::Approx((0.95 + 0.78 + 0.95) / 3).epsilon(0.001));
     // No statement, or a profile without a typical share: the datasheet peak.
-    for (const char* id : {"t4", "p4", "a100-40gb-pcie", "h200", "mi210"}) {
+    for (const char* id : {"t4", "p4", "a30", "h200", "mi210"}) {
       CAPTURE(id);
       const GpuSpec& g = find_gpu(id);
       CHECK(g.dram_efficiency == 0);

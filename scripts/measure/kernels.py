@@ -4,13 +4,11 @@ geometry from a separate torch.profiler pass, so profiling never touches a timin
 """
 
 import csv
-import json
 import os
 import statistics
-import tempfile
 import time
 
-from profiler_trace import Trace, num, owner
+from profiler_trace import Trace, exported_trace, num, owner
 from shapes import GEMM_OPS, dims_names
 
 COMMON_COLUMNS = ["OPName", "Latency", "Device", "Kernel Name", "Warps per SM", "Blocks per SM",
@@ -273,12 +271,4 @@ def profile_names(torch, op, dims_list, device, dtype, timer, deadline):
             except Exception:  # noqa: BLE001 - an OOM here only costs a name
                 if device == "cuda":
                     torch.cuda.empty_cache()
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="tilecast-trace-")
-    os.close(fd)
-    try:
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            trace = json.load(f)
-    finally:
-        os.unlink(path)
-    return assign_kernels(trace, len(dims_list), op in GEMM_OPS)
+    return assign_kernels(exported_trace(prof), len(dims_list), op in GEMM_OPS)

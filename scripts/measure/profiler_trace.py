@@ -3,7 +3,24 @@ record_function marks it set (names with a given prefix), the device kernels, th
 launches by correlation id and the CPU operators; and which mark a kernel belongs to. Used by
 the kernel-name pass (kernels.py) and the step profiles (step_profile.py)."""
 
+import json
+import os
+import tempfile
+
 RUNTIME_CATEGORIES = ("cuda_runtime", "cuda_driver", "hip_runtime", "runtime", "hip_driver")
+
+
+def exported_trace(prof):
+    """The Chrome trace of a finished torch.profiler run, as a dict (exported to a temporary
+    file, which is removed)."""
+    fd, path = tempfile.mkstemp(suffix=".json", prefix="tilecast-trace-")
+    os.close(fd)
+    try:
+        prof.export_chrome_trace(path)
+        with open(path) as f:
+            return json.load(f)
+    finally:
+        os.unlink(path)
 
 
 def num(x):

@@ -11,9 +11,8 @@ Writes profiles/<label>.csv (phase, kernel, count, device_ms) and profiles/<labe
 import csv
 import json
 import os
-import tempfile
 
-from profiler_trace import Trace, num, owner
+from profiler_trace import Trace, exported_trace, num, owner
 
 PHASE_MARK = "tilecast-phase#"  # record_function names: tilecast-phase#forward, #backward
 PHASES = ("forward", "backward")
@@ -101,11 +100,4 @@ def profile_step(torch, step, device):
         step(lambda phase: record_function(PHASE_MARK + phase))
         if device == "cuda":
             torch.cuda.synchronize()
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="tilecast-step-")
-    os.close(fd)
-    try:
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            return json.load(f)
-    finally:
-        os.unlink(path)
+    return exported_trace(prof)

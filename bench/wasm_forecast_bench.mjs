@@ -2,7 +2,8 @@
 // a test: it prints numbers). Run after scripts/build_wasm.sh:
 //   node bench/wasm_forecast_bench.mjs   (TILECAST_WASM_DIR overrides build-wasm/wasm)
 // Prints the download (wasm + loader + tilecast.js, gzip -9, as bench/web_bench.mjs counts it),
-// the compile + instantiate time, the first forecast (it parses the embedded weights) and the
+// the compile + instantiate time, the first forecast (it parses the embedded NVIDIA FP32
+// weights), the first FP16 and AMD forecasts after it (each parses its own weights) and the
 // median of repeated forecasts (training, inference with both predictors, FP16 serving, AMD),
 // each repeat with another batch so that nothing is remembered.
 import fs from 'node:fs';
@@ -33,6 +34,14 @@ t0 = performance.now();
 tc.text.forecastModel({ gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training', predictor: 'tilecast' });
 const firstMs = performance.now() - t0;
 console.log(`  compile + instantiate ${loadMs.toFixed(1)} ms; first forecast ${firstMs.toFixed(1)} ms`);
+// The FP16 and AMD models are built on their first forecast (docs/web.md, "Start-up").
+t0 = performance.now();
+tc.text.forecastServing({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 1, prompt: 512, output: 256 });
+const firstHalfMs = performance.now() - t0;
+t0 = performance.now();
+tc.text.forecastModel({ gpu: 'mi300x', model: 'bert-large', batch: 1, seq: 512, mode: 'training' });
+const firstAmdMs = performance.now() - t0;
+console.log(`  then first FP16 forecast ${firstHalfMs.toFixed(1)} ms; first AMD forecast ${firstAmdMs.toFixed(1)} ms`);
 
 const cases = [
   ['GPT-3 2.7B training, H100', (b) => tc.text.forecastModel({ gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: b, seq: 2048, mode: 'training' })],

@@ -27,6 +27,12 @@ std::string_view find(std::string_view path) {
   return {};
 }
 
+bool has(std::string_view path) {
+  for (std::size_t k = 0; k < kFileCount; ++k)
+    if (kFiles[k].path == path) return true;
+  return false;
+}
+
 std::vector<JsonFile> json_files_in(std::string_view folder) {
   constexpr std::string_view kExt = ".json";
   std::vector<JsonFile> out;

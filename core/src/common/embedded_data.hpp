@@ -21,6 +21,8 @@ extern const std::size_t kFileCount;
 // The text of `path` (the file's bytes as they were when built), or an empty view when it
 // was not embedded.
 std::string_view find(std::string_view path);
+// Whether `path` was embedded, without reading (or unpacking) it.
+bool has(std::string_view path);
 
 struct JsonFile {
   std::string_view stem;  // file name without folder and ".json", e.g. "t4"

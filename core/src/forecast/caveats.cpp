@@ -61,19 +61,50 @@ struct Measured {
   std::map<std::string, std::set<std::string>> architectures;  // by vendor
 };
 
-// The training GPUs' vendors and architectures, from the embedded weights and catalog.
-const Measured& measured() {
+// Adds the vendors and architectures of the GPUs a weight set was trained on (its trained_on,
+// looked up in the catalog).
+void add_trained_on(Measured& r, const KernelWeights& weights) {
+  for (const std::string& name : weights.trained_on)
+    if (const GpuSpec* g = lookup_gpu(name)) {
+      r.vendors.insert(g->vendor);
+      if (!g->architecture.empty()) r.architectures[g->vendor].insert(g->architecture);
+    }
+}
+
+// One weight set's, read once, when a forecast first needs that set.
+template <const KernelWeights& (*Weights)()>
+const Measured& measured_by() {
   static const Measured m = [] {
     Measured r;
-    for (const KernelWeights* w : {&embedded_kernel_weights(), &embedded_amd_kernel_weights()})
-      for (const std::string& name : w->trained_on)
-        if (const GpuSpec* g = lookup_gpu(name)) {
-          r.vendors.insert(g->vendor);
-          if (!g->architecture.empty()) r.architectures[g->vendor].insert(g->architecture);
-        }
+    add_trained_on(r, Weights());
     return r;
   }();
   return m;
+}
+
+// The learned FP32 weight sets and the vendor each serves (the registry's keys,
+// forecast/predictor.cpp), so that a forecast reads only its own vendor's set: the AMD
+// weights are not parsed for an NVIDIA GPU (docs/web.md, "Start-up").
+struct VendorWeights {
+  std::string_view vendor;
+  const KernelWeights& (*weights)();
+  const Measured& (*measured)();
+};
+constexpr VendorWeights kVendorWeights[] = {
+    {"NVIDIA", embedded_kernel_weights, measured_by<embedded_kernel_weights>},
+    {"AMD", embedded_amd_kernel_weights, measured_by<embedded_amd_kernel_weights>}};
+
+// What the training GPUs say about `vendor`: the set serving it when that set was trained on
+// it, else every set together (a GPU of another vendor: all sets are read).
+const Measured& measured_for(std::string_view vendor) {
+  for (const VendorWeights& w : kVendorWeights)
+    if (w.vendor == vendor && w.measured().vendors.count(std::string(vendor))) return w.measured();
+  static const Measured all = [] {
+    Measured r;
+    for (const VendorWeights& w : kVendorWeights) add_trained_on(r, w.weights());
+    return r;
+  }();
+  return all;
 }
 
 }  // namespace
@@ -178,9 +209,9 @@ std::vector<std::string> precision_caveats(const Workload& w,
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
-  const auto& [vendors, by_vendor] = measured();
-  if (vendors.empty()) return caveats;
   const GpuSpec& g = described(gpu);
+  const auto& [vendors, by_vendor] = measured_for(g.vendor);
+  if (vendors.empty()) return caveats;
   // The architectures measured for the GPU's vendor's models (NVIDIA and AMD are trained apart).
   static const std::set<std::string> none;
   const auto found = by_vendor.find(g.vendor);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <utility>
 
+#include "common/embedded_data.hpp"
 #include "forecast/amd_gemm_predictor.hpp"
 #include "forecast/tensor_gemm_predictor.hpp"
 #include "kernel/family.hpp"
@@ -61,6 +62,58 @@ class OwnedLearnedPredictor final : public KernelPredictor {
   LearnedPredictor learned_;
 };
 
+// A registry entry's model, built on its first forecast by a function that keeps it in a
+// function-local static: a page whose first forecast is for an NVIDIA GPU in FP32 never
+// parses the FP16 or AMD weights (docs/web.md, "Start-up").
+class LazyPredictor final : public KernelPredictor {
+ public:
+  using Model = const KernelPredictor& (*)();
+  explicit LazyPredictor(Model model) : model_(model) {}
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    return model_().forecast(gpu, kernel);
+  }
+  std::string_view name() const override { return "tilecast"; }  // every learned model's
+
+ private:
+  Model model_;
+};
+
+std::shared_ptr<const KernelPredictor> lazy(LazyPredictor::Model model) {
+  return std::make_shared<LazyPredictor>(model);
+}
+
+const KernelPredictor& nvidia_fp32_model() {
+  static const LearnedPredictor model(embedded_kernel_weights(), embedded_tile_table());
+  return model;
+}
+
+const KernelPredictor& nvidia_half_model() {
+  static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
+  static const LearnedPredictor model(embedded_fp16_kernel_weights(), no_table);
+  return model;
+}
+
+const KernelPredictor& nvidia_half_gemm_model() {
+  static const auto model = make_tensor_gemm_predictor(embedded_tensor_gemm_model());
+  return *model;
+}
+
+// The AMD FP32 nets: the AMD entry's model, and the matrix-core GEMM model's for the GPUs
+// they were trained on.
+const std::shared_ptr<const KernelPredictor>& amd_learned() {
+  static const std::shared_ptr<const KernelPredictor> model =
+      std::make_shared<LearnedPredictor>(embedded_amd_kernel_weights(), embedded_amd_tile_table());
+  return model;
+}
+
+const KernelPredictor& amd_fp32_model() { return *amd_learned(); }
+
+const KernelPredictor& amd_gemm_model() {
+  static const auto model =
+      make_amd_gemm_predictor(embedded_amd_gemm_model(), embedded_amd_tile_table(), amd_learned());
+  return *model;
+}
+
 struct Entry {
   LearnedModelKey key;
   std::shared_ptr<const KernelPredictor> model;
@@ -79,47 +132,33 @@ Registry& registry() {
     auto* reg = new Registry;           // never destroyed, like the embedded data it points to
     Entry& embedded = reg->entries[0];  // FP32 kernels of every vendor and family
     embedded.key.dtype = DataType::fp32;
-    embedded.model =
-        std::make_shared<LearnedPredictor>(embedded_kernel_weights(), embedded_tile_table());
+    embedded.model = lazy(nvidia_fp32_model);
     int n = 1;
     // FP16 and BF16 kernels on NVIDIA GPUs: the models trained on the vidur FP16 timings
     // (core/data/kernel_weights_fp16.json). BF16 takes the FP16 models at the BF16 peak: an
     // assumption (the data is FP16 only; docs/fp16-model.md).
-    if (!embedded_fp16_kernel_weights().families.empty()) {
-      static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
-      const auto half =
-          std::make_shared<LearnedPredictor>(embedded_fp16_kernel_weights(), no_table);
+    if (embedded::has("core/data/kernel_weights_fp16.json")) {
+      const auto half = lazy(nvidia_half_model);
       for (DataType t : {DataType::fp16, DataType::bf16})
         reg->entries[std::size_t(n++)] = {{"NVIDIA", t, ""}, half};
     }
     // FP16 and BF16 GEMMs on NVIDIA GPUs: the analytic tensor-core model
     // (core/data/tensor_gemm_fp16.json), which beats the learned GEMM net on the GPU left out
     // (docs/fp16-model.md); more specific than the entries above, so it wins for GEMMs.
-    if (embedded_tensor_gemm_model().valid()) {
-      const auto gemm = make_tensor_gemm_predictor(embedded_tensor_gemm_model());
+    if (embedded::has("core/data/tensor_gemm_fp16.json")) {
+      const auto gemm = lazy(nvidia_half_gemm_model);
       for (DataType t : {DataType::fp16, DataType::bf16})
         reg->entries[std::size_t(n++)] = {{"NVIDIA", t, "gemm"}, gemm};
     }
     // FP32 kernels on AMD GPUs: the models trained on the MI100 and MI210 measurements
     // (core/data/kernel_weights_amd.json, tile_table_amd.json; docs/amd-model.md).
-    if (!embedded_amd_kernel_weights().families.empty()) {
-      Entry& amd = reg->entries[std::size_t(n++)];
-      amd.key.vendor = "AMD";
-      amd.key.dtype = DataType::fp32;
-      const auto amd_learned = std::make_shared<LearnedPredictor>(embedded_amd_kernel_weights(),
-                                                                  embedded_amd_tile_table());
-      amd.model = amd_learned;
+    if (embedded::has("core/data/kernel_weights_amd.json")) {
+      reg->entries[std::size_t(n++)] = {{"AMD", DataType::fp32, ""}, lazy(amd_fp32_model)};
       // FP32 GEMMs on AMD GPUs not measured: the analytic matrix-core model
       // (core/data/gemm_amd_fp32.json), which beats the learned GEMM net on the GPU left out;
       // the measured MI100 and MI210 keep the net (docs/amd-model.md).
-      if (embedded_amd_gemm_model().valid()) {
-        Entry& gemm = reg->entries[std::size_t(n++)];
-        gemm.key.vendor = "AMD";
-        gemm.key.dtype = DataType::fp32;
-        gemm.key.family = "gemm";
-        gemm.model = make_amd_gemm_predictor(embedded_amd_gemm_model(), embedded_amd_tile_table(),
-                                             amd_learned);
-      }
+      if (embedded::has("core/data/gemm_amd_fp32.json"))
+        reg->entries[std::size_t(n++)] = {{"AMD", DataType::fp32, "gemm"}, lazy(amd_gemm_model)};
     }
     reg->count.store(n, std::memory_order_release);
     return reg;

@@ -331,7 +331,9 @@ TEST_SUITE("tiles") {
     const TileTable a = parse_tile_table(abs, "a.json"), d = parse_tile_table(delta, "d.json");
     REQUIRE(d.gpus.size() == 1);
     CHECK(d.gpus[0].entries[0] == a.gpus[0].entries[0]);
-    CHECK(d.gpus[0].entries[0] == std::vector<std::uint32_t>{1025, 2048, 70401});
+    // held as cell << 12 | tile whatever the file's packing: cells 4, 8 and 275
+    CHECK(d.gpus[0].entries[0] ==
+          std::vector<std::uint32_t>{4u << 12 | 1, 8u << 12, 275u << 12 | 1});
     // a difference that lands on a tile the table lacks names the entry
     CHECK_THROWS_WITH_AS(parse_tile_table(R"({"format":"tilecast-tile-table-2","tiles":[[32,32,1]],
           "gpus":[{"name":"g","key":[1,2,3,4],"linear":[256,1]}]})",
@@ -339,6 +341,42 @@ TEST_SUITE("tiles") {
                          doctest::Contains("(as a difference)"), Error);
     CHECK_THROWS_WITH_AS(
         parse_tile_table(R"({"format":"tilecast-tile-table-9","tiles":[],"gpus":[]})", "x.json"),
-        doctest::Contains("tilecast-tile-table-1 or -2"), Error);
+        doctest::Contains("tilecast-tile-table-1, -2 or -3"), Error);
+  }
+
+  TEST_CASE("tile table format 3: cell * tile_radix + tile, so more than 256 tiles") {
+    const std::string v2 = R"({"format":"tilecast-tile-table-2","tiles":[[128,64,1],[32,32,1]],
+      "gpus":[{"name":"g","key":[1,2,3,4],"linear":[1025,1023,68353]}]})";
+    const std::string v3 = R"({"format":"tilecast-tile-table-3","tile_radix":4096,
+      "tiles":[[128,64,1],[32,32,1]],
+      "gpus":[{"name":"g","key":[1,2,3,4],"linear":[16385,16383,1093633]}]})";
+    CHECK(parse_tile_table(v3, "3.json").gpus[0].entries[0] ==
+          parse_tile_table(v2, "2.json").gpus[0].entries[0]);
+    // 300 tiles, the last one chosen: beyond what one byte (formats 1 and 2) can index
+    std::string tiles;
+    for (int i = 0; i < 300; ++i)
+      tiles += (i ? "," : "") + std::string("[") + std::to_string(8 + i) + ",16,1]";
+    const GpuSpec g = a100_40gb();
+    std::string key;
+    for (double v : gpu_table_key(g)) key += (key.empty() ? "" : ",") + std::to_string(v);
+    const Kernel k = kernel(Op::linear, 1, 1024, 1024, 1024);
+    const TileTable big =
+        parse_tile_table(R"({"format":"tilecast-tile-table-3","tile_radix":512,"tiles":[)" + tiles +
+                             R"(],"gpus":[{"name":"g","key":[)" + key + R"(],"linear":[)" +
+                             std::to_string(std::uint64_t(shape_cell(k)) * 512 + 299) + "]}]}",
+                         "big.json");
+    CHECK(select_gemm_tile(big, g, cuda_library_profile(), k).rows == 8 + 299);
+    // a tile index past the table's tiles names the entry
+    CHECK_THROWS_WITH_AS(parse_tile_table(R"({"format":"tilecast-tile-table-3","tile_radix":4096,
+          "tiles":[[32,32,1]],"gpus":[{"name":"g","key":[1,2,3,4],"linear":[4097,1]}]})",
+                                          "d.json"),
+                         doctest::Contains("cell*4096+tile (as a difference)"), Error);
+    // the radix is stated, a power of two up to 4096
+    for (const char* radix : {"", R"("tile_radix":300,)", R"("tile_radix":8192,)"})
+      CHECK_THROWS_WITH_AS(parse_tile_table(std::string(R"({"format":"tilecast-tile-table-3",)") +
+                                                radix + R"("tiles":[],"gpus":[]})",
+                                            "r.json"),
+                           doctest::Contains("tile_radix must be a power of two up to 4096"),
+                           Error);
   }
 }

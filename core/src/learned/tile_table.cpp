@@ -36,29 +36,30 @@ void fill_dense(const std::vector<std::uint32_t>& entries, TileTable::Gpu::Dense
   }
   for (std::uint32_t v : entries)
     for (int i = 0; i < 4; ++i) {
-      d.lo[i] = std::min(d.lo[i], cell_dim(v >> 8, i));
-      d.hi[i] = std::max(d.hi[i], cell_dim(v >> 8, i));
+      d.lo[i] = std::min(d.lo[i], cell_dim(v >> kTileIndexBits, i));
+      d.hi[i] = std::max(d.hi[i], cell_dim(v >> kTileIndexBits, i));
     }
   std::size_t extent[4], stride[4];
   for (int i = 0; i < 4; ++i) extent[i] = std::size_t(d.hi[i] - d.lo[i] + 1);
   stride[3] = 1;
   for (int i = 2; i >= 0; --i) stride[i] = stride[i + 1] * extent[i + 1];
   const std::size_t size = stride[0] * extent[0];
-  constexpr std::uint8_t kEmpty = 255;
+  constexpr std::uint16_t kEmpty = 0xffff;  // above any tile index (kMaxTiles)
   d.tile.assign(size, kEmpty);
-  std::uint8_t* const tile = d.tile.data();
+  std::uint16_t* const tile = d.tile.data();
   std::vector<std::uint32_t> queue;
   queue.reserve(size);
   for (std::uint32_t v : entries) {
     std::size_t idx = 0;
-    for (int i = 0; i < 4; ++i) idx += std::size_t(cell_dim(v >> 8, i) - d.lo[i]) * stride[i];
+    for (int i = 0; i < 4; ++i)
+      idx += std::size_t(cell_dim(v >> kTileIndexBits, i) - d.lo[i]) * stride[i];
     if (tile[idx] != kEmpty) continue;
-    tile[idx] = std::uint8_t(v & 255u);
+    tile[idx] = std::uint16_t(v & (kMaxTiles - 1));
     queue.push_back(std::uint32_t(idx));
   }
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const std::size_t idx = queue[head];
-    const std::uint8_t t = tile[idx];
+    const std::uint16_t t = tile[idx];
     std::size_t rest = idx;
     for (int i = 0; i < 4; ++i) {
       const std::size_t c = rest / stride[i];
@@ -97,14 +98,32 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
   if (j.is_discarded() || !j.is_object() || !j.contains("tiles") || !j.contains("gpus") ||
       !j.at("tiles").is_array() || !j.at("gpus").is_array())
     throw Error(where + ": not a tile table (expected 'tiles' and 'gpus' arrays)");
-  // format 1 writes each entry as is, format 2 as the difference from the one before
+  // Format 1 writes each entry (cell * 256 + tile) as is, format 2 as the difference from the
+  // one before, format 3 as differences of cell * tile_radix + tile (a power of two the file
+  // states, up to kMaxTiles: tables of more than 256 tiles).
   const std::string format = j.contains("format") && j.at("format").is_string()
                                  ? j.at("format").get<std::string>()
                                  : "tilecast-tile-table-1";
-  if (format != "tilecast-tile-table-1" && format != "tilecast-tile-table-2")
+  if (format != "tilecast-tile-table-1" && format != "tilecast-tile-table-2" &&
+      format != "tilecast-tile-table-3")
     throw Error(where + ": format '" + format +
-                "' is not a tile table this tilecast reads (tilecast-tile-table-1 or -2)");
-  const bool deltas = format == "tilecast-tile-table-2";
+                "' is not a tile table this tilecast reads (tilecast-tile-table-1, -2 or -3)");
+  const bool deltas = format != "tilecast-tile-table-1";
+  int tile_bits = 8;
+  if (format == "tilecast-tile-table-3") {
+    const json* radix = j.contains("tile_radix") ? &j.at("tile_radix") : nullptr;
+    tile_bits = 0;
+    if (radix && radix->is_number_unsigned())
+      while (tile_bits < kTileIndexBits &&
+             (std::uint64_t{1} << tile_bits) < radix->get<std::uint64_t>())
+        ++tile_bits;
+    if (!radix || !radix->is_number_unsigned() ||
+        (std::uint64_t{1} << tile_bits) != radix->get<std::uint64_t>())
+      throw Error(where + ": tile_radix must be a power of two up to " + std::to_string(kMaxTiles) +
+                  " (format tilecast-tile-table-3)");
+  }
+  const std::uint64_t tile_mask = (std::uint64_t{1} << tile_bits) - 1;
+  const std::string packing = "cell*" + std::to_string(tile_mask + 1) + "+tile";
   TileTable t;
   for (const auto& e : j.at("tiles")) {
     if (!e.is_array() || e.size() != 3 || !e[0].is_number_integer() || !e[1].is_number_integer() ||
@@ -115,6 +134,9 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
       throw Error(where + ": tiles entry " + e.dump() + " is out of range 1..4096");
     t.tiles.push_back(g);
   }
+  if (t.tiles.size() > kMaxTiles)
+    throw Error(where + ": " + std::to_string(t.tiles.size()) + " tiles; a table holds at most " +
+                std::to_string(kMaxTiles));
   for (const auto& g : j.at("gpus")) {
     TileTable::Gpu gpu;
     if (!g.is_object() || !g.contains("name") || !g.at("name").is_string() || !g.contains("key"))
@@ -140,10 +162,11 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
         const std::uint64_t v = e.is_number_unsigned() ? (deltas ? previous + e.get<std::uint64_t>()
                                                                  : e.get<std::uint64_t>())
                                                        : std::uint64_t{1} << 40;
-        if ((v & 255u) >= t.tiles.size() || v >= (std::uint64_t{1} << 28))
+        if ((v & tile_mask) >= t.tiles.size() || v >= (std::uint64_t{1} << (20 + tile_bits)))
           throw Error(where + ": gpus '" + gpu.name + "' " + ops[o] + " entry " + e.dump() +
-                      " is not a packed cell*256+tile" + (deltas ? " (as a difference)" : ""));
-        gpu.entries[o].push_back(std::uint32_t(v));
+                      " is not a packed " + packing + (deltas ? " (as a difference)" : ""));
+        gpu.entries[o].push_back(
+            std::uint32_t((v >> tile_bits) << kTileIndexBits | (v & tile_mask)));
         previous = v;
       }
       std::sort(gpu.entries[o].begin(), gpu.entries[o].end());

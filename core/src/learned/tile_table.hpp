@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,18 +21,23 @@ struct TileTable {
     std::string name;
     std::array<double, 4> key{};    // gpu_table_key
     std::string kernel_generation;  // the library's GEMM kernel generation there; may be empty
-    std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell*256 + tile
+    std::array<std::vector<std::uint32_t>, 2> entries;  // [linear, bmm]: sorted cell << 12 | tile
     // Per op, filled at parse time: every cell of the measured range (lo..hi per dim)
     // holds the tile of its nearest entry (fewest log2 steps, found breadth-first).
     struct Dense {
       std::array<int, 4> lo{}, hi{};
-      std::vector<std::uint8_t> tile;
+      std::vector<std::uint16_t> tile;
     };
     std::array<Dense, 2> dense;
   };
   std::vector<Gpu> gpus;
   std::vector<GemmTile> tiles;
 };
+
+// A table holds at most this many distinct tiles (an entry's low 12 bits; the file format
+// tilecast-tile-table-3 writes entries as cell * 4096 + tile).
+inline constexpr int kTileIndexBits = 12;
+inline constexpr std::size_t kMaxTiles = std::size_t{1} << kTileIndexBits;
 
 // log2 of SMs, FP32 GFLOP/s, bandwidth and L2: where GPUs are compared.
 std::array<double, 4> gpu_table_key(const GpuSpec& gpu);

@@ -14,8 +14,9 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
   auto key_of = [](const GemmTile& t) { return std::array<int, 3>{t.rows, t.cols, t.split}; };
   std::map<std::array<int, 3>, int> tile_index;
   for (const MeasuredKernel* r : rows) tile_index[key_of(measured_gemm_tile(*r))] = 0;
-  if (tile_index.size() > 256)
-    throw Error("more than 256 distinct GEMM tiles in the training data");
+  if (tile_index.size() > kMaxTiles)
+    throw Error("more than " + std::to_string(kMaxTiles) +
+                " distinct GEMM tiles in the training data (the tile table's limit)");
   int next = 0;
   for (auto& [k, v] : tile_index) v = next++;
 
@@ -25,12 +26,17 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
     ++votes[r->device][r->kernel.op == Op::bmm ? 1 : 0][shape_cell(r->kernel)]
            [tile_index[key_of(measured_gemm_tile(*r))]];
 
+  // The smallest power of two from 256 that indexes every tile: today's tables keep 256.
+  std::uint64_t radix = 256;
+  while (radix < tile_index.size()) radix *= 2;
+
   nlohmann::ordered_json j;
-  j["format"] = "tilecast-tile-table-2";
+  j["format"] = "tilecast-tile-table-3";
   j["cell"] =
-      "round(log2(B,M,N,K)) clamped to 0..31, 5 bits each; entry = cell*256 + tile; a list holds "
-      "its entries ascending, each written as the difference from the one before (the first as "
-      "is)";
+      "round(log2(B,M,N,K)) clamped to 0..31, 5 bits each; entry = cell*tile_radix + tile; a list "
+      "holds its entries ascending, each written as the difference from the one before (the "
+      "first as is)";
+  j["tile_radix"] = radix;
   j["tiles"] = nlohmann::ordered_json::array();
   for (const auto& [k, v] : tile_index) j["tiles"].push_back({k[0], k[1], k[2]});
   j["gpus"] = nlohmann::ordered_json::array();
@@ -53,7 +59,7 @@ std::string build_tile_table_json(const std::vector<const MeasuredKernel*>& rows
             best = tile;
             best_n = cnt;
           }
-        const std::uint64_t entry = std::uint64_t(cell) * 256u + std::uint64_t(best);
+        const std::uint64_t entry = std::uint64_t(cell) * radix + std::uint64_t(best);
         list.push_back(entry - previous);
         previous = entry;
       }

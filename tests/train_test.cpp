@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -186,5 +187,54 @@ TEST_SUITE("train") {
     INFO("stale core/data/tile_table.json: rerun scripts/train.sh build --tile-table-only");
     CHECK(build_tile_table(csvs, test::dataset_device_files(), TrainConfig{}) + "\n" ==
           test::read_file(test::repo_dir() + "/core/data/tile_table.json"));
+  }
+
+  TEST_CASE("train --devices twice: a measured GPU's folder joins the dataset's") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "tilecast_train_devices";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "kit" / "devices");
+    fs::create_directories(dir / "clash");
+    const auto write = [](const fs::path& p, const std::string& text) { std::ofstream(p) << text; };
+    // A GPU the dataset lacks, as the measurement kit writes it, two GEMM rows of it and one of
+    // a dataset GPU.
+    write(
+        dir / "kit" / "devices" / "Lab_GPU.json",
+        R"({"Device": "Lab GPU", "Vendor": "NVIDIA", "Dev_Mem": 24, "Mem_Bw": 900, "Num_Sm": 60, "Core_Per_SM": 128,
+              "Freq": 1800, "SingleFLOPs": 27648, "L2Cache": 48})");
+    write(dir / "kit" / "linear.csv",
+          "OPName,Latency,Device,Kernel Name,Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,"
+          "Block x,Block y,Block z,B,M,N,K\n"
+          "linear,0.5,Lab GPU,sm80_xmma_gemm_f32f32_tilesize128x64x8,8,2,16,8,1,128,1,1,1,1024,"
+          "1024,1024\n"
+          "linear,1.9,Lab GPU,sm80_xmma_gemm_f32f32_tilesize128x128x8,8,2,16,16,1,128,1,1,1,2048,"
+          "2048,1024\n"
+          "linear,0.9,Tesla T4,volta_sgemm_128x64_tn,8,2,16,8,1,256,1,1,1,1024,1024,1024\n");
+    const std::string devices = test::data_dir() + "/devices";
+    const std::string out = (dir / "out").string();
+    const auto ok = test::run_cli(
+        "train --devices '" + devices + "' --devices '" + (dir / "kit" / "devices").string() +
+        "' --out '" + out + "' --tile-table-only '" + (dir / "kit" / "linear.csv").string() + "'");
+    CHECK_MESSAGE(ok.code == 0, ok.output);
+    const auto table = nlohmann::json::parse(test::read_file(out + "/tile_table.json"));
+    REQUIRE(table.at("gpus").size() == 2);  // both folders' GPUs
+    CHECK(table.at("gpus")[0].at("name") == "Lab GPU");
+    CHECK(table.at("gpus")[1].at("name") == "Tesla T4");
+    // Without its folder the GPU is unknown; a second, different file for a dataset GPU is refused.
+    const auto unknown =
+        test::run_cli("train --devices '" + devices + "' --out '" + out + "' --tile-table-only '" +
+                      (dir / "kit" / "linear.csv").string() + "'");
+    CHECK(unknown.code != 0);
+    CHECK(unknown.output.find("Lab GPU") != std::string::npos);
+    write(dir / "clash" / "Tesla_T4.json",
+          R"({"Device": "Tesla T4", "Dev_Mem": 16, "Mem_Bw": 300, "Num_Sm": 40, "Core_Per_SM": 64,
+              "Freq": 1590, "SingleFLOPs": 8141, "L2Cache": 4})");
+    const auto clash = test::run_cli(
+        "train --devices '" + devices + "' --devices '" + (dir / "clash").string() + "' --out '" +
+        out + "' --tile-table-only '" + (dir / "kit" / "linear.csv").string() + "'");
+    CHECK(clash.code != 0);
+    CHECK(clash.output.find("Device 'Tesla T4' is also described, differently, by") !=
+          std::string::npos);
+    fs::remove_all(dir);
   }
 }

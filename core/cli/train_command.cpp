@@ -2,10 +2,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/train.hpp"
 
 namespace tilecast::cli {
@@ -23,7 +25,11 @@ std::string data_name(const std::string& path, const fs::path& base) {
 }
 
 int run_train(const Args& args) {
-  const std::string devices_dir = args.require("devices");
+  // --devices is repeatable: the dataset's device files first (the data folder the recorded
+  // names are relative to), then e.g. a measurement kit run's (data/measured/<gpu>/<run>/devices).
+  const std::vector<std::string> device_dirs = args.all("devices");
+  if (device_dirs.empty()) throw Error("train: --devices DIR is required");
+  const std::string& devices_dir = device_dirs.front();
   const std::string out_dir = args.require("out");
   if (args.positional().empty()) throw Error("train: give the training CSV files");
   TrainConfig config;
@@ -55,8 +61,21 @@ int run_train(const Args& args) {
   std::error_code ec;
   const fs::path base = fs::weakly_canonical(fs::path(devices_dir), ec).parent_path();
   std::vector<TrainText> devices;
-  for (const std::string& p : list_files(devices_dir, ".json"))
-    devices.push_back({data_name(p, base), read_text_file(p)});
+  std::map<std::string, std::size_t> by_name;  // Device name -> its first file in devices
+  for (std::size_t k = 0; k < device_dirs.size(); ++k)
+    for (const std::string& p : list_files(device_dirs[k], ".json")) {
+      TrainText d{data_name(p, base), read_text_file(p)};
+      const std::string name = parse_gpu_spec(d.text, p).name;
+      // Within the first folder (the dataset's) the first file of a name serves, as always; a
+      // later folder may repeat a file as is (one GPU's run folders) but not redescribe a GPU.
+      if (const auto it = by_name.find(name); it != by_name.end() && k > 0) {
+        if (devices[it->second].text == d.text) continue;
+        throw Error(p + ": Device '" + name + "' is also described, differently, by " +
+                    devices[it->second].name + "; give one of the two folders");
+      }
+      by_name.emplace(name, devices.size());
+      devices.push_back(std::move(d));
+    }
   std::vector<TrainText> csvs;
   for (const std::string& p : args.positional())
     csvs.push_back({data_name(p, base), read_text_file(p)});
@@ -73,6 +92,7 @@ int run_train(const Args& args) {
                         std::to_string(config.seed);
   if (config.epochs) command += " --epochs " + std::to_string(config.epochs);
   if (config.max_rows) command += " --max-rows " + std::to_string(config.max_rows);
+  for (std::size_t i = 1; i < device_dirs.size(); ++i) command += " --devices " + device_dirs[i];
   for (const std::string& name : extra_held_out) command += " --hold-out '" + name + "'";
   if (config.row_reference_without_launch) command += " --row-reference without-launch";
   command += " <" + std::to_string(csvs.size()) + " CSVs listed in inputs>";
@@ -103,7 +123,7 @@ int run_train(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"train",
-     "--devices DIR --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
+     "--devices DIR [--devices DIR]... --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
      "[--hold-out DEVICE[,DEVICE...]]... [--row-reference with-launch|without-launch] "
      "[--tile-table-only]",
      "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",

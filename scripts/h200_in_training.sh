@@ -73,8 +73,8 @@ if [ "$FULL" = 1 ]; then
   done
   files+=("$TRAIN/elem-curated.csv" "$TRAIN/softmax-curated.csv" "$TRAIN/ln-curated.csv")
   mkdir -p "$OUT/full-model"
-  "$CLI" train --devices "$TMP/data/devices" --out "$OUT/full-model" --seed 1 "${files[@]}" \
-    "$TMP"/h200-train/*.csv
+  "$CLI" train --devices "$DATA/devices" --devices "$H200/fp32-seed0/devices" \
+    --out "$OUT/full-model" --seed 1 "${files[@]}" "$TMP"/h200-train/*.csv
   for weights in committed "$OUT/full-model"; do
     flag=()
     [ "$weights" = committed ] || flag=(--weights "$weights")

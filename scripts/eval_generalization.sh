@@ -12,15 +12,9 @@ cd "$(dirname "$0")/.."
 CLI="${TILECAST_CLI:-build/cli/tilecast}"
 if [ ! -x "$CLI" ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
-TRAIN="$DATA/nvidia/kernels/train"
 H200=data/measured/h200
-files=()
-for op in linear bmm add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
-  for gpu in "NVIDIA A100-PCIE-40GB" "Tesla P100-PCIE-16GB" "Tesla P4" "Tesla T4" "Tesla V100-PCIE-32GB"; do
-    files+=("$TRAIN/$op/$gpu.csv")
-  done
-done
-files+=("$TRAIN/elem-curated.csv" "$TRAIN/softmax-curated.csv" "$TRAIN/ln-curated.csv")
+. scripts/nvidia_training_csvs.sh
+nvidia_training_csvs "$DATA"
 kernels=("$DATA/nvidia/kernels/test/bmm.csv" "$DATA/nvidia/kernels/test/linear.csv"
   "$DATA/nvidia/kernels/test/vec.csv")
 for run in fp32-seed0 fp32-seed1; do

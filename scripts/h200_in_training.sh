@@ -64,14 +64,8 @@ print(f"h200_in_training: {kept} of {total} H200 kernel rows train (>= {min_us:g
 EOF
 
 if [ "$FULL" = 1 ]; then
-  TRAIN="$DATA/nvidia/kernels/train"
-  files=()
-  for op in linear bmm add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
-    for gpu in "NVIDIA A100-PCIE-40GB" "Tesla P100-PCIE-16GB" "Tesla P4" "Tesla T4" "Tesla V100-PCIE-32GB"; do
-      files+=("$TRAIN/$op/$gpu.csv")
-    done
-  done
-  files+=("$TRAIN/elem-curated.csv" "$TRAIN/softmax-curated.csv" "$TRAIN/ln-curated.csv")
+  . scripts/nvidia_training_csvs.sh
+  nvidia_training_csvs "$DATA"
   mkdir -p "$OUT/full-model"
   "$CLI" train --devices "$DATA/devices" --devices "$H200/fp32-seed0/devices" \
     --out "$OUT/full-model" --seed 1 "${files[@]}" "$TMP"/h200-train/*.csv

@@ -9,12 +9,6 @@ BUILD="${1:-build}"
 shift || true
 if [ ! -x "$BUILD/cli/tilecast" ] && [ "$BUILD" = build ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
-TRAIN="$DATA/nvidia/kernels/train"
-files=()
-for op in linear bmm add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
-  for gpu in "NVIDIA A100-PCIE-40GB" "Tesla P100-PCIE-16GB" "Tesla P4" "Tesla T4" "Tesla V100-PCIE-32GB"; do
-    files+=("$TRAIN/$op/$gpu.csv")
-  done
-done
-files+=("$TRAIN/elem-curated.csv" "$TRAIN/softmax-curated.csv" "$TRAIN/ln-curated.csv")
+. scripts/nvidia_training_csvs.sh
+nvidia_training_csvs "$DATA"
 "$BUILD/cli/tilecast" train --devices "$DATA/devices" --out "${TILECAST_TRAIN_OUT:-core/data}" --seed 1 "$@" "${files[@]}"

@@ -1,6 +1,7 @@
 #include "learned/tile_table.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -112,15 +113,12 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
   int tile_bits = 8;
   if (format == "tilecast-tile-table-3") {
     const json* radix = j.contains("tile_radix") ? &j.at("tile_radix") : nullptr;
-    tile_bits = 0;
-    if (radix && radix->is_number_unsigned())
-      while (tile_bits < kTileIndexBits &&
-             (std::uint64_t{1} << tile_bits) < radix->get<std::uint64_t>())
-        ++tile_bits;
-    if (!radix || !radix->is_number_unsigned() ||
-        (std::uint64_t{1} << tile_bits) != radix->get<std::uint64_t>())
+    const std::uint64_t r =
+        radix && radix->is_number_unsigned() ? radix->get<std::uint64_t>() : std::uint64_t{0};
+    if (!std::has_single_bit(r) || r > kMaxTiles)
       throw Error(where + ": tile_radix must be a power of two up to " + std::to_string(kMaxTiles) +
                   " (format tilecast-tile-table-3)");
+    tile_bits = std::countr_zero(r);
   }
   const std::uint64_t tile_mask = (std::uint64_t{1} << tile_bits) - 1;
   const std::string packing = "cell*" + std::to_string(tile_mask + 1) + "+tile";

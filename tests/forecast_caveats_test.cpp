@@ -143,6 +143,23 @@ TEST_SUITE("caveats") {
     CHECK(amd.find("Volta") == std::string::npos);
   }
 
+  TEST_CASE("an assumed GEMM kernel generation is said; a read one is not") {
+    // Ada's and Blackwell's cuBLAS generation is assumed (core/data/libraries/cuda-pytorch.json),
+    // Hopper's was read from the H200's kernel names.
+    const auto said = [](const char* id) {
+      for (const std::string& c : forecast_caveats(*lookup_gpu(id), Predictor::tilecast))
+        if (c.find("That generation is assumed for") != std::string::npos) return true;
+      return false;
+    };
+    CHECK(said("rtx-4090"));
+    CHECK(said("b200"));
+    CHECK_FALSE(said("h100-sxm"));
+    CHECK_FALSE(said("a10"));  // GA10x, Ampere: the A100s' names
+    const std::string l4 = forecast_caveats(*lookup_gpu("l4"), Predictor::tilecast).front();
+    CHECK(l4.find("That generation is assumed for Ada Lovelace, not read from its kernel names") !=
+          std::string::npos);
+  }
+
   TEST_CASE("a sequence beyond the model's positions is named with the limit, in the JSON too") {
     const auto at = [](const char* model, std::int64_t seq) {
       nlohmann::json r;

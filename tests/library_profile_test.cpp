@@ -83,6 +83,19 @@ TEST_SUITE("library profile") {
           parse_library_profile(base + R"(, "softmax_fixed_block_threads": )" + bad + "}",
                                 "lib.json"),
           doctest::Contains("lib.json: field 'softmax_fixed_block_threads'"), Error);
+    const LibraryProfile assumed = parse_library_profile(
+        base + R"(, "gemm_kernel_generation_by_architecture": {"Volta": "volta", "Ada": "ampere"},)"
+               R"( "gemm_kernel_generation_assumed_for": ["Ada"]})",
+        "lib.json");
+    CHECK(assumed.gemm_kernel_generation_assumed("Ada"));
+    CHECK_FALSE(assumed.gemm_kernel_generation_assumed("Volta"));
+    for (const char* bad : {R"(["Pascal"])", R"("Ada")", R"([7])"})  // Pascal has no generation
+      CHECK_THROWS_WITH_AS(
+          parse_library_profile(
+              base + R"(, "gemm_kernel_generation_by_architecture": {"Ada": "ampere"},)" +
+                  R"( "gemm_kernel_generation_assumed_for": )" + bad + "}",
+              "lib.json"),
+          doctest::Contains("lib.json: "), Error);
     for (const char* bad : {R"({"Volta": ""})", R"({"Volta": 7})", R"(["volta"])"})
       CHECK_THROWS_WITH_AS(
           parse_library_profile(

@@ -49,11 +49,19 @@ std::string tile_source(const GpuSpec& g) {
   if (!source) return {};
   const std::string_view generation = library.gemm_kernel_generation(g.architecture);
   const bool same = !generation.empty() && source->kernel_generation == generation;
-  return " Its FP32 GEMM tiles follow the cuBLAS kernels measured on the " + source->name +
-         (same ? ", the measured GPU of the kernel generation the library profile gives " +
-                     g.architecture + " (" + std::string(generation) + ")."
-               : " (no GPU of its kernel generation was measured; the nearest by SMs, FLOP/s, "
-                 "bandwidth and L2).");
+  std::string text =
+      " Its FP32 GEMM tiles follow the cuBLAS kernels measured on the " + source->name +
+      (same ? ", the measured GPU of the kernel generation the library profile gives " +
+                  g.architecture + " (" + std::string(generation) + ")."
+            : " (no GPU of its kernel generation was measured; the nearest by SMs, FLOP/s, "
+              "bandwidth and L2).");
+  if (library.gemm_kernel_generation_assumed(g.architecture))
+    text += " That generation is assumed for " + g.architecture +
+            ", not read from its kernel names: if its cuBLAS picks other tiles, its GEMMs are "
+            "less certain (in the generalization protocol's Ampere fold, with no GPU of its "
+            "generation measured, tile choice made most of the GEMM error; "
+            "docs/generalization.md).";
+  return text;
 }
 
 struct Measured {

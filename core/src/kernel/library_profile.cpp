@@ -45,6 +45,19 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
       p.gemm_kernel_generation_by_architecture.emplace_back(arch, gen.get<std::string>());
     }
   }
+  if (detail::has_field(j, "gemm_kernel_generation_assumed_for")) {
+    const nlohmann::json& a = j.at("gemm_kernel_generation_assumed_for");
+    if (!a.is_array())
+      throw Error(std::string(origin) +
+                  ": field 'gemm_kernel_generation_assumed_for' must be an array of architectures");
+    for (const nlohmann::json& arch : a) {
+      if (!arch.is_string() || p.gemm_kernel_generation(arch.get<std::string>()).empty())
+        throw Error(std::string(origin) + ": gemm_kernel_generation_assumed_for entry " +
+                    arch.dump() +
+                    " must name an architecture of gemm_kernel_generation_by_architecture");
+      p.gemm_kernel_generation_assumed_for.push_back(arch.get<std::string>());
+    }
+  }
   return p;
 }
 
@@ -52,6 +65,12 @@ std::string_view LibraryProfile::gemm_kernel_generation(std::string_view archite
   for (const auto& [arch, gen] : gemm_kernel_generation_by_architecture)
     if (arch == architecture) return gen;
   return {};
+}
+
+bool LibraryProfile::gemm_kernel_generation_assumed(std::string_view architecture) const {
+  for (const std::string& arch : gemm_kernel_generation_assumed_for)
+    if (arch == architecture) return true;
+  return false;
 }
 
 const std::vector<LibraryProfile>& library_profiles() {

@@ -50,9 +50,15 @@ struct LibraryProfile {
   // table never measured takes the tiles of a measured GPU of its generation, since the
   // library picks among that generation's kernels. Empty: no generation known.
   std::vector<std::pair<std::string, std::string>> gemm_kernel_generation_by_architecture;
+  // Architectures whose generation above is assumed, not read from any GPU's kernel names: their
+  // GEMM forecasts say so (forecast/caveats.cpp), since which tiles the library picks is the
+  // largest GEMM error where a generation's tiles are unknown (docs/generalization.md).
+  std::vector<std::string> gemm_kernel_generation_assumed_for;
 
   // The generation of `architecture`, or "" when the profile does not name one.
   std::string_view gemm_kernel_generation(std::string_view architecture) const;
+  // Whether that generation is an assumption (gemm_kernel_generation_assumed_for).
+  bool gemm_kernel_generation_assumed(std::string_view architecture) const;
 };
 
 // Throws tilecast::Error naming `origin` and the bad field.

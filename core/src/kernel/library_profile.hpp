@@ -51,8 +51,8 @@ struct LibraryProfile {
   // library picks among that generation's kernels. Empty: no generation known.
   std::vector<std::pair<std::string, std::string>> gemm_kernel_generation_by_architecture;
   // Architectures whose generation above is assumed, not read from any GPU's kernel names: their
-  // GEMM forecasts say so (forecast/caveats.cpp), since which tiles the library picks is the
-  // largest GEMM error where a generation's tiles are unknown (docs/generalization.md).
+  // GEMM forecasts say so (forecast/caveats.cpp): in the protocol's Ampere fold, with no GPU of
+  // its generation measured, the tiles made most of the GEMM error (docs/generalization.md).
   std::vector<std::string> gemm_kernel_generation_assumed_for;
 
   // The generation of `architecture`, or "" when the profile does not name one.

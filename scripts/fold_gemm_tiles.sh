@@ -33,27 +33,21 @@ mkdir -p "$OUT/oracle-table"
 "$CLI" train --devices "$DATA/devices" --out "$OUT/oracle-table" --tile-table-only \
   "${files[@]}" "${TEST[@]}" >&2
 
-held_out() {
+held_out() {  # a fold's GPUs (the A100 80GB is held out of every training anyway)
   case "$1" in
     Pascal) echo "Tesla P100-PCIE-16GB,Tesla P4" ;;
     Volta) echo "Tesla V100-PCIE-32GB" ;;
     Turing) echo "Tesla T4" ;;
-    Ampere) echo "NVIDIA A100-PCIE-40GB" ;;  # the A100 80GB is always held out
+    Ampere) echo "NVIDIA A100-PCIE-40GB,NVIDIA A100 80GB PCIe" ;;
     *) echo "fold_gemm_tiles: unknown fold '$1' (allowed: Pascal, Volta, Turing, Ampere)" >&2; return 2 ;;
-  esac
-}
-gpus_pattern() {
-  case "$1" in
-    Pascal) echo 'Tesla P100-PCIE-16GB|Tesla P4 ' ;;
-    Volta) echo 'Tesla V100' ;;
-    Turing) echo 'Tesla T4' ;;
-    Ampere) echo 'NVIDIA A100' ;;
   esac
 }
 
 IFS=, read -r -a fold_list <<<"$FOLDS"
+folds=()
 for fold in "${fold_list[@]}"; do
   hold="$(held_out "$fold")"
+  folds+=("$fold=$hold")
   dir="$OUT/$fold"
   mkdir -p "$dir/fold" "$dir/oracle"
   echo "fold $fold: training without $hold" >&2
@@ -62,75 +56,82 @@ for fold in "${fold_list[@]}"; do
   cp "$dir/fold/kernel_weights.json" "$dir/oracle/"
   cp "$OUT/oracle-table/tile_table.json" "$dir/oracle/"
   for table in fold oracle; do
-    "$CLI" eval-kernels --devices "$DATA/devices" --weights "$dir/$table" "${TEST[@]}" \
-      >"$dir/$table.txt"
+    "$CLI" eval-kernels --devices "$DATA/devices" --weights "$dir/$table" --rows "${TEST[@]}" \
+      >"$dir/$table-rows.csv"
   done
-  "$CLI" eval-kernels --devices "$DATA/devices" --weights "$dir/fold" --rows "${TEST[@]}" \
-    >"$dir/fold-rows.csv"
 done
 
-echo "| fold | GPU | op | n | fold's tiles (the protocol) | the GPU's own tiles (oracle) |"
-echo "| --- | --- | --- | --- | --- | --- |"
-for fold in "${fold_list[@]}"; do
-  dir="$OUT/$fold"
-  pattern="$(gpus_pattern "$fold")"
-  paste -d'\t' <(grep -E "^($pattern)" "$dir/fold.txt") <(grep -E "^($pattern)" "$dir/oracle.txt") |
-    awk -F'\t' -v fold="$fold" '{
-      n = split($1, a, /  +/); split($2, b, /  +/)
-      printf "| %s | %s | %s | %s | %s | %s |\n", fold, a[1], a[2], a[3], a[4], b[4]
-    }'
-done
-
-# Where the fold's tile is the one cuBLAS ran (the MxN in the kernel's name) and where not.
-echo
-echo "| fold | GPU | op | rows given cuBLAS's tile: n, MAPE %, signed % | rows given another tile: n, MAPE %, signed % |"
-echo "| --- | --- | --- | --- | --- |"
-python3 - "$OUT" "${fold_list[@]}" <<'EOF'
+# Three tables from the rows: MAPE with either table; where the fold's tile is the one cuBLAS
+# ran (the MxN in the kernel's name) and where not; rows cuBLAS ran with a square tile, by how
+# much that tile pads the output.
+python3 - "$OUT" "${folds[@]}" <<'EOF'
 import csv, math, re, sys
 from collections import defaultdict
-out, folds = sys.argv[1], sys.argv[2:]
-padding = defaultdict(list)
-held_out = {"Pascal": ("Tesla P100-PCIE-16GB", "Tesla P4"), "Volta": ("Tesla V100-PCIE-32GB",),
-            "Turing": ("Tesla T4",), "Ampere": ("NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe")}
-names = {}
-for fold in folds:
-    groups = defaultdict(list)
-    with open(f"{out}/{fold}/fold-rows.csv", newline="") as f:
+
+out, folds = sys.argv[1], dict(arg.split("=", 1) for arg in sys.argv[2:])
+names = {}  # CSV path -> its rows' kernel names
+
+
+def rows(fold, table):
+    """The fold's held-out GPUs' rows: (row, error, the (M, N) tile cuBLAS ran or None)."""
+    gpus = folds[fold].split(",")
+    with open(f"{out}/{fold}/{table}-rows.csv", newline="") as f:
         for row in csv.DictReader(f):
-            if row["gpu"] not in held_out[fold]:
+            if row["gpu"] not in gpus:
                 continue
             path, line = row["origin"].rsplit(":", 1)
             if path not in names:
                 with open(path, newline="") as g:
                     names[path] = [r["Kernel Name"] for r in csv.DictReader(g)]
             ran = re.search(r"sgemm_(\d+)x(\d+)", names[path][int(line) - 2])
-            same = ran is not None and row["tile"].split()[0] == "x".join(ran.groups())
             err = float(row["predicted_ms"]) / float(row["measured_ms"]) - 1
-            groups[(row["gpu"], row["op"], same)].append(err)
-            # A square tile's padding of the output (rows M x columns K, dims B,M,N,K):
-            # the work it does over the work the output needs.
-            if ran is not None and ran.group(1) == ran.group(2):
-                t = int(ran.group(1))
+            yield row, err, ran.groups() if ran else None
+
+
+def cells(errors):
+    if not errors:
+        return "0"
+    return (f"{len(errors)}, {100 * sum(map(abs, errors)) / len(errors):.1f}, "
+            f"{100 * sum(errors) / len(errors):+.1f}")
+
+
+def mape(errors):
+    return f"{100 * sum(map(abs, errors)) / len(errors):.1f}"
+
+
+by_table, by_tile, by_padding = defaultdict(list), defaultdict(list), defaultdict(list)
+for fold in folds:
+    for table in ("fold", "oracle"):
+        for row, err, ran in rows(fold, table):
+            by_table[(fold, row["gpu"], row["op"], table)].append(err)
+            if table != "fold":
+                continue
+            same = ran is not None and row["tile"].split()[0] == "x".join(ran)
+            by_tile[(fold, row["gpu"], row["op"], same)].append(err)
+            if ran is not None and ran[0] == ran[1]:  # a square tile over the M x K output
+                t = int(ran[0])
                 _, m, _, k = (int(v) for v in row["dims"].split(","))
                 pad = math.ceil(m / t) * t * math.ceil(k / t) * t / (m * k)
-                padding[(fold, row["gpu"], row["op"], f"{t}x{t}", pad >= 1.9)].append(err)
-    for gpu, op in sorted({(g, o) for g, o, _ in groups}):
-        cells = []
-        for same in (True, False):
-            e = groups.get((gpu, op, same), [])
-            cells.append(f"{len(e)}, {100 * sum(map(abs, e)) / len(e):.1f}, {100 * sum(e) / len(e):+.1f}"
-                         if e else "0")
-        print(f"| {fold} | {gpu} | {op} | {cells[0]} | {cells[1]} |")
+                by_padding[(fold, row["gpu"], row["op"], f"{t}x{t}", pad >= 1.9)].append(err)
 
-# Rows cuBLAS ran with a square tile, split by how much the tile pads the output.
-print()
-print("| fold | GPU | op | tile cuBLAS ran | output padded 1.9x or more: n, MAPE %, signed % | less: n, MAPE %, signed % |")
+print("| fold | GPU | op | n | fold's tiles (the protocol) | the GPU's own tiles (oracle) |")
 print("| --- | --- | --- | --- | --- | --- |")
-for fold, gpu, op, tile in sorted({key[:4] for key in padding}):
-    cells = []
-    for padded in (True, False):
-        e = padding.get((fold, gpu, op, tile, padded), [])
-        cells.append(f"{len(e)}, {100 * sum(map(abs, e)) / len(e):.1f}, {100 * sum(e) / len(e):+.1f}"
-                     if e else "0")
-    print(f"| {fold} | {gpu} | {op} | {tile} | {cells[0]} | {cells[1]} |")
+for key in sorted({k[:3] for k in by_table}):
+    fold_errors, oracle_errors = by_table[key + ("fold",)], by_table[key + ("oracle",)]
+    print(f"| {' | '.join(key)} | {len(fold_errors)} | {mape(fold_errors)} | {mape(oracle_errors)} |")
+
+print()
+print("| fold | GPU | op | rows given cuBLAS's tile: n, MAPE %, signed % "
+      "| rows given another tile: n, MAPE %, signed % |")
+print("| --- | --- | --- | --- | --- |")
+for key in sorted({k[:3] for k in by_tile}):
+    print(f"| {' | '.join(key)} | {cells(by_tile[key + (True,)])} | {cells(by_tile[key + (False,)])} |")
+
+print()
+print("| fold | GPU | op | tile cuBLAS ran | output padded 1.9x or more: n, MAPE %, signed % "
+      "| less: n, MAPE %, signed % |")
+print("| --- | --- | --- | --- | --- | --- |")
+for key in sorted({k[:4] for k in by_padding}):
+    print(f"| {' | '.join(key)} | {cells(by_padding[key + (True,)])} "
+          f"| {cells(by_padding[key + (False,)])} |")
 EOF

@@ -26,4 +26,24 @@ for gpu in h100-sxm a100-40gb-pcie t4 mi250-gcd; do
     done
   done
 done
-echo "fingerprint: $(wc -l <"$out/kernels-tilecast.csv") kernel rows, $(wc -l <"$out/zoo.jsonl") zoo forecasts in $out"
+# The other replay paths: half precision and compiled single-GPU forecasts, serving, multi-GPU
+# training and the plan search, and single half-precision kernels on NVIDIA and AMD GPUs.
+: >"$out/paths.jsonl"
+run() { { "$cli" "$@" --json 2>&1 || echo "exit $?"; } | tr -d "\\n" >>"$out/paths.jsonl"; echo >>"$out/paths.jsonl"; }
+for gpu in h100-sxm a100-80gb-sxm l4 mi300x; do
+  for m in llama3-8b gpt2-large mixtral-8x7b; do
+    run forecast --gpu "$gpu" --model "$m" --batch 2 --seq 512 --mode training --precision bf16
+    run forecast --gpu "$gpu" --model "$m" --batch 2 --seq 512 --mode inference --precision fp16 --compile
+    run forecast --gpu "$gpu" --model "$m" --batch 4 --seq 1024 --mode decode --precision bf16
+    run serve --gpu "$gpu" --model "$m" --prompt 512 --output 128 --batch 8 --precision bf16
+    run serve --gpu "$gpu" --model "$m" --prompt 256 --output 64 --batch 4 --tp 2 --engine eager
+  done
+  run kernel --gpu "$gpu" --op rmsnorm --dims 16384,8192 --precision fp16
+  run kernel --gpu "$gpu" --op linear --dims 1,4096,4096,4096 --precision bf16
+done
+run forecast --gpu a100-40gb-sxm --model gpt2-large --batch 8 --seq 1024 --mode training --gpus 8 \
+  --tp 2 --pp 2 --dp 2 --microbatches 4 --zero 1 --recompute selective --system dgx-a100
+run forecast --gpu h100-sxm --model llama2-7b --batch 32 --seq 2048 --mode training --precision bf16 \
+  --gpus 8 --tp 2 --dp 4 --zero 3 --system dgx-h100
+run plan --model gpt2-large --system dgx-a100 --global-batch 32 --seq 1024 --top 5
+echo "fingerprint: $(wc -l <"$out/kernels-tilecast.csv") kernel rows, $(wc -l <"$out/zoo.jsonl") zoo forecasts, $(wc -l <"$out/paths.jsonl") other paths in $out"

@@ -127,7 +127,8 @@ class GraphBuilder {
   std::int64_t vocab_ = 0;
 };
 
-// Per-architecture builders (graph/<arch>.cpp).
+// The forward passes (graph/<file>.cpp); each architecture's row names its builder
+// (model/architectures.cpp).
 void build_gpt2(const ModelConfig& m, GraphBuilder& g);
 void build_bert(const ModelConfig& m, GraphBuilder& g);
 void build_opt(const ModelConfig& m, GraphBuilder& g);

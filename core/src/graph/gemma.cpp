@@ -15,10 +15,11 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
                      hd = m.head_dim, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
-  const bool two = m.architecture == Architecture::gemma2;
+  const ArchitectureTraits& t = traits(m);
+  const bool windows = t.sliding != Sliding::none;
 
   AttentionSpec attn = rotary_attention(m);
-  if (two) {
+  if (t.softcapping) {
     attn.scaling = Scaling::scores_mulu;
     attn.softcap = m.attn_logit_softcap;
   }
@@ -26,7 +27,7 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H, false);
-  g.vec("embedding normalizer", Op::mulu, R, H, OpKind::elementwise);
+  if (t.scaled_embeddings) g.vec("embedding normalizer", Op::mulu, R, H, OpKind::elementwise);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
   // Gemma 2's sliding layers are the even ones: ceil(L / 2) of them
@@ -35,33 +36,26 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;
-    g.section(!two     ? "decoder layer"
+    g.section(!windows ? "decoder layer"
               : window ? "decoder layer (sliding)"
                        : "decoder layer (global)",
               count);
     // a decode step on a sliding layer reads at most the window (HybridCache)
     const std::int64_t keys =
         window && g.workload().mode == Mode::decode ? std::min(K, m.sliding_window) : K;
-    norm(g, Norm::rms_gemma, "input_layernorm", R, H);
-    if (two) {
-      AttentionSpec a = attn;
-      // the output's residual add comes after the post-attention norm: attention() adds it,
-      // the norm is listed after (same kernels, order within the layer only)
-      attention(g, a, B, S, keys);
-      norm(g, Norm::rms_gemma, "post_attention_layernorm", R, H);
-      norm(g, Norm::rms_gemma, "pre_feedforward_layernorm", R, H);
-      mlp(g, mlp_spec, R);
-      norm(g, Norm::rms_gemma, "post_feedforward_layernorm", R, H);
-    } else {
-      attention(g, attn, B, S, keys);
-      norm(g, Norm::rms_gemma, "post_attention_layernorm", R, H);
-      mlp(g, mlp_spec, R);
-    }
+    norm(g, t.norm, "input_layernorm", R, H);
+    // sandwich norms: the output's residual add comes after the post-attention norm: attention()
+    // adds it, the norm is listed after (same kernels, order within the layer only)
+    attention(g, attn, B, S, keys);
+    norm(g, t.norm, "post_attention_layernorm", R, H);
+    if (t.sandwich_norms) norm(g, t.norm, "pre_feedforward_layernorm", R, H);
+    mlp(g, mlp_spec, R);
+    if (t.sandwich_norms) norm(g, t.norm, "post_feedforward_layernorm", R, H);
     residual(g, 0, R, H);
   }
 
   g.section("head", 1);
-  norm(g, Norm::rms_gemma, "norm", R, H);
+  norm(g, t.norm, "norm", R, H);
   g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
   if (m.final_logit_softcap > 0) {
     g.vec("final softcap", Op::divu, R, V, OpKind::elementwise);

@@ -11,10 +11,9 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
                      hd = m.head_dim, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
-  const bool qwen = m.architecture == Architecture::qwen2_moe;
+  const Norm kind = traits(m).norm;
 
-  AttentionSpec attn = rotary_attention(m);
-  attn.out_bias = m.attention_bias && !qwen;
+  const AttentionSpec attn = rotary_attention(m);
   const MoeSpec experts{.hidden = H,
                         .experts = m.num_experts,
                         .top_k = m.experts_per_token,
@@ -34,9 +33,9 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
     const std::int64_t count = with_experts ? sparse : m.num_layers - sparse;
     if (count == 0) continue;
     g.section(with_experts ? "decoder layer (experts)" : "decoder layer (dense)", count);
-    norm(g, Norm::rms, "input_layernorm", R, H);
+    norm(g, kind, "input_layernorm", R, H);
     attention(g, attn, B, S, K);
-    norm(g, Norm::rms, "post_attention_layernorm", R, H);
+    norm(g, kind, "post_attention_layernorm", R, H);
     if (with_experts)
       moe(g, experts, R);
     else
@@ -45,7 +44,7 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   }
 
   g.section("head", 1);
-  norm(g, Norm::rms, "norm", R, H);
+  norm(g, kind, "norm", R, H);
   g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
 }
 

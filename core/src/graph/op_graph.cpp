@@ -1,4 +1,4 @@
-// The graph builder's shared pieces and the per-architecture dispatch.
+// The graph builder's shared pieces; each architecture's row names its builder (architectures.cpp).
 #include "tilecast/op_graph.hpp"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "common/format.hpp"
 #include "graph/builder.hpp"
+#include "model/architectures.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -249,32 +250,16 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
   constexpr std::int64_t kMaxLength = std::int64_t{1} << 31;
   if (w.batch > kMaxLength || w.context_len > kMaxLength)
     throw Error("batch, seq and context must be at most 2147483648");
+  const ArchitectureTraits& arch = traits(model);
   const bool cached = w.mode == Mode::prefill || w.mode == Mode::decode;
-  if (cached && (model.architecture == Architecture::bert ||
-                 model.architecture == Architecture::switch_transformers))
-    throw Error(
-        std::string(mode_name(w.mode)) + " needs a decoder-only model (gpt2, opt, llama, " +
-        "mistral, qwen2, mixtral, qwen2_moe, gemma, gemma2, phi3); " +
-        std::string(architecture_name(model.architecture)) +
-        (model.architecture == Architecture::bert ? " is an encoder" : " is an encoder-decoder") +
-        ": use training or inference");
+  if (cached && arch.stack != Stack::decoder_only)
+    throw Error(std::string(mode_name(w.mode)) + " needs a decoder-only model (" +
+                architecture_names(Stack::decoder_only) + "); " + std::string(arch.model_type) +
+                " is " + std::string(stack_name(arch.stack)) + ": use training or inference");
   OpGraph graph;
   detail::GraphBuilder g(w, graph);
   g.set_vocab(model.vocab_size);
-  switch (model.architecture) {
-    case Architecture::gpt2: detail::build_gpt2(model, g); break;
-    case Architecture::bert: detail::build_bert(model, g); break;
-    case Architecture::opt: detail::build_opt(model, g); break;
-    case Architecture::llama:
-    case Architecture::mistral:
-    case Architecture::qwen2: detail::build_llama(model, g); break;
-    case Architecture::switch_transformers: detail::build_switch(model, g); break;
-    case Architecture::mixtral:
-    case Architecture::qwen2_moe: detail::build_mixtral(model, g); break;
-    case Architecture::gemma:
-    case Architecture::gemma2: detail::build_gemma(model, g); break;
-    case Architecture::phi3: detail::build_phi3(model, g); break;
-  }
+  arch.build(model, g);
   return graph;
 }
 

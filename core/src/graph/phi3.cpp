@@ -6,13 +6,9 @@
 namespace tilecast::detail {
 
 void build_phi3(const ModelConfig& m, GraphBuilder& g) {
-  AttentionSpec attn = rotary_attention(m);
-  attn.names = {"qkv_proj", "", "", "o_proj"};
-  attn.fused_qkv = true;
+  AttentionSpec attn = rotary_attention(m);  // one qkv_proj: the row's fused_qkv
   attn.out_dropout = m.hidden_dropout;
-  MlpSpec mlp_spec = gated_mlp(m, m.intermediate_size);
-  mlp_spec.names = {"gate_up_proj", "", "down_proj"};
-  mlp_spec.fused_gate_up = true;
+  MlpSpec mlp_spec = gated_mlp(m, m.intermediate_size);  // one gate_up_proj: fused_gate_up
   mlp_spec.act_name = "activation_fn";
   rotary_decoder(g, m, attn, mlp_spec);
 }

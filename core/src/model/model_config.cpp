@@ -1,4 +1,5 @@
-// Reading a Hugging Face config.json into a ModelConfig, per architecture.
+// Reading a Hugging Face config.json into a ModelConfig: the shapes in the spelling of the
+// architecture's dialect, the rest as its row of the architecture table says (architectures.cpp).
 #include "tilecast/model_config.hpp"
 
 #include <algorithm>
@@ -6,33 +7,13 @@
 #include <initializer_list>
 
 #include "common/json_fields.hpp"
+#include "model/architectures.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
 constexpr long long kMaxSize = 1LL << 31;
-
-struct Arch {
-  Architecture arch;
-  std::string_view model_type;
-  std::string_view class_prefix;  // e.g. "GPT2" matches GPT2LMHeadModel, GPT2Model...
-};
-
-constexpr Arch kArchs[] = {
-    {Architecture::gpt2, "gpt2", "GPT2"},
-    {Architecture::bert, "bert", "Bert"},
-    {Architecture::opt, "opt", "OPT"},
-    {Architecture::llama, "llama", "Llama"},
-    {Architecture::mistral, "mistral", "Mistral"},
-    {Architecture::qwen2, "qwen2", "Qwen2"},
-    {Architecture::switch_transformers, "switch_transformers", "SwitchTransformers"},
-    {Architecture::mixtral, "mixtral", "Mixtral"},
-    {Architecture::qwen2_moe, "qwen2_moe", "Qwen2Moe"},
-    {Architecture::gemma, "gemma", "Gemma"},
-    {Architecture::gemma2, "gemma2", "Gemma2"},
-    {Architecture::phi3, "phi3", "Phi3"},
-};
 
 // rope_scaling types: each changes only how the cos/sin tables are computed, not the kernels.
 constexpr std::string_view kRopeTypes[] = {"default",  "linear", "dynamic", "yarn",
@@ -57,23 +38,23 @@ std::int64_t optional_size(const nlohmann::json& obj, std::initializer_list<cons
   return detail::integer_field(obj, f, origin, 1, kMaxSize);
 }
 
-double optional_prob(const nlohmann::json& obj, const char* field, std::string_view origin,
+double optional_prob(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                      double fallback) {
-  if (!detail::has_field(obj, field)) return fallback;
+  if (field.empty() || !detail::has_field(obj, field)) return fallback;
   return detail::number_field(obj, field, origin, 0, 1);
 }
 
-bool optional_bool(const nlohmann::json& obj, const char* field, std::string_view origin,
+bool optional_bool(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                    bool fallback) {
   if (!detail::has_field(obj, field)) return fallback;
-  const auto& v = obj.at(field);
+  const auto& v = obj.at(std::string(field));
   if (!v.is_boolean())
-    throw Error(std::string(origin) + ": field '" + field + "' must be true or false");
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' must be true or false");
   return v.get<bool>();
 }
 
-Activation parse_activation(const nlohmann::json& obj, const char* field, std::string_view origin,
-                            Activation fallback) {
+Activation parse_activation(const nlohmann::json& obj, std::string_view field,
+                            std::string_view origin, Activation fallback) {
   const std::string s = detail::string_field(obj, field, origin, false);
   if (s.empty()) return fallback;
   if (s == "gelu" || s == "gelu_python" || s == "gelu_pytorch_tanh" || s == "gelu_fast" ||
@@ -82,14 +63,14 @@ Activation parse_activation(const nlohmann::json& obj, const char* field, std::s
   if (s == "gelu_new") return Activation::gelu_new;
   if (s == "relu") return Activation::relu;
   if (s == "silu" || s == "swish") return Activation::silu;
-  throw Error(std::string(origin) + ": field '" + field + "' is '" + s +
+  throw Error(std::string(origin) + ": field '" + std::string(field) + "' is '" + s +
               "'; supported: gelu, gelu_new, relu, silu");
 }
 
 Architecture detect(const nlohmann::json& j, std::string_view origin, std::string& model_type) {
   model_type = detail::string_field(j, "model_type", origin, false);
-  for (const auto& a : kArchs)
-    if (model_type == a.model_type) return a.arch;
+  for (const auto& a : architecture_table())
+    if (model_type == a.model_type) return a.id;
   if (detail::has_field(j, "architectures")) {
     const auto& list = j.at("architectures");
     if (!list.is_array())
@@ -97,15 +78,16 @@ Architecture detect(const nlohmann::json& j, std::string_view origin, std::strin
     for (const auto& c : list) {
       if (!c.is_string()) continue;
       const std::string cls = c.get<std::string>();
-      const Arch* best = nullptr;  // the longest prefix: Qwen2MoeForCausalLM is not Qwen2's
-      for (const auto& a : kArchs)
+      // the longest prefix: Qwen2MoeForCausalLM is not Qwen2's
+      const ArchitectureTraits* best = nullptr;
+      for (const auto& a : architecture_table())
         if (cls.rfind(a.class_prefix, 0) == 0 && cls.size() > a.class_prefix.size() &&
             std::isupper(static_cast<unsigned char>(cls[a.class_prefix.size()])) &&
             (!best || a.class_prefix.size() > best->class_prefix.size()))
           best = &a;
       if (best) {
         if (model_type.empty()) model_type = std::string(best->model_type);
-        return best->arch;
+        return best->id;
       }
     }
   }
@@ -153,130 +135,146 @@ double optional_number(const nlohmann::json& obj, const char* field, std::string
   return detail::number_field(obj, field, origin, 0, 1e9);
 }
 
-// The experts of mixtral and qwen2_moe: count, top-k and the check between them.
-void parse_experts(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
-                   const char* count_field) {
-  m.num_experts = size_field(j, {count_field}, origin);
+std::int64_t optional_step(const nlohmann::json& obj, const char* field, std::string_view origin,
+                           long long min) {
+  return detail::has_field(obj, field) ? detail::integer_field(obj, field, origin, min, kMaxSize)
+                                       : 1;
+}
+
+// ---- the shapes, in each dialect's spelling ----
+
+void read_gpt2_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"n_embd", "hidden_size"}, origin);
+  m.num_layers = size_field(j, {"n_layer", "num_hidden_layers"}, origin);
+  m.num_heads = size_field(j, {"n_head", "num_attention_heads"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  check_heads(m, origin, detail::has_field(j, "n_head") ? "n_head" : "num_attention_heads");
+  m.intermediate_size = optional_size(j, {"n_inner"}, origin, 4 * m.hidden_size);
+  m.max_positions = optional_size(j, {"n_positions", "n_ctx"}, origin, 1024);
+  m.max_context = m.max_positions;
+}
+
+void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"hidden_size"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  check_heads(m, origin, "num_attention_heads");
+  m.intermediate_size = optional_size(j, {"intermediate_size"}, origin, 4 * m.hidden_size);
+  m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 512);
+  m.max_context = m.max_positions;
+  m.type_vocab_size = optional_size(j, {"type_vocab_size"}, origin, 2);
+}
+
+void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"hidden_size"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  check_heads(m, origin, "num_attention_heads");
+  m.intermediate_size = optional_size(j, {"ffn_dim"}, origin, 4 * m.hidden_size);
+  m.word_embed_proj_dim = optional_size(j, {"word_embed_proj_dim"}, origin, m.hidden_size);
+  m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 2048);
+  m.max_positions = m.max_context + 2;  // OPT's table is offset by 2
+}
+
+void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"hidden_size"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_heads = size_field(j, {"num_attention_heads"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
+  m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
+  m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 0);
+  if (m.num_heads % m.num_kv_heads != 0)
+    throw Error(std::string(origin) + ": field 'num_key_value_heads' (" +
+                std::to_string(m.num_kv_heads) + ") does not divide num_attention_heads (" +
+                std::to_string(m.num_heads) + ")");
+  if (detail::has_field(j, "head_dim"))
+    m.head_dim = detail::integer_field(j, "head_dim", origin, 1, kMaxSize);
+  else
+    check_heads(m, origin, "num_attention_heads");
+}
+
+void read_t5_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"d_model", "hidden_size"}, origin);
+  m.num_layers = size_field(j, {"num_layers"}, origin);
+  m.num_decoder_layers = optional_size(j, {"num_decoder_layers"}, origin, m.num_layers);
+  m.num_heads = size_field(j, {"num_heads"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  m.head_dim = optional_size(j, {"d_kv"}, origin, 0);
+  if (m.head_dim == 0) {
+    check_heads(m, origin, "num_heads");
+    m.head_dim = m.hidden_size / m.num_heads;
+  }
+  m.intermediate_size = size_field(j, {"d_ff"}, origin);
+}
+
+// ---- what the row's traits add ----
+
+// Activation, biases and dropouts, in the words the row names (HfFields).
+void read_common(const nlohmann::json& j, std::string_view origin, const ArchitectureTraits& t,
+                 ModelConfig& m) {
+  m.activation = parse_activation(j, t.hf.activation_field, origin, t.hf.activation);
+  switch (t.attention_bias) {
+    case AttentionBias::none: break;
+    case AttentionBias::all: m.attention_bias = m.mlp_bias = true; break;
+    case AttentionBias::qkv_only:
+      m.attention_bias = true;
+      m.mlp_bias = optional_bool(j, t.hf.mlp_bias_field, origin, false);
+      break;
+    case AttentionBias::config:
+      m.attention_bias = optional_bool(j, t.hf.bias_field, origin, t.hf.bias_default);
+      m.mlp_bias = t.hf.mlp_bias_field.empty()
+                       ? m.attention_bias
+                       : optional_bool(j, t.hf.mlp_bias_field, origin, false);
+      break;
+  }
+  m.attention_dropout =
+      optional_prob(j, t.hf.attention_dropout_field, origin, t.hf.attention_dropout);
+  m.hidden_dropout = optional_prob(j, t.hf.hidden_dropout_field, origin, t.hf.hidden_dropout);
+}
+
+// The expert count and top-k (mixtral, qwen2_moe) and the check between them.
+void read_top_k(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
+                std::string_view count_field) {
+  const std::string field(count_field);
+  m.num_experts = size_field(j, {field.c_str()}, origin);
   // the graph lists each active expert's kernels: bound them (the largest released MoE has 256)
   constexpr std::int64_t kMaxExperts = 4096;
   if (m.num_experts > kMaxExperts)
-    throw Error(std::string(origin) + ": field '" + count_field + "' (" +
-                std::to_string(m.num_experts) + ") is above the " + std::to_string(kMaxExperts) +
-                " experts tilecast models");
+    throw Error(std::string(origin) + ": field '" + field + "' (" + std::to_string(m.num_experts) +
+                ") is above the " + std::to_string(kMaxExperts) + " experts tilecast models");
   m.experts_per_token = optional_size(j, {"num_experts_per_tok"}, origin, 2);
   if (m.experts_per_token > m.num_experts)
     throw Error(std::string(origin) + ": field 'num_experts_per_tok' (" +
-                std::to_string(m.experts_per_token) + ") exceeds '" + count_field + "' (" +
+                std::to_string(m.experts_per_token) + ") exceeds '" + field + "' (" +
                 std::to_string(m.num_experts) + ")");
 }
 
-}  // namespace
-
-bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
-  switch (m.architecture) {
-    case Architecture::mixtral: return true;
-    case Architecture::qwen2_moe:
-      return std::find(m.mlp_only_layers.begin(), m.mlp_only_layers.end(), i) ==
-                 m.mlp_only_layers.end() &&
-             m.num_experts > 0 && m.decoder_sparse_step > 0 && (i + 1) % m.decoder_sparse_step == 0;
-    default: return false;
-  }
-}
-
-bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
-  return m.architecture == Architecture::gemma2 && m.sliding_window > 0 && i % 2 == 0;
-}
-
-std::string_view architecture_name(Architecture a) {
-  for (const auto& x : kArchs)
-    if (x.arch == a) return x.model_type;
-  return "unknown";
-}
-
-std::string supported_architectures() {
-  std::string s;
-  for (const auto& a : kArchs) {
-    if (!s.empty()) s += ", ";
-    s += a.model_type;
-  }
-  return s;
-}
-
-bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i) {
-  return sparse_step > 0 && (sparse_step == 1 || i % sparse_step == 1);
-}
-
-double ModelConfig::params() const {
-  const double h = double(hidden_size), ff = double(intermediate_size), v = double(vocab_size);
-  const double q = double(num_heads * head_dim), kv = double(num_kv_heads * head_dim);
-  const double attn = h * q + 2 * h * kv + q * h;
-  switch (architecture) {
-    case Architecture::gpt2:
-    case Architecture::bert: return double(num_layers) * (attn + 2 * h * ff) + v * h;
-    case Architecture::opt: {  // the token table is v x word_embed_proj_dim, projected in/out
-      const double p = double(word_embed_proj_dim);
-      return double(num_layers) * (attn + 2 * h * ff) + v * p + (p != h ? 2 * p * h : 0);
-    }
-    case Architecture::llama:
-    case Architecture::mistral:
-    case Architecture::qwen2:
-    case Architecture::gemma:
-    case Architecture::phi3:
-      return double(num_layers) * (attn + 3 * h * ff) + v * h * (tie_word_embeddings ? 1 : 2);
-    case Architecture::gemma2:  // four norms a layer, the rest as Llama
-      return double(num_layers) * (attn + 3 * h * ff + 4 * h) +
-             v * h * (tie_word_embeddings ? 1 : 2);
-    case Architecture::mixtral:
-    case Architecture::qwen2_moe: {
-      const double ef = double(expert_intermediate_size),
-                   sf = double(shared_expert_intermediate_size);
-      double p = v * h * (tie_word_embeddings ? 1 : 2);
-      for (std::int64_t i = 0; i < num_layers; ++i) {
-        p += attn;
-        if (is_moe_layer(*this, i))  // router, experts, shared expert and its gate
-          p += h * double(num_experts) + double(num_experts) * 3 * h * ef +
-               (sf > 0 ? 3 * h * sf + h : 0);
-        else
-          p += 3 * h * ff;
-      }
-      return p;
-    }
-    case Architecture::switch_transformers: {
-      auto layer_ff = [&](std::int64_t step, std::int64_t i) {
-        const bool sparse = is_sparse_layer(step, i);
-        return (sparse ? double(num_experts) : 1.0) * 2 * h * ff;
-      };
-      double p = v * h;
-      for (std::int64_t i = 0; i < num_layers; ++i) p += attn + layer_ff(encoder_sparse_step, i);
-      for (std::int64_t i = 0; i < num_decoder_layers; ++i)
-        p += 2 * attn + layer_ff(decoder_sparse_step, i);
-      return p;
-    }
-  }
-  return 0;
-}
-
-namespace {
-
-// What mixtral, qwen2_moe, gemma, gemma2 and phi3 add to the Llama fields.
-void parse_decoder_variant(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
-  switch (m.architecture) {
-    case Architecture::mixtral:
-      parse_experts(j, origin, m, "num_local_experts");
+void read_experts(const nlohmann::json& j, std::string_view origin, const ArchitectureTraits& t,
+                  ModelConfig& m) {
+  switch (t.routing) {
+    case Routing::none: break;
+    case Routing::top1_capacity:
+      m.num_experts = size_field(j, {std::string(t.hf.experts_field).c_str()}, origin);
+      m.expert_capacity = size_field(j, {"expert_capacity"}, origin);
+      m.encoder_sparse_step = optional_step(j, "encoder_sparse_step", origin, 0);
+      m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 0);
+      break;
+    case Routing::top_k:
+      read_top_k(j, origin, m, t.hf.experts_field);
       m.expert_intermediate_size = m.intermediate_size;
       m.norm_topk_prob = true;  // Mixtral always renormalises its top-k weights
       break;
-    case Architecture::qwen2_moe: {
-      parse_experts(j, origin, m, "num_experts");
+    case Routing::top_k_shared:
+      read_top_k(j, origin, m, t.hf.experts_field);
       m.expert_intermediate_size = size_field(j, {"moe_intermediate_size"}, origin);
       // Hugging Face's default when absent (Qwen2MoeConfig)
       m.shared_expert_intermediate_size =
           optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
       m.norm_topk_prob = optional_bool(j, "norm_topk_prob", origin, false);
-      m.decoder_sparse_step =
-          detail::has_field(j, "decoder_sparse_step")
-              ? detail::integer_field(j, "decoder_sparse_step", origin, 1, kMaxSize)
-              : 1;
+      m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 1);
       if (detail::has_field(j, "mlp_only_layers")) {
         const auto& a = j.at("mlp_only_layers");
         if (!a.is_array())
@@ -288,41 +286,109 @@ void parse_decoder_variant(const nlohmann::json& j, std::string_view origin, Mod
           m.mlp_only_layers.push_back(v.get<std::int64_t>());
         }
       }
-      if (optional_bool(j, "use_sliding_window", origin, false))
-        throw Error(std::string(origin) +
-                    ": field 'use_sliding_window' true is not supported (qwen2_moe: only "
-                    "full attention is modelled); allowed: false");
       break;
-    }
-    case Architecture::gemma:
-    case Architecture::gemma2:
-      // Gemma reads hidden_activation (gelu_pytorch_tanh when absent), never hidden_act
-      m.activation = parse_activation(j, "hidden_activation", origin, Activation::gelu);
-      m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, true);
-      if (m.architecture == Architecture::gemma2) {
-        m.sliding_window = optional_size(j, {"sliding_window"}, origin, 4096);
-        m.attn_logit_softcap = optional_number(j, "attn_logit_softcapping", origin, 0);
-        m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
-        m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
-      }
-      break;
-    case Architecture::phi3:
-      m.hidden_dropout = optional_prob(j, "resid_pdrop", origin, 0.0);
-      if (detail::has_field(j, "partial_rotary_factor") &&
-          detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
-        throw Error(std::string(origin) +
-                    ": field 'partial_rotary_factor' below 1 is not supported; allowed: 1");
-      break;
-    default: break;
   }
 }
 
+// Attention variants: sliding windows, soft-capping, partial rotary.
+void read_attention_variant(const nlohmann::json& j, std::string_view origin,
+                            const ArchitectureTraits& t, ModelConfig& m) {
+  if (t.sliding == Sliding::none && optional_bool(j, "use_sliding_window", origin, false))
+    throw Error(std::string(origin) + ": field 'use_sliding_window' true is not supported (" +
+                std::string(t.model_type) + ": only full attention is modelled); allowed: false");
+  if (t.sliding == Sliding::even_layers)
+    m.sliding_window = optional_size(j, {"sliding_window"}, origin, 4096);
+  if (t.softcapping) {
+    m.attn_logit_softcap = optional_number(j, "attn_logit_softcapping", origin, 0);
+    m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
+    m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
+  }
+  if (t.positions == Positions::rotary && detail::has_field(j, "partial_rotary_factor") &&
+      detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
+    throw Error(std::string(origin) +
+                ": field 'partial_rotary_factor' below 1 is not supported; allowed: 1");
+}
+
 }  // namespace
+
+bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
+  switch (traits(m).moe_layers) {
+    case MoeLayers::every: return true;
+    case MoeLayers::decoder_step:
+      return std::find(m.mlp_only_layers.begin(), m.mlp_only_layers.end(), i) ==
+                 m.mlp_only_layers.end() &&
+             m.num_experts > 0 && m.decoder_sparse_step > 0 && (i + 1) % m.decoder_sparse_step == 0;
+    case MoeLayers::none:
+    case MoeLayers::t5_step: return false;  // switch: is_sparse_layer per stack
+  }
+  return false;
+}
+
+bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
+  return traits(m).sliding == Sliding::even_layers && m.sliding_window > 0 && i % 2 == 0;
+}
+
+std::string_view architecture_name(Architecture a) { return traits(a).model_type; }
+
+std::string supported_architectures() {
+  std::string s;
+  for (const auto& a : architecture_table()) {
+    if (!s.empty()) s += ", ";
+    s += a.model_type;
+  }
+  return s;
+}
+
+bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i) {
+  return sparse_step > 0 && (sparse_step == 1 || i % sparse_step == 1);
+}
+
+double ModelConfig::params() const {
+  const ArchitectureTraits& t = traits(architecture);
+  const double h = double(hidden_size), ff = double(intermediate_size), v = double(vocab_size);
+  const double q = double(num_heads * head_dim), kv = double(num_kv_heads * head_dim);
+  const double attn = h * q + 2 * h * kv + q * h;
+  const double mlp_matrices = t.ffn == Ffn::gated ? 3 : 2;
+  if (t.stack == Stack::encoder_decoder) {  // T5 stacks: the decoder's cross-attention too
+    auto layer_ff = [&](std::int64_t step, std::int64_t i) {
+      const bool sparse = t.moe_layers == MoeLayers::t5_step && is_sparse_layer(step, i);
+      return (sparse ? double(num_experts) : 1.0) * mlp_matrices * h * ff;
+    };
+    double p = v * h;
+    for (std::int64_t i = 0; i < num_layers; ++i) p += attn + layer_ff(encoder_sparse_step, i);
+    for (std::int64_t i = 0; i < num_decoder_layers; ++i)
+      p += 2 * attn + layer_ff(decoder_sparse_step, i);
+    return p;
+  }
+  const double embeddings = v * h * (tie_word_embeddings ? 1 : 2);  // token table, untied head
+  if (t.routing == Routing::top_k || t.routing == Routing::top_k_shared) {
+    const double ef = double(expert_intermediate_size),
+                 sf = double(shared_expert_intermediate_size);
+    double p = embeddings;
+    for (std::int64_t i = 0; i < num_layers; ++i) {
+      p += attn;
+      if (is_moe_layer(*this, i))  // router, experts, shared expert and its gate
+        p += h * double(num_experts) + double(num_experts) * mlp_matrices * h * ef +
+             (sf > 0 ? mlp_matrices * h * sf + h : 0);
+      else
+        p += mlp_matrices * h * ff;
+    }
+    return p;
+  }
+  const double norms = t.sandwich_norms ? 4 * h : 0;  // Gemma 2's four norms a layer
+  const double layers = double(num_layers) * (attn + mlp_matrices * h * ff + norms);
+  if (word_embed_proj_dim > 0) {  // OPT: a v x word_embed_proj_dim table, projected in and out
+    const double p = double(word_embed_proj_dim);
+    return layers + v * p + (p != h ? 2 * p * h : 0);
+  }
+  return layers + embeddings;
+}
 
 ModelConfig parse_model_config(std::string_view json_text, std::string_view origin) {
   const nlohmann::json j = detail::parse_json(json_text, origin);
   ModelConfig m;
   m.architecture = detect(j, origin, m.model_type);
+  const ArchitectureTraits& t = traits(m.architecture);
   m.name = detail::string_field(j, "tilecast_name", origin, false);
   if (m.name.empty()) m.name = detail::string_field(j, "_name_or_path", origin, false);
   if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));
@@ -337,114 +403,19 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
       m.aliases.push_back(s.get<std::string>());
     }
   }
-  m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, true);
+  m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
   check_unsupported(j, origin);
 
-  switch (m.architecture) {
-    case Architecture::gpt2:
-      m.hidden_size = size_field(j, {"n_embd", "hidden_size"}, origin);
-      m.num_layers = size_field(j, {"n_layer", "num_hidden_layers"}, origin);
-      m.num_heads = size_field(j, {"n_head", "num_attention_heads"}, origin);
-      m.vocab_size = size_field(j, {"vocab_size"}, origin);
-      check_heads(m, origin, detail::has_field(j, "n_head") ? "n_head" : "num_attention_heads");
-      m.intermediate_size = optional_size(j, {"n_inner"}, origin, 4 * m.hidden_size);
-      m.max_positions = optional_size(j, {"n_positions", "n_ctx"}, origin, 1024);
-      m.max_context = m.max_positions;
-      m.activation = parse_activation(j, "activation_function", origin, Activation::gelu_new);
-      m.attention_bias = m.mlp_bias = true;
-      m.attention_dropout = optional_prob(j, "attn_pdrop", origin, 0.1);
-      m.hidden_dropout = optional_prob(j, "resid_pdrop", origin, 0.1);
-      break;
-    case Architecture::bert:
-      m.hidden_size = size_field(j, {"hidden_size"}, origin);
-      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
-      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
-      m.vocab_size = size_field(j, {"vocab_size"}, origin);
-      check_heads(m, origin, "num_attention_heads");
-      m.intermediate_size = optional_size(j, {"intermediate_size"}, origin, 4 * m.hidden_size);
-      m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 512);
-      m.max_context = m.max_positions;
-      m.type_vocab_size = optional_size(j, {"type_vocab_size"}, origin, 2);
-      m.activation = parse_activation(j, "hidden_act", origin, Activation::gelu);
-      m.attention_bias = m.mlp_bias = true;
-      m.attention_dropout = optional_prob(j, "attention_probs_dropout_prob", origin, 0.1);
-      m.hidden_dropout = optional_prob(j, "hidden_dropout_prob", origin, 0.1);
-      break;
-    case Architecture::opt:
-      m.hidden_size = size_field(j, {"hidden_size"}, origin);
-      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
-      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
-      m.vocab_size = size_field(j, {"vocab_size"}, origin);
-      check_heads(m, origin, "num_attention_heads");
-      m.intermediate_size = optional_size(j, {"ffn_dim"}, origin, 4 * m.hidden_size);
-      m.word_embed_proj_dim = optional_size(j, {"word_embed_proj_dim"}, origin, m.hidden_size);
-      m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 2048);
-      m.max_positions = m.max_context + 2;  // OPT's table is offset by 2
-      m.activation = parse_activation(j, "activation_function", origin, Activation::relu);
-      m.attention_bias = m.mlp_bias = optional_bool(j, "enable_bias", origin, true);
-      m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
-      m.hidden_dropout = optional_prob(j, "dropout", origin, 0.1);
-      break;
-    case Architecture::llama:
-    case Architecture::mistral:
-    case Architecture::qwen2:
-    case Architecture::mixtral:
-    case Architecture::qwen2_moe:
-    case Architecture::gemma:
-    case Architecture::gemma2:
-    case Architecture::phi3:
-      m.hidden_size = size_field(j, {"hidden_size"}, origin);
-      m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
-      m.num_heads = size_field(j, {"num_attention_heads"}, origin);
-      m.vocab_size = size_field(j, {"vocab_size"}, origin);
-      m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
-      m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
-      m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 0);
-      if (m.num_heads % m.num_kv_heads != 0)
-        throw Error(std::string(origin) + ": field 'num_key_value_heads' (" +
-                    std::to_string(m.num_kv_heads) + ") does not divide num_attention_heads (" +
-                    std::to_string(m.num_heads) + ")");
-      if (detail::has_field(j, "head_dim"))
-        m.head_dim = detail::integer_field(j, "head_dim", origin, 1, kMaxSize);
-      else
-        check_heads(m, origin, "num_attention_heads");
-      m.activation = parse_activation(j, "hidden_act", origin, Activation::silu);
-      m.attention_bias = m.architecture == Architecture::qwen2 ||
-                         m.architecture == Architecture::qwen2_moe ||
-                         optional_bool(j, "attention_bias", origin, false);
-      m.mlp_bias = optional_bool(j, "mlp_bias", origin, false);
-      m.attention_dropout = optional_prob(j, "attention_dropout", origin, 0.0);
-      m.hidden_dropout = 0;
-      m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, false);
-      parse_decoder_variant(j, origin, m);
-      break;
-    case Architecture::switch_transformers:
-      m.hidden_size = size_field(j, {"d_model", "hidden_size"}, origin);
-      m.num_layers = size_field(j, {"num_layers"}, origin);
-      m.num_decoder_layers = optional_size(j, {"num_decoder_layers"}, origin, m.num_layers);
-      m.num_heads = size_field(j, {"num_heads"}, origin);
-      m.vocab_size = size_field(j, {"vocab_size"}, origin);
-      m.head_dim = optional_size(j, {"d_kv"}, origin, 0);
-      if (m.head_dim == 0) {
-        check_heads(m, origin, "num_heads");
-        m.head_dim = m.hidden_size / m.num_heads;
-      }
-      m.intermediate_size = size_field(j, {"d_ff"}, origin);
-      m.num_experts = size_field(j, {"num_experts"}, origin);
-      m.expert_capacity = size_field(j, {"expert_capacity"}, origin);
-      m.encoder_sparse_step =
-          detail::has_field(j, "encoder_sparse_step")
-              ? detail::integer_field(j, "encoder_sparse_step", origin, 0, kMaxSize)
-              : 1;
-      m.decoder_sparse_step =
-          detail::has_field(j, "decoder_sparse_step")
-              ? detail::integer_field(j, "decoder_sparse_step", origin, 0, kMaxSize)
-              : 1;
-      m.activation = parse_activation(j, "dense_act_fn", origin, Activation::relu);
-      m.hidden_dropout = optional_prob(j, "dropout_rate", origin, 0.1);
-      m.attention_dropout = m.hidden_dropout;
-      break;
+  switch (t.hf.dialect) {
+    case Dialect::gpt2: read_gpt2_shape(j, origin, m); break;
+    case Dialect::bert: read_bert_shape(j, origin, m); break;
+    case Dialect::opt: read_opt_shape(j, origin, m); break;
+    case Dialect::llama: read_llama_shape(j, origin, m); break;
+    case Dialect::t5: read_t5_shape(j, origin, m); break;
   }
+  read_common(j, origin, t, m);
+  read_experts(j, origin, t, m);
+  read_attention_variant(j, origin, t, m);
   if (m.num_kv_heads == 0) m.num_kv_heads = m.num_heads;
   if (m.head_dim == 0) m.head_dim = m.hidden_size / m.num_heads;
   if (m.num_layers > 100000 || m.num_decoder_layers > 100000)

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/architectures.hpp"
+
 namespace tilecast::detail {
 
 double MemoryModel::kv_seq_bytes(std::int64_t tokens) const {
@@ -65,7 +67,7 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
   const double H = double(s.hidden_size), F = double(s.intermediate_size),
                qkv = double(s.num_heads + 2 * s.num_kv_heads) * double(s.head_dim),
                P = double(r.prompt);
-  const bool gated = s.architecture != Architecture::gpt2 && s.architecture != Architecture::opt;
+  const bool gated = traits(s).ffn == Ffn::gated;
   MemoryModel m;
   m.weights_bytes = params * b / double(r.tp);
   m.kv_bytes_per_token = kv_cache_bytes_per_token(s, r.dtype);

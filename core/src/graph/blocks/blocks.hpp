@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "graph/builder.hpp"
+#include "model/architectures.hpp"
 
 namespace tilecast::detail {
 
@@ -20,8 +21,7 @@ namespace tilecast::detail {
 void activation(GraphBuilder& g, std::string_view name, Activation a, std::int64_t rows,
                 std::int64_t width);
 
-// ---- norms (norm.cpp) ----
-enum class Norm { layer, rms, rms_gemma };  // rms_gemma: scaled by (1 + weight)
+// ---- norms (norm.cpp; the kinds are the architecture table's Norm) ----
 // LayerNorm: forward ln; backward the input gradient and the gamma/beta gradient
 // (both mul class); weight and bias accumulation. RMSNorm (Llama, T5) as eager
 // PyTorch runs it: pow, mean, add eps, rsqrt, mul, weight mul.
@@ -116,13 +116,16 @@ void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h
 // ---- the Llama-family stack (decoder.cpp) ----
 
 // The attention every Llama-family model starts from: the config's heads, KV heads and head
-// dim, rotary, its attention dropout, q/k/v and output biases as `attention_bias` says.
+// dim, rotary, its attention dropout, q/k/v and output biases as the row's AttentionBias says,
+// one qkv_proj GEMM when the row's fused_qkv says so.
 AttentionSpec rotary_attention(const ModelConfig& m);
-// A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features.
+// A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features; one
+// gate_up_proj GEMM when the row's fused_gate_up says so.
 MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner);
 
-// Token embedding and rotary tables; num_layers of (RMSNorm, attention, RMSNorm, MLP, residual);
-// the final RMSNorm and LM head. Llama, Mistral, Qwen2 and Phi-3 differ only in `attn` and `mlp`.
+// Token embedding and rotary tables; num_layers of (norm, attention, norm, MLP, residual); the
+// final norm and LM head, the norms of the row's kind. Llama, Mistral, Qwen2 and Phi-3 differ
+// only in `attn` and `mlp`.
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
                     const MlpSpec& mlp_spec);
 

@@ -9,21 +9,32 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
                      .heads = m.num_heads,
                      .kv_heads = m.num_kv_heads,
                      .head_dim = m.head_dim};
-  attn.qkv_bias = attn.out_bias = m.attention_bias;
+  const ArchitectureTraits& t = traits(m);
+  attn.qkv_bias = m.attention_bias;
+  attn.out_bias = out_proj_bias(m);
   attn.rotary = true;
+  if (t.fused_qkv) {
+    attn.names = {"qkv_proj", "", "", "o_proj"};
+    attn.fused_qkv = true;
+  }
   attn.dropout = m.attention_dropout;
   attn.out_copy_width = m.head_dim;
   return attn;
 }
 
 MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner) {
-  return MlpSpec{.hidden = m.hidden_size,
-                 .inner = inner,
-                 .names = {"gate_proj", "up_proj", "down_proj"},
-                 .gated = true,
-                 .bias = m.mlp_bias,
-                 .act = m.activation,
-                 .act_name = "act_fn"};
+  MlpSpec s{.hidden = m.hidden_size,
+            .inner = inner,
+            .names = {"gate_proj", "up_proj", "down_proj"},
+            .gated = true,
+            .bias = m.mlp_bias,
+            .act = m.activation,
+            .act_name = "act_fn"};
+  if (traits(m).fused_gate_up) {
+    s.names = {"gate_up_proj", "", "down_proj"};
+    s.fused_gate_up = true;
+  }
+  return s;
 }
 
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
@@ -32,19 +43,21 @@ void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& 
                      hd = m.head_dim, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
 
+  const Norm kind = traits(m).norm;
+
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
   g.section("decoder layer", m.num_layers);
-  norm(g, Norm::rms, "input_layernorm", R, H);
+  norm(g, kind, "input_layernorm", R, H);
   attention(g, attn, B, S, K);
-  norm(g, Norm::rms, "post_attention_layernorm", R, H);
+  norm(g, kind, "post_attention_layernorm", R, H);
   mlp(g, mlp_spec, R);
   residual(g, m.hidden_dropout, R, H);
 
   g.section("head", 1);
-  norm(g, Norm::rms, "norm", R, H);
+  norm(g, kind, "norm", R, H);
   g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
 }
 

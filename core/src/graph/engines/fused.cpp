@@ -39,16 +39,15 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
   if (w.mode != Mode::prefill && w.mode != Mode::decode)
     throw Error("the fused engine models serving: prefill or decode, not " +
                 std::string(mode_name(w.mode)));
-  // An encoder or a bad workload: build_op_graph throws the named error.
-  if (m.architecture == Architecture::bert || m.architecture == Architecture::switch_transformers ||
-      w.batch < 1 || w.query_len < 1 || w.context_len < w.query_len)
+  const ArchitectureTraits& t = traits(m);
+  // Not decoder-only, or a bad workload: build_op_graph throws the named error.
+  if (t.stack != Stack::decoder_only || w.batch < 1 || w.query_len < 1 ||
+      w.context_len < w.query_len)
     (void)build_op_graph(m, w);
 
   OpGraph graph;
   GraphBuilder g(w, graph);
-  const Architecture a = m.architecture;
-  const bool rotary = a != Architecture::gpt2 && a != Architecture::opt;  // the Llama family
-  const bool gemma = a == Architecture::gemma || a == Architecture::gemma2;
+  const bool rotary = t.positions == Positions::rotary;
   const std::int64_t B = w.batch, S = w.query_len, C = w.context_len, H = m.hidden_size,
                      hd = m.head_dim, F = m.intermediate_size;
   const std::int64_t T = GraphBuilder::mul(B, S);  // tokens this pass computes
@@ -86,7 +85,7 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
   }
   for (const Kind& kind : kinds) {
     std::string name = "decoder layer";
-    if (a == Architecture::gemma2) name += kind.sliding ? " (sliding)" : " (global)";
+    if (t.sliding != Sliding::none) name += kind.sliding ? " (sliding)" : " (global)";
     if (m.num_experts > 0) name += kind.experts ? " (experts)" : " (dense)";
     g.section(name, kind.count);
     // keys each query reads: a sliding layer at most the window
@@ -112,10 +111,8 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
       g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved);
     }
-    g.linear(
-        "o_proj", T, Q, H,
-        {.bias = m.attention_bias && a != Architecture::qwen2 && a != Architecture::qwen2_moe});
-    if (a == Architecture::gemma2) add_norm();  // post-attention norm before the residual
+    g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
+    if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
     add_norm();
     if (kind.experts) {
       // router GEMM, one fused softmax + top-k kernel, the grouped expert GEMMs (one per active
@@ -140,14 +137,14 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
         g.linear("shared_expert_gate", T, H, 1, {});
         token_kernel(g, "shared gate + add", "add", Op::add, T, H, OpKind::elementwise);
       }
-    } else if (rotary) {
+    } else if (t.ffn == Ffn::gated) {
       gated_mlp("", T, F);
     } else {
       g.linear("fc1", T, H, F, {.bias = m.mlp_bias});
       g.vec_fw("activation", Op::gelu, T, F, OpKind::elementwise);
       g.linear("fc2", T, F, H, {.bias = m.mlp_bias});
     }
-    if (a == Architecture::gemma2) add_norm();  // post-feedforward norm
+    if (t.sandwich_norms) add_norm();  // post-feedforward norm
   }
 
   g.section("head", 1);
@@ -156,7 +153,6 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
   g.linear("lm_head", B, H, m.vocab_size, {.tied = m.tie_word_embeddings});
   if (m.final_logit_softcap > 0)
     g.vec_fw("final softcap", Op::tanh, B, m.vocab_size, OpKind::elementwise);
-  (void)gemma;
   return graph;
 }
 

@@ -1,0 +1,199 @@
+// The architecture table: one row per Hugging Face model_type tilecast reads, with its traits,
+// the config words it is read from and the builder of its forward pass (architectures.hpp).
+// Adding an architecture: its Architecture value, one row here, and a builder file only when no
+// existing builder runs its forward pass. tests/architectures_test.cpp checks every row.
+#include "model/architectures.hpp"
+
+#include "graph/builder.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+namespace {
+
+using detail::build_bert;
+using detail::build_gemma;
+using detail::build_gpt2;
+using detail::build_llama;
+using detail::build_mixtral;
+using detail::build_opt;
+using detail::build_phi3;
+using detail::build_switch;
+
+// The Llama family's config words: SiLU in hidden_act, untied head, optional attention_bias and
+// mlp_bias, attention_dropout.
+constexpr HfFields kLlamaFields{};
+
+constexpr ArchitectureTraits kTable[] = {
+    {.id = Architecture::gpt2,
+     .model_type = "gpt2",
+     .class_prefix = "GPT2",
+     .norm = Norm::layer,
+     .positions = Positions::learned,
+     .fused_qkv = true,
+     .attention_bias = AttentionBias::all,
+     .ffn = Ffn::dense,
+     .hf = {.dialect = Dialect::gpt2,
+            .activation_field = "activation_function",
+            .activation = Activation::gelu_new,
+            .tied_embeddings = true,
+            .attention_dropout_field = "attn_pdrop",
+            .attention_dropout = 0.1,
+            .hidden_dropout_field = "resid_pdrop",
+            .hidden_dropout = 0.1},
+     .build = build_gpt2,
+     .builder_file = "gpt2.cpp"},
+    {.id = Architecture::bert,
+     .model_type = "bert",
+     .class_prefix = "Bert",
+     .stack = Stack::encoder,
+     .norm = Norm::layer,
+     .positions = Positions::learned,
+     .attention_bias = AttentionBias::all,
+     .ffn = Ffn::dense,
+     .hf = {.dialect = Dialect::bert,
+            .activation = Activation::gelu,
+            .tied_embeddings = true,
+            .attention_dropout_field = "attention_probs_dropout_prob",
+            .attention_dropout = 0.1,
+            .hidden_dropout_field = "hidden_dropout_prob",
+            .hidden_dropout = 0.1},
+     .build = build_bert,
+     .builder_file = "bert.cpp"},
+    {.id = Architecture::opt,
+     .model_type = "opt",
+     .class_prefix = "OPT",
+     .norm = Norm::layer,
+     .positions = Positions::learned,
+     .ffn = Ffn::dense,
+     .hf = {.dialect = Dialect::opt,
+            .activation_field = "activation_function",
+            .activation = Activation::relu,
+            .tied_embeddings = true,
+            .bias_field = "enable_bias",
+            .bias_default = true,
+            .mlp_bias_field = "",
+            .hidden_dropout_field = "dropout",
+            .hidden_dropout = 0.1},
+     .build = build_opt,
+     .builder_file = "opt.cpp"},
+    {.id = Architecture::llama,
+     .model_type = "llama",
+     .class_prefix = "Llama",
+     .hf = kLlamaFields,
+     .build = build_llama,
+     .builder_file = "llama.cpp"},
+    {.id = Architecture::mistral,
+     .model_type = "mistral",
+     .class_prefix = "Mistral",
+     .hf = kLlamaFields,
+     .build = build_llama,
+     .builder_file = "llama.cpp"},
+    {.id = Architecture::qwen2,
+     .model_type = "qwen2",
+     .class_prefix = "Qwen2",
+     .attention_bias = AttentionBias::qkv_only,
+     .hf = kLlamaFields,
+     .build = build_llama,
+     .builder_file = "llama.cpp"},
+    {.id = Architecture::switch_transformers,
+     .model_type = "switch_transformers",
+     .class_prefix = "SwitchTransformers",
+     .stack = Stack::encoder_decoder,
+     .positions = Positions::relative_bias,
+     .attention_bias = AttentionBias::none,
+     .ffn = Ffn::dense,
+     .routing = Routing::top1_capacity,
+     .moe_layers = MoeLayers::t5_step,
+     .hf = {.dialect = Dialect::t5,
+            .activation_field = "dense_act_fn",
+            .activation = Activation::relu,
+            .tied_embeddings = true,
+            .attention_dropout_field = "dropout_rate",
+            .attention_dropout = 0.1,
+            .hidden_dropout_field = "dropout_rate",
+            .hidden_dropout = 0.1,
+            .experts_field = "num_experts"},
+     .build = build_switch,
+     .builder_file = "switch.cpp"},
+    {.id = Architecture::mixtral,
+     .model_type = "mixtral",
+     .class_prefix = "Mixtral",
+     .routing = Routing::top_k,
+     .moe_layers = MoeLayers::every,
+     .hf = {.experts_field = "num_local_experts"},
+     .build = build_mixtral,
+     .builder_file = "mixtral.cpp"},
+    {.id = Architecture::qwen2_moe,
+     .model_type = "qwen2_moe",
+     .class_prefix = "Qwen2Moe",
+     .attention_bias = AttentionBias::qkv_only,
+     .routing = Routing::top_k_shared,
+     .moe_layers = MoeLayers::decoder_step,
+     .hf = {.experts_field = "num_experts"},
+     .build = build_mixtral,
+     .builder_file = "mixtral.cpp"},
+    {.id = Architecture::gemma,
+     .model_type = "gemma",
+     .class_prefix = "Gemma",
+     .norm = Norm::rms_gemma,
+     .scaled_embeddings = true,
+     // Gemma reads hidden_activation (gelu_pytorch_tanh when absent), never hidden_act
+     .hf = {.activation_field = "hidden_activation",
+            .activation = Activation::gelu,
+            .tied_embeddings = true},
+     .build = build_gemma,
+     .builder_file = "gemma.cpp"},
+    {.id = Architecture::gemma2,
+     .model_type = "gemma2",
+     .class_prefix = "Gemma2",
+     .norm = Norm::rms_gemma,
+     .sandwich_norms = true,
+     .sliding = Sliding::even_layers,
+     .scaled_embeddings = true,
+     .softcapping = true,
+     .hf = {.activation_field = "hidden_activation",
+            .activation = Activation::gelu,
+            .tied_embeddings = true},
+     .build = build_gemma,
+     .builder_file = "gemma.cpp"},
+    {.id = Architecture::phi3,
+     .model_type = "phi3",
+     .class_prefix = "Phi3",
+     .fused_qkv = true,
+     .fused_gate_up = true,
+     .hf = {.hidden_dropout_field = "resid_pdrop"},
+     .build = build_phi3,
+     .builder_file = "phi3.cpp"},
+};
+
+}  // namespace
+
+std::span<const ArchitectureTraits> architecture_table() { return kTable; }
+
+const ArchitectureTraits& traits(Architecture a) {
+  for (const auto& row : kTable)
+    if (row.id == a) return row;
+  throw Error("architecture " + std::to_string(int(a)) + " has no row in the architecture table");
+}
+
+std::string architecture_names(Stack s) {
+  std::string names;
+  for (const auto& row : kTable)
+    if (row.stack == s) names += (names.empty() ? "" : ", ") + std::string(row.model_type);
+  return names;
+}
+
+std::string_view stack_name(Stack s) {
+  switch (s) {
+    case Stack::decoder_only: return "decoder-only";
+    case Stack::encoder: return "an encoder";
+    case Stack::encoder_decoder: return "an encoder-decoder";
+  }
+  return "?";
+}
+
+bool out_proj_bias(const ModelConfig& m) {
+  return m.attention_bias && traits(m).attention_bias != AttentionBias::qkv_only;
+}
+
+}  // namespace tilecast

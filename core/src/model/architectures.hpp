@@ -1,0 +1,105 @@
+// One row of traits per architecture (the table is architectures.cpp): what the config parser,
+// the graph builders, the engines and serving memory need to know about a model family, written
+// once. Code asks a row (`traits(model)`) instead of comparing `Architecture` values; adding an
+// architecture is one row here plus, only when its forward pass is new, one builder file.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tilecast/model_config.hpp"
+
+namespace tilecast {
+
+namespace detail {
+class GraphBuilder;
+}
+
+// Which stacks the model has: only a decoder-only model can prefill, decode and be served.
+enum class Stack { decoder_only, encoder, encoder_decoder };
+// The layer norm: LayerNorm, RMSNorm, or Gemma's RMSNorm scaled by (1 + weight).
+enum class Norm { layer, rms, rms_gemma };
+// Where token positions come from: a learned table, rotary (cos/sin) or T5's relative bias.
+enum class Positions { learned, rotary, relative_bias };
+// The feed-forward: fc -> act -> fc, or act(gate(x)) * up(x) -> down (SwiGLU, GeGLU).
+enum class Ffn { dense, gated };
+// Which projections carry a bias: none (T5); q/k/v/o and the MLP's always (GPT-2, BERT); as the
+// config's bias field says (HfFields::bias_field: Llama's attention_bias, OPT's enable_bias);
+// q/k/v always, o never (Qwen2).
+enum class AttentionBias { none, all, config, qkv_only };
+// Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
+// (Mixtral); top-k plus an always-on shared expert scaled by a sigmoid gate (Qwen2-MoE).
+enum class Routing { none, top1_capacity, top_k, top_k_shared };
+// Which layers have experts: none; every layer; Hugging Face's decoder rule ((i + 1) %
+// decoder_sparse_step == 0 and i not in mlp_only_layers: Qwen2-MoE); T5's rule (every layer when
+// the step is 1, else i % step == 1: Switch's encoder and decoder steps).
+enum class MoeLayers { none, every, decoder_step, t5_step };
+// Which layers attend to a sliding window: none, or the even ones (Gemma 2).
+enum class Sliding { none, even_layers };
+// How the config spells its shapes: GPT-2's n_embd/n_layer/n_head, BERT's, OPT's (ffn_dim,
+// word_embed_proj_dim), the Llama family's (num_key_value_heads, head_dim, intermediate_size
+// required), T5's (d_model, d_kv, d_ff, num_heads).
+enum class Dialect { gpt2, bert, opt, llama, t5 };
+
+// The per-architecture words of a Hugging Face config.json (docs/models.md).
+struct HfFields {
+  Dialect dialect = Dialect::llama;
+  std::string_view activation_field = "hidden_act";  // its activation's field
+  Activation activation = Activation::silu;          // when that field is absent
+  bool tied_embeddings = false;                      // tie_word_embeddings when absent
+  // the field that switches biases on (empty: fixed by the row), and its default
+  std::string_view bias_field = "attention_bias";
+  bool bias_default = false;
+  std::string_view mlp_bias_field = "mlp_bias";  // empty: the MLP's bias follows bias_field
+  std::string_view attention_dropout_field = "attention_dropout";
+  double attention_dropout = 0;
+  std::string_view hidden_dropout_field = {};  // empty: no residual dropout
+  double hidden_dropout = 0;
+  std::string_view experts_field = {};  // the expert count (empty: no experts)
+};
+
+// A graph builder (graph/<builder>.cpp): the forward pass of a family of architectures.
+using GraphBuildFn = void (*)(const ModelConfig&, detail::GraphBuilder&);
+
+struct ArchitectureTraits {
+  Architecture id = Architecture::gpt2;
+  std::string_view model_type = {};  // Hugging Face model_type; also tilecast's name for it
+  std::string_view class_prefix =
+      {};  // matches the config's architectures[] (GPT2 -> GPT2LMHeadModel)
+  Stack stack = Stack::decoder_only;
+  Norm norm = Norm::rms;
+  bool sandwich_norms = false;     // a norm after attention and around the MLP: 4 a layer (Gemma 2)
+  bool parallel_residual = false;  // attention and MLP read one normed input (GPT-J, Falcon);
+                                   // no row has it yet: its row needs a builder that reads it
+  Positions positions = Positions::rotary;
+  bool fused_qkv = false;  // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
+  AttentionBias attention_bias = AttentionBias::config;
+  Ffn ffn = Ffn::gated;
+  bool fused_gate_up = false;  // gate and up as one GEMM (Phi-3's gate_up_proj)
+  Routing routing = Routing::none;
+  MoeLayers moe_layers = MoeLayers::none;
+  Sliding sliding = Sliding::none;
+  bool scaled_embeddings = false;  // the embeddings multiplied by sqrt(hidden) (Gemma)
+  bool softcapping = false;        // scores x query_pre_attn_scalar^-1/2, soft-capped; logits
+                                   // soft-capped (Gemma 2)
+  HfFields hf = {};
+  GraphBuildFn build = nullptr;  // the eager forward pass
+  std::string_view builder_file =
+      {};  // where that builder is (graph/<file>), for readers and tests
+};
+
+// Every architecture, in the order the "supported" lists name them.
+std::span<const ArchitectureTraits> architecture_table();
+// The row of an architecture, or of a model's.
+const ArchitectureTraits& traits(Architecture a);
+inline const ArchitectureTraits& traits(const ModelConfig& m) { return traits(m.architecture); }
+// The model_type names of the rows whose stack is `s`, comma-separated ("gpt2, opt, llama, ...").
+std::string architecture_names(Stack s);
+// "an encoder", "an encoder-decoder", "decoder-only".
+std::string_view stack_name(Stack s);
+
+// Whether the output projection has a bias (AttentionBias).
+bool out_proj_bias(const ModelConfig& m);
+
+}  // namespace tilecast

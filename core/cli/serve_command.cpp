@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "serve_load.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -28,8 +29,10 @@ int run_serve(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
   const ModelConfig model = resolve_model(model_arg);
-  if (!args.has("prompt")) throw Error("--prompt is required (prompt tokens per request)");
-  if (!args.has("output")) throw Error("--output is required (generated tokens per request)");
+  if (!args.has("prompt") && !args.has("trace"))
+    throw Error("--prompt is required (prompt tokens per request)");
+  if (!args.has("output") && !args.has("trace"))
+    throw Error("--output is required (generated tokens per request)");
   constexpr std::int64_t kMax = std::int64_t{1} << 31;
   ServingRequest r;
   r.prompt = args.integer("prompt", 1, 1, kMax);
@@ -40,6 +43,27 @@ int run_serve(const Args& args) {
   r.engine = word(args, "engine", Engine::fused, parse_engine);
   r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
 
+  if (is_load_run(args)) {  // a request stream (docs/serving-load.md)
+    if (args.has("batch"))
+      throw Error(
+          "--batch is for a static batch; under load the scheduler batches requests "
+          "(--max-seqs, --max-batch-tokens)");
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    if (args.has("prompt")) req["prompt"] = r.prompt;
+    if (args.has("output")) req["output"] = r.output;
+    req["tp"] = r.tp;
+    req["precision"] = std::string(dtype_name(r.dtype));
+    req["engine"] = std::string(engine_name(r.engine));
+    req["predictor"] = std::string(predictor_name(r.predictor));
+    add_load_fields(args, req);
+    return print_load_run(req, args.has("json"));
+  }
+  if (args.has("requests") || args.has("seed") || args.has("slo-ttft-ms") ||
+      args.has("slo-tpot-ms") || args.has("max-batch-tokens") || args.has("max-seqs") ||
+      args.has("scheduler"))
+    throw Error(
+        "--requests, --seed, --slo-*, --max-batch-tokens, --max-seqs and --scheduler "
+        "simulate a request stream: give --qps R, --concurrency C or --trace FILE");
   if (args.has("json")) {
     nlohmann::json req = request_with(gpu, model_arg, model);
     req["prompt"] = r.prompt;
@@ -86,9 +110,15 @@ int run_serve(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"serve",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
-     "[--precision bf16|fp16|fp32] [--engine fused|eager] [--predictor tilecast|roofline] [--json]",
-     "forecast serving: time to first token, decode per token, latency, throughput, memory",
-     {"gpu", "model", "prompt", "output", "batch", "tp", "precision", "engine", "predictor"},
+     "[--precision bf16|fp16|fp32] [--engine fused|eager] [--predictor tilecast|roofline] [--json]"
+     "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
+     "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
+     "[--scheduler continuous|static]",
+     "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
+     "under load (latency percentiles, throughput)",
+     {"gpu", "model", "prompt", "output", "batch", "tp", "precision", "engine", "predictor", "qps",
+      "concurrency", "requests", "seed", "trace", "slo-ttft-ms", "slo-tpot-ms", "max-batch-tokens",
+      "max-seqs", "scheduler"},
      {"json"},
      run_serve});
 

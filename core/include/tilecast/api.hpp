@@ -49,6 +49,12 @@ std::string forecast_model(std::string_view request_json);
 //     "total_ms","tokens_per_s","comm_ms","kv_cache_bytes_per_token","memory":{"weights_gb",
 //     "kv_cache_gb","activations_gb","context_gb","total_gb","capacity_gb","fits"},"max_batch",
 //     "max_context","caveats",...} (tilecast/serving.hpp, docs/serving.md).
+// With "qps": R (Poisson) or "concurrency": C (closed loop) and "requests": N, or "trace": text
+// (CSV or JSON; "trace_name" for errors), plus optional "seed", "slo_ttft_ms", "slo_tpot_ms",
+// "max_batch_tokens", "max_seqs", "scheduler": "continuous"|"static" (no "batch"): a simulation
+// under load -> {"ttft_ms","tpot_ms","e2e_ms" each {"p50","p90","p99","mean"},
+// "output_tokens_per_s","requests_per_s","slo",...,"kv_use","caveats"}
+// (tilecast/serving_load.hpp, docs/serving-load.md).
 std::string forecast_serving(std::string_view request_json);
 
 }  // namespace tilecast::api

@@ -4,9 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "api/request.hpp"
+#include "api/serving_load.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/serving_load.hpp"
 
 namespace tilecast::api {
 namespace {
@@ -33,16 +35,30 @@ std::string forecast_serving(std::string_view request_json) {
   const ModelConfig model = detail::request_model(req);
   ServingRequest r;
   constexpr long long kMax = 1LL << 31;
-  if (!detail::has_field(req, "prompt")) throw Error("serving request: field 'prompt' is missing");
-  if (!detail::has_field(req, "output")) throw Error("serving request: field 'output' is missing");
-  r.prompt = detail::integer_field(req, "prompt", kOrigin, 1, kMax);
-  r.output = detail::integer_field(req, "output", kOrigin, 1, kMax);
+  const bool load = detail::is_load_request(req);
+  const bool lengths = !load || !detail::has_field(req, "trace");  // a trace has its own
+  if (lengths && !detail::has_field(req, "prompt"))
+    throw Error("serving request: field 'prompt' is missing");
+  if (lengths && !detail::has_field(req, "output"))
+    throw Error("serving request: field 'output' is missing");
+  if (detail::has_field(req, "prompt"))
+    r.prompt = detail::integer_field(req, "prompt", kOrigin, 1, kMax);
+  if (detail::has_field(req, "output"))
+    r.output = detail::integer_field(req, "output", kOrigin, 1, kMax);
   r.batch =
       detail::has_field(req, "batch") ? detail::integer_field(req, "batch", kOrigin, 1, kMax) : 1;
   r.tp = detail::has_field(req, "tp") ? int(detail::integer_field(req, "tp", kOrigin, 1, 1024)) : 1;
   r.dtype = word_field(req, "precision", DataType::bf16, parse_dtype);
   r.engine = word_field(req, "engine", Engine::fused, parse_engine);
   r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
+  if (load) {
+    if (detail::has_field(req, "batch"))
+      throw Error(
+          "serving request: field 'batch' is for a static batch; a simulation under "
+          "load batches its requests itself (max_seqs, max_batch_tokens)");
+    const LoadRequest lr = detail::load_request_fields(req, r, kOrigin);
+    return load_forecast_to_json(gpu, model, simulate_serving(gpu, model, lr));
+  }
   return serving_forecast_to_json(gpu, model, forecast_serving(gpu, model, r));
 }
 

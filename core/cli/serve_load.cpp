@@ -1,0 +1,97 @@
+// `tilecast serve --qps R | --concurrency C | --trace FILE`: a serving simulation under load
+// (docs/serving-load.md), through api::forecast_serving; the text view summarises its JSON.
+#include "serve_load.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "io.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+void number_flag(const Args& args, nlohmann::json& req, const char* flag, const char* field) {
+  if (!args.has(flag)) return;
+  const std::string v = args.get(flag);
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size())
+    throw Error(std::string("--") + flag + ": '" + v.substr(0, 40) + "' is not a number");
+  req[field] = x;
+}
+
+void print_percentiles(const char* what, const nlohmann::json& p) {
+  std::printf("  %-22s p50 %10.2f   p90 %10.2f   p99 %10.2f ms\n", what, p["p50"].get<double>(),
+              p["p90"].get<double>(), p["p99"].get<double>());
+}
+
+}  // namespace
+
+bool is_load_run(const Args& args) {
+  return args.has("qps") || args.has("concurrency") || args.has("trace");
+}
+
+void add_load_fields(const Args& args, nlohmann::json& req) {
+  constexpr std::int64_t kMax = 1000000;
+  number_flag(args, req, "qps", "qps");
+  if (args.has("concurrency")) req["concurrency"] = args.integer("concurrency", 1, 1, kMax);
+  if (args.has("requests")) req["requests"] = args.integer("requests", 1, 1, kMax);
+  if (args.has("seed")) req["seed"] = args.integer("seed", 0, 0, std::int64_t{9007199254740991});
+  if (args.has("trace")) {
+    const std::string path = args.get("trace");
+    reject_directory("--trace", path);
+    req["trace"] = read_text_file(path);
+    req["trace_name"] = path;
+  }
+  number_flag(args, req, "slo-ttft-ms", "slo_ttft_ms");
+  number_flag(args, req, "slo-tpot-ms", "slo_tpot_ms");
+  if (args.has("max-batch-tokens"))
+    req["max_batch_tokens"] = args.integer("max-batch-tokens", 8192, 1, 1 << 20);
+  if (args.has("max-seqs")) req["max_seqs"] = args.integer("max-seqs", 256, 1, 65536);
+  if (args.has("scheduler")) req["scheduler"] = args.get("scheduler");
+}
+
+int print_load_run(const nlohmann::json& req, bool json) {
+  const std::string text = api::forecast_serving(req.dump());
+  if (json) {
+    std::printf("%s\n", text.c_str());
+    return 0;
+  }
+  const nlohmann::json f = nlohmann::json::parse(text);
+  std::printf("%s on %s%s: %s, %s scheduler, %lld requests (%s)\n",
+              f["model"]["name"].get<std::string>().c_str(),
+              f["gpu"]["name"].get<std::string>().c_str(),
+              f["tp"].get<int>() > 1
+                  ? (" x" + std::to_string(f["tp"].get<int>()) + " (tensor parallel)").c_str()
+                  : "",
+              f["precision"].get<std::string>().c_str(), f["scheduler"].get<std::string>().c_str(),
+              static_cast<long long>(f["requests"].get<std::int64_t>()),
+              f["arrivals"].get<std::string>().c_str());
+  print_percentiles("time to first token", f["ttft_ms"]);
+  print_percentiles("time per output token", f["tpot_ms"]);
+  print_percentiles("request latency", f["e2e_ms"]);
+  std::printf("  throughput             %10.1f output tokens/s, %.3f requests/s\n",
+              f["output_tokens_per_s"].get<double>(), f["requests_per_s"].get<double>());
+  if (f.contains("slo"))
+    std::printf("  SLO met by             %10.1f %% of requests (goodput %.3f requests/s)\n",
+                100 * f["slo"]["attainment"].get<double>(),
+                f["slo"]["goodput_requests_per_s"].get<double>());
+  std::printf("  engine steps %lld, mean batch %.1f sequences / %.1f tokens, preemptions %lld\n",
+              static_cast<long long>(f["steps"].get<std::int64_t>()),
+              f["mean_batch_seqs"].get<double>(), f["mean_batch_tokens"].get<double>(),
+              static_cast<long long>(f["preemptions"].get<std::int64_t>()));
+  std::printf("  KV cache %lld blocks, peak use %.1f %%\n",
+              static_cast<long long>(f["kv_blocks"].get<std::int64_t>()),
+              100 * f["kv_peak_fraction"].get<double>());
+  for (const auto& c : f["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  return 0;
+}
+
+}  // namespace tilecast::cli

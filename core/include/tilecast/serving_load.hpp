@@ -1,0 +1,88 @@
+// Serving under load (docs/serving-load.md): a seeded request stream (Poisson arrivals, closed-loop
+// clients or a trace) run through a vLLM-v1-like scheduler (continuous batching, chunked prefill,
+// paged KV blocks, preemption by recompute) or static batches, each step timed from the kernel
+// forecasts of its batch shape: TTFT, TPOT and end-to-end percentiles, throughput, KV-cache use.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/serving.hpp"
+
+namespace tilecast {
+
+// One request of a trace: when it arrives (ms after the first), its prompt and output tokens.
+struct TraceRequest {
+  double arrival_ms = 0;
+  std::int64_t prompt = 0;
+  std::int64_t output = 0;
+};
+
+// A trace as CSV (a header naming arrival_ms, prompt and output, in any order, then one request
+// per line) or JSON (an array of {"arrival_ms", "prompt", "output"}). Errors name `origin`, the
+// line (CSV) or the request index (JSON), the field and what is allowed.
+std::vector<TraceRequest> parse_trace(std::string_view text, std::string_view origin);
+
+enum class Arrivals { poisson, closed_loop, trace };
+enum class Scheduler { continuous, static_batch };
+std::string_view scheduler_name(Scheduler s);  // "continuous" | "static"
+Scheduler parse_scheduler(std::string_view word);
+
+struct LoadRequest {
+  // prompt and output (fixed lengths without a trace), tp, dtype, predictor; the engine is fused
+  // (an optimised serving engine; eager and compiled are refused) and batch is ignored.
+  ServingRequest serving;
+  Arrivals arrivals = Arrivals::poisson;
+  double qps = 0;                // Poisson: mean requests per second
+  std::int64_t concurrency = 0;  // closed loop: clients
+  std::int64_t requests = 0;     // how many (a trace: its length)
+  std::uint64_t seed = 0;
+  std::vector<TraceRequest> trace;
+  Scheduler scheduler = Scheduler::continuous;
+  std::int64_t max_batch_tokens = 8192;     // tokens per step (vLLM max_num_batched_tokens)
+  std::int64_t max_seqs = 256;              // sequences per step (vLLM max_num_seqs)
+  std::int64_t block_tokens = 16;           // tokens per KV block (vLLM block_size)
+  double gpu_memory_utilization = 0.9;      // of the GPU's memory the engine may use (vLLM)
+  double slo_ttft_ms = 0, slo_tpot_ms = 0;  // 0: no SLO
+};
+
+struct LatencyPercentiles {
+  double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+};
+
+struct LoadForecast {
+  LoadRequest request;
+  LatencyPercentiles ttft_ms;  // arrival to first token
+  LatencyPercentiles tpot_ms;  // per request (e2e - ttft) / (output - 1), requests with output > 1
+  LatencyPercentiles e2e_ms;   // arrival to last token
+  double output_tokens_per_s = 0;
+  double requests_per_s = 0;
+  double duration_ms = 0;  // first arrival to last completion
+  std::int64_t steps = 0;
+  std::int64_t preemptions = 0;
+  double mean_batch_seqs = 0, mean_batch_tokens = 0;  // over steps
+  std::int64_t kv_blocks = 0;                         // the cache's blocks (per GPU)
+  double kv_peak_fraction = 0;
+  // KV-cache use over time: (ms, peak fraction of blocks used within that slice), at most 200.
+  std::vector<std::pair<double, double>> kv_use;
+  bool has_slo = false;
+  double slo_attainment = 0;          // fraction of requests meeting both SLOs
+  double goodput_requests_per_s = 0;  // requests meeting both SLOs per second
+  std::int64_t step_shapes = 0;       // distinct token counts whose layers were forecast
+  std::string comm_model;
+  std::vector<std::string> caveats;
+};
+
+// Throws Error for a bad request (naming the field), a model that does not fit, a request longer
+// than the KV cache, or a run beyond the work limits (docs/serving-load.md).
+LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, const LoadRequest& r);
+
+std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                  const LoadForecast& f);
+
+}  // namespace tilecast

@@ -1,0 +1,43 @@
+// The simulated serving engine: requests admitted as they arrive and scheduled step by step as
+// vLLM v1 does (continuous batching, chunked prefill, paged KV blocks, preemption by recompute),
+// or in static batches, each step timed by StepCost.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "serve/simulator/step_cost.hpp"
+#include "tilecast/serving_load.hpp"
+
+namespace tilecast::detail {
+
+struct SimRequest {
+  double arrival_ms = 0;  // closed loop: set when its client's previous request finishes
+  std::int64_t prompt = 0, output = 0;
+  // state
+  std::int64_t known = 0;      // tokens known: prompt + generated
+  std::int64_t computed = 0;   // tokens in the KV cache
+  std::int64_t generated = 0;  // output tokens sampled
+  std::int64_t blocks = 0;     // KV blocks held
+  double first_ms = -1, finish_ms = -1;
+};
+
+struct EngineLimits {
+  Scheduler scheduler = Scheduler::continuous;
+  std::int64_t max_batch_tokens = 8192, max_seqs = 256, block_tokens = 16, blocks = 0;
+  // closed loop: the first `clients` requests arrive at 0, each later one when one finishes
+  std::int64_t clients = 0;
+};
+
+struct EngineRun {
+  std::int64_t steps = 0, preemptions = 0;
+  double sum_seqs = 0, sum_tokens = 0;
+  std::vector<std::pair<double, double>> kv_use;  // after every step: (ms, fraction used)
+};
+
+// Runs every request to completion (requests in arrival order; closed loop: in issue order).
+// Throws Error when the run would exceed the step limit.
+EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost);
+
+}  // namespace tilecast::detail

@@ -1,0 +1,286 @@
+// simulate_serving (tilecast/serving_load.hpp): checks the request, sizes the KV cache as vLLM
+// does (the GPU's memory at gpu_memory_utilization, less weights, the largest step's activations
+// and the context), draws the arrivals, runs the engine and summarises the requests.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "serve/memory.hpp"
+#include "serve/simulator/engine.hpp"
+#include "serve/simulator/rng.hpp"
+#include "serve/tensor_parallel.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
+#include "tilecast/serving_load.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
+constexpr std::int64_t kMaxRequests = 1'000'000;
+constexpr double kMaxOutputTokens = 5e7;  // all requests' output tokens together
+constexpr std::size_t kKvPoints = 200;
+
+// numpy's default (linear between the two nearest ranks).
+LatencyPercentiles percentiles(std::vector<double> v) {
+  LatencyPercentiles p;
+  if (v.empty()) return p;
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) {
+    const double rank = q * double(v.size() - 1);
+    const auto lo = std::size_t(rank);
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (rank - double(lo));
+  };
+  p.p50 = at(0.5);
+  p.p90 = at(0.9);
+  p.p99 = at(0.99);
+  double sum = 0;
+  for (double x : v) sum += x;
+  p.mean = sum / double(v.size());
+  return p;
+}
+
+// The peak use within each of kKvPoints equal slices of the run.
+std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<double, double>>& kv,
+                                                double end_ms) {
+  std::vector<std::pair<double, double>> out;
+  if (kv.size() <= kKvPoints || end_ms <= 0) return kv;
+  std::size_t i = 0;
+  for (std::size_t s = 0; s < kKvPoints; ++s) {
+    const double hi = end_ms * double(s + 1) / double(kKvPoints);
+    double peak = -1;
+    for (; i < kv.size() && (kv[i].first <= hi || s + 1 == kKvPoints); ++i)
+      peak = std::max(peak, kv[i].second);
+    if (peak >= 0) out.emplace_back(hi, peak);
+  }
+  return out;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string_view scheduler_name(Scheduler s) {
+  return s == Scheduler::continuous ? "continuous" : "static";
+}
+
+Scheduler parse_scheduler(std::string_view word) {
+  if (word == "continuous") return Scheduler::continuous;
+  if (word == "static") return Scheduler::static_batch;
+  throw Error("unknown scheduler '" + std::string(word.substr(0, 40)) +
+              "'; allowed: continuous, static");
+}
+
+LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, const LoadRequest& r) {
+  const ServingRequest& s = r.serving;
+  if (s.engine != Engine::fused)
+    throw Error("a serving simulation runs the fused engine (vLLM-like), not " +
+                std::string(engine_name(s.engine)));
+  if (s.dtype != DataType::fp16 && s.dtype != DataType::bf16 && s.dtype != DataType::fp32)
+    throw Error("serving forecasts take fp32, fp16 or bf16, not " +
+                std::string(dtype_name(s.dtype)));
+  require_precision(gpu, s.dtype);
+  if (s.tp < 1 || s.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
+  if (r.max_batch_tokens < 1 || r.max_batch_tokens > (1 << 20))
+    throw Error("max_batch_tokens must be 1 to 1048576");
+  if (r.max_seqs < 1 || r.max_seqs > 65536) throw Error("max_seqs must be 1 to 65536");
+  if (r.block_tokens < 1 || r.block_tokens > 1024) throw Error("block_tokens must be 1 to 1024");
+  if (!(r.gpu_memory_utilization > 0 && r.gpu_memory_utilization <= 1))
+    throw Error("gpu_memory_utilization must be above 0 and at most 1");
+  if (!(r.slo_ttft_ms >= 0 && r.slo_tpot_ms >= 0 && std::isfinite(r.slo_ttft_ms) &&
+        std::isfinite(r.slo_tpot_ms)))
+    throw Error("the SLOs must be finite and not negative (0: none)");
+
+  // the requests, in arrival (closed loop: issue) order
+  std::vector<detail::SimRequest> reqs;
+  detail::EngineLimits lim;
+  if (r.arrivals == Arrivals::trace && r.trace.empty()) throw Error("the trace has no requests");
+  if (std::int64_t(r.trace.size()) > kMaxRequests)
+    throw Error("the trace has more than 1000000 requests");
+  for (const TraceRequest& t : r.trace)
+    if (t.prompt < 1 || t.prompt > kMaxTokens || t.output < 1 || t.output > kMaxTokens ||
+        !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
+      throw Error("a trace request is out of range (arrival 0 to 1e12 ms, lengths 1 to 2^31)");
+  if (r.arrivals == Arrivals::trace) {
+    for (const TraceRequest& t : r.trace)
+      reqs.push_back({.arrival_ms = t.arrival_ms, .prompt = t.prompt, .output = t.output});
+    std::stable_sort(reqs.begin(), reqs.end(),
+                     [](const auto& a, const auto& b) { return a.arrival_ms < b.arrival_ms; });
+  } else {
+    if (r.requests < 1 || r.requests > kMaxRequests) throw Error("requests must be 1 to 1000000");
+    if (r.trace.empty()) {
+      if (s.prompt < 1 || s.prompt > kMaxTokens) throw Error("prompt must be 1 to 2^31 tokens");
+      if (s.output < 1 || s.output > kMaxTokens) throw Error("output must be 1 to 2^31 tokens");
+    }
+    reqs.resize(std::size_t(r.requests), {.prompt = s.prompt, .output = s.output});
+    for (std::size_t i = 0; i < reqs.size() && !r.trace.empty(); ++i) {  // the trace's lengths
+      reqs[i].prompt = r.trace[i % r.trace.size()].prompt;
+      reqs[i].output = r.trace[i % r.trace.size()].output;
+    }
+    if (r.arrivals == Arrivals::poisson) {
+      if (!(r.qps > 0 && r.qps <= 1e6)) throw Error("qps must be above 0 and at most 1000000");
+      detail::SplitMix64 rng(r.seed);
+      double t = 0;
+      for (std::size_t i = 1; i < reqs.size(); ++i) {
+        t += detail::exponential(rng, r.qps / 1000);
+        reqs[i].arrival_ms = t;
+      }
+    } else {
+      if (r.concurrency < 1 || r.concurrency > kMaxRequests)
+        throw Error("concurrency must be 1 to 1000000");
+      lim.clients = r.concurrency;
+    }
+  }
+  double outputs = 0;
+  std::int64_t longest = 0;
+  for (const auto& q : reqs) {
+    outputs += double(q.output);
+    longest = std::max(longest, q.prompt + q.output);
+  }
+  if (outputs > kMaxOutputTokens)
+    throw Error("the requests generate " + fmt("%.0f", outputs) +
+                " output tokens in all; a simulation takes at most 50000000");
+
+  // the KV cache, as vLLM sizes it
+  const ModelConfig shard = detail::shard_model(model, s.tp);
+  ServingRequest profile = s;
+  profile.batch = 1;
+  profile.prompt = r.max_batch_tokens;  // the profiling step's activations
+  const double params =
+      graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
+  const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, profile);
+  const double block_bytes =
+      double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
+  const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
+                             mem.activation_bytes_per_seq - mem.context_bytes;
+  if (cache_bytes < block_bytes)
+    throw Error(model.name + " does not fit on " + gpu.name +
+                (s.tp > 1 ? " x" + std::to_string(s.tp) : std::string()) + " at " +
+                fmt("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
+                fmt("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
+                std::to_string(r.max_batch_tokens) + " tokens per step " +
+                fmt("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
+                ", no room left for a KV-cache block");
+  lim.blocks = std::int64_t(std::min(std::floor(cache_bytes / block_bytes), 1e12));
+  lim.scheduler = r.scheduler;
+  lim.max_batch_tokens = r.max_batch_tokens;
+  lim.max_seqs = r.max_seqs;
+  lim.block_tokens = r.block_tokens;
+  const std::int64_t longest_blocks = (longest + r.block_tokens - 1) / r.block_tokens;
+  if (longest_blocks > lim.blocks)
+    throw Error("a request of " + std::to_string(longest) + " tokens needs " +
+                std::to_string(longest_blocks) + " KV blocks; the cache holds " +
+                std::to_string(lim.blocks) + " (" + std::to_string(lim.blocks * r.block_tokens) +
+                " tokens) on " + gpu.name);
+
+  detail::StepCost cost(gpu, model, s);
+  detail::EngineRun run = detail::run_engine(reqs, lim, cost);
+
+  LoadForecast f;
+  f.request = r;
+  std::vector<double> ttft, tpot, e2e;
+  double start = reqs.front().arrival_ms, end = 0;
+  std::int64_t good = 0;
+  f.has_slo = r.slo_ttft_ms > 0 || r.slo_tpot_ms > 0;
+  for (const auto& q : reqs) {
+    start = std::min(start, q.arrival_ms);
+    end = std::max(end, q.finish_ms);
+    const double t = q.first_ms - q.arrival_ms;
+    ttft.push_back(t);
+    e2e.push_back(q.finish_ms - q.arrival_ms);
+    const double per = q.output > 1 ? (q.finish_ms - q.first_ms) / double(q.output - 1) : 0;
+    if (q.output > 1) tpot.push_back(per);
+    if ((r.slo_ttft_ms <= 0 || t <= r.slo_ttft_ms) && (r.slo_tpot_ms <= 0 || per <= r.slo_tpot_ms))
+      ++good;
+  }
+  f.ttft_ms = percentiles(ttft);
+  f.tpot_ms = percentiles(tpot);
+  f.e2e_ms = percentiles(std::move(e2e));
+  f.duration_ms = end - start;
+  const double seconds = f.duration_ms / 1000;
+  f.requests_per_s = seconds > 0 ? double(reqs.size()) / seconds : 0;
+  f.output_tokens_per_s = seconds > 0 ? outputs / seconds : 0;
+  if (f.has_slo) {
+    f.slo_attainment = double(good) / double(reqs.size());
+    f.goodput_requests_per_s = seconds > 0 ? double(good) / seconds : 0;
+  }
+  f.steps = run.steps;
+  f.preemptions = run.preemptions;
+  f.mean_batch_seqs = run.steps > 0 ? run.sum_seqs / double(run.steps) : 0;
+  f.mean_batch_tokens = run.steps > 0 ? run.sum_tokens / double(run.steps) : 0;
+  f.kv_blocks = lim.blocks;
+  for (const auto& [t, u] : run.kv_use) f.kv_peak_fraction = std::max(f.kv_peak_fraction, u);
+  for (auto& [t, u] : run.kv_use) t -= start;
+  f.kv_use = decimate(run.kv_use, f.duration_ms);
+  f.step_shapes = cost.shapes();
+  f.comm_model = cost.comm_model();
+  if (!std::isfinite(f.duration_ms) || !std::isfinite(f.e2e_ms.p99))
+    throw Error("the serving simulation is not finite: the request is too large for this model");
+
+  auto& c = f.caveats;
+  if (r.scheduler == Scheduler::continuous)
+    c.push_back(
+        "Scheduler: vLLM v1's, simulated (docs/serving-load.md): continuous batching, chunked "
+        "prefill at " +
+        std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
+        std::to_string(r.max_seqs) + " sequences, " + std::to_string(lim.blocks) +
+        " KV blocks of " + std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
+        fmt("%.2f", r.gpu_memory_utilization) +
+        " less weights, activations and context), preemption by recompute.");
+  else
+    c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
+                " requests (as many as the KV cache holds at their full length), prefilled "
+                "together and decoded until the longest finishes.");
+  c.push_back(
+      "Engine: the fused engine (vLLM-like, CUDA graphs, attention by its roofline: a lower "
+      "bound). Each step is timed from its batch shape: the layers' kernels at the step's token "
+      "count (forecast at every count to 128, then 16 counts per octave, linear between; " +
+      std::to_string(f.step_shapes) +
+      " counts forecast), the logits of each sequence, the attention of all sequences as one "
+      "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
+      "server) are not modelled.");
+  c.push_back("Precision: " + std::string(dtype_name(s.dtype)) +
+              " weights, activations and KV cache; kernels by the " +
+              std::string(predictor_name(s.predictor)) + " predictor.");
+  if (!cost.roofline_fallbacks().empty()) {
+    std::string ops;
+    for (const auto& o : cost.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
+    c.push_back("No learned " + std::string(dtype_name(s.dtype)) + " model for " + ops + " on " +
+                gpu.name + ": those kernels are forecast by the roofline.");
+  }
+  if (s.tp > 1)
+    c.push_back("One replica of " + std::to_string(s.tp) + " GPUs (tensor parallel): " +
+                f.comm_model + ", two per layer per step, not overlapped with compute.");
+  if (cost.window() > 0)
+    c.push_back(
+        "Sliding-window layers: their KV blocks are counted at full length (vLLM v1's "
+        "hybrid allocator frees them past the window), so the cache holds fewer tokens "
+        "than the engine's.");
+  const std::string lengths = r.trace.empty()
+                                  ? "every request " + std::to_string(s.prompt) + " prompt and " +
+                                        std::to_string(s.output) + " output tokens, no early stop"
+                                  : "prompt and output lengths from the trace's " +
+                                        std::to_string(r.trace.size()) + " requests, in order";
+  if (r.arrivals == Arrivals::poisson)
+    c.push_back("Arrivals: Poisson at " + fmt("%g", r.qps) + " requests/s (seed " +
+                std::to_string(r.seed) + "); " + lengths + ".");
+  else if (r.arrivals == Arrivals::closed_loop)
+    c.push_back("Arrivals: " + std::to_string(r.concurrency) +
+                " clients, each sending its next request when its previous one finishes "
+                "(no think time); " +
+                lengths + ".");
+  else
+    c.push_back("Arrivals: the trace's " + std::to_string(reqs.size()) +
+                " requests at their times and lengths.");
+  Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
+  for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
+  for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype)) c.push_back(std::move(w));
+  return f;
+}
+
+}  // namespace tilecast

@@ -1,0 +1,107 @@
+// Mixed-batch step times (header). The layers' graph is the fused engine's decode graph at one
+// token per sequence and `tokens` sequences: every GEMM and token-row kernel then has `tokens`
+// rows, as in a prefill of that many tokens; its attention op and head are replaced by the
+// step's own.
+#include "serve/simulator/step_cost.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "parallel/parallel.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+
+void AttentionLoad::add(std::int64_t cached, std::int64_t query, std::int64_t window) {
+  const double c = double(cached), q = double(query), w = double(window);
+  tokens += q;
+  // a decode token reads its cache and itself; a chunk computes its rows against the cache and
+  // the causal half of its own square (a whole prompt: S^2 / 2, as the fused engine's prefill)
+  const double p = (query == 1 && cached > 0) ? c + 1 : q * c + q * q / 2;
+  pairs += p;
+  keys += c + q;
+  if (window > 0) {
+    window_pairs += std::min(p, q * w);
+    window_keys += std::min(c + q, w);
+  }
+}
+
+StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRequest& r)
+    : gpu_(gpu),
+      shard_(shard_model(model, r.tp)),
+      r_(r),
+      layers_(double(model.num_layers)),
+      hidden_(double(model.hidden_size)),
+      clock_(gpu, r.predictor, Engine::fused),
+      all_reduce_(gpu, r.tp) {
+  for (std::int64_t i = 0; i < model.num_layers; ++i)
+    (is_sliding_layer(model, i) ? sliding_layers_ : global_layers_) += 1;
+  if (sliding_layers_ > 0) window_ = model.sliding_window;
+}
+
+std::int64_t StepCost::grid_floor(std::int64_t t) {
+  if (t <= 128) return t;
+  const int k = std::bit_width(std::uint64_t(t)) - 1;  // 2^k <= t < 2^(k+1)
+  const std::int64_t step = std::int64_t{1} << (k - 4);
+  return t / step * step;
+}
+
+std::int64_t StepCost::grid_next(std::int64_t point) {
+  if (point < 128) return point + 1;
+  const int k = std::bit_width(std::uint64_t(point)) - 1;
+  return point + (std::int64_t{1} << (k - 4));
+}
+
+double StepCost::layers_ms(std::int64_t tokens) {
+  auto it = layers_ms_.find(tokens);
+  if (it != layers_ms_.end()) return it->second;
+  Workload w = make_workload(Mode::decode, tokens, 1, 1);
+  w.dtype = r_.dtype;
+  OpGraph g = build_engine_graph(shard_, w, Engine::fused);
+  int attention_ops = 0;
+  std::erase_if(g.sections, [](const GraphSection& s) { return s.name == "head"; });
+  for (auto& s : g.sections)
+    attention_ops += int(std::erase_if(s.ops, [](const GraphOp& o) { return o.fused_bytes > 0; }));
+  if (attention_ops == 0) throw Error("internal: the fused engine's graph has no attention op");
+  // two all-reduces of the step's hidden states per layer
+  const double comm =
+      2 * layers_ * all_reduce_.ms(double(tokens) * hidden_ * dtype_bytes(r_.dtype));
+  return layers_ms_.emplace(tokens, clock_.forward_ms(g) + comm).first->second;
+}
+
+double StepCost::head_ms(std::int64_t seqs) {
+  auto it = head_ms_.find(seqs);
+  if (it != head_ms_.end()) return it->second;
+  Workload w = make_workload(Mode::decode, seqs, 1, 1);
+  w.dtype = r_.dtype;
+  OpGraph g = build_engine_graph(shard_, w, Engine::fused);
+  std::erase_if(g.sections, [](const GraphSection& s) { return s.name != "head"; });
+  if (g.sections.size() != 1) throw Error("internal: the fused engine's graph has no head");
+  return head_ms_.emplace(seqs, clock_.forward_ms(g)).first->second;
+}
+
+// The fused engine's attention roofline (graph/engines/fused.cpp) over the step's sequences:
+// QK^T and PV FLOPs of every pair, Q read and the output written for every token, K and V read.
+double StepCost::attention_ms(const AttentionLoad& a) const {
+  const double hd = double(shard_.head_dim), q_width = double(shard_.num_heads) * hd,
+               kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(r_.dtype);
+  auto one = [&](double pairs, double keys) {
+    return fused_roofline_ms(gpu_, r_.dtype, 4 * pairs * double(shard_.num_heads) * hd,
+                             (2 * a.tokens * q_width + 2 * keys * kv_width) * b);
+  };
+  double ms = double(global_layers_) * one(a.pairs, a.keys);
+  if (sliding_layers_ > 0) ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys);
+  return ms;
+}
+
+double StepCost::step_ms(std::int64_t tokens, std::int64_t seqs, const AttentionLoad& attention) {
+  const std::int64_t lo = grid_floor(tokens);
+  double layers = layers_ms(lo);
+  if (lo != tokens) {
+    const std::int64_t hi = grid_next(lo);
+    layers += (layers_ms(hi) - layers) * double(tokens - lo) / double(hi - lo);
+  }
+  return layers + head_ms(seqs) + attention_ms(attention);
+}
+
+}  // namespace tilecast::detail

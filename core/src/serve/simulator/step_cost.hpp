@@ -1,0 +1,60 @@
+// One engine step's time for a mixed batch (prefill chunks and decode tokens together, as vLLM v1
+// runs them) from the fused engine's kernel forecasts: the layers' token-row kernels and GEMMs at
+// the step's token count (forecast once per count on a grid, linear between), the logits of each
+// sequence, the attention of every sequence summed into one roofline per layer (as the fused
+// engine forecasts its attention kernel), and the tensor-parallel all-reduces.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "serve/step.hpp"
+#include "serve/tensor_parallel.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/serving.hpp"
+
+namespace tilecast::detail {
+
+// What one step's attention reads and computes, summed over its sequences.
+struct AttentionLoad {
+  double tokens = 0;        // query tokens
+  double pairs = 0;         // query-key pairs (a chunk's causal half counted as computed)
+  double keys = 0;          // keys read (each sequence's cache + new tokens)
+  double window_pairs = 0;  // the same at a sliding window (Gemma 2's sliding layers)
+  double window_keys = 0;
+  // A sequence computing `query` new tokens after `cached` ones.
+  void add(std::int64_t cached, std::int64_t query, std::int64_t window);
+};
+
+class StepCost {
+ public:
+  StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRequest& r);
+  // The step's time: `seqs` sequences, `tokens` new tokens in all, their attention.
+  double step_ms(std::int64_t tokens, std::int64_t seqs, const AttentionLoad& attention);
+  // The grid point at or below `tokens`: every count to 128, then 16 per octave.
+  static std::int64_t grid_floor(std::int64_t tokens);
+  static std::int64_t grid_next(std::int64_t point);
+  std::int64_t shapes() const { return std::int64_t(layers_ms_.size()); }
+  const std::set<std::string>& roofline_fallbacks() const { return clock_.roofline_fallbacks(); }
+  const std::string& comm_model() const { return all_reduce_.description(); }
+  std::int64_t window() const { return window_; }
+
+ private:
+  double layers_ms(std::int64_t tokens);  // at a grid point: everything but attention and head
+  double head_ms(std::int64_t seqs);
+  double attention_ms(const AttentionLoad& a) const;
+
+  const GpuSpec& gpu_;
+  ModelConfig shard_;
+  ServingRequest r_;
+  double layers_ = 0, hidden_ = 0;
+  std::int64_t window_ = 0;
+  std::int64_t sliding_layers_ = 0, global_layers_ = 0;
+  StepClock clock_;
+  AllReduce all_reduce_;
+  std::map<std::int64_t, double> layers_ms_, head_ms_;
+};
+
+}  // namespace tilecast::detail

@@ -1,0 +1,234 @@
+// Serving under load (docs/serving-load.md): the mixed-batch step against the static serving
+// forecast's passes, the scheduler's invariants (every request finishes, the cache never
+// overflows, preemption under pressure), arrivals and determinism, traces and bad input.
+#include "tilecast/serving_load.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "serve/simulator/rng.hpp"
+#include "serve/simulator/step_cost.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_zoo.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+LoadRequest poisson(double qps, std::int64_t n, std::int64_t prompt = 512,
+                    std::int64_t output = 128) {
+  LoadRequest r;
+  r.serving.prompt = prompt;
+  r.serving.output = output;
+  r.arrivals = Arrivals::poisson;
+  r.qps = qps;
+  r.requests = n;
+  return r;
+}
+
+bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
+
+}  // namespace
+
+TEST_SUITE("serving_load") {
+  TEST_CASE("the portable log matches the C library's and draws exponential gaps") {
+    for (double x : {1e-300, 1e-9, 0.1, 0.5, 0.7071, 0.999999, 1.0, 3.0, 1e300})
+      CHECK(close(detail::portable_log(x), std::log(x), 1e-15) == true);
+    CHECK(detail::portable_log(1.0) == 0.0);
+    detail::SplitMix64 a(7), b(7), c(8);
+    CHECK(a.next() == b.next());
+    CHECK(a.next() != c.next());
+    detail::SplitMix64 rng(1);
+    double sum = 0;
+    for (int i = 0; i < 100000; ++i) sum += detail::exponential(rng, 2.0);
+    CHECK(close(sum / 100000, 0.5, 0.01) == true);
+  }
+
+  TEST_CASE("a step's time is the static forecast's pass at the same shape") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    for (int tp : {1, 2}) {
+      ServingRequest s;
+      s.prompt = 512;
+      s.output = 5;  // every decode step forecast
+      s.batch = 8;
+      s.tp = tp;
+      const ServingForecast f = forecast_serving(gpu, model, s);
+      detail::StepCost cost(gpu, model, s);
+      detail::AttentionLoad prefill;
+      for (int i = 0; i < 8; ++i) prefill.add(0, 512, 0);
+      CHECK(close(cost.step_ms(8 * 512, 8, prefill), f.prefill_ms, 1e-9) == true);
+      for (const auto& [cached, ms] : f.decode_ms_at) {
+        detail::AttentionLoad decode;
+        for (int i = 0; i < 8; ++i) decode.add(cached, 1, 0);
+        CHECK(close(cost.step_ms(8, 8, decode), ms, 1e-9) == true);
+      }
+    }
+  }
+
+  TEST_CASE("the token grid: exact to 128, then 16 points per octave") {
+    CHECK(detail::StepCost::grid_floor(100) == 100);
+    CHECK(detail::StepCost::grid_floor(129) == 128);
+    CHECK(detail::StepCost::grid_floor(136) == 136);
+    CHECK(detail::StepCost::grid_next(128) == 136);
+    CHECK(detail::StepCost::grid_floor(8191) == 7936);
+    CHECK(detail::StepCost::grid_next(7936) == 8192);
+  }
+
+  TEST_CASE("one request alone: TTFT is its prefill, TPOT its decode steps") {
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama2-7b");
+    LoadRequest r = poisson(1, 1, 512, 64);
+    const LoadForecast f = simulate_serving(gpu, model, r);
+    ServingRequest s = r.serving;
+    const ServingForecast st = forecast_serving(gpu, model, s);
+    CHECK(close(f.ttft_ms.p50, st.prefill_ms, 1e-9) == true);
+    CHECK(close(f.tpot_ms.p50, st.decode_ms_per_token, 0.01) == true);
+    CHECK(f.steps == 64);
+    CHECK(f.preemptions == 0);
+  }
+
+  TEST_CASE("seeded and deterministic; light load runs at the offered rate") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    const LoadForecast a = simulate_serving(gpu, model, poisson(5, 2000));
+    const LoadForecast b = simulate_serving(gpu, model, poisson(5, 2000));
+    LoadRequest other = poisson(5, 2000);
+    other.seed = 1;
+    const LoadForecast c = simulate_serving(gpu, model, other);
+    CHECK(a.e2e_ms.p99 == b.e2e_ms.p99);
+    CHECK(a.ttft_ms.p50 == b.ttft_ms.p50);
+    CHECK(a.e2e_ms.p99 != c.e2e_ms.p99);
+    CHECK(close(a.requests_per_s, 5, 0.05) == true);
+    CHECK(close(a.output_tokens_per_s, 5 * 128, 0.05) == true);
+    // more load: longer latencies, more sequences per step
+    const LoadForecast heavy = simulate_serving(gpu, model, poisson(40, 2000));
+    CHECK(heavy.e2e_ms.p50 > a.e2e_ms.p50);
+    CHECK(heavy.mean_batch_seqs > a.mean_batch_seqs);
+    CHECK(a.ttft_ms.p50 <= a.ttft_ms.p90);
+    CHECK(a.ttft_ms.p90 <= a.ttft_ms.p99);
+  }
+
+  TEST_CASE("closed loop: an offline run, and continuous against static batches") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    LoadRequest r = poisson(1, 256, 256, 256);
+    r.arrivals = Arrivals::closed_loop;
+    r.concurrency = 256;  // all at once: offline
+    const LoadForecast cont = simulate_serving(gpu, model, r);
+    CHECK(cont.steps >= 256);
+    r.scheduler = Scheduler::static_batch;
+    const LoadForecast stat = simulate_serving(gpu, model, r);
+    CHECK(stat.steps == 256);  // one prefill, 255 decode steps
+    CHECK(stat.ttft_ms.p50 == stat.ttft_ms.p99);
+    // under Poisson load, continuous batching answers sooner than static batches
+    LoadRequest p = poisson(20, 1000, 512, 128);
+    const LoadForecast pc = simulate_serving(gpu, model, p);
+    p.scheduler = Scheduler::static_batch;
+    const LoadForecast ps = simulate_serving(gpu, model, p);
+    CHECK(pc.ttft_ms.p50 < ps.ttft_ms.p50);
+    CHECK(pc.e2e_ms.p50 < ps.e2e_ms.p50);
+  }
+
+  TEST_CASE("a full cache preempts and recomputes; every request still finishes") {
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama2-13b");
+    LoadRequest r = poisson(1, 200, 2000, 2000);
+    r.arrivals = Arrivals::closed_loop;
+    r.concurrency = 200;
+    const LoadForecast f = simulate_serving(gpu, model, r);
+    CHECK(f.preemptions > 0);
+    CHECK(f.kv_peak_fraction <= 1.0);
+    CHECK(f.kv_peak_fraction > 0.9);
+    CHECK(f.kv_use.size() <= 200);
+    CHECK(f.e2e_ms.p99 > 0);
+    CHECK(std::isfinite(f.e2e_ms.p99));
+  }
+
+  TEST_CASE("goodput counts the requests meeting both SLOs") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    LoadRequest r = poisson(20, 1000);
+    r.slo_ttft_ms = 1e6;
+    r.slo_tpot_ms = 1e6;
+    const LoadForecast loose = simulate_serving(gpu, model, r);
+    CHECK(loose.slo_attainment == 1.0);
+    CHECK(loose.goodput_requests_per_s == loose.requests_per_s);
+    r.slo_ttft_ms = loose.ttft_ms.p50;
+    const LoadForecast tight = simulate_serving(gpu, model, r);
+    CHECK(tight.slo_attainment >= 0.49);
+    CHECK(tight.slo_attainment <= 0.52);
+  }
+
+  TEST_CASE("traces: CSV and JSON, errors naming the file, line and field") {
+    const auto t =
+        parse_trace("# a trace\nprompt,arrival_ms,output\n100,5,10\n200,0,20\n", "t.csv");
+    REQUIRE(t.size() == 2);
+    CHECK(t[0].arrival_ms == 0);  // sorted by arrival
+    CHECK(t[0].prompt == 200);
+    const auto j = parse_trace(R"([{"arrival_ms":1,"prompt":3,"output":4}])", "t.json");
+    CHECK(j[0].output == 4);
+    CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n0,12x,3\n", "t.csv"),
+                         "t.csv line 2: field 'prompt' is '12x'; expected an integer", Error);
+    CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n0,1\n", "t.csv"),
+                         "t.csv line 2: 2 fields; the header has 3", Error);
+    CHECK_THROWS_WITH_AS(parse_trace("arrival,prompt,output\n", "t.csv"),
+                         "t.csv line 1: the header must name the columns arrival_ms, prompt and "
+                         "output",
+                         Error);
+    CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n-1,1,1\n", "t.csv"),
+                         "t.csv line 2: field 'arrival_ms' is -1; allowed: 0 to 1e12 ms", Error);
+    CHECK_THROWS_AS(parse_trace(R"([{"arrival_ms":1,"prompt":0,"output":4}])", "t.json"), Error);
+    CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n", "t.csv"), "t.csv: no requests",
+                         Error);
+    LoadRequest r;
+    r.arrivals = Arrivals::trace;
+    r.trace = parse_trace("arrival_ms,prompt,output\n0,100,10\n50,300,20\n", "t.csv");
+    const LoadForecast f = simulate_serving(find_gpu("h100-sxm"), find_model("llama3-8b"), r);
+    CHECK(f.requests_per_s > 0);
+  }
+
+  TEST_CASE("the JSON API: load fields, the static response unchanged, bad input named") {
+    const std::string base = R"("gpu":"h100-sxm","model":"llama3-8b","prompt":512,"output":64)";
+    const auto j = nlohmann::json::parse(
+        api::forecast_serving("{" + base + R"(,"qps":4,"requests":100,"seed":3})"));
+    for (const char* k : {"ttft_ms", "tpot_ms", "e2e_ms"})
+      for (const char* p : {"p50", "p90", "p99"}) CHECK(j[k][p].get<double>() > 0);
+    CHECK(j["output_tokens_per_s"].get<double>() > 0);
+    CHECK(j["requests_per_s"].get<double>() > 0);
+    const auto s = nlohmann::json::parse(api::forecast_serving("{" + base + "}"));
+    CHECK(s.contains("prefill_ms"));
+    CHECK_FALSE(s.contains("ttft_ms"));
+    CHECK_THROWS_WITH_AS(api::forecast_serving("{" + base + R"(,"qps":4,"concurrency":2})"),
+                         "serving request: give 'qps' (Poisson arrivals) or 'concurrency' "
+                         "(closed-loop clients), not both",
+                         Error);
+    CHECK_THROWS_WITH_AS(api::forecast_serving("{" + base + R"(,"qps":4})"),
+                         "serving request: field 'requests' is missing (how many to simulate)",
+                         Error);
+    CHECK_THROWS_AS(api::forecast_serving("{" + base + R"(,"qps":-1,"requests":3})"), Error);
+    CHECK_THROWS_AS(api::forecast_serving("{" + base + R"(,"qps":1,"requests":3,"batch":2})"),
+                    Error);
+    CHECK_THROWS_AS(
+        api::forecast_serving("{" + base + R"(,"qps":1,"requests":3,"engine":"eager"})"), Error);
+    CHECK_THROWS_WITH_AS(
+        api::forecast_serving(R"({"gpu":"h100-sxm","model":"llama3-8b","trace":"x,y\n"})"),
+        "trace line 1: the header must name the columns arrival_ms, prompt and output", Error);
+  }
+
+  TEST_CASE("limits: too long for the cache, too much work, a model that does not fit") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 2, 1 << 30, 1)),
+                         doctest::Contains("KV blocks; the cache holds"), Error);
+    CHECK_THROWS_WITH_AS(
+        simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 1000000, 8, 100)),
+        doctest::Contains("a simulation takes at most 50000000"), Error);
+    CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama2-70b"), poisson(1, 2)),
+                         doctest::Contains("does not fit"), Error);
+  }
+}

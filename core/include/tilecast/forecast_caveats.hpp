@@ -26,10 +26,13 @@ std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);
 std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel);
 
 // A half-precision forecast's precision (mixed-precision autocast for training, the whole pass
-// in the type otherwise) and the ops of that type no learned model covers (forecast by the
-// roofline). Empty at FP32.
+// in the type otherwise) and the ops no learned model covers (forecast by the roofline: the
+// replays' fallback, forecast/kernel_times.hpp). At FP32 only the latter.
 std::vector<std::string> precision_caveats(const Workload& w,
                                            const std::vector<std::string>& roofline_ops);
+// The ops no learned model covers, forecast by the roofline (empty when there are none).
+std::vector<std::string> roofline_caveats(DataType dtype,
+                                          const std::vector<std::string>& roofline_ops);
 
 // A workload beyond the model's stated context (max_position_embeddings / n_positions); the
 // assumptions of a mixture of experts (balanced routing) and of sliding-window layers.

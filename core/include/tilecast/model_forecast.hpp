@@ -50,8 +50,8 @@ struct ModelForecast {
   std::array<double, kOpKindCount> breakdown_ms{};  // indexed by OpKind
   std::vector<SectionForecast> layers;
   std::vector<Substitution> substitutions;  // sorted, unique
-  // Ops of a half type (FP16/BF16) that no learned model covers on this GPU's vendor, forecast
-  // by the roofline instead (sorted, unique; always empty at FP32).
+  // Ops that no learned model covers on this GPU's vendor at their data type, forecast by the
+  // roofline instead (sorted, unique; empty at FP32 with the built-in models).
   std::vector<std::string> roofline_fallbacks;
 };
 

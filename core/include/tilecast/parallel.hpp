@@ -97,6 +97,9 @@ struct ParallelForecast {
   std::vector<StageStreams> stages;
   TrainingMemory memory;
   std::vector<std::string> assumptions;
+  // Ops no learned model covers on this GPU's vendor at their data type, forecast by the
+  // roofline instead (sorted, unique).
+  std::vector<std::string> roofline_fallbacks;
 };
 
 // `w` is the whole step's workload (training; batch = the global batch, split over dp ranks

@@ -31,6 +31,7 @@ class AmdGemmPredictor final : public KernelPredictor {
     return f;
   }
   std::string_view name() const override { return "tilecast"; }
+  bool covers(const Kernel& kernel) const override { return family_of(kernel.op).name == "gemm"; }
 
  private:
   AmdGemmModel model_;

@@ -188,10 +188,19 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
   return c;
 }
 
+std::vector<std::string> roofline_caveats(DataType dtype,
+                                          const std::vector<std::string>& roofline_ops) {
+  if (roofline_ops.empty()) return {};
+  std::string ops;
+  for (const auto& o : roofline_ops) ops += (ops.empty() ? "" : ", ") + o;
+  return {"No learned " + std::string(dtype_name(dtype)) + " model covers " + ops +
+          ": those kernels are forecast by the roofline (a lower bound)."};
+}
+
 std::vector<std::string> precision_caveats(const Workload& w,
                                            const std::vector<std::string>& roofline_ops) {
+  if (w.dtype == DataType::fp32) return roofline_caveats(w.dtype, roofline_ops);
   std::vector<std::string> c;
-  if (w.dtype == DataType::fp32) return c;
   const std::string t(dtype_name(w.dtype));
   if (w.training())
     c.push_back("Precision: " + t +
@@ -203,12 +212,7 @@ std::vector<std::string> precision_caveats(const Workload& w,
                 "ends with the gradients accumulated), nor a loss scaler (fp16).");
   else
     c.push_back("Precision: " + t + " weights and activations; every kernel in " + t + ".");
-  if (!roofline_ops.empty()) {
-    std::string ops;
-    for (const auto& o : roofline_ops) ops += (ops.empty() ? "" : ", ") + o;
-    c.push_back("No learned " + t + " model covers " + ops +
-                ": those kernels are forecast by the roofline (a lower bound).");
-  }
+  for (std::string& r : roofline_caveats(w.dtype, roofline_ops)) c.push_back(std::move(r));
   c.push_back("No 80% band: the bands are fitted on FP32 forecasts; " + t +
               " whole-model forecasts have not been checked against measurements.");
   return c;

@@ -18,6 +18,7 @@ class OwningLearnedPredictor final : public KernelPredictor {
     return model_.forecast(gpu, kernel);
   }
   std::string_view name() const override { return model_.name(); }
+  bool covers(const Kernel& kernel) const override { return model_.covers(kernel); }
 
  private:
   KernelWeights weights_;

@@ -11,9 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <tuple>
 
+#include "forecast/kernel_times.hpp"
 #include "forecast/timeline.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
@@ -21,14 +21,9 @@
 namespace tilecast {
 namespace {
 
-struct Timed {
-  double exec_ms = 0;    // on the GPU
-  double launch_ms = 0;  // on the host
-};
-
 // Dispatches one kernel on the host and runs it on the compute stream; returns how
 // far it moved the compute stream's finish time (the time it is charged).
-double replay(detail::Timeline& t, const Timed& k) {
+double replay(detail::Timeline& t, const detail::TimedKernel& k) {
   const double before_ms = t.ready_ms(detail::Stream::compute);
   return t.launch(k.launch_ms, k.exec_ms).finish_ms - before_ms;
 }
@@ -40,31 +35,14 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   ModelForecast f;
   f.workload = w;
   f.predictor = predictor;
-  std::map<Kernel, Timed> cache;  // each distinct kernel (op, data type, dims) forecast once
-  std::vector<std::vector<Timed>> timed(graph.sections.size());
+  detail::KernelTimes times(gpu, predictor);  // each distinct kernel forecast once
+  std::vector<std::vector<detail::TimedKernel>> timed(graph.sections.size());
   std::vector<Substitution> subs;
   for (std::size_t si = 0; si < graph.sections.size(); ++si) {
     const auto& s = graph.sections[si];
     double flops = 0;
     for (const auto& o : s.ops) {
-      auto it = cache.find(o.kernel);
-      if (it == cache.end()) {
-        KernelForecast k;
-        if (predictor == Predictor::tilecast && o.kernel.dtype != DataType::fp32) {
-          try {
-            k = forecast_kernel(gpu, o.kernel, predictor);
-          } catch (const Error&) {  // no learned model of this type and family: the roofline
-            k = forecast_kernel(gpu, o.kernel, Predictor::roofline);
-            f.roofline_fallbacks.emplace_back(op_name(o.kernel.op));
-          }
-        } else {
-          k = forecast_kernel(gpu, o.kernel, predictor);
-        }
-        const double launch = std::clamp(k.overhead_ms, 0.0, k.latency_ms);
-        it = cache.emplace(o.kernel, Timed{k.latency_ms - launch, launch}).first;
-      }
-      Timed k = it->second;
-      if (o.fused_kernels > 0) k.exec_ms *= o.traffic_scale;  // a fused chain (compiled.cpp)
+      const detail::TimedKernel k = times.op(o);
       timed[si].push_back(k);
       f.kernel_sum_ms += double(s.count) * (k.exec_ms + k.launch_ms);
       flops += op_flops(o);
@@ -118,9 +96,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
                          }),
              subs.end());
   f.substitutions = std::move(subs);
-  std::sort(f.roofline_fallbacks.begin(), f.roofline_fallbacks.end());
-  f.roofline_fallbacks.erase(std::unique(f.roofline_fallbacks.begin(), f.roofline_fallbacks.end()),
-                             f.roofline_fallbacks.end());
+  f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
   f.latency_ms = f.forward_ms + f.backward_ms;
   if (!std::isfinite(f.latency_ms) || !std::isfinite(f.flops) || f.latency_ms <= 0)
     throw Error("the forecast is not finite: the workload is too large for this model");

@@ -55,6 +55,7 @@ class OwnedLearnedPredictor final : public KernelPredictor {
     return learned_.forecast(gpu, kernel);
   }
   std::string_view name() const override { return learned_.name(); }
+  bool covers(const Kernel& kernel) const override { return learned_.covers(kernel); }
 
  private:
   KernelWeights weights_;
@@ -73,6 +74,7 @@ class LazyPredictor final : public KernelPredictor {
     return model_().forecast(gpu, kernel);
   }
   std::string_view name() const override { return "tilecast"; }  // every learned model's
+  bool covers(const Kernel& kernel) const override { return model_().covers(kernel); }
 
  private:
   Model model_;
@@ -192,6 +194,12 @@ const FamilyModel* LearnedPredictor::model_of(const FamilyTraits& traits, Op op)
   return f < by_family_.size() ? by_family_[f] : weights_.find(traits.name);
 }
 
+bool LearnedPredictor::covers(const Kernel& kernel) const {
+  const FamilyTraits& traits = family_of(kernel.op);
+  const FamilyModel* model = model_of(traits, kernel.op);
+  return model && (!model->streaming_tiles || (streaming_ && traits.streaming_traffic));
+}
+
 KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kernel) const {
   KernelForecast f = roofline_part(gpu, kernel);
   const FamilyTraits& traits = family_of(kernel.op);
@@ -254,7 +262,11 @@ void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPre
   r.count.store(n + 1, std::memory_order_release);
 }
 
-const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+namespace {
+
+// The most specific entry for the kernel (vendor before family; among equals the latest), or
+// null.
+const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
   const std::string_view family = family_of(kernel.op).name;
   const Registry& r = registry();
   const int n = r.count.load(std::memory_order_acquire);
@@ -271,10 +283,22 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
       best_score = score;
     }
   }
+  return best;
+}
+
+}  // namespace
+
+const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const KernelPredictor* best = find_learned_model(gpu, kernel);
   if (!best)
     throw Error("no learned model for " + std::string(dtype_name(kernel.dtype)) +
                 " kernels yet; use --predictor roofline");
   return *best;
+}
+
+bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const KernelPredictor* model = find_learned_model(gpu, kernel);
+  return model && model->covers(kernel);
 }
 
 }  // namespace tilecast

@@ -30,6 +30,9 @@ class KernelPredictor {
   virtual ~KernelPredictor() = default;
   virtual KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const = 0;
   virtual std::string_view name() const = 0;
+  // Whether it has a model for the kernel's family (a learned set may lack one, e.g. the FP16
+  // nets' softmax); forecasting a kernel it does not cover throws.
+  virtual bool covers(const Kernel&) const { return true; }
 };
 
 // The plain roofline: latency = max(FLOPs / peak, bytes / bandwidth).
@@ -48,6 +51,7 @@ class LearnedPredictor final : public KernelPredictor {
                    const LibraryProfile* library = nullptr);
   KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override;
   std::string_view name() const override { return "tilecast"; }
+  bool covers(const Kernel& kernel) const override;
 
  private:
   const KernelWeights& weights_;
@@ -79,5 +83,9 @@ void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPre
 // ("no learned model for bf16 kernels yet; use --predictor roofline") when there is none.
 // The default entry: the embedded weights for FP32 kernels of every vendor and family.
 const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
+// Whether a learned model covers the kernel: an entry for the GPU's vendor and the kernel's
+// data type and family whose model has that family. Where none does, the replays forecast the
+// kernel by the roofline (forecast/kernel_times.hpp).
+bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 
 }  // namespace tilecast

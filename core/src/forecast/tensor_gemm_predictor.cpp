@@ -29,6 +29,7 @@ class TensorGemmPredictor final : public KernelPredictor {
     return f;
   }
   std::string_view name() const override { return "tilecast"; }
+  bool covers(const Kernel& kernel) const override { return family_of(kernel.op).name == "gemm"; }
 
  private:
   TensorGemmModel model_;

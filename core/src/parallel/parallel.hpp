@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "forecast/kernel_times.hpp"
 #include "tilecast/comm.hpp"
 #include "tilecast/parallel.hpp"
 
@@ -86,22 +87,6 @@ class BucketFiller {
 };
 
 // ---- step.cpp ----
-// Each distinct kernel forecast once (as the single-GPU replay does): its GPU time and the
-// host's launch cost. One cache can serve many configurations (the plan search).
-struct Timed {
-  double exec_ms = 0, launch_ms = 0;
-};
-class KernelTimes {
- public:
-  KernelTimes(const GpuSpec& gpu, Predictor p) : gpu_(gpu), p_(p) {}
-  const Timed& operator()(const Kernel& k);
-  Predictor predictor() const { return p_; }
-
- private:
-  const GpuSpec& gpu_;
-  Predictor p_;
-  std::map<Kernel, Timed> cache_;
-};
 struct MicrobatchReplay;
 // The stages' micro-batch replays of one model, by what they depend on (tp, pp, micro-batch
 // size, seq, recomputation, ZeRO-3's dp, bucket size): configurations differing only in dp or

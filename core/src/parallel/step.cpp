@@ -52,16 +52,6 @@ const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus) {
 
 namespace detail {
 
-const Timed& KernelTimes::operator()(const Kernel& k) {
-  auto it = cache_.find(k);
-  if (it == cache_.end()) {
-    const KernelForecast f = forecast_kernel(gpu_, k, p_);
-    const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
-    it = cache_.emplace(k, Timed{f.latency_ms - launch, launch}).first;
-  }
-  return it->second;
-}
-
 namespace {
 
 using detail::Stream;
@@ -116,7 +106,7 @@ struct Replayer {
       (in_backward ? r.backward_exposed_ms : r.forward_exposed_ms) += wait.finish_ms - before;
       pending_ready = -1;
     }
-    const Timed& k = times(o.kernel);
+    const TimedKernel k = times.op(o);
     const double before = t.ready_ms(Stream::compute);
     const detail::Event e = t.launch(k.launch_ms, k.exec_ms);
     r.breakdown_ms[static_cast<int>(o.kind)] += e.finish_ms - before;
@@ -412,6 +402,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
                 coll.describe(Collective::kSendRecv, Group::pp, boundary_bytes));
   a.push_back("recomputation " + std::string(recompute_name(c.recompute)) +
               "; the optimizer step itself is not forecast (as for one GPU)");
+  f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
   return f;
 }
 

@@ -1,0 +1,45 @@
+// The replay cache: a kernel's forecast split into GPU and host time, with the roofline where
+// no learned model covers the kernel.
+#include "forecast/kernel_times.hpp"
+
+#include <algorithm>
+
+#include "forecast/predictor.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+
+double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes) {
+  double peak_gflops = gpu.fp32_matrix_gflops > 0 ? gpu.fp32_matrix_gflops : gpu.fp32_gflops;
+  if (dtype != DataType::fp32) {
+    const double tensor = gpu.peak_tflops_of(dtype, ComputeUnit::tensor);
+    const double vector = gpu.peak_tflops_of(dtype, ComputeUnit::vector);
+    peak_gflops = 1000 * (tensor > 0 ? tensor : vector);
+  }
+  if (peak_gflops <= 0 || gpu.mem_bw_gbps <= 0)
+    throw Error(gpu.name + " states no " + std::string(dtype_name(dtype)) + " peak");
+  return std::max(flops / peak_gflops, bytes / gpu.mem_bw_gbps) / 1e6;
+}
+
+const TimedKernel& KernelTimes::kernel(const Kernel& k) {
+  auto it = cache_.find(k);
+  if (it != cache_.end()) return it->second;
+  Predictor p = predictor_;
+  if (p != Predictor::roofline && !has_learned_model(gpu_, k)) {
+    p = Predictor::roofline;
+    fallbacks_.insert(std::string(op_name(k.op)));
+  }
+  const KernelForecast f = forecast_kernel(gpu_, k, p);
+  const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
+  return cache_.emplace(k, TimedKernel{f.latency_ms - launch, launch}).first->second;
+}
+
+TimedKernel KernelTimes::op(const GraphOp& op) {
+  if (op.fused_bytes > 0)
+    return {fused_roofline_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes), 0};
+  TimedKernel t = kernel(op.kernel);
+  if (op.fused_kernels > 0) t.exec_ms *= op.traffic_scale;  // graph/engines/compiled.cpp
+  return t;
+}
+
+}  // namespace tilecast::detail

@@ -1,0 +1,51 @@
+// The one replay cache: each distinct kernel of a replay (the single-GPU step, the serving
+// passes, the parallel stages and the plan search) forecast once, as its GPU execution time and
+// the host's launch cost. Where no learned model covers a kernel (its GPU's vendor, data type
+// and family), the kernel is forecast by the roofline and named in roofline_fallbacks(), for
+// the caveats: that decision is made here and nowhere else.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast::detail {
+
+struct TimedKernel {
+  double exec_ms = 0;    // on the GPU
+  double launch_ms = 0;  // on the host: the predictor's per-launch cost, at most the latency
+};
+
+class KernelTimes {
+ public:
+  // The GPU must outlive the cache.
+  KernelTimes(const GpuSpec& gpu, Predictor predictor) : gpu_(gpu), predictor_(predictor) {}
+
+  // A kernel's times, forecast on first use.
+  const TimedKernel& kernel(const Kernel& k);
+  // A graph op's: its kernel's; a compiled engine's fused chain (GraphOp::fused_kernels) its
+  // anchor's with the execution scaled by the chain's traffic; a fused kernel outside the
+  // vocabulary (GraphOp::fused_bytes) its roofline, with no launch cost.
+  TimedKernel op(const GraphOp& op);
+
+  Predictor predictor() const { return predictor_; }
+  const GpuSpec& gpu() const { return gpu_; }
+  // Ops no learned model covers, forecast by the roofline (sorted, unique).
+  const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
+
+ private:
+  const GpuSpec& gpu_;
+  Predictor predictor_;
+  std::map<Kernel, TimedKernel> cache_;
+  std::set<std::string> fallbacks_;
+};
+
+// The roofline of a fused kernel outside the kernel vocabulary: max(FLOPs at the data type's
+// tensor peak (FP32: the FP32 GEMM peak), bytes at the memory bandwidth).
+double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes);
+
+}  // namespace tilecast::detail

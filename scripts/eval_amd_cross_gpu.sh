@@ -5,7 +5,7 @@
 # (amd/kernels/test) and its vector-op rows (amd/kernels/train). Prints MAPE per op beside the
 # roofline as a Markdown table, both ways. ~4 min on 2 cores. Usage: scripts/eval_amd_cross_gpu.sh [BUILD_DIR]
 # TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-amd --rows) as
-# DIR/<train>-on-<test>.csv, which scripts/amd_gemm_residuals.py breaks down.
+# DIR/<train>-on-<test>.csv, which scripts/experiments/amd_gemm_residuals.py breaks down.
 # TILECAST_AMD_GEMM=net forecasts the GEMMs with the learned net instead of the analytic model
 # (the figures before it).
 set -euo pipefail

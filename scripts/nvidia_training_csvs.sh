@@ -1,6 +1,6 @@
 # The NVIDIA FP32 training CSVs of the shipped model, in the order the trainer reads them
 # (the weights record that order). Sourced by scripts/train.sh, eval_generalization.sh,
-# h200_in_training.sh and fold_gemm_tiles.sh: nvidia_training_csvs DATA_DIR fills the array `files`.
+# experiments/h200_in_training.sh and experiments/fold_gemm_tiles.sh: nvidia_training_csvs DATA_DIR fills the array `files`.
 nvidia_training_csvs() {
   local train="$1/nvidia/kernels/train" op gpu
   files=()

@@ -3,9 +3,9 @@
 # kernel timings of the H200 (data/measured/h200/bf16-seed0/kernels-bf16/{linear,bmm}.csv,
 # PyTorch-profiler timings of random shapes; docs/fp16-model.md "BF16 on the H200"). Prints
 # MAPE per op, by tokens-free shape size, beside the roofline, and the signed median error.
-# Usage: scripts/eval_h200_bf16_gemm.sh [BUILD_DIR]  (~1 min: one `tilecast kernel` per row)
+# Usage: scripts/experiments/eval_h200_bf16_gemm.sh [BUILD_DIR]  (~1 min: one `tilecast kernel` per row)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD="${1:-build}"
 python3 - "$BUILD/cli/tilecast" <<'PY'
 import csv, json, statistics, subprocess, sys

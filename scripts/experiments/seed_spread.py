@@ -11,7 +11,7 @@ run given, beside their mean and range. Produce the runs with, for N in 1 2 3:
 
 (about 4 minutes each on 2 cores; two can run side by side), then:
 
-    python3 scripts/seed_spread.py /tmp/gen-seed1.json /tmp/gen-seed2.json /tmp/gen-seed3.json
+    python3 scripts/experiments/seed_spread.py /tmp/gen-seed1.json /tmp/gen-seed2.json /tmp/gen-seed3.json
 """
 import json
 import sys

@@ -3,7 +3,7 @@
 # folds with the H200's own kernel measurements (data/measured/h200/fp32-seed0 and -seed1) added
 # to every fold's training rows. Judges "more diverse training data" (issue 10 item 4) for the
 # one newer-generation GPU measured here; docs/generalization.md, "Tried: the H200 in training".
-# Usage: scripts/h200_in_training.sh OUT_DIR [--min-us N] [--seeds 1,2,3] [--full-model]
+# Usage: scripts/experiments/h200_in_training.sh OUT_DIR [--min-us N] [--seeds 1,2,3] [--full-model]
 #   --min-us N: train only on H200 rows measured at >= N us (rows near the measuring host's
 #   launch floor teach that host's floor, 14.5 us there against NeuSight's 25-41 us).
 #   --full-model: instead of the folds, train the shipped model's inputs plus the H200 rows
@@ -14,8 +14,8 @@
 # About 4 minutes a seed on 2 cores, two seeds side by side. Reads ../shared in place; the
 # temporary data folder holds links only.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: scripts/h200_in_training.sh OUT_DIR [--min-us N] [--seeds 1,2,3] [--full-model]" >&2; exit 2; }
+cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] || { echo "usage: scripts/experiments/h200_in_training.sh OUT_DIR [--min-us N] [--seeds 1,2,3] [--full-model]" >&2; exit 2; }
 OUT="$1"
 shift
 MIN_US=0
@@ -98,7 +98,7 @@ for p in "${pids[@]}"; do wait "$p"; done
 reports=()
 for seed in ${SEEDS//,/ }; do reports+=("$OUT/h200-seed$seed.json"); done
 if [ ${#reports[@]} -ge 2 ]; then
-  python3 scripts/seed_spread.py "${reports[@]}"
+  python3 scripts/experiments/seed_spread.py "${reports[@]}"
 else
   echo "h200_in_training: wrote ${reports[0]} (give two seeds or more for their spread)" >&2
 fi

@@ -6,7 +6,7 @@ forecast's tiles and waves (`tilecast kernel --json`), and the forecast's signed
 duration class. Shows where wave quantisation that the tile table does not foresee costs time
 (docs/kernel-model.md, "Known gaps").
 
-Usage: python3 scripts/gemm_tiles_check.py [--cli PATH] [--devices DIR] [CSV]
+Usage: python3 scripts/experiments/gemm_tiles_check.py [--cli PATH] [--devices DIR] [CSV]
 """
 import argparse
 import collections
@@ -17,7 +17,7 @@ import os
 import statistics
 import subprocess
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN = os.path.join(REPO, "data", "measured", "h200", "fp32-seed0")
 
 

@@ -5,7 +5,7 @@ Runs `tilecast eval-kernels --rows` on one run of the measurement kit and prints
 error of the rows under 30 us (median, 10th and 90th percentile), under 50 us and over 1 ms
 (median), and the MAPE per op of the rows measured at 100 us or longer.
 
-Usage: python3 scripts/h200_rows.py [RUN_DIR (data/measured/h200/fp32-seed0)] [--tilecast CLI]
+Usage: python3 scripts/experiments/h200_rows.py [RUN_DIR (data/measured/h200/fp32-seed0)] [--tilecast CLI]
 """
 import argparse
 import csv

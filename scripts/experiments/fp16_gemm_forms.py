@@ -6,12 +6,12 @@ computes the form's physical times (waves x tile FLOPs at the per-SM tensor peak
 tensor-core tile rule; bytes at DRAM bandwidth), fits each candidate form on one GPU's rows
 (median per distinct shape) and prints MAPE % per projection on the other GPU's rows, both
 ways, then the shipped form's error by token range. Deterministic (Nelder-Mead from fixed
-starts for the forms with no linear fit). Usage: python3 scripts/fp16_gemm_forms.py [BUILD_DIR]
+starts for the forms with no linear fit). Usage: python3 scripts/experiments/fp16_gemm_forms.py [BUILD_DIR]
 (~15 min on one core). The shipped fit is the C++ one (core/src/train/tensor_gemm_fit.cpp).
 """
 import csv, io, math, os, subprocess, sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 CLI = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else "build", "cli", "tilecast")
 VIDUR = os.environ.get("TILECAST_VIDUR_DIR", os.path.join(ROOT, "..", "shared", "data", "vidur"))
 # (catalog id, SMs, FP16 tensor peak FLOP/s, DRAM B/s): gpu_catalog/a100-80gb-sxm.json, a40.json

@@ -10,7 +10,7 @@ with torch.fx, timed per node) in place and reports:
 A ROCm graph difference would show as extra or missing nodes, or as an operator whose ratio
 is far from that of the other operators of its kind.
 
-Usage: scripts/amd_graph_diff.py [--data ../shared/data/neusight] [--min-ms 0.3]
+Usage: scripts/experiments/amd_graph_diff.py [--data ../shared/data/neusight] [--min-ms 0.3]
 """
 import argparse
 import collections

@@ -8,7 +8,7 @@ against tilecast's forecast of each phase (build/cli/tilecast forecast --json).
 A phase that takes much longer end to end than its own operators took one by one holds time no
 per-kernel forecaster can see (docs/model-forecast.md, "What limits the end-to-end error").
 
-Usage: python3 scripts/label_phases.py [--data DIR] [--cli PATH] [GPU_FOLDER ...]
+Usage: python3 scripts/experiments/label_phases.py [--data DIR] [--cli PATH] [GPU_FOLDER ...]
 """
 import argparse
 import csv
@@ -54,8 +54,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get(
-        "TILECAST_DATA_DIR", os.path.join(here, "..", "..", "shared", "data", "neusight")))
-    ap.add_argument("--cli", default=os.path.join(here, "..", "build", "cli", "tilecast"))
+        "TILECAST_DATA_DIR", os.path.join(here, "..", "..", "..", "shared", "data", "neusight")))
+    ap.add_argument("--cli", default=os.path.join(here, "..", "..", "build", "cli", "tilecast"))
     ap.add_argument("gpus", nargs="*", help="label folders (default: every one with training labels)")
     a = ap.parse_args()
     labels = os.path.join(a.data, "labels")

@@ -7,11 +7,11 @@
 # held-out GPUs' own kernel names (train and test CSVs: which tile cuBLAS ran, no timings).
 # The second is an oracle, not a forecast: it says what knowing the new generation's cuBLAS
 # heuristics would be worth (docs/generalization.md, "What the GEMM misses are made of").
-# Usage: scripts/fold_gemm_tiles.sh OUT_DIR [--folds Pascal,Volta,Turing,Ampere]
+# Usage: scripts/experiments/fold_gemm_tiles.sh OUT_DIR [--folds Pascal,Volta,Turing,Ampere]
 # About 1 minute a fold on 2 cores; deterministic. Reads ../shared in place.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: scripts/fold_gemm_tiles.sh OUT_DIR [--folds LIST]" >&2; exit 2; }
+cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] || { echo "usage: scripts/experiments/fold_gemm_tiles.sh OUT_DIR [--folds LIST]" >&2; exit 2; }
 OUT="$1"
 shift
 FOLDS=Pascal,Volta,Turing,Ampere

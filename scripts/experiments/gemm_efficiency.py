@@ -8,7 +8,7 @@ It is the number a forecaster must get right for an unseen GPU's large GEMMs, an
 architectures disagree on it more than any datasheet quantity explains
 (docs/generalization.md, "Targets").
 
-Usage: python3 scripts/gemm_efficiency.py [--data DIR] [--min-ms 1]
+Usage: python3 scripts/experiments/gemm_efficiency.py [--data DIR] [--min-ms 1]
 """
 import argparse
 import csv
@@ -18,7 +18,7 @@ import os
 import statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 
 
 def peaks_gflops(device_dirs):

@@ -7,7 +7,7 @@ kernel (macro tile, split-U GSU, matrix instruction) and prints MAPE and mean si
 group: measured time, split-K, matrix instruction, forecast tile = measured tile, reduction
 length, batch. Then the same shapes measured on both GPUs, the other GPU's time scaled by the
 matrix-peak ratio: how far apart the two GPUs are, by whether their library chose the same tile.
-Usage: scripts/amd_gemm_residuals.py ROWS_DIR [DATA_DIR (default ../shared/data/neusight)]
+Usage: scripts/experiments/amd_gemm_residuals.py ROWS_DIR [DATA_DIR (default ../shared/data/neusight)]
 """
 import csv
 import math

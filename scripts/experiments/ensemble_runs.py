@@ -7,7 +7,7 @@ every forecast (kernel rows, whole models and their phases) is the geometric mea
 seeds'. The rows must agree (same inputs); the output keeps the first run's hash, so
 re-aggregate it, bands included, with the same folds, the first run's seed and `--runs-in`:
 
-    python3 scripts/ensemble_runs.py /tmp/runs-seed1.json /tmp/runs-seed2.json \\
+    python3 scripts/experiments/ensemble_runs.py /tmp/runs-seed1.json /tmp/runs-seed2.json \\
         /tmp/runs-seed3.json /tmp/runs-ensemble.json
     bash scripts/eval_generalization.sh --folds Pascal,Volta,Turing,Ampere \\
         --runs-in /tmp/runs-ensemble.json --out /tmp/gen-ensemble.json

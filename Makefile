@@ -8,7 +8,7 @@ help:
 	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/"
 	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/ (~2 min)"
-	@echo "make eval    - accuracy tables (kernels and whole models) for the README"
+	@echo "make eval    - accuracy tables (kernels and whole models) (docs/accuracy.md)"
 	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"

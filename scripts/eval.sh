@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy tables quoted in the README: kernels, then whole models.
+# The accuracy tables of docs/accuracy.md: kernels, then whole models.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build_native.sh >/dev/null

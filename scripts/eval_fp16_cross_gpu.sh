@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-GPU generalization of the FP16 models (issue 12 item 1): train on the vidur data of one
 # GPU, forecast every operator row of the other, both ways; prints MAPE per operator beside the
-# roofline as a Markdown table (the README's), GEMMs by the analytic tensor-core model as
+# roofline as a Markdown table (docs/accuracy.md's), GEMMs by the analytic tensor-core model as
 # shipped, then the projections by the learned GEMM net of the same run beside it (the model
 # the analytic one replaced; docs/fp16-model.md). Each direction retrains with the shipped
 # settings (seed 1), about 20 s on 2 cores. Usage: scripts/eval_fp16_cross_gpu.sh [BUILD_DIR]

@@ -3,7 +3,7 @@
 # training architecture (Pascal, Volta, Turing, Ampere) train without its GPUs and evaluate
 # them; the H200 (Hopper, measured by us) and the AMD GPUs with the full model. Writes
 # docs/generalization.json, core/data/error_bands.json (rebuild to embed them) and the table
-# block of README.md. About 15-20 min on 2 shared cores; deterministic.
+# block of docs/accuracy.md. About 15-20 min on 2 shared cores; deterministic.
 # Usage: scripts/eval_generalization.sh [--hash-only | --folds NAME,... --epochs N --max-rows N]
 # (TILECAST_CLI=path picks the CLI; extra flags go to `tilecast eval-generalization`; with
 # --folds/--epochs/--max-rows nothing is written unless you add --out etc. yourself).
@@ -25,7 +25,7 @@ for k in "${kernels[@]}"; do args+=(--kernels "$k"); done
 for run in fp32-seed0 fp32-seed1 fp32-seed2-switch; do args+=(--measured "$H200/$run"); done
 case " $* " in
   *" --hash-only "* | *" --folds "* | *" --epochs "* | *" --max-rows "* | *" --seed "*) ;;
-  *) args+=(--out docs/generalization.json --bands core/data/error_bands.json --readme README.md) ;;
+  *) args+=(--out docs/generalization.json --bands core/data/error_bands.json --readme docs/accuracy.md) ;;
 esac
 start=$(date +%s)
 "$CLI" eval-generalization "${args[@]}" "$@" "${files[@]}"

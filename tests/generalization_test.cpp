@@ -1,6 +1,6 @@
 // The generalization protocol: band fitting and coverage on known residuals, the report's
 // shape, one tiny fold run in-process through the protocol's code path (its held-out GPU
-// never trained on), and the committed report, bands and README table current.
+// never trained on), and the committed report, bands and accuracy table (docs/accuracy.md) current.
 #include "tilecast/generalization.hpp"
 
 #include <doctest/doctest.h>
@@ -297,7 +297,7 @@ TEST_SUITE("generalization") {
     CHECK(generalization_hash(in, folds, cfg) != generalization_hash(in, folds, other));
   }
 
-  TEST_CASE("the committed report, bands and README table are current") {
+  TEST_CASE("the committed report, bands and accuracy table (docs/accuracy.md) are current") {
     const auto report = test::read_file(test::repo_dir() + "/docs/generalization.json");
     const auto j = nlohmann::json::parse(report);
     const test::CliRun hash =
@@ -314,7 +314,7 @@ TEST_SUITE("generalization") {
     CHECK(bands.at("kernel") == j.at("error_bands").at("kernel"));
     CHECK(bands.at("model") == j.at("error_bands").at("model"));
     CHECK(embedded_error_bands().protocol_hash == j.at("hash").get<std::string>());
-    const std::string readme = test::read_file(test::repo_dir() + "/README.md");
+    const std::string readme = test::read_file(test::repo_dir() + "/docs/accuracy.md");
     const std::string begin = "<!-- generalization:begin -->\n",
                       end = "<!-- generalization:end -->";
     const std::size_t b = readme.find(begin), e = readme.find(end);

@@ -1,6 +1,6 @@
 // `tilecast eval-generalization`: the generalization protocol (docs/generalization.md). Reads
 // the inputs, runs the folds (tilecast/generalization.hpp), writes the JSON report, the error
-// bands and the README block. `scripts/eval_generalization.sh` names the inputs.
+// bands and the block in docs/accuracy.md. `scripts/eval_generalization.sh` names the inputs.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

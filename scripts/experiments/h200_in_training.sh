@@ -2,7 +2,7 @@
 # An experiment, not part of CI or of the shipped model: the generalization protocol's four
 # folds with the H200's own kernel measurements (data/measured/h200/fp32-seed0 and -seed1) added
 # to every fold's training rows. Judges "more diverse training data" (issue 10 item 4) for the
-# one newer-generation GPU measured here; docs/generalization.md, "Tried: the H200 in training".
+# one newer-generation GPU measured here; docs/generalization.md, "Tried on the protocol and not kept".
 # Usage: scripts/experiments/h200_in_training.sh OUT_DIR [--min-us N] [--seeds 1,2,3] [--full-model]
 #   --min-us N: train only on H200 rows measured at >= N us (rows near the measuring host's
 #   launch floor teach that host's floor, 14.5 us there against NeuSight's 25-41 us).

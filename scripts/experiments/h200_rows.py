@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where the H200 kernel error sits, by measured duration and op (the README's H200 paragraph).
+"""Where the H200 kernel error sits, by measured duration and op (docs/accuracy.md's H200 paragraph).
 
 Runs `tilecast eval-kernels --rows` on one run of the measurement kit and prints: the signed
 error of the rows under 30 us (median, 10th and 90th percentile), under 50 us and over 1 ms

@@ -1,6 +1,6 @@
 // The generalization protocol's aggregation: per-fold kernel and whole-model error, the 80%
 // error bands fitted on out-of-architecture residuals and their coverage, the JSON report and
-// its README tables (tilecast/generalization.hpp). No training here: runs in, text out.
+// its tables in docs/accuracy.md (tilecast/generalization.hpp). No training: runs in, text out.
 #include "tilecast/generalization.hpp"
 
 #include <algorithm>

@@ -145,9 +145,10 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 "): those kernels are forecast by the roofline.");
   }
   c.push_back(
-      "No measured serving latencies exist in the project's data: this forecast is "
-      "checked only through its kernels. Requests are a static batch that starts "
-      "together; queueing, continuous batching and sampling are not modelled.");
+      "Serving forecasts are checked through their kernels and against published serving "
+      "measurements (data/published/serving.json, docs/serving-checks.md), not against runs "
+      "of this setup. Requests are a static batch that starts together; queueing, continuous "
+      "batching and sampling are not modelled.");
   if (r.tp > 1)
     c.push_back("Tensor parallelism over " + std::to_string(r.tp) + " GPUs: " + f.comm_model +
                 ", two per layer, not overlapped with compute.");

@@ -49,6 +49,7 @@ const browser = await chromium.launch({
 try {
   // Navigation -> first forecast on screen, each run in a fresh context (cold cache).
   const firsts = [];
+  let firstFiles = []; // the site's files fetched before the first forecast was on screen
   for (let i = 0; i < 5; ++i) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
@@ -56,6 +57,12 @@ try {
     await page.waitForSelector('html[data-ready="1"]');
     // The page marks the moment the first forecast is in the DOM (ms since navigation start).
     firsts.push(await page.evaluate(() => performance.getEntriesByName('tilecast-first-forecast')[0].startTime));
+    if (i === 0)
+      firstFiles = await page.evaluate(() => {
+        const t = performance.getEntriesByName('tilecast-first-forecast')[0].startTime;
+        const loaded = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= t);
+        return ['index.html', ...loaded.map((e) => decodeURIComponent(new URL(e.name).pathname).replace(/^\//, ''))];
+      });
     const ok = await page.locator('#latency').getAttribute('data-value');
     if (i === 0 && !ok) console.log('  (no forecast on screen: ' + (await page.locator('#forecast-error').textContent()) + ')');
     await ctx.close();
@@ -76,6 +83,11 @@ try {
   console.log('\ntimings (headless Chromium, localhost)');
   console.log(`  navigation -> first forecast  median ${fmt(median(firsts))}, worst ${fmt(Math.max(...firsts))} over ${firsts.length} cold loads (target <= 1 s)`);
   console.log(`  navigation -> first forecast  median ${fmt(median(warm))} on repeat visits`);
+  // What the first forecast needs over the wire (cold): the files fetched before it was on screen.
+  const firstPaths = [...new Set(firstFiles)].map((f) => path.join(DIST, f)).filter((f) => fs.existsSync(f));
+  const code = firstPaths.filter((f) => /\.(m?js|wasm)$/.test(f));
+  const sum = (fs_) => fs_.reduce((s, f) => s + gz(f), 0);
+  console.log(`  first forecast fetched ${firstPaths.length} files: wasm + JS ${kb(sum(code))} gzipped (${code.map((f) => path.relative(DIST, f)).join(', ')}), all ${kb(sum(firstPaths))} gzipped`);
 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();

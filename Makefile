@@ -1,10 +1,10 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format device-session
+.PHONY: help build test start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format check-format device-session
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
 	@echo "make test    - the whole test suite (what CI runs)"
-	@echo "make start   - build everything and serve the calculator on :8080"
+	@echo "make start   - build the CLI, WASM and site (not the tests) and serve the calculator on :8080"
 	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/"
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/"
 	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/ (~2 min)"
@@ -14,7 +14,9 @@ help:
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make device-session OUT=DIR - on a GPU machine: the prepared profiled measurements (docs/measure.md, ~7 min)"
-	@echo "make format  - clang-format the C++ sources"
+	@echo "make format  - format the C++ (clang-format) and the calculator's TypeScript (prettier)"
+	@echo "make check-format - fail on formatting drift or TypeScript type errors"
+	@echo "Diagnoses and trials behind figures in docs/: scripts/experiments/ (README there)"
 
 build:
 	bash scripts/build_native.sh
@@ -57,4 +59,7 @@ device-session:
 	bash scripts/measure/device_session.sh "$(OUT)"
 
 format:
-	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+	bash scripts/format.sh
+
+check-format:
+	bash scripts/check_format.sh

@@ -17,8 +17,8 @@ std::string validate_gpu(std::string_view spec_json);
 // {"gpu": NAME | {spec}, "op": "linear", "dims": [1,1024,1024,1024],
 //  "precision": "fp32" (default) | "tf32" | "fp16" | "bf16" | "fp8" | "int8",
 //  "predictor": "tilecast"|"roofline"} -> the kernel forecast as JSON (naming its precision).
-// The learned predictor has FP32 models (NVIDIA, AMD) and FP16/BF16 models (NVIDIA); other
-// precisions and vendors take "predictor": "roofline" (the forecast's caveats say which).
+// The learned predictor has FP32 models (NVIDIA, AMD) and FP16/BF16 models (NVIDIA); for other
+// precisions (and FP16/BF16 on AMD) it is an error naming "predictor": "roofline".
 std::string forecast_kernel(std::string_view request_json);
 
 // The embedded model zoo: [{"id","name","architecture","model_type",...}].

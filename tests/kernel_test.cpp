@@ -193,6 +193,36 @@ TEST_SUITE("kernel") {
     }
   }
 
+  TEST_CASE("kernel CSVs: a row's data type from its Precision column, else the kit's folder") {
+    const std::string head = "OPName,Latency,Device,B,M,N,K\n";
+    const std::string body = "linear,0.5,Tesla T4,1,8,8,8\n";
+    CHECK(parse_kernel_csv(head + body, "k.csv").at(0).kernel.dtype == DataType::fp32);
+    CHECK(parse_kernel_csv(head + body, "k.csv", DataType::bf16).at(0).kernel.dtype ==
+          DataType::bf16);
+    const auto rows = parse_kernel_csv(
+        "OPName,Latency,Device,B,M,N,K,Precision\nlinear,0.5,Tesla T4,1,8,8,8,fp16\n", "k.csv",
+        DataType::bf16);
+    CHECK(rows.at(0).kernel.dtype == DataType::fp16);  // the column wins over the folder
+    CHECK(kernel_bytes(rows.at(0).kernel) == 2.0 * (8 * 8 * 3));
+    try {
+      parse_kernel_csv("OPName,Latency,Device,B,M,N,K,Precision\nlinear,0.5,T4,1,8,8,8,fp12\n",
+                       "k.csv");
+      FAIL("no error for an unknown precision");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("k.csv:2: field 'Precision'") != std::string::npos);
+    }
+    CHECK(kernel_csv_dtype_from_path("run/kernels/add.csv") == DataType::fp32);
+    CHECK(kernel_csv_dtype_from_path("run/kernels-bf16/add.csv") == DataType::bf16);
+    CHECK(kernel_csv_dtype_from_path("kernels-fp16/add.csv") == DataType::fp16);
+    CHECK(kernel_csv_dtype_from_path("add.csv") == DataType::fp32);
+    try {
+      kernel_csv_dtype_from_path("run/kernels-fp12/add.csv");
+      FAIL("no error for an unknown folder suffix");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("run/kernels-fp12/add.csv") != std::string::npos);
+    }
+  }
+
   TEST_CASE("eval-kernels: malformed rows name file and line; unknown Device is an error") {
     const std::string head = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,M,N,K\n";
     auto err = [&](const std::string& body) {

@@ -78,7 +78,8 @@ std::map<std::string, GpuSpec> read_device_dir(const std::string& dir) {
 std::vector<MeasuredKernel> read_kernel_files(const std::vector<std::string>& paths) {
   std::vector<MeasuredKernel> rows;
   for (const std::string& p : paths) {
-    std::vector<MeasuredKernel> part = parse_kernel_csv(read_text_file(p), p);
+    std::vector<MeasuredKernel> part =
+        parse_kernel_csv(read_text_file(p), p, kernel_csv_dtype_from_path(p));
     rows.insert(rows.end(), std::make_move_iterator(part.begin()),
                 std::make_move_iterator(part.end()));
   }

@@ -22,7 +22,16 @@ struct MeasuredKernel {
 };
 
 // Parses a kernel CSV (header row first). Rows of ops tilecast does not model
-// (conv) are skipped. Throws tilecast::Error naming `origin`, the line and the field.
-std::vector<MeasuredKernel> parse_kernel_csv(std::string_view csv_text, std::string_view origin);
+// (conv) are skipped. A row's data type is its `Precision` column (fp32, bf16, ...) where the
+// CSV has one, else `default_dtype`. Throws tilecast::Error naming `origin`, the line and the
+// field.
+std::vector<MeasuredKernel> parse_kernel_csv(std::string_view csv_text, std::string_view origin,
+                                             DataType default_dtype = DataType::fp32);
+
+// The data type a kernel CSV's path implies: the measurement kit writes FP32 kernels to
+// `kernels/` and those of another type to `kernels-<dtype>/` (docs/measure.md), so a file in a
+// folder named `kernels-bf16` holds BF16 kernels. FP32 for any other path; an unknown suffix
+// is an error naming the path and the known data types.
+DataType kernel_csv_dtype_from_path(std::string_view path);
 
 }  // namespace tilecast

@@ -7,6 +7,7 @@
 
 #include "tilecast/error.hpp"
 #include "tilecast/kernel_eval.hpp"
+#include "tilecast/precision.hpp"
 
 namespace tilecast {
 namespace {
@@ -64,11 +65,28 @@ double parse_latency(const std::string& s, const std::string& at) {
 
 }  // namespace
 
-std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_view origin) {
+DataType kernel_csv_dtype_from_path(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return DataType::fp32;
+  std::string_view dir = path.substr(0, slash);
+  dir = dir.substr(dir.find_last_of('/') == std::string_view::npos ? 0 : dir.find_last_of('/') + 1);
+  constexpr std::string_view prefix = "kernels-";
+  if (!dir.starts_with(prefix)) return DataType::fp32;
+  try {
+    return parse_dtype(dir.substr(prefix.size()));
+  } catch (const Error& e) {
+    throw Error(std::string(path) + ": the folder '" + std::string(dir) +
+                "' names no data type: " + e.what());
+  }
+}
+
+std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_view origin,
+                                             DataType default_dtype) {
   std::vector<MeasuredKernel> rows;
   std::vector<std::string> header, f;
   std::size_t pos = 0, line_no = 0;
   int c_op = -1, c_lat = -1, c_dev = -1, c_name = -1, c_gx = -1, c_gy = -1, c_gz = -1;
+  int c_prec = -1;
   int c_dim[5] = {-1, -1, -1, -1, -1};  // B, M, N, K, H
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -88,6 +106,7 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
         if (h == "Latency") c_lat = i;
         if (h == "Device") c_dev = i;
         if (h == "Kernel Name") c_name = i;
+        if (h == "Precision") c_prec = i;
         if (h == "Grid x") c_gx = i;
         if (h == "Grid y") c_gy = i;
         if (h == "Grid z") c_gz = i;
@@ -123,8 +142,14 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
         throw Error(at + ": op '" + f[c_op] + "' needs a column '" + names[d] + "'");
       dims[count++] = parse_int(f[c_dim[d]], at, names[d]);
     }
+    DataType dtype = default_dtype;
+    if (c_prec >= 0) try {
+        dtype = parse_dtype(f[c_prec]);
+      } catch (const Error& e) {
+        throw Error(at + ": field 'Precision': " + e.what());
+      }
     try {
-      r.kernel = make_kernel(op, dims, count);
+      r.kernel = make_kernel(op, dims, count, dtype);
     } catch (const Error& e) {
       throw Error(at + ": " + e.what());
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Trains the AMD Instinct FP32 kernel models into core/data/kernel_weights_amd.json,
-# core/data/tile_table_amd.json and (the analytic GEMM model, `tilecast train-amd-gemm` with
-# that tile table) core/data/gemm_amd_fp32.json from the NeuSight MI100 and MI210 measurements: the vector
+# Trains the AMD Instinct FP32 kernel models into core/data/models/amd-fp32 (kernel_weights.json,
+# tile_table.json) and (the analytic GEMM model, `tilecast train-amd-gemm` with that tile table)
+# core/data/models/amd-fp32-gemm/gemm.json from the NeuSight MI100 and MI210 measurements: the vector
 # ops' training CSVs and, for GEMMs, the only AMD GEMM measurements the data carries, the
 # test CSVs amd/kernels/test/{bmm,linear} (the cross-GPU check, scripts/eval_amd_cross_gpu.sh,
 # trains on one GPU's and tests on the other's). Deterministic for a seed; ~2 min on 2 cores.
@@ -16,7 +16,18 @@ shift || true
 if [ ! -x "$BUILD/cli/tilecast" ] && [ "$BUILD" = build ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 AMD="$DATA/amd/kernels"
-OUT="${TILECAST_TRAIN_OUT:-core/data}"
+# TILECAST_TRAIN_OUT=DIR: DIR/kernel_weights_amd.json, tile_table_amd.json, gemm_amd_fp32.json;
+# else the model folders core/data/models/amd-fp32 and amd-fp32-gemm.
+if [ -n "${TILECAST_TRAIN_OUT:-}" ]; then
+  mkdir -p "$TILECAST_TRAIN_OUT"
+  weights="$TILECAST_TRAIN_OUT/kernel_weights_amd.json"
+  table="$TILECAST_TRAIN_OUT/tile_table_amd.json"
+  gemm="$TILECAST_TRAIN_OUT/gemm_amd_fp32.json"
+else
+  weights=core/data/models/amd-fp32/kernel_weights.json
+  table=core/data/models/amd-fp32/tile_table.json
+  gemm=core/data/models/amd-fp32-gemm/gemm.json
+fi
 files=()
 for op in linear bmm; do
   for gpu in "AMD Instinct MI100" "AMD Instinct MI210"; do files+=("$AMD/test/$op/$gpu.csv"); done
@@ -47,6 +58,6 @@ if [ -f "$OUT/kernel_weights_amd.json" ] && [[ " $* " != *" --tile-table-only "*
     if [ "${args[i]}" = --hold-out ]; then held+=(--hold-out "${args[i + 1]}"); fi
   done
   "$BUILD/cli/tilecast" train-amd-gemm --devices "$DATA/devices" \
-    --tile-table "$OUT/tile_table_amd.json" --out "$OUT/gemm_amd_fp32.json" "${held[@]}" \
+    --tile-table "$table" --out "$gemm" "${held[@]}" \
     "$AMD"/test/{linear,bmm}/*.csv
 fi

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "forecast/amd_gemm_predictor.hpp"
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
-#include "learned/amd_models.hpp"
 #include "test_paths.hpp"
 #include "tilecast/amd_gemm_train.hpp"
 #include "tilecast/error.hpp"
@@ -48,7 +48,7 @@ std::vector<MeasuredKernel> rows_of(const std::vector<TrainText>& csvs) {
 }
 
 std::string valid_model_text() {
-  return test::read_file(test::repo_dir() + "/core/data/gemm_amd_fp32.json");
+  return test::read_file(test::repo_dir() + "/core/data/models/amd-fp32-gemm/gemm.json");
 }
 
 }  // namespace
@@ -69,15 +69,15 @@ TEST_SUITE("amd_gemm") {
     bad = j;
     bad["ops"]["linear"]["compute_scale"] = 0;
     CHECK_THROWS_WITH_AS(parse_amd_gemm_model(bad.dump(), "m.json"),
-                         doctest::Contains("ops.linear.compute_scale"), Error);
+                         doctest::Contains("ops.linear: field 'compute_scale'"), Error);
     bad = j;
     bad["ops"]["bmm"]["overhead_ms"] = -1;
     CHECK_THROWS_WITH_AS(parse_amd_gemm_model(bad.dump(), "m.json"),
-                         doctest::Contains("ops.bmm.overhead_ms"), Error);
+                         doctest::Contains("ops.bmm: field 'overhead_ms'"), Error);
     bad = j;
     bad["ops"]["bmm"]["tile_kcycles"] = "3";
     CHECK_THROWS_WITH_AS(parse_amd_gemm_model(bad.dump(), "m.json"),
-                         doctest::Contains("ops.bmm.tile_kcycles"), Error);
+                         doctest::Contains("ops.bmm: field 'tile_kcycles'"), Error);
     CHECK_THROWS_AS(
         make_amd_gemm_predictor(AmdGemmModel{}, TileTable{}, std::make_shared<RooflinePredictor>()),
         Error);
@@ -90,32 +90,36 @@ TEST_SUITE("amd_gemm") {
     const auto committed = nlohmann::json::parse(valid_model_text());
     const AmdGemmTrainResult res = train_amd_gemm_model(
         rows_of(gemm_csvs()), test::dataset_devices(),
-        test::read_file(test::repo_dir() + "/core/data/tile_table_amd.json"), {}, "test");
+        test::read_file(test::repo_dir() + "/core/data/models/amd-fp32/tile_table.json"), {},
+        "test");
     const auto fresh = nlohmann::json::parse(res.json);
-    INFO("stale core/data/gemm_amd_fp32.json: rerun scripts/train_amd.sh (make train-amd)");
+    INFO(
+        "stale core/data/models/amd-fp32-gemm/gemm.json: rerun scripts/train_amd.sh (make "
+        "train-amd)");
     CHECK(fresh.at("ops") == committed.at("ops"));
     CHECK(fresh.at("config") == committed.at("config"));
     CHECK(fresh.at("trained_on") == committed.at("trained_on"));
   }
 
   TEST_CASE("unmeasured AMD GPUs take the analytic GEMM model, MI100/MI210 the net") {
-    REQUIRE(embedded_amd_gemm_model().valid());
+    REQUIRE(
+        embedded_model_part<AmdGemmModel>("amd-fp32-gemm", "model", parse_amd_gemm_model).valid());
     Kernel k;
     k.op = Op::bmm;
     k.dims = {64, 1024, 128, 1024};
-    const LearnedPredictor net(embedded_amd_kernel_weights(), embedded_amd_tile_table());
-    const auto analytic =
-        make_amd_gemm_predictor(embedded_amd_gemm_model(), embedded_amd_tile_table(),
-                                std::make_shared<RooflinePredictor>());
+    const LearnedPredictor net(embedded_weights("amd-fp32"), embedded_tile_table("amd-fp32"));
+    const auto analytic = make_amd_gemm_predictor(
+        embedded_model_part<AmdGemmModel>("amd-fp32-gemm", "model", parse_amd_gemm_model),
+        embedded_tile_table("amd-fp32"), std::make_shared<RooflinePredictor>());
     for (const char* id : {"mi100", "mi210"}) {
       const GpuSpec& g = *lookup_gpu(id);
-      CHECK(is_measured_gpu(embedded_amd_tile_table(), g));
+      CHECK(is_measured_gpu(embedded_tile_table("amd-fp32"), g));
       CHECK(learned_model(g, k).forecast(g, k).latency_ms == net.forecast(g, k).latency_ms);
     }
     for (const char* id : {"mi250-gcd", "mi300x", "mi355x"}) {
       const GpuSpec& g = *lookup_gpu(id);
       INFO(id);
-      CHECK_FALSE(is_measured_gpu(embedded_amd_tile_table(), g));
+      CHECK_FALSE(is_measured_gpu(embedded_tile_table("amd-fp32"), g));
       const KernelForecast f = learned_model(g, k).forecast(g, k);
       CHECK(f.latency_ms == analytic->forecast(g, k).latency_ms);
       CHECK(f.latency_ms >= f.roofline_ms);

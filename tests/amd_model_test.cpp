@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "kernel/tiles.hpp"
-#include "learned/amd_models.hpp"
 #include "test_paths.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -75,7 +75,7 @@ TEST_SUITE("amd_model") {
 
   TEST_CASE("the committed AMD weights are current: inputs, trainer config and hash") {
     const auto w = nlohmann::json::parse(
-        test::read_file(test::repo_dir() + "/core/data/kernel_weights_amd.json"));
+        test::read_file(test::repo_dir() + "/core/data/models/amd-fp32/kernel_weights.json"));
     const std::vector<std::string> expected = training_inputs();
     REQUIRE(w.at("inputs").get<std::vector<std::string>>() == expected);
     std::vector<TrainText> csvs;
@@ -91,7 +91,9 @@ TEST_SUITE("amd_model") {
     std::snprintf(
         hex, sizeof hex, "%016llx",
         static_cast<unsigned long long>(training_hash(csvs, test::dataset_device_files(), cfg)));
-    INFO("stale core/data/kernel_weights_amd.json: rerun scripts/train_amd.sh (make train-amd)");
+    INFO(
+        "stale core/data/models/amd-fp32/kernel_weights.json: rerun scripts/train_amd.sh (make "
+        "train-amd)");
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);
     CHECK(w.at("trained_on").get<std::vector<std::string>>() ==
@@ -99,7 +101,7 @@ TEST_SUITE("amd_model") {
   }
 
   TEST_CASE("AMD GPUs take the AMD model, NVIDIA GPUs keep theirs") {
-    REQUIRE_FALSE(embedded_amd_kernel_weights().families.empty());
+    REQUIRE_FALSE(embedded_weights("amd-fp32").families.empty());
     Kernel k;
     k.op = Op::linear;
     k.dims = {1, 2048, 4096, 4096};
@@ -107,12 +109,13 @@ TEST_SUITE("amd_model") {
     const GpuSpec& a100 = *lookup_gpu("a100-40gb-pcie");
     const KernelForecast amd = learned_model(mi210, k).forecast(mi210, k);
     const KernelForecast amd_direct =
-        LearnedPredictor(embedded_amd_kernel_weights(), embedded_amd_tile_table())
+        LearnedPredictor(embedded_weights("amd-fp32"), embedded_tile_table("amd-fp32"))
             .forecast(mi210, k);
     CHECK(amd.latency_ms == amd_direct.latency_ms);
     const KernelForecast nv = learned_model(a100, k).forecast(a100, k);
     const KernelForecast nv_direct =
-        LearnedPredictor(embedded_kernel_weights(), embedded_tile_table()).forecast(a100, k);
+        LearnedPredictor(embedded_weights("nvidia-fp32"), embedded_tile_table("nvidia-fp32"))
+            .forecast(a100, k);
     CHECK(nv.latency_ms == nv_direct.latency_ms);
   }
 

@@ -78,8 +78,9 @@ TEST_SUITE("embedded data") {
 
   TEST_CASE("the packed weights are smaller and decode to the JSON's doubles bit for bit") {
     namespace e = tilecast::embedded;
-    for (const char* path : {"core/data/kernel_weights.json", "core/data/kernel_weights_amd.json",
-                             "core/data/kernel_weights_fp16.json"}) {
+    for (const char* path : {"core/data/models/nvidia-fp32/kernel_weights.json",
+                             "core/data/models/amd-fp32/kernel_weights.json",
+                             "core/data/models/nvidia-half/kernel_weights.json"}) {
       CAPTURE(path);
       const e::File* file = nullptr;
       for (std::size_t k = 0; k < e::kFileCount; ++k)

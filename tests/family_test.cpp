@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "learned/features.hpp"
 #include "learned/heads.hpp"
@@ -103,8 +104,8 @@ TEST_SUITE("family") {
     CHECK(op_dims_label(Op::linear) == "B,M,N,K");
     CHECK(op_dim_count(Op::gelu) == 2);
     REQUIRE(builtin_family_count() == 4);
-    const auto w =
-        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto w = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
     for (int f = 0; f < builtin_family_count(); ++f) {
       const std::string name(family_traits(OpFamily(f)).name);
       CAPTURE(name);
@@ -125,8 +126,8 @@ TEST_SUITE("family") {
     CHECK(steady(OpFamily::layernorm, "log2_l2_mb_per_sm"));
     CHECK(steady(OpFamily::gemm, "log2_l2_mb_per_sm"));
     // The trained weights agree: the steady net's input scale for it is zero.
-    const auto w =
-        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto w = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
     CHECK(w["config"].get<std::string>().find("softmax:steady=16x16x tail=32x32x "
                                               "steady_inputs=110110000111111") !=
           std::string::npos);
@@ -134,7 +135,8 @@ TEST_SUITE("family") {
 
   TEST_CASE("a family's features are one list: the weights file must list them in order") {
     auto ln = nlohmann::json::parse(test::read_file(
-        test::repo_dir() + "/core/data/kernel_weights.json"))["families"]["layernorm"];
+        test::repo_dir() +
+        "/core/data/models/nvidia-fp32/kernel_weights.json"))["families"]["layernorm"];
     std::swap(ln["features"][0], ln["features"][1]);
     CHECK_THROWS_WITH_AS(parse_family_model(ln.dump(), "w.json", OpFamily::layernorm),
                          doctest::Contains("features"), Error);
@@ -169,7 +171,7 @@ TEST_SUITE("family") {
   TEST_CASE("the toy family's learned path runs on injected weights, directly and registered") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const Kernel k = parse_kernel("toy_scan", "65536,1000");
-    const LearnedPredictor learned(toy_weights(), embedded_tile_table());
+    const LearnedPredictor learned(toy_weights(), embedded_tile_table("nvidia-fp32"));
     const KernelForecast f = learned.forecast(gpu, k);
     // By hand: 65536 rows on 108 SMs, each row a tile at its roofline share.
     const TilePlan plan = plan_rows(k, gpu.num_sm);
@@ -190,12 +192,12 @@ TEST_SUITE("family") {
     // Registered for its family, forecast_kernel finds it.
     register_learned_model(
         {"", DataType::fp32, "toy_scan"},
-        std::make_shared<LearnedPredictor>(toy_weights(), embedded_tile_table()));
+        std::make_shared<LearnedPredictor>(toy_weights(), embedded_tile_table("nvidia-fp32")));
     CHECK(forecast_kernel(gpu, k).latency_ms == f.latency_ms);
     // Other families still take the embedded weights.
     const Kernel add = parse_kernel("add", "8,1024");
     CHECK(forecast_kernel(gpu, add).latency_ms ==
-          LearnedPredictor(embedded_kernel_weights(), embedded_tile_table())
+          LearnedPredictor(embedded_weights("nvidia-fp32"), embedded_tile_table("nvidia-fp32"))
               .forecast(gpu, add)
               .latency_ms);
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "forecast/model_registry.hpp"
 #include "learned/weights.hpp"
 #include "test_paths.hpp"
 #include "tilecast/api.hpp"
@@ -31,7 +32,7 @@ nlohmann::json forecast(const std::string& gpu, const std::string& predictor) {
 
 TEST_SUITE("caveats") {
   TEST_CASE("the weights list the training GPUs, all in the catalog") {
-    const auto& trained_on = embedded_kernel_weights().trained_on;
+    const auto& trained_on = embedded_weights("nvidia-fp32").trained_on;
     REQUIRE(trained_on.size() == 5);
     for (const std::string& name : trained_on) {
       INFO(name);

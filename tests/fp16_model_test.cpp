@@ -1,8 +1,8 @@
-// The FP16/BF16 models (core/data/kernel_weights_fp16.json): registered for NVIDIA FP16 and BF16
-// kernels, accurate on both vidur GPUs within committed ceilings, trained on the current data
-// and trainer config, deterministic; the tensor-core tile rule; FP8 still has no model; the
-// analytic tensor-core GEMM model (core/data/tensor_gemm_fp16.json) serves FP16/BF16 GEMMs and
-// is what the fit gives on the shipped data.
+// The FP16/BF16 models (core/data/models/nvidia-half/kernel_weights.json): registered for NVIDIA
+// FP16 and BF16 kernels, accurate on both vidur GPUs within committed ceilings, trained on the
+// current data and trainer config, deterministic; the tensor-core tile rule; FP8 still has no
+// model; the analytic tensor-core GEMM model (core/data/models/nvidia-half-gemm/tensor_gemm.json)
+// serves FP16/BF16 GEMMs and is what the fit gives on the shipped data.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "forecast/model_registry.hpp"
 #include "forecast/tensor_gemm_predictor.hpp"
 #include "kernel/family.hpp"
 #include "kernel/library_profile.hpp"
@@ -58,12 +59,12 @@ std::vector<Fp16TrainInput> shipped_inputs() {
 
 nlohmann::json committed_weights() {
   return nlohmann::json::parse(
-      test::read_file(test::repo_dir() + "/core/data/kernel_weights_fp16.json"));
+      test::read_file(test::repo_dir() + "/core/data/models/nvidia-half/kernel_weights.json"));
 }
 
 nlohmann::json committed_gemm_model() {
   return nlohmann::json::parse(
-      test::read_file(test::repo_dir() + "/core/data/tensor_gemm_fp16.json"));
+      test::read_file(test::repo_dir() + "/core/data/models/nvidia-half-gemm/tensor_gemm.json"));
 }
 
 // MAPE ceilings (%) of the shipped model (trained on both GPUs) per GPU and operator: the
@@ -169,7 +170,8 @@ TEST_SUITE("fp16_model") {
   }
 
   TEST_CASE("FP16 and BF16 GEMMs take the analytic tensor-core model, by its formula") {
-    const TensorGemmModel& m = embedded_tensor_gemm_model();
+    const TensorGemmModel& m =
+        embedded_model_part<TensorGemmModel>("nvidia-half-gemm", "model", parse_tensor_gemm_model);
     REQUIRE(m.valid());
     const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
     const std::int64_t dims[] = {1, 512, 4096, 4096};
@@ -217,7 +219,7 @@ TEST_SUITE("fp16_model") {
     CHECK_THROWS_WITH_AS(parse_tensor_gemm_model(with("form", "a+b"), "f.json"),
                          doctest::Contains("field 'form'"), Error);
     CHECK_THROWS_WITH_AS(parse_tensor_gemm_model("[1]", "f.json"),
-                         doctest::Contains("not a JSON object"), Error);
+                         doctest::Contains("expected a JSON object"), Error);
   }
 
   TEST_CASE("the committed tensor-core GEMM model is current: hash, and the fit's parameters") {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "eval/band_fit.hpp"
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "learned/tile_table.hpp"
 #include "learned/weights.hpp"
@@ -261,7 +262,8 @@ TEST_SUITE("generalization") {
       const GpuSpec g = parse_gpu_spec(d.text, d.name);
       devices.emplace(g.name, g);
     }
-    const LearnedPredictor embedded(embedded_kernel_weights(), embedded_tile_table());
+    const LearnedPredictor embedded(embedded_weights("nvidia-fp32"),
+                                    embedded_tile_table("nvidia-fp32"));
     const GpuSpec& t4_gpu = devices.at("Tesla T4");
     std::size_t differ = 0, misplaced = 0;
     for (std::size_t i = 0; i < t4_rows.size(); ++i) {
@@ -275,7 +277,7 @@ TEST_SUITE("generalization") {
     CHECK(forecast_kernel(t4_gpu, k).latency_ms == embedded.forecast(t4_gpu, k).latency_ms);
 
     const FoldRun& a100 = runs[1];
-    CHECK(a100.trained_on == embedded_kernel_weights().trained_on);
+    CHECK(a100.trained_on == embedded_weights("nvidia-fp32").trained_on);
     CHECK(a100.rows_trained == 0);
     CHECK(!a100.kernels.empty());
 

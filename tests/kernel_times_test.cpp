@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"

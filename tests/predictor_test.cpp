@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "forecast/amd_gemm_predictor.hpp"
+#include "forecast/model_registry.hpp"
 #include "learned/amd_gemm.hpp"
-#include "learned/amd_models.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -31,12 +31,13 @@ class FixedPredictor final : public KernelPredictor {
 
 TEST_SUITE("predictor") {
   TEST_CASE("forecast_kernel is the embedded learned model or the roofline, bit for bit") {
-    const LearnedPredictor learned(embedded_kernel_weights(), embedded_tile_table());
-    const LearnedPredictor amd(embedded_amd_kernel_weights(), embedded_amd_tile_table());
+    const LearnedPredictor learned(embedded_weights("nvidia-fp32"),
+                                   embedded_tile_table("nvidia-fp32"));
+    const LearnedPredictor amd(embedded_weights("amd-fp32"), embedded_tile_table("amd-fp32"));
     const RooflinePredictor roofline;
-    const auto amd_gemm =
-        make_amd_gemm_predictor(embedded_amd_gemm_model(), embedded_amd_tile_table(),
-                                std::make_shared<RooflinePredictor>());
+    const auto amd_gemm = make_amd_gemm_predictor(
+        embedded_model_part<AmdGemmModel>("amd-fp32-gemm", "model", parse_amd_gemm_model),
+        embedded_tile_table("amd-fp32"), std::make_shared<RooflinePredictor>());
     CHECK(learned.name() == "tilecast");
     CHECK(roofline.name() == "roofline");
     for (const char* id : {"a100-80gb-pcie", "h100-sxm", "mi250-gcd"})

@@ -71,8 +71,8 @@ TEST_SUITE("train") {
   }
 
   TEST_CASE("a family's tile time is the reference it forecasts against, streaming only for rows") {
-    const auto weights =
-        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto weights = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
     auto softmax = weights["families"]["softmax"];
     CHECK(parse_family_model(softmax.dump(), "w.json", OpFamily::softmax).streaming_tiles);
     softmax["tile_time"] = "dram";
@@ -146,8 +146,8 @@ TEST_SUITE("train") {
   }
 
   TEST_CASE("the committed weights are current: inputs, trainer config and hash") {
-    const auto w =
-        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto w = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
     std::vector<std::string> expected;
     for (const char* op : {"linear", "bmm", "add", "addu", "mul", "mulu", "div", "divu", "pow",
                            "powu", "relu", "gelu", "tanh", "softmax", "ln"})
@@ -171,22 +171,24 @@ TEST_SUITE("train") {
     std::snprintf(
         hex, sizeof hex, "%016llx",
         static_cast<unsigned long long>(training_hash(csvs, test::dataset_device_files(), cfg)));
-    INFO("stale core/data/kernel_weights.json: rerun scripts/train.sh");
+    INFO("stale core/data/models/nvidia-fp32/kernel_weights.json: rerun scripts/train.sh");
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);
   }
 
   TEST_CASE("the committed tile table is what the training rows give") {
-    const auto w =
-        nlohmann::json::parse(test::read_file(test::repo_dir() + "/core/data/kernel_weights.json"));
+    const auto w = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
     std::vector<TrainText> csvs;
     for (const auto& rel : w.at("inputs").get<std::vector<std::string>>())
       if (rel.find("/linear/") != std::string::npos || rel.find("/bmm/") != std::string::npos)
         csvs.push_back(test::dataset_file(rel));
     REQUIRE(csvs.size() == 10);
-    INFO("stale core/data/tile_table.json: rerun scripts/train.sh build --tile-table-only");
+    INFO(
+        "stale core/data/models/nvidia-fp32/tile_table.json: rerun scripts/train.sh build "
+        "--tile-table-only");
     CHECK(build_tile_table(csvs, test::dataset_device_files(), TrainConfig{}) + "\n" ==
-          test::read_file(test::repo_dir() + "/core/data/tile_table.json"));
+          test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/tile_table.json"));
   }
 
   TEST_CASE("train --devices twice: a measured GPU's folder joins the dataset's") {

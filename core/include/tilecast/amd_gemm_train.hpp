@@ -1,7 +1,7 @@
 // The fit of the analytic AMD FP32 GEMM model (docs/amd-model.md): per op (linear, bmm) five
 // parameters by least mean |log(forecast / measured)| (Nelder-Mead on their logarithms from 16
 // fixed starts, fixed iterations: deterministic), each row planned with the given tile table as a
-// forecast plans it. Writes core/data/gemm_amd_fp32.json.
+// forecast plans it. Writes core/data/models/amd-fp32-gemm/gemm.json.
 #pragma once
 
 #include <array>

@@ -53,8 +53,8 @@ struct FamilyLoss {
 };
 
 struct TrainResult {
-  std::string weights_json;     // core/data/kernel_weights.json
-  std::string tile_table_json;  // core/data/tile_table.json
+  std::string weights_json;     // core/data/models/nvidia-fp32/kernel_weights.json
+  std::string tile_table_json;  // core/data/models/nvidia-fp32/tile_table.json
   std::map<std::string, FamilyLoss> losses;
   std::int64_t rows_used = 0;
   std::int64_t rows_held_out = 0;  // rows of held_out_devices, never used
@@ -63,7 +63,7 @@ struct TrainResult {
 
 // `device_files` are the device JSONs (dataset format) the CSVs' Device names resolve to.
 // Throws tilecast::Error for a malformed row (file and line) or an unknown Device.
-// The GEMM tile table alone (core/data/tile_table.json): each training GPU's most measured tile
+// The GEMM tile table alone (core/data/models/nvidia-fp32/tile_table.json): each training GPU's most measured tile
 // per shape cell, from the same rows train_kernel_models reads; no fitting.
 std::string build_tile_table(const std::vector<TrainText>& csvs,
                              const std::vector<TrainText>& device_files, const TrainConfig& config);

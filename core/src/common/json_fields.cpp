@@ -75,6 +75,15 @@ double number_field(const nlohmann::json& obj, std::string_view field, std::stri
   return x;
 }
 
+double positive_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                      double max) {
+  const double x = number_field(obj, field, origin, -max, max);
+  if (!(x > 0))
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' is " + fmt(x) +
+                "; allowed: a number above 0, at most " + fmt(max));
+  return x;
+}
+
 long long integer_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                         long long min, long long max) {
   const auto& v = require(obj, field, origin);

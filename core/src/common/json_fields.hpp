@@ -15,6 +15,9 @@ nlohmann::json parse_json(std::string_view text, std::string_view origin);
 bool has_field(const nlohmann::json& obj, std::string_view field);
 double number_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                     double min, double max);
+// A number above 0 and at most `max` (a scale, a rate).
+double positive_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                      double max);
 long long integer_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                         long long min, long long max);
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,

@@ -21,6 +21,9 @@ inline constexpr double kMeasuredKeyTolerance = 0.02;  // log2 units: about 1.4 
 // Throws tilecast::Error for an invalid model or a missing `measured` predictor. Forecasting a
 // kernel outside the gemm family throws too (it is registered for that family only).
 std::shared_ptr<const KernelPredictor> make_amd_gemm_predictor(
+    const AmdGemmModel& model, std::shared_ptr<const TileTable> tiles,
+    std::shared_ptr<const KernelPredictor> measured);
+std::shared_ptr<const KernelPredictor> make_amd_gemm_predictor(
     const AmdGemmModel& model, TileTable tiles, std::shared_ptr<const KernelPredictor> measured);
 
 }  // namespace tilecast

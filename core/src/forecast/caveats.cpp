@@ -3,11 +3,10 @@
 #include <map>
 #include <set>
 
+#include "forecast/model_registry.hpp"
 #include "kernel/issue_ceiling.hpp"
 #include "kernel/library_profile.hpp"
-#include "learned/amd_models.hpp"
 #include "learned/tile_table.hpp"
-#include "learned/weights.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -45,7 +44,10 @@ std::string joined(const std::set<std::string>& items) {
 // Which measured GPU's cuBLAS tile choices an FP32 GEMM on `g` follows, and why that one.
 std::string tile_source(const GpuSpec& g) {
   const LibraryProfile& library = library_profile_for(g);
-  const TileTable::Gpu* source = gemm_tile_source(embedded_tile_table(), g, library, Op::linear);
+  const ModelManifest* model = manifest_for(g.vendor, DataType::fp32, "");
+  if (!model) return {};
+  const TileTable::Gpu* source =
+      gemm_tile_source(embedded_tile_table(model->id), g, library, Op::linear);
   if (!source) return {};
   const std::string_view generation = library.gemm_kernel_generation(g.architecture);
   const bool same = !generation.empty() && source->kernel_generation == generation;
@@ -69,50 +71,31 @@ struct Measured {
   std::map<std::string, std::set<std::string>> architectures;  // by vendor
 };
 
-// Adds the vendors and architectures of the GPUs a weight set was trained on (its trained_on,
-// looked up in the catalog).
-void add_trained_on(Measured& r, const KernelWeights& weights) {
-  for (const std::string& name : weights.trained_on)
+// Adds the vendors and architectures of the GPUs a model was trained on (its manifest's
+// trained_on, looked up in the catalog).
+void add_trained_on(Measured& r, const ModelManifest& m) {
+  for (const std::string& name : m.trained_on)
     if (const GpuSpec* g = lookup_gpu(name)) {
       r.vendors.insert(g->vendor);
       if (!g->architecture.empty()) r.architectures[g->vendor].insert(g->architecture);
     }
 }
 
-// One weight set's, read once, when a forecast first needs that set.
-template <const KernelWeights& (*Weights)()>
-const Measured& measured_by() {
-  static const Measured m = [] {
-    Measured r;
-    add_trained_on(r, Weights());
-    return r;
-  }();
-  return m;
-}
-
-// The learned FP32 weight sets and the vendor each serves (the registry's keys,
-// forecast/predictor.cpp), so that a forecast reads only its own vendor's set: the AMD
-// weights are not parsed for an NVIDIA GPU (docs/web.md, "Start-up").
-struct VendorWeights {
-  std::string_view vendor;
-  const KernelWeights& (*weights)();
-  const Measured& (*measured)();
-};
-constexpr VendorWeights kVendorWeights[] = {
-    {"NVIDIA", embedded_kernel_weights, measured_by<embedded_kernel_weights>},
-    {"AMD", embedded_amd_kernel_weights, measured_by<embedded_amd_kernel_weights>}};
-
-// What the training GPUs say about `vendor`: the set serving it when that set was trained on
-// it, else every set together (a GPU of another vendor: all sets are read).
-const Measured& measured_for(std::string_view vendor) {
-  for (const VendorWeights& w : kVendorWeights)
-    if (w.vendor == vendor && w.measured().vendors.count(std::string(vendor))) return w.measured();
-  static const Measured all = [] {
-    Measured r;
-    for (const VendorWeights& w : kVendorWeights) add_trained_on(r, w.weights());
-    return r;
-  }();
-  return all;
+// What the training GPUs say about `vendor`: those of the learned FP32 set serving it (the
+// model registry's answer) when that set was trained on it, else of every set together (a GPU
+// of another vendor). Read from the manifests: no weights are parsed for it.
+Measured measured_for(std::string_view vendor) {
+  Measured r;
+  if (const ModelManifest* m = manifest_for(vendor, DataType::fp32, "")) {
+    add_trained_on(r, *m);
+    if (r.vendors.count(std::string(vendor))) return r;
+  }
+  r = {};
+  for (const ModelManifest& m : embedded_manifests())
+    if (m.families.empty() &&
+        std::find(m.precisions.begin(), m.precisions.end(), DataType::fp32) != m.precisions.end())
+      add_trained_on(r, m);
+  return r;
 }
 
 }  // namespace
@@ -222,7 +205,8 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
   const GpuSpec& g = described(gpu);
-  const auto& [vendors, by_vendor] = measured_for(g.vendor);
+  const Measured measured = measured_for(g.vendor);
+  const auto& [vendors, by_vendor] = measured;
   if (vendors.empty()) return caveats;
   // The architectures measured for the GPU's vendor's models (NVIDIA and AMD are trained apart).
   static const std::set<std::string> none;

@@ -1,6 +1,7 @@
 // The public kernel forecast: the selected predictor (forecast/predictor.hpp) for the kernel.
 #include "tilecast/kernel_forecast.hpp"
 
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "kernel/family.hpp"
 #include "tilecast/error.hpp"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "tilecast/error.hpp"
 

@@ -1,52 +1,47 @@
+// Run-time models through the registry: a manifest written here, the files given as text.
 #include "tilecast/learned_models.hpp"
 
 #include <memory>
 #include <string>
 
-#include "forecast/amd_gemm_predictor.hpp"
-#include "forecast/predictor.hpp"
+#include "forecast/model_registry.hpp"
 
 namespace tilecast {
 namespace {
 
-// Owns the parsed weights and table for as long as its predictor lives (the registry's).
-class OwningLearnedPredictor final : public KernelPredictor {
- public:
-  OwningLearnedPredictor(KernelWeights weights, TileTable tiles)
-      : weights_(std::move(weights)), tiles_(std::move(tiles)), model_(weights_, tiles_) {}
-  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
-    return model_.forecast(gpu, kernel);
-  }
-  std::string_view name() const override { return model_.name(); }
-  bool covers(const Kernel& kernel) const override { return model_.covers(kernel); }
-
- private:
-  KernelWeights weights_;
-  TileTable tiles_;
-  LearnedPredictor model_;
-};
+ModelManifest fp32_manifest(std::string_view id, std::string_view kind, std::string_view vendor) {
+  ModelManifest m;
+  m.id = id;
+  m.kind = kind;
+  m.vendor = vendor;
+  m.precisions = {DataType::fp32};
+  return m;
+}
 
 }  // namespace
 
 void register_fp32_weights(std::string_view vendor, std::string_view weights_json,
                            std::string_view tile_table_json, std::string_view origin) {
   const std::string o(origin);
-  auto model = std::make_shared<OwningLearnedPredictor>(
-      parse_kernel_weights(weights_json, o + " (weights)"),
-      parse_tile_table(tile_table_json, o + " (tile table)"));
-  register_learned_model({std::string(vendor), DataType::fp32, ""}, model);
-  register_learned_model({std::string(vendor), DataType::fp32, "gemm"}, std::move(model));
+  ModelManifest m = fp32_manifest(o, "learned_net", vendor);
+  auto model = build_model(m, {{"weights", weights_json}, {"tile_table", tile_table_json}},
+                           {{"weights", o + " (weights)"}, {"tile_table", o + " (tile table)"}});
+  register_model(m, model);
+  m.families = {"gemm"};  // ahead of an embedded analytic GEMM model too
+  register_model(m, std::move(model));
 }
 
 void register_amd_gemm_model(std::string_view model_json, std::string_view weights_json,
                              std::string_view tile_table_json, std::string_view origin) {
   const std::string o(origin);
-  TileTable table = parse_tile_table(tile_table_json, o + " (tile table)");
-  auto net = std::make_shared<OwningLearnedPredictor>(
-      parse_kernel_weights(weights_json, o + " (weights)"), table);
-  register_learned_model(
-      {"AMD", DataType::fp32, "gemm"},
-      make_amd_gemm_predictor(parse_amd_gemm_model(model_json, o), std::move(table), net));
+  const std::map<std::string, std::string> origins = {
+      {"model", o}, {"weights", o + " (weights)"}, {"tile_table", o + " (tile table)"}};
+  auto net = build_model(fp32_manifest(o, "learned_net", "AMD"),
+                         {{"weights", weights_json}, {"tile_table", tile_table_json}}, origins);
+  ModelManifest m = fp32_manifest(o, "amd_gemm", "AMD");
+  m.families = {"gemm"};
+  register_model(m, build_model(m, {{"model", model_json}, {"tile_table", tile_table_json}},
+                                origins, std::move(net)));
 }
 
 }  // namespace tilecast

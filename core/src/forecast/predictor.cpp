@@ -1,21 +1,13 @@
 #include "forecast/predictor.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cmath>
-#include <mutex>
 #include <utility>
 
-#include "common/embedded_data.hpp"
-#include "forecast/amd_gemm_predictor.hpp"
-#include "forecast/tensor_gemm_predictor.hpp"
+#include "forecast/model_registry.hpp"
 #include "kernel/family.hpp"
-#include "learned/amd_gemm.hpp"
-#include "learned/amd_models.hpp"
 #include "learned/features.hpp"
 #include "learned/latency.hpp"
-#include "learned/tensor_gemm.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -45,12 +37,13 @@ void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,
 
 namespace {
 
-// Members are built before the predictor that points into them, and the object never moves
-// (it lives behind a shared_ptr).
-class OwnedLearnedPredictor final : public KernelPredictor {
+// A learned predictor with its weights and tile table: parsed from given texts (owned), or the
+// embedded files (shared with every other reader of them). The one learned-net model.
+class LearnedNetModel final : public KernelPredictor {
  public:
-  OwnedLearnedPredictor(KernelWeights weights, TileTable tiles)
-      : weights_(std::move(weights)), tiles_(std::move(tiles)), learned_(weights_, tiles_) {}
+  LearnedNetModel(std::shared_ptr<const KernelWeights> weights,
+                  std::shared_ptr<const TileTable> tiles)
+      : weights_(std::move(weights)), tiles_(std::move(tiles)), learned_(*weights_, *tiles_) {}
   KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
     return learned_.forecast(gpu, kernel);
   }
@@ -58,117 +51,23 @@ class OwnedLearnedPredictor final : public KernelPredictor {
   bool covers(const Kernel& kernel) const override { return learned_.covers(kernel); }
 
  private:
-  KernelWeights weights_;
-  TileTable tiles_;
+  std::shared_ptr<const KernelWeights> weights_;
+  std::shared_ptr<const TileTable> tiles_;
   LearnedPredictor learned_;
 };
 
-// A registry entry's model, built on its first forecast by a function that keeps it in a
-// function-local static: a page whose first forecast is for an NVIDIA GPU in FP32 never
-// parses the FP16 or AMD weights (docs/web.md, "Start-up").
-class LazyPredictor final : public KernelPredictor {
- public:
-  using Model = const KernelPredictor& (*)();
-  explicit LazyPredictor(Model model) : model_(model) {}
-  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
-    return model_().forecast(gpu, kernel);
-  }
-  std::string_view name() const override { return "tilecast"; }  // every learned model's
-  bool covers(const Kernel& kernel) const override { return model_().covers(kernel); }
-
- private:
-  Model model_;
-};
-
-std::shared_ptr<const KernelPredictor> lazy(LazyPredictor::Model model) {
-  return std::make_shared<LazyPredictor>(model);
-}
-
-const KernelPredictor& nvidia_fp32_model() {
-  static const LearnedPredictor model(embedded_kernel_weights(), embedded_tile_table());
-  return model;
-}
-
-const KernelPredictor& nvidia_half_model() {
-  static const TileTable no_table;  // tensor-core GEMMs choose their tile by rule
-  static const LearnedPredictor model(embedded_fp16_kernel_weights(), no_table);
-  return model;
-}
-
-const KernelPredictor& nvidia_half_gemm_model() {
-  static const auto model = make_tensor_gemm_predictor(embedded_tensor_gemm_model());
-  return *model;
-}
-
-// The AMD FP32 nets: the AMD entry's model, and the matrix-core GEMM model's for the GPUs
-// they were trained on.
-const std::shared_ptr<const KernelPredictor>& amd_learned() {
-  static const std::shared_ptr<const KernelPredictor> model =
-      std::make_shared<LearnedPredictor>(embedded_amd_kernel_weights(), embedded_amd_tile_table());
-  return model;
-}
-
-const KernelPredictor& amd_fp32_model() { return *amd_learned(); }
-
-const KernelPredictor& amd_gemm_model() {
-  static const auto model =
-      make_amd_gemm_predictor(embedded_amd_gemm_model(), embedded_amd_tile_table(), amd_learned());
-  return *model;
-}
-
-struct Entry {
-  LearnedModelKey key;
-  std::shared_ptr<const KernelPredictor> model;
-};
-
-// Lookups take no lock: entries are published by an atomic count and never change.
-constexpr int kMaxEntries = 64;
-struct Registry {
-  std::mutex write;
-  std::array<Entry, kMaxEntries> entries;
-  std::atomic<int> count{0};
-};
-
-Registry& registry() {
-  static Registry* const r = [] {
-    auto* reg = new Registry;           // never destroyed, like the embedded data it points to
-    Entry& embedded = reg->entries[0];  // FP32 kernels of every vendor and family
-    embedded.key.dtype = DataType::fp32;
-    embedded.model = lazy(nvidia_fp32_model);
-    int n = 1;
-    // FP16 and BF16 kernels on NVIDIA GPUs: the models trained on the vidur FP16 timings
-    // (core/data/kernel_weights_fp16.json). BF16 takes the FP16 models at the BF16 peak: an
-    // assumption (the data is FP16 only; docs/fp16-model.md).
-    if (embedded::has("core/data/kernel_weights_fp16.json")) {
-      const auto half = lazy(nvidia_half_model);
-      for (DataType t : {DataType::fp16, DataType::bf16})
-        reg->entries[std::size_t(n++)] = {{"NVIDIA", t, ""}, half};
-    }
-    // FP16 and BF16 GEMMs on NVIDIA GPUs: the analytic tensor-core model
-    // (core/data/tensor_gemm_fp16.json), which beats the learned GEMM net on the GPU left out
-    // (docs/fp16-model.md); more specific than the entries above, so it wins for GEMMs.
-    if (embedded::has("core/data/tensor_gemm_fp16.json")) {
-      const auto gemm = lazy(nvidia_half_gemm_model);
-      for (DataType t : {DataType::fp16, DataType::bf16})
-        reg->entries[std::size_t(n++)] = {{"NVIDIA", t, "gemm"}, gemm};
-    }
-    // FP32 kernels on AMD GPUs: the models trained on the MI100 and MI210 measurements
-    // (core/data/kernel_weights_amd.json, tile_table_amd.json; docs/amd-model.md).
-    if (embedded::has("core/data/kernel_weights_amd.json")) {
-      reg->entries[std::size_t(n++)] = {{"AMD", DataType::fp32, ""}, lazy(amd_fp32_model)};
-      // FP32 GEMMs on AMD GPUs not measured: the analytic matrix-core model
-      // (core/data/gemm_amd_fp32.json), which beats the learned GEMM net on the GPU left out;
-      // the measured MI100 and MI210 keep the net (docs/amd-model.md).
-      if (embedded::has("core/data/gemm_amd_fp32.json"))
-        reg->entries[std::size_t(n++)] = {{"AMD", DataType::fp32, "gemm"}, lazy(amd_gemm_model)};
-    }
-    reg->count.store(n, std::memory_order_release);
-    return reg;
-  }();
-  return *r;
-}
-
 }  // namespace
+
+// The "learned_net" kind (model_registry.cpp): the "weights" file and, where the manifest has
+// one, the "tile_table" (none: tensor-core GEMMs choose their tile by rule).
+std::shared_ptr<const KernelPredictor> make_learned_net(const ModelSource& src) {
+  static const TileTable no_table;
+  auto weights = model_part<KernelWeights>(src, "weights", parse_kernel_weights);
+  auto tiles = src.has("tile_table") ? model_part<TileTable>(src, "tile_table", parse_tile_table)
+                                     : std::shared_ptr<const TileTable>(
+                                           std::shared_ptr<const TileTable>(), &no_table);
+  return std::make_shared<LearnedNetModel>(std::move(weights), std::move(tiles));
+}
 
 KernelForecast RooflinePredictor::forecast(const GpuSpec& gpu, const Kernel& kernel) const {
   KernelForecast f = roofline_part(gpu, kernel);
@@ -249,56 +148,9 @@ KernelForecast LearnedPredictor::forecast(const GpuSpec& gpu, const Kernel& kern
 
 std::shared_ptr<const KernelPredictor> make_learned_predictor(KernelWeights weights,
                                                               TileTable gemm_tiles) {
-  return std::make_shared<OwnedLearnedPredictor>(std::move(weights), std::move(gemm_tiles));
-}
-
-void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model) {
-  if (!model) throw Error("register_learned_model: no model given");
-  Registry& r = registry();
-  const std::lock_guard<std::mutex> lock(r.write);
-  const int n = r.count.load(std::memory_order_relaxed);
-  if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-  r.entries[std::size_t(n)] = {std::move(key), std::move(model)};
-  r.count.store(n + 1, std::memory_order_release);
-}
-
-namespace {
-
-// The most specific entry for the kernel (vendor before family; among equals the latest), or
-// null.
-const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
-  const std::string_view family = family_of(kernel.op).name;
-  const Registry& r = registry();
-  const int n = r.count.load(std::memory_order_acquire);
-  const KernelPredictor* best = nullptr;
-  int best_score = -1;
-  for (int i = 0; i < n; ++i) {
-    const LearnedModelKey& key = r.entries[std::size_t(i)].key;
-    if (key.dtype != kernel.dtype) continue;
-    if (!key.vendor.empty() && key.vendor != gpu.vendor) continue;
-    if (!key.family.empty() && key.family != family) continue;
-    const int score = (key.vendor.empty() ? 0 : 2) + (key.family.empty() ? 0 : 1);
-    if (score >= best_score) {
-      best = r.entries[std::size_t(i)].model.get();
-      best_score = score;
-    }
-  }
-  return best;
-}
-
-}  // namespace
-
-const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
-  const KernelPredictor* best = find_learned_model(gpu, kernel);
-  if (!best)
-    throw Error("no learned model for " + std::string(dtype_name(kernel.dtype)) +
-                " kernels yet; use --predictor roofline");
-  return *best;
-}
-
-bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
-  const KernelPredictor* model = find_learned_model(gpu, kernel);
-  return model && model->covers(kernel);
+  return std::make_shared<LearnedNetModel>(
+      std::make_shared<const KernelWeights>(std::move(weights)),
+      std::make_shared<const TileTable>(std::move(gemm_tiles)));
 }
 
 }  // namespace tilecast

@@ -1,7 +1,6 @@
 // Kernel predictors behind one interface: the roofline, and the learned tile/wave model over
-// given weights and GEMM tile table. Learned models are found by (vendor, data type, family)
-// in a registry whose default entry is the embedded weights; tests register or construct
-// their own.
+// given weights and GEMM tile table. Which learned model forecasts a kernel is the model
+// registry's answer (forecast/model_registry.hpp); tests register or construct their own.
 #pragma once
 
 #include <memory>
@@ -68,24 +67,5 @@ class LearnedPredictor final : public KernelPredictor {
 // `tilecast train --out DIR` writes), for registering models trained at run time.
 std::shared_ptr<const KernelPredictor> make_learned_predictor(KernelWeights weights,
                                                               TileTable gemm_tiles);
-
-// Which kernels a learned model serves; an empty vendor or family matches any.
-struct LearnedModelKey {
-  std::string vendor;
-  DataType dtype = DataType::fp32;
-  std::string family;
-};
-
-// Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
-// among equals the latest. Entries are never removed (at most 64).
-void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
-// The learned model for the GPU's vendor and the kernel's data type and family; throws
-// ("no learned model for bf16 kernels yet; use --predictor roofline") when there is none.
-// The default entry: the embedded weights for FP32 kernels of every vendor and family.
-const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
-// Whether a learned model covers the kernel: an entry for the GPU's vendor and the kernel's
-// data type and family whose model has that family. Where none does, the replays forecast the
-// kernel by the roofline (forecast/kernel_times.hpp).
-bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 
 }  // namespace tilecast

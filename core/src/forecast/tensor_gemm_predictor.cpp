@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "forecast/model_registry.hpp"
 #include "kernel/family.hpp"
 #include "kernel/library_profile.hpp"
 #include "learned/tile_table.hpp"
@@ -41,6 +42,12 @@ std::shared_ptr<const KernelPredictor> make_tensor_gemm_predictor(const TensorGe
   if (!model.valid())
     throw Error("tensor-core GEMM model: compute_scale and bandwidth_scale must be positive");
   return std::make_shared<TensorGemmPredictor>(model);
+}
+
+// The "tensor_gemm" kind (model_registry.cpp): its "model" file.
+std::shared_ptr<const KernelPredictor> make_tensor_gemm(const ModelSource& src) {
+  return make_tensor_gemm_predictor(
+      *model_part<TensorGemmModel>(src, "model", parse_tensor_gemm_model));
 }
 
 }  // namespace tilecast

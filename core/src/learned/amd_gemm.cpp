@@ -5,12 +5,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "common/embedded_data.hpp"
+#include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/precision.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
+namespace {
+
+// Bounds of a fitted parameter: far beyond any fit, short of overflow in a forecast.
+constexpr double kMaxScale = 1e6;
+constexpr double kMaxOverheadMs = 1e3;
+
+}  // namespace
 
 AmdGemmTerms amd_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double cu = double(std::max(gpu.num_sm, 1));
@@ -37,50 +44,31 @@ double AmdGemmParams::latency_ms(const AmdGemmTerms& t) const {
 }
 
 AmdGemmModel parse_amd_gemm_model(std::string_view json_text, std::string_view origin) {
-  const std::string where(origin);
-  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Error(where + ": not a JSON object");
+  const nlohmann::json j = detail::parse_json(json_text, origin);
   auto text = [&](const char* name, std::string_view want) {
-    if (!j.contains(name) || !j[name].is_string() || j[name].get<std::string>() != want)
-      throw Error(where + ": field '" + name + "' must be \"" + std::string(want) + "\"");
+    if (detail::string_field(j, name, origin) != want)
+      throw Error(std::string(origin) + ": field '" + name + "' must be \"" + std::string(want) +
+                  "\"");
   };
   text("format", kAmdGemmFormat);
   text("form", kAmdGemmForm);
-  if (!j.contains("ops") || !j["ops"].is_object())
-    throw Error(where + ": field 'ops' must be an object with 'linear' and 'bmm'");
+  if (!detail::has_field(j, "ops") || !j["ops"].is_object())
+    throw Error(std::string(origin) + ": field 'ops' must be an object with 'linear' and 'bmm'");
   AmdGemmModel m;
   const char* names[2] = {"linear", "bmm"};
   for (int o = 0; o < 2; ++o) {
-    if (!j["ops"].contains(names[o]) || !j["ops"][names[o]].is_object())
-      throw Error(where + ": field 'ops." + names[o] + "' is missing or not an object");
+    const std::string where = std::string(origin) + ", ops." + names[o];
+    if (!detail::has_field(j["ops"], names[o]) || !j["ops"][names[o]].is_object())
+      throw Error(where + ": missing or not an object");
     const nlohmann::json& p = j["ops"][names[o]];
-    auto number = [&](const char* name, bool positive) {
-      const std::string field = std::string("ops.") + names[o] + "." + name;
-      if (!p.contains(name) || !p[name].is_number())
-        throw Error(where + ": field '" + field + "' is missing or not a number");
-      const double v = p[name].get<double>();
-      if (!std::isfinite(v) || (positive ? !(v > 0) : v < 0))
-        throw Error(where + ": field '" + field + "' is " + std::to_string(v) + "; expected " +
-                    (positive ? "a positive number" : "a number >= 0"));
-      return v;
-    };
     AmdGemmParams& q = m.ops[std::size_t(o)];
-    q.compute_scale = number("compute_scale", true);
-    q.tile_bandwidth_scale = number("tile_bandwidth_scale", true);
-    q.tile_kcycles = number("tile_kcycles", false);
-    q.bandwidth_scale = number("bandwidth_scale", false);
-    q.overhead_ms = number("overhead_ms", false);
+    q.compute_scale = detail::positive_field(p, "compute_scale", where, kMaxScale);
+    q.tile_bandwidth_scale = detail::positive_field(p, "tile_bandwidth_scale", where, kMaxScale);
+    q.tile_kcycles = detail::number_field(p, "tile_kcycles", where, 0, kMaxScale);
+    q.bandwidth_scale = detail::number_field(p, "bandwidth_scale", where, 0, kMaxScale);
+    q.overhead_ms = detail::number_field(p, "overhead_ms", where, 0, kMaxOverheadMs);
   }
   return m;
-}
-
-const AmdGemmModel& embedded_amd_gemm_model() {
-  static const AmdGemmModel model = [] {
-    const std::string_view text = embedded::find("core/data/gemm_amd_fp32.json");
-    if (text.empty()) return AmdGemmModel{};
-    return parse_amd_gemm_model(text, "core/data/gemm_amd_fp32.json");
-  }();
-  return model;
 }
 
 }  // namespace tilecast

@@ -1,7 +1,7 @@
 // The analytic model of FP32 GEMMs on AMD Instinct matrix cores (rocBLAS/Tensile), chosen over
 // the learned GEMM net because it carries across GPUs (docs/amd-model.md). Per op (linear, bmm)
 // five fitted parameters shared by every AMD GPU, fitted by `tilecast train-amd-gemm`
-// (core/data/gemm_amd_fp32.json):
+// (core/data/models/amd-fp32-gemm/gemm.json):
 //   latency = tiles / CUs x (max(compute_scale x tile FLOPs / (matrix peak / CUs),
 //                                tile_bandwidth_scale x tile bytes / (DRAM bandwidth / CUs))
 //                            + tile_kcycles x 1000 cycles / clock)
@@ -57,7 +57,6 @@ inline constexpr std::string_view kAmdGemmForm =
 // form, a missing op, a non-positive scale or a negative or non-finite parameter.
 AmdGemmModel parse_amd_gemm_model(std::string_view json_text, std::string_view origin);
 
-// The embedded model (core/data/gemm_amd_fp32.json); invalid (all 0) when none is built in.
-const AmdGemmModel& embedded_amd_gemm_model();
+// The embedded model: core/data/models/amd-fp32-gemm (forecast/model_registry.hpp).
 
 }  // namespace tilecast

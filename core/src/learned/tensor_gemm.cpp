@@ -3,12 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
 
-#include "common/embedded_data.hpp"
+#include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
+namespace {
+
+// Bounds of a fitted parameter: far beyond any fit, short of overflow in a forecast.
+constexpr double kMaxScale = 1e6;
+constexpr double kMaxOverheadMs = 1e3;
+
+}  // namespace
 
 TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
@@ -24,35 +32,15 @@ double TensorGemmModel::latency_ms(const TensorGemmTerms& t) const {
 }
 
 TensorGemmModel parse_tensor_gemm_model(std::string_view json_text, std::string_view origin) {
-  const std::string where(origin);
-  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Error(where + ": not a JSON object");
-  if (!j.contains("form") || !j["form"].is_string() ||
-      j["form"].get<std::string>() != kTensorGemmForm)
-    throw Error(where + ": field 'form' must be \"" + std::string(kTensorGemmForm) + "\"");
-  auto number = [&](const char* name, bool positive) {
-    if (!j.contains(name) || !j[name].is_number())
-      throw Error(where + ": field '" + name + "' is missing or not a number");
-    const double v = j[name].get<double>();
-    if (!std::isfinite(v) || (positive ? !(v > 0) : v < 0))
-      throw Error(where + ": field '" + name + "' is " + std::to_string(v) + "; expected " +
-                  (positive ? "a positive number" : "a number >= 0"));
-    return v;
-  };
+  const nlohmann::json j = detail::parse_json(json_text, origin);
+  if (detail::string_field(j, "form", origin) != kTensorGemmForm)
+    throw Error(std::string(origin) + ": field 'form' must be \"" + std::string(kTensorGemmForm) +
+                "\"");
   TensorGemmModel m;
-  m.compute_scale = number("compute_scale", true);
-  m.bandwidth_scale = number("bandwidth_scale", true);
-  m.overhead_ms = number("overhead_ms", false);
+  m.compute_scale = detail::positive_field(j, "compute_scale", origin, kMaxScale);
+  m.bandwidth_scale = detail::positive_field(j, "bandwidth_scale", origin, kMaxScale);
+  m.overhead_ms = detail::number_field(j, "overhead_ms", origin, 0, kMaxOverheadMs);
   return m;
-}
-
-const TensorGemmModel& embedded_tensor_gemm_model() {
-  static const TensorGemmModel model = [] {
-    const std::string_view text = embedded::find("core/data/tensor_gemm_fp16.json");
-    if (text.empty()) return TensorGemmModel{};
-    return parse_tensor_gemm_model(text, "core/data/tensor_gemm_fp16.json");
-  }();
-  return model;
 }
 
 }  // namespace tilecast

@@ -1,5 +1,5 @@
 // The analytic tensor-core GEMM model (FP16/BF16 on NVIDIA): three parameters shared by every
-// GPU, fitted by `tilecast train-fp16` (core/data/tensor_gemm_fp16.json). Chosen over the
+// GPU, fitted by `tilecast train-fp16` (core/data/models/nvidia-half-gemm/tensor_gemm.json). Chosen over the
 // learned GEMM net because it carries across GPUs (docs/fp16-model.md): latency =
 //   max(compute_scale x waves x a tile's FLOPs at the per-SM tensor peak,
 //       bandwidth_scale x kernel bytes / DRAM bandwidth) + overhead_ms,
@@ -40,7 +40,6 @@ inline constexpr std::string_view kTensorGemmForm =
 // non-positive scale, a negative or non-finite overhead, or another form.
 TensorGemmModel parse_tensor_gemm_model(std::string_view json_text, std::string_view origin);
 
-// The embedded model (core/data/tensor_gemm_fp16.json); invalid (all 0) when none is built in.
-const TensorGemmModel& embedded_tensor_gemm_model();
+// The embedded model: core/data/models/nvidia-half-gemm (forecast/model_registry.hpp).
 
 }  // namespace tilecast

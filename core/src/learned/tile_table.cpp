@@ -5,7 +5,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "common/embedded_data.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -173,15 +172,6 @@ TileTable parse_tile_table(std::string_view text, std::string_view origin) {
     t.gpus.push_back(std::move(gpu));
   }
   return t;
-}
-
-const TileTable& embedded_tile_table() {
-  static const TileTable table = [] {
-    const std::string_view text = embedded::find("core/data/tile_table.json");
-    if (text.empty()) return TileTable{};
-    return parse_tile_table(text, "core/data/tile_table.json");
-  }();
-  return table;
 }
 
 const TileTable::Gpu* gemm_tile_source(const TileTable& table, const GpuSpec& gpu,

@@ -45,7 +45,7 @@ std::array<double, 4> gpu_table_key(const GpuSpec& gpu);
 std::uint32_t shape_cell(const Kernel& k);
 
 TileTable parse_tile_table(std::string_view json_text, std::string_view origin);
-const TileTable& embedded_tile_table();  // empty when not built in
+// The embedded tables: embedded_tile_table(id) (forecast/model_registry.hpp).
 
 // The tile of the nearest GPU's nearest shape. The GPU: among the measured GPUs whose GEMM
 // kernel generation is the target's (the library profile's, by architecture), else among all,

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "common/embedded_data.hpp"
 #include "kernel/family.hpp"
 #include "learned/features.hpp"
 #include "tilecast/error.hpp"
@@ -162,24 +161,6 @@ FamilyModel parse_family_model(std::string_view text, std::string_view origin, O
   const json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw Error(std::string(origin) + ": not valid JSON");
   return parse_family(j, std::string(origin), f);
-}
-
-const KernelWeights& embedded_kernel_weights() {
-  static const KernelWeights weights = [] {
-    const std::string_view text = embedded::find("core/data/kernel_weights.json");
-    if (text.empty()) return KernelWeights{};
-    return parse_kernel_weights(text, "core/data/kernel_weights.json");
-  }();
-  return weights;
-}
-
-const KernelWeights& embedded_fp16_kernel_weights() {
-  static const KernelWeights weights = [] {
-    const std::string_view text = embedded::find("core/data/kernel_weights_fp16.json");
-    if (text.empty()) return KernelWeights{};
-    return parse_kernel_weights(text, "core/data/kernel_weights_fp16.json");
-  }();
-  return weights;
 }
 
 }  // namespace tilecast

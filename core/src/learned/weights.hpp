@@ -1,5 +1,5 @@
 // The trained utilization models, one per op family keyed by the family's name, parsed from
-// the embedded core/data/kernel_weights.json (written by `tilecast train`) or given by a test.
+// the embedded core/data/models/nvidia-fp32/kernel_weights.json (written by `tilecast train`) or given by a test.
 #pragma once
 
 #include <functional>
@@ -43,10 +43,6 @@ std::string_view family_name(OpFamily f);
 KernelWeights parse_kernel_weights(std::string_view json_text, std::string_view origin);
 // One family's entry of that file (the trainer reads back what it wrote).
 FamilyModel parse_family_model(std::string_view json_text, std::string_view origin, OpFamily f);
-// The embedded weights; empty when the library was built without them.
-const KernelWeights& embedded_kernel_weights();
-// The embedded FP16 models (core/data/kernel_weights_fp16.json, `tilecast train-fp16`);
-// empty when the library was built without them.
-const KernelWeights& embedded_fp16_kernel_weights();
+// The embedded weights: embedded_weights(id) (forecast/model_registry.hpp).
 
 }  // namespace tilecast

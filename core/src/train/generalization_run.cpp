@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/embedded_data.hpp"
+#include "forecast/model_registry.hpp"
 #include "learned/weights.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/generalization.hpp"
@@ -85,9 +86,8 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
     mix(h, l.label_json);
   }
   // The full models the protocol evaluates with: NVIDIA FP32 and (for the CDNA rows) AMD FP32.
-  for (const char* f : {"core/data/kernel_weights.json", "core/data/tile_table.json",
-                        "core/data/kernel_weights_amd.json", "core/data/tile_table_amd.json"})
-    mix(h, embedded::find(f));
+  for (const char* id : {"nvidia-fp32", "amd-fp32"})
+    for (const char* role : {"weights", "tile_table"}) mix(h, embedded_model_text(id, role));
   // The library profiles: launch rules and the GEMM kernel generation that picks an unmeasured
   // GPU's tiles decide the folds' forecasts too.
   for (const auto& f : embedded::json_files_in("core/data/libraries")) {
@@ -124,7 +124,7 @@ std::vector<FoldRun> run_generalization(const GeneralizationInputs& in,
   std::vector<std::string> label_gpu;  // each label's Device name
   for (const E2eInput& l : in.labels)
     label_gpu.push_back(parse_gpu_spec(l.gpu_json, "device of " + l.label_stem).name);
-  const std::vector<std::string> full_model = embedded_kernel_weights().trained_on;
+  const std::vector<std::string> full_model = embedded_weights("nvidia-fp32").trained_on;
 
   std::vector<FoldRun> runs;
   for (const GeneralizationFold& fold : folds) {

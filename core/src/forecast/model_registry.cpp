@@ -1,0 +1,357 @@
+// The model registry: the embedded manifests, the kind table, and the entries a kernel's model
+// is looked up in (lock-free reads: entries are published by an atomic count and never change).
+#include "forecast/model_registry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+
+#include "common/embedded_data.hpp"
+#include "common/json_fields.hpp"
+#include "kernel/family.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast {
+
+// The kinds: one factory each, defined beside its predictor.
+std::shared_ptr<const KernelPredictor> make_learned_net(const ModelSource& src);  // predictor.cpp
+std::shared_ptr<const KernelPredictor> make_tensor_gemm(
+    const ModelSource& src);  // tensor_gemm_predictor.cpp
+std::shared_ptr<const KernelPredictor> make_amd_gemm(
+    const ModelSource& src);  // amd_gemm_predictor.cpp
+
+namespace {
+
+struct Kind {
+  std::string_view name;
+  std::shared_ptr<const KernelPredictor> (*make)(const ModelSource& src);
+};
+// The nets of NeuSight's method (learned/weights.hpp); the analytic tensor-core GEMM model
+// (learned/tensor_gemm.hpp); the analytic AMD matrix-core GEMM model (learned/amd_gemm.hpp).
+constexpr Kind kKinds[] = {
+    {"learned_net", make_learned_net},
+    {"tensor_gemm", make_tensor_gemm},
+    {"amd_gemm", make_amd_gemm},
+};
+
+const Kind& kind_named(std::string_view name, std::string_view origin) {
+  for (const Kind& k : kKinds)
+    if (k.name == name) return k;
+  std::string known;
+  for (const Kind& k : kKinds) known += (known.empty() ? "" : ", ") + std::string(k.name);
+  throw Error(std::string(origin) + ": field 'kind' is '" + std::string(name) +
+              "'; allowed: " + known);
+}
+
+constexpr std::string_view kModelsFolder = "core/data/models/";
+constexpr std::string_view kManifest = "/manifest.json";
+
+std::vector<std::string> strings(const nlohmann::json& j, std::string_view field,
+                                 std::string_view origin) {
+  std::vector<std::string> out;
+  if (!detail::has_field(j, field)) return out;
+  const nlohmann::json& a = j.at(std::string(field));
+  if (!a.is_array())
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' must be a list");
+  for (const auto& v : a) {
+    if (!v.is_string())
+      throw Error(std::string(origin) + ": field '" + std::string(field) +
+                  "' must list strings, got " + v.dump());
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+// The models the kind table builds from embedded files.
+class EmbeddedSource final : public ModelSource {
+ public:
+  using ModelSource::ModelSource;
+  std::string_view text(std::string_view role, std::string& origin) const override {
+    const ModelManifest& m = manifest();
+    const bool own = m.files.count(std::string(role)) > 0;
+    if (!own && m.uses.empty()) return {};
+    return embedded_model_text(own ? std::string_view(m.id) : std::string_view(m.uses), role,
+                               &origin);
+  }
+  bool has(std::string_view role) const override {
+    const ModelManifest& m = manifest();
+    if (m.files.count(std::string(role))) return true;
+    const ModelManifest* used = m.uses.empty() ? nullptr : find_manifest(m.uses);
+    return used && used->files.count(std::string(role));
+  }
+  bool embedded() const override { return true; }
+  std::shared_ptr<const KernelPredictor> used() const override {
+    return manifest().uses.empty() ? nullptr : embedded_model(manifest().uses);
+  }
+};
+
+class TextSource final : public ModelSource {
+ public:
+  TextSource(const ModelManifest& m, const std::map<std::string, std::string_view>& texts,
+             const std::map<std::string, std::string>& origins,
+             std::shared_ptr<const KernelPredictor> used)
+      : ModelSource(m), texts_(texts), origins_(origins), used_(std::move(used)) {}
+  std::string_view text(std::string_view role, std::string& origin) const override {
+    const auto t = texts_.find(std::string(role));
+    if (t == texts_.end()) return {};
+    const auto o = origins_.find(std::string(role));
+    origin = o != origins_.end() ? o->second : manifest().id + " (" + std::string(role) + ")";
+    return t->second;
+  }
+  bool has(std::string_view role) const override { return texts_.count(std::string(role)) > 0; }
+  std::shared_ptr<const KernelPredictor> used() const override { return used_; }
+
+ private:
+  const std::map<std::string, std::string_view>& texts_;
+  const std::map<std::string, std::string>& origins_;
+  std::shared_ptr<const KernelPredictor> used_;
+};
+
+// An embedded model, built on its first forecast: a page whose first forecast is for an
+// NVIDIA GPU in FP32 never parses the FP16 or AMD weights (docs/web.md, "Start-up").
+class LazyModel final : public KernelPredictor {
+ public:
+  explicit LazyModel(const ModelManifest& m) : manifest_(m) {}
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    return built().forecast(gpu, kernel);
+  }
+  std::string_view name() const override { return "tilecast"; }  // every learned model's
+  bool covers(const Kernel& kernel) const override { return built().covers(kernel); }
+  const std::shared_ptr<const KernelPredictor>& model() const {
+    std::call_once(once_, [this] {
+      model_ = kind_named(manifest_.kind, manifest_.id).make(EmbeddedSource(manifest_));
+    });
+    return model_;
+  }
+
+ private:
+  const KernelPredictor& built() const { return *model(); }
+  const ModelManifest& manifest_;
+  mutable std::once_flag once_;
+  mutable std::shared_ptr<const KernelPredictor> model_;
+};
+
+struct Entry {
+  LearnedModelKey key;
+  std::shared_ptr<const KernelPredictor> model;
+};
+
+constexpr int kMaxEntries = 64;
+struct Registry {
+  std::mutex write;
+  std::array<Entry, kMaxEntries> entries;
+  std::atomic<int> count{0};
+  std::vector<std::shared_ptr<const LazyModel>> embedded;  // by embedded_manifests()' order
+};
+
+void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const KernelPredictor>& model) {
+  const std::string vendor = m.serves_any_vendor ? "" : m.vendor;
+  const std::vector<std::string> families =
+      m.families.empty() ? std::vector<std::string>{""} : m.families;
+  int n = r.count.load(std::memory_order_relaxed);
+  for (DataType t : m.precisions)
+    for (const std::string& family : families) {
+      if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
+      r.entries[std::size_t(n++)] = {{vendor, t, family}, model};
+    }
+  r.count.store(n, std::memory_order_release);
+}
+
+Registry& registry() {
+  static Registry* const r = [] {
+    auto* reg = new Registry;  // never destroyed, like the embedded data it points to
+    for (const ModelManifest& m : embedded_manifests()) {
+      auto lazy = std::make_shared<const LazyModel>(m);
+      reg->embedded.push_back(lazy);
+      add(*reg, m, lazy);
+    }
+    return reg;
+  }();
+  return *r;
+}
+
+// The most specific entry for the kernel (vendor before family; among equals the latest), or
+// null.
+const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const std::string_view family = family_of(kernel.op).name;
+  const Registry& r = registry();
+  const int n = r.count.load(std::memory_order_acquire);
+  const KernelPredictor* best = nullptr;
+  int best_score = -1;
+  for (int i = 0; i < n; ++i) {
+    const LearnedModelKey& key = r.entries[std::size_t(i)].key;
+    if (key.dtype != kernel.dtype) continue;
+    if (!key.vendor.empty() && key.vendor != gpu.vendor) continue;
+    if (!key.family.empty() && key.family != family) continue;
+    const int score = (key.vendor.empty() ? 0 : 2) + (key.family.empty() ? 0 : 1);
+    if (score >= best_score) {
+      best = r.entries[std::size_t(i)].model.get();
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+ModelManifest parse_model_manifest(std::string_view json_text, std::string_view origin) {
+  const nlohmann::json j = detail::parse_json(json_text, origin);
+  ModelManifest m;
+  m.id = detail::string_field(j, "id", origin);
+  m.kind = std::string(kind_named(detail::string_field(j, "kind", origin), origin).name);
+  m.vendor = detail::string_field(j, "vendor", origin);
+  if (detail::has_field(j, "serves_any_vendor")) {
+    if (!j["serves_any_vendor"].is_boolean())
+      throw Error(std::string(origin) + ": field 'serves_any_vendor' must be true or false");
+    m.serves_any_vendor = j["serves_any_vendor"].get<bool>();
+  }
+  for (const std::string& p : strings(j, "precisions", origin)) {
+    try {
+      m.precisions.push_back(parse_dtype(p));
+    } catch (const Error& e) {
+      throw Error(std::string(origin) + ": field 'precisions': " + e.what());
+    }
+  }
+  if (m.precisions.empty())
+    throw Error(std::string(origin) + ": field 'precisions' must list at least one data type");
+  m.families = strings(j, "families", origin);
+  for (const std::string& f : m.families)
+    if (!find_family(f))
+      throw Error(std::string(origin) + ": field 'families' names '" + f +
+                  "', which is no op family");
+  if (!detail::has_field(j, "files") || !j["files"].is_object())
+    throw Error(std::string(origin) + ": field 'files' must map roles to file names");
+  for (const auto& [role, file] : j["files"].items()) {
+    if (!file.is_string() || file.get<std::string>().empty() ||
+        file.get<std::string>().find('/') != std::string::npos)
+      throw Error(std::string(origin) + ": field 'files." + role +
+                  "' must be a file name in the model's folder");
+    m.files[role] = file.get<std::string>();
+  }
+  m.uses = detail::string_field(j, "uses", origin, false);
+  m.trained_on = strings(j, "trained_on", origin);
+  m.command = detail::string_field(j, "command", origin, false);
+  m.hash = detail::string_field(j, "hash", origin, false);
+  return m;
+}
+
+const std::vector<ModelManifest>& embedded_manifests() {
+  static const std::vector<ModelManifest> manifests = [] {
+    std::vector<ModelManifest> out;
+    for (std::size_t k = 0; k < embedded::kFileCount; ++k) {
+      const std::string_view path = embedded::kFiles[k].path;
+      if (path.substr(0, kModelsFolder.size()) != kModelsFolder ||
+          path.size() <= kModelsFolder.size() + kManifest.size() ||
+          path.substr(path.size() - kManifest.size()) != kManifest)
+        continue;
+      ModelManifest m = parse_model_manifest(embedded::find(path), path);
+      const std::string_view folder =
+          path.substr(kModelsFolder.size(), path.size() - kModelsFolder.size() - kManifest.size());
+      if (m.id != folder)
+        throw Error(std::string(path) + ": field 'id' is '" + m.id + "'; it must be '" +
+                    std::string(folder) + "', the folder's name");
+      out.push_back(std::move(m));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const ModelManifest& a, const ModelManifest& b) { return a.id < b.id; });
+    for (const ModelManifest& m : out)
+      if (!m.uses.empty() && !std::any_of(out.begin(), out.end(),
+                                          [&](const ModelManifest& u) { return u.id == m.uses; }))
+        throw Error(std::string(kModelsFolder) + m.id + "/manifest.json: field 'uses' names '" +
+                    m.uses + "', which is not built in");
+    return out;
+  }();
+  return manifests;
+}
+
+const ModelManifest* find_manifest(std::string_view id) {
+  for (const ModelManifest& m : embedded_manifests())
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+const ModelManifest* manifest_for(std::string_view vendor, DataType dtype,
+                                  std::string_view family) {
+  const ModelManifest* best = nullptr;
+  int best_score = -1;
+  for (const ModelManifest& m : embedded_manifests()) {
+    if (std::find(m.precisions.begin(), m.precisions.end(), dtype) == m.precisions.end()) continue;
+    const bool own = m.vendor == vendor;
+    if (!own && !m.serves_any_vendor) continue;
+    const bool whole = m.families.empty();
+    if (!whole && std::find(m.families.begin(), m.families.end(), family) == m.families.end())
+      continue;
+    const int score = (own && !m.serves_any_vendor ? 2 : 0) + (whole ? 0 : 1);
+    if (score > best_score) {
+      best = &m;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+std::string_view embedded_model_text(std::string_view id, std::string_view role,
+                                     std::string* origin) {
+  const ModelManifest* m = find_manifest(id);
+  if (!m) return {};
+  const auto f = m->files.find(std::string(role));
+  if (f == m->files.end()) return {};
+  const std::string path = std::string(kModelsFolder) + m->id + "/" + f->second;
+  if (origin) *origin = path;
+  return embedded::find(path);
+}
+
+const KernelWeights& embedded_weights(std::string_view id) {
+  return embedded_model_part<KernelWeights>(id, "weights", parse_kernel_weights);
+}
+
+const TileTable& embedded_tile_table(std::string_view id) {
+  return embedded_model_part<TileTable>(id, "tile_table", parse_tile_table);
+}
+
+std::shared_ptr<const KernelPredictor> embedded_model(std::string_view id) {
+  const Registry& r = registry();
+  const std::vector<ModelManifest>& all = embedded_manifests();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].id == id) return r.embedded[i]->model();
+  throw Error("no model '" + std::string(id) + "' is built in (core/data/models/)");
+}
+
+std::shared_ptr<const KernelPredictor> build_model(
+    const ModelManifest& m, const std::map<std::string, std::string_view>& texts,
+    const std::map<std::string, std::string>& origins,
+    std::shared_ptr<const KernelPredictor> used) {
+  return kind_named(m.kind, m.id).make(TextSource(m, texts, origins, std::move(used)));
+}
+
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model) {
+  if (!model) throw Error("register_learned_model: no model given");
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.write);
+  const int n = r.count.load(std::memory_order_relaxed);
+  if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
+  r.entries[std::size_t(n)] = {std::move(key), std::move(model)};
+  r.count.store(n + 1, std::memory_order_release);
+}
+
+void register_model(const ModelManifest& m, std::shared_ptr<const KernelPredictor> model) {
+  if (!model) throw Error("register_model: no model given");
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.write);
+  add(r, m, model);
+}
+
+const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const KernelPredictor* best = find_learned_model(gpu, kernel);
+  if (!best)
+    throw Error("no learned model for " + std::string(dtype_name(kernel.dtype)) +
+                " kernels yet; use --predictor roofline");
+  return *best;
+}
+
+bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const KernelPredictor* model = find_learned_model(gpu, kernel);
+  return model && model->covers(kernel);
+}
+
+}  // namespace tilecast

@@ -1,0 +1,147 @@
+// Learned models as data, and the one answer to "which model forecasts this kernel". Each
+// model is a folder core/data/models/<id>/ whose manifest.json says what it is (its kind), which
+// kernels it serves (vendor, precisions, families), what it was trained on and by which command
+// (with the hash the trainer wrote) beside its files. The registry reads the embedded manifests
+// (small) and builds a model from its files only when a forecast first needs it (start-up
+// cost in the browser: docs/web.md "Start-up"). A model kind is a factory in one file plus a
+// line in the kind table (model_registry.cpp).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "forecast/predictor.hpp"
+#include "learned/tile_table.hpp"
+#include "learned/weights.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/precision.hpp"
+
+namespace tilecast {
+
+struct ModelManifest {
+  std::string id;      // its folder's name
+  std::string kind;    // a name in the kind table, e.g. "learned_net", "tensor_gemm", "amd_gemm"
+  std::string vendor;  // whose GPUs it serves (and was trained on)
+  // Also the model of GPUs whose vendor has none of its own: a transfer, said in the caveats.
+  bool serves_any_vendor = false;
+  std::vector<DataType> precisions;
+  std::vector<std::string> families;         // empty: every family its files hold
+  std::map<std::string, std::string> files;  // role (e.g. "weights") -> file in the folder
+  std::string uses;  // the id of a model it builds on (files it lacks, its measured GPUs' model)
+  std::vector<std::string> trained_on;  // GPU names, as in the catalog or the device files
+  std::string command, hash;            // what made it (as the trainer wrote into its files)
+};
+
+// Throws tilecast::Error naming `origin` and the field (an unknown kind lists the known ones).
+ModelManifest parse_model_manifest(std::string_view json_text, std::string_view origin);
+
+// The embedded models' manifests (core/data/models/*/manifest.json), in id order; read once.
+const std::vector<ModelManifest>& embedded_manifests();
+const ModelManifest* find_manifest(std::string_view id);
+// The embedded model serving (vendor, data type, family): the most specific manifest (vendor
+// before family, a transfer last); null when none does. `family` "" asks for a whole set.
+const ModelManifest* manifest_for(std::string_view vendor, DataType dtype, std::string_view family);
+
+// What a kind's factory builds a model from.
+class ModelSource {
+ public:
+  explicit ModelSource(const ModelManifest& m) : manifest_(m) {}
+  virtual ~ModelSource() = default;
+  const ModelManifest& manifest() const { return manifest_; }
+  // The text of the file the manifest names for `role` (or, when it names none, the used
+  // model's) and, into `origin`, where it came from; empty when neither has one.
+  virtual std::string_view text(std::string_view role, std::string& origin) const = 0;
+  // Whether text(role) has a file, without reading it.
+  virtual bool has(std::string_view role) const = 0;
+  // Whether the texts are the embedded files (kept for the process, parsed once).
+  virtual bool embedded() const { return false; }
+  // The model the manifest uses (built); null when it uses none.
+  virtual std::shared_ptr<const KernelPredictor> used() const = 0;
+
+ private:
+  const ModelManifest& manifest_;
+};
+// The one loader of embedded model files: the text of model `id`'s file for `role`, and where
+// it is ("core/data/models/<id>/<file>"); empty when that model or file is not built in.
+std::string_view embedded_model_text(std::string_view id, std::string_view role,
+                                     std::string* origin = nullptr);
+
+// Model `id`'s embedded file for `role`, parsed by `parse` on first use and kept for the
+// process; an empty T when that model or file is not built in.
+template <class T>
+const T& embedded_model_part(std::string_view id, std::string_view role,
+                             T (*parse)(std::string_view text, std::string_view origin)) {
+  static std::mutex lock;
+  static std::map<std::string, std::unique_ptr<const T>, std::less<>> parsed;
+  const std::string key = std::string(id) + '/' + std::string(role);
+  const std::lock_guard<std::mutex> hold(lock);
+  auto it = parsed.find(key);
+  if (it == parsed.end()) {
+    std::string origin;
+    const std::string_view text = embedded_model_text(id, role, &origin);
+    it = parsed.emplace(key, std::make_unique<const T>(text.empty() ? T{} : parse(text, origin)))
+             .first;
+  }
+  return *it->second;
+}
+
+// A source's file for `role`, parsed (an embedded one once, shared; a given text owned by the
+// pointer); throws Error naming the role when the source has no such file.
+template <class T>
+std::shared_ptr<const T> model_part(const ModelSource& src, std::string_view role,
+                                    T (*parse)(std::string_view text, std::string_view origin)) {
+  std::string origin;
+  const std::string_view text = src.text(role, origin);
+  if (text.empty())
+    throw Error("model '" + src.manifest().id + "' (" + src.manifest().kind + "): no '" +
+                std::string(role) + "' file");
+  if (!src.embedded()) return std::make_shared<const T>(parse(text, origin));
+  const ModelManifest& m = src.manifest();
+  const std::string_view owner = m.files.count(std::string(role)) ? m.id : m.uses;
+  return std::shared_ptr<const T>(std::shared_ptr<const T>(),
+                                  &embedded_model_part<T>(owner, role, parse));
+}
+
+// The embedded models' learned weights and GEMM tile tables (their "weights" and "tile_table"
+// files), e.g. embedded_weights("nvidia-fp32"); empty when not built in.
+const KernelWeights& embedded_weights(std::string_view id);
+const TileTable& embedded_tile_table(std::string_view id);
+
+// The embedded model `id`, built on first use; throws Error when it is not built in.
+std::shared_ptr<const KernelPredictor> embedded_model(std::string_view id);
+
+// A model of `m.kind` from given texts (role -> text, role -> origin), e.g. weights trained at
+// run time; `used` is the model the manifest uses, when it uses one. Throws Error naming the
+// origin of a malformed file.
+std::shared_ptr<const KernelPredictor> build_model(
+    const ModelManifest& m, const std::map<std::string, std::string_view>& texts,
+    const std::map<std::string, std::string>& origins,
+    std::shared_ptr<const KernelPredictor> used = nullptr);
+
+// Which kernels a learned model serves; an empty vendor or family matches any.
+struct LearnedModelKey {
+  std::string vendor;
+  DataType dtype = DataType::fp32;
+  std::string family;
+};
+
+// Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
+// among equals the latest. Entries are never removed (at most 64). The embedded models are
+// entered from their manifests first.
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
+// Enters `model` for every (precision, family) of its manifest, for its vendor (any vendor when
+// the manifest serves any).
+void register_model(const ModelManifest& m, std::shared_ptr<const KernelPredictor> model);
+// The learned model for the GPU's vendor and the kernel's data type and family; throws
+// ("no learned model for bf16 kernels yet; use --predictor roofline") when there is none.
+const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
+// Whether a learned model covers the kernel: an entry for the GPU's vendor and the kernel's
+// data type and family whose model has that family. Where none does, the replays forecast the
+// kernel by the roofline (forecast/kernel_times.hpp), the one place that decides so.
+bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
+
+}  // namespace tilecast

@@ -12,6 +12,9 @@ done
 mkdir -p web/public/tilecast
 cp "$wasm_dir/tilecast_wasm.mjs" "$wasm_dir/tilecast_wasm.wasm" "$wasm_dir/tilecast.js" web/public/tilecast/
 cd web
+node scripts/gen_api_types.mjs --check
 npx tsc --noEmit
+# wasm/tilecast.d.ts and its generated tilecast_api.d.ts (skipLibCheck above leaves .d.ts files out)
+npx tsc --noEmit --strict --target ES2022 --module ESNext --moduleResolution bundler ../wasm/tilecast.d.ts
 npx vite build --logLevel warn
 echo "build_web: site in web/dist/"

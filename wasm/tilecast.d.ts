@@ -1,21 +1,28 @@
-// Types for tilecast.js (the WebAssembly forecaster's JavaScript layer).
+// Types for tilecast.js (the WebAssembly forecaster's JavaScript layer). The answers' types are
+// generated from core/schema/ into tilecast_api.d.ts (web/scripts/gen_api_types.mjs).
+import type { TilecastResponses } from './tilecast_api';
+
+export type * from './tilecast_api';
+
 export class TilecastError extends Error {}
 
 type Request = string | object;
+type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Tilecast {
   readonly version: string;
-  listGpus(): any[];
-  validateGpu(spec: Request): any;
-  forecastKernel(request: Request): any;
-  listModels(): any[];
-  validateModel(config: Request): any;
-  forecastModel(request: Request): any;
-  listSystems(): any[];
-  validateSystem(spec: Request): any;
-  forecastCollective(request: Request): any;
-  forecastServing(request: Request): any;
-  planParallel(request: Request): any;
+  listGpus(): Answer<'listGpus'>;
+  validateGpu(spec: Request): Answer<'validateGpu'>;
+  forecastKernel(request: Request): Answer<'forecastKernel'>;
+  listModels(): Answer<'listModels'>;
+  validateModel(config: Request): Answer<'validateModel'>;
+  forecastModel(request: Request): Answer<'forecastModel'>;
+  listSystems(): Answer<'listSystems'>;
+  validateSystem(spec: Request): Answer<'validateSystem'>;
+  forecastCollective(request: Request): Answer<'forecastCollective'>;
+  forecastServing(request: Request): Answer<'forecastServing'>;
+  planParallel(request: Request): Answer<'planParallel'>;
+  // The same calls returning the JSON text exactly as the core wrote it.
   readonly text: {
     listGpus(): string;
     validateGpu(spec: Request): string;

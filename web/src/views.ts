@@ -96,7 +96,8 @@ export function forecastTitle(f: ModelForecast): string {
 export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   setText(byId(`${prefix}latency-label`), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
   setOutput(`${prefix}latency`, fmtMs(f.latency_ms), f.latency_ms);
-  if (Number.isFinite(f.roofline_latency_ms)) setOutput(`${prefix}roofline`, fmtMs(f.roofline_latency_ms), f.roofline_latency_ms);
+  const roof = f.roofline_latency_ms ?? NaN;
+  if (Number.isFinite(roof)) setOutput(`${prefix}roofline`, fmtMs(roof), roof);
   else setOutput(`${prefix}roofline`, '—', NaN);
   setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
@@ -130,7 +131,7 @@ export function renderForecast(f: ModelForecast): void {
       ? `one step; pipeline bubble ${fmtNum(100 * (f.bubble_fraction ?? 0))}% · a micro-batch's forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)} on the critical stage`
       : band + (f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`),
   );
-  const ratio = f.latency_ms / f.roofline_latency_ms;
+  const ratio = f.latency_ms / (f.roofline_latency_ms ?? NaN);
   setText(
     byId('roofline-sub'),
     f.parallel && !Number.isFinite(f.roofline_latency_ms)
@@ -285,7 +286,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
       datasets: [
         { label: `${app.state.predictor} (ms)`, data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
         ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
-        { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms), backgroundColor: COLORS.roofline },
+        { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms ?? NaN), backgroundColor: COLORS.roofline },
       ],
     },
     options: {
@@ -342,7 +343,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         h('th', { scope: 'row' }, r.label),
         h('td', { class: 'num' }, f ? fmtMs(f.latency_ms) : '—'),
         h('td', { class: 'num' }, band ? `${fmtMs(band[0])}–${fmtMs(band[1])}` : '—'),
-        h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms) : '—'),
+        h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms ?? NaN) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
         h('td', { class: 'num' }, f && base ? `${fmtNum(base / f.latency_ms)}×` : '—'),
@@ -372,7 +373,7 @@ export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: s
   const points: SweepPoint[] = [];
   for (const [i, r] of results.entries()) {
     if (!r.ok) return { points, error: `Batch ${i + 1}: ${r.error}` };
-    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, band: bandOf(r.f), roofline_ms: r.f.roofline_latency_ms, samples_per_s: r.f.samples_per_s });
+    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, band: bandOf(r.f), roofline_ms: r.f.roofline_latency_ms ?? NaN, samples_per_s: r.f.samples_per_s });
   }
   return { points, error: '' };
 }

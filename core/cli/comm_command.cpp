@@ -9,6 +9,7 @@
 #include "io.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/comm.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/system.hpp"
 
@@ -104,15 +105,16 @@ int run_systems(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered_comm = register_command(
-    {"comm",
-     "--system NAME_OR_FILE --bytes N[KiB|MiB|GiB] [--collective all_reduce|reduce_scatter|"
-     "all_gather|send_recv|all_to_all] [--gpus N] [--gpus-per-node N] [--algorithm "
-     "auto|ring|tree] [--json]",
-     "forecast one collective on a multi-GPU system",
-     {"system", "bytes", "collective", "gpus", "gpus-per-node", "algorithm"},
-     {"json"},
-     run_comm});
+[[maybe_unused]] const bool registered_comm =
+    register_command({"comm",
+                      "--system NAME_OR_FILE --bytes N[KiB|MiB|GiB] [--collective " +
+                          enum_names_joined(collective_names(), "|") +
+                          "] [--gpus N] [--gpus-per-node N] [--algorithm " +
+                          enum_names_joined(comm_algorithm_names(), "|") + "] [--json]",
+                      "forecast one collective on a multi-GPU system",
+                      {"system", "bytes", "collective", "gpus", "gpus-per-node", "algorithm"},
+                      {"json"},
+                      run_comm});
 
 [[maybe_unused]] const bool registered_systems =
     register_command({"systems",

@@ -10,6 +10,7 @@
 #include "io.hpp"
 #include "label_files.hpp"
 #include "tilecast/e2e_eval.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "weights_flag.hpp"
 
@@ -74,14 +75,16 @@ int run_eval_e2e(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
-    {"eval-e2e",
-     "--devices DIR --models DIR --labels DIR [--predictor tilecast|roofline] [--json] "
-     "[--weights DIR]",
-     "whole-model forecasts against measured end-to-end latencies",
-     {"devices", "models", "labels", "predictor", "weights"},
-     {"json"},
-     run_eval_e2e});
+[[maybe_unused]] const bool registered =
+    register_command({"eval-e2e",
+                      "--devices DIR --models DIR --labels DIR [--predictor " +
+                          enum_names_joined(predictor_names(), "|") +
+                          "] [--json] "
+                          "[--weights DIR]",
+                      "whole-model forecasts against measured end-to-end latencies",
+                      {"devices", "models", "labels", "predictor", "weights"},
+                      {"json"},
+                      run_eval_e2e});
 
 }  // namespace
 }  // namespace tilecast::cli

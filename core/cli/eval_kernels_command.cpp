@@ -3,6 +3,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/kernel_eval.hpp"
 #include "weights_flag.hpp"
@@ -36,14 +37,15 @@ int run_eval_kernels(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
-    {"eval-kernels",
-     "--devices DIR [--predictor tilecast|roofline] [--json | --rows] [--weights DIR] "
-     "[--min-measured-us N] CSV...",
-     "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
-     {"devices", "predictor", "weights", "min-measured-us"},
-     {"json", "rows"},
-     run_eval_kernels});
+[[maybe_unused]] const bool registered =
+    register_command({"eval-kernels",
+                      "--devices DIR [--predictor " + enum_names_joined(predictor_names(), "|") +
+                          "] [--json | --rows] [--weights DIR] "
+                          "[--min-measured-us N] CSV...",
+                      "MAPE per (GPU, op) on measured kernel CSVs, beside the roofline's",
+                      {"devices", "predictor", "weights", "min-measured-us"},
+                      {"json", "rows"},
+                      run_eval_kernels});
 
 }  // namespace
 }  // namespace tilecast::cli

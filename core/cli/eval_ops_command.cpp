@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/kernel_eval.hpp"
 #include "tilecast/vidur_ops.hpp"
 #include "vidur_files.hpp"
@@ -45,10 +46,11 @@ int run_eval_ops(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"eval-ops",
-     "--gpu ID --vidur DIR [--predictor tilecast|roofline] [--weights FILE] [--gemm FILE] "
-     "[--precision "
-     "fp16|bf16] "
-     "[--json | --rows]",
+     "--gpu ID --vidur DIR [--predictor " + enum_names_joined(predictor_names(), "|") +
+         "] [--weights FILE] [--gemm FILE] "
+         "[--precision "
+         "fp16|bf16] "
+         "[--json | --rows]",
      "MAPE per operator on vidur's FP16 per-operator timings (DIR: compute/<gpu>), beside the "
      "roofline's",
      {"gpu", "vidur", "predictor", "weights", "gemm", "precision"},

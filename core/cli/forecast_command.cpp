@@ -1,5 +1,6 @@
 // `tilecast forecast`: one model's training step, inference pass, prefill or decode step
 // on one GPU.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -116,8 +118,9 @@ int run_forecast(const Args& args) {
   const Engine engine = args.has("compile") ? Engine::compiled : Engine::eager;
   if (args.has("precision")) {
     w.dtype = parse_dtype(args.get("precision", "fp32"));
-    if (w.dtype != DataType::fp32 && w.dtype != DataType::fp16 && w.dtype != DataType::bf16)
-      throw Error("--precision: allowed fp32, fp16, bf16");
+    if (std::find(std::begin(kModelPrecisions), std::end(kModelPrecisions), w.dtype) ==
+        std::end(kModelPrecisions))
+      throw Error("--precision: allowed " + enum_names_of(dtype_names(), kModelPrecisions, ", "));
     require_precision(gpu, w.dtype);
   }
 
@@ -210,13 +213,16 @@ int run_forecast(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"forecast",
-     "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] "
-     "[--mode inference|training|prefill|decode] [--context N (decode: cached tokens, default S)] "
-     "[--predictor tilecast|roofline] [--precision fp32|bf16|fp16 (training: autocast)] "
-     "[--compile] [--json] [--weights DIR] "
-     "[training on many GPUs: --gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 "
-     "--recompute none|selective|full --schedule 1f1b|gpipe --bucket-mb MB --system NAME_OR_PATH "
-     "(--batch is the global batch)]",
+     "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode " +
+         enum_names_joined(mode_names(), "|") +
+         "] [--context N (decode: cached tokens, default S)] [--predictor " +
+         enum_names_joined(predictor_names(), "|") + "] [--precision " +
+         enum_names_of(dtype_names(), kModelPrecisions, "|") +
+         " (training: autocast)] [--compile] [--json] [--weights DIR] [training on many GPUs: "
+         "--gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 --recompute " +
+         enum_names_joined(recompute_names(), "|") + " --schedule " +
+         enum_names_joined(schedule_names(), "|") +
+         " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
      {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights",
       "gpus", "dp", "tp", "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb",

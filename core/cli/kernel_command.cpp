@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "weights_flag.hpp"
@@ -50,8 +51,9 @@ int run_kernel(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"kernel",
-     "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision fp32|tf32|fp16|bf16|fp8|int8] "
-     "[--predictor tilecast|roofline] [--json] [--weights DIR]",
+     "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision " +
+         enum_names_joined(dtype_names(), "|") + "] [--predictor " +
+         enum_names_joined(predictor_names(), "|") + "] [--json] [--weights DIR]",
      "forecast one kernel (FP32 unless --precision; learned for fp32, fp16 and bf16 (NVIDIA); "
      "other precisions: --predictor roofline)",
      {"gpu", "op", "dims", "precision", "predictor", "weights"},

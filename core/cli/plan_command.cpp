@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "weights_flag.hpp"
 
@@ -70,9 +71,11 @@ int run_plan(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"plan",
      "--model NAME_OR_PATH --system NAME_OR_PATH --global-batch B [--seq N] [--gpus N] "
-     "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor tilecast|roofline] "
-     "[--precision fp32|bf16|fp16 (autocast)] "
-     "[--json] [--weights DIR]",
+     "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor " +
+         enum_names_joined(predictor_names(), "|") + "] [--precision " +
+         enum_names_of(dtype_names(), kModelPrecisions, "|") +
+         " (autocast)] "
+         "[--json] [--weights DIR]",
      "rank every dp x tp x pp x micro-batch x ZeRO x recomputation training configuration",
      {"model", "system", "global-batch", "seq", "gpus", "gpu", "max-microbatches", "top",
       "predictor", "precision", "weights"},

@@ -8,6 +8,7 @@
 #include "io.hpp"
 #include "serve_load.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/serving.hpp"
@@ -110,10 +111,14 @@ int run_serve(const Args& args) {
 [[maybe_unused]] const bool registered = register_command(
     {"serve",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
-     "[--precision bf16|fp16|fp32] [--engine fused|eager] [--predictor tilecast|roofline] [--json]"
-     "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
-     "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
-     "[--scheduler continuous|static]",
+     "[--precision " +
+         enum_names_of(dtype_names(), kModelPrecisions, "|") + "] [--engine " +
+         enum_names_of(engine_names(), {Engine::fused, Engine::eager}, "|") + "] [--predictor " +
+         enum_names_joined(predictor_names(), "|") +
+         "] [--json]"
+         "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
+         "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
+         "[--scheduler continuous|static]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
      {"gpu", "model", "prompt", "output", "batch", "tp", "precision", "engine", "predictor", "qps",

@@ -4,6 +4,7 @@
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -28,9 +29,8 @@ std::string forecast_kernel(std::string_view request_json) {
   const GpuSpec gpu = detail::request_gpu(req);
   const std::string op = detail::string_field(req, "op", "kernel request");
   if (req.contains("precision") && !req.at("precision").is_string())
-    throw Error(
-        "kernel request: field 'precision' must be a string (fp32, tf32, fp16, bf16, "
-        "fp8, int8)");
+    throw Error("kernel request: field 'precision' must be a string (" +
+                enum_names_joined(dtype_names(), ", ") + ")");
   if (!req.contains("dims") || !req.at("dims").is_array())
     throw Error("kernel request: field 'dims' must be an array of integers");
   std::string dims;

@@ -6,6 +6,7 @@
 #include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -145,7 +146,8 @@ std::string forecast_model(std::string_view request_json) {
   if (engine == Engine::fused)
     throw Error(
         "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "
-        "`tilecast serve`); allowed here: eager, compiled");
+        "`tilecast serve`); allowed here: " +
+        enum_names_of(engine_names(), kModelEngines, ", "));
   if (wants_parallel(req)) {
     if (engine != Engine::eager)
       throw Error(

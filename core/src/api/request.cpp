@@ -1,6 +1,9 @@
 #include "api/request.hpp"
 
+#include <algorithm>
+
 #include "common/json_fields.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -40,9 +43,10 @@ DataType request_precision(const nlohmann::json& req, const GpuSpec& gpu, const 
   } catch (const Error& e) {
     throw Error(std::string(what) + ": field 'precision': " + e.what());
   }
-  if (t != DataType::fp32 && t != DataType::fp16 && t != DataType::bf16)
+  if (std::find(std::begin(kModelPrecisions), std::end(kModelPrecisions), t) ==
+      std::end(kModelPrecisions))
     throw Error(std::string(what) + ": field 'precision' is '" + word +
-                "'; allowed: fp32, fp16, bf16");
+                "'; allowed: " + enum_names_of(dtype_names(), kModelPrecisions, ", "));
   require_precision(gpu, t);
   return t;
 }

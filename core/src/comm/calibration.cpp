@@ -7,23 +7,22 @@
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/comm.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
 LinkClass parse_link_class(const std::string& s, const std::string& origin) {
-  for (LinkClass c : {LinkClass::kNvswitch, LinkClass::kNvlinkBridge, LinkClass::kPcie,
-                      LinkClass::kInfinityFabric, LinkClass::kNetwork})
-    if (link_class_name(c) == s) return c;
+  if (auto c = find_enum(link_class_names(), s)) return *c;
   throw Error(origin + ": field 'link' is \"" + s +
-              "\"; allowed: nvswitch, nvlink-bridge, pcie, infinity-fabric, network");
+              "\"; allowed: " + allowed_enum_names(link_class_names()));
 }
 
 CommFamily parse_family(const std::string& s, const std::string& origin) {
-  if (s == "collective") return CommFamily::kCollective;
-  if (s == "p2p") return CommFamily::kP2p;
-  throw Error(origin + ": field 'family' is \"" + s + "\"; allowed: collective, p2p");
+  if (auto f = find_enum(comm_family_names(), s)) return *f;
+  throw Error(origin + ": field 'family' is \"" + s +
+              "\"; allowed: " + allowed_enum_names(comm_family_names()));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "comm/collective.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -20,54 +21,46 @@ const CollectiveModel& collective_model(Collective kind) {
 
 }  // namespace comm
 
-std::string_view collective_name(Collective c) {
-  switch (c) {
-    case Collective::kAllReduce: return "all_reduce";
-    case Collective::kReduceScatter: return "reduce_scatter";
-    case Collective::kAllGather: return "all_gather";
-    case Collective::kSendRecv: return "send_recv";
-    case Collective::kAllToAll: return "all_to_all";
-  }
-  return "?";
-}
+namespace {
+
+constexpr EnumName<Collective> kCollectives[] = {{"all_reduce", Collective::kAllReduce},
+                                                 {"reduce_scatter", Collective::kReduceScatter},
+                                                 {"all_gather", Collective::kAllGather},
+                                                 {"send_recv", Collective::kSendRecv},
+                                                 {"all_to_all", Collective::kAllToAll}};
+constexpr EnumName<CommAlgorithm> kAlgorithms[] = {
+    {"auto", CommAlgorithm::kAuto}, {"ring", CommAlgorithm::kRing}, {"tree", CommAlgorithm::kTree}};
+constexpr EnumName<LinkClass> kLinkClasses[] = {{"nvswitch", LinkClass::kNvswitch},
+                                                {"nvlink-bridge", LinkClass::kNvlinkBridge},
+                                                {"pcie", LinkClass::kPcie},
+                                                {"infinity-fabric", LinkClass::kInfinityFabric},
+                                                {"network", LinkClass::kNetwork}};
+constexpr EnumName<CommFamily> kFamilies[] = {{"collective", CommFamily::kCollective},
+                                              {"p2p", CommFamily::kP2p}};
+
+}  // namespace
+
+EnumNames<Collective> collective_names() { return kCollectives; }
+EnumNames<CommAlgorithm> comm_algorithm_names() { return kAlgorithms; }
+EnumNames<LinkClass> link_class_names() { return kLinkClasses; }
+EnumNames<CommFamily> comm_family_names() { return kFamilies; }
+
+std::string_view collective_name(Collective c) { return enum_name(collective_names(), c); }
 
 Collective parse_collective(std::string_view name) {
-  for (Collective c : {Collective::kAllReduce, Collective::kReduceScatter, Collective::kAllGather,
-                       Collective::kSendRecv, Collective::kAllToAll})
-    if (collective_name(c) == name) return c;
-  throw Error("collective '" + std::string(name) +
-              "' is unknown; allowed: all_reduce, reduce_scatter, all_gather, send_recv, "
-              "all_to_all");
+  return parse_enum(collective_names(), name, "a collective");
 }
 
 std::string_view comm_algorithm_name(CommAlgorithm a) {
-  switch (a) {
-    case CommAlgorithm::kAuto: return "auto";
-    case CommAlgorithm::kRing: return "ring";
-    case CommAlgorithm::kTree: return "tree";
-  }
-  return "?";
+  return enum_name(comm_algorithm_names(), a);
 }
 
 CommAlgorithm parse_comm_algorithm(std::string_view name) {
-  for (CommAlgorithm a : {CommAlgorithm::kAuto, CommAlgorithm::kRing, CommAlgorithm::kTree})
-    if (comm_algorithm_name(a) == name) return a;
-  throw Error("algorithm '" + std::string(name) + "' is unknown; allowed: auto, ring, tree");
+  return parse_enum(comm_algorithm_names(), name, "an algorithm");
 }
 
-std::string_view link_class_name(LinkClass c) {
-  switch (c) {
-    case LinkClass::kNvswitch: return "nvswitch";
-    case LinkClass::kNvlinkBridge: return "nvlink-bridge";
-    case LinkClass::kPcie: return "pcie";
-    case LinkClass::kInfinityFabric: return "infinity-fabric";
-    case LinkClass::kNetwork: return "network";
-  }
-  return "?";
-}
+std::string_view link_class_name(LinkClass c) { return enum_name(link_class_names(), c); }
 
-std::string_view comm_family_name(CommFamily f) {
-  return f == CommFamily::kP2p ? "p2p" : "collective";
-}
+std::string_view comm_family_name(CommFamily f) { return enum_name(comm_family_names(), f); }
 
 }  // namespace tilecast

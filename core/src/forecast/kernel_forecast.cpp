@@ -4,20 +4,26 @@
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "kernel/family.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
 
 namespace tilecast {
 
+namespace {
+
+constexpr EnumName<Predictor> kPredictors[] = {{"tilecast", Predictor::tilecast},
+                                               {"roofline", Predictor::roofline}};
+
+}  // namespace
+
+EnumNames<Predictor> predictor_names() { return kPredictors; }
+
 Predictor parse_predictor(std::string_view name) {
-  if (name == "tilecast") return Predictor::tilecast;
-  if (name == "roofline") return Predictor::roofline;
-  throw Error("unknown predictor '" + std::string(name) + "'; allowed: tilecast, roofline");
+  return parse_enum(predictor_names(), name, "a predictor");
 }
 
-std::string_view predictor_name(Predictor p) {
-  return p == Predictor::roofline ? "roofline" : "tilecast";
-}
+std::string_view predictor_name(Predictor p) { return enum_name(predictor_names(), p); }
 
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor) {
   if (predictor == Predictor::roofline) return RooflinePredictor().forecast(gpu, kernel);

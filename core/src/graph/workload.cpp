@@ -2,29 +2,25 @@
 // JSON API), and the query/key lengths each mode implies.
 #include <string>
 
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/op_graph.hpp"
 
 namespace tilecast {
 
-std::string_view mode_name(Mode m) {
-  switch (m) {
-    case Mode::training: return "training";
-    case Mode::inference: return "inference";
-    case Mode::prefill: return "prefill";
-    case Mode::decode: return "decode";
-  }
-  return "?";
-}
+namespace {
 
-Mode parse_mode(std::string_view word) {
-  if (word == "training" || word == "train") return Mode::training;
-  if (word == "inference" || word == "inf") return Mode::inference;
-  if (word == "prefill") return Mode::prefill;
-  if (word == "decode") return Mode::decode;
-  throw Error("'" + std::string(word) +
-              "' is not a mode; allowed: training (or train), inference (or inf), prefill, decode");
-}
+constexpr EnumName<Mode> kModes[] = {{"training", Mode::training},   {"train", Mode::training},
+                                     {"inference", Mode::inference}, {"inf", Mode::inference},
+                                     {"prefill", Mode::prefill},     {"decode", Mode::decode}};
+
+}  // namespace
+
+EnumNames<Mode> mode_names() { return kModes; }
+
+std::string_view mode_name(Mode m) { return enum_name(mode_names(), m); }
+
+Mode parse_mode(std::string_view word) { return parse_enum(mode_names(), word, "a mode"); }
 
 Workload make_workload(Mode mode, std::int64_t batch, std::int64_t seq, std::int64_t cache_len) {
   Workload w;

@@ -5,6 +5,7 @@
 
 #include "common/json_fields.hpp"
 #include "kernel/library_profile.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -50,21 +51,25 @@ void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
     try {
       t = parse_dtype(type);
     } catch (const Error&) {
-      throw Error(where + ": unknown data type '" + type +
-                  "'; allowed: tf32, fp16, bf16, fp8, int8");
+      std::string allowed;  // every precision but fp32 (fp32_gflops above)
+      for (const auto& n : dtype_names())
+        if (n.value != DataType::fp32)
+          allowed += (allowed.empty() ? "" : ", ") + std::string(n.name);
+      throw Error(where + ": unknown data type '" + type + "'; allowed: " + allowed);
     }
     if (!units.is_object())
       throw Error(where + "." + type + " must be an object of units, e.g. {\"tensor\": 312}");
     for (const auto& [unit, value] : units.items()) {
-      if (unit != "tensor" && unit != "vector")
-        throw Error(where + "." + type + ": unknown unit '" + unit + "'; allowed: tensor, vector");
+      const std::optional<ComputeUnit> u = find_enum(unit_names(), unit);
+      if (!u)
+        throw Error(where + "." + type + ": unknown unit '" + unit +
+                    "'; allowed: " + allowed_enum_names(unit_names()));
       const double v = value.is_number() ? value.get<double>() : -1;
       if (!(v > 0) || !std::isfinite(v) || v > kMaxPeakTflops)
         throw Error(
             where + "." + type + "." + unit + " is " + value.dump() +
             "; allowed: a number above 0 and at most 100000 (dense TFLOP/s, TOPS for int8)");
-      const ComputeUnit u = unit == "tensor" ? ComputeUnit::tensor : ComputeUnit::vector;
-      g.peak_tflops[std::size_t(t)][std::size_t(u)] = v;
+      g.peak_tflops[std::size_t(t)][std::size_t(*u)] = v;
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/interconnect.hpp"
@@ -16,13 +17,16 @@ using detail::integer_field;
 using detail::number_field;
 using detail::string_field;
 
+constexpr EnumName<Topology> kTopologies[] = {
+    {"nvswitch", Topology::kNvswitch},
+    {"nvlink-pairs", Topology::kNvlinkPairs},
+    {"pcie", Topology::kPcie},
+    {"infinity-fabric-mesh", Topology::kInfinityFabricMesh}};
+
 Topology parse_topology(const std::string& s, const std::string& origin) {
-  if (s == "nvswitch") return Topology::kNvswitch;
-  if (s == "nvlink-pairs") return Topology::kNvlinkPairs;
-  if (s == "pcie") return Topology::kPcie;
-  if (s == "infinity-fabric-mesh") return Topology::kInfinityFabricMesh;
+  if (auto t = find_enum(topology_names(), s)) return *t;
   throw Error(origin + ": field 'topology' is \"" + s +
-              "\"; allowed: nvswitch, nvlink-pairs, pcie, infinity-fabric-mesh");
+              "\"; allowed: " + allowed_enum_names(topology_names()));
 }
 
 // Fills bandwidths the file leaves out from the GPU's catalog links.
@@ -55,15 +59,9 @@ void default_from_catalog(SystemSpec& s, const GpuInterconnect* links, const std
 
 }  // namespace
 
-std::string_view topology_name(Topology t) {
-  switch (t) {
-    case Topology::kNvswitch: return "nvswitch";
-    case Topology::kNvlinkPairs: return "nvlink-pairs";
-    case Topology::kPcie: return "pcie";
-    case Topology::kInfinityFabricMesh: return "infinity-fabric-mesh";
-  }
-  return "?";
-}
+EnumNames<Topology> topology_names() { return kTopologies; }
+
+std::string_view topology_name(Topology t) { return enum_name(topology_names(), t); }
 
 SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin) {
   const std::string where(origin);

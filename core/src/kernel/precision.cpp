@@ -2,28 +2,33 @@
 
 #include <string>
 
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 namespace {
 
-constexpr std::string_view kNames[kDataTypeCount] = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+constexpr EnumName<DataType> kNames[] = {{"fp32", DataType::fp32}, {"tf32", DataType::tf32},
+                                         {"fp16", DataType::fp16}, {"bf16", DataType::bf16},
+                                         {"fp8", DataType::fp8},   {"int8", DataType::int8}};
+constexpr EnumName<ComputeUnit> kUnits[] = {{"tensor", ComputeUnit::tensor},
+                                            {"vector", ComputeUnit::vector}};
 constexpr double kBytes[kDataTypeCount] = {4, 4, 2, 2, 1, 1};
 
 }  // namespace
 
-std::string_view dtype_name(DataType t) { return kNames[static_cast<int>(t)]; }
+EnumNames<DataType> dtype_names() { return kNames; }
+
+std::string_view dtype_name(DataType t) { return enum_name(dtype_names(), t); }
 
 DataType parse_dtype(std::string_view name) {
-  for (int i = 0; i < kDataTypeCount; ++i)
-    if (kNames[i] == name) return static_cast<DataType>(i);
-  std::string known;
-  for (auto n : kNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  throw Error("unknown precision '" + std::string(name) + "'; allowed: " + known);
+  return parse_enum(dtype_names(), name, "a precision");
 }
 
 double dtype_bytes(DataType t) { return kBytes[static_cast<int>(t)]; }
 
-std::string_view unit_name(ComputeUnit u) { return u == ComputeUnit::tensor ? "tensor" : "vector"; }
+EnumNames<ComputeUnit> unit_names() { return kUnits; }
+
+std::string_view unit_name(ComputeUnit u) { return enum_name(unit_names(), u); }
 
 }  // namespace tilecast

@@ -12,36 +12,38 @@
 
 #include "forecast/timeline.hpp"
 #include "parallel/parallel.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/precision.hpp"
 
 namespace tilecast {
 
-std::string_view recompute_name(Recompute r) {
-  switch (r) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
-  }
-  return "?";
-}
+namespace {
 
+constexpr EnumName<Recompute> kRecompute[] = {
+    {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
+constexpr EnumName<PipelineSchedule> kSchedules[] = {{"1f1b", PipelineSchedule::one_f_one_b},
+                                                     {"gpipe", PipelineSchedule::gpipe}};
+
+}  // namespace
+
+EnumNames<Recompute> recompute_names() { return kRecompute; }
+EnumNames<PipelineSchedule> schedule_names() { return kSchedules; }
+
+std::string_view recompute_name(Recompute r) { return enum_name(recompute_names(), r); }
+
+// An empty word: none.
 Recompute parse_recompute(std::string_view word) {
-  if (word == "none" || word.empty()) return Recompute::none;
-  if (word == "selective") return Recompute::selective;
-  if (word == "full") return Recompute::full;
-  throw Error("'" + std::string(word) +
-              "' is not a recomputation mode; allowed: none, selective, full");
+  if (word.empty()) return Recompute::none;
+  return parse_enum(recompute_names(), word, "a recomputation mode");
 }
 
-std::string_view schedule_name(PipelineSchedule s) {
-  return s == PipelineSchedule::gpipe ? "gpipe" : "1f1b";
-}
+std::string_view schedule_name(PipelineSchedule s) { return enum_name(schedule_names(), s); }
 
+// An empty word: 1f1b.
 PipelineSchedule parse_schedule(std::string_view word) {
-  if (word == "gpipe") return PipelineSchedule::gpipe;
-  if (word == "1f1b" || word.empty()) return PipelineSchedule::one_f_one_b;
-  throw Error("'" + std::string(word) + "' is not a pipeline schedule; allowed: 1f1b, gpipe");
+  if (word.empty()) return PipelineSchedule::one_f_one_b;
+  return parse_enum(schedule_names(), word, "a pipeline schedule");
 }
 
 const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus) {

@@ -4,27 +4,26 @@
 #include <string>
 
 #include "graph/engines/engines.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
 
-std::string_view engine_name(Engine e) {
-  switch (e) {
-    case Engine::fused: return "fused";
-    case Engine::eager: return "eager";
-    case Engine::compiled: return "compiled";
-  }
-  return "fused";
-}
+namespace {
 
-Engine parse_engine(std::string_view word) {
-  if (word == "fused" || word == "optimised" || word == "optimized") return Engine::fused;
-  if (word == "eager") return Engine::eager;
-  if (word == "compiled" || word == "compile" || word == "inductor") return Engine::compiled;
-  throw Error("'" + std::string(word) +
-              "' is not an engine; allowed: fused (or optimised), eager (plain PyTorch), compiled "
-              "(torch.compile)");
-}
+// fused: the optimised serving engine; eager: plain PyTorch; compiled: torch.compile.
+constexpr EnumName<Engine> kEngines[] = {
+    {"fused", Engine::fused},      {"optimised", Engine::fused},   {"optimized", Engine::fused},
+    {"eager", Engine::eager},      {"compiled", Engine::compiled}, {"compile", Engine::compiled},
+    {"inductor", Engine::compiled}};
+
+}  // namespace
+
+EnumNames<Engine> engine_names() { return kEngines; }
+
+std::string_view engine_name(Engine e) { return enum_name(engine_names(), e); }
+
+Engine parse_engine(std::string_view word) { return parse_enum(engine_names(), word, "an engine"); }
 
 OpGraph build_engine_graph(const ModelConfig& model, const Workload& w, Engine engine) {
   switch (engine) {

@@ -1,7 +1,7 @@
 // Request traces (tilecast/serving_load.hpp): CSV with a header, or a JSON array of requests.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -35,9 +35,13 @@ std::vector<std::string_view> split(std::string_view line) {
 
 double number(std::string_view cell, const std::string& where, double min, double max,
               bool integer) {
-  double v = NAN;
-  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-  const bool ok = ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(v) &&
+  // strtod, not std::from_chars: Emscripten's libc++ has no floating-point from_chars (the WASM
+  // build fails). Decimal text only (no hex, no sign-less "inf"/"nan" spellings pass isfinite).
+  const std::string text(cell);
+  char* end = nullptr;
+  const bool decimal = !text.empty() && text.find_first_of("xXpP") == std::string::npos;
+  const double v = decimal ? std::strtod(text.c_str(), &end) : NAN;
+  const bool ok = decimal && end == text.c_str() + text.size() && std::isfinite(v) &&
                   (!integer || std::floor(v) == v);
   std::string shown(cell.substr(0, 40));
   if (!ok)

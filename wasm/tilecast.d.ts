@@ -16,6 +16,7 @@ export interface Tilecast {
   forecastCollective(request: Request): any;
   forecastServing(request: Request): any;
   planParallel(request: Request): any;
+  planCapacity(request: Request): any;
   readonly text: {
     listGpus(): string;
     validateGpu(spec: Request): string;
@@ -28,6 +29,7 @@ export interface Tilecast {
     forecastCollective(request: Request): string;
     forecastServing(request: Request): string;
     planParallel(request: Request): string;
+    planCapacity(request: Request): string;
   };
 }
 

@@ -3,6 +3,7 @@
 // throws tilecast::Error with a message naming the offending field.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -90,5 +91,21 @@ namespace tilecast::api {
 //     "step_ms","tokens_per_s","tokens_per_s_per_gpu","bubble_fraction","memory_gb",
 //     "capacity_gb"} (tilecast/parallel.hpp, docs/parallel.md "Plan").
 std::string plan_parallel(std::string_view request_json);
+
+}  // namespace tilecast::api
+
+namespace tilecast::api {
+
+// {"gpu": NAME | {spec} | [NAME | {spec}, ...], "model": NAME | {HF config}, "qps": R,
+//  "slo_ttft_ms": X, "slo_tpot_ms": Y, "prompt": P, "output": O (or "trace": text),
+//  "requests": 1000 (per simulation), "precision", "predictor", "seed", "max_gpus": 64,
+//  "price_per_gpu_hour": $ | [$ per GPU]}
+// -> {"best": option | null, "options": [{"gpu","tp","meets","replicas","gpus","ttft_p99_ms",
+//     "tpot_p99_ms","tokens_per_gpu_hour","price_per_hour","tokens_per_dollar" | "why"}],
+//     "simulations","caveats",...} (tilecast/capacity.hpp, docs/serving-load.md "Capacity").
+std::string plan_capacity(std::string_view request_json);
+// The same, calling `progress` with a line after each simulation (the CLI's stderr).
+std::string plan_capacity_with_progress(std::string_view request_json,
+                                        const std::function<void(const std::string&)>& progress);
 
 }  // namespace tilecast::api

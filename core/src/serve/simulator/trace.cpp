@@ -1,7 +1,7 @@
 // Request traces (tilecast/serving_load.hpp): CSV with a header, or a JSON array of requests.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -35,9 +35,13 @@ std::vector<std::string_view> split(std::string_view line) {
 
 double number(std::string_view cell, const std::string& where, double min, double max,
               bool integer) {
-  double v = NAN;
-  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-  const bool ok = ec == std::errc() && end == cell.data() + cell.size() && std::isfinite(v) &&
+  // decimal numbers only (strtod: Emscripten's libc++ has no from_chars for double)
+  const bool decimal = !cell.empty() && cell.size() < 64 &&
+                       cell.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+  const std::string text(cell.substr(0, 64));
+  char* end = nullptr;
+  const double v = decimal ? std::strtod(text.c_str(), &end) : NAN;
+  const bool ok = decimal && end == text.c_str() + text.size() && std::isfinite(v) &&
                   (!integer || std::floor(v) == v);
   std::string shown(cell.substr(0, 40));
   if (!ok)

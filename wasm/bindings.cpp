@@ -19,4 +19,5 @@ EMSCRIPTEN_BINDINGS(tilecast) {
   emscripten::function("forecastCollective", &wasm::call_json<&api::forecast_collective>);
   emscripten::function("forecastServing", &wasm::call_json<&api::forecast_serving>);
   emscripten::function("planParallel", &wasm::call_json<&api::plan_parallel>);
+  emscripten::function("planCapacity", &wasm::call_json<&api::plan_capacity>);
 }

@@ -22,6 +22,7 @@ export interface Tilecast {
   forecastCollective(request: Request): Answer<'forecastCollective'>;
   forecastServing(request: Request): Answer<'forecastServing'>;
   planParallel(request: Request): Answer<'planParallel'>;
+  planCapacity(request: Request): unknown; // no response schema yet (issue 31 item 4)
   // The same calls returning the JSON text exactly as the core wrote it.
   readonly text: {
     listGpus(): string;
@@ -35,6 +36,7 @@ export interface Tilecast {
     forecastCollective(request: Request): string;
     forecastServing(request: Request): string;
     planParallel(request: Request): string;
+    planCapacity(request: Request): string;
   };
 }
 

@@ -50,6 +50,7 @@ export async function createTilecast(options = {}) {
     forecastCollective: (request) => JSON.parse(call(m.forecastCollective, request)),
     forecastServing: (request) => JSON.parse(call(m.forecastServing, request)),
     planParallel: (request) => JSON.parse(call(m.planParallel, request)),
+    planCapacity: (request) => JSON.parse(call(m.planCapacity, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
       listGpus: () => list(m.listGpus),
@@ -63,6 +64,7 @@ export async function createTilecast(options = {}) {
       forecastCollective: (request) => call(m.forecastCollective, request),
       forecastServing: (request) => call(m.forecastServing, request),
       planParallel: (request) => call(m.planParallel, request),
+      planCapacity: (request) => call(m.planCapacity, request),
     },
   };
 }

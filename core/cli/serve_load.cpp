@@ -2,6 +2,7 @@
 // (docs/serving-load.md), through api::forecast_serving; the text view summarises its JSON.
 #include "serve_load.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -24,7 +25,11 @@ void number_flag(const Args& args, nlohmann::json& req, const char* flag, const 
   }
   if (used == 0 || used != v.size())
     throw Error(std::string("--") + flag + ": '" + v.substr(0, 40) + "' is not a number");
-  req[field] = x;
+  // a whole number as an integer, as a JSON caller would write it (errors quote the value)
+  if (std::floor(x) == x && std::abs(x) < 1e15)
+    req[field] = static_cast<long long>(x);
+  else
+    req[field] = x;
 }
 
 void print_percentiles(const char* what, const nlohmann::json& p) {

@@ -5,6 +5,7 @@
 // ctest "response_schemas" checks the answers against them).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -84,5 +85,21 @@ namespace tilecast::api {
 // -> the configurations that fit, ranked two ways (plan.schema.json; tilecast/parallel.hpp,
 // docs/parallel.md "Plan").
 std::string plan_parallel(std::string_view request_json);
+
+}  // namespace tilecast::api
+
+namespace tilecast::api {
+
+// {"gpu": NAME | {spec} | [NAME | {spec}, ...], "model": NAME | {HF config}, "qps": R,
+//  "slo_ttft_ms": X, "slo_tpot_ms": Y, "prompt": P, "output": O (or "trace": text),
+//  "requests": 1000 (per simulation), "precision", "predictor", "seed", "max_gpus": 64,
+//  "price_per_gpu_hour": $ | [$ per GPU]}
+// -> {"best": option | null, "options": [{"gpu","tp","meets","replicas","gpus","ttft_p99_ms",
+//     "tpot_p99_ms","tokens_per_gpu_hour","price_per_hour","tokens_per_dollar" | "why"}],
+//     "simulations","caveats",...} (tilecast/capacity.hpp, docs/serving-load.md "Capacity").
+std::string plan_capacity(std::string_view request_json);
+// The same, calling `progress` with a line after each simulation (the CLI's stderr).
+std::string plan_capacity_with_progress(std::string_view request_json,
+                                        const std::function<void(const std::string&)>& progress);
 
 }  // namespace tilecast::api

@@ -1,0 +1,116 @@
+// `tilecast capacity`: the cheapest replicas x tensor parallelism (and GPU, when several are
+// given) serving a request rate within a P99 TTFT and TPOT SLO (docs/serving-load.md,
+// "Capacity"); progress on stderr, one line per simulation.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "command.hpp"
+#include "io.hpp"
+#include "serve_load.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/capacity.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::cli {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t c = s.find(',', pos);
+    out.push_back(s.substr(pos, c == std::string::npos ? c : c - pos));
+    if (c == std::string::npos) return out;
+    pos = c + 1;
+  }
+}
+
+double number(const std::string& flag, const std::string& v) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size())
+    throw Error("--" + flag + ": '" + v.substr(0, 40) + "' is not a number");
+  return x;
+}
+
+int run_capacity(const Args& args) {
+  const std::string model_arg = args.require("model");
+  const ModelConfig model = resolve_model(model_arg);
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const std::string& g : split_commas(args.require("gpu"))) {
+    const GpuSpec spec = resolve_gpu(g);
+    gpus.push_back(request_with(spec, model_arg, model)["gpu"]);
+  }
+  nlohmann::json req =
+      request_with(resolve_gpu(split_commas(args.get("gpu")).front()), model_arg, model);
+  req["gpu"] = gpus;
+  if (!args.has("qps")) throw Error("--qps is required (the service's requests per second)");
+  if (!args.has("slo-ttft-ms") || !args.has("slo-tpot-ms"))
+    throw Error("--slo-ttft-ms and --slo-tpot-ms are both required (P99 targets)");
+  constexpr std::int64_t kMax = std::int64_t{1} << 31;
+  if (args.has("prompt")) req["prompt"] = args.integer("prompt", 1, 1, kMax);
+  if (args.has("output")) req["output"] = args.integer("output", 1, 1, kMax);
+  if (args.has("precision")) req["precision"] = args.get("precision");
+  if (args.has("predictor")) req["predictor"] = args.get("predictor");
+  if (args.has("max-gpus")) req["max_gpus"] = args.integer("max-gpus", 64, 1, 1024);
+  add_load_fields(args, req);
+  if (args.has("price-per-gpu-hour")) {
+    nlohmann::json prices = nlohmann::json::array();
+    for (const std::string& p : split_commas(args.get("price-per-gpu-hour")))
+      prices.push_back(number("price-per-gpu-hour", p));
+    req["price_per_gpu_hour"] = prices;
+  }
+  // the API's reading of the request, then the plan with progress on stderr
+  const std::string json = api::plan_capacity_with_progress(
+      req.dump(), [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); });
+  if (args.has("json")) {
+    std::printf("%s\n", json.c_str());
+    return 0;
+  }
+  const nlohmann::json p = nlohmann::json::parse(json);
+  std::printf("%s at %g requests/s, P99 TTFT <= %g ms and TPOT <= %g ms (%d simulations)\n",
+              p["model"]["name"].get<std::string>().c_str(), p["qps"].get<double>(),
+              p["slo"]["ttft_ms"].get<double>(), p["slo"]["tpot_ms"].get<double>(),
+              p["simulations"].get<int>());
+  for (const auto& o : p["options"]) {
+    if (o["meets"].get<bool>()) {
+      std::printf(
+          "  %-16s tp %d x %3d replicas = %4d GPUs: P99 TTFT %8.1f ms, TPOT %6.2f ms, "
+          "%.3g tokens/GPU-hour",
+          o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(), o["replicas"].get<int>(),
+          o["gpus"].get<int>(), o["ttft_p99_ms"].get<double>(), o["tpot_p99_ms"].get<double>(),
+          o["tokens_per_gpu_hour"].get<double>());
+      if (o.contains("tokens_per_dollar"))
+        std::printf(", $%.2f/hour, %.3g tokens/$", o["price_per_hour"].get<double>(),
+                    o["tokens_per_dollar"].get<double>());
+      std::printf("\n");
+    } else {
+      std::printf("  %-16s tp %d: %s\n", o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(),
+                  o["why"].get<std::string>().c_str());
+    }
+  }
+  for (const auto& c : p["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  return 0;
+}
+
+[[maybe_unused]] const bool registered = register_command(
+    {"capacity",
+     "--model NAME_OR_PATH --gpu NAME[,NAME...] --qps R --slo-ttft-ms X --slo-tpot-ms Y "
+     "--prompt P --output O [--requests N] [--trace FILE] [--price-per-gpu-hour $[,$...]] "
+     "[--max-gpus 64] [--precision bf16|fp16|fp32] [--seed S] [--max-batch-tokens T] "
+     "[--max-seqs S] [--json]",
+     "the cheapest replicas x tensor parallelism serving a request rate within a P99 SLO",
+     {"model", "gpu", "qps", "slo-ttft-ms", "slo-tpot-ms", "prompt", "output", "requests", "trace",
+      "price-per-gpu-hour", "max-gpus", "precision", "predictor", "seed", "max-batch-tokens",
+      "max-seqs"},
+     {"json"},
+     run_capacity});
+
+}  // namespace
+}  // namespace tilecast::cli

@@ -1,0 +1,177 @@
+// plan_capacity (tilecast/capacity.hpp): for each GPU and each tensor-parallel size that divides
+// the model's heads (powers of two up to 8 that fit max_gpus), the fewest replicas whose P99
+// TTFT and TPOT meet the SLO at qps / replicas each, found by bisection on the replica count
+// (latency falls as the per-replica rate does: the Poisson gaps of one seed scale with the
+// rate); options ranked by price per hour with prices, else by GPUs.
+#include "tilecast/capacity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "parallel/parallel.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/version.hpp"
+
+namespace tilecast {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
+                           const CapacityRequest& r,
+                           const std::function<void(const std::string&)>& progress) {
+  if (gpus.empty()) throw Error("capacity: name at least one GPU");
+  if (gpus.size() > 16) throw Error("capacity: at most 16 GPUs at once");
+  if (!(r.qps > 0 && r.qps <= 1e6)) throw Error("capacity: qps must be above 0 and at most 1e6");
+  if (!(r.slo_ttft_ms > 0 && r.slo_tpot_ms > 0 && std::isfinite(r.slo_ttft_ms) &&
+        std::isfinite(r.slo_tpot_ms)))
+    throw Error("capacity: give both SLOs, slo_ttft_ms and slo_tpot_ms, above 0");
+  if (r.max_gpus < 1 || r.max_gpus > 1024) throw Error("capacity: max_gpus must be 1 to 1024");
+  if (!r.price_per_gpu_hour.empty() && r.price_per_gpu_hour.size() != 1 &&
+      r.price_per_gpu_hour.size() != gpus.size())
+    throw Error("capacity: give one price per GPU hour, or one per GPU (" +
+                std::to_string(gpus.size()) + ")");
+  for (double p : r.price_per_gpu_hour)
+    if (!(p > 0 && p < 1e6)) throw Error("capacity: a price per GPU hour must be above 0");
+
+  CapacityPlan plan;
+  plan.request = r;
+  const std::vector<int> tps = detail::valid_tps(model);
+  for (std::size_t g = 0; g < gpus.size(); ++g) {
+    const GpuSpec& gpu = gpus[g];
+    const double price = r.price_per_gpu_hour.empty()       ? 0
+                         : r.price_per_gpu_hour.size() == 1 ? r.price_per_gpu_hour[0]
+                                                            : r.price_per_gpu_hour[g];
+    for (int tp : {1, 2, 4, 8}) {
+      if (tp > r.max_gpus || std::find(tps.begin(), tps.end(), tp) == tps.end()) continue;
+      CapacityOption o;
+      o.gpu = gpu.id.empty() ? gpu.name : gpu.id;
+      o.tp = tp;
+      LoadRequest lr = r.load;
+      lr.serving.tp = tp;
+      lr.arrivals = Arrivals::poisson;
+      lr.slo_ttft_ms = r.slo_ttft_ms;
+      lr.slo_tpot_ms = r.slo_tpot_ms;
+      auto run = [&](int replicas) {
+        lr.qps = r.qps / replicas;
+        LoadForecast f = simulate_serving(gpu, model, lr);
+        ++plan.simulations;
+        const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+        if (progress)
+          progress(o.gpu + " tp " + std::to_string(tp) + " x " + std::to_string(replicas) +
+                   " replicas: P99 TTFT " + fmt("%.1f", f.ttft_ms.p99) + " ms, TPOT " +
+                   fmt("%.2f", f.tpot_ms.p99) + " ms" + (ok ? " (meets)" : ""));
+        return std::make_pair(ok, f);
+      };
+      const int most = r.max_gpus / tp;
+      try {
+        auto [ok_most, f_most] = run(most);
+        if (!ok_most) {
+          o.ttft_p99_ms = f_most.ttft_ms.p99;
+          o.tpot_p99_ms = f_most.tpot_ms.p99;
+          o.gpus = most * tp;
+          o.why = "the SLO is missed even at " + std::to_string(most) + " replicas (" +
+                  std::to_string(most * tp) + " GPUs)";
+          plan.options.push_back(o);
+          continue;
+        }
+        int lo = 0, hi = most;  // lo misses (0: none tried), hi meets
+        LoadForecast best = f_most;
+        while (hi - lo > 1) {
+          const int mid = lo + (hi - lo) / 2;
+          auto [ok, f] = run(mid);
+          if (ok) {
+            hi = mid;
+            best = f;
+          } else {
+            lo = mid;
+          }
+        }
+        o.meets = true;
+        o.replicas = hi;
+        o.gpus = hi * tp;
+        o.ttft_p99_ms = best.ttft_ms.p99;
+        o.tpot_p99_ms = best.tpot_ms.p99;
+        o.tokens_per_gpu_hour = best.output_tokens_per_s * hi / o.gpus * 3600;
+        if (price > 0) {
+          o.price_per_hour = price * o.gpus;
+          o.tokens_per_dollar = o.tokens_per_gpu_hour / price;
+        }
+      } catch (const Error& e) {
+        o.why = e.what();
+      }
+      plan.options.push_back(o);
+    }
+  }
+  std::stable_sort(plan.options.begin(), plan.options.end(),
+                   [](const CapacityOption& a, const CapacityOption& b) {
+                     if (a.meets != b.meets) return a.meets;
+                     if (!a.meets) return false;
+                     if (a.price_per_hour != b.price_per_hour)
+                       return a.price_per_hour < b.price_per_hour;
+                     return a.gpus < b.gpus;
+                   });
+  auto& c = plan.caveats;
+  c.push_back(
+      "Each option is replicas x tp GPUs, each replica a serving simulation "
+      "(docs/serving-load.md) at qps / replicas Poisson arrivals of " +
+      std::to_string(r.load.requests) +
+      " requests; the SLO is met when the P99 TTFT and the P99 TPOT are within it.");
+  c.push_back("Load balancing is assumed even (each replica a Poisson stream at its share).");
+  return plan;
+}
+
+std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& p) {
+  const CapacityRequest& r = p.request;
+  nlohmann::ordered_json j;
+  j["tilecast_version"] = std::string(kVersion);
+  j["model"] = {{"id", model.id}, {"name", model.name}};
+  j["qps"] = r.qps;
+  j["slo"] = {{"ttft_ms", r.slo_ttft_ms}, {"tpot_ms", r.slo_tpot_ms}, {"percentile", "p99"}};
+  if (r.load.trace.empty()) {
+    j["prompt"] = r.load.serving.prompt;
+    j["output"] = r.load.serving.output;
+  } else {
+    j["lengths"] = "trace";
+  }
+  j["requests"] = r.load.requests;
+  j["precision"] = std::string(dtype_name(r.load.serving.dtype));
+  j["max_gpus"] = r.max_gpus;
+  nlohmann::ordered_json opts = nlohmann::ordered_json::array();
+  for (const CapacityOption& o : p.options) {
+    nlohmann::ordered_json x;
+    x["gpu"] = o.gpu;
+    x["tp"] = o.tp;
+    x["meets"] = o.meets;
+    x["replicas"] = o.replicas;
+    x["gpus"] = o.gpus;
+    x["ttft_p99_ms"] = o.ttft_p99_ms;
+    x["tpot_p99_ms"] = o.tpot_p99_ms;
+    if (o.meets) {
+      x["tokens_per_gpu_hour"] = o.tokens_per_gpu_hour;
+      if (o.price_per_hour > 0) {
+        x["price_per_hour"] = o.price_per_hour;
+        x["tokens_per_dollar"] = o.tokens_per_dollar;
+      }
+    } else {
+      x["why"] = o.why;
+    }
+    opts.push_back(x);
+  }
+  j["best"] =
+      !p.options.empty() && p.options.front().meets ? opts.front() : nlohmann::ordered_json();
+  j["options"] = opts;
+  j["simulations"] = p.simulations;
+  j["caveats"] = p.caveats;
+  return j.dump(2);
+}
+
+}  // namespace tilecast

@@ -69,6 +69,8 @@ struct MegatronForecast {
   MegatronBreakdown breakdown;
   TrainingMemory memory;  // the most loaded rank (activations by Korthikanti's formulas)
   double train_days = 0;  // config.tokens > 0
+  // Ops no learned model covers on this GPU at their data type, forecast by the roofline.
+  std::vector<std::string> roofline_fallbacks;
   std::vector<std::string> assumptions;
 };
 

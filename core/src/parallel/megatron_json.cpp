@@ -71,6 +71,8 @@ std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   }
   j["assumptions"] = f.assumptions;
   std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
+  for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))
+    caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
   j["caveats"] = caveats;
   return j.dump(2);

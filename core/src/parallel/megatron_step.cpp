@@ -18,6 +18,7 @@
 #include <numeric>
 
 #include "common/embedded_data.hpp"
+#include "forecast/kernel_times.hpp"
 #include "graph/engines/megatron_layer.hpp"
 #include "kernel/flash_attention.hpp"
 #include "parallel/megatron.hpp"
@@ -108,7 +109,7 @@ struct Timer {
       return f.ms;
     }
     if (it.mem_bytes > 0) return it.mem_bytes / (mem_gbps * 1e9) * 1e3;
-    return times(it.kernel).exec_ms;
+    return times.kernel(it.kernel).exec_ms;
   }
 
   PassTime pass(const std::vector<MegatronItem>& items, bool core_only = false) {
@@ -398,6 +399,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   f.hfu =
       f.peak_tflops > 0 ? f.hardware_flops / seconds / double(c.gpus()) / 1e12 / f.peak_tflops : 0;
   if (c.tokens > 0) f.train_days = c.tokens / f.tokens_per_s / 86400;
+  f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
 
   for (int r = 0; r < pp; ++r) {
     RankMemoryInputs in;

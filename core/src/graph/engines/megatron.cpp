@@ -20,6 +20,7 @@
 #include <string>
 
 #include "graph/engines/megatron_layer.hpp"
+#include "model/architectures.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -99,13 +100,18 @@ DataType act_type(DataType t) { return t == DataType::fp8 ? DataType::bf16 : t; 
 }  // namespace
 
 MegatronShape megatron_shape(const ModelConfig& model) {
-  const Architecture a = model.architecture;
-  if (model.num_experts > 0 || a == Architecture::mixtral || a == Architecture::qwen2_moe ||
-      a == Architecture::switch_transformers)
+  const ArchitectureTraits& t = traits(model);
+  if (t.routing != Routing::none || model.num_experts > 0)
     throw Error("megatron engine: " + model.name +
                 " is a mixture of experts (expert parallelism is not modelled yet); dense "
-                "decoders and encoders are: gpt2, opt, bert, llama, mistral, qwen2, gemma, "
-                "gemma2, phi3");
+                "models are: " +
+                architecture_names(Stack::decoder_only) + ", " +
+                architecture_names(Stack::encoder));
+  if (t.stack == Stack::encoder_decoder)
+    throw Error("megatron engine: " + model.name +
+                " is an encoder-decoder; the engine models one stack of identical layers (" +
+                architecture_names(Stack::decoder_only) + ", " +
+                architecture_names(Stack::encoder) + ")");
   MegatronShape s;
   s.hidden = model.hidden_size;
   s.heads = model.num_heads;
@@ -114,17 +120,15 @@ MegatronShape megatron_shape(const ModelConfig& model) {
   s.ffn = model.intermediate_size;
   s.vocab = model.vocab_size;
   s.layers = model.num_layers;
-  const bool llama_family =
-      a != Architecture::gpt2 && a != Architecture::opt && a != Architecture::bert;
-  s.gated_mlp = llama_family;  // SwiGLU (GeGLU for gemma): gate and up in one fc1
-  s.rms_norm = llama_family;
-  s.rotary = llama_family;
-  s.learned_positions = !llama_family && model.max_positions > 0;
+  s.gated_mlp = t.ffn == Ffn::gated;  // SwiGLU / GeGLU: gate and up in one fc1
+  s.rms_norm = t.norm != Norm::layer;
+  s.rotary = t.positions == Positions::rotary;
+  s.learned_positions = t.positions == Positions::learned && model.max_positions > 0;
   s.max_positions = model.max_positions;
   s.bias = model.attention_bias || model.mlp_bias;
   s.attention_dropout = model.attention_dropout > 0;
   s.hidden_dropout = model.hidden_dropout > 0;
-  s.causal = a != Architecture::bert;
+  s.causal = t.stack == Stack::decoder_only;
   s.tied_embeddings = model.tie_word_embeddings;
   if (s.hidden < 1 || s.heads < 1 || s.head_dim < 1 || s.ffn < 1 || s.vocab < 1 || s.layers < 1)
     throw Error("megatron engine: " + model.name +

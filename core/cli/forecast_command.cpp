@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "megatron_forecast.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -115,7 +116,30 @@ int run_forecast(const Args& args) {
   const std::int64_t context = args.integer("context", 0, 1, std::int64_t{1} << 31);
   Workload w = make_workload(mode_value, batch, seq, context);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  const Engine engine = args.has("compile") ? Engine::compiled : Engine::eager;
+  const std::string engine_word = args.get("engine", args.has("compile") ? "compiled" : "eager");
+  if (engine_word == "megatron") {
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    req["batch"] = w.batch;
+    req["seq"] = seq;
+    req["mode"] = mode;
+    req["predictor"] = predictor_name(predictor);
+    if (args.has("precision")) req["precision"] = args.get("precision");
+    return run_megatron(args, req);
+  }
+  for (const char* f : kMegatronFlags)
+    if (args.has(f)) throw Error(std::string("--") + f + " applies to --engine megatron only");
+  for (const char* f : kMegatronSwitches)
+    if (args.has(f)) throw Error(std::string("--") + f + " applies to --engine megatron only");
+  Engine engine = Engine::eager;
+  try {
+    engine = parse_engine(engine_word);
+  } catch (const Error& e) {
+    throw Error(std::string("--engine: ") + e.what() + ", megatron (training on many GPUs)");
+  }
+  if (engine == Engine::fused)
+    throw Error(
+        "--engine fused is the serving engine (tilecast serve); here: eager, compiled, "
+        "megatron");
   if (args.has("precision")) {
     w.dtype = parse_dtype(args.get("precision", "fp32"));
     if (std::find(std::begin(kModelPrecisions), std::end(kModelPrecisions), w.dtype) ==
@@ -222,12 +246,18 @@ int run_forecast(const Args& args) {
          "--gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 --recompute " +
          enum_names_joined(recompute_names(), "|") + " --schedule " +
          enum_names_joined(schedule_names(), "|") +
-         " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)]",
+         " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)] "
+         "[--engine eager|compiled|megatron; megatron: --precision bf16|fp16 --attention "
+         "flash|fused-softmax --virtual-stages V --sequence-parallel --no-distributed-optimizer "
+         "--no-overlap-grad-reduce --tokens N]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu", "model", "batch", "seq", "mode", "context", "predictor", "precision", "weights",
-      "gpus", "dp", "tp", "pp", "microbatches", "zero", "recompute", "schedule", "bucket-mb",
-      "system"},
-     {"json", "compile"},
+     {"gpu",       "model",          "batch",     "seq",
+      "mode",      "context",        "predictor", "precision",
+      "weights",   "gpus",           "dp",        "tp",
+      "pp",        "microbatches",   "zero",      "recompute",
+      "schedule",  "bucket-mb",      "system",    "engine",
+      "attention", "virtual-stages", "tokens"},
+     {"json", "compile", "sequence-parallel", "no-distributed-optimizer", "no-overlap-grad-reduce"},
      run_forecast});
 
 }  // namespace

@@ -1,6 +1,7 @@
 // JSON API for whole-model forecasts: the zoo, config validation, forecasts.
 #include <nlohmann/json.hpp>
 
+#include "api/megatron_request.hpp"
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
 #include "forecast/model_json.hpp"
@@ -132,6 +133,8 @@ std::string forecast_model(std::string_view request_json) {
       throw Error("model request: field 'context' (the cache length) applies to mode decode only");
     cache = detail::integer_field(req, "context", kOrigin, 1, 1LL << 31);
   }
+  if (detail::string_field(req, "engine", kOrigin, false) == "megatron")
+    return detail::forecast_megatron_request(req, gpu, model, mode, batch, seq);
   Workload w = make_workload(mode, batch, seq, cache);
   w.dtype = detail::request_precision(req, gpu, kOrigin);
   const std::string pname = detail::string_field(req, "predictor", kOrigin, false);

@@ -9,8 +9,9 @@
 
 namespace tilecast::detail {
 
-Collectives::Collectives(const SystemSpec& system, const ParallelConfig& c)
-    : system_(system), c_(c) {}
+Collectives::Collectives(const SystemSpec& system, const ParallelConfig& c,
+                         const CommCalibration* calibration)
+    : system_(system), c_(c), calibration_(calibration) {}
 
 int Collectives::size(Group g) const {
   switch (g) {
@@ -37,12 +38,14 @@ CollectiveRequest Collectives::request(Collective what, Group g, double bytes) c
 
 double Collectives::ms(Collective what, Group g, double bytes) const {
   if (size(g) <= 1 || bytes <= 0) return 0;
-  return forecast_collective(system_, request(what, g, bytes)).time_ms;
+  return calibration_ ? forecast_collective(system_, request(what, g, bytes), *calibration_).time_ms
+                      : forecast_collective(system_, request(what, g, bytes)).time_ms;
 }
 
 std::string Collectives::describe(Collective what, Group g, double bytes) const {
   const CollectiveRequest r = request(what, g, bytes);
-  const CollectiveForecast f = forecast_collective(system_, r);
+  const CollectiveForecast f = calibration_ ? forecast_collective(system_, r, *calibration_)
+                                            : forecast_collective(system_, r);
   const auto g4 = [](double v) { return format_g(v, 4); };
   std::string s(collective_name(what));
   s += g == Group::tp ? " (tp" : g == Group::dp ? " (dp" : " (pp";

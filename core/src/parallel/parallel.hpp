@@ -37,7 +37,9 @@ enum class Group { tp, dp, pp };
 // then dp, then pp), through the comm model (tilecast/comm.hpp).
 class Collectives {
  public:
-  Collectives(const SystemSpec& system, const ParallelConfig& c);
+  // `calibration`: the comm model's curves (nullptr: the embedded default); it must outlive this.
+  Collectives(const SystemSpec& system, const ParallelConfig& c,
+              const CommCalibration* calibration = nullptr);
   // 0 for a group of one GPU.
   double ms(Collective what, Group group, double bytes) const;
   std::string describe(Collective what, Group group, double bytes) const;
@@ -47,6 +49,7 @@ class Collectives {
   CollectiveRequest request(Collective what, Group group, double bytes) const;
   const SystemSpec& system_;
   ParallelConfig c_;
+  const CommCalibration* calibration_;
 };
 
 // ---- pp.cpp ----

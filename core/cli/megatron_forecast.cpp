@@ -1,0 +1,96 @@
+// `tilecast forecast --engine megatron` (docs/megatron.md): flags into the API request, the
+// answer printed (or passed through with --json).
+#include "megatron_forecast.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "io.hpp"
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::cli {
+
+int run_megatron(const Args& args, nlohmann::json req) {
+  req["engine"] = "megatron";
+  for (const char* f : {"gpus", "dp", "tp", "pp", "microbatches", "virtual-stages"})
+    if (args.has(f)) {
+      std::string key = f;
+      if (key == "virtual-stages") key = "virtual_stages";
+      req[key] = args.integer(f, 1, 1, 65536);
+    }
+  for (const char* f : {"recompute", "attention"})
+    if (args.has(f)) req[f] = args.get(f);
+  for (const char* f : {"zero", "schedule", "bucket-mb"})
+    if (args.has(f))
+      throw Error(std::string("--") + f +
+                  " is for the eager engine; the megatron engine takes --virtual-stages, "
+                  "--sequence-parallel, --no-distributed-optimizer, --no-overlap-grad-reduce");
+  if (args.has("system")) {
+    const std::string v = args.get("system");
+    req["system"] =
+        is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
+  }
+  if (args.has("tokens")) {
+    const std::string v = args.get("tokens");
+    try {
+      std::size_t used = 0;
+      const double t = std::stod(v, &used);
+      if (used != v.size()) throw std::invalid_argument(v);
+      req["tokens"] = t;
+    } catch (const std::exception&) {
+      throw Error("--tokens: '" + v + "' is not a number (tokens to train on, e.g. 3e11)");
+    }
+  }
+  if (args.has("sequence-parallel")) req["sequence_parallel"] = true;
+  if (args.has("no-distributed-optimizer")) req["distributed_optimizer"] = false;
+  if (args.has("no-overlap-grad-reduce")) req["overlap_grad_reduce"] = false;
+  const std::string text = api::forecast_model(req.dump());
+  if (args.has("json")) {
+    std::printf("%s\n", text.c_str());
+    return 0;
+  }
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+  const auto& p = j["parallel"];
+  std::printf("%s on %lld x %s (%s): training (megatron engine), global batch %lld, seq %lld, %s\n",
+              j["model"]["name"].get<std::string>().c_str(), p["gpus"].get<long long>(),
+              j["gpu"]["name"].get<std::string>().c_str(), p["system"].get<std::string>().c_str(),
+              j["batch"].get<long long>(), j["seq"].get<long long>(),
+              j["precision"].get<std::string>().c_str());
+  std::printf(
+      "  dp %d x tp %d x pp %d (virtual %d), %d micro-batches of %lld, SP %s, recompute %s, "
+      "attention %s\n",
+      p["dp"].get<int>(), p["tp"].get<int>(), p["pp"].get<int>(), p["virtual_stages"].get<int>(),
+      p["microbatches"].get<int>(), p["microbatch_size"].get<long long>(),
+      p["sequence_parallel"].get<bool>() ? "on" : "off", p["recompute"].get<std::string>().c_str(),
+      p["attention"].get<std::string>().c_str());
+  std::printf("  step         %12.3f ms\n", j["step_ms"].get<double>());
+  std::printf("  one layer    %12.3f ms forward, %.3f ms backward (one micro-batch)\n",
+              j["layer_forward_ms"].get<double>(), j["layer_backward_ms"].get<double>());
+  std::printf("  throughput   %12.0f tokens/s, %.0f per GPU\n", j["tokens_per_s"].get<double>(),
+              j["tokens_per_s_per_gpu"].get<double>());
+  std::printf("  model TFLOP/s per GPU %.1f, MFU %.1f%%, HFU %.1f%% (of %.0f TFLOP/s)\n",
+              j["model_tflops_per_gpu"].get<double>(), 100 * j["mfu"].get<double>(),
+              100 * j["hfu"].get<double>(), j["peak_tflops"].get<double>());
+  if (j.contains("train_days"))
+    std::printf("  time to train %.3g tokens: %.2f days\n", j["tokens"].get<double>(),
+                j["train_days"].get<double>());
+  std::printf("\nbreakdown (critical pipeline rank)\n");
+  const double step = j["step_ms"].get<double>();
+  for (const auto& [k, v] : j["breakdown_ms"].items())
+    std::printf("  %-12s %12.3f ms  %5.1f%%\n", k.c_str(), v.get<double>(),
+                100 * v.get<double>() / step);
+  const auto& m = j["memory"];
+  std::printf("\nmemory per GPU (rank %d): %.2f GB of %.2f GB, %s\n", m["stage"].get<int>(),
+              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
+              m["fits"].get<bool>() ? "fits" : "does NOT fit");
+  for (const char* k : {"weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
+                        "workspace_gb", "context_gb"})
+    std::printf("  %-15s %8.2f GB\n", k, m[k].get<double>());
+  std::printf("\nassumptions\n");
+  for (const auto& a : j["assumptions"]) std::printf("  - %s\n", a.get<std::string>().c_str());
+  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  return 0;
+}
+
+}  // namespace tilecast::cli

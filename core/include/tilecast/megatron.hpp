@@ -1,0 +1,86 @@
+// Training as Megatron-LM / Megatron-Core runs it (docs/megatron.md): fused kernels in the half
+// type, FlashAttention or Megatron's fused scale-mask-softmax, tensor parallelism with or
+// without sequence parallelism, (interleaved) 1F1B pipelines with uneven splits, data-parallel
+// gradient buckets overlapping the backward pass, the distributed optimizer, selective and full
+// recomputation as Korthikanti et al. (2022) define them, and memory per GPU by their formulas.
+// A closed-form step over each distinct kernel forecast once: a step on thousands of GPUs is
+// forecast in well under a millisecond.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+#include "tilecast/parallel.hpp"
+#include "tilecast/system.hpp"
+
+namespace tilecast {
+
+// How the attention core runs: FlashAttention (FA2 on Ampere/Ada, FA3 on Hopper; the score
+// matrix never written), or Megatron's fused scale-mask-softmax between two batched GEMMs (the
+// scores materialised; Megatron-LM before FlashAttention, Korthikanti et al.'s runs).
+enum class AttentionKernel { flash, fused_softmax };
+std::string_view attention_kernel_name(AttentionKernel a);      // "flash" | "fused-softmax"
+AttentionKernel parse_attention_kernel(std::string_view word);  // throws Error listing them
+
+struct MegatronConfig {
+  int dp = 1, tp = 1, pp = 1;
+  int microbatches = 1;    // per data-parallel replica and step
+  int virtual_stages = 1;  // model chunks per pipeline rank: > 1 is the interleaved 1F1B
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::none;
+  AttentionKernel attention = AttentionKernel::flash;
+  bool distributed_optimizer = true;  // optimizer states sharded over dp, parameters gathered
+  bool overlap_grad_reduce = true;    // gradient buckets reduced during the last backward
+  double tokens = 0;                  // > 0: also the time to train on this many tokens
+  long long gpus() const { return 1LL * dp * tp * pp; }
+};
+
+// The critical pipeline rank's step, by what it waits on; they sum to step_ms.
+struct MegatronBreakdown {
+  double compute_ms = 0;    // kernels (recomputation included)
+  double recompute_ms = 0;  // of which recomputation
+  double tp_comm_ms = 0;    // exposed tensor-parallel collectives
+  double pp_comm_ms = 0;    // exposed pipeline send/recv (and the tied embedding's gradient)
+  double dp_comm_ms = 0;    // exposed data-parallel gradient reduction and parameter gather
+  double bubble_ms = 0;     // pipeline fill and drain
+  double optimizer_ms = 0;  // gradient zeroing, norm, Adam, the half-precision copy
+};
+
+struct MegatronForecast {
+  MegatronConfig config;
+  Workload workload;  // the whole step: global batch
+  long long micro_batch = 0;
+  Predictor predictor = Predictor::tilecast;
+  std::string system;
+  double step_ms = 0;
+  double tokens_per_s = 0, tokens_per_s_per_gpu = 0, samples_per_s = 0;
+  double model_flops = 0;     // per step, Korthikanti eq. 7 generalised (docs/megatron.md)
+  double hardware_flops = 0;  // per step, recomputation included
+  double model_tflops_per_gpu = 0, mfu = 0, hfu = 0;   // mfu, hfu: fractions of peak_tflops
+  double peak_tflops = 0;                              // dense tensor peak of the precision
+  double layer_forward_ms = 0, layer_backward_ms = 0;  // one layer, one micro-batch
+  double stage_forward_ms = 0, stage_backward_ms = 0;  // the critical rank, one micro-batch
+  std::vector<int> layers_per_stage;                   // pipeline ranks' layers
+  MegatronBreakdown breakdown;
+  TrainingMemory memory;  // the most loaded rank (activations by Korthikanti's formulas)
+  double train_days = 0;  // config.tokens > 0
+  // Ops no learned model covers on this GPU at their data type, forecast by the roofline.
+  std::vector<std::string> roofline_fallbacks;
+  std::vector<std::string> assumptions;
+};
+
+// `w` is the whole step (training; batch = the global batch = dp x microbatches x micro-batch).
+// Throws Error naming the field, the value and what would work.
+MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
+                                   const ModelConfig& model, const Workload& w,
+                                   const MegatronConfig& config, Predictor predictor);
+
+std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const MegatronForecast& f);
+
+}  // namespace tilecast

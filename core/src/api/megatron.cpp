@@ -1,0 +1,99 @@
+// forecast_model with "engine": "megatron": the request's fields into a MegatronConfig, the
+// system (a catalog name, a spec object, or the catalog system built from the GPU), the
+// forecast as JSON. Fields: precision (bf16 default, fp16; fp8 refused for now), gpus, dp, tp,
+// pp, microbatches, virtual_stages, sequence_parallel, recompute, attention,
+// distributed_optimizer, overlap_grad_reduce, tokens, system.
+#include "tilecast/megatron.hpp"
+
+#include "api/megatron_request.hpp"
+#include "api/request.hpp"
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/parallel.hpp"
+
+namespace tilecast::detail {
+namespace {
+
+constexpr const char* kOrigin = "model request";
+
+bool bool_field(const nlohmann::json& req, const char* name, bool fallback) {
+  if (!has_field(req, name)) return fallback;
+  const auto& v = req[name];
+  if (!v.is_boolean())
+    throw Error(std::string(kOrigin) + ": field '" + name + "' must be true or false");
+  return v.get<bool>();
+}
+
+}  // namespace
+
+std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& gpu,
+                                      const ModelConfig& model, Mode mode, std::int64_t batch,
+                                      std::int64_t seq) {
+  if (mode != Mode::training)
+    throw Error(
+        "model request: field 'engine': megatron forecasts training; set 'mode' to "
+        "training");
+  Workload w = make_workload(Mode::training, batch, seq);
+  const std::string word = string_field(req, "precision", kOrigin, false);
+  try {
+    w.dtype = word.empty() ? DataType::bf16 : parse_dtype(word);
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": field 'precision': " + e.what());
+  }
+  MegatronConfig c;
+  auto opt_int = [&](const char* name, int fallback) {
+    return has_field(req, name) ? int(integer_field(req, name, kOrigin, 1, 65536)) : fallback;
+  };
+  c.tp = opt_int("tp", 1);
+  c.pp = opt_int("pp", 1);
+  const bool has_gpus = has_field(req, "gpus");
+  const int gpus = opt_int("gpus", 0);
+  if (has_field(req, "dp")) {
+    c.dp = opt_int("dp", 1);
+  } else if (has_gpus) {
+    if (gpus % (c.tp * c.pp) != 0)
+      throw Error("model request: gpus " + std::to_string(gpus) +
+                  " is not a multiple of tp x pp = " + std::to_string(c.tp * c.pp));
+    c.dp = gpus / (c.tp * c.pp);
+  }
+  if (has_gpus && c.gpus() != gpus)
+    throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +
+                std::to_string(c.tp) + " x " + std::to_string(c.pp) + " = " +
+                std::to_string(c.gpus()) + ", not gpus " + std::to_string(gpus));
+  c.microbatches = opt_int("microbatches", 1);
+  c.virtual_stages = opt_int("virtual_stages", 1);
+  c.sequence_parallel = bool_field(req, "sequence_parallel", false);
+  c.distributed_optimizer = bool_field(req, "distributed_optimizer", true);
+  c.overlap_grad_reduce = bool_field(req, "overlap_grad_reduce", true);
+  if (has_field(req, "tokens")) c.tokens = number_field(req, "tokens", kOrigin, 1, 1e18);
+  try {
+    c.recompute = parse_recompute(string_field(req, "recompute", kOrigin, false));
+    c.attention = parse_attention_kernel(string_field(req, "attention", kOrigin, false));
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": " + e.what());
+  }
+  for (const char* f : {"zero", "schedule", "bucket_mb"})
+    if (has_field(req, f))
+      throw Error(std::string(kOrigin) + ": field '" + f +
+                  "' is for the eager engine; the megatron engine uses distributed_optimizer, "
+                  "virtual_stages and Megatron's buckets");
+  const std::string pname = string_field(req, "predictor", kOrigin, false);
+  const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
+  SystemSpec system;
+  if (auto s = request_system(req, kOrigin)) {
+    system = *s;
+  } else if (const SystemSpec* d =
+                 default_system_for(gpu, int(std::min<long long>(c.gpus(), 1 << 30)))) {
+    system = *d;
+  } else {
+    std::string ids;
+    for (const auto& s2 : system_catalog()) ids += (ids.empty() ? "" : ", ") + s2.id;
+    throw Error("model request: no catalog system built from " + gpu.name + " holds " +
+                std::to_string(c.gpus()) + " GPUs; give field 'system' (one of " + ids +
+                ", or a system spec object with enough max_nodes)");
+  }
+  return megatron_forecast_to_json(gpu, model,
+                                   forecast_megatron(gpu, system, model, w, c, predictor));
+}
+
+}  // namespace tilecast::detail

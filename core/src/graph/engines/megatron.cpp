@@ -1,0 +1,311 @@
+// The Megatron engine's kernels for one micro-batch on one tensor-parallel rank (docs/megatron.md):
+// a transformer layer as Megatron-Core with TransformerEngine (or Megatron-LM's fused kernels)
+// runs it, with T = micro-batch x seq tokens, T/tp of them where sequence parallelism shards the
+// norm / dropout regions:
+//   forward   norm (fused, + residual) | [SP all-gather] | QKV GEMM | RoPE | attention core |
+//             output GEMM | all-reduce or [SP reduce-scatter] | bias-dropout-add | norm |
+//             [SP all-gather] | fc1 GEMM | bias+GeLU or SwiGLU | fc2 GEMM | all-reduce or
+//             reduce-scatter | bias-dropout-add
+//   backward  the reverse: each linear's input-gradient (dgrad) and weight-gradient (wgrad) GEMM;
+//             the input gradient's all-reduce (SP: reduce-scatter) of a column-parallel linear
+//             runs under its wgrad GEMM, SP's re-gather of the linear's input under its dgrad
+//             GEMM (Megatron's asynchronous tensor-parallel communication); the all-gather of
+//             a row-parallel output's gradient (SP) blocks.
+// The attention core is FlashAttention (one forward, one backward kernel) or Megatron's fused
+// path: QK^T batched GEMM, one fused scale-mask-softmax, dropout, AV batched GEMM. Fused
+// element-wise kernels and the fused softmax are memory-bound and carry their DRAM bytes; GEMMs and
+// batched GEMMs are forecast by the kernel models (the tensor-core GEMM model in the half type).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "graph/engines/megatron_layer.hpp"
+#include "model/architectures.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::int64_t checked(std::int64_t v, const char* what) {
+  if (v < 1 || v > kMaxKernelDim)
+    throw Error(std::string("megatron engine: ") + what + " = " + std::to_string(v) +
+                " is outside 1.." + std::to_string(kMaxKernelDim) +
+                " (a smaller micro-batch, sequence or model)");
+  return v;
+}
+
+struct Emitter {
+  std::vector<MegatronItem>& out;
+  DataType gemm_t, act_t;
+
+  MegatronItem& push(std::string name, OpKind kind) {
+    MegatronItem it;
+    it.name = std::move(name);
+    it.kind = kind;
+    out.push_back(std::move(it));
+    return out.back();
+  }
+  void linear(std::string name, std::int64_t rows, std::int64_t in, std::int64_t outf,
+              bool wgrad = false) {
+    const std::int64_t dims[4] = {1, checked(rows, "GEMM rows"), checked(in, "GEMM inner"),
+                                  checked(outf, "GEMM columns")};
+    MegatronItem& it = push(std::move(name), OpKind::gemm);
+    it.kernel = make_kernel(Op::linear, dims, 4, gemm_t);
+    it.wgrad = wgrad;
+  }
+  void bmm(std::string name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k) {
+    const std::int64_t dims[4] = {checked(b, "batched GEMM batch"), checked(m, "batched GEMM rows"),
+                                  checked(n, "batched GEMM inner"),
+                                  checked(k, "batched GEMM columns")};
+    MegatronItem& it = push(std::move(name), OpKind::attention_bmm);
+    it.kernel = make_kernel(Op::bmm, dims, 4, act_t);
+    it.attention_core = true;
+  }
+  // Megatron's fused scale-mask-softmax (and its backward): memory-bound, reading the scores
+  // (backward: the output and its gradient) and writing one tensor, in the half type
+  void softmax(std::string name, std::int64_t rows, std::int64_t cols, int tensors) {
+    memory(std::move(name),
+           double(checked(rows, "softmax rows")) * double(cols) * tensors * dtype_bytes(act_t),
+           OpKind::softmax, true);
+  }
+  void memory(std::string name, double bytes, OpKind kind, bool core = false) {
+    if (!(bytes > 0)) return;
+    MegatronItem& it = push(std::move(name), kind);
+    it.mem_bytes = bytes;
+    it.attention_core = core;
+  }
+  void flash(std::string name, double flops, double bytes, bool backward) {
+    MegatronItem& it = push(std::move(name), OpKind::attention_bmm);
+    it.flash_flops = flops;
+    it.flash_bytes = bytes;
+    it.flash_backward = backward;
+    it.attention_core = true;
+  }
+  void comm(std::string name, Collective c, double bytes, bool overlapped = false) {
+    if (!(bytes > 0)) return;
+    MegatronItem it;
+    it.is_comm = true;
+    it.name = std::move(name);
+    it.collective = c;
+    it.comm_bytes = bytes;
+    it.overlapped = overlapped;
+    out.push_back(std::move(it));
+  }
+};
+
+DataType act_type(DataType t) { return t == DataType::fp8 ? DataType::bf16 : t; }
+
+}  // namespace
+
+MegatronShape megatron_shape(const ModelConfig& model) {
+  const ArchitectureTraits& t = traits(model);
+  if (t.routing != Routing::none || model.num_experts > 0)
+    throw Error("megatron engine: " + model.name +
+                " is a mixture of experts (expert parallelism is not modelled yet); dense "
+                "models are: " +
+                architecture_names(Stack::decoder_only) + ", " +
+                architecture_names(Stack::encoder));
+  if (t.stack == Stack::encoder_decoder)
+    throw Error("megatron engine: " + model.name +
+                " is an encoder-decoder; the engine models one stack of identical layers (" +
+                architecture_names(Stack::decoder_only) + ", " +
+                architecture_names(Stack::encoder) + ")");
+  MegatronShape s;
+  s.hidden = model.hidden_size;
+  s.heads = model.num_heads;
+  s.kv_heads = model.num_kv_heads > 0 ? model.num_kv_heads : model.num_heads;
+  s.head_dim = model.head_dim > 0 ? model.head_dim : model.hidden_size / model.num_heads;
+  s.ffn = model.intermediate_size;
+  s.vocab = model.vocab_size;
+  s.layers = model.num_layers;
+  s.gated_mlp = t.ffn == Ffn::gated;  // SwiGLU / GeGLU: gate and up in one fc1
+  s.rms_norm = t.norm != Norm::layer;
+  s.rotary = t.positions == Positions::rotary;
+  s.learned_positions = t.positions == Positions::learned && model.max_positions > 0;
+  s.max_positions = model.max_positions;
+  s.bias = model.attention_bias || model.mlp_bias;
+  s.attention_dropout = model.attention_dropout > 0;
+  s.hidden_dropout = model.hidden_dropout > 0;
+  s.causal = t.stack == Stack::decoder_only;
+  s.tied_embeddings = model.tie_word_embeddings;
+  if (s.hidden < 1 || s.heads < 1 || s.head_dim < 1 || s.ffn < 1 || s.vocab < 1 || s.layers < 1)
+    throw Error("megatron engine: " + model.name +
+                " lacks a size (hidden, heads, head_dim, ffn, vocabulary, layers must be >= 1)");
+  return s;
+}
+
+MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
+  MegatronPass p;
+  const DataType act = act_type(d.dtype);
+  const double eb = dtype_bytes(act);
+  const std::int64_t tp = d.tp;
+  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, tp) : T;  // norm-region tokens
+  const std::int64_t h = m.hidden, hd = m.head_dim, s = d.seq, b = d.micro_batch;
+  const std::int64_t heads = m.heads / tp;
+  const std::int64_t kv = m.kv_heads % tp == 0 ? m.kv_heads / tp : 1;
+  const std::int64_t qc = heads * hd, kvc = kv * hd, qkv = qc + 2 * kvc;
+  const std::int64_t ffn = ceil_div(m.ffn, tp), fc1 = m.gated_mlp ? 2 * ffn : ffn;
+  const double hid = double(Tn) * double(h);  // norm-region activation elements
+  const double full = double(T) * double(h);  // gathered activation elements
+  const bool tpc = tp > 1;
+  const Collective reduce =
+      d.sequence_parallel ? Collective::kReduceScatter : Collective::kAllReduce;
+  const double drop = m.hidden_dropout ? 1 : 0;  // the dropout mask, one byte an element
+
+  p.params = double(h) * double(qkv) + double(qc) * double(h) + double(h) * double(fc1) +
+             double(ffn) * double(h) + 4.0 * double(h);
+  if (m.bias) p.params += double(qkv + h + fc1 + h);
+
+  Emitter f{p.forward, d.dtype, act};
+  const char* norm = m.rms_norm ? "rmsnorm" : "layernorm";
+  auto attention_forward = [&](Emitter& e) {
+    if (d.attention == AttentionKernel::flash) {
+      const double flops = 4.0 * double(b) * double(heads) * double(s) * double(s) * double(hd) *
+                           (m.causal ? 0.5 : 1.0);
+      e.flash("flash attention forward", flops, double(T) * double(2 * qc + 2 * kvc) * eb, false);
+      return;
+    }
+    const std::int64_t B = b * heads;
+    e.bmm("attention scores (QK^T)", B, s, hd, s);
+    e.softmax("fused scale-mask-softmax", B * s, s, 2);
+    if (m.attention_dropout)
+      e.memory("attention dropout", double(B) * double(s) * double(s) * (2 * eb + 1),
+               OpKind::memory, true);
+    e.bmm("attention values (AV)", B, s, s, hd);
+  };
+
+  f.memory(std::string(norm) + " (fused)", 2 * hid * eb, OpKind::norm);
+  if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
+  f.linear("qkv", T, h, qkv);
+  if (m.rotary)
+    f.memory("rotary (fused)", 2.0 * double(T) * double(qc + kvc) * eb, OpKind::elementwise);
+  attention_forward(f);
+  f.linear("attention output", T, qc, h);
+  if (tpc)
+    f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
+  f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
+  f.memory(std::string(norm) + " (fused)", 2 * hid * eb, OpKind::norm);
+  if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
+  f.linear("fc1", T, h, fc1);
+  f.memory(m.gated_mlp ? "swiglu (fused)" : "bias-gelu (fused)",
+           double(T) * double(ffn) * eb * (m.gated_mlp ? 3 : 2), OpKind::elementwise);
+  f.linear("fc2", T, ffn, h);
+  if (tpc)
+    f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
+  f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
+
+  Emitter g{p.backward, d.dtype, act};
+  auto column_backward = [&](const char* name, std::int64_t outc) {
+    // SP: the input is gathered again for the wgrad GEMM, under the dgrad GEMM
+    if (tpc && d.sequence_parallel)
+      g.comm("all-gather (sp, input again)", Collective::kAllGather, full * eb, true);
+    g.linear(std::string(name) + " dgrad", T, outc, h);
+    if (tpc)
+      g.comm(d.sequence_parallel ? "reduce-scatter (sp, input gradient)"
+                                 : "all-reduce (tp, input gradient)",
+             reduce, full * eb, true);
+    g.linear(std::string(name) + " wgrad", outc, T, h, true);
+  };
+  auto row_backward = [&](const char* name, std::int64_t inc) {
+    if (tpc && d.sequence_parallel)
+      g.comm("all-gather (sp, output gradient)", Collective::kAllGather, full * eb);
+    g.linear(std::string(name) + " dgrad", T, h, inc);
+    g.linear(std::string(name) + " wgrad", h, T, inc, true);
+  };
+  if (m.hidden_dropout) g.memory("dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
+  row_backward("fc2", ffn);
+  g.memory(m.gated_mlp ? "swiglu backward" : "bias-gelu backward",
+           double(T) * double(ffn) * eb * (m.gated_mlp ? 5 : 3), OpKind::elementwise);
+  column_backward("fc1", fc1);
+  g.memory(std::string(norm) + " backward", 3 * hid * eb, OpKind::norm);
+  g.memory("residual gradient add", 3 * hid * eb, OpKind::elementwise);
+  if (m.hidden_dropout) g.memory("dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
+  row_backward("attention output", qc);
+  if (d.attention == AttentionKernel::flash) {
+    const double flops = 2.5 * 4.0 * double(b) * double(heads) * double(s) * double(s) *
+                         double(hd) * (m.causal ? 0.5 : 1.0);
+    g.flash("flash attention backward", flops, double(T) * double(4 * qc + 4 * kvc) * eb, true);
+  } else {
+    const std::int64_t B = b * heads;
+    g.bmm("AV backward (grad P)", B, s, hd, s);
+    g.bmm("AV backward (grad V)", B, s, s, hd);
+    if (m.attention_dropout)
+      g.memory("attention dropout backward", double(B) * double(s) * double(s) * (2 * eb + 1),
+               OpKind::memory, true);
+    g.softmax("fused softmax backward", B * s, s, 3);
+    g.bmm("QK^T backward (grad Q)", B, s, s, hd);
+    g.bmm("QK^T backward (grad K)", B, s, s, hd);
+  }
+  if (m.rotary)
+    g.memory("rotary backward", 2.0 * double(T) * double(qc + kvc) * eb, OpKind::elementwise);
+  column_backward("qkv", qkv);
+  g.memory(std::string(norm) + " backward", 3 * hid * eb, OpKind::norm);
+  g.memory("residual gradient add", 3 * hid * eb, OpKind::elementwise);
+  return p;
+}
+
+MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d) {
+  MegatronPass p;
+  const DataType act = act_type(d.dtype);
+  const double eb = dtype_bytes(act);
+  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
+  const double full = double(T) * double(m.hidden), hid = double(Tn) * double(m.hidden);
+  const std::int64_t vocab = ceil_div(m.vocab, d.tp);
+  p.params = double(vocab) * double(m.hidden) +
+             (m.learned_positions ? double(m.max_positions) * double(m.hidden) : 0.0);
+  Emitter f{p.forward, d.dtype, act};
+  f.memory("vocab-parallel embedding lookup", 2 * full * eb, OpKind::memory);
+  if (m.learned_positions) f.memory("position embedding add", 3 * full * eb, OpKind::elementwise);
+  if (d.tp > 1)
+    f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)",
+           d.sequence_parallel ? Collective::kReduceScatter : Collective::kAllReduce, full * eb);
+  if (m.hidden_dropout) f.memory("embedding dropout", hid * (2 * eb + 1), OpKind::elementwise);
+  Emitter g{p.backward, d.dtype, act};
+  if (m.hidden_dropout)
+    g.memory("embedding dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
+  if (d.tp > 1 && d.sequence_parallel)
+    g.comm("all-gather (sp, output gradient)", Collective::kAllGather, full * eb);
+  // the rows' gradients added into the FP32 main gradient (read-modify-write)
+  g.memory("embedding gradient (scatter-add)", full * (eb + 8), OpKind::memory);
+  return p;
+}
+
+MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
+  MegatronPass p;
+  const DataType act = act_type(d.dtype);
+  const double eb = dtype_bytes(act);
+  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
+  const std::int64_t h = m.hidden, vocab = ceil_div(m.vocab, d.tp);
+  const double full = double(T) * double(h), hid = double(Tn) * double(h);
+  const double logits = double(T) * double(vocab);
+  p.params = 2.0 * double(h) + (m.tied_embeddings ? 0.0 : double(vocab) * double(h));
+  const char* norm = m.rms_norm ? "final rmsnorm" : "final layernorm";
+  Emitter f{p.forward, d.dtype, act};
+  f.memory(norm, 2 * hid * eb, OpKind::norm);
+  if (d.tp > 1 && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
+  f.linear("logits", T, h, vocab);
+  // vocab-parallel cross-entropy in FP32: cast, max, exp and sum, normalise (several passes),
+  // with all-reduces of per-token maxima, sums and target logits over the tensor-parallel group
+  f.memory("vocab-parallel cross-entropy", logits * (eb + 28), OpKind::softmax);
+  if (d.tp > 1)
+    for (int i = 0; i < 3; ++i)
+      f.comm("all-reduce (tp, cross-entropy)", Collective::kAllReduce, double(T) * 4);
+  Emitter g{p.backward, d.dtype, act};
+  g.memory("cross-entropy backward", logits * (12 + eb), OpKind::softmax);
+  g.linear("logits dgrad", T, vocab, h);
+  if (d.tp > 1)
+    g.comm(d.sequence_parallel ? "reduce-scatter (sp, input gradient)"
+                               : "all-reduce (tp, input gradient)",
+           d.sequence_parallel ? Collective::kReduceScatter : Collective::kAllReduce, full * eb,
+           true);
+  g.linear("logits wgrad", vocab, T, h, true);
+  g.memory(std::string(norm) + " backward", 3 * hid * eb, OpKind::norm);
+  return p;
+}
+
+}  // namespace tilecast::detail

@@ -1,0 +1,73 @@
+// What Megatron-LM / Megatron-Core (with TransformerEngine's fused kernels) runs for one
+// transformer layer, the embedding and the head of one micro-batch on one tensor-parallel rank:
+// the kernels in launch order, forward and backward, with the tensor-parallel collectives where
+// Megatron puts them (docs/megatron.md). Built once per configuration by megatron.cpp and timed
+// by the step (parallel/megatron_step.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tilecast/comm.hpp"
+#include "tilecast/megatron.hpp"
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast::detail {
+
+// One entry of a pass: a kernel or a tensor-parallel collective.
+struct MegatronItem {
+  bool is_comm = false;
+  std::string name;
+  // a kernel
+  OpKind kind = OpKind::elementwise;
+  Kernel kernel;           // forecast by forecast_kernel (GEMMs, batched GEMMs)
+  double mem_bytes = 0;    // > 0: a fused memory-bound kernel moving these DRAM bytes
+  double flash_flops = 0;  // > 0: a FlashAttention kernel of these FLOPs (kernel/flash_attention)
+  double flash_bytes = 0;
+  bool flash_backward = false;
+  double flops = 0;             // the FLOPs it executes (HFU)
+  bool attention_core = false;  // re-run by selective recomputation
+  bool wgrad = false;           // a weight-gradient GEMM (a pending collective may overlap it)
+  // a collective over the tensor-parallel group
+  Collective collective = Collective::kAllReduce;
+  double comm_bytes = 0;    // per GPU (comm.hpp's convention)
+  bool overlapped = false;  // runs under the next weight-gradient GEMM (Megatron's async
+                            // all-reduce / reduce-scatter of the input gradient)
+};
+
+struct MegatronPass {
+  std::vector<MegatronItem> forward, backward;
+  double params = 0;  // this rank's parameters of the block
+};
+
+// The shape Megatron sees, read from the model config (docs/megatron.md, "Models").
+struct MegatronShape {
+  std::int64_t hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0, vocab = 0, layers = 0;
+  bool gated_mlp = false;  // SwiGLU / GeGLU: fc1 is gate and up
+  bool rms_norm = false;
+  bool rotary = false;
+  bool learned_positions = false;
+  bool bias = false;
+  bool attention_dropout = false, hidden_dropout = false;
+  bool causal = true;
+  bool tied_embeddings = true;
+  std::int64_t max_positions = 0;
+};
+// Throws Error for the architectures the engine does not model yet (mixtures of experts,
+// encoder-decoder), naming what is supported.
+MegatronShape megatron_shape(const ModelConfig& model);
+
+struct MegatronDims {
+  std::int64_t micro_batch = 1, seq = 1;
+  int tp = 1;
+  bool sequence_parallel = false;
+  AttentionKernel attention = AttentionKernel::flash;
+  DataType dtype = DataType::bf16;  // activations and GEMMs (FP8: GEMMs at the FP8 peak)
+};
+
+MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d);
+MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d);
+MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d);
+
+}  // namespace tilecast::detail

@@ -1,0 +1,25 @@
+// FlashAttention's speed by GPU generation (core/data/engines/flash_attention.json): the share
+// of the dense tensor peak its forward and backward kernels reach, as the kernels' papers
+// publish it, growing with the keys per query; never faster than the roofline.
+#pragma once
+
+#include <string>
+
+#include "tilecast/gpu_spec.hpp"
+
+namespace tilecast::detail {
+
+struct FlashAttentionTime {
+  double ms = 0;
+  double efficiency = 0;  // of the dense tensor peak, before the roofline bound
+  std::string kernel;     // "FlashAttention-2", ...
+  bool assumed = false;   // the GPU's generation has no published figure of its own
+  std::string source;
+};
+
+// Throws Error when the GPU's architecture runs no FlashAttention (Pascal, Volta, unknown),
+// naming the alternative (--attention fused-softmax).
+FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, double flops,
+                                        double bytes, double keys, bool backward);
+
+}  // namespace tilecast::detail

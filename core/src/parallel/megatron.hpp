@@ -1,0 +1,40 @@
+// The Megatron engine's pieces shared by its step (megatron_step.cpp), its memory
+// (activation_memory.cpp) and its JSON (megatron_json.cpp).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "graph/engines/megatron_layer.hpp"
+#include "tilecast/megatron.hpp"
+
+namespace tilecast::detail {
+
+// Layers of each pipeline rank when L layers split over pp x v model chunks as evenly as they
+// go (the first L mod (pp x v) chunks in model order take one more): a pp that does not divide
+// the layers is accepted, as in Megatron-Core's uneven splits and DeepSpeed.
+std::vector<int> layers_per_rank(std::int64_t layers, int pp, int v);
+
+// Activation bytes one micro-batch keeps for backward in one transformer layer on one rank,
+// Korthikanti et al. (2022) section 4, generalised to grouped-query attention, gated MLPs and
+// models without dropout (docs/megatron.md, "Memory"):
+//   no recompute  sbh (10 + 24/t + 5as/(ht))   (MHA, 4h MLP, dropout; as/h terms only with the
+//                 fused-softmax attention)
+//   SP            sbh/t (34 + 5as/h)
+//   selective     the 5as/h term dropped
+//   full          2sbh (the layer's input; /t with SP)
+double layer_activation_bytes(const MegatronShape& m, const MegatronDims& d, Recompute r);
+
+struct RankMemoryInputs {
+  int rank = 0;
+  int layers = 0;
+  double params = 0;      // this rank's (tp-sharded) parameters
+  double grad_bytes = 4;  // per parameter: FP32 main gradients (FP16 training: 2)
+  bool first = false, last = false;
+};
+TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
+                                    const MegatronDims& d, const MegatronConfig& c,
+                                    const RankMemoryInputs& in);
+
+}  // namespace tilecast::detail

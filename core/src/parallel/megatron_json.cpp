@@ -1,0 +1,81 @@
+// The Megatron engine's forecast as the JSON object the CLI (--json) and the binding share
+// (docs/megatron.md, "Output").
+#include <nlohmann/json.hpp>
+
+#include "parallel/parallel.hpp"
+#include "tilecast/forecast_caveats.hpp"
+#include "tilecast/megatron.hpp"
+#include "tilecast/precision.hpp"
+#include "tilecast/version.hpp"
+
+namespace tilecast {
+
+std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const MegatronForecast& f) {
+  using J = nlohmann::ordered_json;
+  J j;
+  j["tilecast_version"] = std::string(kVersion);
+  j["engine"] = "megatron";
+  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
+  j["model"] = {{"id", model.id},
+                {"name", model.name},
+                {"architecture", std::string(architecture_name(model.architecture))}};
+  j["mode"] = std::string(mode_name(f.workload.mode));
+  j["batch"] = f.workload.batch;
+  j["seq"] = f.workload.query_len;
+  j["precision"] = std::string(dtype_name(f.workload.dtype));
+  j["predictor"] = std::string(predictor_name(f.predictor));
+  const MegatronConfig& c = f.config;
+  j["parallel"] = {{"gpus", c.gpus()},
+                   {"dp", c.dp},
+                   {"tp", c.tp},
+                   {"pp", c.pp},
+                   {"microbatches", c.microbatches},
+                   {"microbatch_size", f.micro_batch},
+                   {"virtual_stages", c.virtual_stages},
+                   {"sequence_parallel", c.sequence_parallel},
+                   {"recompute", std::string(recompute_name(c.recompute))},
+                   {"attention", std::string(attention_kernel_name(c.attention))},
+                   {"distributed_optimizer", c.distributed_optimizer},
+                   {"overlap_grad_reduce", c.overlap_grad_reduce},
+                   {"layers_per_stage", f.layers_per_stage},
+                   {"system", f.system}};
+  j["latency_ms"] = f.step_ms;
+  j["step_ms"] = f.step_ms;
+  j["forward_ms"] = f.stage_forward_ms;
+  j["backward_ms"] = f.stage_backward_ms;
+  j["layer_forward_ms"] = f.layer_forward_ms;
+  j["layer_backward_ms"] = f.layer_backward_ms;
+  j["samples_per_s"] = f.samples_per_s;
+  j["tokens_per_s"] = f.tokens_per_s;
+  j["tokens_per_s_per_gpu"] = f.tokens_per_s_per_gpu;
+  j["model_tflops_per_gpu"] = f.model_tflops_per_gpu;
+  j["mfu"] = f.mfu;
+  j["hfu"] = f.hfu;
+  j["peak_tflops"] = f.peak_tflops;
+  j["mfu_formula"] =
+      "Korthikanti et al. 2022 eq. 7: model FLOPs per step = 72 B L s h^2 (1 + s/(6h) + "
+      "V/(12hL)) for GPT (here generalised to the layer's GEMM parameters, grouped-query "
+      "attention and gated MLPs); MFU = model FLOPs / (step time x GPUs x peak)";
+  const MegatronBreakdown& b = f.breakdown;
+  j["breakdown_ms"] = {{"compute", b.compute_ms},    {"recompute", b.recompute_ms},
+                       {"tp_comm", b.tp_comm_ms},    {"pp_comm", b.pp_comm_ms},
+                       {"dp_comm", b.dp_comm_ms},    {"bubble", b.bubble_ms},
+                       {"optimizer", b.optimizer_ms}};
+  j["bubble_fraction"] = f.step_ms > 0 ? b.bubble_ms / f.step_ms : 0;
+  j["memory"] = detail::memory_json(f.memory);
+  j["params_b"] = model.params() / 1e9;
+  if (c.tokens > 0) {
+    j["tokens"] = c.tokens;
+    j["train_days"] = f.train_days;
+  }
+  j["assumptions"] = f.assumptions;
+  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
+  for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))
+    caveats.push_back(std::move(cv));
+  for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
+  j["caveats"] = caveats;
+  return j.dump(2);
+}
+
+}  // namespace tilecast

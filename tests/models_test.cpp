@@ -263,6 +263,31 @@ TEST_SUITE("models") {
               .find("'mlp_only_layers'") != std::string::npos);
   }
 
+  TEST_CASE("Qwen3: Qwen2's layer without biases, q and k RMS-normed per head; published sizes") {
+    // Qwen3-8B model card (https://huggingface.co/Qwen/Qwen3-8B): 8.2B parameters, 6.95B
+    // non-embedding (the untied embedding and head are 2 x 151936 x 4096).
+    const ModelConfig q3 = find_model("Qwen/Qwen3-8B");
+    CHECK(q3.architecture == Architecture::qwen3);
+    CHECK_FALSE(q3.attention_bias);
+    CHECK(q3.head_dim == 128);
+    CHECK(q3.params() / 1e9 == doctest::Approx(8.2).epsilon(0.005));
+    CHECK((q3.params() - 2.0 * 151936 * 4096) / 1e9 == doctest::Approx(6.95).epsilon(0.005));
+    CHECK(graph_params(q3) / 1e9 == doctest::Approx(8.2).epsilon(0.005));
+    // every layer norms q over 32 heads and k over 8, per token (RMSNorm: 6 forward kernels)
+    const OpGraph g = build_op_graph(q3, make_workload(Mode::inference, 2, 16));
+    CHECK(count_ops(g, "q_norm") == 36 * 6);
+    CHECK(count_ops(g, "k_norm") == 36 * 6);
+    CHECK(count_ops(build_op_graph(find_model("qwen2-7b"), make_workload(Mode::inference, 2, 16)),
+                    "q_norm") == 0);
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops)
+        if (o.name == "q_norm" && o.kernel.op == Op::powu) CHECK(o.kernel.dims[0] == 2 * 16 * 32);
+    const OpGraph fused =
+        build_engine_graph(q3, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
+    CHECK(count_ops(fused, "q_norm") == 36);
+    CHECK(count_ops(fused, "k_norm") == 36);
+  }
+
   TEST_CASE("qwen2_moe's dense layers follow mlp_only_layers and decoder_sparse_step") {
     const std::string qwen = R"({"model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":4,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4,

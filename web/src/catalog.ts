@@ -54,6 +54,7 @@ const FAMILY: Record<string, string> = {
   mixtral: 'Mixtral (mixture of experts)',
   qwen2: 'Qwen',
   qwen2_moe: 'Qwen MoE (mixture of experts)',
+  qwen3: 'Qwen3',
   gemma: 'Gemma',
   gemma2: 'Gemma 2',
   phi3: 'Phi-3',

@@ -23,6 +23,7 @@ enum class Architecture {
   gemma,      // Llama-like: GeGLU, (1 + w) RMSNorm, scaled embeddings, tied head
   gemma2,     // Gemma + sliding-window attention on alternate layers, soft-capping, 4 norms
   phi3,       // Llama-like with fused qkv_proj and gate_up_proj
+  qwen3,      // Llama-like with q and k RMS-normed per head before rotary
 };
 
 std::string_view architecture_name(Architecture a);

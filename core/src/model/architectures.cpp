@@ -164,6 +164,13 @@ constexpr ArchitectureTraits kTable[] = {
      .hf = {.hidden_dropout_field = "resid_pdrop"},
      .build = build_phi3,
      .builder_file = "phi3.cpp"},
+    {.id = Architecture::qwen3,
+     .model_type = "qwen3",
+     .class_prefix = "Qwen3",
+     .qk_norm = true,
+     .hf = kLlamaFields,
+     .build = build_llama,
+     .builder_file = "llama.cpp"},
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ struct ArchitectureTraits {
                                    // no row has it yet: its row needs a builder that reads it
   Positions positions = Positions::rotary;
   bool fused_qkv = false;  // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
+  bool qk_norm = false;    // q and k normed per head (the row's norm) before rotary (Qwen3)
   AttentionBias attention_bias = AttentionBias::config;
   Ffn ffn = Ffn::gated;
   bool fused_gate_up = false;  // gate and up as one GEMM (Phi-3's gate_up_proj)

@@ -43,6 +43,10 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     if (a.per_head_copies) g.mem("contiguous (v)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
     if (a.per_head_copies) g.mem("contiguous (q)", Phase::forward, 2.0 * R * Q, hd, "contiguous");
   }
+  if (a.qk_norm) {  // each head's q and k features normed (q_norm, k_norm)
+    norm(g, a.qk_norm_kind, "q_norm", BHS, hd);
+    norm(g, a.qk_norm_kind, "k_norm", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
+  }
   if (a.rotary) {
     rotary(g, "rotary (q)", BHS, hd);
     rotary(g, "rotary (k)", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);

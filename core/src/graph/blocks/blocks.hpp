@@ -54,7 +54,9 @@ struct AttentionSpec {
   bool out_bias = false;
   Scaling scaling = Scaling::scores_divu;
   Mask mask = Mask::add;
-  bool rotary = false;           // q*cos + rotate_half(q)*sin on q and k (Llama)
+  bool rotary = false;   // q*cos + rotate_half(q)*sin on q and k (Llama)
+  bool qk_norm = false;  // q and k normed per head over head_dim before rotary (Qwen3)
+  Norm qk_norm_kind = Norm::rms;
   bool per_head_copies = false;  // k, v and q made contiguous per head (OPT)
   double dropout = 0;            // on the attention probabilities
   double out_dropout = 0;        // after the output projection, before the residual add

@@ -13,6 +13,8 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
   attn.qkv_bias = m.attention_bias;
   attn.out_bias = out_proj_bias(m);
   attn.rotary = true;
+  attn.qk_norm = t.qk_norm;
+  attn.qk_norm_kind = t.norm;
   if (t.fused_qkv) {
     attn.names = {"qkv_proj", "", "", "o_proj"};
     attn.fused_qkv = true;

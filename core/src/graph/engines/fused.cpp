@@ -92,6 +92,12 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
     const std::int64_t keys = kind.sliding ? std::min(C, m.sliding_window) : C;
     add_norm();
     g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
+    if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
+      token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
+                   OpKind::norm);
+      token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
+                   OpKind::norm);
+    }
     if (rotary) token_kernel(g, "rotary", "rotary", Op::mul, T, Q + KV, OpKind::elementwise);
     g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
           "kv cache write");

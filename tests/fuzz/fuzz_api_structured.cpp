@@ -212,6 +212,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 6: req = mutated(in, model(in)); break;
     default: req = mutated(in, system(in)); break;
   }
-  call_and_check(kApiCalls[which], req.dump());
+  // random words may not be UTF-8: replaced, as the page's JSON.stringify would never send them
+  call_and_check(kApiCalls[which], req.dump(-1, ' ', false, json::error_handler_t::replace));
   return 0;
 }

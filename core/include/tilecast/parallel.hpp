@@ -34,7 +34,8 @@ struct ParallelConfig {
   Recompute recompute = Recompute::none;
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double bucket_mb = 25;  // DDP's bucket_cap_mb
-  int gpus() const { return dp * tp * pp; }
+  // dp x tp x pp in 64 bits; throws Error when the product does not fit (no wrap to 0).
+  std::int64_t gpus() const;
 };
 
 // Memory one GPU needs for a training step (the most loaded GPU: pipeline stage 0 for
@@ -75,6 +76,9 @@ struct StageStreams {
   double bubble_ms = 0;             // step - busy compute - exposed communication
   std::vector<StreamSpan> compute;  // micro-batch chunks
   std::vector<StreamSpan> comm;     // gradient buckets, activation sends, parameter gathers
+  // Spans run on each stream; beyond a few thousand in all, `compute` and `comm` keep those of
+  // the first and last micro-batches only (docs/parallel.md).
+  std::int64_t compute_spans = 0, comm_spans = 0;
 };
 
 struct ParallelForecast {
@@ -111,7 +115,7 @@ ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
                                    const ParallelConfig& config, Predictor predictor);
 
 // The catalog system built from this GPU holding `gpus` (nullptr when none).
-const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus);
+const SystemSpec* default_system_for(const GpuSpec& gpu, std::int64_t gpus);
 
 // ---- plan search (core/src/parallel/plan.cpp) ----
 struct PlanRequest {

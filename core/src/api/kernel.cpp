@@ -28,7 +28,7 @@ std::string forecast_kernel(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, "kernel request");
   const GpuSpec gpu = detail::request_gpu(req);
   const std::string op = detail::string_field(req, "op", "kernel request");
-  if (req.contains("precision") && !req.at("precision").is_string())
+  if (detail::has_field(req, "precision") && !req.at("precision").is_string())
     throw Error("kernel request: field 'precision' must be a string (" +
                 enum_names_joined(dtype_names(), ", ") + ")");
   if (!req.contains("dims") || !req.at("dims").is_array())
@@ -40,10 +40,11 @@ std::string forecast_kernel(std::string_view request_json) {
     dims += (dims.empty() ? "" : ",");
     dims += std::to_string(d.get<long long>());
   }
-  const DataType dtype = parse_dtype(req.value("precision", std::string("fp32")));
+  const std::string precision = detail::string_field(req, "precision", "kernel request", false);
+  const DataType dtype = precision.empty() ? DataType::fp32 : parse_dtype(precision);
   const Kernel kernel = parse_kernel(op, dims, dtype);
-  const Predictor predictor =
-      parse_predictor(req.value("predictor", std::string(predictor_name(Predictor::tilecast))));
+  const std::string pname = detail::string_field(req, "predictor", "kernel request", false);
+  const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const KernelForecast f = tilecast::forecast_kernel(gpu, kernel, predictor);
   nlohmann::ordered_json j;
   j["gpu"] = gpu.name;

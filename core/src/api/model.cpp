@@ -3,8 +3,10 @@
 
 #include "api/megatron_request.hpp"
 #include "api/request.hpp"
+#include "common/checked.hpp"
 #include "common/json_fields.hpp"
 #include "forecast/model_json.hpp"
+#include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
@@ -44,6 +46,7 @@ bool wants_parallel(const nlohmann::json& req) {
 }
 
 // dp x tp x pp from the fields given: missing dp is what gpus leaves; gpus must be the product.
+// The products are taken in 64 bits (each size is at most 65536, so they cannot wrap).
 ParallelConfig request_parallel(const nlohmann::json& req) {
   ParallelConfig c;
   auto opt_int = [&](const char* name, int fallback) {
@@ -53,19 +56,25 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
   c.tp = opt_int("tp", 1);
   c.pp = opt_int("pp", 1);
   const bool has_gpus = detail::has_field(req, "gpus");
-  const int gpus = opt_int("gpus", 0);
+  const std::int64_t gpus = opt_int("gpus", 0);
+  const std::int64_t tp_pp = detail::checked_mul(c.tp, c.pp, "tp x pp");
   if (detail::has_field(req, "dp"))
     c.dp = opt_int("dp", 1);
   else if (has_gpus) {
-    if (gpus % (c.tp * c.pp) != 0)
+    if (gpus % tp_pp != 0)
       throw Error("model request: gpus " + std::to_string(gpus) +
-                  " is not a multiple of tp x pp = " + std::to_string(c.tp * c.pp));
-    c.dp = gpus / (c.tp * c.pp);
+                  " is not a multiple of tp x pp = " + std::to_string(tp_pp));
+    c.dp = int(gpus / tp_pp);
   }
-  if (has_gpus && c.dp * c.tp * c.pp != gpus)
+  const std::int64_t product = c.gpus();
+  if (has_gpus && product != gpus)
     throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +
                 std::to_string(c.tp) + " x " + std::to_string(c.pp) + " = " +
-                std::to_string(c.dp * c.tp * c.pp) + ", not gpus " + std::to_string(gpus));
+                std::to_string(product) + ", not gpus " + std::to_string(gpus));
+  if (product > 65536)
+    throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +
+                std::to_string(c.tp) + " x " + std::to_string(c.pp) + " = " +
+                std::to_string(product) + " GPUs; at most 65536");
   c.microbatches = opt_int("microbatches", 1);
   if (detail::has_field(req, "zero"))
     c.zero = int(detail::integer_field(req, "zero", kOrigin, 0, 3));
@@ -80,7 +89,7 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
   return c;
 }
 
-SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, int gpus) {
+SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, std::int64_t gpus) {
   if (auto s = detail::request_system(req, kOrigin)) return *s;
   if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
   std::string ids;
@@ -162,6 +171,10 @@ std::string forecast_model(std::string_view request_json) {
                                      forecast_parallel(gpu, system, model, w, c, predictor));
   }
   const OpGraph graph = build_engine_graph(model, w, engine);
+  // the forecast and, for the learned predictor, its roofline beside it
+  detail::require_within_budget(
+      detail::replay_steps(graph) * (predictor == Predictor::roofline ? 1 : 2), kOrigin,
+      "the model's layers or experts");
   ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   f.engine = engine;
   const double roof = predictor == Predictor::roofline

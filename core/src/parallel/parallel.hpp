@@ -101,6 +101,10 @@ ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& sy
                                         const ParallelConfig& c, KernelTimes& times,
                                         ReplayMemo* memo = nullptr);
 
+// Steps the pipeline schedule takes: a forward and a backward chunk per micro-batch per stage
+// (the work budget, forecast/work_budget.hpp).
+double schedule_steps(const ParallelConfig& c);
+
 // One micro-batch on one stage:
 struct MicrobatchReplay {
   double forward_ms = 0, backward_ms = 0;  // wall time (exposed waits included)
@@ -124,6 +128,11 @@ struct StageTimes {
   double after_step_ms = 0;       // ZeRO 1/2: the updated parameters' all-gather
 };
 // Runs the schedule over m micro-batches; fills each stage's streams; returns the step time.
+// The streams keep the spans of the first and last spans_kept_per_end(pp) micro-batches (all of
+// them for up to about kMaxStreamSpans spans in all) and count every span run, so the output is
+// sized by the summary, not by pp x micro-batches.
+constexpr int kMaxStreamSpans = 4096;
+int spans_kept_per_end(int pp);
 double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedule schedule,
                     std::vector<StageStreams>& out);
 

@@ -60,13 +60,20 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
                      {"finish_ms", sp.finish_ms}});
       return a;
     };
-    stages.push_back({{"stage", s.stage},
-                      {"compute_busy_ms", s.compute_busy_ms},
-                      {"comm_busy_ms", s.comm_busy_ms},
-                      {"exposed_comm_ms", s.exposed_comm_ms},
-                      {"bubble_ms", s.bubble_ms},
-                      {"compute", spans(s.compute)},
-                      {"communication", spans(s.comm)}});
+    J stage = {{"stage", s.stage},
+               {"compute_busy_ms", s.compute_busy_ms},
+               {"comm_busy_ms", s.comm_busy_ms},
+               {"exposed_comm_ms", s.exposed_comm_ms},
+               {"bubble_ms", s.bubble_ms},
+               {"compute", spans(s.compute)},
+               {"communication", spans(s.comm)}};
+    // only when spans were left out: how many ran, so a reader knows the lists are a sample
+    if (std::int64_t(s.compute.size()) != s.compute_spans ||
+        std::int64_t(s.comm.size()) != s.comm_spans) {
+      stage["compute_spans"] = s.compute_spans;
+      stage["communication_spans"] = s.comm_spans;
+    }
+    stages.push_back(std::move(stage));
   }
   j["stages"] = stages;
   j["memory"] = detail::memory_json(f.memory);

@@ -2,12 +2,21 @@
 // forecast with one shared kernel cache (the configurations share most kernels), filtered by
 // what divides and what fits, ranked by step time and by tokens/s per GPU.
 #include <algorithm>
+#include <set>
 #include <tuple>
 
+#include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
+namespace {
+
+// A candidate's bookkeeping beyond its schedule (the memoised replays copied, the memory per
+// stage, the assumptions' text), in replay steps; measured in docs/fuzzing.md.
+constexpr double kCandidateSteps = 200;
+
+}  // namespace
 
 PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& model,
                          const PlanRequest& q) {
@@ -27,47 +36,82 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
 
   Workload w = make_workload(Mode::training, q.global_batch, q.seq);
   w.dtype = q.dtype;
+  const std::vector<int> tps = detail::valid_tps(model);
+  auto tp_invalid = [&](int tp) { return std::find(tps.begin(), tps.end(), tp) == tps.end(); };
+  // every (gpus, tp, pp) with tp x pp dividing the GPUs; the rest of a configuration (dp,
+  // micro-batches, ZeRO, recomputation) is enumerated inside
+  auto for_each_split = [&](auto&& visit) {
+    for (int g : r.gpu_counts)
+      for (int tp = 1; tp <= g; ++tp) {
+        if (g % tp != 0) continue;
+        for (int pp = 1; pp <= g / tp; ++pp)
+          if ((g / tp) % pp == 0) visit(g / tp / pp, tp, pp);
+      }
+  };
+  // The work, before any of it: each distinct micro-batch replay once per recomputation mode
+  // (configurations differing only in dp, or in a ZeRO stage below 3, share one), and each
+  // candidate's schedule and bookkeeping.
+  double steps = 0;
+  {
+    double graph_steps = 0;
+    std::int64_t layers = 0;
+    try {
+      const OpGraph g = build_op_graph(model, make_workload(Mode::training, 1, q.seq));
+      graph_steps = detail::replay_steps(g);
+      layers = detail::layer_count(g);
+    } catch (const Error&) {  // every candidate will say why
+    }
+    std::set<std::tuple<int, int, std::int64_t, int>> replays;  // tp, pp, size, ZeRO-3's dp
+    for_each_split([&](int dp, int tp, int pp) {
+      steps += 1;
+      if (tp_invalid(tp) || (layers > 0 && layers % pp != 0)) return;
+      for (int m = 1; m <= q.max_microbatches; ++m) {
+        if (q.global_batch % (std::int64_t(dp) * m) != 0) continue;
+        const std::int64_t size = q.global_batch / dp / m;
+        steps += (dp > 1 ? 4 : 1) * 3 * (kCandidateSteps + 2.0 * pp * m);
+        replays.insert({tp, pp, size, 0});
+        if (dp > 1) replays.insert({tp, pp, size, dp});
+      }
+    });
+    // none, selective and full recomputation: 1 + 1.5 + 1.5 passes
+    steps += double(replays.size()) * 4 * graph_steps;
+  }
+  detail::require_within_budget(steps, "plan request",
+                                "the model's layers, max_microbatches or gpus");
+
   detail::KernelTimes times(gpu, q.predictor);
   detail::ReplayMemo memo;
-  const std::vector<int> tps = detail::valid_tps(model);
-  for (int g : r.gpu_counts)
-    for (int tp = 1; tp <= g; ++tp) {
-      if (g % tp != 0) continue;
-      for (int pp = 1; pp <= g / tp; ++pp) {
-        if ((g / tp) % pp != 0) continue;
-        const int dp = g / tp / pp;
-        for (int m = 1; m <= q.max_microbatches; ++m)
-          for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
-            for (Recompute rc : {Recompute::none, Recompute::selective, Recompute::full}) {
-              ParallelConfig c;
-              c.dp = dp;
-              c.tp = tp;
-              c.pp = pp;
-              c.microbatches = m;
-              c.zero = zero;
-              c.recompute = rc;
-              ++r.considered;
-              if (std::find(tps.begin(), tps.end(), tp) == tps.end() ||
-                  q.global_batch % (std::int64_t(dp) * m) != 0) {
-                ++r.does_not_divide;
-                continue;
-              }
-              ParallelForecast f;
-              try {
-                f = detail::forecast_parallel_with(gpu, system, model, w, c, times, &memo);
-              } catch (const Error&) {  // pp not dividing the layers, or too large a kernel
-                ++r.does_not_divide;
-                continue;
-              }
-              if (!f.memory.fits) {
-                ++r.does_not_fit;
-                continue;
-              }
-              r.by_step.push_back({c, f.step_ms, f.tokens_per_s, f.tokens_per_s_per_gpu,
-                                   f.bubble_fraction, f.memory.total_gb, f.memory.capacity_gb});
-            }
-      }
-    }
+  for_each_split([&](int dp, int tp, int pp) {
+    for (int m = 1; m <= q.max_microbatches; ++m)
+      for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
+        for (Recompute rc : {Recompute::none, Recompute::selective, Recompute::full}) {
+          ParallelConfig c;
+          c.dp = dp;
+          c.tp = tp;
+          c.pp = pp;
+          c.microbatches = m;
+          c.zero = zero;
+          c.recompute = rc;
+          ++r.considered;
+          if (tp_invalid(tp) || q.global_batch % (std::int64_t(dp) * m) != 0) {
+            ++r.does_not_divide;
+            continue;
+          }
+          ParallelForecast f;
+          try {
+            f = detail::forecast_parallel_with(gpu, system, model, w, c, times, &memo);
+          } catch (const Error&) {  // pp not dividing the layers, or too large a kernel
+            ++r.does_not_divide;
+            continue;
+          }
+          if (!f.memory.fits) {
+            ++r.does_not_fit;
+            continue;
+          }
+          r.by_step.push_back({c, f.step_ms, f.tokens_per_s, f.tokens_per_s_per_gpu,
+                               f.bubble_fraction, f.memory.total_gb, f.memory.capacity_gb});
+        }
+  });
   auto key = [](const PlanEntry& e) {
     const ParallelConfig& c = e.config;
     return std::make_tuple(c.dp, c.tp, c.pp, c.microbatches, c.zero, int(c.recompute));

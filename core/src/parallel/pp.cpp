@@ -86,6 +86,8 @@ std::vector<Chunk> order(int stage, int pp, int m, PipelineSchedule schedule) {
 
 }  // namespace
 
+int spans_kept_per_end(int pp) { return kMaxStreamSpans / (8 * std::max(pp, 1)); }
+
 double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule schedule,
                     std::vector<StageStreams>& out) {
   const int pp = int(st.size());
@@ -96,12 +98,27 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
       b_sent(pp, std::vector<double>(m, kUnset));
   std::vector<std::vector<Chunk>> orders(pp);
   std::vector<std::size_t> next(pp, 0);
-  std::vector<double> compute_ready(pp, 0), comm_ready(pp, 0);
+  std::vector<double> compute_ready(pp, 0), comm_ready(pp, 0), last_backward_start(pp, 0);
+  // busy communication, summed in the order the spans run (kept or not)
+  std::vector<double> comm_busy(pp, 0);
   out.assign(pp, {});
   for (int s = 0; s < pp; ++s) {
     orders[s] = order(s, pp, m, schedule);
     out[s].stage = s;
+    comm_busy[s] = m * st[s].mb.comm_busy_ms;
   }
+  // the output keeps the spans of the first and last few micro-batches (and those of none)
+  const int keep = spans_kept_per_end(pp);
+  auto kept = [&](int mb) { return mb < 0 || mb < keep || mb >= m - keep; };
+  auto compute_span = [&](int s, StreamSpan sp) {
+    ++out[s].compute_spans;
+    if (kept(sp.microbatch)) out[s].compute.push_back(std::move(sp));
+  };
+  auto comm_span = [&](int s, StreamSpan sp) {
+    ++out[s].comm_spans;
+    comm_busy[s] += sp.finish_ms - sp.start_ms;
+    if (kept(sp.microbatch)) out[s].comm.push_back(std::move(sp));
+  };
   bool progress = true;
   while (progress) {
     progress = false;
@@ -117,14 +134,15 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
         const double dur = c.forward ? mb.forward_ms : mb.backward_ms;
         const double finish = start + dur;
         compute_ready[s] = finish;
-        out[s].compute.push_back({c.forward ? "forward" : "backward", c.mb, start, finish});
+        if (!c.forward) last_backward_start[s] = start;
+        compute_span(s, {c.forward ? "forward" : "backward", c.mb, start, finish});
         (c.forward ? f_done : b_done)[s][c.mb] = finish;
         const bool sends = c.forward ? s + 1 < pp : s > 0;
         if (sends) {
           const double t0 = std::max(comm_ready[s], finish);
           const double t1 = t0 + st[s].send_ms;
           comm_ready[s] = t1;
-          out[s].comm.push_back({c.forward ? "send activations" : "send gradients", c.mb, t0, t1});
+          comm_span(s, {c.forward ? "send activations" : "send gradients", c.mb, t0, t1});
           (c.forward ? f_sent : b_sent)[s][c.mb] = t1;
         } else {
           (c.forward ? f_sent : b_sent)[s][c.mb] = finish;
@@ -142,19 +160,16 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
   for (int s = 0; s < pp; ++s) {
     const StageTimes& t = st[s];
     double end = compute_ready[s];
-    const StreamSpan* last_b = nullptr;
-    for (const auto& sp : out[s].compute)
-      if (sp.what == "backward") last_b = &sp;
     double dp_ready = 0;
     for (std::size_t i = 0; i < t.mb.buckets.size(); ++i) {
-      const double t0 = std::max(dp_ready, last_b->start_ms + t.mb.buckets[i].ready_ms);
+      const double t0 = std::max(dp_ready, last_backward_start[s] + t.mb.buckets[i].ready_ms);
       dp_ready = t0 + t.bucket_ms[i];
-      out[s].comm.push_back({"gradient bucket (dp)", m - 1, t0, dp_ready});
+      comm_span(s, {"gradient bucket (dp)", m - 1, t0, dp_ready});
     }
     const double tail = std::max(0.0, dp_ready - end);
     end = std::max(end, dp_ready);
     if (t.after_step_ms > 0) {
-      out[s].comm.push_back({"parameter all-gather (ZeRO)", -1, end, end + t.after_step_ms});
+      comm_span(s, {"parameter all-gather (ZeRO)", -1, end, end + t.after_step_ms});
       end += t.after_step_ms;
     }
     StageStreams& o = out[s];
@@ -162,8 +177,7 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
         m * (t.mb.forward_exposed_ms + t.mb.backward_exposed_ms) + tail + t.after_step_ms;
     o.compute_busy_ms = m * (t.mb.forward_ms + t.mb.backward_ms) -
                         m * (t.mb.forward_exposed_ms + t.mb.backward_exposed_ms);
-    o.comm_busy_ms = m * t.mb.comm_busy_ms;
-    for (const auto& sp : o.comm) o.comm_busy_ms += sp.finish_ms - sp.start_ms;
+    o.comm_busy_ms = comm_busy[s];
     step = std::max(step, end);
     o.bubble_ms = end;  // set to the idle share once the step is known
   }

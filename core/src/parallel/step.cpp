@@ -10,7 +10,9 @@
 #include <cmath>
 #include <map>
 
+#include "common/checked.hpp"
 #include "forecast/timeline.hpp"
+#include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -46,9 +48,14 @@ PipelineSchedule parse_schedule(std::string_view word) {
   return parse_enum(schedule_names(), word, "a pipeline schedule");
 }
 
-const SystemSpec* default_system_for(const GpuSpec& gpu, int gpus) {
+std::int64_t ParallelConfig::gpus() const {
+  return detail::checked_mul(detail::checked_mul(dp, tp, "dp x tp"), pp, "dp x tp x pp");
+}
+
+const SystemSpec* default_system_for(const GpuSpec& gpu, std::int64_t gpus) {
   for (const SystemSpec& s : system_catalog())
-    if (!gpu.id.empty() && s.gpu == gpu.id && gpus <= s.gpus_per_node * s.max_nodes) return &s;
+    if (!gpu.id.empty() && s.gpu == gpu.id && gpus <= std::int64_t{s.gpus_per_node} * s.max_nodes)
+      return &s;
   return nullptr;
 }
 
@@ -241,16 +248,25 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
 }  // namespace detail
 
 namespace detail {
+
+double schedule_steps(const ParallelConfig& c) {
+  return 2.0 * double(c.pp) * double(c.microbatches);
+}
+
 namespace {
 
-std::string divisors_of(std::int64_t n, std::int64_t limit = 64) {
-  std::string s;
-  int shown = 0;
-  for (std::int64_t d = 1; d <= n && shown < limit; ++d)
+// The first `limit` divisors of n, ascending: pairs (d, n / d) up to sqrt(n), O(sqrt n).
+std::string divisors_of(std::int64_t n, std::size_t limit = 64) {
+  std::vector<std::int64_t> low, high;
+  for (std::int64_t d = 1; d <= n / d; ++d)
     if (n % d == 0) {
-      s += (s.empty() ? "" : ", ") + std::to_string(d);
-      ++shown;
+      low.push_back(d);
+      if (d != n / d) high.push_back(n / d);
     }
+  low.insert(low.end(), high.rbegin(), high.rend());
+  std::string s;
+  for (std::size_t i = 0; i < low.size() && i < limit; ++i)
+    s += (s.empty() ? "" : ", ") + std::to_string(low[i]);
   return s;
 }
 
@@ -273,8 +289,8 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
     throw Error("zero must be 0 (none), 1, 2 or 3, got " + std::to_string(c.zero));
   if (!(c.bucket_mb > 0) || c.bucket_mb > 1e6)
     throw Error("bucket_mb must be positive (DDP's default: 25)");
-  const long long gpus = 1LL * c.dp * c.tp * c.pp;
-  const long long room = 1LL * system.gpus_per_node * system.max_nodes;
+  const std::int64_t gpus = c.gpus();
+  const std::int64_t room = std::int64_t{system.gpus_per_node} * system.max_nodes;
   if (gpus > room)
     throw Error("dp x tp x pp = " + std::to_string(gpus) + " GPUs, more than " + system.id +
                 " holds (" + std::to_string(system.gpus_per_node) + " per node x " +
@@ -283,6 +299,8 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
     throw Error(std::to_string(gpus) + " GPUs need more than one node of " + system.id +
                 ", which has no network between nodes; at most " +
                 std::to_string(system.gpus_per_node));
+  require_within_budget(schedule_steps(c), "multi-GPU training forecast",
+                        "pp x microbatches (the pipeline schedule's chunks)");
   if (w.batch % c.dp != 0)
     throw Error("batch " + std::to_string(w.batch) +
                 " (the global batch) does not divide over dp " + std::to_string(c.dp) +
@@ -334,6 +352,10 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
     if (auto it = memo->find(key); it != memo->end()) replays = it->second;
   if (replays.empty()) {
     const OpGraph graph = build_op_graph(shard, mw);
+    // recomputation replays forward ops a second time: at most one more pass
+    require_within_budget(
+        replay_steps(graph) * (c.recompute == Recompute::none ? 1 : 2) + schedule_steps(c),
+        "multi-GPU training forecast", "the model's layers, pp or microbatches");
     std::vector<OpGraph> stage_graphs = split_stages(graph, c.pp, model.name);
     for (auto& sg : stage_graphs) {
       const RecomputePlan plan = apply_recompute(sg, c.recompute);
@@ -405,6 +427,11 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   a.push_back("recomputation " + std::string(recompute_name(c.recompute)) +
               "; the optimizer step itself is not forecast (as for one GPU)");
   f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
+  if (const int keep = spans_kept_per_end(c.pp); 2 * std::int64_t{keep} < c.microbatches)
+    a.push_back("timeline: each stage lists the spans of the first and last " +
+                std::to_string(keep) + " of " + std::to_string(c.microbatches) +
+                " micro-batches; every span is timed and counted (compute_spans, "
+                "communication_spans)");
   return f;
 }
 

@@ -1,0 +1,24 @@
+#include "forecast/work_budget.hpp"
+
+#include <string>
+
+#include "common/format.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+
+double replay_steps(const OpGraph& g) {
+  double steps = 0;
+  for (const auto& s : g.sections) steps += double(s.ops.size()) * double(s.count);
+  return steps;
+}
+
+void require_within_budget(double steps, std::string_view what, std::string_view reduce) {
+  if (steps <= kMaxReplaySteps) return;
+  throw Error(std::string(what) + ": about " + format_g(steps) +
+              " kernel and pipeline steps to replay, over the budget of " +
+              format_g(kMaxReplaySteps) + " per request (about 1 s natively); reduce " +
+              std::string(reduce));
+}
+
+}  // namespace tilecast::detail

@@ -1,0 +1,66 @@
+// What every successful API answer must satisfy, checked by the fuzz harnesses on each output:
+// valid JSON; no NaN or infinity (nlohmann writes them as null, so a null is allowed only for
+// the fields documented as nullable); no negative time, size or count; and each 80% band
+// around its forecast (band low <= forecast <= band high). A failure aborts, which libFuzzer
+// reports with the input that caused it.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace tilecast::fuzz {
+
+[[noreturn]] inline void fail(const std::string& why, std::string_view output) {
+  std::fprintf(stderr, "output check failed: %s\noutput (first 2000 bytes): %.*s\n", why.c_str(),
+               int(std::min<std::size_t>(output.size(), 2000)), output.data());
+  std::abort();
+}
+
+// Fields that may hold null: the bands of predictors without one, and optional links.
+inline bool nullable(std::string_view key) {
+  return key == "band_low_ms" || key == "band_high_ms" || key == "calibration" ||
+         key == "gpu_interconnect" || key == "network" || key == "nvlink" || key == "pcie" ||
+         key == "memory";
+}
+
+// Fields that may be negative: a stream span of no micro-batch (-1).
+inline bool signed_field(std::string_view key) { return key == "microbatch"; }
+
+inline void check_value(const nlohmann::json& v, const std::string& key, std::string_view out) {
+  if (v.is_null()) {
+    if (!nullable(key)) fail("field '" + key + "' is null (NaN, infinity or missing)", out);
+  } else if (v.is_number()) {
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail("field '" + key + "' is not finite", out);
+    if (x < 0 && !signed_field(key)) fail("field '" + key + "' is negative", out);
+  } else if (v.is_array()) {
+    for (const auto& e : v) check_value(e, key, out);
+  } else if (v.is_object()) {
+    for (const auto& [k, e] : v.items()) check_value(e, k, out);
+    // a forecast beside its band: low <= forecast <= high
+    const auto lo = v.find("band_low_ms"), hi = v.find("band_high_ms");
+    const auto at = v.find("latency_ms");
+    if (lo != v.end() && hi != v.end() && at != v.end() && lo->is_number() && hi->is_number() &&
+        at->is_number()) {
+      const double l = lo->get<double>(), h = hi->get<double>(), f = at->get<double>();
+      if (!(l <= f && f <= h)) fail("band low <= forecast <= band high does not hold", out);
+    }
+  }
+}
+
+// Checks one answer of the API.
+inline void check_output(std::string_view out) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(out);
+  } catch (const nlohmann::json::exception& e) {
+    fail(std::string("not valid JSON: ") + e.what(), out);
+  }
+  check_value(j, "", out);
+}
+
+}  // namespace tilecast::fuzz

@@ -1,0 +1,153 @@
+// The defects fuzzing found (issue 33), each from its reproducer: sizes whose product wrapped
+// an int to 0 before a division, a pipeline timeline and JSON growing with pp x micro-batches,
+// a serving loop per output token, an error message that counted divisors up to the batch, and
+// a nlohmann exception escaping for a field of the wrong type. Each must now answer (a forecast
+// or a tilecast::Error naming the field) quickly and small.
+#include <doctest/doctest.h>
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/parallel.hpp"
+
+namespace {
+
+// CPU seconds (not wall: the CI machine is shared) a call takes.
+template <class F>
+double cpu_seconds(F&& f) {
+  const std::clock_t t0 = std::clock();
+  f();
+  return double(std::clock() - t0) / CLOCKS_PER_SEC;
+}
+
+// The message of the tilecast::Error `f` throws; fails the test when it does not throw one.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const tilecast::Error& e) {
+    return e.what();
+  }
+  FAIL("no tilecast::Error");
+  return {};
+}
+
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_SUITE("robustness") {
+  TEST_CASE("tp x pp and dp x tp x pp are 64-bit products, refused with the fields named") {
+    // the reproducer: tp 65536 x pp 65536 wrapped to 0 and `gpus % 0` trapped
+    const std::string e = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"gpt2","batch":1,"seq":1,"tp":65536,"pp":65536,"gpus":1})");
+    });
+    CHECK(has(e, "tp x pp = 4294967296"));
+    const std::string e2 = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"gpt2","batch":1,"seq":1,"mode":"training",)"
+          R"("dp":65536,"tp":65536,"pp":65536})");
+    });
+    CHECK(has(e2, "= 281474976710656 GPUs; at most 65536"));
+    tilecast::ParallelConfig c;
+    c.dp = c.tp = c.pp = 2147483647;
+    CHECK_THROWS_AS((void)c.gpus(), tilecast::Error);
+    c.pp = 1;
+    CHECK(c.gpus() == 2147483647LL * 2147483647LL);
+  }
+
+  TEST_CASE("a pipeline of 65536 micro-batches answers fast with its timeline decimated") {
+    std::string out;
+    const double s = cpu_seconds([&] {
+      out = tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"gpt2","batch":65536,"seq":1,"mode":"training",)"
+          R"("pp":12,"microbatches":65536})");
+    });
+    CHECK(s < 1.0);
+    CHECK(out.size() < 2'000'000);  // was 506 MB
+    const auto j = nlohmann::json::parse(out);
+    REQUIRE(j["stages"].size() == 12);
+    std::size_t shown = 0;
+    for (const auto& st : j["stages"]) {
+      CHECK(st["compute_spans"] == 2 * 65536);  // every span is counted
+      shown += st["compute"].size() + st["communication"].size();
+    }
+    CHECK(shown <= 4096 + 2 * 12);
+    bool said = false;
+    for (const auto& a : j["assumptions"]) said |= has(a.get<std::string>(), "first and last");
+    CHECK(said);
+  }
+
+  TEST_CASE("a small pipeline keeps every span and no count fields") {
+    const auto j = nlohmann::json::parse(tilecast::api::forecast_model(
+        R"({"gpu":"h100-sxm","model":"gpt2","batch":8,"seq":128,"mode":"training",)"
+        R"("pp":2,"microbatches":4})"));
+    for (const auto& st : j["stages"]) {
+      CHECK(st["compute"].size() == 8);
+      CHECK_FALSE(st.contains("compute_spans"));
+    }
+  }
+
+  TEST_CASE("serving 2^31 output tokens is a closed form, not a loop per token") {
+    std::string out;
+    const double s = cpu_seconds([&] {
+      out = tilecast::api::forecast_serving(
+          R"({"gpu":"h100-sxm","model":"gpt2","prompt":1,"output":2147483648})");
+    });
+    CHECK(s < 1.0);
+    const auto j = nlohmann::json::parse(out);
+    // the mean step lies between the first and the last sampled step
+    const auto& at = j["decode_ms_at"];
+    double lo = 1e300, hi = 0;
+    for (const auto& [k, v] : at.items()) {
+      lo = std::min(lo, v.get<double>());
+      hi = std::max(hi, v.get<double>());
+    }
+    CHECK(j["decode_ms_per_token"].get<double>() >= lo);
+    CHECK(j["decode_ms_per_token"].get<double>() <= hi);
+  }
+
+  TEST_CASE("the divisors in an error message are found in O(sqrt n)") {
+    std::string e;
+    const double s = cpu_seconds([&] {
+      e = error_of([] {
+        tilecast::api::forecast_model(
+            R"({"gpu":"h100-sxm","model":"gpt2","batch":2147483647,"seq":1,"mode":"training","dp":2})");
+      });
+    });
+    CHECK(s < 0.5);                            // was 4.3 s
+    CHECK(has(e, "valid dp: 1, 2147483647"));  // 2^31 - 1 is prime
+    const std::string e2 = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"gpt2","batch":36,"seq":1,"mode":"training","dp":5})");
+    });
+    CHECK(has(e2, "valid dp: 1, 2, 3, 4, 6, 9, 12, 18, 36"));
+  }
+
+  TEST_CASE("a field of the wrong type is a named error, never a JSON library exception") {
+    for (const char* v : {"0", "[]", "{}", "true"}) {
+      CAPTURE(v);
+      const std::string e = error_of([&] {
+        tilecast::api::forecast_kernel(
+            std::string(R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"predictor":)") + v + "}");
+      });
+      CHECK(has(e, "field 'predictor' must be a string"));
+      const std::string e2 = error_of([&] {
+        tilecast::api::forecast_kernel(
+            std::string(R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"precision":)") + v + "}");
+      });
+      CHECK(has(e2, "field 'precision' must be a string"));
+    }
+    // null is absent: the default predictor and precision
+    const auto j = nlohmann::json::parse(tilecast::api::forecast_kernel(
+        R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"predictor":null,"precision":null})"));
+    CHECK(j["predictor"] == "tilecast");
+    CHECK(j["precision"] == "fp32");
+  }
+}

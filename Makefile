@@ -16,7 +16,7 @@ help:
 	@echo "make fuzz    - libFuzzer harnesses with ASan + UBSan, 30 min each (FUZZ_SECONDS=N to change; docs/fuzzing.md)"
 	@echo "make device-session OUT=DIR - on a GPU machine: the prepared profiled measurements (docs/measure.md, ~7 min)"
 	@echo "make format  - format the C++ (clang-format) and the calculator's TypeScript (prettier)"
-	@echo "make check-format - fail on formatting drift or TypeScript type errors"
+	@echo "make check-format - fail on formatting drift or TypeScript type errors (make test runs it first)"
 	@echo "Diagnoses and trials behind figures in docs/: scripts/experiments/ (README there)"
 
 build:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds, runs every test.
+# The whole test suite: installs what is missing, checks formatting, builds, runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
+bash scripts/check_format.sh   # C++ and TypeScript as `make format` leaves them, types checked
 bash scripts/build_native.sh
 ctest --preset default
 bash scripts/build_wasm.sh

@@ -31,8 +31,7 @@ TEST_SUITE("dram_efficiency") {
     CHECK(learned_mem_bw_gbps(v100, cuda) > v100.mem_bw_gbps);
     // The typical share is the mean of the stated ones, one per statement (V100, P100, A100;
     // its source says so).
-    CHECK(cuda.typical_dram_efficiency ==
-          doctest::Approx((0.95 + 0.78 + 0.95) / 3).epsilon(0.001));
+    CHECK(cuda.typical_dram_efficiency == doctest::Approx((0.95 + 0.78 + 0.95) / 3).epsilon(0.001));
     // No statement, or a profile without a typical share: the datasheet peak.
     for (const char* id : {"t4", "p4", "a30", "h200", "mi210"}) {
       CAPTURE(id);

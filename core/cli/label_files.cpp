@@ -44,8 +44,7 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         out.notes.push_back("not a label name: " + device + "/" + stem);
         continue;
       }
-      if (!name->option.empty() &&
-          (!with_options || !option_modelled(*name))) {
+      if (!name->option.empty() && (!with_options || !option_modelled(*name))) {
         out.skipped.push_back(device + "/" + stem);
         continue;
       }

@@ -64,12 +64,15 @@ const report = {
   kernels: {
     groups,
     overall_mape_pct: kernels.overall_mape_pct ?? weighted('mape_pct'),
-    roofline_overall_mape_pct: kernels.overall_roofline_mape_pct ?? kernels.roofline_overall_mape_pct ?? weighted('roofline_mape_pct'),
+    roofline_overall_mape_pct:
+      kernels.overall_roofline_mape_pct ?? kernels.roofline_overall_mape_pct ?? weighted('roofline_mape_pct'),
   },
 };
 const problems = shapeProblems(report);
 if (problems.length) {
-  console.error(`accuracy_merge: the report does not fit web/src/accuracy_report.js:\n  ${problems.slice(0, 20).join('\n  ')}`);
+  console.error(
+    `accuracy_merge: the report does not fit web/src/accuracy_report.js:\n  ${problems.slice(0, 20).join('\n  ')}`,
+  );
   process.exit(1);
 }
 process.stdout.write(JSON.stringify(report, null, 1) + '\n');

@@ -39,7 +39,9 @@ const body = await compile(root, 'TilecastResponses', {
 if (process.argv.includes('--check')) {
   const stale = OUTS.filter((f) => !fs.existsSync(f) || fs.readFileSync(f, 'utf8') !== body);
   for (const f of stale)
-    console.error(`${path.relative(process.cwd(), f)} is not what core/schema/ gives: run \`npm run gen-types\` in web/`);
+    console.error(
+      `${path.relative(process.cwd(), f)} is not what core/schema/ gives: run \`npm run gen-types\` in web/`,
+    );
   if (stale.length) process.exit(1);
   console.log('gen_api_types: web/src/generated/api.ts and wasm/tilecast_api.d.ts are current');
 } else {

@@ -103,11 +103,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const root = arg('root', 'dist');
   const port = Number(arg('port', '8080'));
   const host = arg('host', '127.0.0.1');
-  startServer({ root, port, host }).then(({ url }) => {
-    console.log(`tilecast calculator: ${url}`);
-    console.log('(Ctrl-C stops the server)');
-  }, (e) => {
-    console.error(`serve: cannot listen on ${host}:${port}: ${e.message}`);
-    process.exit(1);
-  });
+  startServer({ root, port, host }).then(
+    ({ url }) => {
+      console.log(`tilecast calculator: ${url}`);
+      console.log('(Ctrl-C stops the server)');
+    },
+    (e) => {
+      console.error(`serve: cannot listen on ${host}:${port}: ${e.message}`);
+      process.exit(1);
+    },
+  );
 }

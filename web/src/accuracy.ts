@@ -36,7 +36,15 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 
 // The GPUs the kernel models were trained on (the NVIDIA weights' and the AMD weights'
 // trained_on); every other GPU in the report was never used for training or tuning.
-const TRAINED_ON = new Set(['NVIDIA A100-PCIE-40GB', 'Tesla P100-PCIE-16GB', 'Tesla P4', 'Tesla T4', 'Tesla V100-PCIE-32GB', 'AMD Instinct MI100', 'AMD Instinct MI210']);
+const TRAINED_ON = new Set([
+  'NVIDIA A100-PCIE-40GB',
+  'Tesla P100-PCIE-16GB',
+  'Tesla P4',
+  'Tesla T4',
+  'Tesla V100-PCIE-32GB',
+  'AMD Instinct MI100',
+  'AMD Instinct MI210',
+]);
 // A label's option (eval-e2e's `option`): a multi-GPU run (dp4, tp4, pp4_1: 4 GPUs, pipeline
 // with 1 micro-batch) or a torch.compile run (fusion).
 const OPTION_WORDS: Record<string, string> = { dp: 'data parallel', tp: 'tensor parallel', pp: 'pipeline parallel' };
@@ -51,9 +59,26 @@ const gpuName = (gpu: string): string => (TRAINED_ON.has(gpu) ? gpu : `${gpu} (n
 function table(caption: string, head: string[], rows: (string | number)[][], numericFrom = 1): HTMLElement {
   // The text columns may wrap (on a phone the numbers then stay on screen).
   const t = h('table', { class: 'wrap-text' }, h('caption', {}, caption));
-  t.append(h('thead', {}, h('tr', {}, ...head.map((c, i) => h('th', { scope: 'col', class: i >= numericFrom ? 'num' : undefined }, c)))));
+  t.append(
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...head.map((c, i) => h('th', { scope: 'col', class: i >= numericFrom ? 'num' : undefined }, c))),
+    ),
+  );
   const body = h('tbody');
-  for (const r of rows) body.append(h('tr', {}, ...r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, String(c)) : h('td', { class: i >= numericFrom ? 'num' : undefined }, String(c))))));
+  for (const r of rows)
+    body.append(
+      h(
+        'tr',
+        {},
+        ...r.map((c, i) =>
+          i === 0
+            ? h('th', { scope: 'row' }, String(c))
+            : h('td', { class: i >= numericFrom ? 'num' : undefined }, String(c)),
+        ),
+      ),
+    );
   t.append(body);
   return h('div', { class: 'table-wrap' }, t);
 }
@@ -111,25 +136,47 @@ async function draw(): Promise<void> {
       table(
         'Mean absolute error of the forecast against the measured latency, per GPU and mode',
         ['GPU', 'Mode', 'Cases', 'tilecast error', 'Roofline error'],
-        summary.map((s) => [gpuName(s.gpu), withOption(s.mode, s.option), s.n, fmtPct(num(s.mean_abs_error_pct)), fmtPct(num(s.roofline_mean_abs_error_pct))]),
+        summary.map((s) => [
+          gpuName(s.gpu),
+          withOption(s.mode, s.option),
+          s.n,
+          fmtPct(num(s.mean_abs_error_pct)),
+          fmtPct(num(s.roofline_mean_abs_error_pct)),
+        ]),
         2,
       ),
     );
   }
   if (cases.length) {
-    const canvas = h('canvas', { role: 'img', 'aria-label': 'Scatter chart of forecast against measured latency, log scales' });
+    const canvas = h('canvas', {
+      role: 'img',
+      'aria-label': 'Scatter chart of forecast against measured latency, log scales',
+    });
     body.append(h('h3', {}, 'Measured vs forecast'), h('div', { class: 'chart-box tall' }, canvas));
     const pts = (key: 'tilecast_ms' | 'roofline_ms') =>
-      cases.filter((c) => num(c[key]) > 0 && num(c.measured_ms) > 0).map((c) => ({ x: c.measured_ms as number, y: c[key] as number }));
+      cases
+        .filter((c) => num(c[key]) > 0 && num(c.measured_ms) > 0)
+        .map((c) => ({ x: c.measured_ms as number, y: c[key] as number }));
     const all = cases.map((c) => num(c.measured_ms)).filter((v) => v > 0);
-    const lo = Math.min(...all) / 2, hi = Math.max(...all) * 2;
+    const lo = Math.min(...all) / 2,
+      hi = Math.max(...all) * 2;
     drawChart(canvas as HTMLCanvasElement, {
       type: 'scatter',
       data: {
         datasets: [
           { label: 'tilecast', data: pts('tilecast_ms'), backgroundColor: COLORS.tilecast, pointRadius: 3 },
           { label: 'roofline only', data: pts('roofline_ms'), backgroundColor: COLORS.roofline, pointRadius: 3 },
-          { type: 'line', label: 'exact', data: [{ x: lo, y: lo }, { x: hi, y: hi }], borderColor: '#c0c6d2', borderDash: [4, 4], pointRadius: 0 } as never,
+          {
+            type: 'line',
+            label: 'exact',
+            data: [
+              { x: lo, y: lo },
+              { x: hi, y: hi },
+            ],
+            borderColor: '#c0c6d2',
+            borderDash: [4, 4],
+            pointRadius: 0,
+          } as never,
         ],
       },
       options: {
@@ -137,16 +184,29 @@ async function draw(): Promise<void> {
           x: { type: 'logarithmic', title: { display: true, text: 'measured (ms)' }, ticks: logTicks },
           y: { type: 'logarithmic', title: { display: true, text: 'forecast (ms)' }, ticks: logTicks },
         },
-        plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label}: measured ${fmtMs((c.raw as { x: number }).x)}, forecast ${fmtMs((c.raw as { y: number }).y)}` } } },
+        plugins: {
+          tooltip: {
+            callbacks: {
+              label: (c) =>
+                `${c.dataset.label}: measured ${fmtMs((c.raw as { x: number }).x)}, forecast ${fmtMs((c.raw as { y: number }).y)}`,
+            },
+          },
+        },
       },
       // The picture's description names the axis labels drawn (screen readers; tests).
-      plugins: [{
-        id: 'describeAxes',
-        afterUpdate: (chart) => {
-          const shown = (axis: 'x' | 'y') => chart.scales[axis].ticks.map((t) => String(t.label ?? '')).filter((l) => l !== '');
-          canvas.setAttribute('aria-label', `Scatter chart of forecast against measured latency, log scales; measured axis: ${shown('x').join(', ')}; forecast axis: ${shown('y').join(', ')}`);
+      plugins: [
+        {
+          id: 'describeAxes',
+          afterUpdate: (chart) => {
+            const shown = (axis: 'x' | 'y') =>
+              chart.scales[axis].ticks.map((t) => String(t.label ?? '')).filter((l) => l !== '');
+            canvas.setAttribute(
+              'aria-label',
+              `Scatter chart of forecast against measured latency, log scales; measured axis: ${shown('x').join(', ')}; forecast axis: ${shown('y').join(', ')}`,
+            );
+          },
         },
-      }],
+      ],
     });
     body.append(
       h('h3', {}, 'Every whole-model measurement'),
@@ -155,9 +215,13 @@ async function draw(): Promise<void> {
         // The errors right after what was measured, so they fit a phone's width.
         ['GPU', 'Workload', 'tilecast error', 'Roofline error', 'Measured', 'tilecast', 'Roofline only'],
         cases.map((c) => [
-          gpuName(c.gpu), `${c.model} · ${withOption(c.mode, c.option)} · batch ${c.batch} · seq ${c.seq}`,
-          fmtPct(num(c.tilecast_error_pct)), fmtPct(num(c.roofline_error_pct)),
-          fmtMs(num(c.measured_ms)), fmtMs(num(c.tilecast_ms)), fmtMs(num(c.roofline_ms)),
+          gpuName(c.gpu),
+          `${c.model} · ${withOption(c.mode, c.option)} · batch ${c.batch} · seq ${c.seq}`,
+          fmtPct(num(c.tilecast_error_pct)),
+          fmtPct(num(c.roofline_error_pct)),
+          fmtMs(num(c.measured_ms)),
+          fmtMs(num(c.tilecast_ms)),
+          fmtMs(num(c.roofline_ms)),
         ]),
         2,
       ),
@@ -168,7 +232,11 @@ async function draw(): Promise<void> {
     const roofOverall = r.kernels?.roofline_overall_mape_pct;
     body.append(
       h('h3', {}, 'Single kernels: mean absolute percentage error'),
-      h('p', { class: 'hint' }, `Overall: tilecast ${fmtPct(num(overall))}, roofline only ${fmtPct(num(roofOverall))}.`),
+      h(
+        'p',
+        { class: 'hint' },
+        `Overall: tilecast ${fmtPct(num(overall))}, roofline only ${fmtPct(num(roofOverall))}.`,
+      ),
       table(
         'Kernel forecast error per GPU and operator (held-out test set)',
         ['GPU', 'Operator', 'Kernels', 'tilecast error', 'Roofline error'],

@@ -71,12 +71,14 @@ export function shapeProblems(value, shape = REPORT_SHAPE, path = 'report') {
     if (!Array.isArray(value)) return [`${path}: ${kind(value)} where an array belongs`];
     return value.flatMap((item, i) => shapeProblems(item, shape[0], `${path}[${i}]`));
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return [`${path}: ${kind(value)} where an object belongs`];
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return [`${path}: ${kind(value)} where an object belongs`];
   const fields = /** @type {Record<string, unknown>} */ (shape);
   const obj = /** @type {Record<string, unknown>} */ (value);
   const problems = Object.keys(fields).flatMap((k) =>
     k in obj ? shapeProblems(obj[k], fields[k], `${path}.${k}`) : [`${path}.${k}: missing`],
   );
-  for (const k of Object.keys(obj)) if (!(k in fields)) problems.push(`${path}.${k}: not in the report's shape (web/src/accuracy_report.js)`);
+  for (const k of Object.keys(obj))
+    if (!(k in fields)) problems.push(`${path}.${k}: not in the report's shape (web/src/accuracy_report.js)`);
   return problems;
 }

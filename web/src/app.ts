@@ -60,7 +60,10 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
 }
 
 // The serve view's request; `vary` replaces fields (the charts' batch and context points).
-export function servingRequestFor(app: App, vary: Partial<Pick<ServingRequest, 'batch' | 'prompt' | 'output'>> = {}): ServingRequest {
+export function servingRequestFor(
+  app: App,
+  vary: Partial<Pick<ServingRequest, 'batch' | 'prompt' | 'output'>> = {},
+): ServingRequest {
   const s = app.state;
   return {
     gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,

@@ -66,9 +66,15 @@ export async function boot(): Promise<void> {
   window.tilecastPage = {
     app,
     ready: false,
-    get forecasts() { return renderStats.forecasts; },
-    get lastForecastMs() { return renderStats.lastForecastMs; },
-    get renders() { return renderStats.renders; },
+    get forecasts() {
+      return renderStats.forecasts;
+    },
+    get lastForecastMs() {
+      return renderStats.lastForecastMs;
+    },
+    get renders() {
+      return renderStats.renders;
+    },
     memo: memoStats,
     jobs: jobStats,
     sweep: async () => {
@@ -94,7 +100,14 @@ export async function boot(): Promise<void> {
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
   // Fetch the accuracy report now so the page keeps working offline.
-  if (!link.embed) setTimeout(() => void loadReport().catch(() => undefined).finally(registerOffline), 0);
+  if (!link.embed)
+    setTimeout(
+      () =>
+        void loadReport()
+          .catch(() => undefined)
+          .finally(registerOffline),
+      0,
+    );
 }
 
 // A service worker (public/sw.js) keeps copies of the site's files so the page

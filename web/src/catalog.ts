@@ -3,8 +3,20 @@ import type { GpuSpec, ZooModel } from './engine';
 
 // Newest generation first; unknown architectures follow in name order.
 const ARCH_ORDER = [
-  'Blackwell', 'Hopper', 'Ada Lovelace', 'Ampere', 'Turing', 'Volta', 'Pascal', 'Maxwell', 'Kepler',
-  'CDNA 3', 'CDNA 2', 'CDNA', 'RDNA 3', 'RDNA 2',
+  'Blackwell',
+  'Hopper',
+  'Ada Lovelace',
+  'Ampere',
+  'Turing',
+  'Volta',
+  'Pascal',
+  'Maxwell',
+  'Kepler',
+  'CDNA 3',
+  'CDNA 2',
+  'CDNA',
+  'RDNA 3',
+  'RDNA 2',
 ];
 
 export interface Group<T> {
@@ -28,7 +40,8 @@ export function groupGpus(gpus: GpuSpec[]): Group<GpuSpec>[] {
   return [...groups.entries()]
     .map(([label, items]) => ({ label, items: items.sort((a, b) => b.fp32_gflops - a.fp32_gflops) }))
     .sort((a, b) => {
-      const ga = a.items[0], gb = b.items[0];
+      const ga = a.items[0],
+        gb = b.items[0];
       return (
         vendorRank(ga.vendor) - vendorRank(gb.vendor) ||
         archRank(ga.architecture ?? '') - archRank(gb.architecture ?? '') ||
@@ -69,7 +82,10 @@ export function groupModels(models: ZooModel[]): Group<ZooModel>[] {
     if (!groups.has(label)) groups.set(label, []);
     groups.get(label)!.push(m);
   }
-  return [...groups.entries()].map(([label, items]) => ({ label, items: items.sort((a, b) => a.params_b - b.params_b) }));
+  return [...groups.entries()].map(([label, items]) => ({
+    label,
+    items: items.sort((a, b) => a.params_b - b.params_b),
+  }));
 }
 
 export function paramsText(b: number): string {

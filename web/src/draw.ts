@@ -46,7 +46,11 @@ export function drawChart<T extends ChartType>(canvas: HTMLCanvasElement, config
           // The numbers and tables are complete without charts; say why they are missing.
           charts = null; // the next drawing tries again
           const why = e instanceof Error ? e.message : String(e);
-          for (const [c] of jobs) chartFailed(c, `The chart could not be loaded (${why}). The numbers and tables are complete; reload the page to try again.`);
+          for (const [c] of jobs)
+            chartFailed(
+              c,
+              `The chart could not be loaded (${why}). The numbers and tables are complete; reload the page to try again.`,
+            );
         },
       );
     }, 0),

@@ -23,14 +23,21 @@ export function renderEmbed(app: App): void {
   if (app.state.view === 'serve') renderServeCard(app, card);
   else renderForecastCard(app, card);
   if (app.ui.notices.length)
-    card.append(h('p', { class: 'embed-note', id: 'embed-notices', title: app.ui.notices.join(' ') }, app.ui.notices.join(' ')));
-  const open = h('a', { href: shareUrl(app.state, app.engine.version, pageUrl()), target: '_blank', rel: 'noopener' }, 'Open in the tilecast calculator');
+    card.append(
+      h('p', { class: 'embed-note', id: 'embed-notices', title: app.ui.notices.join(' ') }, app.ui.notices.join(' ')),
+    );
+  const open = h(
+    'a',
+    { href: shareUrl(app.state, app.engine.version, pageUrl()), target: '_blank', rel: 'noopener' },
+    'Open in the tilecast calculator',
+  );
   card.append(h('div', { class: 'embed-foot' }, `tilecast ${app.engine.version} · `, open));
   document.documentElement.dataset.forecasts = '1';
 }
 
 function caveatNote(card: HTMLElement, caveats: string[]): void {
-  if (caveats.length) card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, caveats.join(' ')));
+  if (caveats.length)
+    card.append(h('p', { class: 'embed-note', id: 'embed-caveats', title: caveats.join(' ') }, caveats.join(' ')));
 }
 
 // The serve view's card: time to first token, time per output token, tokens/s and
@@ -42,7 +49,8 @@ function renderServeCard(app: App, card: HTMLElement): void {
     return;
   }
   const f = r.f;
-  const figure = (id: string, label: string) => h('div', {}, h('output', { id, class: 'value' }), h('div', { class: 'label' }, label));
+  const figure = (id: string, label: string) =>
+    h('div', {}, h('output', { id, class: 'value' }), h('div', { class: 'label' }, label));
   const m = f.memory;
   const fit = m.fits
     ? `fits: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU, largest batch ${f.max_batch}`
@@ -50,8 +58,18 @@ function renderServeCard(app: App, card: HTMLElement): void {
   card.append(
     h('div', { class: 'embed-title' }, `${serveTitle(f)} — serving`),
     h('div', { class: 'embed-sub', id: 'embed-setting' }, serveSetting(f)),
-    h('div', { class: 'embed-figures' }, figure('embed-ttft', 'Time to first token'), figure('embed-tpot', 'Time per output token')),
-    h('div', { class: 'embed-sub' }, h('output', { id: 'embed-serve-tokens' }), h('span', { id: 'embed-memory' }, ` · ${fit}`)),
+    h(
+      'div',
+      { class: 'embed-figures' },
+      figure('embed-ttft', 'Time to first token'),
+      figure('embed-tpot', 'Time per output token'),
+    ),
+    h(
+      'div',
+      { class: 'embed-sub' },
+      h('output', { id: 'embed-serve-tokens' }),
+      h('span', { id: 'embed-memory' }, ` · ${fit}`),
+    ),
   );
   showServeFigures('embed-', f);
   caveatNote(card, f.caveats ?? []);
@@ -65,12 +83,24 @@ function renderForecastCard(app: App, card: HTMLElement): void {
       h('div', {}, h('output', { id, class: muted ? 'value muted' : 'value' }), label);
     card.append(
       h('div', { class: 'embed-title' }, forecastTitle(f)),
-      h('div', { class: 'embed-sub', id: 'embed-setting' }, `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · ${embedSetting(f)}`),
-      h('div', { class: 'embed-figures' },
+      h(
+        'div',
+        { class: 'embed-sub', id: 'embed-setting' },
+        `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · ${embedSetting(f)}`,
+      ),
+      h(
+        'div',
+        { class: 'embed-figures' },
         figure('embed-latency', h('div', { class: 'label', id: 'embed-latency-label' })),
         figure('embed-roofline', h('div', { class: 'label' }, 'Roofline only'), true),
       ),
-      h('div', { class: 'embed-sub' }, h('output', { id: 'embed-samples' }), ' · ', h('output', { id: 'embed-tokens' })),
+      h(
+        'div',
+        { class: 'embed-sub' },
+        h('output', { id: 'embed-samples' }),
+        ' · ',
+        h('output', { id: 'embed-tokens' }),
+      ),
     );
     showFigures('embed-', f);
     caveatNote(card, f.caveats ?? []);

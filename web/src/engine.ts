@@ -3,7 +3,15 @@
 // errors are thrown as TilecastError with the core's message.
 
 import type * as api from './generated/api';
-import type { GpuSpec, ModelPrecision, Predictor, Recompute, Schedule, ServingForecast, TilecastResponses } from './generated/api';
+import type {
+  GpuSpec,
+  ModelPrecision,
+  Predictor,
+  Recompute,
+  Schedule,
+  ServingForecast,
+  TilecastResponses,
+} from './generated/api';
 
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
@@ -38,7 +46,16 @@ export interface ModelRequest {
 }
 
 // communication and bubble: multi-GPU forecasts only.
-export const BREAKDOWN_KINDS = ['gemm', 'attention_bmm', 'softmax', 'norm', 'elementwise', 'memory', 'communication', 'bubble'] as const satisfies readonly (keyof api.ParallelBreakdown)[];
+export const BREAKDOWN_KINDS = [
+  'gemm',
+  'attention_bmm',
+  'softmax',
+  'norm',
+  'elementwise',
+  'memory',
+  'communication',
+  'bubble',
+] as const satisfies readonly (keyof api.ParallelBreakdown)[];
 export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
 
 // forecastModel answers one GPU's forecast (api.ModelForecast) or a multi-GPU training step's

@@ -63,6 +63,11 @@ export function download(name: string, type: string, text: string): void {
 }
 
 export function fileStem(f: ModelForecast): string {
-  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'x';
+  const slug = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9.]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40) || 'x';
   return `tilecast-${slug(f.model.id || f.model.name)}-${slug(f.gpu.id || f.gpu.name)}-${f.mode}-b${f.batch}-s${f.seq}`;
 }

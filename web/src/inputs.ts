@@ -6,10 +6,27 @@ import { errorMessage } from './engine';
 import { download, fileStem, forecastCsv, forecastJson } from './export';
 import { forecast } from './memo';
 import {
-  buildCustomGpuForm, fillCustomGpuForm, gpuOptionIds, parseConfigText, readCustomGpuForm, validateCustomGpu,
+  buildCustomGpuForm,
+  fillCustomGpuForm,
+  gpuOptionIds,
+  parseConfigText,
+  readCustomGpuForm,
+  validateCustomGpu,
 } from './pickers';
 import {
-  BATCH_MAX, CUSTOM, PAR_MAX, PRECISIONS, RECOMPUTES, SCHEDULES, SEQ_MAX, SERVE_ENGINES, SWEEP_MAX, TOKENS_MAX, TP_MAX, VIEWS, clip,
+  BATCH_MAX,
+  CUSTOM,
+  PAR_MAX,
+  PRECISIONS,
+  RECOMPUTES,
+  SCHEDULES,
+  SEQ_MAX,
+  SERVE_ENGINES,
+  SWEEP_MAX,
+  TOKENS_MAX,
+  TP_MAX,
+  VIEWS,
+  clip,
   type View,
 } from './state';
 import type { Precision, Recompute, Schedule, ServeEngine } from './engine';
@@ -35,7 +52,8 @@ export function fillInputs(app: App): void {
   const system = byId<HTMLSelectElement>('train-system');
   system.append(h('option', { value: '' }, 'Automatic: the catalog system built from the GPU'));
   for (const x of app.systems) system.append(h('option', { value: x.id }, x.name));
-  if (s.model === CUSTOM && s.customModel) byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
+  if (s.model === CUSTOM && s.customModel)
+    byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);
   buildCustomGpuForm();
   const startGpu = s.gpu === CUSTOM && s.customGpu ? s.customGpu : gpuById(app, s.gpu);
   if (startGpu) fillCustomGpuForm(startGpu);
@@ -124,7 +142,9 @@ function wireWorkload(app: App): void {
     });
   }
   const predictor = byId<HTMLSelectElement>('predictor');
-  predictor.addEventListener('change', () => update({ predictor: predictor.value === 'roofline' ? 'roofline' : 'tilecast' }));
+  predictor.addEventListener('change', () =>
+    update({ predictor: predictor.value === 'roofline' ? 'roofline' : 'tilecast' }),
+  );
   const onWorkload = () => {
     let batch: number;
     try {
@@ -169,7 +189,10 @@ function wireServe(app: App): void {
     const [prompt, output, tp] = values;
     const s = app.state;
     const ok = { serveError: '' };
-    update(prompt === s.prompt && output === s.output && tp === s.tp ? { ui: ok } : { prompt, output, tp, ui: ok }, true);
+    update(
+      prompt === s.prompt && output === s.output && tp === s.tp ? { ui: ok } : { prompt, output, tp, ui: ok },
+      true,
+    );
   };
   for (const id of ['prompt', 'output', 'tp']) byId(id).addEventListener('input', onTokens);
   const precision = byId<HTMLSelectElement>('precision');
@@ -255,7 +278,10 @@ function wireViews(app: App): void {
   compareSearch.addEventListener('input', () => update({ ui: { compareQuery: compareSearch.value } }, true));
   byId('sweep-max').addEventListener('input', () => {
     try {
-      update({ sweepMax: readWholeNumber('sweep-max', 'Largest batch size', 2, SWEEP_MAX), ui: { sweepError: '' } }, true);
+      update(
+        { sweepMax: readWholeNumber('sweep-max', 'Largest batch size', 2, SWEEP_MAX), ui: { sweepError: '' } },
+        true,
+      );
     } catch (e) {
       update({ ui: { sweepError: errorMessage(e) } }, true);
     }
@@ -275,7 +301,10 @@ function wireShare(app: App): void {
   };
   const link = () => byId<HTMLInputElement>('share-link').value;
   byId('copy-link').addEventListener('click', (e) => void copy(link(), e.currentTarget as HTMLElement));
-  byId('copy-embed').addEventListener('click', (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement));
+  byId('copy-embed').addEventListener(
+    'click',
+    (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement),
+  );
   // The exports are of the forecast on screen: the memo's answer for the state.
   const onScreen = () => {
     const request = requestFor(app, undefined, undefined, true);

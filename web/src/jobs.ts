@@ -23,7 +23,13 @@ export interface SlotStats {
 }
 
 const emptyStats = (): SlotStats => ({ started: 0, finished: 0, cancelled: 0, slices: 0, maxSliceMs: 0, lastMs: 0 });
-export const jobStats: Record<Slot, SlotStats> = { sweep: emptyStats(), compare: emptyStats(), serve: emptyStats(), plan: emptyStats(), roofline: emptyStats() };
+export const jobStats: Record<Slot, SlotStats> = {
+  sweep: emptyStats(),
+  compare: emptyStats(),
+  serve: emptyStats(),
+  plan: emptyStats(),
+  roofline: emptyStats(),
+};
 
 // One forecast of a job: what the memo has (undefined when nothing), and computing it.
 export interface Task {

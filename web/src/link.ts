@@ -3,25 +3,42 @@
 import { gpuById, modelById, systemById, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
-import { CUSTOM, DEFAULT_STATE, GPU_NAME_MAX, MAX_PARAM, clip, linkParts, linkTail, shareUrl, type ParsedLink, type State } from './state';
+import {
+  CUSTOM,
+  DEFAULT_STATE,
+  GPU_NAME_MAX,
+  MAX_PARAM,
+  clip,
+  linkParts,
+  linkTail,
+  shareUrl,
+  type ParsedLink,
+  type State,
+} from './state';
 
 // The link's state with unknown names replaced by the defaults; each replacement
 // adds a sentence to link.problems.
 export function checkLink(app: App, link: ParsedLink): State {
   const s = { ...link.state };
   if (s.gpu !== CUSTOM && !gpuById(app, s.gpu)) {
-    link.problems.push(`The link's GPU "${clip(s.gpu)}" is not in this page's catalog; showing ${gpuById(app, DEFAULT_STATE.gpu)?.name}.`);
+    link.problems.push(
+      `The link's GPU "${clip(s.gpu)}" is not in this page's catalog; showing ${gpuById(app, DEFAULT_STATE.gpu)?.name}.`,
+    );
     s.gpu = DEFAULT_STATE.gpu;
   }
   if (s.model !== CUSTOM && !modelById(app, s.model)) {
-    link.problems.push(`The link's model "${clip(s.model)}" is not in this page's model zoo; showing ${modelById(app, DEFAULT_STATE.model)?.name}.`);
+    link.problems.push(
+      `The link's model "${clip(s.model)}" is not in this page's model zoo; showing ${modelById(app, DEFAULT_STATE.model)?.name}.`,
+    );
     s.model = DEFAULT_STATE.model;
   }
   if (s.gpu === CUSTOM && s.customGpu) {
     try {
       s.customGpu = app.engine.validateGpu(s.customGpu);
       if (s.customGpu.name.length > GPU_NAME_MAX) {
-        link.problems.push(`The custom GPU's name in the link is ${s.customGpu.name.length} characters long; it was cut to ${GPU_NAME_MAX}.`);
+        link.problems.push(
+          `The custom GPU's name in the link is ${s.customGpu.name.length} characters long; it was cut to ${GPU_NAME_MAX}.`,
+        );
         s.customGpu = { ...s.customGpu, name: s.customGpu.name.slice(0, GPU_NAME_MAX) };
       }
     } catch (e) {
@@ -40,7 +57,9 @@ export function checkLink(app: App, link: ParsedLink): State {
     }
   }
   if (s.system && !systemById(app, s.system)) {
-    link.problems.push(`The link's system "${clip(s.system)}" is not in this page's catalog; using the one built from the GPU.`);
+    link.problems.push(
+      `The link's system "${clip(s.system)}" is not in this page's catalog; using the one built from the GPU.`,
+    );
     s.system = DEFAULT_STATE.system;
   }
   const unknownCompare = s.compare.filter((id) => !gpuById(app, id));
@@ -64,7 +83,12 @@ export function pageUrl(): string {
 }
 
 function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&#39;');
 }
 
 let urlTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,14 @@
 // Every model forecast the page shows goes through here: results (and errors) are
 // remembered by request, so the same request is computed once however many views
 // ask for it (the forecast card, a compare row, a sweep point, an export).
-import { errorMessage, type Engine, type ModelForecast, type ModelRequest, type ServingForecast, type ServingRequest } from './engine';
+import {
+  errorMessage,
+  type Engine,
+  type ModelForecast,
+  type ModelRequest,
+  type ServingForecast,
+  type ServingRequest,
+} from './engine';
 
 export type Result = { ok: true; f: ModelForecast } | { ok: false; error: string };
 export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };

@@ -14,7 +14,8 @@ export const MAX_CONFIG_BYTES = 1 << 20;
 // catalog's matches by vendor and architecture.
 export function gpuOptionIds(app: App, query: string): string[] {
   const ids = app.state.customGpu ? [CUSTOM] : [];
-  for (const group of groupGpus(app.gpus.filter((g) => gpuMatches(g, query)))) ids.push(...group.items.map((g) => g.id!));
+  for (const group of groupGpus(app.gpus.filter((g) => gpuMatches(g, query))))
+    ids.push(...group.items.map((g) => g.id!));
   return ids;
 }
 
@@ -23,7 +24,13 @@ export function fillGpuSelect(app: App, query: string): void {
   clear(select);
   const matching = app.gpus.filter((g) => gpuMatches(g, query));
   if (app.state.customGpu) {
-    select.append(h('optgroup', { label: 'Custom' }, h('option', { value: CUSTOM }, `Custom: ${clip(app.state.customGpu.name, 48)}`)));
+    select.append(
+      h(
+        'optgroup',
+        { label: 'Custom' },
+        h('option', { value: CUSTOM }, `Custom: ${clip(app.state.customGpu.name, 48)}`),
+      ),
+    );
   }
   for (const group of groupGpus(matching)) {
     const og = h('optgroup', { label: group.label });
@@ -34,11 +41,15 @@ export function fillGpuSelect(app: App, query: string): void {
   const none = query.trim() !== '' && matching.length === 0;
   if (![...select.options].some((o) => o.value === app.state.gpu)) {
     const current = gpuById(app, app.state.gpu);
-    if (current) select.prepend(h('optgroup', { label: 'Selected' }, h('option', { value: current.id! }, current.name)));
+    if (current)
+      select.prepend(h('optgroup', { label: 'Selected' }, h('option', { value: current.id! }, current.name)));
   }
   if (none) select.prepend(h('option', { value: '', disabled: true }, `No GPU matches “${clip(query.trim(), 30)}”`));
   select.value = app.state.gpu;
-  setText(byId('gpu-search-note'), none ? `No GPU matches “${clip(query.trim(), 40)}”; the selected GPU is unchanged.` : '');
+  setText(
+    byId('gpu-search-note'),
+    none ? `No GPU matches “${clip(query.trim(), 40)}”; the selected GPU is unchanged.` : '',
+  );
 }
 
 export function describeGpu(g: GpuSpec): string {
@@ -143,7 +154,13 @@ export function fillModelSelect(app: App): void {
   const select = byId<HTMLSelectElement>('model-select');
   clear(select);
   if (app.state.customModel) {
-    select.append(h('optgroup', { label: 'Pasted' }, h('option', { value: CUSTOM }, `Pasted config (${clip(customModelName(app), 40)})`)));
+    select.append(
+      h(
+        'optgroup',
+        { label: 'Pasted' },
+        h('option', { value: CUSTOM }, `Pasted config (${clip(customModelName(app), 40)})`),
+      ),
+    );
   }
   for (const group of groupModels(app.models)) {
     const og = h('optgroup', { label: group.label });
@@ -179,7 +196,8 @@ export function showModelInfo(app: App): void {
 export function parseConfigText(app: App, text: string): Record<string, unknown> {
   const bytes = new TextEncoder().encode(text).length;
   if (text.trim() === '') throw new Error('The config is empty: paste the contents of a config.json.');
-  if (bytes > MAX_CONFIG_BYTES) throw new Error(`The config is ${bytes} bytes; at most ${MAX_CONFIG_BYTES} are accepted.`);
+  if (bytes > MAX_CONFIG_BYTES)
+    throw new Error(`The config is ${bytes} bytes; at most ${MAX_CONFIG_BYTES} are accepted.`);
   app.engine.validateModel(text);
   let value: unknown;
   try {

@@ -12,7 +12,11 @@ import { CUSTOM } from './state';
 export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
 
 const TOP = 10;
-const PRECISION_WORDS: Record<string, string> = { fp32: 'FP32', bf16: 'BF16 mixed precision', fp16: 'FP16 mixed precision' };
+const PRECISION_WORDS: Record<string, string> = {
+  fp32: 'FP32',
+  bf16: 'BF16 mixed precision',
+  fp16: 'FP16 mixed precision',
+};
 const plans = new Map<string, PlanResult>(); // request text -> result (few: one per button press)
 
 // The system plans run on: the chosen one, else the catalog's built from the GPU.
@@ -80,7 +84,10 @@ export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void
   const sum = (f: (p: Plan) => number) => ok.reduce((n, r) => n + f(r.plan), 0);
   const considered = sum((p) => p.considered);
   const ms = ok.reduce((n, r) => n + r.ms, 0);
-  const entries = ok.flatMap((r) => r.plan.by_step).sort((a, b) => a.step_ms - b.step_ms).slice(0, TOP);
+  const entries = ok
+    .flatMap((r) => r.plan.by_step)
+    .sort((a, b) => a.step_ms - b.step_ms)
+    .slice(0, TOP);
   const status = byId('plan-status');
   setText(
     status,
@@ -96,15 +103,26 @@ export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void
   if (!entries.length) return;
   table.append(
     h('caption', { class: 'sr-only' }, 'The fastest configurations'),
-    h('thead', {}, h('tr', {}, ...['GPUs', 'dp × tp × pp', 'Micro-batches', 'ZeRO', 'Recompute', 'Step', 'Tokens/s per GPU', 'Memory', ''].map((t, i) =>
-      h('th', { scope: 'col', class: i && i < 8 ? 'num' : undefined }, t)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['GPUs', 'dp × tp × pp', 'Micro-batches', 'ZeRO', 'Recompute', 'Step', 'Tokens/s per GPU', 'Memory', ''].map(
+          (t, i) => h('th', { scope: 'col', class: i && i < 8 ? 'num' : undefined }, t),
+        ),
+      ),
+    ),
   );
   const tbody = h('tbody');
   for (const e of entries) {
     const use = h('button', { type: 'button', class: 'secondary small' }, 'Use');
     use.addEventListener('click', () => onUse(e));
     tbody.append(
-      h('tr', { 'data-step': String(e.step_ms) },
+      h(
+        'tr',
+        { 'data-step': String(e.step_ms) },
         h('th', { scope: 'row' }, String(e.gpus)),
         h('td', { class: 'num' }, `${e.dp} × ${e.tp} × ${e.pp}`),
         h('td', { class: 'num' }, String(e.microbatches)),

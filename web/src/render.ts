@@ -8,18 +8,42 @@ import { renderAccuracy } from './accuracy';
 import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
-import { forecastServing, forecastShown, peek, peekServing, requestKey, servingKey, type Result, type ServeResult } from './memo';
+import {
+  forecastServing,
+  forecastShown,
+  peek,
+  peekServing,
+  requestKey,
+  servingKey,
+  type Result,
+  type ServeResult,
+} from './memo';
 import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
 import { peekPlan, planKey, planProgress, planRequests, renderPlans, runPlan } from './plan_view';
 import type { PlanEntry, PlanRequest } from './engine';
 import { requestRender, update } from './store';
 import {
-  compareIds, compareRow, fillCompareList, forecastTitle, markCompareList, renderCompare, renderForecast,
-  renderSweep, sweepPoints,
+  compareIds,
+  compareRow,
+  fillCompareList,
+  forecastTitle,
+  markCompareList,
+  renderCompare,
+  renderForecast,
+  renderSweep,
+  sweepPoints,
 } from './views';
 import {
-  beyondPositions, chartBatches, chartContexts, contextRequest, renderServe, renderServeCharts, serveTitle, showServeError, type ServePoints,
+  beyondPositions,
+  chartBatches,
+  chartContexts,
+  contextRequest,
+  renderServe,
+  renderServeCharts,
+  serveTitle,
+  showServeError,
+  type ServePoints,
 } from './serve_view';
 
 // ---- sections --------------------------------------------------------------
@@ -77,7 +101,8 @@ export function render(app: App): void {
     byId<HTMLSelectElement>('schedule').value = s.schedule;
     byId<HTMLSelectElement>('train-system').value = s.system;
   }
-  if (changed('train-inputs', [s.view, s.mode])) byId('train-inputs').hidden = s.view !== 'forecast' || s.mode !== 'training';
+  if (changed('train-inputs', [s.view, s.mode]))
+    byId('train-inputs').hidden = s.view !== 'forecast' || s.mode !== 'training';
   text('train-gpus-note', trainNote(app));
   text('train-input-error', ui.trainError);
 
@@ -114,7 +139,8 @@ export function render(app: App): void {
 
   if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
   else cancel('plan');
-  if (changed('plan-panel', [s.view, s.mode, ui.planWanted])) byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
+  if (changed('plan-panel', [s.view, s.mode, ui.planWanted]))
+    byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
 
   if (s.view === 'compare') showCompare(app);
   else cancel('compare');
@@ -178,7 +204,11 @@ function showNotices(lines: string[]): void {
   clear(box);
   box.hidden = !lines.length;
   if (!lines.length) return;
-  const dismiss = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice' }, 'Dismiss');
+  const dismiss = h(
+    'button',
+    { type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice' },
+    'Dismiss',
+  );
   dismiss.addEventListener('click', () => update({ ui: { notices: [] } }));
   box.append(h('ul', {}, ...lines.map((l) => h('li', {}, l))), dismiss);
 }
@@ -239,7 +269,12 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
     }
     const g = r!.f;
     if (i < batchRequests.length) points.batch.push({ x: g.batch, tokens_per_s: g.tokens_per_s, fits: g.memory.fits });
-    else points.context.push({ x: g.prompt, decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token, beyond: beyondPositions(g) });
+    else
+      points.context.push({
+        x: g.prompt,
+        decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token,
+        beyond: beyondPositions(g),
+      });
   });
   renderServeCharts(points);
   shownServeCharts = key;
@@ -264,7 +299,11 @@ function showPlans(app: App): void {
   const stale = planKey(planRequests(app).requests) !== key;
   text('plan-stale', stale ? 'These plans are for earlier inputs; press the button again for the current ones.' : '');
   if (results.every((r) => r)) {
-    if (changed('plans', [key, ...results])) renderPlans(results.map((r) => r!), usePlan);
+    if (changed('plans', [key, ...results]))
+      renderPlans(
+        results.map((r) => r!),
+        usePlan,
+      );
     return;
   }
   const done = results.filter((r) => r).length;
@@ -283,8 +322,21 @@ function showPlans(app: App): void {
 }
 
 function usePlan(e: PlanEntry): void {
-  update({ dp: e.dp, trainTp: e.tp, pp: e.pp, microbatches: e.microbatches, zero: e.zero, recompute: e.recompute, schedule: '1f1b' });
-  for (const [id, v] of [['dp', e.dp], ['train-tp', e.tp], ['pp', e.pp], ['microbatches', e.microbatches]] as const) {
+  update({
+    dp: e.dp,
+    trainTp: e.tp,
+    pp: e.pp,
+    microbatches: e.microbatches,
+    zero: e.zero,
+    recompute: e.recompute,
+    schedule: '1f1b',
+  });
+  for (const [id, v] of [
+    ['dp', e.dp],
+    ['train-tp', e.tp],
+    ['pp', e.pp],
+    ['microbatches', e.microbatches],
+  ] as const) {
     byId<HTMLInputElement>(id).value = String(v);
     byId(id).setAttribute('aria-invalid', 'false');
   }
@@ -309,7 +361,11 @@ function showCompare(app: App): void {
   const results = requests.map((r) => peek(r));
   if (results.every((r) => r)) {
     text('compare-status', '');
-    if (changed('compare', [ids.join(','), ...results])) renderCompare(app, ids.map((id, i) => compareRow(app, id, results[i]!)));
+    if (changed('compare', [ids.join(','), ...results]))
+      renderCompare(
+        app,
+        ids.map((id, i) => compareRow(app, id, results[i]!)),
+      );
     return;
   }
   text('compare-status', `Forecasting ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
@@ -358,7 +414,12 @@ function showSweep(app: App): void {
   shownSweep = key;
   const ms = jobMs(key);
   text('sweep-error', ui.sweepError || error);
-  text('sweep-status', ms === undefined ? `${points.length} forecasts, all from earlier views.` : `${points.length} forecasts in ${Math.round(ms)} ms.`);
+  text(
+    'sweep-status',
+    ms === undefined
+      ? `${points.length} forecasts, all from earlier views.`
+      : `${points.length} forecasts in ${Math.round(ms)} ms.`,
+  );
   status.dataset.points = String(points.length);
   const waiters = sweepWaiters;
   sweepWaiters = [];

@@ -52,7 +52,10 @@ function renderMemory(f: ServingForecast): void {
     f.max_batch > 0
       ? ` The largest batch that fits at ${f.prompt + f.output} tokens per request: ${f.max_batch}; the longest context at batch ${f.batch}: ${f.max_context.toLocaleString('en-US')} tokens.`
       : ' Not even one request of this length fits.';
-  setText(byId('memory-note'), fitWords + largest + ` KV cache: ${f.kv_cache_bytes_per_token.toLocaleString('en-US')} bytes per token.`);
+  setText(
+    byId('memory-note'),
+    fitWords + largest + ` KV cache: ${f.kv_cache_bytes_per_token.toLocaleString('en-US')} bytes per token.`,
+  );
 }
 
 export function renderServe(f: ServingForecast): void {
@@ -67,8 +70,14 @@ export function renderServe(f: ServingForecast): void {
   );
   showServeFigures('', f);
   setText(byId('ttft-sub'), `prefill of ${f.batch} × ${f.prompt} tokens; whole request ${fmtMs(f.total_ms)}`);
-  setText(byId('tpot-sub'), `mean decode step over ${f.output - 1} steps${f.comm_ms > 0 ? `; all-reduces ${fmtMs(f.comm_ms)} per request` : ''}`);
-  setText(byId('serve-tokens-sub'), `generated tokens per second during decode, the whole batch (${fmtRate(f.tokens_per_s / f.batch)} per request)`);
+  setText(
+    byId('tpot-sub'),
+    `mean decode step over ${f.output - 1} steps${f.comm_ms > 0 ? `; all-reduces ${fmtMs(f.comm_ms)} per request` : ''}`,
+  );
+  setText(
+    byId('serve-tokens-sub'),
+    `generated tokens per second during decode, the whole batch (${fmtRate(f.tokens_per_s / f.batch)} per request)`,
+  );
   setText(byId('serve-caveats'), (f.caveats ?? []).join(' '));
   renderMemory(f);
 }
@@ -77,7 +86,9 @@ export function showServeError(r: ServeResult & { ok: false }, model: { architec
   const encoder = /bert|switch/i.test(model?.architecture ?? '') || /is an encoder/.test(r.error);
   setText(
     byId('serve-error'),
-    encoder ? `No serving forecast: this is an encoder model, which does not generate tokens (${r.error})` : `No serving forecast: ${r.error}`,
+    encoder
+      ? `No serving forecast: this is an encoder model, which does not generate tokens (${r.error})`
+      : `No serving forecast: ${r.error}`,
   );
 }
 
@@ -145,7 +156,10 @@ export function renderServeCharts(p: ServePoints): void {
     options: {
       interaction: { mode: 'index', intersect: false },
       plugins: { tooltip: { callbacks: { label: (c) => `${fmtRate(Number(c.raw))} tokens/s` } } },
-      scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'generated tokens/s' } } },
+      scales: {
+        x: { title: { display: true, text: 'batch size' } },
+        y: { beginAtZero: true, title: { display: true, text: 'generated tokens/s' } },
+      },
     },
   });
   const contextCanvas = byId<HTMLCanvasElement>('serve-context-chart');
@@ -156,9 +170,14 @@ export function renderServeCharts(p: ServePoints): void {
     data: {
       labels: p.context.map((q) => q.x.toLocaleString('en-US')),
       datasets: [
-        { label: 'one decode step (ms)', data: p.context.map((q) => (q.beyond ? null : q.decode_ms)), borderColor: COLORS.accent, backgroundColor: COLORS.accent },
         {
-          label: 'beyond the model\'s positions',
+          label: 'one decode step (ms)',
+          data: p.context.map((q) => (q.beyond ? null : q.decode_ms)),
+          borderColor: COLORS.accent,
+          backgroundColor: COLORS.accent,
+        },
+        {
+          label: "beyond the model's positions",
           data: p.context.map((q, i) => (q.beyond || p.context[i + 1]?.beyond ? q.decode_ms : null)),
           borderColor: COLORS.roofline,
           backgroundColor: COLORS.roofline,
@@ -169,7 +188,10 @@ export function renderServeCharts(p: ServePoints): void {
     options: {
       interaction: { mode: 'index', intersect: false },
       plugins: { tooltip: { callbacks: { label: (c) => fmtMs(Number(c.raw)) } } },
-      scales: { x: { title: { display: true, text: 'tokens in the KV cache' } }, y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+      scales: {
+        x: { title: { display: true, text: 'tokens in the KV cache' } },
+        y: { beginAtZero: true, title: { display: true, text: 'ms' } },
+      },
     },
   });
 }

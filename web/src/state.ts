@@ -136,7 +136,8 @@ export function packJson(value: unknown): string {
 }
 
 export function unpackJson(packed: string): unknown {
-  if (packed.length > MAX_PARAM) throw new Error(`it is ${packed.length} characters long; at most ${MAX_PARAM} are accepted`);
+  if (packed.length > MAX_PARAM)
+    throw new Error(`it is ${packed.length} characters long; at most ${MAX_PARAM} are accepted`);
   if (!packed.startsWith('z')) throw new Error('it is not in a format this page knows');
   const bytes = fromBase64Url(packed.slice(1));
   const chunks: Uint8Array[] = [];
@@ -296,8 +297,36 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   for (const [k, v] of new URLSearchParams(hash.replace(/^#/, ''))) p.set(k, v);
   const s = cloneState(DEFAULT_STATE);
   const problems: string[] = [];
-  const known = new Set(['embed', 'view', 'gpu', 'cgpu', 'model', 'cmodel', 'mode', 'pred', 'batch', 'seq', 'cmp', 'sweep', 'v',
-    'prompt', 'out', 'tp', 'prec', 'engine', 'fprec', 'compile', 'dp', 'ptp', 'pp', 'mb', 'zero', 'rc', 'sched', 'sys']);
+  const known = new Set([
+    'embed',
+    'view',
+    'gpu',
+    'cgpu',
+    'model',
+    'cmodel',
+    'mode',
+    'pred',
+    'batch',
+    'seq',
+    'cmp',
+    'sweep',
+    'v',
+    'prompt',
+    'out',
+    'tp',
+    'prec',
+    'engine',
+    'fprec',
+    'compile',
+    'dp',
+    'ptp',
+    'pp',
+    'mb',
+    'zero',
+    'rc',
+    'sched',
+    'sys',
+  ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
@@ -418,10 +447,13 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (cmp !== null) {
     const ids = cmp.split(',').filter((x) => x !== '');
     const wellFormed = ids.filter((x) => ID_RE.test(x));
-    if (wellFormed.length !== ids.length) problems.push('Some GPUs in the link\'s comparison were not catalog ids and were left out.');
+    if (wellFormed.length !== ids.length)
+      problems.push("Some GPUs in the link's comparison were not catalog ids and were left out.");
     const unique = [...new Set(wellFormed)];
     if (unique.length > COMPARE_MAX)
-      problems.push(`The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`);
+      problems.push(
+        `The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`,
+      );
     s.compare = unique.slice(0, COMPARE_MAX);
   }
   const embedParam = p.get('embed');

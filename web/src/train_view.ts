@@ -27,7 +27,6 @@ const SPAN_COLORS: [RegExp, string, string][] = [
 const OTHER_COLOR = '#6b7280';
 const BUBBLE_COLOR = '#f6d5d1';
 
-
 // A training forecast's memory per GPU (one GPU or many); the rest for many GPUs only.
 export function renderTraining(f: ModelForecast): void {
   const p = f.parallel;
@@ -73,21 +72,45 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
   clear(box);
   const spans = stages.flatMap((s) => [...s.compute, ...s.communication]);
   const end = Math.max(stepMs, ...spans.map((x) => x.finish_ms));
-  const W = 1000, LABEL = 120, ROW = 16, GAP = 4, STAGE_GAP = 10, AXIS = 22;
+  const W = 1000,
+    LABEL = 120,
+    ROW = 16,
+    GAP = 4,
+    STAGE_GAP = 10,
+    AXIS = 22;
   const plot = W - LABEL - 10;
   const height = stages.length * (2 * ROW + GAP + STAGE_GAP) + AXIS;
-  const root = svg('svg', { viewBox: `0 0 ${W} ${height}`, width: '100%', role: 'img', preserveAspectRatio: 'xMinYMin meet' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${W} ${height}`,
+    width: '100%',
+    role: 'img',
+    preserveAspectRatio: 'xMinYMin meet',
+  });
   const x = (ms: number) => LABEL + (plot * Math.max(0, ms)) / end;
   let y = 0;
   let drawn = 0;
   const row = (label: string, items: StreamSpan[], top: number, background: string | null) => {
-    const text = svg('text', { x: LABEL - 6, y: top + ROW - 4, 'text-anchor': 'end', 'font-size': 12, fill: '#1d2433' });
+    const text = svg('text', {
+      x: LABEL - 6,
+      y: top + ROW - 4,
+      'text-anchor': 'end',
+      'font-size': 12,
+      fill: '#1d2433',
+    });
     text.textContent = label;
     root.append(text);
-    if (background) root.append(svg('rect', { x: LABEL, y: top, width: plot, height: ROW, fill: background, class: 'bubble' }));
+    if (background)
+      root.append(svg('rect', { x: LABEL, y: top, width: plot, height: ROW, fill: background, class: 'bubble' }));
     for (const sp of items) {
       const w = Math.max(0.5, x(sp.finish_ms) - x(sp.start_ms));
-      const r = svg('rect', { x: x(sp.start_ms), y: top, width: w, height: ROW, fill: spanColor(sp.what), class: 'span' });
+      const r = svg('rect', {
+        x: x(sp.start_ms),
+        y: top,
+        width: w,
+        height: ROW,
+        fill: spanColor(sp.what),
+        class: 'span',
+      });
       r.setAttribute('data-what', sp.what);
       const title = svg('title', {});
       title.textContent = `${sp.what}, micro-batch ${sp.microbatch}: ${fmtMs(sp.start_ms)} – ${fmtMs(sp.finish_ms)}`;
@@ -104,7 +127,13 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
   // The axis: 0, half and the whole step.
   root.append(svg('line', { x1: LABEL, x2: LABEL + plot, y1: y, y2: y, stroke: '#9aa5b8' }));
   for (const t of [0, end / 2, end]) {
-    const label = svg('text', { x: x(t), y: y + 15, 'text-anchor': t === 0 ? 'start' : t === end ? 'end' : 'middle', 'font-size': 12, fill: '#4a5468' });
+    const label = svg('text', {
+      x: x(t),
+      y: y + 15,
+      'text-anchor': t === 0 ? 'start' : t === end ? 'end' : 'middle',
+      'font-size': 12,
+      fill: '#4a5468',
+    });
     label.textContent = fmtMs(t);
     root.append(label);
   }
@@ -138,13 +167,24 @@ function renderStages(stages: StageTimeline[]): void {
   clear(table);
   table.append(
     h('caption', { class: 'sr-only' }, 'Forecast time per pipeline stage'),
-    h('thead', {}, h('tr', {}, ...['Stage', 'Compute', 'Comm.', 'Exposed', 'Bubble'].map((t, i) =>
-      h('th', { scope: 'col', class: i ? 'num' : undefined }, t)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Stage', 'Compute', 'Comm.', 'Exposed', 'Bubble'].map((t, i) =>
+          h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
+        ),
+      ),
+    ),
   );
   const tbody = h('tbody');
   for (const s of stages) {
     tbody.append(
-      h('tr', {},
+      h(
+        'tr',
+        {},
         h('th', { scope: 'row' }, String(s.stage)),
         h('td', { class: 'num' }, fmtNum(s.compute_busy_ms)),
         h('td', { class: 'num' }, fmtNum(s.comm_busy_ms)),

@@ -12,10 +12,21 @@ import { renderTraining } from './train_view';
 
 // The measured kernel classes a substitution names, in words.
 const OP_WORDS: Record<string, string> = {
-  linear: 'a linear layer', bmm: 'a batched matmul', add: 'an element-wise add', addu: 'adding a scalar',
-  mul: 'an element-wise multiply', mulu: 'multiplying by a scalar', div: 'an element-wise divide',
-  divu: 'dividing by a scalar', pow: 'an element-wise power', powu: 'raising to a scalar power',
-  relu: 'ReLU', gelu: 'GELU', tanh: 'tanh', softmax: 'softmax', ln: 'layer norm',
+  linear: 'a linear layer',
+  bmm: 'a batched matmul',
+  add: 'an element-wise add',
+  addu: 'adding a scalar',
+  mul: 'an element-wise multiply',
+  mulu: 'multiplying by a scalar',
+  div: 'an element-wise divide',
+  divu: 'dividing by a scalar',
+  pow: 'an element-wise power',
+  powu: 'raising to a scalar power',
+  relu: 'ReLU',
+  gelu: 'GELU',
+  tanh: 'tanh',
+  softmax: 'softmax',
+  ln: 'layer norm',
 };
 
 export function substitutionText(subs: { kernel: string; forecast_as: string }[]): string {
@@ -54,7 +65,8 @@ const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp1
 // The engine, precision and GPUs a forecast assumes, in words ("in PyTorch eager
 // mode, FP32 without TF32, on one GPU" for the default).
 export function settingText(f: ModelForecast): string {
-  const engine = f.engine === 'compiled' ? 'with torch.compile (Inductor, default mode, no CUDA graphs)' : 'in PyTorch eager mode';
+  const engine =
+    f.engine === 'compiled' ? 'with torch.compile (Inductor, default mode, no CUDA graphs)' : 'in PyTorch eager mode';
   const name = PRECISION_NAME[f.precision] ?? f.precision;
   const precision =
     !f.precision || f.precision === 'fp32'
@@ -101,7 +113,11 @@ export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   else setOutput(`${prefix}roofline`, '—', NaN);
   setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
-  setOutput(`${prefix}tokens`, `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`, f.tokens_per_s);
+  setOutput(
+    `${prefix}tokens`,
+    `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`,
+    f.tokens_per_s,
+  );
 }
 
 export function renderForecast(f: ModelForecast): void {
@@ -120,16 +136,26 @@ export function renderForecast(f: ModelForecast): void {
   );
   showFigures('', f);
   setText(byId('assumptions'), assumptionsText(f));
-  setText(byId('tokens-note'), f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed');
+  setText(
+    byId('tokens-note'),
+    f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed',
+  );
   const perGpu = byId('tokens-per-gpu');
   perGpu.parentElement!.hidden = !p;
-  if (p && f.tokens_per_s_per_gpu !== undefined) setOutput('tokens-per-gpu', `${fmtRate(f.tokens_per_s_per_gpu)} tokens/s per GPU`, f.tokens_per_s_per_gpu);
-  const band = f.band_low_ms != null && f.band_high_ms != null ? `80% band ${fmtMs(f.band_low_ms)}–${fmtMs(f.band_high_ms)} · ` : '';
+  if (p && f.tokens_per_s_per_gpu !== undefined)
+    setOutput('tokens-per-gpu', `${fmtRate(f.tokens_per_s_per_gpu)} tokens/s per GPU`, f.tokens_per_s_per_gpu);
+  const band =
+    f.band_low_ms != null && f.band_high_ms != null
+      ? `80% band ${fmtMs(f.band_low_ms)}–${fmtMs(f.band_high_ms)} · `
+      : '';
   setText(
     byId('latency-sub'),
     p
       ? `one step; pipeline bubble ${fmtNum(100 * (f.bubble_fraction ?? 0))}% · a micro-batch's forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)} on the critical stage`
-      : band + (f.mode === 'training' ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}` : `forward only · ${f.kernels} kernels`),
+      : band +
+          (f.mode === 'training'
+            ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}`
+            : `forward only · ${f.kernels} kernels`),
   );
   const ratio = f.latency_ms / (f.roofline_latency_ms ?? NaN);
   setText(
@@ -137,8 +163,8 @@ export function renderForecast(f: ModelForecast): void {
     f.parallel && !Number.isFinite(f.roofline_latency_ms)
       ? 'the roofline step follows once input settles'
       : f.predictor !== 'roofline' && Number.isFinite(ratio)
-      ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
-      : 'peak-speed bound: every kernel at its compute or memory limit',
+        ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
+        : 'peak-speed bound: every kernel at its compute or memory limit',
   );
   setText(byId('caveats'), (f.caveats ?? []).join(' '));
 
@@ -148,7 +174,11 @@ export function renderForecast(f: ModelForecast): void {
     data: {
       labels: kinds.map((k) => KIND_LABEL[k] ?? k),
       datasets: [
-        { label: 'ms', data: kinds.map((k) => f.breakdown[k] as number), backgroundColor: kinds.map((k) => COLORS.kinds[BREAKDOWN_KINDS.indexOf(k)]) },
+        {
+          label: 'ms',
+          data: kinds.map((k) => f.breakdown[k] as number),
+          backgroundColor: kinds.map((k) => COLORS.kinds[BREAKDOWN_KINDS.indexOf(k)]),
+        },
       ],
     },
     options: {
@@ -186,7 +216,9 @@ export function renderForecast(f: ModelForecast): void {
   );
   setText(
     byId('layers-note'),
-    training ? 'ms; forward and backward per instance, total for all of them' : 'ms; forward per instance, total for all of them',
+    training
+      ? 'ms; forward and backward per instance, total for all of them'
+      : 'ms; forward per instance, total for all of them',
   );
   const tbody = h('tbody');
   for (const l of f.layers ?? []) {
@@ -284,9 +316,17 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
     data: {
       labels,
       datasets: [
-        { label: `${app.state.predictor} (ms)`, data: ok.map((r) => r.f!.latency_ms), backgroundColor: COLORS.tilecast },
+        {
+          label: `${app.state.predictor} (ms)`,
+          data: ok.map((r) => r.f!.latency_ms),
+          backgroundColor: COLORS.tilecast,
+        },
         ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
-        { label: 'roofline only (ms)', data: ok.map((r) => r.f!.roofline_latency_ms ?? NaN), backgroundColor: COLORS.roofline },
+        {
+          label: 'roofline only (ms)',
+          data: ok.map((r) => r.f!.roofline_latency_ms ?? NaN),
+          backgroundColor: COLORS.roofline,
+        },
       ],
     },
     options: {
@@ -296,7 +336,9 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
           callbacks: {
             title,
             label: (c) =>
-              Array.isArray(c.raw) ? `${c.dataset.label}: ${fmtMs(c.raw[0])}–${fmtMs(c.raw[1])}` : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`,
+              Array.isArray(c.raw)
+                ? `${c.dataset.label}: ${fmtMs(c.raw[0])}–${fmtMs(c.raw[1])}`
+                : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`,
           },
         },
       },
@@ -373,7 +415,13 @@ export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: s
   const points: SweepPoint[] = [];
   for (const [i, r] of results.entries()) {
     if (!r.ok) return { points, error: `Batch ${i + 1}: ${r.error}` };
-    points.push({ batch: i + 1, latency_ms: r.f.latency_ms, band: bandOf(r.f), roofline_ms: r.f.roofline_latency_ms ?? NaN, samples_per_s: r.f.samples_per_s });
+    points.push({
+      batch: i + 1,
+      latency_ms: r.f.latency_ms,
+      band: bandOf(r.f),
+      roofline_ms: r.f.roofline_latency_ms ?? NaN,
+      samples_per_s: r.f.samples_per_s,
+    });
   }
   return { points, error: '' };
 }
@@ -388,13 +436,40 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
     data: {
       labels,
       datasets: [
-        { label: `${app.state.predictor} (ms)`, data: points.map((p) => p.latency_ms), borderColor: COLORS.tilecast, backgroundColor: COLORS.tilecast, pointRadius: 0 },
-        { label: 'roofline only (ms)', data: points.map((p) => p.roofline_ms), borderColor: COLORS.roofline, backgroundColor: COLORS.roofline, pointRadius: 0, borderDash: [4, 3] },
+        {
+          label: `${app.state.predictor} (ms)`,
+          data: points.map((p) => p.latency_ms),
+          borderColor: COLORS.tilecast,
+          backgroundColor: COLORS.tilecast,
+          pointRadius: 0,
+        },
+        {
+          label: 'roofline only (ms)',
+          data: points.map((p) => p.roofline_ms),
+          borderColor: COLORS.roofline,
+          backgroundColor: COLORS.roofline,
+          pointRadius: 0,
+          borderDash: [4, 3],
+        },
         // the 80% band: its upper edge filled down to its lower edge (the next dataset)
         ...(points.some((p) => p.band)
           ? [
-              { label: '80% band (ms)', data: points.map((p) => p.band?.[1] ?? null), borderWidth: 0, backgroundColor: COLORS.band, pointRadius: 0, fill: '+1' },
-              { label: SWEEP_BAND_LOW, data: points.map((p) => p.band?.[0] ?? null), borderWidth: 0, backgroundColor: COLORS.band, pointRadius: 0, fill: false },
+              {
+                label: '80% band (ms)',
+                data: points.map((p) => p.band?.[1] ?? null),
+                borderWidth: 0,
+                backgroundColor: COLORS.band,
+                pointRadius: 0,
+                fill: '+1',
+              },
+              {
+                label: SWEEP_BAND_LOW,
+                data: points.map((p) => p.band?.[0] ?? null),
+                borderWidth: 0,
+                backgroundColor: COLORS.band,
+                pointRadius: 0,
+                fill: false,
+              },
             ]
           : []),
       ],
@@ -415,18 +490,32 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
           },
         },
       },
-      scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+      scales: {
+        x: { title: { display: true, text: 'batch size' } },
+        y: { beginAtZero: true, title: { display: true, text: 'ms' } },
+      },
     },
   });
   drawChart(byId<HTMLCanvasElement>('sweep-throughput'), {
     type: 'line',
     data: {
       labels,
-      datasets: [{ label: 'samples/s', data: points.map((p) => p.samples_per_s), borderColor: COLORS.accent, backgroundColor: COLORS.accent, pointRadius: 0 }],
+      datasets: [
+        {
+          label: 'samples/s',
+          data: points.map((p) => p.samples_per_s),
+          borderColor: COLORS.accent,
+          backgroundColor: COLORS.accent,
+          pointRadius: 0,
+        },
+      ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      scales: { x: { title: { display: true, text: 'batch size' } }, y: { beginAtZero: true, title: { display: true, text: 'samples/s' } } },
+      scales: {
+        x: { title: { display: true, text: 'batch size' } },
+        y: { beginAtZero: true, title: { display: true, text: 'samples/s' } },
+      },
     },
   });
 }

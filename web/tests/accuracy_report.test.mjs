@@ -31,7 +31,9 @@ test('the shape check finds a missing, an extra and a mistyped field', () => {
     'report.e2e.cases[1].measured_ms: string where number|null belongs',
     "report.kernels.groups[0].median_pct: not in the report's shape (web/src/accuracy_report.js)",
   ]);
-  assert.deepEqual(shapeProblems({ cases: [], summary: {} }, REPORT_SHAPE.e2e, 'e2e'), ['e2e.summary: an object where an array belongs']);
+  assert.deepEqual(shapeProblems({ cases: [], summary: {} }, REPORT_SHAPE.e2e, 'e2e'), [
+    'e2e.summary: an object where an array belongs',
+  ]);
 });
 
 test('web/public/accuracy.json is current (rerun scripts/accuracy_report.sh if not)', () => {

@@ -28,8 +28,14 @@ before(async () => {
   base = base.replace('localhost', '127.0.0.1');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.on('request', (r) => {
@@ -99,16 +105,22 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
   await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training' });
   assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
-  assert.match(await page.locator('#share-link').inputValue(), /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/);
+  assert.match(
+    await page.locator('#share-link').inputValue(),
+    /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/,
+  );
   // Defaults write no precision, torch.compile or multi-GPU parameter (links as before).
-  assert.doesNotMatch(await page.locator('#share-link').inputValue(), /[?&](fprec|compile|dp|ptp|pp|mb|zero|rc|sched|sys)=/);
+  assert.doesNotMatch(
+    await page.locator('#share-link').inputValue(),
+    /[?&](fprec|compile|dp|ptp|pp|mb|zero|rc|sched|sys)=/,
+  );
   // No Hopper GPU was measured for training: the forecast says so.
   assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'main-view.png'), fullPage: true });
   await page.close();
 });
 
-test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', async () => {
+test("changing GPU, model, mode and batch updates the numbers to the CLI's", async () => {
   const page = await open('');
   let n = await forecasts(page);
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
@@ -134,7 +146,13 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   await waitForecasts(page, ++n);
   await page.check('input[name="mode"][value="inference"]');
   await waitForecasts(page, ++n);
-  const f = await assertMatchesCli(page, { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference' });
+  const f = await assertMatchesCli(page, {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    batch: 4,
+    seq: 1024,
+    mode: 'inference',
+  });
   // Export: CSV and JSON files with the numbers on screen.
   if (f) {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
@@ -150,7 +168,16 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   }
   await page.selectOption('#predictor', 'roofline');
   await waitForecasts(page, ++n);
-  const native = cli(cliForecastArgs({ gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode: 'inference', predictor: 'roofline' }));
+  const native = cli(
+    cliForecastArgs({
+      gpu: 'a100-80gb-sxm',
+      model: 'llama2-7b',
+      batch: 4,
+      seq: 1024,
+      mode: 'inference',
+      predictor: 'roofline',
+    }),
+  );
   assert.equal((await shown(page)).latency, JSON.parse(native.text).latency_ms);
   // Searching narrows the GPU list and the selection follows it.
   await page.fill('#gpu-search', 'mi300');
@@ -160,7 +187,10 @@ test('changing GPU, model, mode and batch updates the numbers to the CLI\'s', as
   assert.equal(await page.locator('#caveats').textContent(), '');
   await page.selectOption('#predictor', 'tilecast');
   await waitForecasts(page, ++n);
-  assert.match(await page.locator('#caveats').textContent(), /No CDNA 3 GPU was measured: the AMD models learned from CDNA and CDNA 2 GPUs/);
+  assert.match(
+    await page.locator('#caveats').textContent(),
+    /No CDNA 3 GPU was measured: the AMD models learned from CDNA and CDNA 2 GPUs/,
+  );
   // A bad batch size is an inline message; the last forecast stays.
   const kept = await shown(page);
   await page.fill('#batch', '0');
@@ -208,13 +238,28 @@ test('a share link round-trips, custom GPU and pasted config included', async ()
   assert.match(notice, /batch size "two" is not a whole number/);
   assert.ok((await shown(again)).latency > 0 || (await shown(again)).error !== '');
   // Links built by hand: absurd GPU numbers, a decompression bomb.
-  const pack = (value) => 'z' + zlib.deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))).toString('base64url');
-  const absurd = { name: 'Absurd', vendor: 'NVIDIA', num_sm: 1e12, cores_per_sm: 128, boost_clock_mhz: 1500, fp32_gflops: 1, mem_gb: 1, mem_bw_gbps: 1, l2_mb: 1 };
+  const pack = (value) =>
+    'z' +
+    zlib.deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))).toString('base64url');
+  const absurd = {
+    name: 'Absurd',
+    vendor: 'NVIDIA',
+    num_sm: 1e12,
+    cores_per_sm: 128,
+    boost_clock_mhz: 1500,
+    fp32_gflops: 1,
+    mem_gb: 1,
+    mem_bw_gbps: 1,
+    l2_mb: 1,
+  };
   await open(`?gpu=custom&cgpu=${pack(absurd)}&model=gpt2&seq=128`, again);
   assert.match(await again.locator('#notice').textContent(), /custom GPU in the link was rejected: .*num_sm/);
   assert.equal(await again.locator('#gpu-select').inputValue(), 'h100-sxm');
   await open(`?model=custom&cmodel=${pack(' '.repeat(4 << 20))}&seq=128`, again);
-  assert.match(await again.locator('#notice').textContent(), /model config in the link is damaged: it inflates to more than/);
+  assert.match(
+    await again.locator('#notice').textContent(),
+    /model config in the link is damaged: it inflates to more than/,
+  );
   assert.ok((await shown(again)).latency > 0 || (await shown(again)).error !== '');
   // A link from another version says so.
   await open('?gpu=t4&model=gpt2&seq=128&v=0.0.1', again);
@@ -276,7 +321,11 @@ test('embed mode renders a compact card', async () => {
   assert.equal(await page.locator('#embed').isVisible(), true);
   const text = await page.locator('#embed').textContent();
   assert.match(text, /on NVIDIA GeForce RTX 4090|No forecast/);
-  await assertMatchesCli(page, { gpu: 'rtx-4090', model: 'llama3-8b', batch: 1, seq: 512, mode: 'inference' }, 'embed-');
+  await assertMatchesCli(
+    page,
+    { gpu: 'rtx-4090', model: 'llama3-8b', batch: 1, seq: 512, mode: 'inference' },
+    'embed-',
+  );
   assert.match(await page.locator('#embed-caveats').getAttribute('title'), /No Ada Lovelace GPU was measured/);
   const link = await page.locator('#embed a').getAttribute('href');
   assert.match(link, /gpu=rtx-4090/);
@@ -288,14 +337,18 @@ test('embed mode renders a compact card', async () => {
 test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, phone layout', async () => {
   const page = await open('?model=gpt2&seq=128&view=compare&cmp=a100-80gb-sxm,t4');
   // Everything the page needs is loaded up front (the accuracy report included).
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('accuracy.json') && r.responseEnd > 0));
+  await page.waitForFunction(() =>
+    performance.getEntriesByType('resource').some((r) => r.name.endsWith('accuracy.json') && r.responseEnd > 0),
+  );
   await page.waitForLoadState('networkidle');
   // The service worker holds copies of every file the page loaded.
   await page.waitForSelector('html[data-offline="1"]');
   await page.waitForFunction(async () => {
     const keys = await (await caches.open('tilecast')).keys();
     const names = keys.map((r) => r.url);
-    return ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'accuracy.json', '.css'].every((f) => names.some((n) => n.includes(f)));
+    return ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'accuracy.json', '.css'].every((f) =>
+      names.some((n) => n.includes(f)),
+    );
   });
   await context.setOffline(true);
   assert.equal(await page.locator('#view-compare').isVisible(), true);
@@ -308,14 +361,20 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.locator('#view-sweep').isVisible(), true);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-sweep');
-  const native = cli(cliForecastArgs({ gpu: 'h100-sxm', model: 'gpt2', batch: 64, seq: 128, mode: 'training', predictor: 'tilecast' }));
+  const native = cli(
+    cliForecastArgs({ gpu: 'h100-sxm', model: 'gpt2', batch: 64, seq: 128, mode: 'training', predictor: 'tilecast' }),
+  );
   // The sweep runs off the input path: its points arrive after the tab is shown.
   await page.waitForSelector('#sweep-status[data-points]');
   if (native.ok) assert.equal(await page.locator('#sweep-status').getAttribute('data-points'), '64');
   if (native.ok) assert.equal(await page.locator('#sweep-latency').getAttribute('data-band'), '1');
   else assert.ok((await page.locator('#sweep-error').textContent()).includes(native.error));
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => (document.getElementById('accuracy-status')?.textContent ?? '').length > 0 && !/Loading/.test(document.getElementById('accuracy-status')?.textContent ?? ''));
+  await page.waitForFunction(
+    () =>
+      (document.getElementById('accuracy-status')?.textContent ?? '').length > 0 &&
+      !/Loading/.test(document.getElementById('accuracy-status')?.textContent ?? ''),
+  );
   await page.waitForURL(/view=accuracy/);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.click('#tab-forecast');
@@ -336,7 +395,13 @@ test('offline once loaded: compare, sweep and accuracy views, keyboard tabs, pho
 async function counters(page) {
   return page.evaluate(() => {
     const p = window.tilecastPage;
-    return { forecasts: p.forecasts, computed: p.memo.computed, hits: p.memo.hits, sweep: { ...p.jobs.sweep }, compare: { ...p.jobs.compare } };
+    return {
+      forecasts: p.forecasts,
+      computed: p.memo.computed,
+      hits: p.memo.hits,
+      sweep: { ...p.jobs.sweep },
+      compare: { ...p.jobs.compare },
+    };
   });
 }
 
@@ -375,7 +440,10 @@ test('identical requests are answered from the memo', async () => {
 });
 
 test('the embed card shows the same figures as the main view', async () => {
-  for (const query of ['gpu=t4&model=gpt2&seq=128&batch=2&mode=inference', 'gpu=mi300x&model=llama3-8b&seq=512&pred=roofline']) {
+  for (const query of [
+    'gpu=t4&model=gpt2&seq=128&batch=2&mode=inference',
+    'gpu=mi300x&model=llama3-8b&seq=512&pred=roofline',
+  ]) {
     const main = await open(`?${query}`);
     const embed = await open(`?embed=1&${query}`);
     for (const id of ['latency', 'latency-label', 'roofline', 'samples', 'tokens']) {
@@ -421,13 +489,17 @@ test('the sweep runs once after typing settles and never blocks input', async ()
         const batch = document.getElementById('batch');
         batch.value = '3';
         batch.dispatchEvent(new Event('input', { bubbles: true }));
-        queueMicrotask(() => resolve({ finishedBefore: before.finished, finished: p.jobs.sweep.finished, shown: p.forecasts - forecasts }));
+        queueMicrotask(() =>
+          resolve({ finishedBefore: before.finished, finished: p.jobs.sweep.finished, shown: p.forecasts - forecasts }),
+        );
       }, 0),
     );
   });
   assert.equal(during.finished, during.finishedBefore, 'the sweep was still running');
   assert.equal(during.shown, 1, 'the batch change was on screen before the sweep finished');
-  await page.waitForFunction((k) => window.tilecastPage.jobs.sweep.finished > k, during.finishedBefore, { timeout: 30000 });
+  await page.waitForFunction((k) => window.tilecastPage.jobs.sweep.finished > k, during.finishedBefore, {
+    timeout: 30000,
+  });
   await page.waitForSelector('#sweep-status[data-points="256"]');
   const c2 = await counters(page);
   assert.ok(c2.sweep.slices - c1.sweep.slices > 1, 'the sweep yielded between slices');
@@ -448,14 +520,15 @@ test('the sweep runs once after typing settles and never blocks input', async ()
 const packLink = (value) => 'z' + zlib.deflateRawSync(Buffer.from(JSON.stringify(value))).toString('base64url');
 
 async function pasteConfig(page, config) {
-  if ((await page.locator('#custom-model').getAttribute('open')) === null) await page.locator('#custom-model summary').click();
+  if ((await page.locator('#custom-model').getAttribute('open')) === null)
+    await page.locator('#custom-model summary').click();
   const n = await forecasts(page);
   await page.fill('#model-config', JSON.stringify(config));
   await page.click('#model-config-use');
   await waitForecasts(page, n + 1);
 }
 
-test('a large pasted config travels in the link\'s fragment; one too large for any link is offered as a file', async () => {
+test("a large pasted config travels in the link's fragment; one too large for any link is offered as a file", async () => {
   const page = await open('?model=gpt2&seq=128');
   const gpt2 = JSON.parse(fs.readFileSync(path.join(REPO, 'model_zoo/gpt2.json'), 'utf8'));
   // Random text does not compress: 40 KB of it is far beyond what a server takes in a query.
@@ -479,7 +552,10 @@ test('a large pasted config travels in the link\'s fragment; one too large for a
   const huge = { ...gpt2, n_layer: 2, notes: crypto.randomBytes(150000).toString('hex') };
   await pasteConfig(page, huge);
   assert.equal(await page.locator('#share-too-long').isVisible(), true);
-  assert.match(await page.locator('#share-too-long-text').textContent(), /too large for a link .*send the config file with it/);
+  assert.match(
+    await page.locator('#share-too-long-text').textContent(),
+    /too large for a link .*send the config file with it/,
+  );
   const short = await page.locator('#share-link').inputValue();
   assert.ok(short.length < 2100 && !short.includes('cmodel'), `the link is ${short.length} characters`);
   assert.equal((await fetch(short)).status, 200);
@@ -497,14 +573,22 @@ test('a comparison of every catalog GPU keeps them all, each bar labelled', asyn
   assert.ok(ids.length > 12);
   const page = await open(`?model=gpt2&seq=128&batch=1&view=compare&cmp=${ids.join(',')}`);
   assert.equal(await page.locator('#notice').isHidden(), true);
-  await page.waitForFunction((n) => document.querySelectorAll('#compare-table tbody tr').length === n, ids.length, { timeout: 30000 });
-  assert.equal(new URL(await page.locator('#share-link').inputValue()).searchParams.get('cmp').split(',').length, ids.length);
+  await page.waitForFunction((n) => document.querySelectorAll('#compare-table tbody tr').length === n, ids.length, {
+    timeout: 30000,
+  });
+  assert.equal(
+    new URL(await page.locator('#share-link').inputValue()).searchParams.get('cmp').split(',').length,
+    ids.length,
+  );
   const box = page.locator('#compare-latency').locator('..');
   assert.equal(await box.getAttribute('data-rows'), String(ids.length));
   assert.ok((await box.boundingBox()).height >= ids.length * 26, 'every GPU gets a row of its own');
   const labels = JSON.parse(await page.locator('#compare-latency').getAttribute('data-labels'));
   assert.equal(labels.length, ids.length);
-  assert.ok(labels.every((l) => l.length <= 22), `labels fit beside the bars: ${labels.join(', ')}`);
+  assert.ok(
+    labels.every((l) => l.length <= 22),
+    `labels fit beside the bars: ${labels.join(', ')}`,
+  );
   // Beyond what a comparison holds, the notice says the limit.
   await open(`?model=gpt2&seq=128&view=compare&cmp=${Array.from({ length: 70 }, (_, i) => `gpu${i}`).join(',')}`, page);
   assert.match(await page.locator('#notice').textContent(), /lists 70 GPUs; a comparison holds at most 64/);
@@ -518,7 +602,10 @@ test('an invalid batch size marks the forecast on screen as not updated', async 
   for (const bad of ['0', '-1', '1.5']) {
     await page.fill('#batch', bad);
     await page.waitForSelector('#forecast-body.stale');
-    assert.match(await page.locator('#stale-note').textContent(), /^Not updated: batch size must be a whole number from 1 to 65,536/);
+    assert.match(
+      await page.locator('#stale-note').textContent(),
+      /^Not updated: batch size must be a whole number from 1 to 65,536/,
+    );
     assert.deepEqual(await shown(page), kept);
   }
   await page.fill('#batch', '1');
@@ -527,9 +614,12 @@ test('an invalid batch size marks the forecast on screen as not updated', async 
   await page.close();
 });
 
-test('the page says what it forecasts, in the user\'s words', async () => {
+test("the page says what it forecasts, in the user's words", async () => {
   const page = await open('?gpu=t4&model=gpt2&seq=128&mode=inference');
-  assert.match(await page.locator('#assumptions').textContent(), /inference pass: a single forward pass .*PyTorch eager mode, FP32 without TF32, on one GPU/);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /inference pass: a single forward pass .*PyTorch eager mode, FP32 without TF32, on one GPU/,
+  );
   assert.match(await page.locator('#tokens').textContent(), /prefill tokens\/s$/);
   assert.match(await page.locator('#tokens-note').textContent(), /one forward pass .*not generation speed/);
   const subs = await page.locator('#substitutions').textContent();
@@ -538,7 +628,10 @@ test('the page says what it forecasts, in the user\'s words', async () => {
   let n = await forecasts(page);
   await page.check('input[name="mode"][value="training"]');
   await waitForecasts(page, n + 1);
-  assert.match(await page.locator('#assumptions').textContent(), /one training step .*PyTorch eager mode, FP32 without TF32, on one GPU/);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /one training step .*PyTorch eager mode, FP32 without TF32, on one GPU/,
+  );
   assert.match(await page.locator('#tokens').textContent(), /\d tokens\/s$/);
   // The CSV has the caveats the JSON has.
   await page.selectOption('#gpu-select', 'h100-sxm');
@@ -553,21 +646,33 @@ test('the page says what it forecasts, in the user\'s words', async () => {
   // The accuracy page names the GPUs never used in training.
   await page.click('#tab-accuracy');
   await page.waitForSelector('#accuracy-body table');
-  assert.match(await page.locator('#accuracy-training').textContent(), /trained on .*P4, .*P100, .*T4, .*V100 and A100 40GB PCIe.*A100 80GB PCIe/);
-  assert.ok(await page.locator('#accuracy-body th', { hasText: 'NVIDIA A100 80GB PCIe (not used in training)' }).count() > 0);
+  assert.match(
+    await page.locator('#accuracy-training').textContent(),
+    /trained on .*P4, .*P100, .*T4, .*V100 and A100 40GB PCIe.*A100 80GB PCIe/,
+  );
+  assert.ok(
+    (await page.locator('#accuracy-body th', { hasText: 'NVIDIA A100 80GB PCIe (not used in training)' }).count()) > 0,
+  );
   assert.equal(await page.locator('#accuracy-body th', { hasText: 'Tesla T4 (not used in training)' }).count(), 0);
-  assert.equal(await page.locator('#accuracy-body th', { hasText: 'AMD Instinct MI100 (not used in training)' }).count(), 0);
+  assert.equal(
+    await page.locator('#accuracy-body th', { hasText: 'AMD Instinct MI100 (not used in training)' }).count(),
+    0,
+  );
   await page.close();
 });
 
-test('a custom GPU name from a link is cut to the form\'s 120 characters', async () => {
+test("a custom GPU name from a link is cut to the form's 120 characters", async () => {
   const spec = { ...cliJson(['gpus', '--json']).find((g) => g.id === 't4'), name: 'X'.repeat(5000) };
   delete spec.id;
   for (const embed of ['', 'embed=1&']) {
     const page = await open(`?${embed}gpu=custom&cgpu=${packLink(spec)}&model=gpt2&seq=128`);
     const title = await page.locator(embed ? '.embed-title' : '#forecast-title').textContent();
     assert.ok(title.length < 200, `the title is ${title.length} characters`);
-    if (!embed) assert.match(await page.locator('#notice').textContent(), /name in the link is 5000 characters long; it was cut to 120/);
+    if (!embed)
+      assert.match(
+        await page.locator('#notice').textContent(),
+        /name in the link is 5000 characters long; it was cut to 120/,
+      );
     await page.close();
   }
 });
@@ -593,7 +698,10 @@ test('without the charts chunk the page says so and shows the numbers', async ()
   const page = await ctx.newPage();
   await open('?model=gpt2&seq=128', page);
   await page.waitForSelector('#breakdown-chart ~ .chart-error, .chart-box .chart-error');
-  assert.match(await page.locator('.chart-box .chart-error').first().textContent(), /chart could not be loaded .*numbers and tables are complete/);
+  assert.match(
+    await page.locator('.chart-box .chart-error').first().textContent(),
+    /chart could not be loaded .*numbers and tables are complete/,
+  );
   assert.ok((await shown(page)).latency > 0);
   await page.waitForTimeout(200);
   assert.deepEqual(errors, []);
@@ -645,10 +753,21 @@ async function servingForecast(request) {
   return wasm.forecastServing(request);
 }
 
-const SERVE_REQ = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, batch: 4, tp: 1, precision: 'bf16', engine: 'fused', predictor: 'tilecast' };
-const serveQuery = (r) => `?view=serve&gpu=${r.gpu}&model=${r.model}&batch=${r.batch}&prompt=${r.prompt}&out=${r.output}&tp=${r.tp}&prec=${r.precision}&engine=${r.engine}`;
+const SERVE_REQ = {
+  gpu: 'h100-sxm',
+  model: 'llama3-8b',
+  prompt: 512,
+  output: 128,
+  batch: 4,
+  tp: 1,
+  precision: 'bf16',
+  engine: 'fused',
+  predictor: 'tilecast',
+};
+const serveQuery = (r) =>
+  `?view=serve&gpu=${r.gpu}&model=${r.model}&batch=${r.batch}&prompt=${r.prompt}&out=${r.output}&tp=${r.tp}&prec=${r.precision}&engine=${r.engine}`;
 
-test('the serve view shows the WASM API\'s TTFT, TPOT, tokens/s and memory for the same request', async () => {
+test("the serve view shows the WASM API's TTFT, TPOT, tokens/s and memory for the same request", async () => {
   const page = await open(serveQuery(SERVE_REQ));
   assert.equal(await page.locator('#view-serve').isVisible(), true);
   assert.equal(await page.locator('#serve-inputs').isVisible(), true);
@@ -662,7 +781,10 @@ test('the serve view shows the WASM API\'s TTFT, TPOT, tokens/s and memory for t
   assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
   assert.equal(Number(await bar.getAttribute('data-capacity')), f.memory.capacity_gb);
   assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
-  assert.match(await page.locator('#memory-note').textContent(), new RegExp(`largest batch that fits .*: ${f.max_batch}`));
+  assert.match(
+    await page.locator('#memory-note').textContent(),
+    new RegExp(`largest batch that fits .*: ${f.max_batch}`),
+  );
   assert.match(await page.locator('#serve-caveats').textContent(), /optimised serving engine/);
   // Changing the precision, engine and batch follows the API.
   let n = await forecasts(page);
@@ -678,7 +800,7 @@ test('the serve view shows the WASM API\'s TTFT, TPOT, tokens/s and memory for t
   await page.close();
 });
 
-test('the serve view\'s charts are computed off the input path and drawn', async () => {
+test("the serve view's charts are computed off the input path and drawn", async () => {
   const page = await open(serveQuery(SERVE_REQ));
   await page.waitForSelector('#serve-status[data-points]', { timeout: 30000 });
   const f = await servingForecast(SERVE_REQ);
@@ -699,17 +821,21 @@ test('the serve view\'s charts are computed off the input path and drawn', async
   assert.ok(jobs.finished >= 1 && jobs.slices >= 1, JSON.stringify(jobs));
   // The charts are drawn (Chart.js sets the canvas's style size when it draws; an
   // undrawn canvas has none).
-  await page.waitForFunction(() => ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).style.height !== ''));
+  await page.waitForFunction(() =>
+    ['serve-batch-chart', 'serve-context-chart'].every((id) => document.getElementById(id).style.height !== ''),
+  );
   // On a phone the view does not scroll sideways (once the charts have followed the
   // new width: Chart.js resizes on its ResizeObserver, a frame or two later).
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 1, null, { timeout: 5000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 1, null, { timeout: 5000 })
+    .catch(() => undefined);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the serve view scrolls sideways on a phone by ${overflow}px`);
   await page.close();
 });
 
-test('the share link and the embed card carry the serve view\'s inputs', async () => {
+test("the share link and the embed card carry the serve view's inputs", async () => {
   const page = await open('?view=serve&model=llama2-7b&gpu=a100-80gb-sxm');
   let n = await forecasts(page);
   await page.fill('#prompt', '1024');
@@ -733,7 +859,17 @@ test('the share link and the embed card carry the serve view\'s inputs', async (
   assert.equal(await again.locator('#precision').inputValue(), 'fp16');
   assert.equal(await again.locator('#serve-engine').inputValue(), 'eager');
   assert.equal(await again.locator('#notice').isHidden(), true);
-  const f = await servingForecast({ gpu: 'a100-80gb-sxm', model: 'llama2-7b', prompt: 1024, output: 64, batch: 1, tp: 2, precision: 'fp16', engine: 'eager', predictor: 'tilecast' });
+  const f = await servingForecast({
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    prompt: 1024,
+    output: 64,
+    batch: 1,
+    tp: 2,
+    precision: 'fp16',
+    engine: 'eager',
+    predictor: 'tilecast',
+  });
   assert.deepEqual(first, { ttft: f.prefill_ms, tpot: f.decode_ms_per_token, tokens: f.tokens_per_s });
   // The embed snippet's card shows the serving figures, equal to the view's.
   const snippet = await page.locator('#embed-snippet').inputValue();
@@ -741,7 +877,10 @@ test('the share link and the embed card carry the serve view\'s inputs', async (
   assert.match(src, /embed=1&view=serve/);
   const embed = await open(src.slice(base.length));
   assert.deepEqual(await shownServe(embed, 'embed-'), first);
-  assert.match(await embed.locator('#embed-setting').textContent(), /1024 prompt \+ 64 output tokens · FP16 · PyTorch eager · 2 GPUs/);
+  assert.match(
+    await embed.locator('#embed-setting').textContent(),
+    /1024 prompt \+ 64 output tokens · FP16 · PyTorch eager · 2 GPUs/,
+  );
   assert.match(await embed.locator('#embed-memory').textContent(), /^ · (fits|does not fit): [\d.]+ of 80 GB per GPU/);
   // Old links (no serve fields) open as before, with the serve defaults.
   await open('?gpu=t4&model=gpt2&mode=inference&batch=1&seq=128', again);
@@ -756,7 +895,7 @@ test('the share link and the embed card carry the serve view\'s inputs', async (
   for (const p of [page, again, embed]) await p.close();
 });
 
-test('the serve view shows the API\'s errors and warnings, and says encoders cannot be served', async () => {
+test("the serve view shows the API's errors and warnings, and says encoders cannot be served", async () => {
   // BF16 on a V100: the API's error, not a crash; the page keeps working.
   const page = await open('?view=serve&gpu=v100-sxm&model=llama2-7b&prec=bf16');
   let err = '';
@@ -781,7 +920,10 @@ test('the serve view shows the API\'s errors and warnings, and says encoders can
   await waitForecasts(page, ++n);
   await page.fill('#prompt', '2000');
   await waitForecasts(page, ++n);
-  assert.match(await page.locator('#serve-caveats').textContent(), /longer than GPT-3 2\.7B was built for \(2048 positions\)/);
+  assert.match(
+    await page.locator('#serve-caveats').textContent(),
+    /longer than GPT-3 2\.7B was built for \(2048 positions\)/,
+  );
   // An unreadable prompt: the last forecast stays, dimmed, saying why.
   await page.fill('#prompt', '0');
   await page.waitForFunction(() => document.getElementById('serve-body').classList.contains('stale'));
@@ -790,7 +932,7 @@ test('the serve view shows the API\'s errors and warnings, and says encoders can
   await page.close();
 });
 
-test('the forecast precision and torch.compile: the CLI\'s numbers, in the link, a GPU without BF16 says so', async () => {
+test("the forecast precision and torch.compile: the CLI's numbers, in the link, a GPU without BF16 says so", async () => {
   const page = await open('?gpu=a100-80gb-sxm&model=llama2-7b&mode=training&batch=2&seq=1024');
   assert.equal(await page.locator('#fprec').inputValue(), 'fp32');
   assert.equal(await page.locator('#compile').isChecked(), false);
@@ -800,7 +942,10 @@ test('the forecast precision and torch.compile: the CLI\'s numbers, in the link,
   const req = { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 2, seq: 1024, mode: 'training' };
   const bf16 = await assertMatchesCli(page, req, '', ['--precision', 'bf16']);
   assert.equal(bf16.precision, 'bf16');
-  assert.match(await page.locator('#assumptions').textContent(), /in PyTorch eager mode, BF16 mixed precision \(torch\.autocast: BF16 GEMMs .*FP32 master weights\), on one GPU/);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /in PyTorch eager mode, BF16 mixed precision \(torch\.autocast: BF16 GEMMs .*FP32 master weights\), on one GPU/,
+  );
   await page.check('#compile');
   await waitForecasts(page, ++n);
   const compiled = await assertMatchesCli(page, req, '', ['--precision', 'bf16', '--compile']);
@@ -821,13 +966,18 @@ test('the forecast precision and torch.compile: the CLI\'s numbers, in the link,
   // The comparison forecasts in the same precision: its first row is the card's figure.
   await again.click('#tab-compare');
   await again.waitForSelector('#compare-table tbody tr');
-  assert.equal(await again.locator('#compare-table tbody tr').first().locator('td').first().textContent(),
-    await again.locator('#latency').textContent());
+  assert.equal(
+    await again.locator('#compare-table tbody tr').first().locator('td').first().textContent(),
+    await again.locator('#latency').textContent(),
+  );
   // A GPU without BF16 units: the core's error as the forecast's error, no crash.
   await open('?gpu=v100-sxm&model=gpt2&mode=training&batch=8&seq=128&fprec=bf16', again);
   const v100 = { gpu: 'v100-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training' };
   await assertMatchesCli(again, v100, '', ['--precision', 'bf16']);
-  assert.match(await again.locator('#forecast-error').textContent(), /No forecast: .*V100.* has no bf16 units; its precisions: fp32, fp16/);
+  assert.match(
+    await again.locator('#forecast-error').textContent(),
+    /No forecast: .*V100.* has no bf16 units; its precisions: fp32, fp16/,
+  );
   n = await forecasts(again);
   await again.selectOption('#fprec', 'fp16');
   await waitForecasts(again, ++n);
@@ -843,8 +993,22 @@ test('the forecast precision and torch.compile: the CLI\'s numbers, in the link,
 
 // The page's multi-GPU step must be the CLI's (`tilecast forecast … --dp … --json`).
 function parallelArgs(p) {
-  const args = ['--dp', String(p.dp), '--tp', String(p.tp), '--pp', String(p.pp), '--microbatches', String(p.mb),
-    '--zero', String(p.zero ?? 0), '--recompute', p.rc ?? 'none', '--schedule', p.sched ?? '1f1b'];
+  const args = [
+    '--dp',
+    String(p.dp),
+    '--tp',
+    String(p.tp),
+    '--pp',
+    String(p.pp),
+    '--microbatches',
+    String(p.mb),
+    '--zero',
+    String(p.zero ?? 0),
+    '--recompute',
+    p.rc ?? 'none',
+    '--schedule',
+    p.sched ?? '1f1b',
+  ];
   if (p.sys) args.push('--system', p.sys);
   return args;
 }
@@ -857,7 +1021,10 @@ async function assertParallelMatchesCli(page, req, par) {
   const roof = JSON.parse(cli([...cliForecastArgs({ ...req, predictor: 'roofline' }), ...parallelArgs(par)]).text);
   const s = await shown(page);
   assert.equal(s.error, '');
-  assert.deepEqual([s.latency, s.roofline, s.samples, s.tokens], [native.step_ms, roof.step_ms, native.samples_per_s, native.tokens_per_s]);
+  assert.deepEqual(
+    [s.latency, s.roofline, s.samples, s.tokens],
+    [native.step_ms, roof.step_ms, native.samples_per_s, native.tokens_per_s],
+  );
   assert.equal(Number(await page.locator('#tokens-per-gpu').getAttribute('data-value')), native.tokens_per_s_per_gpu);
   return native;
 }
@@ -881,7 +1048,10 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   let par = { dp: 2, tp: 2, pp: 2, mb: 4 };
   let f = await assertParallelMatchesCli(page, req, par);
   assert.match(await page.locator('#forecast-title').textContent(), /training step on 8 GPUs, global batch 8/);
-  assert.match(await page.locator('#assumptions').textContent(), /on 8 GPUs of system dgx-h100 \(data 2 × tensor 2 × pipeline 2, 4 micro-batches of 1, ZeRO 0, recomputation none, 1F1B schedule\)/);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /on 8 GPUs of system dgx-h100 \(data 2 × tensor 2 × pipeline 2, 4 micro-batches of 1, ZeRO 0, recomputation none, 1F1B schedule\)/,
+  );
   // The memory bar: six parts against the capacity, whether it fits.
   const bar = page.locator('#train-memory-bar');
   assert.equal(await bar.locator('.seg').count(), 6);
@@ -923,10 +1093,22 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   assert.match(link, /&dp=2&ptp=2&pp=2&mb=4&zero=1&rc=selective&sched=gpipe&sys=dgx-h100&v=/);
   const again = await open(link.slice(base.length));
   await assertParallelMatchesCli(again, req, par);
-  for (const [id, v] of [['#dp', '2'], ['#train-tp', '2'], ['#pp', '2'], ['#microbatches', '4'], ['#zero', '1'], ['#recompute', 'selective'], ['#schedule', 'gpipe'], ['#train-system', 'dgx-h100']])
+  for (const [id, v] of [
+    ['#dp', '2'],
+    ['#train-tp', '2'],
+    ['#pp', '2'],
+    ['#microbatches', '4'],
+    ['#zero', '1'],
+    ['#recompute', 'selective'],
+    ['#schedule', 'gpipe'],
+    ['#train-system', 'dgx-h100'],
+  ])
     assert.equal(await again.locator(id).inputValue(), v, id);
   assert.equal(await again.locator('#notice').isHidden(), true);
-  assert.equal(Number(await again.locator('#timeline').getAttribute('data-spans')), f.stages.reduce((k, st) => k + st.compute.length + st.communication.length, 0));
+  assert.equal(
+    Number(await again.locator('#timeline').getAttribute('data-spans')),
+    f.stages.reduce((k, st) => k + st.compute.length + st.communication.length, 0),
+  );
   // An unknown system in a link: a notice, the automatic system.
   const unknown = await open(link.slice(base.length).replace('sys=dgx-h100', 'sys=dgx-9000'));
   assert.match(await unknown.locator('#notice').textContent(), /system "dgx-9000" is not in this page's catalog/);
@@ -950,37 +1132,71 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   for (const [id, value, pattern] of bad) {
     const keep = await page.locator(id).inputValue();
     await page.fill(id, value);
-    await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('forecast-error').textContent), pattern.source);
-    assert.equal(await page.locator('#forecast-body').getAttribute('class').then((c) => c.includes('stale')), true);
+    await page.waitForFunction(
+      (re) => new RegExp(re).test(document.getElementById('forecast-error').textContent),
+      pattern.source,
+    );
+    assert.equal(
+      await page
+        .locator('#forecast-body')
+        .getAttribute('class')
+        .then((c) => c.includes('stale')),
+      true,
+    );
     await page.fill(id, keep);
     await page.waitForFunction(() => document.getElementById('forecast-error').textContent === '');
   }
   await page.selectOption('#train-system', 'a100-pcie-nvlink-pairs-4x');
-  await page.waitForFunction(() => /more than a100-pcie-nvlink-pairs-4x holds/.test(document.getElementById('forecast-error').textContent));
+  await page.waitForFunction(() =>
+    /more than a100-pcie-nvlink-pairs-4x holds/.test(document.getElementById('forecast-error').textContent),
+  );
   await page.selectOption('#train-system', '');
   await page.fill('#dp', '0');
-  await page.waitForFunction(() => /data-parallel GPUs must be a whole number/i.test(document.getElementById('stale-note').textContent));
+  await page.waitForFunction(() =>
+    /data-parallel GPUs must be a whole number/i.test(document.getElementById('stale-note').textContent),
+  );
   assert.equal(await page.locator('#dp').getAttribute('aria-invalid'), 'true');
   // torch.compile is single-GPU only: the core says so.
   await page.fill('#dp', '2');
   await page.check('#compile');
-  await page.waitForFunction(() => /multi-GPU forecasts model the eager graph only/.test(document.getElementById('forecast-error').textContent));
+  await page.waitForFunction(() =>
+    /multi-GPU forecasts model the eager graph only/.test(document.getElementById('forecast-error').textContent),
+  );
   await page.close();
 });
 
-test('the fastest plans are planParallel\'s, searched off the input path, and a plan can be used', async () => {
+test("the fastest plans are planParallel's, searched off the input path, and a plan can be used", async () => {
   const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048');
   assert.equal(await page.locator('#plan-panel').isHidden(), true);
   await page.click('#plan-find');
   await page.waitForSelector('#plan-status[data-done]', { timeout: 60000 });
   // Every count's search (1, 2, 4, 8 GPUs on a DGX H100) merged: the CLI's search over all of them.
-  const plan = cliJson(['plan', '--model', 'gpt3-2.7b', '--system', 'dgx-h100', '--global-batch', '8', '--seq', '2048', '--top', '10', '--json']);
+  const plan = cliJson([
+    'plan',
+    '--model',
+    'gpt3-2.7b',
+    '--system',
+    'dgx-h100',
+    '--global-batch',
+    '8',
+    '--seq',
+    '2048',
+    '--top',
+    '10',
+    '--json',
+  ]);
   assert.equal(Number(await page.locator('#plan-status').getAttribute('data-considered')), plan.considered);
-  assert.match(await page.locator('#plan-status').textContent(), new RegExp(`${plan.fitting.toLocaleString('en-US')} fit`));
+  assert.match(
+    await page.locator('#plan-status').textContent(),
+    new RegExp(`${plan.fitting.toLocaleString('en-US')} fit`),
+  );
   const rows = page.locator('#plan-table tbody tr');
   assert.equal(await rows.count(), Math.min(10, plan.by_step.length));
   const steps = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.step)));
-  assert.deepEqual(steps, plan.by_step.slice(0, steps.length).map((e) => e.step_ms));
+  assert.deepEqual(
+    steps,
+    plan.by_step.slice(0, steps.length).map((e) => e.step_ms),
+  );
   const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.plan }));
   assert.ok(jobs.finished === 1 && jobs.slices === 4, JSON.stringify(jobs));
   // Using the fastest sets the GPU fields; the forecast is that plan's step.
@@ -996,7 +1212,7 @@ test('the fastest plans are planParallel\'s, searched off the input path, and a 
   await page.close();
 });
 
-test('the model picker names the zoo\'s newer families', async () => {
+test("the model picker names the zoo's newer families", async () => {
   const page = await open('');
   const labels = await page.locator('#model-select optgroup').evaluateAll((gs) => gs.map((g) => g.label));
   for (const family of ['Mixtral (mixture of experts)', 'Qwen MoE (mixture of experts)', 'Gemma', 'Gemma 2', 'Phi-3'])
@@ -1016,7 +1232,9 @@ test('the accuracy scatter labels its log axes at powers of ten only, at phone a
     await page.setViewportSize({ width, height: 844 });
     await open('?view=accuracy', page);
     const canvas = page.locator('#accuracy-body canvas').first();
-    await page.waitForFunction(() => /measured axis: /.test(document.querySelector('#accuracy-body canvas')?.getAttribute('aria-label') ?? ''));
+    await page.waitForFunction(() =>
+      /measured axis: /.test(document.querySelector('#accuracy-body canvas')?.getAttribute('aria-label') ?? ''),
+    );
     const label = await canvas.getAttribute('aria-label');
     const axes = label.match(/measured axis: (.*); forecast axis: (.*)$/);
     assert.ok(axes, label);

@@ -46,8 +46,22 @@ export function tempFile(name, text) {
 }
 
 export function cliForecastArgs({ gpu, model, batch, seq, mode, predictor }) {
-  return ['forecast', '--gpu', gpu, '--model', model, '--batch', String(batch), '--seq', String(seq),
-    '--mode', mode, '--predictor', predictor, '--json'];
+  return [
+    'forecast',
+    '--gpu',
+    gpu,
+    '--model',
+    model,
+    '--batch',
+    String(batch),
+    '--seq',
+    String(seq),
+    '--mode',
+    mode,
+    '--predictor',
+    predictor,
+    '--json',
+  ];
 }
 
 export { execFileSync };

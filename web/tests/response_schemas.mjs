@@ -24,7 +24,10 @@ export function loadAjv() {
 export function makeValidator(AjvModule) {
   const Ajv = AjvModule.default ?? AjvModule;
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  for (const f of fs.readdirSync(SCHEMA_DIR).filter((n) => n.endsWith('.schema.json')).sort())
+  for (const f of fs
+    .readdirSync(SCHEMA_DIR)
+    .filter((n) => n.endsWith('.schema.json'))
+    .sort())
     ajv.addSchema(JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8')));
   const api = ajv.getSchema('api.schema.json');
   if (!api) throw new Error('core/schema/api.schema.json is missing');
@@ -77,7 +80,10 @@ export function spread(lists) {
     const { gpu_interconnect: _links, ...spec } = s;
     add('validateSystem', spec);
   }
-  for (const f of fs.readdirSync(path.join(REPO, 'model_zoo')).filter((n) => n.endsWith('.json')).sort())
+  for (const f of fs
+    .readdirSync(path.join(REPO, 'model_zoo'))
+    .filter((n) => n.endsWith('.json'))
+    .sort())
     add('validateModel', readJson(`model_zoo/${f}`));
 
   // Whole models: the zoo on an NVIDIA datacenter GPU in every mode, a few on others.
@@ -90,39 +96,151 @@ export function spread(lists) {
     }
   for (const gpu of ['h100-sxm', 'mi250x', 'rtx-4090', 't4'])
     for (const model of ['gpt2', 'llama3-8b', 'mixtral-8x7b'])
-      for (const mode of modes)
-        add('forecastModel', { gpu, model, batch: 1, seq: 512, mode, predictor: 'roofline' });
+      for (const mode of modes) add('forecastModel', { gpu, model, batch: 1, seq: 512, mode, predictor: 'roofline' });
   for (const precision of ['fp32', 'fp16', 'bf16'])
     for (const mode of modes) {
       add('forecastModel', { gpu: 'h100-sxm', model: 'llama2-7b', batch: 4, seq: 1024, mode, precision });
-      add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2-medium', batch: 8, seq: 512, mode, precision, engine: 'compiled' });
+      add('forecastModel', {
+        gpu: 'a100-80gb-sxm',
+        model: 'gpt2-medium',
+        batch: 8,
+        seq: 512,
+        mode,
+        precision,
+        engine: 'compiled',
+      });
     }
   add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'llama3-8b', batch: 1, seq: 128, mode: 'decode', context: 4096 });
-  add('forecastModel', { gpu: gpus[0], model: readJson('model_zoo/opt-tiny.json'), batch: 1, seq: 64, mode: 'inference' });
+  add('forecastModel', {
+    gpu: gpus[0],
+    model: readJson('model_zoo/opt-tiny.json'),
+    batch: 1,
+    seq: 64,
+    mode: 'inference',
+  });
 
   // Multi-GPU training steps.
   add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt3-2.7b', batch: 16, seq: 2048, mode: 'training', gpus: 8 });
-  add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'llama2-13b', batch: 32, seq: 2048, mode: 'training', dp: 2, tp: 2, pp: 2, microbatches: 8, zero: 1, recompute: 'selective' });
-  add('forecastModel', { gpu: 'h100-sxm', model: 'llama3-8b', batch: 16, seq: 4096, mode: 'training', tp: 4, pp: 2, microbatches: 4, schedule: 'gpipe', recompute: 'full', precision: 'bf16' });
-  add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2-xl', batch: 32, seq: 1024, mode: 'training', dp: 4, zero: 3, bucket_mb: 50, system: 'dgx-a100', predictor: 'roofline' });
-  add('forecastModel', { gpu: 'mi300x', model: 'mixtral-8x7b', batch: 8, seq: 2048, mode: 'training', tp: 8, precision: 'bf16', predictor: 'roofline' });
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-13b',
+    batch: 32,
+    seq: 2048,
+    mode: 'training',
+    dp: 2,
+    tp: 2,
+    pp: 2,
+    microbatches: 8,
+    zero: 1,
+    recompute: 'selective',
+  });
+  add('forecastModel', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    batch: 16,
+    seq: 4096,
+    mode: 'training',
+    tp: 4,
+    pp: 2,
+    microbatches: 4,
+    schedule: 'gpipe',
+    recompute: 'full',
+    precision: 'bf16',
+  });
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2-xl',
+    batch: 32,
+    seq: 1024,
+    mode: 'training',
+    dp: 4,
+    zero: 3,
+    bucket_mb: 50,
+    system: 'dgx-a100',
+    predictor: 'roofline',
+  });
+  add('forecastModel', {
+    gpu: 'mi300x',
+    model: 'mixtral-8x7b',
+    batch: 8,
+    seq: 2048,
+    mode: 'training',
+    tp: 8,
+    precision: 'bf16',
+    predictor: 'roofline',
+  });
 
   // Serving.
   for (const model of ['llama3-8b', 'gpt2', 'mixtral-8x7b', 'qwen2-7b'])
-    for (const [gpu, tp] of [['a100-80gb-sxm', 1], ['h100-sxm', 2], ['mi300x', 4]])
+    for (const [gpu, tp] of [
+      ['a100-80gb-sxm', 1],
+      ['h100-sxm', 2],
+      ['mi300x', 4],
+    ])
       add('forecastServing', { gpu, model, prompt: 512, output: 128, batch: 4, tp });
-  add('forecastServing', { gpu: 'l4', model: 'llama2-70b', prompt: 2048, output: 256, batch: 1, engine: 'eager', precision: 'fp16', predictor: 'roofline' });
+  add('forecastServing', {
+    gpu: 'l4',
+    model: 'llama2-70b',
+    prompt: 2048,
+    output: 256,
+    batch: 1,
+    engine: 'eager',
+    precision: 'fp16',
+    predictor: 'roofline',
+  });
   add('forecastServing', { gpu: 'a100-80gb-sxm', model: 'llama3-8b', prompt: 100, output: 1, precision: 'fp32' });
 
   // Serving under load (docs/serving-load.md).
-  add('forecastServing', { gpu: 'a100-80gb-sxm', model: 'llama3-8b', prompt: 256, output: 64, qps: 4, requests: 40, seed: 1 });
-  add('forecastServing', { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 32, tp: 2, concurrency: 8, requests: 24, slo_ttft_ms: 200, slo_tpot_ms: 50 });
-  add('forecastServing', { gpu: 'a100-80gb-sxm', model: 'gpt2', qps: 10, requests: 20, prompt: 64, output: 1, scheduler: 'static' });
-  add('forecastServing', { gpu: 'a100-80gb-sxm', model: 'qwen2-7b', prompt: 1, output: 1, trace: 'arrival_ms,prompt,output\n0,100,10\n50,300,20\n80,40,1\n', trace_name: 't.csv', slo_tpot_ms: 30 });
+  add('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama3-8b',
+    prompt: 256,
+    output: 64,
+    qps: 4,
+    requests: 40,
+    seed: 1,
+  });
+  add('forecastServing', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 512,
+    output: 32,
+    tp: 2,
+    concurrency: 8,
+    requests: 24,
+    slo_ttft_ms: 200,
+    slo_tpot_ms: 50,
+  });
+  add('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    qps: 10,
+    requests: 20,
+    prompt: 64,
+    output: 1,
+    scheduler: 'static',
+  });
+  add('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'qwen2-7b',
+    prompt: 1,
+    output: 1,
+    trace: 'arrival_ms,prompt,output\n0,100,10\n50,300,20\n80,40,1\n',
+    trace_name: 't.csv',
+    slo_tpot_ms: 30,
+  });
 
   // Plans.
   add('planParallel', { system: 'dgx-a100', model: 'gpt2-xl', global_batch: 64, seq: 1024, top: 5 });
-  add('planParallel', { system: 'dgx-h100', model: 'llama3-8b', global_batch: 32, precision: 'bf16', gpus: 8, top: 3, predictor: 'roofline' });
+  add('planParallel', {
+    system: 'dgx-h100',
+    model: 'llama3-8b',
+    global_batch: 32,
+    precision: 'bf16',
+    gpus: 8,
+    top: 3,
+    predictor: 'roofline',
+  });
 
   // Collectives.
   for (const s of systems)
@@ -133,14 +251,25 @@ export function spread(lists) {
   add('forecastCollective', { system: 'dgx-a100', collective: 'all_gather', bytes: 4096, gpus: 16, gpus_per_node: 4 });
 
   // Kernels.
-  const kernels = [['linear', [1, 8192, 1024, 4096]], ['bmm', [16, 512, 512, 64]], ['softmax', [4096, 4096]],
-    ['ln', [8192, 4096]], ['gelu', [4096, 16384]], ['add', [4096, 4096]]];
+  const kernels = [
+    ['linear', [1, 8192, 1024, 4096]],
+    ['bmm', [16, 512, 512, 64]],
+    ['softmax', [4096, 4096]],
+    ['ln', [8192, 4096]],
+    ['gelu', [4096, 16384]],
+    ['add', [4096, 4096]],
+  ];
   for (const gpu of ['a100-80gb-sxm', 'h100-sxm', 'mi250x', 'v100-sxm'])
     for (const [op, dims] of kernels)
-      for (const predictor of ['tilecast', 'roofline'])
-        add('forecastKernel', { gpu, op, dims, predictor });
+      for (const predictor of ['tilecast', 'roofline']) add('forecastKernel', { gpu, op, dims, predictor });
   for (const precision of ['tf32', 'fp16', 'bf16', 'fp8', 'int8'])
-    add('forecastKernel', { gpu: 'h100-sxm', op: 'linear', dims: [1, 2048, 2048, 2048], precision, predictor: 'roofline' });
+    add('forecastKernel', {
+      gpu: 'h100-sxm',
+      op: 'linear',
+      dims: [1, 2048, 2048, 2048],
+      precision,
+      predictor: 'roofline',
+    });
   add('forecastKernel', { gpu: 'a100-80gb-sxm', op: 'linear', dims: [1, 4096, 4096, 4096], precision: 'fp16' });
 
   // Bad requests: each must fail with a message (never an internal error).
@@ -159,14 +288,46 @@ export function spread(lists) {
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 1, seq: 128, precision: 'fp8' });
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 1, seq: 128, engine: 'jit' });
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'bert-base', batch: 1, seq: 128, mode: 'decode' });
-  bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training', tp: 2, recompute: 'some' });
-  bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training', pp: 2, schedule: 'zb' });
+  bad('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    batch: 8,
+    seq: 128,
+    mode: 'training',
+    tp: 2,
+    recompute: 'some',
+  });
+  bad('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    batch: 8,
+    seq: 128,
+    mode: 'training',
+    pp: 2,
+    schedule: 'zb',
+  });
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training', gpus: 6, tp: 4 });
   bad('forecastServing', { gpu: 'a100-80gb-sxm', model: 'gpt2', prompt: 16 });
   bad('forecastServing', { gpu: 'a100-80gb-sxm', model: 'gpt2', prompt: 16, output: 16, engine: 'compiled2' });
   bad('forecastServing', { gpu: 'a100-80gb-sxm', model: 'bert-base', prompt: 16, output: 16 });
-  bad('forecastServing', { gpu: 'a100-80gb-sxm', model: 'gpt2', prompt: 16, output: 16, qps: 1, concurrency: 2, requests: 4 });
-  bad('forecastServing', { gpu: 'a100-80gb-sxm', model: 'gpt2', prompt: 16, output: 16, qps: 1, requests: 4, scheduler: 'fifo' });
+  bad('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    prompt: 16,
+    output: 16,
+    qps: 1,
+    concurrency: 2,
+    requests: 4,
+  });
+  bad('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    prompt: 16,
+    output: 16,
+    qps: 1,
+    requests: 4,
+    scheduler: 'fifo',
+  });
   bad('planParallel', { model: 'gpt2', global_batch: 8 });
   bad('planParallel', { system: 'dgx-a100', model: 'gpt2', global_batch: 8, precision: 'int4' });
   bad('forecastCollective', { system: 'dgx-a100', collective: 'broadcast', bytes: 1024, gpus: 8 });

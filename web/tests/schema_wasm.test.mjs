@@ -23,7 +23,8 @@ test('every WASM answer, errors included, is what core/schema/ says', async () =
   const calls = spread(lists);
   for (const c of calls) {
     const problems = check(c.call, ask(c), c.ok);
-    if (problems.length) failures.push(`${c.call} ${JSON.stringify(c.request ?? null).slice(0, 200)}\n  ${problems.join('\n  ')}`);
+    if (problems.length)
+      failures.push(`${c.call} ${JSON.stringify(c.request ?? null).slice(0, 200)}\n  ${problems.join('\n  ')}`);
   }
   assert.ok(calls.length > 200, `only ${calls.length} calls in the spread`);
   assert.deepEqual(failures, []);

@@ -16,8 +16,10 @@ test('every published serving row states its setup, metric and source', () => {
   for (const r of data.rows) {
     assert.ok(!ids.has(r.id), `duplicate id ${r.id}`);
     ids.add(r.id);
-    for (const k of ['gpu', 'model', 'precision', 'metric', 'source']) assert.equal(typeof r[k], 'string', `${r.id}: ${k}`);
-    for (const k of ['tp', 'batch', 'prompt', 'output']) assert.ok(Number.isInteger(r[k]) && r[k] >= 1, `${r.id}: ${k}`);
+    for (const k of ['gpu', 'model', 'precision', 'metric', 'source'])
+      assert.equal(typeof r[k], 'string', `${r.id}: ${k}`);
+    for (const k of ['tp', 'batch', 'prompt', 'output'])
+      assert.ok(Number.isInteger(r[k]) && r[k] >= 1, `${r.id}: ${k}`);
     assert.ok(Number.isFinite(r.value) && r.value > 0, `${r.id}: value`);
     assert.ok(data.sources[r.source]?.url?.startsWith('https://'), `${r.id}: source ${r.source}`);
     assert.equal(typeof r.faithful, 'boolean', `${r.id}: faithful`);

@@ -80,12 +80,29 @@ test('custom GPU spec and pasted config give identical forecasts', () => {
   delete config.tilecast_name;
   const configFile = tempFile('config.json', JSON.stringify(config));
   for (const predictor of ['roofline', 'tilecast']) {
-    const args = ['forecast', '--gpu', gpuFile, '--model', configFile, '--batch', '3', '--seq', '300',
-      '--mode', 'training', '--predictor', predictor, '--json'];
+    const args = [
+      'forecast',
+      '--gpu',
+      gpuFile,
+      '--model',
+      configFile,
+      '--batch',
+      '3',
+      '--seq',
+      '300',
+      '--mode',
+      'training',
+      '--predictor',
+      predictor,
+      '--json',
+    ];
     const native = cli(args);
     const nativeGpu = JSON.parse(cli(['gpus', '--show', gpuFile]).text);
-    sameOutcome(native, () => tc.text.forecastModel({ gpu: nativeGpu, model: config, batch: 3, seq: 300, mode: 'training', predictor }),
-      `custom (${predictor})`);
+    sameOutcome(
+      native,
+      () => tc.text.forecastModel({ gpu: nativeGpu, model: config, batch: 3, seq: 300, mode: 'training', predictor }),
+      `custom (${predictor})`,
+    );
   }
 });
 
@@ -99,8 +116,23 @@ test('kernel forecasts are identical natively and in WASM', () => {
   ];
   for (const predictor of ['roofline', 'tilecast']) {
     for (const [gpu, op, dims] of cases) {
-      const native = cli(['kernel', '--gpu', gpu, '--op', op, '--dims', dims.join(','), '--predictor', predictor, '--json']);
-      sameOutcome(native, () => tc.text.forecastKernel({ gpu: spec(gpu), op, dims, predictor }), `${op} on ${gpu} (${predictor})`);
+      const native = cli([
+        'kernel',
+        '--gpu',
+        gpu,
+        '--op',
+        op,
+        '--dims',
+        dims.join(','),
+        '--predictor',
+        predictor,
+        '--json',
+      ]);
+      sameOutcome(
+        native,
+        () => tc.text.forecastKernel({ gpu: spec(gpu), op, dims, predictor }),
+        `${op} on ${gpu} (${predictor})`,
+      );
     }
   }
 });
@@ -137,27 +169,43 @@ const BAD = [
   ['bad mode', () => tc.forecastModel({ ...good, mode: 'sideways' }), /mode/],
   ['bad predictor', () => tc.forecastModel({ ...good, predictor: 'oracle' }), /predictor/],
   ['model of the wrong type', () => tc.forecastModel({ ...good, model: 42 }), /model/],
-  ['config with wrong types', () => tc.forecastModel({ ...good, model: { model_type: 'llama', hidden_size: 'big', num_hidden_layers: [] } }), /hidden_size|num_hidden_layers|field/],
+  [
+    'config with wrong types',
+    () => tc.forecastModel({ ...good, model: { model_type: 'llama', hidden_size: 'big', num_hidden_layers: [] } }),
+    /hidden_size|num_hidden_layers|field/,
+  ],
   ['config that is empty', () => tc.validateModel('{}'), /model config/],
   ['config of an unknown family', () => tc.validateModel({ model_type: 'xyz', hidden_size: 8 }), /model/],
   ['GPU with absurd numbers', () => tc.validateGpu({ ...spec('t4'), num_sm: 1e12 }), /num_sm/],
-  ['GPU with negative bandwidth', () => tc.forecastModel({ ...good, gpu: { ...spec('t4'), mem_bw_gbps: -5 } }), /mem_bw_gbps/],
+  [
+    'GPU with negative bandwidth',
+    () => tc.forecastModel({ ...good, gpu: { ...spec('t4'), mem_bw_gbps: -5 } }),
+    /mem_bw_gbps/,
+  ],
   ['GPU with strings for numbers', () => tc.validateGpu({ ...spec('t4'), fp32_gflops: 'fast' }), /fp32_gflops/],
   ['GPU spec that is not an object', () => tc.forecastModel({ ...good, gpu: [1, 2] }), /gpu/],
   ['kernel with bad dims', () => tc.forecastKernel({ gpu: 'h100-sxm', op: 'linear', dims: [1, -2, 3, 4] }), /dim/],
   ['kernel with unknown op', () => tc.forecastKernel({ gpu: 'h100-sxm', op: 'fft', dims: [1, 2] }), /op/],
-  ['a workload no GPU could hold', () => tc.forecastModel({ ...good, model: 'gpt3-2.7b', batch: 1000000, seq: 1000000 }), /too large/],
+  [
+    'a workload no GPU could hold',
+    () => tc.forecastModel({ ...good, model: 'gpt3-2.7b', batch: 1000000, seq: 1000000 }),
+    /too large/,
+  ],
 ];
 
 test('bad input throws JavaScript errors and the instance keeps working', () => {
   const reference = tc.text.forecastModel(good);
   for (const [label, call, pattern] of BAD) {
-    assert.throws(call, (e) => {
-      assert.ok(e instanceof Error, `${label}: not an Error`);
-      assert.ok(e instanceof TilecastError || e.name === 'TilecastError', `${label}: ${e.name}, not a TilecastError`);
-      assert.match(e.message, pattern, `${label}: unexpected message`);
-      return true;
-    }, label);
+    assert.throws(
+      call,
+      (e) => {
+        assert.ok(e instanceof Error, `${label}: not an Error`);
+        assert.ok(e instanceof TilecastError || e.name === 'TilecastError', `${label}: ${e.name}, not a TilecastError`);
+        assert.match(e.message, pattern, `${label}: unexpected message`);
+        return true;
+      },
+      label,
+    );
     // The instance is still alive and gives the same answer as before.
     assert.equal(tc.text.forecastModel(good), reference, `after ${label}`);
   }
@@ -166,7 +214,10 @@ test('bad input throws JavaScript errors and the instance keeps working', () => 
 test('C++ error messages reach JavaScript unchanged', () => {
   const native = cli(['forecast', '--gpu', 'gtx-9999', '--model', 'gpt2', '--seq', '128', '--json']);
   assert.equal(native.ok, false);
-  assert.throws(() => tc.forecastModel({ ...good, gpu: 'gtx-9999' }), (e) => e.message === native.error);
+  assert.throws(
+    () => tc.forecastModel({ ...good, gpu: 'gtx-9999' }),
+    (e) => e.message === native.error,
+  );
 });
 
 test('hundreds of failing calls in a row leave the instance working', () => {
@@ -194,17 +245,62 @@ test('attention scores beyond 2^31 elements forecast: GPT-3 2.7B at seq 2048 up 
 // The serve view's call: forecastServing must give the CLI's `tilecast serve --json`
 // numbers (the CLI indents the same JSON) and the same errors.
 const SERVE_CASES = [
-  { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 256, batch: 8, tp: 1, precision: 'bf16', engine: 'fused' },
-  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', prompt: 1024, output: 64, batch: 2, tp: 2, precision: 'fp16', engine: 'eager' },
+  {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 512,
+    output: 256,
+    batch: 8,
+    tp: 1,
+    precision: 'bf16',
+    engine: 'fused',
+  },
+  {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    prompt: 1024,
+    output: 64,
+    batch: 2,
+    tp: 2,
+    precision: 'fp16',
+    engine: 'eager',
+  },
   { gpu: 'rtx-4090', model: 'mistral-7b', prompt: 128, output: 2, batch: 1, tp: 1, precision: 'fp32', engine: 'fused' },
-  { gpu: 'v100-sxm', model: 'llama2-7b', prompt: 512, output: 256, batch: 1, tp: 1, precision: 'bf16', engine: 'fused' },
+  {
+    gpu: 'v100-sxm',
+    model: 'llama2-7b',
+    prompt: 512,
+    output: 256,
+    batch: 1,
+    tp: 1,
+    precision: 'bf16',
+    engine: 'fused',
+  },
   { gpu: 'h100-sxm', model: 'bert-base', prompt: 128, output: 16, batch: 1, tp: 1, precision: 'bf16', engine: 'fused' },
 ];
 
 test('forecastServing matches tilecast serve --json, errors included', () => {
   for (const r of SERVE_CASES) {
-    const args = ['serve', '--gpu', r.gpu, '--model', r.model, '--prompt', String(r.prompt), '--output', String(r.output),
-      '--batch', String(r.batch), '--tp', String(r.tp), '--precision', r.precision, '--engine', r.engine, '--json'];
+    const args = [
+      'serve',
+      '--gpu',
+      r.gpu,
+      '--model',
+      r.model,
+      '--prompt',
+      String(r.prompt),
+      '--output',
+      String(r.output),
+      '--batch',
+      String(r.batch),
+      '--tp',
+      String(r.tp),
+      '--precision',
+      r.precision,
+      '--engine',
+      r.engine,
+      '--json',
+    ];
     const native = cli(args);
     let wasm;
     try {
@@ -226,14 +322,31 @@ function cliModelArgs(r) {
   const args = cliForecastArgs({ predictor: 'tilecast', ...r });
   if (r.precision) args.push('--precision', r.precision);
   if (r.engine === 'compiled') args.push('--compile');
-  const flags = { dp: '--dp', tp: '--tp', pp: '--pp', microbatches: '--microbatches', zero: '--zero', recompute: '--recompute', schedule: '--schedule', system: '--system' };
+  const flags = {
+    dp: '--dp',
+    tp: '--tp',
+    pp: '--pp',
+    microbatches: '--microbatches',
+    zero: '--zero',
+    recompute: '--recompute',
+    schedule: '--schedule',
+    system: '--system',
+  };
   for (const [k, flag] of Object.entries(flags)) if (r[k] !== undefined) args.push(flag, String(r[k]));
   return args;
 }
 
 const PRECISION_CASES = [
   { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training', precision: 'bf16' },
-  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 2, seq: 1024, mode: 'training', precision: 'fp16', engine: 'compiled' },
+  {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    batch: 2,
+    seq: 1024,
+    mode: 'training',
+    precision: 'fp16',
+    engine: 'compiled',
+  },
   { gpu: 'a100-80gb-sxm', model: 'mixtral-8x7b', batch: 1, seq: 512, mode: 'inference', precision: 'bf16' },
   { gpu: 't4', model: 'gpt2', batch: 8, seq: 128, mode: 'training', engine: 'compiled' },
   { gpu: 'v100-sxm', model: 'gpt2', batch: 8, seq: 128, mode: 'training', precision: 'bf16' }, // no BF16 units: an error
@@ -242,7 +355,11 @@ const PRECISION_CASES = [
 test('precision and torch.compile forecasts are identical natively and in WASM, errors included', () => {
   for (const c of PRECISION_CASES) {
     const req = { predictor: 'tilecast', ...c };
-    const wasm = sameOutcome(cli(cliModelArgs(req)), () => tc.text.forecastModel(req), `${c.model} on ${c.gpu} ${c.precision ?? 'fp32'} ${c.engine ?? 'eager'}`);
+    const wasm = sameOutcome(
+      cli(cliModelArgs(req)),
+      () => tc.text.forecastModel(req),
+      `${c.model} on ${c.gpu} ${c.precision ?? 'fp32'} ${c.engine ?? 'eager'}`,
+    );
     if (wasm.ok) {
       const f = JSON.parse(wasm.text);
       assert.equal(f.precision, c.precision ?? 'fp32');
@@ -254,31 +371,95 @@ test('precision and torch.compile forecasts are identical natively and in WASM, 
 });
 
 const PARALLEL_CASES = [
-  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 2, tp: 2, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' },
-  { gpu: 'a100-80gb-sxm', model: 'llama2-7b', batch: 16, seq: 1024, mode: 'training', dp: 2, tp: 4, pp: 1, microbatches: 2, zero: 1, recompute: 'selective', schedule: '1f1b', system: 'dgx-a100', precision: 'bf16' },
-  { gpu: 'h100-sxm', model: 'gpt3-6.7b', batch: 8, seq: 2048, mode: 'training', dp: 1, tp: 2, pp: 4, microbatches: 8, zero: 0, recompute: 'full', schedule: 'gpipe' },
+  {
+    gpu: 'h100-sxm',
+    model: 'gpt3-2.7b',
+    batch: 8,
+    seq: 2048,
+    mode: 'training',
+    dp: 2,
+    tp: 2,
+    pp: 2,
+    microbatches: 4,
+    zero: 0,
+    recompute: 'none',
+    schedule: '1f1b',
+  },
+  {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    batch: 16,
+    seq: 1024,
+    mode: 'training',
+    dp: 2,
+    tp: 4,
+    pp: 1,
+    microbatches: 2,
+    zero: 1,
+    recompute: 'selective',
+    schedule: '1f1b',
+    system: 'dgx-a100',
+    precision: 'bf16',
+  },
+  {
+    gpu: 'h100-sxm',
+    model: 'gpt3-6.7b',
+    batch: 8,
+    seq: 2048,
+    mode: 'training',
+    dp: 1,
+    tp: 2,
+    pp: 4,
+    microbatches: 8,
+    zero: 0,
+    recompute: 'full',
+    schedule: 'gpipe',
+  },
   // Bad input: the core's messages.
   { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 1, tp: 3, pp: 1, microbatches: 1 },
   { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training', dp: 2, tp: 1, pp: 1, microbatches: 3 },
-  { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1024, seq: 2048, mode: 'training', dp: 1024, tp: 1, pp: 1, microbatches: 1 },
+  {
+    gpu: 'h100-sxm',
+    model: 'gpt3-2.7b',
+    batch: 1024,
+    seq: 2048,
+    mode: 'training',
+    dp: 1024,
+    tp: 1,
+    pp: 1,
+    microbatches: 1,
+  },
 ];
 
 test('multi-GPU training forecasts are identical natively and in WASM, errors included', () => {
   let ok = 0;
   for (const c of PARALLEL_CASES) {
     const req = { predictor: 'tilecast', ...c };
-    const wasm = sameOutcome(cli(cliModelArgs(req)), () => tc.text.forecastModel(req), `${c.dp}x${c.tp}x${c.pp} ${c.model}`);
+    const wasm = sameOutcome(
+      cli(cliModelArgs(req)),
+      () => tc.text.forecastModel(req),
+      `${c.dp}x${c.tp}x${c.pp} ${c.model}`,
+    );
     if (!wasm.ok) continue;
     ok += 1;
     const f = JSON.parse(wasm.text);
     assert.equal(f.parallel.gpus, c.dp * c.tp * c.pp);
     assert.equal(f.stages.length, c.pp);
-    assert.ok(f.stages.every((s) => s.compute.length === 2 * c.microbatches || c.recompute === 'full'), 'a forward and a backward span per micro-batch');
+    assert.ok(
+      f.stages.every((s) => s.compute.length === 2 * c.microbatches || c.recompute === 'full'),
+      'a forward and a backward span per micro-batch',
+    );
     assert.equal(typeof f.memory.fits, 'boolean');
   }
   assert.equal(ok, 3);
-  assert.throws(() => tc.forecastModel({ ...PARALLEL_CASES[0], tp: 3 }), /tp 3 does not divide GPT-3 2\.7B's 32 attention heads/);
-  assert.throws(() => tc.forecastModel({ ...PARALLEL_CASES[0], engine: 'compiled' }), /multi-GPU forecasts model the eager graph only/);
+  assert.throws(
+    () => tc.forecastModel({ ...PARALLEL_CASES[0], tp: 3 }),
+    /tp 3 does not divide GPT-3 2\.7B's 32 attention heads/,
+  );
+  assert.throws(
+    () => tc.forecastModel({ ...PARALLEL_CASES[0], engine: 'compiled' }),
+    /multi-GPU forecasts model the eager graph only/,
+  );
 });
 
 test('planParallel is identical to tilecast plan --json', () => {
@@ -288,7 +469,17 @@ test('planParallel is identical to tilecast plan --json', () => {
     { system: 'dgx-a100', model: 'gpt2-large', global_batch: 16, seq: 1024, top: 4, precision: 'bf16' },
   ];
   for (const c of cases) {
-    const args = ['plan', '--system', c.system, '--model', c.model, '--global-batch', String(c.global_batch), '--seq', String(c.seq)];
+    const args = [
+      'plan',
+      '--system',
+      c.system,
+      '--model',
+      c.model,
+      '--global-batch',
+      String(c.global_batch),
+      '--seq',
+      String(c.seq),
+    ];
     if (c.top) args.push('--top', String(c.top));
     if (c.predictor) args.push('--predictor', c.predictor);
     if (c.precision) args.push('--precision', c.precision);

@@ -63,8 +63,8 @@ struct TrainResult {
 
 // `device_files` are the device JSONs (dataset format) the CSVs' Device names resolve to.
 // Throws tilecast::Error for a malformed row (file and line) or an unknown Device.
-// The GEMM tile table alone (core/data/models/nvidia-fp32/tile_table.json): each training GPU's most measured tile
-// per shape cell, from the same rows train_kernel_models reads; no fitting.
+// The GEMM tile table alone (core/data/models/nvidia-fp32/tile_table.json): each training GPU's
+// most measured tile per shape cell, from the same rows train_kernel_models reads; no fitting.
 std::string build_tile_table(const std::vector<TrainText>& csvs,
                              const std::vector<TrainText>& device_files, const TrainConfig& config);
 

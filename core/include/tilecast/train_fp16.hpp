@@ -1,8 +1,8 @@
 // The FP16 trainer: fits the tensor-core GEMM, 2-byte element-wise, layer-norm and token-row
 // (RMSNorm, rotary, SiLU-and-mul, embedding) models to the vidur per-operator timings
 // (tilecast/vidur_ops.hpp) and writes a kernel weights file of their own
-// (core/data/models/nvidia-half/kernel_weights.json). Deterministic for a seed, like `tilecast train`, whose
-// FP32 models it leaves alone.
+// (core/data/models/nvidia-half/kernel_weights.json). Deterministic for a seed, like `tilecast
+// train`, whose FP32 models it leaves alone.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +35,8 @@ std::string fp16_train_config_text(const Fp16TrainConfig& config);
 std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
                                  const Fp16TrainConfig& config);
 
-// The analytic tensor-core GEMM model's fit (core/data/models/nvidia-half-gemm/tensor_gemm.json): its form and
-// fit as one line, and the FNV-1a 64 over the GPUs' specs, the CSVs and that line.
+// The analytic tensor-core GEMM model's fit (core/data/models/nvidia-half-gemm/tensor_gemm.json):
+// its form and fit as one line, and the FNV-1a 64 over the GPUs' specs, the CSVs and that line.
 std::string tensor_gemm_config_text();
 std::uint64_t tensor_gemm_training_hash(const std::vector<Fp16TrainInput>& inputs);
 

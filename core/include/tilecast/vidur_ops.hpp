@@ -48,8 +48,8 @@ std::vector<VidurOpRow> parse_vidur_mlp_csv(std::string_view csv_text, std::stri
 // MAPE per operator on `gpu`, the roofline's beside it; groups in vidur_op_names() order.
 // `weights_json`: a kernel weights file (`tilecast train-fp16`) to forecast with instead of the
 // built-in learned models (GEMMs too, by the weights' net, unless `gemm_json` is given);
-// `gemm_json`: a tensor-core GEMM model file (core/data/models/nvidia-half-gemm/tensor_gemm.json's format) for
-// the GEMMs. Both ignored for the roofline predictor.
+// `gemm_json`: a tensor-core GEMM model file (core/data/models/nvidia-half-gemm/tensor_gemm.json's
+// format) for the GEMMs. Both ignored for the roofline predictor.
 EvalReport evaluate_vidur_ops(const std::vector<VidurOpRow>& rows, const GpuSpec& gpu,
                               Predictor predictor = Predictor::tilecast,
                               std::string_view weights_json = {}, std::string_view gemm_json = {});

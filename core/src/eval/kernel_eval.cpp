@@ -29,7 +29,8 @@ std::string eval_rows_csv(const std::vector<MeasuredKernel>& rows,
   char buf[160];
   for (const MeasuredKernel& r : rows) {
     const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
-    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g,", r.latency_ms, f.latency_ms, f.roofline_ms);
+    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g,", r.latency_ms, f.latency_ms,
+                  f.roofline_ms);
     out += "\"" + r.origin + "\"," + r.device + "," + std::string(op_name(r.kernel.op)) + ",\"" +
            dims_to_string(r.kernel) + "\"" + buf + f.tile + "," + std::to_string(f.waves) + "\n";
   }

@@ -1,6 +1,6 @@
 // The analytic tensor-core GEMM model (FP16/BF16 on NVIDIA): three parameters shared by every
-// GPU, fitted by `tilecast train-fp16` (core/data/models/nvidia-half-gemm/tensor_gemm.json). Chosen over the
-// learned GEMM net because it carries across GPUs (docs/fp16-model.md): latency =
+// GPU, fitted by `tilecast train-fp16` (core/data/models/nvidia-half-gemm/tensor_gemm.json). Chosen
+// over the learned GEMM net because it carries across GPUs (docs/fp16-model.md): latency =
 //   max(compute_scale x waves x a tile's FLOPs at the per-SM tensor peak,
 //       bandwidth_scale x kernel bytes / DRAM bandwidth) + overhead_ms,
 // the tile from the tensor-core tile rule (kernel/tensor_tiles.hpp).

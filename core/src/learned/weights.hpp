@@ -1,5 +1,6 @@
 // The trained utilization models, one per op family keyed by the family's name, parsed from
-// the embedded core/data/models/nvidia-fp32/kernel_weights.json (written by `tilecast train`) or given by a test.
+// the embedded core/data/models/nvidia-fp32/kernel_weights.json (written by `tilecast train`) or
+// given by a test.
 #pragma once
 
 #include <functional>

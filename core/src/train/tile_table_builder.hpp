@@ -1,5 +1,6 @@
 // Builds the compact GEMM tile-selection table from measured GEMM rows: the
-// majority tile per (GPU, op, log2 shape cell), as core/data/models/nvidia-fp32/tile_table.json text.
+// majority tile per (GPU, op, log2 shape cell), as core/data/models/nvidia-fp32/tile_table.json
+// text.
 #pragma once
 
 #include <map>

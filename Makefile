@@ -5,7 +5,7 @@ help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
 	@echo "make test    - the whole test suite (what CI runs)"
 	@echo "make start   - build the CLI, WASM and site (not the tests) and serve the calculator on :8080"
-	@echo "make train   - retrain the kernel predictor (2-4 min, deterministic) into core/data/models/"
+	@echo "make train   - retrain the NVIDIA FP32 kernel models (train --model nvidia-fp32, 2-4 min, deterministic; core/data/models/README.md)"
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/models/"
 	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/models/ (~2 min)"
 	@echo "make eval    - accuracy tables (kernels and whole models) (docs/accuracy.md)"

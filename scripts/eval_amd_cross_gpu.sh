@@ -4,7 +4,7 @@
 # the other GPU held out), then forecast every kernel row of the other GPU: its GEMM test rows
 # (amd/kernels/test) and its vector-op rows (amd/kernels/train). Prints MAPE per op beside the
 # roofline as a Markdown table, both ways. ~4 min on 2 cores. Usage: scripts/eval_amd_cross_gpu.sh [BUILD_DIR]
-# TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-amd --rows) as
+# TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-kernels --rows) as
 # DIR/<train>-on-<test>.csv, which scripts/experiments/amd_gemm_residuals.py breaks down.
 # TILECAST_AMD_GEMM=net forecasts the GEMMs with the learned net instead of the analytic model
 # (the figures before it).
@@ -15,7 +15,8 @@ cli="$BUILD/cli/tilecast"
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 AMD="$DATA/amd/kernels"
 tmp=$(mktemp -d)
-gemm_flag() { [ "${TILECAST_AMD_GEMM:-analytic}" = net ] || echo "--gemm-model $tmp/$1/gemm_amd_fp32.json"; }
+models=(--model amd-fp32)
+[ "${TILECAST_AMD_GEMM:-analytic}" = net ] || models+=(--model amd-fp32-gemm)
 trap 'rm -rf "$tmp"' EXIT
 for pair in "MI100 MI210" "MI210 MI100"; do
   set -- $pair
@@ -26,13 +27,12 @@ for pair in "MI100 MI210" "MI210 MI100"; do
   for op in add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
     files+=("$AMD/train/$op/AMD Instinct $2.csv")
   done
-  "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
-    --tile-table "$tmp/$1/tile_table_amd.json" $(gemm_flag "$1") --json "${files[@]}" >"$tmp/$1-on-$2.json"
+  "$cli" eval-kernels --devices "$DATA/devices" "${models[@]}" --model-dir "$tmp/$1" --json \
+    "${files[@]}" >"$tmp/$1-on-$2.json" 2>/dev/null
   if [ -n "${TILECAST_ROWS_DIR:-}" ]; then
     mkdir -p "$TILECAST_ROWS_DIR"
-    "$cli" eval-amd --devices "$DATA/devices" --weights "$tmp/$1/kernel_weights_amd.json" \
-      --tile-table "$tmp/$1/tile_table_amd.json" $(gemm_flag "$1") \
-      --rows "${files[0]}" "${files[1]}" >"$TILECAST_ROWS_DIR/$1-on-$2.csv"
+    "$cli" eval-kernels --devices "$DATA/devices" "${models[@]}" --model-dir "$tmp/$1" \
+      --rows "${files[0]}" "${files[1]}" >"$TILECAST_ROWS_DIR/$1-on-$2.csv" 2>/dev/null
   fi
 done
 python3 - "$tmp" <<'PY'

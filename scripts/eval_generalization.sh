@@ -14,7 +14,7 @@ if [ ! -x "$CLI" ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 H200=data/measured/h200
 . scripts/nvidia_training_csvs.sh
-nvidia_training_csvs "$DATA"
+nvidia_training_csvs "$DATA" "$CLI"
 kernels=("$DATA/nvidia/kernels/test/bmm.csv" "$DATA/nvidia/kernels/test/linear.csv"
   "$DATA/nvidia/kernels/test/vec.csv")
 for run in fp32-seed0 fp32-seed1; do

@@ -1,13 +1,9 @@
-# The NVIDIA FP32 training CSVs of the shipped model, in the order the trainer reads them
-# (the weights record that order). Sourced by scripts/train.sh, eval_generalization.sh,
-# experiments/h200_in_training.sh and experiments/fold_gemm_tiles.sh: nvidia_training_csvs DATA_DIR fills the array `files`.
+# The NVIDIA FP32 training CSVs of the shipped model, in the order the trainer reads them (the
+# weights record that order): the CSVs of core/data/models/nvidia-fp32/manifest.json's recipe.
+# Sourced by scripts/eval_generalization.sh and experiments/: nvidia_training_csvs DATA_DIR [CLI]
+# fills the array `files` (DATA_DIR: the neusight data folder; CLI: build/cli/tilecast).
 nvidia_training_csvs() {
-  local train="$1/nvidia/kernels/train" op gpu
-  files=()
-  for op in linear bmm add addu mul mulu div divu pow powu relu gelu tanh softmax ln; do
-    for gpu in "NVIDIA A100-PCIE-40GB" "Tesla P100-PCIE-16GB" "Tesla P4" "Tesla T4" "Tesla V100-PCIE-32GB"; do
-      files+=("$train/$op/$gpu.csv")
-    done
-  done
-  files+=("$train/elem-curated.csv" "$train/softmax-curated.csv" "$train/ln-curated.csv")
+  local data="$1" cli="${2:-build/cli/tilecast}"
+  mapfile -t files < <("$cli" train --model nvidia-fp32 --data "$(dirname "$data")" --recipe |
+    grep '\.csv$' | sed "s#^$(dirname "$data")/neusight#$data#")
 }

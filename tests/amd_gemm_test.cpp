@@ -27,14 +27,11 @@ namespace {
 
 const char* const kGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
 
-// The GEMM inputs of scripts/train_amd.sh, in its order.
+// The inputs of its recipe (core/data/models/amd-fp32-gemm/manifest.json, "train"), in order.
 std::vector<TrainText> gemm_csvs() {
   std::vector<TrainText> out;
-  for (const char* op : {"linear", "bmm"})
-    for (const char* gpu : kGpus) {
-      const std::string rel = std::string("amd/kernels/test/") + op + "/" + gpu + ".csv";
-      out.push_back({rel, test::read_file(test::data_dir() + "/" + rel)});
-    }
+  for (const std::string& rel : test::recipe_csvs("amd-fp32-gemm"))
+    out.push_back({rel, test::read_file(test::data_dir() + "/" + rel)});
   return out;
 }
 

@@ -24,22 +24,9 @@ using namespace tilecast;
 namespace {
 
 const char* const kGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
-const char* const kVectorOps[] = {"add",  "addu", "mul",  "mulu", "div",     "divu", "pow",
-                                  "powu", "relu", "gelu", "tanh", "softmax", "ln"};
 
-// The inputs of scripts/train_amd.sh, in its order.
-std::vector<std::string> training_inputs() {
-  std::vector<std::string> out;
-  for (const char* op : {"linear", "bmm"})
-    for (const char* gpu : kGpus)
-      out.push_back(std::string("amd/kernels/test/") + op + "/" + gpu + ".csv");
-  for (const char* op : kVectorOps)
-    for (const char* gpu : kGpus)
-      out.push_back(std::string("amd/kernels/train/") + op + "/" + gpu + ".csv");
-  for (const char* f : {"elem-curated.csv", "softmax-curated.csv", "ln-curated.csv"})
-    out.push_back(std::string("amd/kernels/train/") + f);
-  return out;
-}
+// The inputs of its recipe (core/data/models/amd-fp32/manifest.json, "train"), in its order.
+std::vector<std::string> training_inputs() { return test::recipe_csvs("amd-fp32"); }
 
 struct Ceiling {
   const char* gpu;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "tilecast/error.hpp"
+#include "tilecast/learned_models.hpp"
 
 namespace tilecast::test {
 
@@ -38,6 +39,15 @@ CliRun run_shell(const std::string& command) {
 }
 
 TrainText dataset_file(const std::string& rel) { return {rel, read_file(data_dir() + "/" + rel)}; }
+
+std::vector<std::string> recipe_csvs(const std::string& id) {
+  const std::string prefix = "DATA/neusight/";
+  std::vector<std::string> out;
+  for (const std::string& w : model_training_recipe(id, "DATA", ""))
+    if (w.rfind(prefix, 0) == 0 && w.size() > 4 && w.substr(w.size() - 4) == ".csv")
+      out.push_back(w.substr(prefix.size()));
+  return out;
+}
 
 std::vector<TrainText> dataset_device_files() {
   std::vector<std::string> names;

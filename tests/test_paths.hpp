@@ -26,6 +26,9 @@ CliRun run_cli(const std::string& args);
 
 // A file of the shared dataset as a trainer input, named by its path under data_dir().
 TrainText dataset_file(const std::string& rel);
+// The NeuSight CSVs built-in model `id`'s training recipe reads (its manifest's "train"), in
+// its order, relative to the data set (e.g. "nvidia/kernels/train/ln/Tesla T4.csv").
+std::vector<std::string> recipe_csvs(const std::string& id);
 // Every device file of the shared dataset (devices/*.json), sorted by name.
 std::vector<TrainText> dataset_device_files();
 // Those files parsed, by device name (what eval-kernels' --devices reads).

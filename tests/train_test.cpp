@@ -148,14 +148,9 @@ TEST_SUITE("train") {
   TEST_CASE("the committed weights are current: inputs, trainer config and hash") {
     const auto w = nlohmann::json::parse(
         test::read_file(test::repo_dir() + "/core/data/models/nvidia-fp32/kernel_weights.json"));
-    std::vector<std::string> expected;
-    for (const char* op : {"linear", "bmm", "add", "addu", "mul", "mulu", "div", "divu", "pow",
-                           "powu", "relu", "gelu", "tanh", "softmax", "ln"})
-      for (const char* gpu : {"NVIDIA A100-PCIE-40GB", "Tesla P100-PCIE-16GB", "Tesla P4",
-                              "Tesla T4", "Tesla V100-PCIE-32GB"})
-        expected.push_back(std::string("nvidia/kernels/train/") + op + "/" + gpu + ".csv");
-    for (const char* f : {"elem-curated.csv", "softmax-curated.csv", "ln-curated.csv"})
-      expected.push_back(std::string("nvidia/kernels/train/") + f);
+    // What its recipe (core/data/models/nvidia-fp32/manifest.json, "train") reads.
+    const std::vector<std::string> expected = test::recipe_csvs("nvidia-fp32");
+    REQUIRE(expected.size() == 78);
     REQUIRE(w.at("inputs").get<std::vector<std::string>>() == expected);
 
     std::vector<TrainText> csvs;

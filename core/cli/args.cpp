@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "tilecast/error.hpp"
 
 namespace tilecast::cli {
 
 Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>& flags,
-           const std::vector<std::string>& switches) {
+           const std::vector<std::string>& switches)
+    : argv_(argv) {
   auto known = [](const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
   };
@@ -74,6 +76,20 @@ std::int64_t Args::integer(const std::string& name, std::int64_t fallback, std::
     throw Error("--" + name + " is '" + s + "'; allowed: an integer from " + std::to_string(min) +
                 " to " + std::to_string(max));
   return v;
+}
+
+double parse_number(const std::string& flag, const std::string& text, const std::string& what) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw Error("--" + flag + ": '" + text.substr(0, 40) + "' is not a number" +
+                (what.empty() ? "" : " (" + what + ")"));
+  return v;
+}
+
+double Args::real(const std::string& name, const std::string& what) const {
+  return parse_number(name, require(name), what);
 }
 
 }  // namespace tilecast::cli

@@ -26,19 +26,6 @@ std::vector<std::string> split_commas(const std::string& s) {
   }
 }
 
-double number(const std::string& flag, const std::string& v) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size())
-    throw Error("--" + flag + ": '" + v.substr(0, 40) + "' is not a number");
-  return x;
-}
-
 int run_capacity(const Args& args) {
   const std::string model_arg = args.require("model");
   const ModelConfig model = resolve_model(model_arg);
@@ -63,7 +50,7 @@ int run_capacity(const Args& args) {
   if (args.has("price-per-gpu-hour")) {
     nlohmann::json prices = nlohmann::json::array();
     for (const std::string& p : split_commas(args.get("price-per-gpu-hour")))
-      prices.push_back(number("price-per-gpu-hour", p));
+      prices.push_back(parse_number("price-per-gpu-hour", p));
     req["price_per_gpu_hour"] = prices;
   }
   // the API's reading of the request, then the plan with progress on stderr

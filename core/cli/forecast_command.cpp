@@ -36,14 +36,7 @@ int run_parallel(const Args& args, nlohmann::json req) {
     } else if (key == "system") {
       req[key] = is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
     } else if (key == "bucket_mb") {
-      try {
-        std::size_t used = 0;
-        const double mb = std::stod(v, &used);
-        if (used != v.size()) throw std::invalid_argument(v);
-        req[key] = mb;
-      } catch (const std::exception&) {
-        throw Error("--bucket-mb: '" + v + "' is not a number (megabytes; DDP's default 25)");
-      }
+      req[key] = parse_number("bucket-mb", v, "megabytes; DDP's default 25");
     } else {
       req[key] = args.integer(f, 0, key == "zero" ? 0 : 1, 65536);
     }

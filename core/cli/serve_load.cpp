@@ -15,16 +15,7 @@ namespace {
 
 void number_flag(const Args& args, nlohmann::json& req, const char* flag, const char* field) {
   if (!args.has(flag)) return;
-  const std::string v = args.get(flag);
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size())
-    throw Error(std::string("--") + flag + ": '" + v.substr(0, 40) + "' is not a number");
+  const double x = args.real(flag, "");
   // a whole number as an integer, as a JSON caller would write it (errors quote the value)
   if (std::floor(x) == x && std::abs(x) < 1e15)
     req[field] = static_cast<long long>(x);

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "model_training.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/train.hpp"
@@ -25,6 +26,7 @@ std::string data_name(const std::string& path, const fs::path& base) {
 }
 
 int run_train(const Args& args) {
+  if (args.has("model")) return run_model_training(args);
   // --devices is repeatable: the dataset's device files first (the data folder the recorded
   // names are relative to), then e.g. a measurement kit run's (data/measured/<gpu>/<run>/devices).
   const std::vector<std::string> device_dirs = args.all("devices");
@@ -123,12 +125,17 @@ int run_train(const Args& args) {
 
 [[maybe_unused]] const bool registered = register_command(
     {"train",
-     "--devices DIR [--devices DIR]... --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
+     "--model ID [--data DIR] [--out DIR] [--recipe] [flags of its trainer], or --devices DIR "
+     "[--devices "
+     "DIR]... --out DIR CSV... [--seed N] [--epochs N] [--max-rows N] "
      "[--hold-out DEVICE[,DEVICE...]]... [--row-reference with-launch|without-launch] "
      "[--tile-table-only]",
-     "train the kernel models from measured kernel CSVs (NVIDIA A100 80GB PCIe is always held out)",
-     {"devices", "out", "seed", "epochs", "max-rows", "hold-out", "row-reference"},
-     {"tile-table-only"},
+     "retrain built-in model ID by its manifest's recipe (core/data/models/README.md"
+     "; data from ../shared/data or --data, into core/data/models/ID or --out; --recipe prints "
+     "its command), or train the "
+     "FP32 kernel nets from the CSVs given (NVIDIA A100 80GB PCIe is always held out)",
+     {"devices", "out", "seed", "epochs", "max-rows", "hold-out", "row-reference", "model", "data"},
+     {"tile-table-only", "recipe"},
      run_train});
 
 }  // namespace

@@ -25,7 +25,7 @@ CLI="${TILECAST_CLI:-build/cli/tilecast}"
 if [ ! -x "$CLI" ]; then bash scripts/build_native.sh; fi
 DATA="${TILECAST_DATA_DIR:-../shared/data/neusight}"
 . scripts/nvidia_training_csvs.sh
-nvidia_training_csvs "$DATA"
+nvidia_training_csvs "$DATA" "$CLI"
 TEST=("$DATA/nvidia/kernels/test/bmm.csv" "$DATA/nvidia/kernels/test/linear.csv")
 mkdir -p "$OUT/oracle-table"
 

@@ -65,7 +65,7 @@ EOF
 
 if [ "$FULL" = 1 ]; then
   . scripts/nvidia_training_csvs.sh
-  nvidia_training_csvs "$DATA"
+  nvidia_training_csvs "$DATA" "$CLI"
   mkdir -p "$OUT/full-model"
   "$CLI" train --devices "$DATA/devices" --devices "$H200/fp32-seed0/devices" \
     --out "$OUT/full-model" --seed 1 "${files[@]}" "$TMP"/h200-train/*.csv

@@ -136,7 +136,7 @@ struct Entry {
   std::shared_ptr<const KernelPredictor> model;
 };
 
-constexpr int kMaxEntries = 64;
+constexpr int kMaxEntries = 256;
 struct Registry {
   std::mutex write;
   std::array<Entry, kMaxEntries> entries;
@@ -232,6 +232,16 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
   m.trained_on = strings(j, "trained_on", origin);
   m.command = detail::string_field(j, "command", origin, false);
   m.hash = detail::string_field(j, "hash", origin, false);
+  if (detail::has_field(j, "train")) {
+    if (j["train"].is_string())
+      m.train_with = j["train"].get<std::string>();
+    else
+      m.train = strings(j, "train", origin);
+    if (m.train_with.empty() && m.train.empty())
+      throw Error(std::string(origin) +
+                  ": field 'train' must list a command and its arguments, or name the model "
+                  "whose recipe trains this one");
+  }
   return m;
 }
 
@@ -259,6 +269,13 @@ const std::vector<ModelManifest>& embedded_manifests() {
                                           [&](const ModelManifest& u) { return u.id == m.uses; }))
         throw Error(std::string(kModelsFolder) + m.id + "/manifest.json: field 'uses' names '" +
                     m.uses + "', which is not built in");
+    for (const ModelManifest& m : out)
+      if (!m.train_with.empty() &&
+          !std::any_of(out.begin(), out.end(), [&](const ModelManifest& u) {
+            return u.id == m.train_with && !u.train.empty();
+          }))
+        throw Error(std::string(kModelsFolder) + m.id + "/manifest.json: field 'train' names '" +
+                    m.train_with + "', which is no built-in model with a training recipe");
     return out;
   }();
   return manifests;

@@ -34,6 +34,12 @@ struct ModelManifest {
   std::string uses;  // the id of a model it builds on (files it lacks, its measured GPUs' model)
   std::vector<std::string> trained_on;  // GPU names, as in the catalog or the device files
   std::string command, hash;            // what made it (as the trainer wrote into its files)
+  // How `tilecast train --model ID` remakes it: a CLI command and its arguments, with {data:SET}
+  // (../shared/data/SET or --data), {out} and {out:ID} (a model's folder or --out) and brace
+  // lists {a,b} expanded (core/cli/model_training.cpp); or, in train_with, the model whose
+  // recipe also writes this one's files.
+  std::vector<std::string> train;
+  std::string train_with;
 };
 
 // Throws tilecast::Error naming `origin` and the field (an unknown kind lists the known ones).
@@ -130,7 +136,7 @@ struct LearnedModelKey {
 };
 
 // Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
-// among equals the latest. Entries are never removed (at most 64). The embedded models are
+// among equals the latest. Entries are never removed (at most 256). The embedded models are
 // entered from their manifests first.
 void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
 // Enters `model` for every (precision, family) of its manifest, for its vendor (any vendor when

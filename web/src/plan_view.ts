@@ -45,8 +45,43 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   // The search trains every configuration in the forecast's precision (autocast when 16-bit).
   if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;
   const requests: PlanRequest[] = [];
-  for (let g = 1; g <= Math.max(1, system.gpus_per_node); g *= 2) requests.push({ ...base, gpus: g });
+  for (let g = 1; g <= planBound(app, system); g *= 2) requests.push({ ...base, gpus: g });
   return { requests, why: '' };
+}
+
+// At most this many GPUs by default (the search's cost grows with the count; the field raises it).
+export const PLAN_DEFAULT_MAX = 1024;
+
+// GPUs the system holds: nodes x GPUs per node.
+export function systemGpus(system: SystemSpec): number {
+  return Math.max(1, system.gpus_per_node) * Math.max(1, system.max_nodes);
+}
+
+// The search's largest GPU count: the user's bound, else all the system holds up to
+// PLAN_DEFAULT_MAX; never more than the system holds.
+export function planBound(app: App, system: SystemSpec): number {
+  const all = systemGpus(system);
+  return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : PLAN_DEFAULT_MAX);
+}
+
+// Why no configuration fits, and what would, from the merged counts.
+export function noneFitText(ok: Plan[], bound: number, all: number): string {
+  const sum = (f: (p: Plan) => number) => ok.reduce((n, p) => n + f(p), 0);
+  const considered = sum((p) => p.considered);
+  const noDivide = sum((p) => p.does_not_divide);
+  const noFit = sum((p) => p.does_not_fit);
+  const largest = Math.max(0, ...ok.flatMap((p) => p.gpu_counts));
+  const why =
+    `None of the ${considered.toLocaleString('en-US')} configurations on 1 to ${largest} GPUs works: ` +
+    `${noFit.toLocaleString('en-US')} need more memory per GPU than it has and ${noDivide.toLocaleString('en-US')} do not divide ` +
+    '(attention heads by tensor parallelism, layers by pipeline stages, the global batch by data parallelism × micro-batches).';
+  const would: string[] = [];
+  if (largest < all)
+    would.push(`more GPUs: raise "search up to" (now ${bound}; the system holds ${all.toLocaleString('en-US')})`);
+  if (ok[0] && ok[0].precision === 'fp32') would.push('BF16 mixed precision (half the weights and activations)');
+  if (noDivide > noFit) would.push('a global batch with more factors of two');
+  would.push('a smaller sequence length or model');
+  return `${why} What would help: ${would.join('; ')}.`;
 }
 
 export function planKey(requests: PlanRequest[]): string {
@@ -76,7 +111,7 @@ export function planProgress(done: number, all: number, gpus: number): string {
 }
 
 // The merged result of every GPU count: counts summed, the fastest TOP steps.
-export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void): void {
+export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void, bound: number, all: number): void {
   const table = byId<HTMLTableElement>('plan-table');
   clear(table);
   const failed = results.filter((r): r is PlanResult & { ok: false } => !r.ok);
@@ -100,6 +135,18 @@ export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void
   );
   status.dataset.done = '1';
   status.dataset.considered = String(considered);
+  status.dataset.largest = String(Math.max(0, ...ok.flatMap((r) => r.plan.gpu_counts)));
+  const none = byId('plan-none');
+  setText(
+    none,
+    ok.length && !entries.length
+      ? noneFitText(
+          ok.map((r) => r.plan),
+          bound,
+          all,
+        )
+      : '',
+  );
   if (!entries.length) return;
   table.append(
     h('caption', { class: 'sr-only' }, 'The fastest configurations'),

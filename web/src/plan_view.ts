@@ -49,19 +49,17 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   return { requests, why: '' };
 }
 
-// At most this many GPUs by default (the search's cost grows with the count; the field raises it).
-export const PLAN_DEFAULT_MAX = 1024;
-
 // GPUs the system holds: nodes x GPUs per node.
 export function systemGpus(system: SystemSpec): number {
   return Math.max(1, system.gpus_per_node) * Math.max(1, system.max_nodes);
 }
 
-// The search's largest GPU count: the user's bound, else all the system holds up to
-// PLAN_DEFAULT_MAX; never more than the system holds.
+// The search's largest GPU count: the user's bound, never more than the system holds; by
+// default one node (as `tilecast plan`): a count's search runs on the page's thread, up to a
+// second in WebAssembly for hundreds of GPUs, so larger searches are asked for.
 export function planBound(app: App, system: SystemSpec): number {
   const all = systemGpus(system);
-  return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : PLAN_DEFAULT_MAX);
+  return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : Math.max(1, system.gpus_per_node));
 }
 
 // Why no configuration fits, and what would, from the merged counts.

@@ -23,8 +23,8 @@ import {
 import { customModelName, fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
 import {
-  PLAN_DEFAULT_MAX,
   peekPlan,
+  planBound,
   planKey,
   planProgress,
   planRequests,
@@ -188,8 +188,8 @@ function planNote(app: App): string {
   const system = planSystem(app);
   if (!system) return '';
   const all = systemGpus(system);
-  const bound = Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : PLAN_DEFAULT_MAX);
-  return `${system.name} holds ${all.toLocaleString('en-US')} GPUs (${system.max_nodes} nodes × ${system.gpus_per_node}); the search tries 1, 2, 4, … up to ${bound.toLocaleString('en-US')}${app.ui.planMaxGpus > 0 ? '' : ' (empty field: all, at most 1,024)'}.`;
+  const bound = planBound(app, system);
+  return `${system.name} holds ${all.toLocaleString('en-US')} GPUs (${system.max_nodes} nodes × ${system.gpus_per_node}); the search tries 1, 2, 4, … up to ${bound.toLocaleString('en-US')}${app.ui.planMaxGpus > 0 ? '' : ' (empty field: one node)'}.`;
 }
 
 function pastedName(app: App): string {

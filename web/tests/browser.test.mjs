@@ -1120,7 +1120,10 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   await again.check('input[name="mode"][value="inference"]');
   await waitForecasts(again, ++n);
   assert.equal(await again.locator('#train-inputs').isHidden(), true);
-  assert.equal(await again.locator('#train-body').isHidden(), true); // no memory for inference
+  // Inference has its memory too (weights, KV cache, activations, context); no timeline.
+  assert.equal(await again.locator('#train-body').isHidden(), false);
+  assert.equal(await again.locator('#train-parallel').isHidden(), true);
+  assert.equal(await again.locator('#train-memory-bar .seg').count(), 4);
   await assertMatchesCli(again, { ...req, mode: 'inference' });
   await again.close();
   // Bad input: the core's message as the forecast's error, the page keeps working.

@@ -7,6 +7,7 @@ import { gpuById, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import { errorMessage, type Engine, type Plan, type PlanEntry, type PlanRequest, type SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
+import { jobStats } from './jobs';
 import { CUSTOM } from './state';
 
 export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
@@ -88,6 +89,96 @@ export function planKey(requests: PlanRequest[]): string {
 
 export function peekPlan(r: PlanRequest): PlanResult | undefined {
   return plans.get(JSON.stringify(r));
+}
+
+// ---- the search on its own thread (issue 33 item 5: the page never freezes) ----
+
+// One count's search may take this long before it is stopped (the core refuses searches of
+// more than about a second natively; WebAssembly is 2-3x slower, and the first call loads the
+// worker's module).
+export const PLAN_CALL_LIMIT_MS = 20_000;
+let worker: Worker | null = null;
+let running: { key: string; cancel: () => void } | null = null;
+
+function callWorker(r: PlanRequest): Promise<PlanResult> {
+  worker ??= new Worker(new URL('./plan_worker.ts', import.meta.url), { type: 'module' });
+  const w = worker;
+  const moduleUrl = new URL('tilecast/tilecast.js', document.baseURI).href;
+  return new Promise((resolve) => {
+    const stop = (error: string) => {
+      w.terminate();
+      if (worker === w) worker = null;
+      resolve({ ok: false, error });
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          `The search on ${r.gpus} GPUs was stopped after ${PLAN_CALL_LIMIT_MS / 1000} s; search fewer GPUs (the field above).`,
+        ),
+      PLAN_CALL_LIMIT_MS,
+    );
+    w.onmessage = (e: MessageEvent<PlanResult>) => {
+      clearTimeout(timer);
+      resolve(e.data);
+    };
+    w.onerror = (e) => {
+      clearTimeout(timer);
+      stop(`The plan search failed: ${e.message}`);
+    };
+    w.postMessage({ moduleUrl, request: r });
+  });
+}
+
+// Runs the requests not yet answered, one at a time, on the worker; `progress` after each.
+// A search for another key stops the running one (its worker is ended). Counted in
+// jobStats.plan like the page's other jobs (a slice = one count's call).
+export function searchPlans(key: string, requests: PlanRequest[], progress: () => void): void {
+  if (running?.key === key) return;
+  cancelPlanSearch();
+  const stats = jobStats.plan;
+  let cancelled = false;
+  running = {
+    key,
+    cancel: () => {
+      cancelled = true;
+      worker?.terminate();
+      worker = null;
+    },
+  };
+  stats.started += 1;
+  const t0 = performance.now();
+  void (async () => {
+    for (const r of requests) {
+      if (peekPlan(r)) continue;
+      const t = performance.now();
+      const result = await callWorker(r);
+      if (cancelled) return;
+      remember(r, result);
+      stats.slices += 1;
+      stats.maxSliceMs = Math.max(stats.maxSliceMs, performance.now() - t);
+      progress();
+    }
+    stats.finished += 1;
+    stats.lastMs = performance.now() - t0;
+    running = null;
+    progress();
+  })();
+}
+
+export function cancelPlanSearch(): void {
+  if (!running) return;
+  running.cancel();
+  running = null;
+  jobStats.plan.cancelled += 1;
+}
+
+export function planSearchRunning(key: string): boolean {
+  return running?.key === key;
+}
+
+function remember(r: PlanRequest, result: PlanResult): void {
+  plans.set(JSON.stringify(r), result);
+  if (plans.size > 64) plans.delete(plans.keys().next().value as string);
 }
 
 export function runPlan(engine: Engine, r: PlanRequest): PlanResult {

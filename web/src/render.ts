@@ -30,7 +30,9 @@ import {
   planRequests,
   planSystem,
   renderPlans,
-  runPlan,
+  searchPlans,
+  planSearchRunning,
+  cancelPlanSearch,
   systemGpus,
 } from './plan_view';
 import type { PlanEntry, PlanRequest } from './engine';
@@ -157,7 +159,7 @@ export function render(app: App): void {
   }
 
   if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
-  else cancel('plan');
+  else cancelPlanSearch();
   if (changed('plan-panel', [s.view, s.mode, ui.planWanted]))
     byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
 
@@ -347,15 +349,14 @@ function showPlans(app: App): void {
   const status = byId('plan-status');
   delete status.dataset.done;
   text('plan-status', planProgress(done, requests.length, requests[done]?.gpus ?? 0));
-  const tasks = requests.map((r) => ({
-    peek: () => peekPlan(r),
-    run: () => {
-      const out = runPlan(app.engine, r);
-      requestRender(); // progress
-      return out;
-    },
-  }));
-  fillTasks('plan', key, tasks, false, requestRender);
+  // New input makes a running search stale: it stops (the button starts one for the new inputs).
+  if (stale) {
+    if (planSearchRunning(key)) cancelPlanSearch();
+    if (!planSearchRunning(key))
+      text('plan-status', `Stopped after ${done} of ${requests.length} GPU counts: the inputs changed.`);
+    return;
+  }
+  searchPlans(key, requests, requestRender);
 }
 
 function usePlan(e: PlanEntry): void {

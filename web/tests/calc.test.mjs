@@ -347,6 +347,49 @@ test('compare serving: time to first token, per token, tokens/s, fits and the la
   await page.close();
 });
 
+test('the plan search runs on its own thread: the page stays responsive, new input stops it, the core refuses by cost', async () => {
+  const page = await open('?gpu=h100-sxm&model=llama2-13b&mode=training&batch=64&seq=2048&sys=dgx-h100');
+  await page.fill('#plan-max-gpus', '32');
+  // The longest the page's thread is busy while six counts are searched (each 0.3-0.8 s natively).
+  const longest = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let last = performance.now();
+        let worst = 0;
+        const tick = () => {
+          const now = performance.now();
+          worst = Math.max(worst, now - last);
+          last = now;
+          if (document.getElementById('plan-status').dataset.done) resolve(worst);
+          else setTimeout(tick, 0);
+        };
+        setTimeout(tick, 0);
+      }),
+  );
+  await page.click('#plan-find');
+  const worst = await longest;
+  assert.ok(worst < 250, `the page's thread was busy for ${worst} ms at once`);
+  const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.plan }));
+  assert.equal(jobs.slices, 6);
+  assert.ok(jobs.maxSliceMs > worst, JSON.stringify(jobs)); // the calls ran elsewhere
+  // New input during a search stops it.
+  await page.fill('#plan-max-gpus', '16');
+  await page.selectOption('#fprec', 'bf16');
+  await page.click('#plan-find');
+  await page.fill('#batch', '32');
+  await page.waitForFunction(() =>
+    /Stopped after \d of 5 GPU counts: the inputs changed/.test(document.getElementById('plan-status').textContent),
+  );
+  await page.close();
+  // A count the core refuses for cost shows the core's message.
+  const big = await open('?gpu=h100-sxm&model=llama3-70b&mode=training&batch=64&seq=2048&sys=dgx-h100');
+  await big.fill('#plan-max-gpus', '16');
+  await big.click('#plan-find');
+  await big.waitForSelector('#plan-status[data-done]', { timeout: 120000 });
+  assert.match(await big.locator('#plan-status').textContent(), /over the budget of [\d.e+]+ per request/);
+  await big.close();
+});
+
 test('no script error happened', () => {
   assert.deepEqual(pageErrors, []);
 });

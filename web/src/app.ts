@@ -63,6 +63,7 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
 export function servingRequestFor(
   app: App,
   vary: Partial<Pick<ServingRequest, 'batch' | 'prompt' | 'output'>> = {},
+  tp = app.state.tp,
 ): ServingRequest {
   const s = app.state;
   return {
@@ -71,7 +72,7 @@ export function servingRequestFor(
     prompt: s.prompt,
     output: s.output,
     batch: s.batch,
-    tp: s.tp,
+    tp,
     precision: s.precision,
     engine: s.engine,
     predictor: s.predictor,

@@ -7,6 +7,7 @@ export const COLORS = {
   roofline: '#9aa5b8',
   accent: '#e0762b',
   band: 'rgba(47, 111, 219, 0.18)', // the 80% band around a learned forecast
+  unfit: '#b3261e', // forecasts that do not fit in the GPU's memory
   kinds: ['#2f6fdb', '#7b5cd6', '#d6569a', '#e0762b', '#3aa17e', '#8a94a6', '#1d2433', '#f0a8a0'],
 };
 

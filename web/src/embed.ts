@@ -3,6 +3,7 @@
 // forecast, so the two cannot differ.
 import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h } from './dom';
+import { gb } from './memory_bar';
 import { shareUrl } from './state';
 import { pageUrl } from './link';
 import { forecastServing, forecastShown } from './memo';
@@ -100,6 +101,15 @@ function renderForecastCard(app: App, card: HTMLElement): void {
         h('output', { id: 'embed-samples' }),
         ' · ',
         h('output', { id: 'embed-tokens' }),
+        f.memory
+          ? h(
+              'span',
+              { id: 'embed-memory', 'data-fits': String(f.memory.fits) },
+              f.memory.fits
+                ? ' · fits in memory'
+                : ` · does not fit: ${gb(f.memory.total_gb)} of ${gb(f.memory.capacity_gb)}`,
+            )
+          : '',
       ),
     );
     showFigures('embed-', f);

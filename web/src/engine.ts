@@ -16,7 +16,7 @@ import type {
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
-export type { TrainingMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
+export type { TrainingMemory, PassMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
 export type { Recompute, Schedule, Predictor } from './generated/api';
 
 export type Mode = Extract<api.Mode, 'training' | 'inference'>; // the modes the page asks for

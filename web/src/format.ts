@@ -4,6 +4,7 @@ const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
+  if (Math.abs(ms) < SMALL) return `${fmtNum(ms)} ms`;
   if (ms >= 10_000) return `${sig.format(ms / 1000)} s`;
   return `${sig.format(ms)} ms`;
 }
@@ -13,8 +14,18 @@ export function fmtRate(v: number): string {
   return v >= 10_000 ? whole.format(v) : sig.format(v);
 }
 
+// Below this a figure is floating-point noise at every scale the page shows (ms, GB, %, ×):
+// it reads 0, never "0.00000000000004097".
+const NOISE = 1e-9;
+
+// Below this a figure shows as "< 0.001" (four significant digits of 0.0000123 are noise to a reader).
+const SMALL = 1e-3;
+
 export function fmtNum(v: number): string {
-  return Number.isFinite(v) ? sig.format(v) : '—';
+  if (!Number.isFinite(v)) return '—';
+  if (Math.abs(v) < NOISE) return '0';
+  if (Math.abs(v) < SMALL) return v < 0 ? '> −0.001' : '< 0.001';
+  return sig.format(v);
 }
 
 export function fmtPct(v: number): string {

@@ -9,8 +9,10 @@ import {
   buildCustomGpuForm,
   fillCustomGpuForm,
   gpuOptionIds,
+  MAX_CONFIG_BYTES,
   parseConfigText,
   readCustomGpuForm,
+  tooLong,
   validateCustomGpu,
 } from './pickers';
 import {
@@ -120,6 +122,18 @@ function wireModel(app: App): void {
     }
   };
   byId('model-config-use').addEventListener('click', () => useConfig(box.value));
+  // A paste larger than a config can be is refused before the text box takes it (a 50 MB
+  // paste would freeze the tab); any new text clears the last config's error.
+  box.addEventListener('paste', (e) => {
+    const pasted = e.clipboardData?.getData('text') ?? '';
+    if (pasted.length > MAX_CONFIG_BYTES) {
+      e.preventDefault();
+      update({ ui: { configError: tooLong(pasted.length, 'characters') } });
+    }
+  });
+  box.addEventListener('input', () => {
+    if (app.ui.configError) update({ ui: { configError: '' } });
+  });
   const file = byId<HTMLInputElement>('model-config-file');
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
@@ -252,6 +266,13 @@ function wireTraining(app: App): void {
   });
   const system = byId<HTMLSelectElement>('train-system');
   system.addEventListener('change', () => update({ system: system.value }));
+  const bound = byId<HTMLInputElement>('plan-max-gpus');
+  bound.addEventListener('input', () => {
+    const v = Number(bound.value);
+    const ok = bound.value.trim() === '' || (Number.isInteger(v) && v >= 1 && v <= 65536);
+    bound.setAttribute('aria-invalid', String(!ok));
+    if (ok) update({ ui: { planMaxGpus: bound.value.trim() === '' ? 0 : v } }, true);
+  });
   byId('plan-find').addEventListener('click', () => {
     const { requests, why } = planRequests(app);
     update({ ui: { planWanted: requests.length ? planKey(requests) : `!${why}` } });
@@ -276,6 +297,8 @@ function wireViews(app: App): void {
   });
   const compareSearch = byId<HTMLInputElement>('compare-search');
   compareSearch.addEventListener('input', () => update({ ui: { compareQuery: compareSearch.value } }, true));
+  const compareWhat = byId<HTMLSelectElement>('compare-what');
+  compareWhat.addEventListener('change', () => update({ compareServing: compareWhat.value === 'serving' }));
   byId('sweep-max').addEventListener('input', () => {
     try {
       update(

@@ -2,7 +2,7 @@
 // address bar, the share box and the embed snippet in step with the state.
 import { gpuById, modelById, systemById, type App } from './app';
 import { byId } from './dom';
-import { errorMessage } from './engine';
+import { errorMessage, type GpuSpec } from './engine';
 import {
   CUSTOM,
   DEFAULT_STATE,
@@ -18,8 +18,34 @@ import {
 
 // The link's state with unknown names replaced by the defaults; each replacement
 // adds a sentence to link.problems.
+// How the CLI matches names (core common/name_key.hpp): case-insensitive, ignoring spaces,
+// '-', '_' and '.'; a GPU by id, name or alias, a model by id or name.
+export function nameKey(s: string): string {
+  return s.replace(/[ \-_.]/g, '').toLowerCase();
+}
+
+export function resolveGpuName(app: App, word: string): string | undefined {
+  if (gpuById(app, word)) return word;
+  const key = nameKey(word);
+  if (!key) return undefined;
+  for (const pick of [(g: GpuSpec) => [g.id ?? ''], (g: GpuSpec) => [g.name], (g: GpuSpec) => g.aliases ?? []])
+    for (const g of app.gpus) if (pick(g).some((n) => nameKey(n) === key)) return g.id;
+  return undefined;
+}
+
+export function resolveModelName(app: App, word: string): string | undefined {
+  if (modelById(app, word)) return word;
+  const key = nameKey(word);
+  if (!key) return undefined;
+  return app.models.find((m) => nameKey(m.id) === key)?.id ?? app.models.find((m) => nameKey(m.name) === key)?.id;
+}
+
 export function checkLink(app: App, link: ParsedLink): State {
   const s = { ...link.state };
+  // The names the CLI accepts: "h100", "llama-3-8b" (written back as the catalog's ids).
+  if (s.gpu !== CUSTOM) s.gpu = resolveGpuName(app, s.gpu) ?? s.gpu;
+  if (s.model !== CUSTOM) s.model = resolveModelName(app, s.model) ?? s.model;
+  s.compare = s.compare.map((id) => resolveGpuName(app, id) ?? id);
   if (s.gpu !== CUSTOM && !gpuById(app, s.gpu)) {
     link.problems.push(
       `The link's GPU "${clip(s.gpu)}" is not in this page's catalog; showing ${gpuById(app, DEFAULT_STATE.gpu)?.name}.`,

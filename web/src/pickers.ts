@@ -8,6 +8,10 @@ import { CUSTOM, clip } from './state';
 
 export const MAX_CONFIG_BYTES = 1 << 20;
 
+export function tooLong(n: number, what: string): string {
+  return `The config is ${n} ${what}; at most ${MAX_CONFIG_BYTES} are accepted (1 MiB).`;
+}
+
 // ---- GPU -------------------------------------------------------------------
 
 // The GPU list's values in order, for a search: the custom GPU first, then the
@@ -93,54 +97,98 @@ const GPU_FIELDS: FieldDef[] = [
   { key: 'l1_kb_per_sm', label: 'L1 per SM (KB, optional)', kind: 'number', optional: true },
 ];
 
+// The per-precision peaks the form edits (TFLOP/s; int8: TOPS), by data type and unit: the
+// catalog's peak_tflops. A 16-bit forecast needs the type's tensor (or vector) peak.
+const PEAK_FIELDS: { dtype: string; unit: 'tensor' | 'vector'; label: string }[] = [
+  { dtype: 'tf32', unit: 'tensor', label: 'TF32 tensor (TFLOP/s)' },
+  { dtype: 'bf16', unit: 'tensor', label: 'BF16 tensor (TFLOP/s)' },
+  { dtype: 'bf16', unit: 'vector', label: 'BF16 vector (TFLOP/s)' },
+  { dtype: 'fp16', unit: 'tensor', label: 'FP16 tensor (TFLOP/s)' },
+  { dtype: 'fp16', unit: 'vector', label: 'FP16 vector (TFLOP/s)' },
+  { dtype: 'fp8', unit: 'tensor', label: 'FP8 tensor (TFLOP/s)' },
+  { dtype: 'int8', unit: 'tensor', label: 'INT8 tensor (TOPS)' },
+];
+const peakId = (p: { dtype: string; unit: string }) => `cg-peak-${p.dtype}-${p.unit}`;
+
+// The spec the form was filled from: every field it does not show (efficiencies, issue
+// slots, sources, other data types' peaks) is kept from it, so a copy of a catalog GPU
+// forecasts exactly as the catalog GPU does.
+let formBase: Record<string, unknown> = {};
+let formFrom = ''; // the catalog GPU it was copied from
+
 export function buildCustomGpuForm(): void {
   const box = byId('custom-gpu-fields');
   clear(box);
+  const numberInput = (id: string) => h('input', { id, type: 'number', inputmode: 'decimal', step: 'any', min: '0' });
   for (const f of GPU_FIELDS) {
     const id = `cg-${f.key}`;
     let input: HTMLElement;
     if (f.kind === 'vendor') {
       input = h('select', { id }, h('option', { value: 'NVIDIA' }, 'NVIDIA'), h('option', { value: 'AMD' }, 'AMD'));
-    } else {
-      input = h('input', {
-        id,
-        type: f.kind === 'number' ? 'number' : 'text',
-        inputmode: f.kind === 'number' ? 'decimal' : undefined,
-        step: f.kind === 'number' ? 'any' : undefined,
-        min: f.kind === 'number' ? '0' : undefined,
-        maxlength: f.kind === 'text' ? '120' : undefined,
-      });
-    }
+    } else if (f.kind === 'number') input = numberInput(id);
+    else input = h('input', { id, type: 'text', maxlength: '120' });
     box.append(h('div', { class: 'field' }, h('label', { for: id }, f.label), input));
   }
+  const peaks = h('fieldset', { class: 'group peaks' }, h('legend', {}, 'Peaks by precision (dense; empty: none)'));
+  for (const p of PEAK_FIELDS)
+    peaks.append(h('div', { class: 'field' }, h('label', { for: peakId(p) }, p.label), numberInput(peakId(p))));
+  box.append(peaks);
 }
 
 export function fillCustomGpuForm(g: GpuSpec): void {
+  const { id: _id, ...rest } = g;
+  formBase = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  if (g.id) formFrom = g.name;
   for (const f of GPU_FIELDS) {
     const el = byId<HTMLInputElement | HTMLSelectElement>(`cg-${f.key}`);
     let v = g[f.key];
     if (f.key === 'name' && g.id) v = `${g.name} (custom)`;
     el.value = v === undefined || v === null ? '' : String(v);
   }
+  for (const p of PEAK_FIELDS) {
+    const v = g.peak_tflops?.[p.dtype]?.[p.unit];
+    byId<HTMLInputElement>(peakId(p)).value = v === undefined ? '' : String(v);
+  }
 }
 
-// Reads the form into a spec object; the core validates the numbers' ranges.
+// Reads the form over the spec it was filled from; the core validates the numbers' ranges.
 export function readCustomGpuForm(): GpuSpec {
-  const spec: Record<string, unknown> = {};
+  const spec: Record<string, unknown> = JSON.parse(JSON.stringify(formBase)) as Record<string, unknown>;
+  const number = (label: string, raw: string) => {
+    const v = Number(raw);
+    if (!Number.isFinite(v)) throw new Error(`${label}: "${clip(raw)}" is not a number`);
+    return v;
+  };
   for (const f of GPU_FIELDS) {
     const raw = byId<HTMLInputElement | HTMLSelectElement>(`cg-${f.key}`).value.trim();
     if (raw === '') {
-      if (f.optional) continue;
+      if (f.optional) {
+        delete spec[f.key];
+        continue;
+      }
       throw new Error(`${f.label}: please fill this in`);
     }
-    if (f.kind === 'number') {
-      const v = Number(raw);
-      if (!Number.isFinite(v)) throw new Error(`${f.label}: "${clip(raw)}" is not a number`);
-      spec[f.key] = v;
-    } else spec[f.key] = raw;
+    spec[f.key] = f.kind === 'number' ? number(f.label, raw) : raw;
   }
+  const peaks = (spec.peak_tflops ?? {}) as Record<string, Record<string, number>>;
+  for (const p of PEAK_FIELDS) {
+    const raw = byId<HTMLInputElement>(peakId(p)).value.trim();
+    const units = { ...(peaks[p.dtype] ?? {}) };
+    if (raw === '') delete units[p.unit];
+    else units[p.unit] = number(p.label, raw);
+    if (Object.keys(units).length) peaks[p.dtype] = units;
+    else delete peaks[p.dtype];
+  }
+  if (Object.keys(peaks).length) spec.peak_tflops = peaks;
+  else delete spec.peak_tflops;
   spec.aliases = [];
-  spec.source = 'custom GPU entered in the web calculator';
+  // The catalog's citations stay in the catalog: a copy says where its numbers came from in a
+  // few words, so its link stays short.
+  for (const k of ['dram_efficiency_source', 'issue_source', 'peak_source'])
+    if (typeof spec[k] === 'string' && formFrom) spec[k] = `as the catalog's ${formFrom}`;
+  spec.source = formFrom
+    ? `custom GPU entered in the web calculator, started from ${formFrom}`
+    : 'custom GPU entered in the web calculator';
   return spec as unknown as GpuSpec;
 }
 
@@ -184,7 +232,15 @@ export function customModelName(app: App): string {
 export function showModelInfo(app: App): void {
   const el = byId('model-info');
   if (app.state.model === CUSTOM) {
-    setText(el, `Pasted config: ${clip(customModelName(app), 60)}`);
+    // The core's reading of the config: its layers, width and parameters.
+    let counts = '';
+    try {
+      const v = app.engine.validateModel(app.state.customModel);
+      counts = ` · ${v.architecture} · ${v.layers} layers · hidden ${v.hidden_size} · ${paramsText(v.params_b)}`;
+    } catch {
+      counts = '';
+    }
+    setText(el, `Pasted config: ${clip(customModelName(app), 60)}${counts}`);
     return;
   }
   const m = app.models.find((x) => x.id === app.state.model);
@@ -194,10 +250,11 @@ export function showModelInfo(app: App): void {
 // Checks a pasted config.json: size first, then the core's validation (which
 // bounds depth and reports wrong types), then JavaScript's parser.
 export function parseConfigText(app: App, text: string): Record<string, unknown> {
+  // Characters first: each is at least a byte, so a long text is refused before it is encoded.
+  if (text.length > MAX_CONFIG_BYTES) throw new Error(tooLong(text.length, 'characters'));
   const bytes = new TextEncoder().encode(text).length;
   if (text.trim() === '') throw new Error('The config is empty: paste the contents of a config.json.');
-  if (bytes > MAX_CONFIG_BYTES)
-    throw new Error(`The config is ${bytes} bytes; at most ${MAX_CONFIG_BYTES} are accepted.`);
+  if (bytes > MAX_CONFIG_BYTES) throw new Error(tooLong(bytes, 'bytes'));
   app.engine.validateModel(text);
   let value: unknown;
   try {

@@ -7,6 +7,7 @@ import { gpuById, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import { errorMessage, type Engine, type Plan, type PlanEntry, type PlanRequest, type SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
+import { jobStats } from './jobs';
 import { CUSTOM } from './state';
 
 export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
@@ -45,8 +46,41 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   // The search trains every configuration in the forecast's precision (autocast when 16-bit).
   if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;
   const requests: PlanRequest[] = [];
-  for (let g = 1; g <= Math.max(1, system.gpus_per_node); g *= 2) requests.push({ ...base, gpus: g });
+  for (let g = 1; g <= planBound(app, system); g *= 2) requests.push({ ...base, gpus: g });
   return { requests, why: '' };
+}
+
+// GPUs the system holds: nodes x GPUs per node.
+export function systemGpus(system: SystemSpec): number {
+  return Math.max(1, system.gpus_per_node) * Math.max(1, system.max_nodes);
+}
+
+// The search's largest GPU count: the user's bound, never more than the system holds; by
+// default one node (as `tilecast plan`): a count's search runs on the page's thread, up to a
+// second in WebAssembly for hundreds of GPUs, so larger searches are asked for.
+export function planBound(app: App, system: SystemSpec): number {
+  const all = systemGpus(system);
+  return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : Math.max(1, system.gpus_per_node));
+}
+
+// Why no configuration fits, and what would, from the merged counts.
+export function noneFitText(ok: Plan[], bound: number, all: number): string {
+  const sum = (f: (p: Plan) => number) => ok.reduce((n, p) => n + f(p), 0);
+  const considered = sum((p) => p.considered);
+  const noDivide = sum((p) => p.does_not_divide);
+  const noFit = sum((p) => p.does_not_fit);
+  const largest = Math.max(0, ...ok.flatMap((p) => p.gpu_counts));
+  const why =
+    `None of the ${considered.toLocaleString('en-US')} configurations on 1 to ${largest} GPUs works: ` +
+    `${noFit.toLocaleString('en-US')} need more memory per GPU than it has and ${noDivide.toLocaleString('en-US')} do not divide ` +
+    '(attention heads by tensor parallelism, layers by pipeline stages, the global batch by data parallelism × micro-batches).';
+  const would: string[] = [];
+  if (largest < all)
+    would.push(`more GPUs: raise "search up to" (now ${bound}; the system holds ${all.toLocaleString('en-US')})`);
+  if (ok[0] && ok[0].precision === 'fp32') would.push('BF16 mixed precision (half the weights and activations)');
+  if (noDivide > noFit) would.push('a global batch with more factors of two');
+  would.push('a smaller sequence length or model');
+  return `${why} What would help: ${would.join('; ')}.`;
 }
 
 export function planKey(requests: PlanRequest[]): string {
@@ -55,6 +89,96 @@ export function planKey(requests: PlanRequest[]): string {
 
 export function peekPlan(r: PlanRequest): PlanResult | undefined {
   return plans.get(JSON.stringify(r));
+}
+
+// ---- the search on its own thread (issue 33 item 5: the page never freezes) ----
+
+// One count's search may take this long before it is stopped (the core refuses searches of
+// more than about a second natively; WebAssembly is 2-3x slower, and the first call loads the
+// worker's module).
+export const PLAN_CALL_LIMIT_MS = 20_000;
+let worker: Worker | null = null;
+let running: { key: string; cancel: () => void } | null = null;
+
+function callWorker(r: PlanRequest): Promise<PlanResult> {
+  worker ??= new Worker(new URL('./plan_worker.ts', import.meta.url), { type: 'module' });
+  const w = worker;
+  const moduleUrl = new URL('tilecast/tilecast.js', document.baseURI).href;
+  return new Promise((resolve) => {
+    const stop = (error: string) => {
+      w.terminate();
+      if (worker === w) worker = null;
+      resolve({ ok: false, error });
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          `The search on ${r.gpus} GPUs was stopped after ${PLAN_CALL_LIMIT_MS / 1000} s; search fewer GPUs (the field above).`,
+        ),
+      PLAN_CALL_LIMIT_MS,
+    );
+    w.onmessage = (e: MessageEvent<PlanResult>) => {
+      clearTimeout(timer);
+      resolve(e.data);
+    };
+    w.onerror = (e) => {
+      clearTimeout(timer);
+      stop(`The plan search failed: ${e.message}`);
+    };
+    w.postMessage({ moduleUrl, request: r });
+  });
+}
+
+// Runs the requests not yet answered, one at a time, on the worker; `progress` after each.
+// A search for another key stops the running one (its worker is ended). Counted in
+// jobStats.plan like the page's other jobs (a slice = one count's call).
+export function searchPlans(key: string, requests: PlanRequest[], progress: () => void): void {
+  if (running?.key === key) return;
+  cancelPlanSearch();
+  const stats = jobStats.plan;
+  let cancelled = false;
+  running = {
+    key,
+    cancel: () => {
+      cancelled = true;
+      worker?.terminate();
+      worker = null;
+    },
+  };
+  stats.started += 1;
+  const t0 = performance.now();
+  void (async () => {
+    for (const r of requests) {
+      if (peekPlan(r)) continue;
+      const t = performance.now();
+      const result = await callWorker(r);
+      if (cancelled) return;
+      remember(r, result);
+      stats.slices += 1;
+      stats.maxSliceMs = Math.max(stats.maxSliceMs, performance.now() - t);
+      progress();
+    }
+    stats.finished += 1;
+    stats.lastMs = performance.now() - t0;
+    running = null;
+    progress();
+  })();
+}
+
+export function cancelPlanSearch(): void {
+  if (!running) return;
+  running.cancel();
+  running = null;
+  jobStats.plan.cancelled += 1;
+}
+
+export function planSearchRunning(key: string): boolean {
+  return running?.key === key;
+}
+
+function remember(r: PlanRequest, result: PlanResult): void {
+  plans.set(JSON.stringify(r), result);
+  if (plans.size > 64) plans.delete(plans.keys().next().value as string);
 }
 
 export function runPlan(engine: Engine, r: PlanRequest): PlanResult {
@@ -76,7 +200,7 @@ export function planProgress(done: number, all: number, gpus: number): string {
 }
 
 // The merged result of every GPU count: counts summed, the fastest TOP steps.
-export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void): void {
+export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void, bound: number, all: number): void {
   const table = byId<HTMLTableElement>('plan-table');
   clear(table);
   const failed = results.filter((r): r is PlanResult & { ok: false } => !r.ok);
@@ -100,6 +224,18 @@ export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void
   );
   status.dataset.done = '1';
   status.dataset.considered = String(considered);
+  status.dataset.largest = String(Math.max(0, ...ok.flatMap((r) => r.plan.gpu_counts)));
+  const none = byId('plan-none');
+  setText(
+    none,
+    ok.length && !entries.length
+      ? noneFitText(
+          ok.map((r) => r.plan),
+          bound,
+          all,
+        )
+      : '',
+  );
   if (!entries.length) return;
   table.append(
     h('caption', { class: 'sr-only' }, 'The fastest configurations'),

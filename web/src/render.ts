@@ -3,8 +3,10 @@
 // after a keystroke costs one forecast (usually remembered) and a few text updates.
 // Views that need many forecasts (comparison, sweep) show what the memo has and
 // ask jobs.ts for the rest; they are drawn again when those arrive.
-import { modelById, requestFor, servingRequestFor, systemById, type App } from './app';
+import { gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
+import { renderCompareServing } from './compare_serve';
 import { renderAccuracy } from './accuracy';
+import { applyFit, forecastFit, renderFit, serveFit } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
@@ -18,14 +20,27 @@ import {
   type Result,
   type ServeResult,
 } from './memo';
-import { fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
+import { customModelName, fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
-import { peekPlan, planKey, planProgress, planRequests, renderPlans, runPlan } from './plan_view';
+import {
+  peekPlan,
+  planBound,
+  planKey,
+  planProgress,
+  planRequests,
+  planSystem,
+  renderPlans,
+  searchPlans,
+  planSearchRunning,
+  cancelPlanSearch,
+  systemGpus,
+} from './plan_view';
 import type { PlanEntry, PlanRequest } from './engine';
 import { requestRender, update } from './store';
 import {
   compareIds,
   compareRow,
+  firstUnfit,
   fillCompareList,
   forecastTitle,
   markCompareList,
@@ -69,7 +84,7 @@ export function render(app: App): void {
   const { state: s, ui } = app;
   renderStats.renders += 1;
 
-  if (changed('view', [s.view])) showView(app, s.view);
+  if (changed('view', [s.view, s.compareServing])) showView(app, s.view);
   if (changed('gpu-picker', [ui.gpuQuery, s.gpu, s.customGpu])) {
     fillGpuSelect(app, ui.gpuQuery);
     showGpuInfo(app);
@@ -105,6 +120,7 @@ export function render(app: App): void {
     byId('train-inputs').hidden = s.view !== 'forecast' || s.mode !== 'training';
   text('train-gpus-note', trainNote(app));
   text('train-input-error', ui.trainError);
+  text('plan-max-note', planNote(app));
 
   // The serve view forecasts serving only; the other views the model forecast.
   let title: string | null = null;
@@ -119,7 +135,10 @@ export function render(app: App): void {
     // and the sweep forecast one GPU each.
     const shown = forecastShown(app.engine, requestFor(app, undefined, undefined, s.view === 'forecast'), true);
     const main = shown.r;
-    if (changed('forecast', [main])) showForecast(main);
+    if (changed('forecast', [main])) showForecast(main, pastedName(app));
+    // Not fitting in memory is a state of the cards, with what would fit beside them.
+    if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq]))
+      renderFit('fc', forecastFit(app, main.f), (o) => applyFit(o, update));
     // A forecast counts once, not again when a multi-GPU step's roofline arrives.
     if (changed('forecast-count', [shown.key])) countForecast(t0);
     // That roofline step: a job once input settles (it would double the input path).
@@ -127,18 +146,20 @@ export function render(app: App): void {
     // A batch size or sequence length that cannot be read leaves the last forecast
     // on screen, dimmed, saying why it was not updated.
     const why = ui.workloadError || (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '');
+    // An input that cannot be read explains the dimmed forecast alone: no older error beside it.
+    text('forecast-error', why || main.ok ? '' : `No forecast: ${main.error}`);
     if (changed('stale', [main.ok, why])) {
       byId('forecast-body').classList.toggle('stale', !main.ok || why !== '');
       text('stale-note', why ? `Not updated: ${why.replace(/^./, (c) => c.toLowerCase())}` : '');
     }
     // A config that parses but cannot be forecast says why beside the config box.
     text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
-    title = main.ok ? forecastTitle(main.f) : null;
+    title = main.ok ? forecastTitle(main.f, pastedName(app)) : null;
     shownResult = main;
   }
 
   if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
-  else cancel('plan');
+  else cancelPlanSearch();
   if (changed('plan-panel', [s.view, s.mode, ui.planWanted]))
     byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
 
@@ -159,6 +180,24 @@ function trainNote(app: App): string {
   return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
 }
 
+function planTotal(app: App): number {
+  const system = planSystem(app);
+  return system ? systemGpus(system) : 0;
+}
+
+// What the plan search's bound means on the chosen system.
+function planNote(app: App): string {
+  const system = planSystem(app);
+  if (!system) return '';
+  const all = systemGpus(system);
+  const bound = planBound(app, system);
+  return `${system.name} holds ${all.toLocaleString('en-US')} GPUs (${system.max_nodes} nodes × ${system.gpus_per_node}); the search tries 1, 2, 4, … up to ${bound.toLocaleString('en-US')}${app.ui.planMaxGpus > 0 ? '' : ' (empty field: one node)'}.`;
+}
+
+function pastedName(app: App): string {
+  return app.state.model === CUSTOM && app.state.customModel ? customModelName(app) : '';
+}
+
 function countForecast(t0: number): void {
   renderStats.forecasts += 1;
   renderStats.lastForecastMs = performance.now() - t0;
@@ -177,26 +216,23 @@ function showView(app: App, view: View): void {
   byId('inputs').hidden = view === 'accuracy';
   // The serve view has its own workload: prompt, output, precision, engine (the
   // batch size and forecaster are shared); the share box serves both forecasts.
-  const serving = view === 'serve';
+  // The serving comparison takes the serve view's workload.
+  const serving = view === 'serve' || (view === 'compare' && app.state.compareServing);
+  byId<HTMLSelectElement>('compare-what').value = app.state.compareServing ? 'serving' : 'forecast';
   byId('serve-inputs').hidden = !serving;
   byId('mode-field').hidden = serving;
   byId('forecast-options').hidden = serving;
   byId('seq-field').hidden = serving;
-  byId('share-panel').hidden = view !== 'forecast' && !serving;
+  byId('share-panel').hidden = view !== 'forecast' && view !== 'serve';
   byId('exports').hidden = serving;
   document.querySelector('.layout')?.classList.toggle('wide', view === 'accuracy');
   if (view === 'sweep') byId<HTMLInputElement>('sweep-max').value = String(app.state.sweepMax);
   if (view === 'accuracy') void renderAccuracy();
 }
 
-function showForecast(r: Result): void {
-  if (r.ok) {
-    setText(byId('forecast-error'), '');
-    renderForecast(r.f);
-  } else {
-    // The last forecast stays, dimmed (see 'stale' in render).
-    setText(byId('forecast-error'), `No forecast: ${r.error}`);
-  }
+// An error leaves the last forecast on screen, dimmed (see 'stale' in render).
+function showForecast(r: Result, pasted: string): void {
+  if (r.ok) renderForecast(r.f, pasted);
 }
 
 function showNotices(lines: string[]): void {
@@ -227,6 +263,7 @@ function showServe(app: App, t0: number): ServeResult {
     if (r.ok) {
       setText(byId('serve-error'), '');
       renderServe(r.f);
+      renderFit('serve', serveFit(app, r.f), (o) => applyFit(o, update));
     } else {
       showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
     }
@@ -303,6 +340,8 @@ function showPlans(app: App): void {
       renderPlans(
         results.map((r) => r!),
         usePlan,
+        requests.reduce((n, r) => Math.max(n, r.gpus ?? 1), 1),
+        planTotal(app),
       );
     return;
   }
@@ -310,15 +349,14 @@ function showPlans(app: App): void {
   const status = byId('plan-status');
   delete status.dataset.done;
   text('plan-status', planProgress(done, requests.length, requests[done]?.gpus ?? 0));
-  const tasks = requests.map((r) => ({
-    peek: () => peekPlan(r),
-    run: () => {
-      const out = runPlan(app.engine, r);
-      requestRender(); // progress
-      return out;
-    },
-  }));
-  fillTasks('plan', key, tasks, false, requestRender);
+  // New input makes a running search stale: it stops (the button starts one for the new inputs).
+  if (stale) {
+    if (planSearchRunning(key)) cancelPlanSearch();
+    if (!planSearchRunning(key))
+      text('plan-status', `Stopped after ${done} of ${requests.length} GPU counts: the inputs changed.`);
+    return;
+  }
+  searchPlans(key, requests, requestRender);
 }
 
 function usePlan(e: PlanEntry): void {
@@ -357,6 +395,10 @@ function showCompare(app: App): void {
   if (changed('compare-marks', [s.compare, s.gpu]) || rebuilt) markCompareList(app);
 
   const ids = compareIds(app);
+  if (s.compareServing) {
+    showCompareServing(app, ids);
+    return;
+  }
   const requests = ids.map((id) => requestFor(app, id));
   const results = requests.map((r) => peek(r));
   if (results.every((r) => r)) {
@@ -370,6 +412,24 @@ function showCompare(app: App): void {
   }
   text('compare-status', `Forecasting ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
   fill('compare', requests.map((r) => requestKey(r)).join('\n'), app.engine, requests, false, requestRender);
+}
+
+// Serving on each GPU (the serve view's workload): remembered forecasts, the rest a job.
+function showCompareServing(app: App, ids: string[]): void {
+  const requests = ids.map((id) => ({ ...servingRequestFor(app), gpu: id }));
+  const results = requests.map((r) => peekServing(r));
+  if (results.every((r) => r)) {
+    text('compare-status', '');
+    if (changed('compare', ['serve', ids.join(','), ...results]))
+      renderCompareServing(
+        ids.map((id, i) => ({ id, label: gpuLabel(app, id), r: results[i]! })),
+        app.state.predictor,
+      );
+    return;
+  }
+  text('compare-status', `Forecasting serving on ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
+  const tasks = requests.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) }));
+  fillTasks('compare', requests.map((r) => servingKey(r)).join('\n'), tasks, false, requestRender);
 }
 
 // ---- sweep -----------------------------------------------------------------
@@ -414,11 +474,13 @@ function showSweep(app: App): void {
   shownSweep = key;
   const ms = jobMs(key);
   text('sweep-error', ui.sweepError || error);
+  const unfit = firstUnfit(points);
   text(
     'sweep-status',
-    ms === undefined
+    (ms === undefined
       ? `${points.length} forecasts, all from earlier views.`
-      : `${points.length} forecasts in ${Math.round(ms)} ms.`,
+      : `${points.length} forecasts in ${Math.round(ms)} ms.`) +
+      (unfit ? ` From batch ${unfit} on it does not fit in the GPU's memory (marked in red).` : ''),
   );
   status.dataset.points = String(points.length);
   const waiters = sweepWaiters;

@@ -7,7 +7,7 @@ import { byId, setText } from './dom';
 import type { ServingForecast, ServingRequest } from './engine';
 import { fmtMs, fmtRate } from './format';
 import type { ServeResult } from './memo';
-import { setOutput } from './views';
+import { renderCaveats, setOutput } from './views';
 import { drawMemoryBar, gb } from './memory_bar';
 
 const PRECISION_WORDS: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp32: 'FP32' };
@@ -78,7 +78,7 @@ export function renderServe(f: ServingForecast): void {
     byId('serve-tokens-sub'),
     `generated tokens per second during decode, the whole batch (${fmtRate(f.tokens_per_s / f.batch)} per request)`,
   );
-  setText(byId('serve-caveats'), (f.caveats ?? []).join(' '));
+  renderCaveats(byId('serve-caveats'), f.caveats ?? []);
   renderMemory(f);
 }
 

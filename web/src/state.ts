@@ -28,6 +28,7 @@ export interface State {
   batch: number;
   seq: number;
   compare: string[]; // catalog ids shown beside `gpu` in the compare view
+  compareServing: boolean; // the compare view compares serving forecasts (the Serve view's workload)
   sweepMax: number; // batch sweep 1..sweepMax
   // The serve view (batch and predictor are shared with the other views).
   prompt: number; // prompt tokens per request
@@ -62,8 +63,9 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   mode: 'training',
   predictor: 'tilecast',
   batch: 1,
-  seq: 2048,
+  seq: 1024, // the landing example fits: GPT-3 2.7B's FP32 Adam step at 2048 needs 102 GB of the H100's 80
   compare: ['a100-80gb-sxm', 'h200', 'mi300x', 'rtx-4090'],
+  compareServing: false,
   sweepMax: 64,
   prompt: 512,
   output: 256,
@@ -207,8 +209,10 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   q.set('batch', String(s.batch));
   q.set('seq', String(s.seq));
   if (!embed && s.view === 'compare') q.set('cmp', s.compare.join(','));
+  const serving = s.view === 'serve' || (s.view === 'compare' && s.compareServing);
+  if (!embed && s.view === 'compare' && s.compareServing) q.set('cmpserve', '1');
   if (!embed && s.view === 'sweep') q.set('sweep', String(s.sweepMax));
-  if (s.view === 'serve') {
+  if (serving) {
     q.set('prompt', String(s.prompt));
     q.set('out', String(s.output));
     if (s.tp !== 1) q.set('tp', String(s.tp));
@@ -287,7 +291,7 @@ export function clip(text: string, n = 40): string {
   return text.length > n ? text.slice(0, n - 1) + '…' : text;
 }
 
-const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+const ID_RE = /^[A-Za-z0-9._ -]{1,64}$/; // ids, and the names the CLI accepts ("H100 SXM")
 
 // Reads the query; every field that is missing or damaged keeps its default and
 // adds a sentence to `problems`. Names are checked against the catalogs later.
@@ -309,6 +313,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'batch',
     'seq',
     'cmp',
+    'cmpserve',
     'sweep',
     'v',
     'prompt',
@@ -455,6 +460,11 @@ export function parseParams(search: string, hash = ''): ParsedLink {
         `The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`,
       );
     s.compare = unique.slice(0, COMPARE_MAX);
+  }
+  const cmpServe = p.get('cmpserve');
+  if (cmpServe !== null) {
+    if (cmpServe === '1' || cmpServe === '0') s.compareServing = cmpServe === '1';
+    else problems.push(`The link's cmpserve "${clip(cmpServe)}" is not 1 or 0.`);
   }
   const embedParam = p.get('embed');
   return { state: s, problems, version: p.get('v'), embed: embedParam === '1' || embedParam === 'true', empty };

@@ -17,6 +17,7 @@ export interface Ui {
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
   planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
+  planMaxGpus: number; // the plan search's largest GPU count; 0: all the system holds
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error
   notices: string[];
@@ -32,6 +33,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   serveError: '',
   trainError: '',
   planWanted: '',
+  planMaxGpus: 0,
   customGpuError: '',
   configError: '',
   notices: [],

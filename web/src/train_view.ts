@@ -3,7 +3,7 @@
 // (each pipeline stage's compute and communication streams, the bubble between),
 // the per-stage table and the core's assumptions. Draws what it is given.
 import { byId, clear, h, setText } from './dom';
-import type { ModelForecast, StageTimeline, StreamSpan, TrainingMemory } from './engine';
+import type { ModelForecast, PassMemory, StageTimeline, StreamSpan, TrainingMemory } from './engine';
 import { fmtMs, fmtNum } from './format';
 import { drawMemoryBar, gb } from './memory_bar';
 
@@ -13,6 +13,13 @@ const MEMORY_PARTS = [
   ['optimizer_gb', 'Optimizer states', '#d4a72c'],
   ['activations_gb', 'Activations', '#7b5cd6'],
   ['workspace_gb', 'Workspaces', '#e0762b'],
+  ['context_gb', 'CUDA context', '#9aa5b8'],
+] as const;
+// An inference pass's: the serving rules at the pass's shape (core serve/pass_memory.cpp).
+const PASS_PARTS = [
+  ['weights_gb', 'Weights', '#2f6fdb'],
+  ['kv_cache_gb', 'KV cache', '#3aa17e'],
+  ['activations_gb', 'Activations and workspaces', '#7b5cd6'],
   ['context_gb', 'CUDA context', '#9aa5b8'],
 ] as const;
 
@@ -27,10 +34,10 @@ const SPAN_COLORS: [RegExp, string, string][] = [
 const OTHER_COLOR = '#6b7280';
 const BUBBLE_COLOR = '#f6d5d1';
 
-// A training forecast's memory per GPU (one GPU or many); the rest for many GPUs only.
+// Every forecast's memory per GPU (one GPU or many, any mode); the rest for many GPUs only.
 export function renderTraining(f: ModelForecast): void {
   const p = f.parallel;
-  const m = f.mode === 'training' ? f.memory : undefined;
+  const m = f.memory;
   byId('train-body').hidden = !m;
   byId('train-parallel').hidden = !p;
   if (m) renderMemory(m, !!p);
@@ -42,15 +49,20 @@ export function renderTraining(f: ModelForecast): void {
   for (const a of f.assumptions ?? []) list.append(h('li', {}, a));
 }
 
-function renderMemory(m: TrainingMemory, many: boolean): void {
+export function isTrainingMemory(m: TrainingMemory | PassMemory): m is TrainingMemory {
+  return 'gradients_gb' in m;
+}
+
+function renderMemory(m: TrainingMemory | PassMemory, many: boolean): void {
   setText(byId('train-memory-heading'), many ? 'Memory per GPU' : 'Memory on the GPU');
-  drawMemoryBar('train-memory-bar', 'train-memory-legend', MEMORY_PARTS, m);
+  if (isTrainingMemory(m)) drawMemoryBar('train-memory-bar', 'train-memory-legend', MEMORY_PARTS, m);
+  else drawMemoryBar('train-memory-bar', 'train-memory-legend', PASS_PARTS, m);
+  const stage = isTrainingMemory(m) && many ? ` on each GPU of pipeline stage ${m.stage}, the fullest.` : '.';
   setText(
     byId('train-memory-note'),
     (m.fits
       ? `Fits: ${gb(m.total_gb)} of ${gb(m.capacity_gb)}`
-      : `Does not fit by ${gb(m.total_gb - m.capacity_gb)}: ${gb(m.total_gb)} against ${gb(m.capacity_gb)}`) +
-      (many ? ` on each GPU of pipeline stage ${m.stage}, the fullest.` : '.'),
+      : `Does not fit by ${gb(m.total_gb - m.capacity_gb)}: ${gb(m.total_gb)} against ${gb(m.capacity_gb)}`) + stage,
   );
 }
 

@@ -9,6 +9,7 @@ import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip } from './state';
 import { renderTraining } from './train_view';
+import { gb } from './memory_bar';
 
 // The measured kernel classes a substitution names, in words.
 const OP_WORDS: Record<string, string> = {
@@ -99,8 +100,27 @@ export function assumptionsText(f: ModelForecast): string {
   return `Forecast of ${what}, ${settingText(f)}.`;
 }
 
-export function forecastTitle(f: ModelForecast): string {
-  return `${f.model.name} on ${f.gpu.name}`;
+// The caveat box: one line (the first caveat's first sentence, and how many more), the
+// caveats in full on demand. Empty (and hidden by CSS) when there are none.
+export function renderCaveats(box: HTMLElement, caveats: string[]): void {
+  clear(box);
+  box.dataset.count = String(caveats.length);
+  if (!caveats.length) return;
+  const first = caveats[0].split(/(?<=\.)\s+(?=[A-Z(])/)[0].replace(/\.$/, '');
+  const more = caveats.length > 1 ? ` (+${caveats.length - 1} more)` : '';
+  box.append(
+    h(
+      'details',
+      { class: 'caveat-details' },
+      h('summary', {}, `${first}${more}`),
+      h('ul', {}, ...caveats.map((c) => h('li', {}, c))),
+    ),
+  );
+}
+
+// `pasted`: a pasted config's own name (its _name_or_path, ...), which the core does not keep.
+export function forecastTitle(f: ModelForecast, pasted = ''): string {
+  return `${!f.model.id && pasted ? pasted : f.model.name} on ${f.gpu.name}`;
 }
 
 // The headline figures, the same for the main view and the embed card (ids
@@ -120,7 +140,7 @@ export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   );
 }
 
-export function renderForecast(f: ModelForecast): void {
+export function renderForecast(f: ModelForecast, pasted = ''): void {
   byId('forecast-body').hidden = false;
   const body = byId('forecast-body');
   body.dataset.gpu = f.gpu.id || CUSTOM;
@@ -132,7 +152,7 @@ export function renderForecast(f: ModelForecast): void {
   body.dataset.gpus = String(p?.gpus ?? 1);
   setText(
     byId('forecast-title'),
-    `${forecastTitle(f)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
+    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
   );
   showFigures('', f);
   setText(byId('assumptions'), assumptionsText(f));
@@ -166,7 +186,7 @@ export function renderForecast(f: ModelForecast): void {
         ? `peak-speed bound; the learned model forecasts ${fmtNum(ratio)}× this`
         : 'peak-speed bound: every kernel at its compute or memory limit',
   );
-  setText(byId('caveats'), (f.caveats ?? []).join(' '));
+  renderCaveats(byId('caveats'), f.caveats ?? []);
 
   const kinds = BREAKDOWN_KINDS.filter((k) => f.breakdown && typeof f.breakdown[k] === 'number');
   drawChart(byId<HTMLCanvasElement>('breakdown-chart'), {
@@ -368,8 +388,8 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
       h(
         'tr',
         {},
-        ...['GPU', 'Latency', '80% band', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first'].map((t, i) =>
-          h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
+        ...['GPU', 'Latency', '80% band', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first', 'Fits'].map(
+          (t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
         ),
       ),
     ),
@@ -389,6 +409,11 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
         h('td', { class: 'num' }, f && base ? `${fmtNum(base / f.latency_ms)}×` : '—'),
+        h(
+          'td',
+          { class: 'num', 'data-fits': f?.memory ? String(f.memory.fits) : '' },
+          f?.memory ? (f.memory.fits ? 'yes' : `no: ${gb(f.memory.total_gb)} of ${gb(f.memory.capacity_gb)}`) : '—',
+        ),
       ),
     );
   }
@@ -403,6 +428,12 @@ export interface SweepPoint {
   band: [number, number] | null; // the 80% band; null for the roofline predictor
   roofline_ms: number;
   samples_per_s: number;
+  fits: boolean; // in the GPU's memory (the core's memory.fits)
+}
+
+// The first batch of the sweep that does not fit in memory, or 0 when every one does.
+export function firstUnfit(points: SweepPoint[]): number {
+  return points.find((p) => !p.fits)?.batch ?? 0;
 }
 
 // A forecast's 80% band as [low, high] ms, or null when it has none.
@@ -421,6 +452,7 @@ export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: s
       band: bandOf(r.f),
       roofline_ms: r.f.roofline_latency_ms ?? NaN,
       samples_per_s: r.f.samples_per_s,
+      fits: r.f.memory?.fits ?? true,
     });
   }
   return { points, error: '' };
@@ -431,6 +463,8 @@ const SWEEP_BAND_LOW = '80% band, low edge';
 export function renderSweep(app: App, points: SweepPoint[]): void {
   const labels = points.map((p) => String(p.batch));
   byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
+  const unfit = firstUnfit(points);
+  byId('sweep-latency').dataset.firstUnfit = String(unfit);
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
     type: 'line',
     data: {
@@ -451,6 +485,19 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
           pointRadius: 0,
           borderDash: [4, 3],
         },
+        // the batches that do not fit in memory, drawn over the line in the error colour
+        ...(unfit
+          ? [
+              {
+                label: 'does not fit in memory (ms)',
+                data: points.map((p) => (p.fits ? null : p.latency_ms)),
+                borderColor: COLORS.unfit,
+                backgroundColor: COLORS.unfit,
+                pointRadius: 2,
+                borderWidth: 3,
+              },
+            ]
+          : []),
         // the 80% band: its upper edge filled down to its lower edge (the next dataset)
         ...(points.some((p) => p.band)
           ? [

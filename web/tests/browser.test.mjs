@@ -102,12 +102,12 @@ async function assertMatchesCli(page, req, prefix = '', extra = []) {
 
 test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () => {
   const page = await open('');
-  await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 2048, mode: 'training' });
+  await assertMatchesCli(page, { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 1024, mode: 'training' });
   assert.equal(await page.locator('#gpu-select').inputValue(), 'h100-sxm');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.match(
     await page.locator('#share-link').inputValue(),
-    /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=2048&v=/,
+    /gpu=h100-sxm&model=gpt3-2\.7b&mode=training.*batch=1&seq=1024&v=/,
   );
   // Defaults write no precision, torch.compile or multi-GPU parameter (links as before).
   assert.doesNotMatch(
@@ -121,7 +121,7 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
 });
 
 test("changing GPU, model, mode and batch updates the numbers to the CLI's", async () => {
-  const page = await open('');
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=1&seq=2048');
   let n = await forecasts(page);
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
   await waitForecasts(page, ++n);
@@ -1120,7 +1120,10 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   await again.check('input[name="mode"][value="inference"]');
   await waitForecasts(again, ++n);
   assert.equal(await again.locator('#train-inputs').isHidden(), true);
-  assert.equal(await again.locator('#train-body').isHidden(), true); // no memory for inference
+  // Inference has its memory too (weights, KV cache, activations, context); no timeline.
+  assert.equal(await again.locator('#train-body').isHidden(), false);
+  assert.equal(await again.locator('#train-parallel').isHidden(), true);
+  assert.equal(await again.locator('#train-memory-bar .seg').count(), 4);
   await assertMatchesCli(again, { ...req, mode: 'inference' });
   await again.close();
   // Bad input: the core's message as the forecast's error, the page keeps working.

@@ -1,4 +1,7 @@
 // JSON API for whole-model forecasts: the zoo, config validation, forecasts.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "api/megatron_request.hpp"
@@ -8,6 +11,7 @@
 #include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
+#include "serve/memory.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -98,6 +102,37 @@ SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, std::int64_
               "; give field 'system' (one of " + ids + ", or a system spec object)");
 }
 
+nlohmann::ordered_json pass_memory_json(const detail::PassMemory& p) {
+  const ServingMemory& m = p.memory;
+  return {{"weights_gb", m.weights_gb},
+          {"kv_cache_gb", m.kv_cache_gb},
+          {"activations_gb", m.activations_gb},
+          {"context_gb", m.context_gb},
+          {"total_gb", m.total_gb},
+          {"capacity_gb", m.capacity_gb},
+          {"fits", m.fits},
+          {"max_batch", p.max_batch},
+          {"tp_to_fit", p.tp_to_fit}};
+}
+
+std::string pass_memory_caveat(const ServingMemory& m) {
+  char head[160];
+  std::snprintf(head, sizeof head, "memory: the pass needs about %.1f GB of the GPU's %.0f GB",
+                m.total_gb, m.capacity_gb);
+  return std::string(head) +
+         " (weights, KV cache, activations, CUDA context): it does not fit; the kernels are "
+         "forecast as if it did";
+}
+
+// The largest batch whose training step fits on the one GPU: activations and workspaces grow
+// with the batch, the model states and the context do not (parallel/memory.cpp).
+std::int64_t training_max_batch(const TrainingMemory& m, std::int64_t batch) {
+  const double fixed = m.weights_gb + m.gradients_gb + m.optimizer_gb + m.context_gb;
+  const double per_sample = (m.activations_gb + m.workspace_gb) / double(batch);
+  if (per_sample <= 0 || fixed >= m.capacity_gb) return 0;
+  return std::int64_t(std::min(std::floor((m.capacity_gb - fixed) / per_sample), 2147483648.0));
+}
+
 }  // namespace
 
 std::string list_models() {
@@ -180,11 +215,18 @@ std::string forecast_model(std::string_view request_json) {
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
-  if (!w.training()) return model_forecast_to_json(gpu, model, f, roof);
-  // a training step: memory on the one GPU (Adam's states included) and what pressure means
   auto j = detail::model_forecast_json(gpu, model, f, roof);
+  if (!w.training()) {
+    // a pass: weights, KV cache, activations and context on the one GPU, and what would fit
+    const detail::PassMemory p = detail::pass_memory(gpu, model, w, engine);
+    j["memory"] = pass_memory_json(p);
+    if (!p.memory.fits) j["caveats"].push_back(pass_memory_caveat(p.memory));
+    return j.dump(2);
+  }
+  // a training step: memory on the one GPU (Adam's states included) and what pressure means
   const TrainingMemory m = training_memory(gpu, graph, w.dtype);
   j["memory"] = detail::memory_json(m);
+  j["memory"]["max_batch"] = training_max_batch(m, batch);
   for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));
   return j.dump(2);
 }

@@ -6,6 +6,7 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
 #include "tilecast/serving.hpp"
 
 namespace tilecast::detail {
@@ -35,5 +36,20 @@ struct MemoryModel {
 // `params`: the whole model's parameter count; `shard`: one GPU's share (shard_model).
 MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& shard, double params,
                                  const ServingRequest& r);
+
+}  // namespace tilecast::detail
+
+namespace tilecast::detail {
+
+// Memory of a single-GPU forecast_model pass (inference, prefill or decode; docs/model-forecast.md
+// "Memory"): the serving rules above at the pass's shape, the largest batch that fits and the
+// smallest tensor-parallel GPU count whose share fits.
+struct PassMemory {
+  ServingMemory memory;
+  std::int64_t max_batch = 0;  // at the pass's tokens per sequence; 0 when one does not fit
+  int tp_to_fit = 0;           // 1, 2, 4, ... 64 dividing the heads; 0 when none fits
+};
+PassMemory pass_memory(const GpuSpec& gpu, const ModelConfig& model, const Workload& w,
+                       Engine engine);
 
 }  // namespace tilecast::detail

@@ -168,7 +168,7 @@ export interface ModelValidation {
   params_b: number;
 }
 /**
- * A whole model on one GPU: api::forecast_model without parallel fields (core/src/forecast/model_json.cpp; a training step adds memory, Adam's states included, in core/src/api/model.cpp), `tilecast forecast --json`, forecastModel in WASM. docs/model-forecast.md.
+ * A whole model on one GPU: api::forecast_model without parallel fields (core/src/forecast/model_json.cpp; memory in core/src/api/model.cpp: a training step's, Adam's states included, or a pass's), `tilecast forecast --json`, forecastModel in WASM. docs/model-forecast.md.
  */
 export interface ModelForecast {
   tilecast_version: string;
@@ -197,7 +197,10 @@ export interface ModelForecast {
   caveats: Caveats;
   roofline_latency_ms: number;
   workload: WorkloadEcho;
-  memory?: TrainingMemory;
+  /**
+   * what one GPU needs against its capacity: a training step's (Adam's states included) or a pass's
+   */
+  memory: TrainingMemory | PassMemory;
 }
 /**
  * The GPU a forecast is for: catalog id (empty for an inline spec without one) and name.
@@ -267,6 +270,36 @@ export interface TrainingMemory {
   total_gb: number;
   capacity_gb: number;
   fits: boolean;
+  /**
+   * single-GPU training only: the largest batch whose step fits (activations and workspaces grow with the batch; 0 when the model states alone do not fit)
+   */
+  max_batch?: number;
+}
+/**
+ * Memory one GPU needs for an inference, prefill or decode pass (serve/pass_memory.cpp: the serving rules at the pass's shape; docs/model-forecast.md "Memory").
+ */
+export interface PassMemory {
+  weights_gb: number;
+  /**
+   * 0 in inference; the prompt in prefill; the cache and the new token in decode
+   */
+  kv_cache_gb: number;
+  /**
+   * the pass's live tensors (its workspace)
+   */
+  activations_gb: number;
+  context_gb: number;
+  total_gb: number;
+  capacity_gb: number;
+  fits: boolean;
+  /**
+   * the largest batch that fits at the pass's tokens per sequence; 0 when one sequence does not
+   */
+  max_batch: number;
+  /**
+   * the smallest tensor-parallel GPU count (1, 2, 4, ... 64, dividing the heads) whose per-GPU share fits; 0 when none does
+   */
+  tp_to_fit: number;
 }
 /**
  * A multi-GPU training step: api::forecast_model with parallel fields (core/src/parallel/parallel_json.cpp), `tilecast forecast --gpus/--dp/--tp/--pp ... --json`, forecastModel in WASM. docs/parallel.md.

@@ -1,0 +1,395 @@
+// Browser tests of issue 32 (what a practitioner ran into): memory in every mode, the
+// "does not fit" card state and what would fit, a custom GPU copied faithfully in every
+// precision, the plan search beyond one node, and the small things (noise-free numbers,
+// stale messages, config size, the CLI's names in links, a pasted config's counts).
+// Numbers on the page are compared with the native CLI's.
+// Run: node --test web/tests/calc.test.mjs (after scripts/build_web.sh).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+import { DIST, cliJson, cliForecastArgs, requireFile } from './helpers.mjs';
+import path from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+let server;
+let base;
+let browser;
+let context;
+const pageErrors = [];
+
+before(async () => {
+  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
+  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
+  base = base.replace('localhost', '127.0.0.1');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.on('weberror', (e) => pageErrors.push(e.error().message));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(query = '') {
+  const page = await context.newPage();
+  await page.goto(base + query);
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
+  return page;
+}
+
+const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
+const waitForecasts = (page, n) =>
+  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
+const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
+
+function native(req, extra = []) {
+  return cliJson([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
+}
+
+test('every mode says whether it fits, with the memory bar: inference, training and serving', async () => {
+  // Llama 3 70B in BF16 on one H100: 141 GB of weights against 80 GB.
+  const page = await open('?gpu=h100-sxm&model=llama3-70b&mode=inference&batch=1&seq=2048&fprec=bf16');
+  const f = native({ gpu: 'h100-sxm', model: 'llama3-70b', batch: 1, seq: 2048, mode: 'inference' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.equal(f.memory.fits, false);
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(await bar.getAttribute('data-fits'), 'false');
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(Number(await bar.getAttribute('data-capacity')), 80);
+  assert.equal(await bar.locator('.seg').count(), 4); // weights, KV cache, activations, context
+  assert.match(await page.locator('#train-memory-note').textContent(), /^Does not fit by [\d.]+ GB/);
+  assert.equal(await page.locator('#fc-cards').getAttribute('data-fits'), 'false');
+  // Training (the landing example) and serving show theirs too.
+  const landing = await open('');
+  const t = native({ gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 1024, mode: 'training' });
+  assert.equal(await landing.locator('#train-memory-bar').getAttribute('data-fits'), String(t.memory.fits));
+  assert.equal(Number(await landing.locator('#train-memory-bar').getAttribute('data-total')), t.memory.total_gb);
+  const serve = await open('?view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256');
+  const s = cliJson([
+    'serve',
+    '--gpu',
+    'h100-sxm',
+    '--model',
+    'llama3-70b',
+    '--prompt',
+    '512',
+    '--output',
+    '256',
+    '--batch',
+    '1',
+    '--json',
+  ]);
+  assert.equal(await serve.locator('#memory-bar').getAttribute('data-fits'), String(s.memory.fits));
+  assert.equal(await serve.locator('#serve-cards').getAttribute('data-fits'), String(s.memory.fits));
+  for (const p of [page, landing, serve]) await p.close();
+});
+
+test('a forecast that does not fit is a card state offering what would fit; the landing example fits', async () => {
+  const landing = await open('');
+  assert.equal(await landing.locator('#fc-cards').getAttribute('data-fits'), 'true');
+  assert.equal(await landing.locator('#fc-fit').isHidden(), true);
+  assert.equal(await landing.locator('#fc-cards .fit-badge').first().isVisible(), false);
+  await landing.close();
+
+  // Too large a batch: the badge on the cards, the largest batch the core says fits, BF16.
+  const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 512, mode: 'training' };
+  const f = native(req);
+  assert.equal(f.memory.fits, false);
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=512');
+  assert.equal(await page.locator('#fc-cards').getAttribute('data-fits'), 'false');
+  assert.equal(await page.locator('#fc-cards .fit-badge').first().isVisible(), true);
+  assert.match(
+    await page.locator('#fc-fit-headline').textContent(),
+    /^Does not fit: needs [\d.]+ GB of the GPU's 80 GB/,
+  );
+  const batchOption = page.locator('#fc-fit-options li[data-option="batch"] button');
+  assert.equal(await batchOption.textContent(), `Batch ${f.memory.max_batch}`);
+  // The core's largest batch fits and one more does not.
+  assert.equal(native({ ...req, batch: f.memory.max_batch }).memory.fits, true);
+  assert.equal(native({ ...req, batch: f.memory.max_batch + 1 }).memory.fits, false);
+  const bf16 = native(req, ['--precision', 'bf16']);
+  const precision = page.locator('#fc-fit-options li[data-option="precision"]');
+  assert.match(await precision.textContent(), /^BF16/);
+  assert.equal(await precision.locator('button').count(), bf16.memory.fits ? 1 : 0);
+  assert.equal(await page.locator('#fc-fit-options li[data-option="plans"] button').count(), 1);
+  let n = await forecasts(page);
+  await batchOption.click();
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#batch').inputValue(), String(f.memory.max_batch));
+  assert.equal(await page.locator('#fc-cards').getAttribute('data-fits'), 'true');
+  assert.equal(await value(page, 'latency'), native({ ...req, batch: f.memory.max_batch }).latency_ms);
+  await page.close();
+
+  // A pass that does not fit: tensor parallelism over the core's GPU count, in the Serve view.
+  const inf = await open('?gpu=h100-sxm&model=llama3-70b&mode=inference&batch=1&seq=2048&fprec=bf16');
+  const g = inf.locator('#fc-fit-options li[data-option="gpus"] button');
+  assert.equal(await g.textContent(), '2 GPUs');
+  await g.click();
+  await inf.waitForSelector('#view-serve:not([hidden])');
+  assert.equal(await inf.locator('#tp').inputValue(), '2');
+  await inf.close();
+
+  // Serving Llama 3 70B on one H100: the serve cards' state and the GPUs that fit.
+  const serve = await open('?view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256');
+  assert.equal(await serve.locator('#serve-cards').getAttribute('data-fits'), 'false');
+  const tpButton = serve.locator('#serve-fit-options li[data-option="gpus"] button');
+  const tp = Number((await tpButton.textContent()).match(/^(\d+) GPUs$/)[1]);
+  const serveArgs = (t) => [
+    'serve',
+    '--gpu',
+    'h100-sxm',
+    '--model',
+    'llama3-70b',
+    '--prompt',
+    '512',
+    '--output',
+    '256',
+    '--tp',
+    String(t),
+    '--json',
+  ];
+  assert.equal(cliJson(serveArgs(tp)).memory.fits, true);
+  assert.equal(cliJson(serveArgs(tp / 2)).memory.fits, false);
+  await tpButton.click();
+  await serve.waitForSelector('#serve-cards[data-fits="true"]');
+  await serve.close();
+});
+
+test('the batch sweep marks the batches that do not fit', async () => {
+  const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 512, mode: 'training' };
+  const max = native(req).memory.max_batch;
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=1&seq=512&view=sweep&sweep=16');
+  await page.waitForSelector('#sweep-status[data-points="16"]', { timeout: 30000 });
+  assert.equal(Number(await page.locator('#sweep-latency').getAttribute('data-first-unfit')), max + 1);
+  assert.match(
+    await page.locator('#sweep-status').textContent(),
+    new RegExp(`From batch ${max + 1} on it does not fit`),
+  );
+  await page.close();
+});
+
+test('a custom GPU copied from a catalog GPU forecasts as it does, in BF16 and FP32; the form edits the peaks', async () => {
+  for (const fprec of ['bf16', 'fp32']) {
+    const page = await open(`?gpu=h100-sxm&model=llama2-7b&mode=inference&batch=2&seq=512&fprec=${fprec}`);
+    const catalog = await value(page, 'latency');
+    const roof = await value(page, 'roofline');
+    let n = await forecasts(page);
+    await page.locator('#custom-gpu summary').click();
+    await page.click('#custom-gpu-fill');
+    assert.equal(await page.locator('#cg-peak-bf16-tensor').inputValue(), '989.4');
+    await page.click('#custom-gpu-use');
+    await waitForecasts(page, ++n);
+    assert.equal(await page.locator('#custom-gpu-error').textContent(), '');
+    assert.equal(await page.locator('#gpu-select').inputValue(), 'custom');
+    assert.equal(await value(page, 'latency'), catalog, `${fprec}: the copy's forecast`);
+    assert.equal(await value(page, 'roofline'), roof);
+    if (fprec === 'bf16') {
+      // Half the BF16 tensor peak: a slower roofline (the form's peaks are used).
+      await page.fill('#cg-peak-bf16-tensor', '494.7');
+      await page.click('#custom-gpu-use');
+      await waitForecasts(page, ++n);
+      assert.ok((await value(page, 'roofline')) > roof);
+      // The serve view (BF16) works with a custom GPU.
+      await page.click('#tab-serve');
+      await page.waitForSelector('#serve-body:not([hidden])');
+      assert.equal(await page.locator('#serve-error').textContent(), '');
+    }
+    await page.close();
+  }
+});
+
+test('the plan search goes beyond one node, up to a bound; when nothing fits it says why and what would', async () => {
+  const page = await open('?gpu=h100-sxm&model=llama2-13b&mode=training&batch=64&seq=2048&sys=dgx-h100');
+  assert.match(await page.locator('#plan-max-note').textContent(), /holds [\d,]+ GPUs/);
+  await page.fill('#plan-max-gpus', '32');
+  await page.click('#plan-find');
+  await page.waitForSelector('#plan-status[data-done]', { timeout: 120000 });
+  assert.equal(await page.locator('#plan-status').getAttribute('data-largest'), '32');
+  const plan = cliJson([
+    'plan',
+    '--system',
+    'dgx-h100',
+    '--model',
+    'llama2-13b',
+    '--global-batch',
+    '64',
+    '--seq',
+    '2048',
+    '--gpus',
+    '32',
+    '--json',
+  ]);
+  const steps = await page
+    .locator('#plan-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => Number(r.dataset.step)));
+  assert.equal(steps[0], plan.by_step[0].step_ms, 'the fastest plan is on 32 GPUs, beyond one node');
+  assert.equal(await page.locator('#plan-table tbody tr th').first().textContent(), '32');
+  // Bound 2: nothing fits (33 configurations do on 4 GPUs); the page says why and what would.
+  await page.fill('#plan-max-gpus', '2');
+  await page.click('#plan-find');
+  await page.waitForFunction(
+    () =>
+      document.getElementById('plan-status').dataset.largest === '2' &&
+      document.getElementById('plan-status').dataset.done,
+  );
+  const none = await page.locator('#plan-none').textContent();
+  assert.match(none, /^None of the [\d,]+ configurations on 1 to 2 GPUs works: [\d,]+ need more memory/);
+  assert.match(none, /more GPUs: raise "search up to" \(now 2; the system holds/);
+  await page.close();
+});
+
+test('numbers without float noise, stale messages cleared, caveats in one line, the CLI names in links', async () => {
+  // pp = 1: the bubble is zero, not 0.00000000000004097%.
+  const page = await open(
+    '?gpu=h100-sxm&model=llama2-7b&mode=training&batch=32&seq=4096&fprec=bf16&dp=4&ptp=2&mb=8&zero=3&sys=dgx-h100',
+  );
+  const sub = await page.locator('#latency-sub').textContent();
+  assert.match(sub, /pipeline bubble 0%/);
+  const text = await page.locator('#forecast-body').innerText();
+  assert.doesNotMatch(text, /\d\.\d{7,}/, 'no number with seven or more decimals');
+  // tp 3 (refused by the core) then 0 (unreadable): only the input's message shows.
+  let n = await forecasts(page);
+  await page.fill('#train-tp', '3');
+  await waitForecasts(page, ++n);
+  assert.match(await page.locator('#forecast-error').textContent(), /tp 3/);
+  await page.fill('#train-tp', '0');
+  await page.waitForFunction(() => /Not updated/.test(document.getElementById('stale-note').textContent));
+  assert.equal(await page.locator('#forecast-error').textContent(), '');
+  // The caveat box is dimmed with the stale forecast.
+  const opacity = await page.locator('#caveats').evaluate((e) => getComputedStyle(e).opacity);
+  assert.equal(opacity, '0.45');
+  await page.close();
+
+  // The caveat box: one line, the details on demand.
+  const a100 = await open('?gpu=a100-80gb-sxm&model=gpt3-2.7b&mode=training&batch=1&seq=2048');
+  const box = a100.locator('#caveats');
+  assert.equal(await box.locator('details').getAttribute('open'), null);
+  assert.match(await box.locator('summary').textContent(), /^memory: a training step with Adam needs/);
+  assert.equal((await box.locator('summary').boundingBox()).height < 60, true, 'one line (two at most)');
+  await a100.close();
+
+  // The names the CLI accepts.
+  const named = await open('?gpu=h100&model=llama-3-8b&mode=inference&batch=1&seq=128');
+  assert.equal(await named.locator('#gpu-select').inputValue(), 'h100-sxm');
+  assert.equal(await named.locator('#model-select').inputValue(), 'llama3-8b');
+  assert.equal(await named.locator('#notice').isHidden(), true);
+  assert.equal(
+    await value(named, 'latency'),
+    native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 1, seq: 128, mode: 'inference' }).latency_ms,
+  );
+  await named.close();
+});
+
+test('a pasted config: its counts shown, its size checked before parsing, an old error cleared', async () => {
+  const page = await open('?model=gpt2&seq=128&mode=inference');
+  await page.locator('#custom-model summary').click();
+  // A 2 MB paste is refused before the text box takes it.
+  const t0 = Date.now();
+  await page.locator('#model-config').evaluate((box) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', '{"a": "' + 'x'.repeat(2 << 20) + '"}');
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  assert.match(await page.locator('#model-config-error').textContent(), /at most 1048576 are accepted/);
+  assert.equal(await page.locator('#model-config').inputValue(), '');
+  assert.ok(Date.now() - t0 < 2000);
+  // New text clears the old error; a config shows its layers and parameters.
+  const config = {
+    _name_or_path: 'my-llama',
+    model_type: 'llama',
+    hidden_size: 1024,
+    intermediate_size: 2816,
+    num_hidden_layers: 6,
+    num_attention_heads: 16,
+    num_key_value_heads: 16,
+    vocab_size: 32000,
+    max_position_embeddings: 2048,
+  };
+  await page.fill('#model-config', JSON.stringify(config));
+  assert.equal(await page.locator('#model-config-error').textContent(), '');
+  let n = await forecasts(page);
+  await page.click('#model-config-use');
+  await waitForecasts(page, ++n);
+  assert.match(
+    await page.locator('#model-info').textContent(),
+    /^Pasted config: my-llama · \w+ · 6 layers · hidden 1024 · /,
+  );
+  assert.match(await page.locator('#forecast-title').textContent(), /^my-llama on /);
+  await page.close();
+});
+
+test('compare serving: time to first token, per token, tokens/s, fits and the largest batch per GPU', async () => {
+  const page = await open(
+    '?view=compare&cmpserve=1&cmp=a100-80gb-sxm,h200&gpu=h100-sxm&model=llama3-8b&batch=1&prompt=512&out=128&prec=bf16&engine=fused',
+  );
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 3);
+  assert.equal(await page.locator('#compare-what').inputValue(), 'serving');
+  for (const gpu of ['h100-sxm', 'a100-80gb-sxm', 'h200']) {
+    const f = cliJson(['serve', '--gpu', gpu, '--model', 'llama3-8b', '--prompt', '512', '--output', '128', '--json']);
+    const row = page.locator(`#compare-table tbody tr[data-gpu="${gpu}"]`);
+    assert.equal(Number(await row.getAttribute('data-ttft')), f.prefill_ms, gpu);
+    assert.equal(Number(await row.getAttribute('data-tpot')), f.decode_ms_per_token, gpu);
+    assert.equal(Number(await row.getAttribute('data-tokens')), f.tokens_per_s, gpu);
+    assert.equal(await row.getAttribute('data-fits'), String(f.memory.fits));
+    assert.equal(Number(await row.getAttribute('data-max-batch')), f.max_batch);
+  }
+  assert.match(await page.locator('#share-link').inputValue(), /cmpserve=1/);
+  // Back to the model forecast: the table has its Fits column.
+  await page.selectOption('#compare-what', 'forecast');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr td[data-fits]').length === 3);
+  await page.close();
+});
+
+test('the plan search runs on its own thread: the page stays responsive, new input stops it, the core refuses by cost', async () => {
+  const page = await open('?gpu=h100-sxm&model=llama2-13b&mode=training&batch=64&seq=2048&sys=dgx-h100');
+  await page.fill('#plan-max-gpus', '32');
+  // The longest the page's thread is busy while six counts are searched (each 0.3-0.8 s natively).
+  const longest = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let last = performance.now();
+        let worst = 0;
+        const tick = () => {
+          const now = performance.now();
+          worst = Math.max(worst, now - last);
+          last = now;
+          if (document.getElementById('plan-status').dataset.done) resolve(worst);
+          else setTimeout(tick, 0);
+        };
+        setTimeout(tick, 0);
+      }),
+  );
+  await page.click('#plan-find');
+  const worst = await longest;
+  assert.ok(worst < 250, `the page's thread was busy for ${worst} ms at once`);
+  const jobs = await page.evaluate(() => ({ ...window.tilecastPage.jobs.plan }));
+  assert.equal(jobs.slices, 6);
+  assert.ok(jobs.maxSliceMs > worst, JSON.stringify(jobs)); // the calls ran elsewhere
+  // New input during a search stops it.
+  await page.fill('#plan-max-gpus', '16');
+  await page.selectOption('#fprec', 'bf16');
+  await page.click('#plan-find');
+  await page.fill('#batch', '32');
+  await page.waitForFunction(() =>
+    /Stopped after \d of 5 GPU counts: the inputs changed/.test(document.getElementById('plan-status').textContent),
+  );
+  await page.close();
+  // A count the core refuses for cost shows the core's message.
+  const big = await open('?gpu=h100-sxm&model=llama3-70b&mode=training&batch=64&seq=2048&sys=dgx-h100');
+  await big.fill('#plan-max-gpus', '16');
+  await big.click('#plan-find');
+  await big.waitForSelector('#plan-status[data-done]', { timeout: 120000 });
+  assert.match(await big.locator('#plan-status').textContent(), /over the budget of [\d.e+]+ per request/);
+  await big.close();
+});
+
+test('no script error happened', () => {
+  assert.deepEqual(pageErrors, []);
+});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "forecast/model_registry.hpp"
+#include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/precision.hpp"
@@ -17,7 +18,8 @@ using namespace tilecast;
 
 namespace {
 
-const DataType kPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16};
+// FP8: GEMMs only (an FP8 model's other kernels are BF16), by the transferred GEMM model.
+const DataType kPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16, DataType::fp8};
 
 bool has_units(const GpuSpec& gpu, DataType t) {
   if (t == DataType::fp32) return gpu.fp32_gflops > 0;
@@ -79,6 +81,45 @@ TEST_SUITE("catalog-scaling") {
         }
       }
     CHECK(checked > 100);  // 38 GPUs: most have FP32, FP16 and BF16 models
+  }
+
+  // Transfer before roofline (issue 29 item 2): a (vendor, precision) without a model of its own
+  // takes the nearest learned one's efficiency against its own roofline, never the bare roofline.
+  TEST_CASE("transferred models: slower than the roofline, 0.3-0.95 of the GPU's own peak") {
+    struct Case {
+      const char* gpu;
+      DataType t;
+      Kernel k;
+    };
+    const Case cases[] = {
+        {"mi300x", DataType::bf16, big_gemm(DataType::bf16)},
+        {"mi300x", DataType::fp16, big_stream(DataType::fp16)},
+        {"mi300x", DataType::bf16, parse_kernel("rmsnorm", "16384,8192", DataType::bf16)},
+        {"mi250x", DataType::bf16, big_gemm(DataType::bf16)},
+        {"mi355x", DataType::fp8, big_gemm(DataType::fp8)},
+        {"h100-sxm", DataType::fp8, big_gemm(DataType::fp8)},
+        {"b200", DataType::fp8, big_gemm(DataType::fp8)},
+        {"l40s", DataType::fp8, big_gemm(DataType::fp8)},
+    };
+    for (const Case& c : cases) {
+      const GpuSpec& gpu = find_gpu(c.gpu);
+      INFO(where(gpu, c.t, c.k));
+      REQUIRE(has_learned_model(gpu, c.k));
+      CHECK(is_transferred(gpu, c.k));
+      const KernelForecast f = forecast_kernel(gpu, c.k);
+      CHECK(f.latency_ms > f.roofline_ms);
+      CHECK(f.roofline_ms / f.latency_ms >= 0.3);
+      CHECK(f.roofline_ms / f.latency_ms <= 0.95);
+    }
+    // an FP8 GEMM on an H100: faster than BF16 (twice the peak, half the bytes), not 2x
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const double bf16 = forecast_kernel(h100, big_gemm(DataType::bf16)).latency_ms;
+    const double fp8 = forecast_kernel(h100, big_gemm(DataType::fp8)).latency_ms;
+    CHECK(fp8 < bf16);
+    CHECK(fp8 >= bf16 / 2);
+    // a GPU without FP8 tensor cores: no model, and the roofline's error names its types
+    CHECK_THROWS_WITH_AS(forecast_kernel(find_gpu("a100-80gb-sxm"), big_gemm(DataType::fp8)),
+                         doctest::Contains("no fp8"), Error);
   }
 
   TEST_CASE("twice the bandwidth: memory-bound kernels >= 1.6x faster") {

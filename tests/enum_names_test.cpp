@@ -12,6 +12,7 @@
 
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/serving.hpp"
 
 using namespace tilecast;
 
@@ -120,6 +121,7 @@ TEST_SUITE("enum_names") {
       return parse_enum(topology_names(), w, "a topology");
     };
     check_table(topology_names(), parse_topology, topology_name);
+    check_table(weight_format_names(), parse_weight_format, weight_format_name);
   }
 
   TEST_CASE("aliases are listed after their name; help lists names only") {
@@ -149,6 +151,10 @@ TEST_SUITE("enum_names") {
           primary_names(dtype_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/ModelPrecision") ==
           names_of(dtype_names(), kModelPrecisions));
+    CHECK(schema_enum("common.schema.json", "/definitions/ServingPrecision") ==
+          names_of(dtype_names(), kServingPrecisions));
+    CHECK(schema_enum("common.schema.json", "/definitions/WeightFormat") ==
+          primary_names(weight_format_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/Predictor") ==
           primary_names(predictor_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/Mode") == primary_names(mode_names()));

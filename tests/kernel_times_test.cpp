@@ -53,17 +53,25 @@ TEST_SUITE("kernel_times") {
   }
 
   TEST_CASE("no learned model for the vendor and type: the roofline, recorded") {
-    const GpuSpec& mi300x = find_gpu("mi300x");
-    const Kernel k = linear(DataType::bf16);
-    CHECK_FALSE(has_learned_model(mi300x, k));
-    CHECK(has_learned_model(mi300x, linear(DataType::fp32)));
-    detail::KernelTimes times(mi300x, Predictor::tilecast);
+    // INT8 GEMMs have no model, learned or transferred (an H100 states an INT8 tensor peak)
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const Kernel k = linear(DataType::int8);
+    CHECK_FALSE(has_learned_model(h100, k));
+    CHECK(has_learned_model(h100, linear(DataType::fp8)));  // a transfer (model_registry)
+    detail::KernelTimes times(h100, Predictor::tilecast);
     const detail::TimedKernel t = times.kernel(k);
-    CHECK(t.exec_ms + t.launch_ms == forecast_kernel(mi300x, k, Predictor::roofline).latency_ms);
+    CHECK(t.exec_ms + t.launch_ms == forecast_kernel(h100, k, Predictor::roofline).latency_ms);
     REQUIRE(times.roofline_fallbacks().size() == 1);
     CHECK(*times.roofline_fallbacks().begin() == "linear");
+    // a transferred model is no fallback: AMD BF16 GEMMs take the tensor-core GEMM model
+    const GpuSpec& mi300x = find_gpu("mi300x");
+    detail::KernelTimes amd(mi300x, Predictor::tilecast);
+    const detail::TimedKernel g = amd.kernel(linear(DataType::bf16));
+    CHECK(g.exec_ms + g.launch_ms >
+          forecast_kernel(mi300x, linear(DataType::bf16), Predictor::roofline).latency_ms);
+    CHECK(amd.roofline_fallbacks().empty());
     // the roofline predictor never falls back
-    detail::KernelTimes roof(mi300x, Predictor::roofline);
+    detail::KernelTimes roof(h100, Predictor::roofline);
     roof.kernel(k);
     CHECK(roof.roofline_fallbacks().empty());
   }
@@ -79,7 +87,8 @@ TEST_SUITE("kernel_times") {
     CHECK(has_learned_model(h100, softmax));
   }
 
-  TEST_CASE("parallel training falls back as the single-GPU step does, and says so") {
+  TEST_CASE(
+      "parallel training takes the transferred models as the single-GPU step does, and says so") {
     const GpuSpec& mi300x = find_gpu("mi300x");
     Workload w = make_workload(Mode::training, 8, 512);
     w.dtype = DataType::bf16;
@@ -90,11 +99,13 @@ TEST_SUITE("kernel_times") {
     const ParallelForecast p =
         forecast_parallel(mi300x, find_system("mi300x-8x"), m, w, c, Predictor::tilecast);
     CHECK(p.step_ms > 0);
-    CHECK(p.roofline_fallbacks == std::vector<std::string>{"bmm", "linear"});
+    // AMD BF16 GEMMs (linear, bmm) by the transferred tensor-core GEMM model, not the roofline
+    CHECK(p.roofline_fallbacks.empty());
     const ModelForecast one = forecast_model(mi300x, m, w, Predictor::tilecast);
     CHECK(one.roofline_fallbacks == p.roofline_fallbacks);
     const auto j = nlohmann::json::parse(parallel_forecast_to_json(mi300x, m, p));
-    CHECK(names(j["caveats"].get<std::vector<std::string>>(),
-                "No learned bf16 model covers bmm, linear"));
+    CHECK(names(
+        j["caveats"].get<std::vector<std::string>>(),
+        "Transferred model: bf16 GEMMs on AMD Instinct MI300X take model 'nvidia-half-gemm'"));
   }
 }

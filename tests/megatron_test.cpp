@@ -234,6 +234,77 @@ TEST_SUITE("megatron") {
     CHECK_THROWS_WITH_AS(api::forecast_model(bad.dump()), doctest::Contains("fused-softmax"),
                          Error);
   }
+
+  TEST_CASE(
+      "fp8 as TransformerEngine runs it: faster than bf16, by less than 2x; refused "
+      "without FP8 units") {
+    // GPT 22B (Korthikanti's shape) on 8 H100, TP 8: GEMM-heavy
+    const ModelConfig m = gpt(6144, 48, 64, 2048);
+    MegatronConfig c;
+    c.tp = 8;
+    c.microbatches = 4;
+    c.sequence_parallel = true;
+    c.recompute = Recompute::selective;
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const SystemSpec dgx = find_system("dgx-h100");
+    const MegatronForecast bf16 =
+        forecast_megatron(h100, dgx, m, training(16, 2048), c, Predictor::tilecast);
+    const MegatronForecast fp8 =
+        forecast_megatron(h100, dgx, m, training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+    INFO("bf16 step " << bf16.step_ms << " ms, fp8 " << fp8.step_ms << " ms");
+    CHECK(fp8.step_ms < bf16.step_ms);
+    CHECK(fp8.step_ms > bf16.step_ms / 2);  // only the GEMMs speed up, and the casts cost
+    CHECK(fp8.layer_forward_ms < bf16.layer_forward_ms);
+    // MFU against the BF16 dense peak, as Megatron-LM and NeMo report it
+    CHECK(fp8.peak_tflops == bf16.peak_tflops);
+    CHECK(fp8.peak_tflops == h100.peak_tflops_of(DataType::bf16, ComputeUnit::tensor));
+    CHECK(fp8.mfu == doctest::Approx(bf16.mfu * bf16.step_ms / fp8.step_ms));
+    // the FP8 weight copies and transposes cost memory; FP32 master weights as before
+    CHECK(fp8.memory.weights_gb > bf16.memory.weights_gb);
+    CHECK(fp8.memory.optimizer_gb == bf16.memory.optimizer_gb);
+    bool said = false;
+    for (const std::string& a : fp8.assumptions)
+      said = said || (a.find("TransformerEngine") != std::string::npos &&
+                      a.find("cast") != std::string::npos);
+    CHECK(said);
+    // the FP8 GEMMs' kernels and the casts are in the layer's pass
+    detail::MegatronDims d;
+    d.micro_batch = 1;
+    d.seq = 2048;
+    d.tp = 8;
+    d.dtype = DataType::fp8;
+    const detail::MegatronPass p = detail::megatron_layer(detail::megatron_shape(m), d);
+    int fp8_gemms = 0, casts = 0;
+    for (const auto* pass : {&p.forward, &p.backward})
+      for (const detail::MegatronItem& it : *pass) {
+        if (!it.is_comm && it.kind == OpKind::gemm && it.kernel.dtype == DataType::fp8) ++fp8_gemms;
+        if (it.name.find("fp8 cast") != std::string::npos) ++casts;
+      }
+    CHECK(fp8_gemms == 12);  // 4 linears x (forward, dgrad, wgrad)
+    CHECK(casts == 8);       // each forward's input and each dgrad's output gradient
+    CHECK(p.fp8_params > 0);
+    // an A100 has no FP8 tensor cores: the error names it and the catalog GPUs that have them
+    CHECK_THROWS_WITH_AS(
+        forecast_megatron(find_gpu("a100-80gb-sxm"), find_system("dgx-a100"), m,
+                          training(16, 2048, DataType::fp8), c, Predictor::tilecast),
+        doctest::Contains("has no fp8 units"), Error);
+    try {
+      (void)forecast_megatron(find_gpu("a100-80gb-sxm"), find_system("dgx-a100"), m,
+                              training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("NVIDIA A100") != std::string::npos);
+      for (const char* arch : {"Hopper", "Ada", "Blackwell", "CDNA 3"})
+        CHECK(what.find(arch) != std::string::npos);
+      CHECK(what.find("h100-sxm") != std::string::npos);
+    }
+    // MI300X trains in FP8 too (CDNA 3 has FP8 matrix cores)
+    const MegatronForecast mi =
+        forecast_megatron(find_gpu("mi300x"), find_system("mi300x-8x"), m,
+                          training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+    CHECK(std::isfinite(mi.step_ms));
+    CHECK(mi.step_ms > 0);
+  }
 }
 
 TEST_SUITE("megatron published") {

@@ -62,11 +62,21 @@ TEST_SUITE("model_registry") {
     CHECK(id("AMD", DataType::fp32, "gemm") == "amd-fp32-gemm");
     CHECK(id("AMD", DataType::fp32, "softmax") == "amd-fp32");
     CHECK(id("Intel", DataType::fp32, "gemm") == "nvidia-fp32");  // the transfer
-    CHECK(id("AMD", DataType::bf16, "gemm") == "none");           // the roofline, then
+    // transfers (issue 29 item 2): the tensor-core GEMM model for FP8 GEMMs and AMD half GEMMs
+    CHECK(id("AMD", DataType::bf16, "gemm") == "nvidia-half-gemm");
+    CHECK(id("NVIDIA", DataType::fp8, "gemm") == "nvidia-half-gemm");
+    CHECK(id("AMD", DataType::fp8, "gemm") == "nvidia-half-gemm");
+    CHECK(id("NVIDIA", DataType::fp8, "elementwise") == "none");  // no FP8 non-GEMM kernels
+    CHECK(id("NVIDIA", DataType::int8, "gemm") == "none");
     // the forecasts' registry agrees
     const GpuSpec& mi300x = find_gpu("mi300x");
     CHECK(has_learned_model(mi300x, kernel(Op::linear, DataType::fp32)));
-    CHECK_FALSE(has_learned_model(mi300x, kernel(Op::linear, DataType::bf16)));
+    CHECK_FALSE(is_transferred(mi300x, kernel(Op::linear, DataType::fp32)));
+    CHECK(has_learned_model(mi300x, kernel(Op::linear, DataType::bf16)));
+    CHECK(is_transferred(mi300x, kernel(Op::linear, DataType::bf16)));
+    CHECK(is_transferred(find_gpu("h100-sxm"), kernel(Op::linear, DataType::fp8)));
+    CHECK_FALSE(is_transferred(find_gpu("h100-sxm"), kernel(Op::linear, DataType::bf16)));
+    CHECK_FALSE(has_learned_model(find_gpu("h100-sxm"), kernel(Op::add, DataType::fp8)));
     CHECK(learned_model(mi300x, kernel(Op::linear, DataType::fp32))
               .forecast(mi300x, kernel(Op::linear, DataType::fp32))
               .latency_ms == embedded_model("amd-fp32-gemm")

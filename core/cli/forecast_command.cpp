@@ -240,7 +240,9 @@ int run_forecast(const Args& args) {
          enum_names_joined(recompute_names(), "|") + " --schedule " +
          enum_names_joined(schedule_names(), "|") +
          " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)] "
-         "[--engine eager|compiled|megatron; megatron: --precision bf16|fp16 --attention "
+         "[--engine eager|compiled|megatron; megatron: --precision " +
+         enum_names_of(dtype_names(), kMegatronPrecisions, "|") +
+         " --attention "
          "flash|fused-softmax --virtual-stages V --sequence-parallel --no-distributed-optimizer "
          "--no-overlap-grad-reduce --tokens N]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",

@@ -43,6 +43,14 @@ int run_serve(const Args& args) {
   r.dtype = word(args, "precision", DataType::bf16, parse_dtype);
   r.engine = word(args, "engine", Engine::fused, parse_engine);
   r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
+  if (args.has("kv-cache")) r.kv_cache = word(args, "kv-cache", DataType::bf16, parse_dtype);
+  r.weights = word(args, "weights", WeightFormat::native, parse_weight_format);
+  // the quantization fields of a JSON request, when given
+  auto quantization = [&](nlohmann::json& req) {
+    if (r.kv_cache) req["kv_cache"] = std::string(dtype_name(*r.kv_cache));
+    if (r.weights != WeightFormat::native)
+      req["weights"] = std::string(weight_format_name(r.weights));
+  };
 
   if (is_load_run(args)) {  // a request stream (docs/serving-load.md)
     if (args.has("batch"))
@@ -56,6 +64,7 @@ int run_serve(const Args& args) {
     req["precision"] = std::string(dtype_name(r.dtype));
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
+    quantization(req);
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
   }
@@ -74,6 +83,7 @@ int run_serve(const Args& args) {
     req["precision"] = std::string(dtype_name(r.dtype));
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
+    quantization(req);
     std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
     return 0;
   }
@@ -112,7 +122,8 @@ int run_serve(const Args& args) {
     {"serve",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
      "[--precision " +
-         enum_names_of(dtype_names(), kModelPrecisions, "|") + "] [--engine " +
+         enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
+         enum_names_joined(weight_format_names(), "|") + "] [--engine " +
          enum_names_of(engine_names(), {Engine::fused, Engine::eager}, "|") + "] [--predictor " +
          enum_names_joined(predictor_names(), "|") +
          "] [--json]"
@@ -121,9 +132,11 @@ int run_serve(const Args& args) {
          "[--scheduler continuous|static]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     {"gpu", "model", "prompt", "output", "batch", "tp", "precision", "engine", "predictor", "qps",
-      "concurrency", "requests", "seed", "trace", "slo-ttft-ms", "slo-tpot-ms", "max-batch-tokens",
-      "max-seqs", "scheduler"},
+     {"gpu",       "model",       "prompt",      "output",           "batch",
+      "tp",        "precision",   "kv-cache",    "weights",          "engine",
+      "predictor", "qps",         "concurrency", "requests",         "seed",
+      "trace",     "slo-ttft-ms", "slo-tpot-ms", "max-batch-tokens", "max-seqs",
+      "scheduler"},
      {"json"},
      run_serve});
 

@@ -198,6 +198,34 @@ export function spread(lists) {
     predictor: 'roofline',
   });
   add('forecastServing', { gpu: 'a100-80gb-sxm', model: 'llama3-8b', prompt: 100, output: 1, precision: 'fp32' });
+  // Quantized serving (issue 30 item 4): W8A8 FP8 with an FP8 KV cache, weight-only INT4.
+  add('forecastServing', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 512,
+    output: 64,
+    batch: 8,
+    precision: 'fp8',
+    kv_cache: 'fp8',
+  });
+  add('forecastServing', {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama3-8b',
+    prompt: 512,
+    output: 64,
+    batch: 8,
+    weights: 'int4',
+  });
+  add('forecastServing', {
+    gpu: 'mi300x',
+    model: 'llama3-8b',
+    prompt: 256,
+    output: 32,
+    precision: 'fp8',
+    qps: 4,
+    requests: 20,
+    seed: 1,
+  });
 
   // Serving under load (docs/serving-load.md).
   add('forecastServing', {

@@ -19,6 +19,8 @@
 
 namespace tilecast {
 
+enum class WeightFormat;  // tilecast/serving.hpp
+
 template <class E>
 struct EnumName {
   std::string_view name;
@@ -41,10 +43,24 @@ EnumNames<CommAlgorithm> comm_algorithm_names();  // comm/registry.cpp
 EnumNames<LinkClass> link_class_names();          // comm/registry.cpp
 EnumNames<CommFamily> comm_family_names();        // comm/registry.cpp
 EnumNames<Topology> topology_names();             // hw/system.cpp
+EnumNames<WeightFormat> weight_format_names();    // serve/quantize.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).
 inline constexpr DataType kModelPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16};
+// The type of every kernel but the GEMMs when a model's GEMMs run in `t` (by DataType): itself
+// for FP32, FP16 and BF16; FP32 for TF32; BF16 for FP8 and INT8 (TransformerEngine's FP8
+// training and W8A8 serving keep norms, attention and activations in BF16).
+inline constexpr DataType kActivationTypes[kDataTypeCount] = {
+    DataType::fp32, DataType::fp32, DataType::fp16, DataType::bf16, DataType::bf16, DataType::bf16};
+constexpr DataType activation_dtype(DataType t) { return kActivationTypes[static_cast<int>(t)]; }
+
+// The precisions of a serving forecast (fp8: W8A8 on GPUs with FP8 tensor cores).
+inline constexpr DataType kServingPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16,
+                                                  DataType::fp8};
+// The precisions of the megatron engine's training (mixed precision; fp8: TransformerEngine's
+// FP8 GEMMs in a BF16 model).
+inline constexpr DataType kMegatronPrecisions[] = {DataType::bf16, DataType::fp16, DataType::fp8};
 // The engines of a single-GPU model forecast (fused is the serving engine's).
 inline constexpr Engine kModelEngines[] = {Engine::eager, Engine::compiled};
 

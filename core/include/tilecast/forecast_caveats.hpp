@@ -17,6 +17,11 @@ namespace tilecast {
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor,
                                           DataType dtype = DataType::fp32);
 
+// The models serving `dtype` kernels (and the kernels beside FP8 GEMMs, BF16) on the GPU's
+// vendor by transfer, with the model they came from (the registry's transfers; learned
+// forecasts only, part of forecast_caveats).
+std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype);
+
 // A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
 // every real GPU, or more memory bandwidth per SM than any GPU has.
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);

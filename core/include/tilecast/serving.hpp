@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,19 +17,30 @@
 
 namespace tilecast {
 
+// How the layers' linear weights are stored: in the precision's type (native), or packed for
+// weight-only quantization (AWQ / GPTQ style: INT8, or INT4 in groups of 128 with FP16 scales),
+// read at their packed width and dequantized (serve/quantize.cpp).
+enum class WeightFormat { native, int8, int4 };
+std::string_view weight_format_name(WeightFormat w);      // "native" | "int8" | "int4"
+WeightFormat parse_weight_format(std::string_view word);  // throws Error listing them
+
 struct ServingRequest {
   std::int64_t prompt = 512;  // tokens per request
   std::int64_t output = 128;  // generated tokens per request (the first comes from prefill)
   std::int64_t batch = 1;
   int tp = 1;  // tensor-parallel GPUs
+  // fp16 / bf16 / fp32: every kernel in it; fp8: W8A8, the layers' linear GEMMs at the FP8
+  // peak behind an activation quantize, the rest BF16 (tilecast/enum_names.hpp activation_dtype)
   DataType dtype = DataType::bf16;
+  std::optional<DataType> kv_cache;  // the KV cache's type; none: the activations' (fp8 allowed)
+  WeightFormat weights = WeightFormat::native;
   Engine engine = Engine::fused;
   Predictor predictor = Predictor::tilecast;
 };
 
 // Memory per GPU, GB (10^9 bytes).
 struct ServingMemory {
-  double weights_gb = 0;      // parameters x bytes(dtype) / tp
+  double weights_gb = 0;      // parameters x bytes(their type or packed width) / tp
   double kv_cache_gb = 0;     // KV-cache bytes per token x batch x (prompt + output)
   double activations_gb = 0;  // the largest step's live activations (prefill; rule in memory.cpp)
   double context_gb = 0;      // CUDA context and framework (a stated constant)

@@ -42,6 +42,7 @@ std::string forecast_kernel(std::string_view request_json) {
   }
   const std::string precision = detail::string_field(req, "precision", "kernel request", false);
   const DataType dtype = precision.empty() ? DataType::fp32 : parse_dtype(precision);
+  require_precision(gpu, dtype);  // names the catalog GPUs that have it
   const Kernel kernel = parse_kernel(op, dims, dtype);
   const std::string pname = detail::string_field(req, "predictor", "kernel request", false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);

@@ -1,7 +1,7 @@
 // forecast_model with "engine": "megatron": the request's fields into a MegatronConfig, the
 // system (a catalog name, a spec object, or the catalog system built from the GPU), the
-// forecast as JSON. Fields: precision (bf16 default, fp16; fp8 refused for now), gpus, dp, tp,
-// pp, microbatches, virtual_stages, sequence_parallel, recompute, attention,
+// forecast as JSON. Fields: precision (bf16 default, fp16, fp8: TransformerEngine FP8), gpus, dp,
+// tp, pp, microbatches, virtual_stages, sequence_parallel, recompute, attention,
 // distributed_optimizer, overlap_grad_reduce, tokens, system.
 #include "tilecast/megatron.hpp"
 

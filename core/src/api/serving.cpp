@@ -49,6 +49,9 @@ std::string forecast_serving(std::string_view request_json) {
       detail::has_field(req, "batch") ? detail::integer_field(req, "batch", kOrigin, 1, kMax) : 1;
   r.tp = detail::has_field(req, "tp") ? int(detail::integer_field(req, "tp", kOrigin, 1, 1024)) : 1;
   r.dtype = word_field(req, "precision", DataType::bf16, parse_dtype);
+  if (detail::has_field(req, "kv_cache"))
+    r.kv_cache = word_field(req, "kv_cache", DataType::bf16, parse_dtype);
+  r.weights = word_field(req, "weights", WeightFormat::native, parse_weight_format);
   r.engine = word_field(req, "engine", Engine::fused, parse_engine);
   r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
   if (load) {

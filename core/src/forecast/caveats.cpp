@@ -7,6 +7,7 @@
 #include "kernel/issue_ceiling.hpp"
 #include "kernel/library_profile.hpp"
 #include "learned/tile_table.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -98,7 +99,36 @@ Measured measured_for(std::string_view vendor) {
   return r;
 }
 
+// "GEMMs" or "every kernel but GEMMs" for a model's families.
+std::string families_served(const ModelManifest& m) {
+  if (m.families.empty()) return "kernels";
+  std::string s;
+  for (const std::string& f : m.families) s += (s.empty() ? "" : ", ") + f;
+  return s == "gemm" ? "GEMMs" : s + " kernels";
+}
+
 }  // namespace
+
+std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype) {
+  std::vector<std::string> c;
+  std::set<DataType> types{dtype, activation_dtype(dtype)};
+  for (DataType t : types)
+    for (const TransferUse& u : transfers_to(described(gpu).vendor, t)) {
+      std::set<std::string> on(u.model->trained_on.begin(), u.model->trained_on.end());
+      c.push_back("Transferred model: " + std::string(dtype_name(t)) + " " +
+                  families_served(*u.model) + " on " + gpu.name + " take model '" + u.model->id +
+                  "' (" + u.model->vendor + " " +
+                  [&] {
+                    std::string p;
+                    for (DataType q : u.model->precisions)
+                      p += (p.empty() ? "" : "/") + std::string(dtype_name(q));
+                    return p;
+                  }() +
+                  ", trained on " + joined(on) + "): " + u.transfer->note +
+                  " A transfer, not a measurement of these kernels.");
+    }
+  return c;
+}
 
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
   std::vector<std::string> w;
@@ -204,6 +234,7 @@ std::vector<std::string> precision_caveats(const Workload& w,
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
+  for (std::string& t : transfer_caveats(gpu, dtype)) caveats.push_back(std::move(t));
   const GpuSpec& g = described(gpu);
   const Measured measured = measured_for(g.vendor);
   const auto& [vendors, by_vendor] = measured;

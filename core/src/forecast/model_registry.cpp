@@ -154,6 +154,12 @@ void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const Kernel
       if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
       r.entries[std::size_t(n++)] = {{vendor, t, family}, model};
     }
+  for (const ModelManifest::Transfer& x : m.transfers)
+    for (DataType t : x.precisions)
+      for (const std::string& family : families) {
+        if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
+        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, model};
+      }
   r.count.store(n, std::memory_order_release);
 }
 
@@ -170,26 +176,32 @@ Registry& registry() {
   return *r;
 }
 
-// The most specific entry for the kernel (vendor before family; among equals the latest), or
-// null.
-const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+// The most specific entry for the kernel (a model of its own before a transfer, then vendor
+// before family; among equals the latest), or null.
+const Entry* find_entry(const GpuSpec& gpu, const Kernel& kernel) {
   const std::string_view family = family_of(kernel.op).name;
   const Registry& r = registry();
   const int n = r.count.load(std::memory_order_acquire);
-  const KernelPredictor* best = nullptr;
+  const Entry* best = nullptr;
   int best_score = -1;
   for (int i = 0; i < n; ++i) {
     const LearnedModelKey& key = r.entries[std::size_t(i)].key;
     if (key.dtype != kernel.dtype) continue;
     if (!key.vendor.empty() && key.vendor != gpu.vendor) continue;
     if (!key.family.empty() && key.family != family) continue;
-    const int score = (key.vendor.empty() ? 0 : 2) + (key.family.empty() ? 0 : 1);
+    const int score =
+        (key.transfer ? 0 : 4) + (key.vendor.empty() ? 0 : 2) + (key.family.empty() ? 0 : 1);
     if (score >= best_score) {
-      best = r.entries[std::size_t(i)].model.get();
+      best = &r.entries[std::size_t(i)];
       best_score = score;
     }
   }
   return best;
+}
+
+const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
+  const Entry* e = find_entry(gpu, kernel);
+  return e ? e->model.get() : nullptr;
 }
 
 }  // namespace
@@ -242,6 +254,32 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
                   ": field 'train' must list a command and its arguments, or name the model "
                   "whose recipe trains this one");
   }
+  if (detail::has_field(j, "transfers")) {
+    if (!j["transfers"].is_array())
+      throw Error(std::string(origin) + ": field 'transfers' must be a list");
+    for (const auto& x : j["transfers"]) {
+      const std::string where = std::string(origin) + ": field 'transfers'";
+      if (!x.is_object())
+        throw Error(where + " must list objects {vendor, precisions, note}, got " + x.dump());
+      ModelManifest::Transfer t;
+      t.vendor = detail::string_field(x, "vendor", where);
+      t.note = detail::string_field(x, "note", where);
+      for (const std::string& p : strings(x, "precisions", where)) {
+        try {
+          t.precisions.push_back(parse_dtype(p));
+        } catch (const Error& e) {
+          throw Error(where + ": field 'precisions': " + e.what());
+        }
+        if (std::find(m.precisions.begin(), m.precisions.end(), t.precisions.back()) !=
+                m.precisions.end() &&
+            (t.vendor == m.vendor || m.serves_any_vendor))
+          throw Error(where + ": " + t.vendor + " " + p + " is the model's own, not a transfer");
+      }
+      if (t.vendor.empty() || t.precisions.empty())
+        throw Error(where + " must name a vendor and at least one precision");
+      m.transfers.push_back(std::move(t));
+    }
+  }
   return m;
 }
 
@@ -292,19 +330,35 @@ const ModelManifest* manifest_for(std::string_view vendor, DataType dtype,
   const ModelManifest* best = nullptr;
   int best_score = -1;
   for (const ModelManifest& m : embedded_manifests()) {
-    if (std::find(m.precisions.begin(), m.precisions.end(), dtype) == m.precisions.end()) continue;
-    const bool own = m.vendor == vendor;
-    if (!own && !m.serves_any_vendor) continue;
+    const bool transfer = std::any_of(m.transfers.begin(), m.transfers.end(), [&](const auto& t) {
+      return t.vendor == vendor &&
+             std::find(t.precisions.begin(), t.precisions.end(), dtype) != t.precisions.end();
+    });
+    const bool listed =
+        std::find(m.precisions.begin(), m.precisions.end(), dtype) != m.precisions.end();
+    const bool own = listed && m.vendor == vendor;
+    if (!own && !(listed && m.serves_any_vendor) && !transfer) continue;
     const bool whole = m.families.empty();
     if (!whole && std::find(m.families.begin(), m.families.end(), family) == m.families.end())
       continue;
-    const int score = (own && !m.serves_any_vendor ? 2 : 0) + (whole ? 0 : 1);
+    const int score = (own || (listed && m.serves_any_vendor) ? 4 : 0) +
+                      (own && !m.serves_any_vendor ? 2 : 0) + (whole ? 0 : 1);
     if (score > best_score) {
       best = &m;
       best_score = score;
     }
   }
   return best;
+}
+
+std::vector<TransferUse> transfers_to(std::string_view vendor, DataType dtype) {
+  std::vector<TransferUse> out;
+  for (const ModelManifest& m : embedded_manifests())
+    for (const ModelManifest::Transfer& t : m.transfers)
+      if (t.vendor == vendor &&
+          std::find(t.precisions.begin(), t.precisions.end(), dtype) != t.precisions.end())
+        out.push_back({&m, &t});
+  return out;
 }
 
 std::string_view embedded_model_text(std::string_view id, std::string_view role,
@@ -369,6 +423,11 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel) {
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
   const KernelPredictor* model = find_learned_model(gpu, kernel);
   return model && model->covers(kernel);
+}
+
+bool is_transferred(const GpuSpec& gpu, const Kernel& kernel) {
+  const Entry* e = find_entry(gpu, kernel);
+  return e && e->key.transfer;
 }
 
 }  // namespace tilecast

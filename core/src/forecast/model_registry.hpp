@@ -40,6 +40,15 @@ struct ModelManifest {
   // recipe also writes this one's files.
   std::vector<std::string> train;
   std::string train_with;
+  // Kernels it also serves without a measurement of them (issue 29, "transfer before roofline"):
+  // a (vendor, precision) with no learned model of its own takes this model's efficiency
+  // against its own roofline (the kernel's peak and bytes), said in the caveats with `note`.
+  struct Transfer {
+    std::string vendor;
+    std::vector<DataType> precisions;
+    std::string note;  // why this model, in a sentence, for the caveat
+  };
+  std::vector<Transfer> transfers;
 };
 
 // Throws tilecast::Error naming `origin` and the field (an unknown kind lists the known ones).
@@ -48,9 +57,19 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
 // The embedded models' manifests (core/data/models/*/manifest.json), in id order; read once.
 const std::vector<ModelManifest>& embedded_manifests();
 const ModelManifest* find_manifest(std::string_view id);
-// The embedded model serving (vendor, data type, family): the most specific manifest (vendor
-// before family, a transfer last); null when none does. `family` "" asks for a whole set.
+// The embedded model serving (vendor, data type, family): the most specific manifest (a model
+// of the type before a transfer (ModelManifest::transfers), vendor before family, one serving
+// any vendor last); null when none does. `family` "" asks for a whole set.
 const ModelManifest* manifest_for(std::string_view vendor, DataType dtype, std::string_view family);
+
+// A model serving kernels it was not trained on: the manifest, which of its transfers, and the
+// families it serves there (empty: every family its files hold).
+struct TransferUse {
+  const ModelManifest* model = nullptr;
+  const ModelManifest::Transfer* transfer = nullptr;
+};
+// The embedded transfers to (vendor, data type), in id order (for the caveats).
+std::vector<TransferUse> transfers_to(std::string_view vendor, DataType dtype);
 
 // What a kind's factory builds a model from.
 class ModelSource {
@@ -133,14 +152,20 @@ struct LearnedModelKey {
   std::string vendor;
   DataType dtype = DataType::fp32;
   std::string family;
+  // A manifest's transfer (ModelManifest::transfers): below every model of the kernel's own
+  // (vendor, data type), whatever their families.
+  bool transfer = false;
 };
 
 // Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
 // among equals the latest. Entries are never removed (at most 256). The embedded models are
 // entered from their manifests first.
+// Adds a learned model; the most specific entry for a kernel wins (a model of its own before a
+// transfer, then vendor before family), and among equals the latest. Entries are never removed (at
+// most 64). The embedded models are entered from their manifests first.
 void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
 // Enters `model` for every (precision, family) of its manifest, for its vendor (any vendor when
-// the manifest serves any).
+// the manifest serves any), and for each of its transfers' (vendor, precision, family).
 void register_model(const ModelManifest& m, std::shared_ptr<const KernelPredictor> model);
 // The learned model for the GPU's vendor and the kernel's data type and family; throws
 // ("no learned model for bf16 kernels yet; use --predictor roofline") when there is none.
@@ -149,5 +174,7 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
 // data type and family whose model has that family. Where none does, the replays forecast the
 // kernel by the roofline (forecast/kernel_times.hpp), the one place that decides so.
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
+// Whether the kernel's model is a transfer (learned for another vendor or precision).
+bool is_transferred(const GpuSpec& gpu, const Kernel& kernel);
 
 }  // namespace tilecast

@@ -19,6 +19,7 @@
 
 #include "parallel/megatron.hpp"
 #include "serve/memory.hpp"
+#include "tilecast/enum_names.hpp"
 
 namespace tilecast::detail {
 
@@ -61,10 +62,10 @@ double layer_activation_bytes(const MegatronShape& m, const MegatronDims& d, Rec
 TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
                                     const MegatronDims& d, const MegatronConfig& c,
                                     const RankMemoryInputs& in) {
-  const double eb = d.dtype == DataType::fp8 ? 2 : dtype_bytes(d.dtype);
+  const double eb = dtype_bytes(activation_dtype(d.dtype));
   TrainingMemory mem;
   mem.stage = in.rank;
-  mem.weights_gb = in.params * eb / 1e9;
+  mem.weights_gb = (in.params * eb + in.fp8_params * 2 * dtype_bytes(d.dtype)) / 1e9;
   mem.gradients_gb = in.params * in.grad_bytes / 1e9;
   mem.optimizer_gb = in.params * 12 / (c.distributed_optimizer ? c.dp : 1) / 1e9;
   const int pp = c.pp, v = c.virtual_stages;

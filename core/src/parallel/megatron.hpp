@@ -31,6 +31,7 @@ struct RankMemoryInputs {
   int layers = 0;
   double params = 0;      // this rank's (tp-sharded) parameters
   double grad_bytes = 4;  // per parameter: FP32 main gradients (FP16 training: 2)
+  double fp8_params = 0;  // of them, FP8 GEMMs' weights: an FP8 copy and its transpose each
   bool first = false, last = false;
 };
 TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,

@@ -23,6 +23,7 @@
 #include "kernel/flash_attention.hpp"
 #include "parallel/megatron.hpp"
 #include "parallel/parallel.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/precision.hpp"
 
@@ -155,13 +156,12 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
   if (!w.training())
     throw Error("the megatron engine forecasts training; mode is " +
                 std::string(mode_name(w.mode)));
-  if (w.dtype == DataType::fp8)
-    throw Error(
-        "precision fp8: the megatron engine does not model FP8 training yet (issue 28); "
-        "allowed: bf16, fp16");
-  if (w.dtype != DataType::bf16 && w.dtype != DataType::fp16)
+  if (std::find(std::begin(kMegatronPrecisions), std::end(kMegatronPrecisions), w.dtype) ==
+      std::end(kMegatronPrecisions))
     throw Error("precision " + std::string(dtype_name(w.dtype)) +
-                ": the megatron engine trains in mixed precision; allowed: bf16, fp16");
+                ": the megatron engine trains in mixed precision; allowed: " +
+                enum_names_of(dtype_names(), kMegatronPrecisions, ", "));
+  require_precision(gpu, activation_dtype(w.dtype));
   require_precision(gpu, w.dtype);
   auto positive = [](long long v, const char* name) {
     if (v < 1 || v > 65536)
@@ -267,8 +267,10 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   const double mem_gbps = gpu.mem_bw_gbps * (gpu.dram_efficiency > 0 ? gpu.dram_efficiency : 1.0);
   const double comm_sm_share = std::min(0.5, facts.nccl_channels / std::max(1, gpu.num_sm));
   const bool fp16 = w.dtype == DataType::fp16;
+  const bool fp8 = w.dtype != activation_dtype(w.dtype);  // FP8 GEMMs in a BF16 model
+  const DataType act = activation_dtype(w.dtype);
   const double grad_bytes_per_param = fp16 ? facts.grad_bytes_fp16 : facts.grad_bytes_bf16;
-  Timer timer{gpu, times, coll, w.dtype, mem_gbps, double(w.query_len), comm_sm_share, {}};
+  Timer timer{gpu, times, coll, act, mem_gbps, double(w.query_len), comm_sm_share, {}};
 
   const MegatronPass layer = megatron_layer(shape, d);
   const MegatronPass emb = megatron_embedding(shape, d);
@@ -285,7 +287,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   // pipeline ranks
   const int pp = c.pp, v = c.virtual_stages, m = c.microbatches;
   f.layers_per_stage = layers_per_rank(shape.layers, pp, v);
-  const double act_bytes = dtype_bytes(w.dtype);
+  const double act_bytes = dtype_bytes(act);
   const double boundary = double(d.micro_batch) * double(d.seq) * double(shape.hidden) * act_bytes;
   // Megatron sends 1/tp of the boundary activation per rank (sequence parallelism, or the
   // scatter-gather optimisation followed by an all-gather over tp)
@@ -297,7 +299,8 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   }
   struct Rank {
     double compute = 0, recompute = 0, tp_exposed = 0, p2p = 0, total = 0, params = 0;
-    double forward = 0;  // one micro-batch's forward (compute and exposed collectives)
+    double fp8_params = 0;  // weights of its FP8 GEMMs
+    double forward = 0;     // one micro-batch's forward (compute and exposed collectives)
   };
   std::vector<Rank> ranks(static_cast<std::size_t>(pp), Rank{});
   for (int r = 0; r < pp; ++r) {
@@ -307,6 +310,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     k.recompute = n * lr.compute_ms;
     k.tp_exposed = n * (lf.exposed_ms + lb.exposed_ms + lr.exposed_ms);
     k.params = n * layer.params;
+    k.fp8_params = n * layer.fp8_params;
     k.forward = n * (lf.compute_ms + lf.exposed_ms);
     if (r == 0) {
       k.forward += ef.compute_ms + ef.exposed_ms;
@@ -369,9 +373,12 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     // optimizer's shard: a 2-byte gradient copied to FP32 (6), (FP16) unscale and check 8, the
     // gradient norm 4, Adam 28 (read gradient, master, two moments; write master, two moments),
     // the copy into the half weights 6
+    // FP8: the updated BF16 weights of the FP8 GEMMs cast once into FP8 and its transpose
+    // (read 2 bytes, write 2: TransformerEngine caches them over the step's micro-batches)
     const double opt_bytes =
         k.params * grad_bytes_per_param +
-        shard * ((grad_bytes_per_param < 4 ? 6 : 0) + (fp16 ? 8 : 0) + 4 + 28 + 6);
+        shard * ((grad_bytes_per_param < 4 ? 6 : 0) + (fp16 ? 8 : 0) + 4 + 28 + 6) +
+        k.fp8_params * (act_bytes + 2 * dtype_bytes(w.dtype));
     const double opt_ms = opt_bytes / (mem_gbps * 1e9) * 1e3;
     if (dp_ms + opt_ms > bd.dp_comm_ms + bd.optimizer_ms) {
       bd.dp_comm_ms = dp_ms;
@@ -393,7 +400,9 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   if (c.recompute == Recompute::full) recomputed = double(shape.layers) * fl.layer;
   if (c.recompute == Recompute::selective) recomputed = double(shape.layers) * fl.attention_core;
   f.hardware_flops = f.model_flops + double(w.batch) * recomputed;
-  f.peak_tflops = gpu.peak_tflops_of(w.dtype, ComputeUnit::tensor);
+  // MFU against the dense peak of the activation type (BF16 for FP8 training), as Megatron-LM
+  // and NeMo report it
+  f.peak_tflops = gpu.peak_tflops_of(act, ComputeUnit::tensor);
   f.model_tflops_per_gpu = f.model_flops / seconds / double(c.gpus()) / 1e12;
   f.mfu = f.peak_tflops > 0 ? f.model_tflops_per_gpu / f.peak_tflops : 0;
   f.hfu =
@@ -406,6 +415,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     in.rank = r;
     in.layers = f.layers_per_stage[std::size_t(r)];
     in.params = ranks[std::size_t(r)].params;
+    in.fp8_params = ranks[std::size_t(r)].fp8_params;
     in.grad_bytes = grad_bytes_per_param;
     in.first = r == 0;
     in.last = r == pp - 1;
@@ -417,10 +427,22 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   a.push_back(
       "engine megatron: Megatron-Core with fused kernels (norms, bias + activation, "
       "bias-dropout-add, RoPE), activations in " +
-      std::string(dtype_name(w.dtype)) + (fp16 ? ", FP16 gradients" : ", FP32 main gradients") +
+      std::string(dtype_name(act)) + (fp16 ? ", FP16 gradients" : ", FP32 main gradients") +
       ", FP32 master weights and Adam states; a collective overlapping a kernel holds " +
       std::to_string(int(facts.nccl_channels)) + " SMs (NCCL's channels); system " + system.id +
       " (" + system.name + "); kernels forecast on " + gpu.name);
+  if (fp8)
+    a.push_back(
+        "fp8 as TransformerEngine runs it (delayed scaling): every transformer-layer linear's "
+        "forward, dgrad and wgrad GEMM at the " +
+        std::string(dtype_name(w.dtype)) +
+        " tensor peak (operands and result 1 byte), each forward GEMM's BF16 input and each "
+        "dgrad's output gradient cast into FP8 and its transpose by a memory-bound kernel "
+        "(read 2 bytes, write 2 an element; the casts TransformerEngine fuses into LayerNorm are "
+        "counted apart, an upper bound), the FP8 weights and their transposes cast once a step "
+        "(in the optimizer's time) and kept beside the BF16 weights (2 bytes a parameter); "
+        "attention, norms, activations, the logits GEMM and communication in BF16; "
+        "activations saved in BF16 (an upper bound: TransformerEngine saves the FP8 casts)");
   a.push_back("global batch " + std::to_string(w.batch) + " = dp " + std::to_string(c.dp) + " x " +
               std::to_string(m) + " micro-batches x " + std::to_string(f.micro_batch) +
               " sequences");
@@ -475,7 +497,11 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
       "x vocab), every score counted as in the paper; HFU adds the recomputed forward "
       "FLOPs; peak " +
       std::to_string(int(std::lround(f.peak_tflops))) + " TFLOP/s (" +
-      std::string(dtype_name(w.dtype)) + " dense tensor)");
+      std::string(dtype_name(act)) + " dense tensor" +
+      (fp8 ? std::string(", not the FP8 peak: Megatron-LM and NeMo report FP8 runs' MFU "
+                         "against the BF16 peak")
+           : std::string()) +
+      ")");
   return f;
 }
 

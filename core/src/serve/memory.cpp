@@ -1,6 +1,8 @@
 // Serving memory rules (docs/serving.md):
-//   weights      parameters x bytes(dtype) / tp
-//   KV cache     2 x layers x kv heads per GPU x head_dim x bytes(dtype) per token and sequence;
+//   weights      parameters x bytes(dtype) / tp; quantized linears (serve/quantize.hpp) at their
+//                width (FP8 1 byte, INT8 1, INT4 packed with its group scales), the rest BF16
+//   KV cache     2 x layers x kv heads per GPU x head_dim x bytes(the cache's type) per token and
+//                sequence;
 //                a sliding-window layer (Gemma 2) caches at most its window
 //   activations  the prefill's live tensors, per prompt token: the residual stream and its
 //                normed copy (2 hidden), one layer's QKV output, the MLP's input projection
@@ -16,6 +18,7 @@
 #include <cmath>
 
 #include "model/architectures.hpp"
+#include "serve/quantize.hpp"
 
 namespace tilecast::detail {
 
@@ -62,15 +65,19 @@ std::int64_t MemoryModel::max_context(std::int64_t batch) const {
 }
 
 MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, double params,
-                                 const ServingRequest& r) {
-  const double b = dtype_bytes(r.dtype);
+                                 double quantized_params, const ServingRequest& r) {
+  const ServingTypes t = serving_types(gpu, r);
+  const double b = dtype_bytes(t.act);
   const double H = double(s.hidden_size), F = double(s.intermediate_size),
                qkv = double(s.num_heads + 2 * s.num_kv_heads) * double(s.head_dim),
                P = double(r.prompt);
   const bool gated = traits(s).ffn == Ffn::gated;
   MemoryModel m;
-  m.weights_bytes = params * b / double(r.tp);
-  m.kv_bytes_per_token = kv_cache_bytes_per_token(s, r.dtype);
+  m.weights_bytes =
+      t.quantized()
+          ? ((params - quantized_params) * b + quantized_params * t.weight_bytes) / double(r.tp)
+          : params * b / double(r.tp);
+  m.kv_bytes_per_token = kv_cache_bytes_per_token(s, t.kv);
   std::int64_t sliding = 0;
   for (std::int64_t i = 0; i < s.num_layers; ++i) sliding += is_sliding_layer(s, i) ? 1 : 0;
   if (sliding > 0) {

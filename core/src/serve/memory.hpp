@@ -33,9 +33,11 @@ struct MemoryModel {
   std::int64_t max_context(std::int64_t batch) const;
 };
 
-// `params`: the whole model's parameter count; `shard`: one GPU's share (shard_model).
+// `params`: the whole model's parameter count, `quantized_params` of them the quantized
+// linears' (quantized_param_count; used only when the request quantizes); `shard`: one GPU's
+// share (shard_model).
 MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& shard, double params,
-                                 const ServingRequest& r);
+                                 double quantized_params, const ServingRequest& r);
 
 }  // namespace tilecast::detail
 

@@ -8,6 +8,7 @@
 
 #include "forecast/work_budget.hpp"
 #include "serve/memory.hpp"
+#include "serve/quantize.hpp"
 #include "serve/step.hpp"
 #include "serve/tensor_parallel.hpp"
 #include "tilecast/error.hpp"
@@ -22,13 +23,6 @@ std::string gb(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB", v);
   return buf;
-}
-
-// The request's data type must be one the GPU has units for (FP32 always).
-void check_precision(const GpuSpec& gpu, DataType t) {
-  if (t != DataType::fp32 && t != DataType::fp16 && t != DataType::bf16)
-    throw Error("serving forecasts take fp32, fp16 or bf16, not " + std::string(dtype_name(t)));
-  require_precision(gpu, t);
 }
 
 // Decode steps to forecast: every step when there are few, else the first, last and three
@@ -71,7 +65,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   if (r.output < 1 || r.output > kMaxTokens) throw Error("output must be 1 to 2^31 tokens");
   if (r.batch < 1 || r.batch > kMaxTokens) throw Error("batch must be 1 to 2^31");
   if (r.tp < 1 || r.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
-  check_precision(gpu, r.dtype);
+  const detail::ServingTypes types = detail::serving_types(gpu, r);
   const ModelConfig shard = detail::shard_model(model, r.tp);
   const detail::AllReduce all_reduce(gpu, r.tp);
   detail::StepClock clock(gpu, r.predictor, r.engine);
@@ -80,16 +74,15 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   auto comm_ms = [&](std::int64_t tokens) {
     return 2 * layers *
            all_reduce.ms(double(r.batch) * double(tokens) * double(model.hidden_size) *
-                         dtype_bytes(r.dtype));
+                         dtype_bytes(types.act));
   };
 
   ServingForecast f;
   f.request = r;
   f.comm_model = all_reduce.description();
-  Workload pre = make_workload(Mode::prefill, r.batch, r.prompt);
-  pre.dtype = r.dtype;
   const double prefill_comm = comm_ms(r.prompt);
-  const OpGraph prefill = build_engine_graph(shard, pre, r.engine);
+  const OpGraph prefill = detail::serving_graph(
+      gpu, shard, make_workload(Mode::prefill, r.batch, r.prompt), r.engine, types);
   const std::int64_t steps = r.output - 1;  // the first token comes from the prefill
   const std::vector<std::int64_t> sampled = sampled_steps(steps);
   // the prefill and each sampled decode step replay a graph of the same kernels per layer
@@ -99,10 +92,10 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
 
   const double step_comm = comm_ms(1);
   for (std::int64_t i : sampled) {
-    Workload w = make_workload(Mode::decode, r.batch, 1, r.prompt + i);
-    w.dtype = r.dtype;
+    const Workload w = make_workload(Mode::decode, r.batch, 1, r.prompt + i);
     f.decode_ms_at.emplace_back(
-        r.prompt + i, clock.forward_ms(build_engine_graph(shard, w, r.engine)) + step_comm);
+        r.prompt + i,
+        clock.forward_ms(detail::serving_graph(gpu, shard, w, r.engine, types)) + step_comm);
   }
   // each step's time, linear between the sampled ones
   for (std::size_t k = 0; k + 1 < f.decode_ms_at.size(); ++k) {
@@ -122,7 +115,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   // memory
   const double params =
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
-  const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, r);
+  const detail::MemoryModel mem = detail::serving_memory_model(
+      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model) : 0, r);
   const std::int64_t tokens = r.prompt + r.output;
   f.kv_cache_bytes_per_token = mem.kv_bytes_per_token + mem.kv_window_bytes_per_token;
   f.memory = mem.at(r.batch, tokens);
@@ -151,14 +145,11 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
           "GEMMs left to the library, the attention scores materialised.");
       break;
   }
-  c.push_back("Precision: " + std::string(dtype_name(r.dtype)) +
-              " weights, activations and KV "
-              "cache; kernels by the " +
-              std::string(predictor_name(r.predictor)) + " predictor.");
+  c.push_back(detail::precision_caveat(types, r.predictor));
   if (!clock.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : clock.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
-    c.push_back("No learned " + std::string(dtype_name(r.dtype)) + " model for " + ops + " on " +
+    c.push_back("No learned " + std::string(dtype_name(types.act)) + " model for " + ops + " on " +
                 gpu.name + " (" + (gpu.vendor.empty() ? "this vendor" : gpu.vendor) +
                 "): those kernels are forecast by the roofline.");
   }

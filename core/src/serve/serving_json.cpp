@@ -20,6 +20,8 @@ std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mode
   j["batch"] = r.batch;
   j["tp"] = r.tp;
   j["precision"] = std::string(dtype_name(r.dtype));
+  if (r.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.kv_cache));
+  if (r.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(r.weights));
   j["engine"] = std::string(engine_name(r.engine));
   j["predictor"] = std::string(predictor_name(r.predictor));
   j["prefill_ms"] = f.prefill_ms;

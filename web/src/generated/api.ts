@@ -28,7 +28,7 @@ export type Caveats = string[];
 export type ModelList = ZooModel[];
 export type Mode = 'training' | 'inference' | 'prefill' | 'decode';
 /**
- * The precisions a model, serving or plan forecast takes.
+ * The precisions a model or plan forecast takes.
  */
 export type ModelPrecision = 'fp32' | 'fp16' | 'bf16';
 export type Recompute = 'none' | 'selective' | 'full';
@@ -39,6 +39,26 @@ export type Schedule = '1f1b' | 'gpipe';
  * @minItems 1
  */
 export type SystemList = SystemSpec[];
+/**
+ * The precisions a serving forecast takes (tilecast/enum_names.hpp kServingPrecisions; fp8: W8A8, the layers' linear GEMMs in FP8, the rest BF16).
+ */
+export type ServingPrecision = 'fp32' | 'fp16' | 'bf16' | 'fp8';
+/**
+ * A data type's name (tilecast/precision.hpp).
+ */
+export type Precision1 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
+/**
+ * present only for weight-only quantization (int8, int4)
+ */
+export type WeightFormat = 'native' | 'int8' | 'int4';
+/**
+ * A data type's name (tilecast/precision.hpp).
+ */
+export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
+/**
+ * present only for weight-only quantization (int8, int4)
+ */
+export type WeightFormat1 = 'native' | 'int8' | 'int4';
 
 /**
  * What each call of the JSON API (core/include/tilecast/api.hpp; the WASM binding's camelCase names, wasm/bindings.cpp) returns on success. A failure is error.schema.json. The TypeScript types in web/src/generated/api.ts are generated from these files (web/scripts/gen_api_types.mjs).
@@ -509,7 +529,9 @@ export interface ServingForecast {
   output: number;
   batch: number;
   tp: number;
-  precision: ModelPrecision;
+  precision: ServingPrecision;
+  kv_cache?: Precision1;
+  weights?: WeightFormat;
   engine: 'fused' | 'eager';
   predictor: Predictor;
   /**
@@ -590,7 +612,9 @@ export interface ServingLoadForecast {
   requests: number;
   seed: number;
   tp: number;
-  precision: ModelPrecision;
+  precision: ServingPrecision;
+  kv_cache?: Precision2;
+  weights?: WeightFormat1;
   engine: 'fused';
   predictor: Predictor;
   scheduler: 'continuous' | 'static';

@@ -15,12 +15,17 @@
 // path: QK^T batched GEMM, one fused scale-mask-softmax, dropout, AV batched GEMM. Fused
 // element-wise kernels and the fused softmax are memory-bound and carry their DRAM bytes; GEMMs and
 // batched GEMMs are forecast by the kernel models (the tensor-core GEMM model in the half type).
+// FP8 (TransformerEngine): every linear's forward, dgrad and wgrad GEMM at the FP8 peak, each
+// forward GEMM preceded by a cast-transpose of its BF16 input into FP8 (and its transpose, for the
+// wgrad) and each backward pair by one of its output gradient; attention, norms, activations and
+// the logits GEMM stay BF16.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "graph/engines/megatron_layer.hpp"
 #include "model/architectures.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -47,8 +52,15 @@ struct Emitter {
     out.push_back(std::move(it));
     return out.back();
   }
+  // A linear's GEMM in the GEMM type. FP8: a forward GEMM's input, and a dgrad's output gradient
+  // (`quantize` columns), cast from BF16 into FP8 and its transpose first (read 2 bytes, write 2
+  // an element: TransformerEngine's cast-transpose, which also takes the amax).
   void linear(std::string name, std::int64_t rows, std::int64_t in, std::int64_t outf,
-              bool wgrad = false) {
+              bool wgrad = false, std::int64_t quantize = 0) {
+    if (gemm_t != act_t && quantize > 0)
+      memory("fp8 cast-transpose (" + name + ")",
+             double(rows) * double(quantize) * (dtype_bytes(act_t) + 2 * dtype_bytes(gemm_t)),
+             OpKind::elementwise);
     const std::int64_t dims[4] = {1, checked(rows, "GEMM rows"), checked(in, "GEMM inner"),
                                   checked(outf, "GEMM columns")};
     MegatronItem& it = push(std::move(name), OpKind::gemm);
@@ -95,7 +107,7 @@ struct Emitter {
   }
 };
 
-DataType act_type(DataType t) { return t == DataType::fp8 ? DataType::bf16 : t; }
+DataType act_type(DataType t) { return activation_dtype(t); }
 
 }  // namespace
 
@@ -158,6 +170,9 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
   p.params = double(h) * double(qkv) + double(qc) * double(h) + double(h) * double(fc1) +
              double(ffn) * double(h) + 4.0 * double(h);
   if (m.bias) p.params += double(qkv + h + fc1 + h);
+  if (d.dtype != act)
+    p.fp8_params = double(h) * double(qkv) + double(qc) * double(h) + double(h) * double(fc1) +
+                   double(ffn) * double(h);
 
   Emitter f{p.forward, d.dtype, act};
   const char* norm = m.rms_norm ? "rmsnorm" : "layernorm";
@@ -179,20 +194,20 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
 
   f.memory(std::string(norm) + " (fused)", 2 * hid * eb, OpKind::norm);
   if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
-  f.linear("qkv", T, h, qkv);
+  f.linear("qkv", T, h, qkv, false, h);
   if (m.rotary)
     f.memory("rotary (fused)", 2.0 * double(T) * double(qc + kvc) * eb, OpKind::elementwise);
   attention_forward(f);
-  f.linear("attention output", T, qc, h);
+  f.linear("attention output", T, qc, h, false, qc);
   if (tpc)
     f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
   f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
   f.memory(std::string(norm) + " (fused)", 2 * hid * eb, OpKind::norm);
   if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
-  f.linear("fc1", T, h, fc1);
+  f.linear("fc1", T, h, fc1, false, h);
   f.memory(m.gated_mlp ? "swiglu (fused)" : "bias-gelu (fused)",
            double(T) * double(ffn) * eb * (m.gated_mlp ? 3 : 2), OpKind::elementwise);
-  f.linear("fc2", T, ffn, h);
+  f.linear("fc2", T, ffn, h, false, ffn);
   if (tpc)
     f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
   f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
@@ -202,7 +217,7 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
     // SP: the input is gathered again for the wgrad GEMM, under the dgrad GEMM
     if (tpc && d.sequence_parallel)
       g.comm("all-gather (sp, input again)", Collective::kAllGather, full * eb, true);
-    g.linear(std::string(name) + " dgrad", T, outc, h);
+    g.linear(std::string(name) + " dgrad", T, outc, h, false, outc);
     if (tpc)
       g.comm(d.sequence_parallel ? "reduce-scatter (sp, input gradient)"
                                  : "all-reduce (tp, input gradient)",
@@ -212,7 +227,7 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
   auto row_backward = [&](const char* name, std::int64_t inc) {
     if (tpc && d.sequence_parallel)
       g.comm("all-gather (sp, output gradient)", Collective::kAllGather, full * eb);
-    g.linear(std::string(name) + " dgrad", T, h, inc);
+    g.linear(std::string(name) + " dgrad", T, h, inc, false, h);
     g.linear(std::string(name) + " wgrad", h, T, inc, true);
   };
   if (m.hidden_dropout) g.memory("dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
@@ -285,7 +300,9 @@ MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
   const double logits = double(T) * double(vocab);
   p.params = 2.0 * double(h) + (m.tied_embeddings ? 0.0 : double(vocab) * double(h));
   const char* norm = m.rms_norm ? "final rmsnorm" : "final layernorm";
-  Emitter f{p.forward, d.dtype, act};
+  // the logits GEMM stays in the activation type (Megatron-Core's output layer is not a
+  // TransformerEngine FP8 module)
+  Emitter f{p.forward, act, act};
   f.memory(norm, 2 * hid * eb, OpKind::norm);
   if (d.tp > 1 && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
   f.linear("logits", T, h, vocab);
@@ -295,7 +312,7 @@ MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
   if (d.tp > 1)
     for (int i = 0; i < 3; ++i)
       f.comm("all-reduce (tp, cross-entropy)", Collective::kAllReduce, double(T) * 4);
-  Emitter g{p.backward, d.dtype, act};
+  Emitter g{p.backward, act, act};
   g.memory("cross-entropy backward", logits * (12 + eb), OpKind::softmax);
   g.linear("logits dgrad", T, vocab, h);
   if (d.tp > 1)

@@ -39,6 +39,9 @@ struct MegatronItem {
 struct MegatronPass {
   std::vector<MegatronItem> forward, backward;
   double params = 0;  // this rank's parameters of the block
+  // Of those, the weights of its FP8 GEMMs (FP8 training): cast to FP8 with their transpose
+  // once a step (TransformerEngine caches them over the micro-batches), and kept as both.
+  double fp8_params = 0;
 };
 
 // The shape Megatron sees, read from the model config (docs/megatron.md, "Models").

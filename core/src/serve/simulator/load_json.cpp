@@ -45,6 +45,8 @@ std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["seed"] = r.seed;
   j["tp"] = s.tp;
   j["precision"] = std::string(dtype_name(s.dtype));
+  if (s.kv_cache) j["kv_cache"] = std::string(dtype_name(*s.kv_cache));
+  if (s.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(s.weights));
   j["engine"] = std::string(engine_name(s.engine));
   j["predictor"] = std::string(predictor_name(s.predictor));
   j["scheduler"] = std::string(scheduler_name(r.scheduler));

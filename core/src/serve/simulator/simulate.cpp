@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "serve/memory.hpp"
+#include "serve/quantize.hpp"
 #include "serve/simulator/engine.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/tensor_parallel.hpp"
@@ -81,10 +82,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   if (s.engine != Engine::fused)
     throw Error("a serving simulation runs the fused engine (vLLM-like), not " +
                 std::string(engine_name(s.engine)));
-  if (s.dtype != DataType::fp16 && s.dtype != DataType::bf16 && s.dtype != DataType::fp32)
-    throw Error("serving forecasts take fp32, fp16 or bf16, not " +
-                std::string(dtype_name(s.dtype)));
-  require_precision(gpu, s.dtype);
+  const detail::ServingTypes types = detail::serving_types(gpu, s);
   if (s.tp < 1 || s.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
   if (r.max_batch_tokens < 1 || r.max_batch_tokens > (1 << 20))
     throw Error("max_batch_tokens must be 1 to 1048576");
@@ -153,7 +151,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
   const double params =
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
-  const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, profile);
+  const detail::MemoryModel mem = detail::serving_memory_model(
+      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model) : 0, profile);
   const double block_bytes =
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
@@ -244,13 +243,11 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       " counts forecast), the logits of each sequence, the attention of all sequences as one "
       "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
       "server) are not modelled.");
-  c.push_back("Precision: " + std::string(dtype_name(s.dtype)) +
-              " weights, activations and KV cache; kernels by the " +
-              std::string(predictor_name(s.predictor)) + " predictor.");
+  c.push_back(detail::precision_caveat(types, s.predictor));
   if (!cost.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : cost.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
-    c.push_back("No learned " + std::string(dtype_name(s.dtype)) + " model for " + ops + " on " +
+    c.push_back("No learned " + std::string(dtype_name(types.act)) + " model for " + ops + " on " +
                 gpu.name + ": those kernels are forecast by the roofline.");
   }
   if (s.tp > 1)

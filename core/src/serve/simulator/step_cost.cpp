@@ -30,6 +30,7 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
     : gpu_(gpu),
       shard_(shard_model(model, r.tp)),
       r_(r),
+      types_(serving_types(gpu, r)),
       layers_(double(model.num_layers)),
       hidden_(double(model.hidden_size)),
       clock_(gpu, r.predictor, Engine::fused),
@@ -55,9 +56,8 @@ std::int64_t StepCost::grid_next(std::int64_t point) {
 double StepCost::layers_ms(std::int64_t tokens) {
   auto it = layers_ms_.find(tokens);
   if (it != layers_ms_.end()) return it->second;
-  Workload w = make_workload(Mode::decode, tokens, 1, 1);
-  w.dtype = r_.dtype;
-  OpGraph g = build_engine_graph(shard_, w, Engine::fused);
+  OpGraph g =
+      serving_graph(gpu_, shard_, make_workload(Mode::decode, tokens, 1, 1), Engine::fused, types_);
   int attention_ops = 0;
   std::erase_if(g.sections, [](const GraphSection& s) { return s.name == "head"; });
   for (auto& s : g.sections)
@@ -65,16 +65,15 @@ double StepCost::layers_ms(std::int64_t tokens) {
   if (attention_ops == 0) throw Error("internal: the fused engine's graph has no attention op");
   // two all-reduces of the step's hidden states per layer
   const double comm =
-      2 * layers_ * all_reduce_.ms(double(tokens) * hidden_ * dtype_bytes(r_.dtype));
+      2 * layers_ * all_reduce_.ms(double(tokens) * hidden_ * dtype_bytes(types_.act));
   return layers_ms_.emplace(tokens, clock_.forward_ms(g) + comm).first->second;
 }
 
 double StepCost::head_ms(std::int64_t seqs) {
   auto it = head_ms_.find(seqs);
   if (it != head_ms_.end()) return it->second;
-  Workload w = make_workload(Mode::decode, seqs, 1, 1);
-  w.dtype = r_.dtype;
-  OpGraph g = build_engine_graph(shard_, w, Engine::fused);
+  OpGraph g =
+      serving_graph(gpu_, shard_, make_workload(Mode::decode, seqs, 1, 1), Engine::fused, types_);
   std::erase_if(g.sections, [](const GraphSection& s) { return s.name != "head"; });
   if (g.sections.size() != 1) throw Error("internal: the fused engine's graph has no head");
   return head_ms_.emplace(seqs, clock_.forward_ms(g)).first->second;
@@ -84,10 +83,11 @@ double StepCost::head_ms(std::int64_t seqs) {
 // QK^T and PV FLOPs of every pair, Q read and the output written for every token, K and V read.
 double StepCost::attention_ms(const AttentionLoad& a) const {
   const double hd = double(shard_.head_dim), q_width = double(shard_.num_heads) * hd,
-               kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(r_.dtype);
+               kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(types_.act),
+               kv_ratio = dtype_bytes(types_.kv) / b;  // 1 but for an FP8 cache
   auto one = [&](double pairs, double keys) {
-    return fused_roofline_ms(gpu_, r_.dtype, 4 * pairs * double(shard_.num_heads) * hd,
-                             (2 * a.tokens * q_width + 2 * keys * kv_width) * b);
+    return fused_roofline_ms(gpu_, types_.act, 4 * pairs * double(shard_.num_heads) * hd,
+                             (2 * a.tokens * q_width + 2 * keys * kv_width * kv_ratio) * b);
   };
   double ms = double(global_layers_) * one(a.pairs, a.keys);
   if (sliding_layers_ > 0) ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "serve/quantize.hpp"
 #include "serve/step.hpp"
 #include "serve/tensor_parallel.hpp"
 #include "tilecast/model_config.hpp"
@@ -49,6 +50,7 @@ class StepCost {
   const GpuSpec& gpu_;
   ModelConfig shard_;
   ServingRequest r_;
+  ServingTypes types_;
   double layers_ = 0, hidden_ = 0;
   std::int64_t window_ = 0;
   std::int64_t sliding_layers_ = 0, global_layers_ = 0;

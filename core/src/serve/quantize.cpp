@@ -1,0 +1,205 @@
+// Serving quantization: one graph pass over the engine's graph (serve/quantize.hpp).
+//   W8A8 (precision fp8)  each quantized linear's GEMM in FP8 (its model: the registry's, a
+//                         transfer of the tensor-core GEMM model, forecast/model_registry.hpp),
+//                         preceded by one dynamic activation quantize: a memory-bound kernel
+//                         reading the BF16 input and writing FP8 (forecast as the BF16 scale
+//                         kernel mulu at its 3 bytes of 4 an element)
+//   weight-only int8/int4 a memory-bound GEMM (its roofline's memory time above its compute
+//                         time: decode) reads the packed weights (bytes at the packed width, the
+//                         GEMM model's time scaled by the bytes); a compute-bound one (prefill)
+//                         runs at the half peak after a dequantize kernel of the weights (packed
+//                         read, BF16 write), as AWQ's kernels do past a few hundred tokens
+//   KV cache fp8          K and V stored in 1 byte: the fused engine's cache write and attention
+//                         reads at 1 byte (graph/engines/fused.cpp)
+#include "serve/quantize.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "tilecast/enum_names.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/roofline.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr EnumName<WeightFormat> kWeightNames[] = {
+    {"native", WeightFormat::native}, {"int8", WeightFormat::int8}, {"int4", WeightFormat::int4}};
+// Bytes per weight: INT8 with one FP16 scale per output channel (negligible); INT4 in groups of
+// 128 with an FP16 scale and a 4-bit zero point each (AWQ's and GPTQ's default group size:
+// https://github.com/casper-hansen/AutoAWQ, https://github.com/AutoGPTQ/AutoGPTQ).
+constexpr double kPackedBytes[] = {0, 1.0, 0.5 + (2.0 + 0.5) / 128};
+
+}  // namespace
+
+EnumNames<WeightFormat> weight_format_names() { return kWeightNames; }
+std::string_view weight_format_name(WeightFormat w) { return enum_name(weight_format_names(), w); }
+WeightFormat parse_weight_format(std::string_view word) {
+  return parse_enum(weight_format_names(), word, "a weight format");
+}
+
+namespace detail {
+namespace {
+
+// Linears kept in the activation type: a mixture's router gates (named "router" or
+// "gate (router)" by the engines, "shared_expert_gate").
+bool kept_linear(const std::string& name) {
+  return name.find("router") != std::string::npos || name == "shared_expert_gate";
+}
+
+// The fused engine's cache write (graph/engines/fused.cpp).
+constexpr std::string_view kKvCacheWrite = "kv cache write";
+
+GraphOp elementwise_pass(const std::string& name, std::int64_t rows, std::int64_t cols,
+                         DataType act, double bytes_per_element) {
+  const std::int64_t dims[2] = {rows, cols};
+  GraphOp q;
+  q.kernel = make_kernel(Op::mulu, dims, 2, act);
+  q.kind = OpKind::elementwise;
+  q.phase = Phase::forward;
+  q.name = name;
+  q.fused_kernels = 1;  // one kernel, forecast as mulu with its traffic scaled
+  q.traffic_scale = bytes_per_element / (2 * dtype_bytes(act));
+  return q;
+}
+
+}  // namespace
+
+ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
+  if (std::find(std::begin(kServingPrecisions), std::end(kServingPrecisions), r.dtype) ==
+      std::end(kServingPrecisions))
+    throw Error("precision " + std::string(dtype_name(r.dtype)) + ": serving takes " +
+                enum_names_of(dtype_names(), kServingPrecisions, ", "));
+  ServingTypes t;
+  t.gemm = r.dtype;
+  t.act = activation_dtype(r.dtype);
+  t.kv = r.kv_cache.value_or(t.act);
+  t.weights = r.weights;
+  require_precision(gpu, t.act);
+  require_precision(gpu, t.gemm);
+  if (t.kv != t.act && t.kv != DataType::fp8)
+    throw Error("kv cache " + std::string(dtype_name(t.kv)) +
+                ": allowed: " + std::string(dtype_name(t.act)) + " (the activations' type) or fp8");
+  if (t.kv != t.act && r.engine != Engine::fused)
+    throw Error("kv cache fp8: the fused engine's (vLLM-like) option; engine " +
+                std::string(engine_name(r.engine)) + " keeps the cache in " +
+                std::string(dtype_name(t.act)));
+  if (t.weights != WeightFormat::native &&
+      (t.gemm != t.act || (t.act != DataType::fp16 && t.act != DataType::bf16)))
+    throw Error("weights " + std::string(weight_format_name(t.weights)) +
+                ": weight-only quantization runs with fp16 or bf16 activations, not precision " +
+                std::string(dtype_name(r.dtype)));
+  t.weight_bytes =
+      t.weights == WeightFormat::native ? dtype_bytes(t.gemm) : kPackedBytes[int(t.weights)];
+  return t;
+}
+
+bool is_quantized_linear(const GraphSection& section, const GraphOp& op) {
+  if (op.kernel.op != Op::linear || op.phase != Phase::forward || section.name == "head" ||
+      section.name == "embeddings")
+    return false;
+  return !kept_linear(op.name);
+}
+
+OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, Engine engine,
+                      const ServingTypes& t) {
+  w.dtype = t.act;
+  OpGraph g = build_engine_graph(shard, w, engine);
+  if (!t.quantized() && t.kv == t.act) return g;
+  const double eb = dtype_bytes(t.act);
+  // an FP8 cache (the fused engine's only): the cache write (K and V read at the activations'
+  // width, written at the cache's) and the fused attention's K and V reads at the cache's width
+  const double kv_ratio = dtype_bytes(t.kv) / eb;
+  const double q_bytes = 2 * double(w.batch) * double(w.query_len) * double(shard.num_heads) *
+                         double(shard.head_dim) * eb;  // Q read, output written
+  for (GraphSection& s : g.sections) {
+    std::vector<GraphOp> ops;
+    ops.reserve(s.ops.size() * 2);
+    for (GraphOp& o : s.ops) {
+      if (kv_ratio != 1 && o.fused_bytes > 0)
+        o.fused_bytes = q_bytes + (o.fused_bytes - q_bytes) * kv_ratio;
+      if (kv_ratio != 1 && o.name == kKvCacheWrite) {  // its copy kernel's traffic scaled
+        o.fused_kernels = 1;
+        o.chain_flops = 0;
+        o.traffic_scale = (1 + kv_ratio) / 2;
+      }
+      if (!is_quantized_linear(s, o) || !t.quantized()) {
+        ops.push_back(std::move(o));
+        continue;
+      }
+      const std::int64_t rows = o.kernel.dims[1], in = o.kernel.dims[2], out = o.kernel.dims[3];
+      if (t.gemm != t.act) {  // W8A8
+        ops.push_back(elementwise_pass(o.name + " (activation quantize)", rows, in, t.act,
+                                       eb + dtype_bytes(t.gemm)));
+        o.kernel.dtype = t.gemm;
+        ops.push_back(std::move(o));
+        continue;
+      }
+      // weight-only: bytes at the packed width where the weights' reading bounds the GEMM
+      const double weights = double(in) * double(out);
+      const double bytes = kernel_bytes(o.kernel);
+      const double compute_ms = kernel_flops(o.kernel) / (peak_gflops(gpu, o.kernel) * 1e6);
+      const double memory_ms = bytes / (gpu.mem_bw_gbps * 1e6);
+      if (memory_ms >= compute_ms) {
+        o.fused_kernels = 1;
+        o.chain_flops = kernel_flops(o.kernel);
+        o.traffic_scale = (bytes - weights * (eb - t.weight_bytes)) / bytes;
+        o.name += " (" + std::string(weight_format_name(t.weights)) + " weights)";
+        ops.push_back(std::move(o));
+      } else {
+        ops.push_back(elementwise_pass(
+            o.name + " (" + std::string(weight_format_name(t.weights)) + " dequantize)", in, out,
+            t.act, t.weight_bytes + eb));
+        ops.push_back(std::move(o));
+      }
+    }
+    s.ops = std::move(ops);
+  }
+  return g;
+}
+
+std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
+  const std::string act(dtype_name(t.act)), kv(dtype_name(t.kv)), gemm(dtype_name(t.gemm));
+  const std::string by =
+      "; kernels by the " + std::string(predictor_name(predictor)) + " predictor.";
+  if (!t.quantized() && t.kv == t.act)
+    return "Precision: " + act + " weights, activations and KV cache" + by;
+  std::string s = "Precision: ";
+  if (t.gemm != t.act)
+    s += "W8A8 " + gemm + ": the layers' linear GEMMs at the " + gemm +
+         " tensor peak with 1-byte weights, each after a dynamic activation-quantize kernel (" +
+         act + " read, " + gemm +
+         " written; counted apart, where engines may fuse it into the "
+         "norm); the embedding, the head (lm_head), router gates, attention, norms and "
+         "activations in " +
+         act;
+  else if (t.weights != WeightFormat::native)
+    s += "weight-only " + std::string(weight_format_name(t.weights)) +
+         " (AWQ/GPTQ style): the layers' linear weights stored packed (" +
+         [&] {
+           char b[32];
+           std::snprintf(b, sizeof b, "%.3g", t.weight_bytes);
+           return std::string(b);
+         }() +
+         " bytes a weight with their scales); a memory-bound GEMM (decode) reads them packed, a "
+         "compute-bound one (prefill) runs at the " +
+         act + " peak after a dequantize kernel of its weights; everything else in " + act;
+  else
+    s += act + " weights and activations";
+  s += "; KV cache in " + kv +
+       (t.kv != t.act ? " (written at 1 byte, read by the attention at 1 byte)" : "");
+  return s + by;
+}
+
+double quantized_param_count(const ModelConfig& model) {
+  const OpGraph g = build_op_graph(model, make_workload(Mode::inference, 1, 1));
+  double n = 0;
+  for (const GraphSection& s : g.sections)
+    for (const GraphOp& o : s.ops)
+      if (is_quantized_linear(s, o)) n += o.param_elements * double(s.count);
+  return n;
+}
+
+}  // namespace detail
+}  // namespace tilecast

@@ -1,0 +1,44 @@
+// The types a served model computes and stores in (issue 30 item 4), decided here once for the
+// static forecast, the load simulator and the memory model: W8A8 FP8 (the layers' linear GEMMs
+// at the FP8 peak behind an activation-quantize kernel, their weights 1 byte), weight-only INT8 /
+// INT4 (packed weights read and dequantized), an FP8 KV cache; everything else in the activation
+// type (BF16 beside FP8 GEMMs).
+#pragma once
+
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+#include "tilecast/serving.hpp"
+
+namespace tilecast::detail {
+
+struct ServingTypes {
+  DataType gemm = DataType::bf16;  // the layers' linear GEMMs (the request's precision)
+  DataType act = DataType::bf16;   // every other kernel, the communication, the activations
+  DataType kv = DataType::bf16;    // the KV cache
+  WeightFormat weights = WeightFormat::native;
+  double weight_bytes = 2;  // per parameter of a quantized linear (packed, with its scales)
+  bool quantized() const { return gemm != act || weights != WeightFormat::native; }
+};
+
+// The request's types, checked against the GPU: throws Error naming the field and what is
+// allowed (a precision the GPU has no units for names the catalog GPUs that have it).
+ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r);
+
+// Whether a graph op is a linear whose weights the quantization covers: the layers' linears,
+// not the embedding, the head (lm_head), nor a mixture's router gates (vLLM and TensorRT-LLM
+// keep those in the activation type).
+bool is_quantized_linear(const GraphSection& section, const GraphOp& op);
+
+// The pass's graph in the activation type with the quantization applied (see the header).
+OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, Engine engine,
+                      const ServingTypes& t);
+
+// The serving caveat on precision: "Precision: bf16 weights, activations and KV cache; ..." or
+// what the quantization runs in which type.
+std::string precision_caveat(const ServingTypes& t, Predictor predictor);
+
+// Parameters of the quantized linears of the whole model (for the weights' memory).
+double quantized_param_count(const ModelConfig& model);
+
+}  // namespace tilecast::detail

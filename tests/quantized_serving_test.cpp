@@ -1,0 +1,157 @@
+// Quantized serving (issue 30 item 4; serve/quantize.hpp): W8A8 FP8 prefill faster than BF16 on
+// FP8 tensor cores, weights 1 byte and the largest batch following, an FP8 KV cache halving the
+// cache, weight-only INT4/INT8 decode reading packed weights, the load simulator and the JSON API
+// taking the same fields, and the errors naming what is allowed.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tilecast/api.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_zoo.hpp"
+#include "tilecast/serving.hpp"
+#include "tilecast/serving_load.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+ServingRequest request(DataType t, std::int64_t batch = 8) {
+  ServingRequest r;
+  r.prompt = 2048;
+  r.output = 128;
+  r.batch = batch;
+  r.dtype = t;
+  return r;
+}
+
+bool mentions(const std::vector<std::string>& caveats, const std::string& words) {
+  for (const auto& c : caveats)
+    if (c.find(words) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_SUITE("serving-quantized") {
+  TEST_CASE("fp8 (W8A8) on an H100: faster prefill, 1-byte weights, a larger batch") {
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const ModelConfig& m = find_model("llama3-8b");
+    const ServingForecast bf16 = forecast_serving(h100, m, request(DataType::bf16));
+    const ServingForecast fp8 = forecast_serving(h100, m, request(DataType::fp8));
+    INFO("prefill bf16 " << bf16.prefill_ms << " fp8 " << fp8.prefill_ms << "; decode bf16 "
+                         << bf16.decode_ms_per_token << " fp8 " << fp8.decode_ms_per_token);
+    CHECK(fp8.prefill_ms < bf16.prefill_ms);
+    CHECK(fp8.prefill_ms > bf16.prefill_ms / 2);  // attention, norms and the head stay BF16
+    CHECK(fp8.decode_ms_per_token < bf16.decode_ms_per_token);  // half the weight bytes
+    // the layers' linears at 1 byte; the embedding and the untied head stay BF16
+    CHECK(fp8.memory.weights_gb < bf16.memory.weights_gb);
+    CHECK(fp8.memory.weights_gb > bf16.memory.weights_gb / 2);
+    CHECK(fp8.max_batch > bf16.max_batch);
+    CHECK(fp8.kv_cache_bytes_per_token == bf16.kv_cache_bytes_per_token);
+    CHECK(mentions(fp8.caveats, "W8A8"));
+    CHECK(mentions(fp8.caveats, "Transferred model"));  // FP8 GEMMs: no FP8 measurement
+    CHECK_FALSE(mentions(bf16.caveats, "Transferred model"));
+
+    // an FP8 KV cache: half the bytes per token, more sequences fit, decode reads less
+    ServingRequest kv = request(DataType::fp8);
+    kv.kv_cache = DataType::fp8;
+    const ServingForecast fp8kv = forecast_serving(h100, m, kv);
+    CHECK(fp8kv.kv_cache_bytes_per_token == doctest::Approx(fp8.kv_cache_bytes_per_token / 2));
+    CHECK(fp8kv.max_batch > fp8.max_batch);
+    CHECK(fp8kv.decode_ms_per_token <= fp8.decode_ms_per_token);
+  }
+
+  TEST_CASE("fp8 needs FP8 tensor cores: the error names the GPU and those that have them") {
+    const ModelConfig& m = find_model("llama3-8b");
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("a100-80gb-sxm"), m, request(DataType::fp8)),
+                         doctest::Contains("has no fp8 units"), Error);
+    try {
+      (void)forecast_serving(find_gpu("a100-80gb-sxm"), m, request(DataType::fp8));
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("Hopper (") != std::string::npos);
+      CHECK(what.find("h100-sxm") != std::string::npos);
+      CHECK(what.find("CDNA 3 (mi300x") != std::string::npos);
+    }
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, request(DataType::int8)),
+                         doctest::Contains("serving takes fp32, fp16, bf16, fp8"), Error);
+    ServingRequest bad = request(DataType::bf16);
+    bad.kv_cache = DataType::fp16;
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, bad),
+                         doctest::Contains("allowed: bf16"), Error);
+    bad = request(DataType::fp8);
+    bad.weights = WeightFormat::int4;
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, bad),
+                         doctest::Contains("weight-only"), Error);
+    CHECK_THROWS_WITH_AS(parse_weight_format("int3"),
+                         doctest::Contains("allowed: native, int8, int4"), Error);
+  }
+
+  TEST_CASE("weight-only int4 / int8: decode reads packed weights, prefill pays a dequantize") {
+    const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
+    const ModelConfig& m = find_model("llama3-8b");
+    ServingRequest r = request(DataType::fp16, 1);
+    const ServingForecast fp16 = forecast_serving(a100, m, r);
+    r.weights = WeightFormat::int8;
+    const ServingForecast int8 = forecast_serving(a100, m, r);
+    r.weights = WeightFormat::int4;
+    const ServingForecast int4 = forecast_serving(a100, m, r);
+    INFO("decode fp16 " << fp16.decode_ms_per_token << " int8 " << int8.decode_ms_per_token
+                        << " int4 " << int4.decode_ms_per_token << "; prefill fp16 "
+                        << fp16.prefill_ms << " int4 " << int4.prefill_ms);
+    // batch-1 decode is weight-bound: fewer bytes, faster, but the head, attention and the
+    // fixed costs stay
+    CHECK(int8.decode_ms_per_token < fp16.decode_ms_per_token);
+    CHECK(int4.decode_ms_per_token < int8.decode_ms_per_token);
+    CHECK(int4.decode_ms_per_token > fp16.decode_ms_per_token / 4);
+    // prefill at the half peak plus the dequantize kernels: slower than fp16
+    CHECK(int4.prefill_ms > fp16.prefill_ms);
+    CHECK(int4.prefill_ms < 1.5 * fp16.prefill_ms);
+    CHECK(int4.memory.weights_gb < int8.memory.weights_gb);
+    CHECK(int8.memory.weights_gb < fp16.memory.weights_gb);
+    CHECK(int4.max_batch > fp16.max_batch);
+    CHECK(mentions(int4.caveats, "weight-only int4"));
+  }
+
+  TEST_CASE("the load simulator and the JSON API take the same fields") {
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    const ModelConfig& m = find_model("llama3-8b");
+    LoadRequest lr;
+    lr.serving.prompt = 1024;
+    lr.serving.output = 64;
+    lr.arrivals = Arrivals::poisson;
+    lr.qps = 8;
+    lr.requests = 64;
+    const LoadForecast bf16 = simulate_serving(h100, m, lr);
+    lr.serving.dtype = DataType::fp8;
+    lr.serving.kv_cache = DataType::fp8;
+    const LoadForecast fp8 = simulate_serving(h100, m, lr);
+    CHECK(fp8.ttft_ms.p50 < bf16.ttft_ms.p50);
+    CHECK(fp8.tpot_ms.p50 < bf16.tpot_ms.p50);
+
+    nlohmann::json req = {{"gpu", "h100-sxm"}, {"model", "llama3-8b"}, {"prompt", 512},
+                          {"output", 32},      {"batch", 4},           {"precision", "fp8"},
+                          {"kv_cache", "fp8"}};
+    nlohmann::json j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK(j["precision"] == "fp8");
+    CHECK(j["kv_cache"] == "fp8");
+    CHECK_FALSE(j.contains("weights"));
+    req = {{"gpu", "a100-80gb-sxm"}, {"model", "llama3-8b"}, {"prompt", 512}, {"output", 32},
+           {"weights", "int4"},      {"concurrency", 4},     {"requests", 8}};
+    j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK(j["weights"] == "int4");
+    CHECK(j["ttft_ms"]["p50"].get<double>() > 0);
+    req["weights"] = "int2";
+    CHECK_THROWS_WITH_AS(api::forecast_serving(req.dump()), doctest::Contains("field 'weights'"),
+                         Error);
+    // unquantized responses carry no new fields
+    req = {{"gpu", "h100-sxm"}, {"model", "llama3-8b"}, {"prompt", 512}, {"output", 32}};
+    j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK_FALSE(j.contains("kv_cache"));
+    CHECK_FALSE(j.contains("weights"));
+  }
+}

@@ -26,9 +26,7 @@ double run(const char* what, const char* gpu, const char* system, const ModelCon
   const MegatronPlanResult r = plan_megatron(find_gpu(gpu), find_system(system), model, q);
   double sink = 0;
   const double us = micros_per_call(
-      [&] {
-        sink += double(plan_megatron(find_gpu(gpu), find_system(system), model, q).fitting);
-      },
+      [&] { sink += double(plan_megatron(find_gpu(gpu), find_system(system), model, q).fitting); },
       3);
   const long long forecast = r.considered - r.does_not_divide;
   std::printf(
@@ -43,8 +41,7 @@ double run(const char* what, const char* gpu, const char* system, const ModelCon
 
 int main() {
   double sink = 0;
-  sink += run("llama3-8b, 64 H100", "h100-sxm", "dgx-h100", find_model("llama3-8b"), 64, 256,
-              4096);
+  sink += run("llama3-8b, 64 H100", "h100-sxm", "dgx-h100", find_model("llama3-8b"), 64, 256, 4096);
   sink += run("GPT-3 175B, 1024 A100", "a100-80gb-sxm", "dgx-a100",
               model_from_sizes(R"({"hidden": 12288, "layers": 96, "heads": 96, "vocab": 51200,
                                    "seq": 2048, "mlp": "gelu"})",

@@ -21,13 +21,13 @@ using namespace tilecast;
 namespace {
 
 ModelConfig gpt(std::int64_t h, std::int64_t layers, std::int64_t heads) {
-  const nlohmann::json sizes = {{"hidden", h},   {"layers", layers}, {"heads", heads},
-                                {"vocab", 51200}, {"seq", 2048},     {"mlp", "gelu"}};
+  const nlohmann::json sizes = {{"hidden", h},    {"layers", layers}, {"heads", heads},
+                                {"vocab", 51200}, {"seq", 2048},      {"mlp", "gelu"}};
   return model_from_sizes(sizes.dump(), "test");
 }
 
-MegatronForecast run(const char* gpu, const char* system, const ModelConfig& m,
-                     std::int64_t batch, std::int64_t seq, const MegatronConfig& c) {
+MegatronForecast run(const char* gpu, const char* system, const ModelConfig& m, std::int64_t batch,
+                     std::int64_t seq, const MegatronConfig& c) {
   Workload w = make_workload(Mode::training, batch, seq);
   w.dtype = DataType::bf16;
   return forecast_megatron(find_gpu(gpu), find_system(system), m, w, c, Predictor::tilecast);
@@ -48,7 +48,8 @@ TEST_SUITE("megatron scale") {
     c.microbatches = 512;
     c.sequence_parallel = true;
     c.recompute = Recompute::selective;
-    const MegatronForecast a = run("a100-80gb-sxm", "dgx-a100", gpt(25600, 128, 160), 3072, 2048, c);
+    const MegatronForecast a =
+        run("a100-80gb-sxm", "dgx-a100", gpt(25600, 128, 160), 3072, 2048, c);
     c.pp = 8;
     c.dp = 70;
     c.microbatches = 16;
@@ -85,14 +86,21 @@ TEST_SUITE("megatron scale") {
               .step_ms > 0);
     c.dp = 126;
     w.batch = 1008;
-    CHECK_THROWS_WITH_AS(forecast_megatron(find_gpu("a100-80gb-sxm"), s, gpt(12288, 96, 96), w,
-                                           c, Predictor::tilecast),
+    CHECK_THROWS_WITH_AS(forecast_megatron(find_gpu("a100-80gb-sxm"), s, gpt(12288, 96, 96), w, c,
+                                           Predictor::tilecast),
                          doctest::Contains("max_nodes"), Error);
     // with no system given, the catalog's system built from the GPU is found for 4,096 GPUs
-    const nlohmann::json req = {{"gpu", "h100-sxm"},   {"model", "llama2-70b"}, {"batch", 1024},
-                                {"seq", 4096},         {"mode", "training"},    {"engine", "megatron"},
-                                {"gpus", 4096},        {"tp", 8},               {"pp", 4},
-                                {"microbatches", 8},   {"sequence_parallel", true}};
+    const nlohmann::json req = {{"gpu", "h100-sxm"},
+                                {"model", "llama2-70b"},
+                                {"batch", 1024},
+                                {"seq", 4096},
+                                {"mode", "training"},
+                                {"engine", "megatron"},
+                                {"gpus", 4096},
+                                {"tp", 8},
+                                {"pp", 4},
+                                {"microbatches", 8},
+                                {"sequence_parallel", true}};
     const nlohmann::json j = nlohmann::json::parse(api::forecast_model(req.dump()));
     CHECK(j["parallel"]["system"] == "dgx-h100");
   }
@@ -200,8 +208,8 @@ TEST_SUITE("megatron scale") {
     q.max_microbatch_size = 2;
     q.max_virtual_stages = 2;
     q.top = 5;
-    const MegatronPlanResult r = plan_megatron(find_gpu("h100-sxm"), find_system("dgx-h100"),
-                                               find_model("llama3-8b"), q);
+    const MegatronPlanResult r =
+        plan_megatron(find_gpu("h100-sxm"), find_system("dgx-h100"), find_model("llama3-8b"), q);
     CHECK(r.considered > 100);
     CHECK(r.fitting > 0);
     CHECK(r.considered == r.fitting + r.does_not_fit + r.does_not_divide);
@@ -220,9 +228,9 @@ TEST_SUITE("megatron scale") {
                             w, best.config, Predictor::tilecast)
               .step_ms == doctest::Approx(best.step_ms));
     q.gpus = 100000;
-    CHECK_THROWS_WITH_AS(plan_megatron(find_gpu("h100-sxm"), find_system("dgx-h100"),
-                                       find_model("llama3-8b"), q),
-                         doctest::Contains("gpus"), Error);
+    CHECK_THROWS_WITH_AS(
+        plan_megatron(find_gpu("h100-sxm"), find_system("dgx-h100"), find_model("llama3-8b"), q),
+        doctest::Contains("gpus"), Error);
   }
 
   TEST_CASE("a model by its sizes: the architecture table's row, every size checked") {

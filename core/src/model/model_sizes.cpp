@@ -45,9 +45,9 @@ std::string combinations() {
 ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin) {
   const nlohmann::json j = detail::parse_json(json_text, origin);
   if (!j.is_object()) throw Error(std::string(origin) + ": the sizes must be a JSON object");
-  static const char* const kKeys[] = {"hidden", "layers",    "heads", "query_groups", "ffn",
-                                      "vocab",  "seq",       "mlp",   "positions",    "head_dim",
-                                      "tied",   "name",      "dropout"};
+  static const char* const kKeys[] = {"hidden", "layers", "heads",  "query_groups", "ffn",
+                                      "vocab",  "seq",    "mlp",    "positions",    "head_dim",
+                                      "tied",   "name",   "dropout"};
   for (const auto& [key, value] : j.items()) {
     bool known = false;
     for (const char* k : kKeys) known = known || key == k;
@@ -96,8 +96,8 @@ ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin
   const std::int64_t seq = size("seq", 2048);
   const std::string name = detail::has_field(j, "name")
                                ? detail::string_field(j, "name", origin, false)
-                               : std::string(mlp_word(ffn)) + " " + std::to_string(layers) +
-                                     "x" + std::to_string(hidden) + " (by its sizes)";
+                               : std::string(mlp_word(ffn)) + " " + std::to_string(layers) + "x" +
+                                     std::to_string(hidden) + " (by its sizes)";
   nlohmann::json cfg;
   cfg["model_type"] = std::string(row->model_type);
   cfg["tilecast_name"] = name;
@@ -118,7 +118,8 @@ ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin
     cfg["head_dim"] = head_dim;
   }
   if (detail::has_field(j, "tied")) {
-    if (!j["tied"].is_boolean()) throw Error(std::string(origin) + ": 'tied' must be true or false");
+    if (!j["tied"].is_boolean())
+      throw Error(std::string(origin) + ": 'tied' must be true or false");
     cfg["tie_word_embeddings"] = j["tied"].get<bool>();
   }
   ModelConfig m = parse_model_config(cfg.dump(), origin);

@@ -125,10 +125,9 @@ MegatronPlanResult plan_megatron(const GpuSpec& gpu, const SystemSpec& system,
   });
   r.fitting = static_cast<long long>(fit.size());
   const std::size_t keep = std::min(q.top, fit.size());
-  std::partial_sort(fit.begin(), fit.begin() + std::ptrdiff_t(keep), fit.end(),
-                    [](const MegatronPlanEntry& a, const MegatronPlanEntry& b) {
-                      return a.step_ms < b.step_ms;
-                    });
+  std::partial_sort(
+      fit.begin(), fit.begin() + std::ptrdiff_t(keep), fit.end(),
+      [](const MegatronPlanEntry& a, const MegatronPlanEntry& b) { return a.step_ms < b.step_ms; });
   fit.resize(keep);
   r.by_step = std::move(fit);
   return r;

@@ -242,8 +242,8 @@ int run_forecast(const Args& args) {
          " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)] "
          "[--engine eager|compiled|megatron; megatron: --precision " +
          enum_names_of(dtype_names(), kMegatronPrecisions, "|") +
-         " --attention "
-         "flash|fused-softmax --virtual-stages V --sequence-parallel --no-distributed-optimizer "
+         " --attention flash|fused-softmax --virtual-stages V --sequence-parallel --cp N "
+         "(context parallel) --ep N (expert parallel, MoE) --no-distributed-optimizer "
          "--no-overlap-grad-reduce --tokens N]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
      {"gpu",       "model",          "batch",     "seq",
@@ -251,7 +251,8 @@ int run_forecast(const Args& args) {
       "weights",   "gpus",           "dp",        "tp",
       "pp",        "microbatches",   "zero",      "recompute",
       "schedule",  "bucket-mb",      "system",    "engine",
-      "attention", "virtual-stages", "tokens"},
+      "attention", "virtual-stages", "tokens",    "cp",
+      "ep"},
      {"json", "compile", "sequence-parallel", "no-distributed-optimizer", "no-overlap-grad-reduce"},
      run_forecast});
 

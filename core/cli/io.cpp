@@ -86,7 +86,38 @@ std::vector<MeasuredKernel> read_kernel_files(const std::vector<std::string>& pa
   return rows;
 }
 
+nlohmann::json model_sizes_json(const std::string& arg) {
+  // sizes:hidden=8192,layers=80,mlp=swiglu: numbers as numbers, true/false as booleans
+  nlohmann::json j = nlohmann::json::object();
+  std::size_t at = arg.find(':') + 1;
+  while (at < arg.size()) {
+    const std::size_t end = std::min(arg.find(',', at), arg.size());
+    const std::string item = arg.substr(at, end - at);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error("--model sizes: '" + item + "' is not KEY=VALUE (e.g. hidden=4096)");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value == "true" || value == "false") {
+      j[key] = value == "true";
+    } else if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos &&
+               value.size() < 12) {
+      j[key] = std::stoll(value);
+    } else if (!value.empty() && value.find_first_not_of("0123456789.eE-+") == std::string::npos &&
+               key == "dropout") {
+      j[key] = std::stod(value);
+    } else {
+      j[key] = value;
+    }
+    at = end + 1;
+  }
+  return j;
+}
+
+bool is_model_sizes(const std::string& arg) { return arg.rfind("sizes:", 0) == 0; }
+
 ModelConfig resolve_model(const std::string& name_or_path) {
+  if (is_model_sizes(name_or_path))
+    return model_from_sizes(model_sizes_json(name_or_path).dump(), "--model sizes");
   reject_directory("--model", name_or_path);
   if (is_regular_file(name_or_path))
     return parse_model_config(read_text_file(name_or_path), name_or_path);
@@ -100,7 +131,9 @@ nlohmann::json request_with(const GpuSpec& gpu, const std::string& model_arg,
                             const ModelConfig& model) {
   nlohmann::json req;
   req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
-  if (is_regular_file(model_arg))
+  if (is_model_sizes(model_arg))
+    req["model"] = {{"sizes", model_sizes_json(model_arg)}};
+  else if (is_regular_file(model_arg))
     req["model"] = nlohmann::json::parse(read_text_file(model_arg));
   else
     req["model"] = model.id;

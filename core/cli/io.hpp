@@ -30,7 +30,10 @@ std::map<std::string, GpuSpec> read_device_dir(const std::string& dir);
 std::vector<MeasuredKernel> read_kernel_files(const std::vector<std::string>& paths);
 
 // A zoo name (case-insensitive) or a path to a Hugging Face config.json.
+// A zoo name, a config file, or a model by its sizes ("sizes:hidden=4096,layers=32,...").
 ModelConfig resolve_model(const std::string& name_or_path);
+bool is_model_sizes(const std::string& arg);
+nlohmann::json model_sizes_json(const std::string& arg);  // "sizes:k=v,..." as an object
 
 // A JSON API request's "gpu" (the resolved spec) and "model" (the zoo id, or the config file's
 // contents when `model_arg` names a file).

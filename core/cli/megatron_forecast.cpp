@@ -13,7 +13,7 @@ namespace tilecast::cli {
 
 int run_megatron(const Args& args, nlohmann::json req) {
   req["engine"] = "megatron";
-  for (const char* f : {"gpus", "dp", "tp", "pp", "microbatches", "virtual-stages"})
+  for (const char* f : {"gpus", "dp", "tp", "pp", "cp", "ep", "microbatches", "virtual-stages"})
     if (args.has(f)) {
       std::string key = f;
       if (key == "virtual-stages") key = "virtual_stages";
@@ -58,12 +58,12 @@ int run_megatron(const Args& args, nlohmann::json req) {
               j["batch"].get<long long>(), j["seq"].get<long long>(),
               j["precision"].get<std::string>().c_str());
   std::printf(
-      "  dp %d x tp %d x pp %d (virtual %d), %d micro-batches of %lld, SP %s, recompute %s, "
-      "attention %s\n",
-      p["dp"].get<int>(), p["tp"].get<int>(), p["pp"].get<int>(), p["virtual_stages"].get<int>(),
-      p["microbatches"].get<int>(), p["microbatch_size"].get<long long>(),
-      p["sequence_parallel"].get<bool>() ? "on" : "off", p["recompute"].get<std::string>().c_str(),
-      p["attention"].get<std::string>().c_str());
+      "  dp %d x tp %d x pp %d x cp %d, ep %d (virtual %d), %d micro-batches of %lld, SP %s, "
+      "recompute %s, attention %s\n",
+      p["dp"].get<int>(), p["tp"].get<int>(), p["pp"].get<int>(), p["cp"].get<int>(),
+      p["ep"].get<int>(), p["virtual_stages"].get<int>(), p["microbatches"].get<int>(),
+      p["microbatch_size"].get<long long>(), p["sequence_parallel"].get<bool>() ? "on" : "off",
+      p["recompute"].get<std::string>().c_str(), p["attention"].get<std::string>().c_str());
   std::printf("  step         %12.3f ms\n", j["step_ms"].get<double>());
   std::printf("  one layer    %12.3f ms forward, %.3f ms backward (one micro-batch)\n",
               j["layer_forward_ms"].get<double>(), j["layer_backward_ms"].get<double>());

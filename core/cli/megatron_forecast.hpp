@@ -9,7 +9,8 @@
 namespace tilecast::cli {
 
 // Flags with a value and switches the megatron engine adds to `tilecast forecast`.
-inline constexpr const char* kMegatronFlags[] = {"attention", "virtual-stages", "tokens"};
+inline constexpr const char* kMegatronFlags[] = {"attention", "virtual-stages", "tokens", "cp",
+                                                 "ep"};
 inline constexpr const char* kMegatronSwitches[] = {"sequence-parallel", "no-distributed-optimizer",
                                                     "no-overlap-grad-reduce"};
 

@@ -1,5 +1,6 @@
 // `tilecast plan`: every dp x tp x pp x micro-batch x ZeRO x recomputation configuration for a
 // global batch on a system, ranked by step time and by tokens/s per GPU (docs/parallel.md).
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,6 +28,33 @@ void print(const char* title, const nlohmann::ordered_json& list) {
                 e["memory_gb"].get<double>(), e["capacity_gb"].get<double>());
 }
 
+// The megatron engine's plan (docs/megatron.md, "Plan").
+int print_megatron(const std::string& text) {
+  const auto j = nlohmann::ordered_json::parse(text);
+  std::printf(
+      "%s on %d x %s (%s), global batch %lld, seq %lld, %s, megatron engine: %lld "
+      "configurations, %lld do not divide, %lld do not fit, %lld fit\n",
+      j["model"]["name"].get<std::string>().c_str(), j["gpus"].get<int>(),
+      j["gpu"]["name"].get<std::string>().c_str(), j["system"].get<std::string>().c_str(),
+      j["global_batch"].get<long long>(), j["seq"].get<long long>(),
+      j["precision"].get<std::string>().c_str(), j["considered"].get<long long>(),
+      j["does_not_divide"].get<long long>(), j["does_not_fit"].get<long long>(),
+      j["fitting"].get<long long>());
+  std::printf("\nfastest step\n  %4s %3s %3s %3s %3s %2s %5s %4s %2s %-9s %11s %10s %6s %11s\n",
+              "dp", "tp", "pp", "cp", "ep", "v", "micro", "mbs", "sp", "recompute", "step ms",
+              "tok/s/GPU", "MFU", "memory GB");
+  for (const auto& e : j["by_step"])
+    std::printf("  %4d %3d %3d %3d %3d %2d %5d %4lld %2s %-9s %11.2f %10.0f %5.1f%% %5.1f/%-5.0f\n",
+                e["dp"].get<int>(), e["tp"].get<int>(), e["pp"].get<int>(), e["cp"].get<int>(),
+                e["ep"].get<int>(), e["virtual_stages"].get<int>(), e["microbatches"].get<int>(),
+                e["microbatch_size"].get<long long>(),
+                e["sequence_parallel"].get<bool>() ? "on" : "-",
+                e["recompute"].get<std::string>().c_str(), e["step_ms"].get<double>(),
+                e["tokens_per_s_per_gpu"].get<double>(), 100 * e["mfu"].get<double>(),
+                e["memory_gb"].get<double>(), e["capacity_gb"].get<double>());
+  return 0;
+}
+
 int run_plan(const Args& args) {
   apply_weights_flag(args);
   nlohmann::json req;
@@ -34,8 +62,9 @@ int run_plan(const Args& args) {
   req["system"] = is_regular_file(system) ? nlohmann::json::parse(read_text_file(system))
                                           : nlohmann::json(system);
   const std::string model_arg = args.require("model");
-  req["model"] = is_regular_file(model_arg) ? nlohmann::json::parse(read_text_file(model_arg))
-                                            : nlohmann::json(model_arg);
+  req["model"] = is_model_sizes(model_arg) ? nlohmann::json{{"sizes", model_sizes_json(model_arg)}}
+                 : is_regular_file(model_arg) ? nlohmann::json::parse(read_text_file(model_arg))
+                                              : nlohmann::json(model_arg);
   if (args.has("gpu")) {
     const std::string g = args.get("gpu");
     req["gpu"] = is_regular_file(g) ? nlohmann::json::parse(read_text_file(g)) : nlohmann::json(g);
@@ -49,7 +78,16 @@ int run_plan(const Args& args) {
   req["predictor"] = args.get("predictor", "tilecast");
   if (args.has("precision")) req["precision"] = args.get("precision");
   req["top"] = args.integer("top", 10, 1, 1000000);
+  if (args.has("engine")) req["engine"] = args.get("engine");
+  if (args.has("attention")) req["attention"] = args.get("attention");
+  for (const char* f : {"max-microbatch-size", "max-virtual-stages", "max-cp"})
+    if (args.has(f)) {
+      std::string key = f;
+      std::replace(key.begin(), key.end(), '-', '_');
+      req[key] = args.integer(f, 1, 1, 1024);
+    }
   const std::string text = api::plan_parallel(req.dump());
+  if (!args.has("json") && args.get("engine", "") == "megatron") return print_megatron(text);
   if (args.has("json")) {
     std::printf("%s\n", text.c_str());
     return 0;
@@ -75,10 +113,14 @@ int run_plan(const Args& args) {
          enum_names_joined(predictor_names(), "|") + "] [--precision " +
          enum_names_of(dtype_names(), kModelPrecisions, "|") +
          " (autocast)] "
-         "[--json] [--weights DIR]",
+         "[--json] [--weights DIR] [--engine megatron (needs --gpus; searches tp x cp x pp x "
+         "dp x virtual stages x micro-batch size x recomputation x sequence parallelism, x ep "
+         "for MoE) --attention flash|fused-softmax --max-microbatch-size N "
+         "--max-virtual-stages N --max-cp N]",
      "rank every dp x tp x pp x micro-batch x ZeRO x recomputation training configuration",
      {"model", "system", "global-batch", "seq", "gpus", "gpu", "max-microbatches", "top",
-      "predictor", "precision", "weights"},
+      "predictor", "precision", "weights", "engine", "attention", "max-microbatch-size",
+      "max-virtual-stages", "max-cp"},
      {"json"},
      run_plan});
 

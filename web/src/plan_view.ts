@@ -186,7 +186,8 @@ export function runPlan(engine: Engine, r: PlanRequest): PlanResult {
   const t0 = performance.now();
   let result: PlanResult;
   try {
-    result = { ok: true, plan: engine.planParallel(r), ms: performance.now() - t0 };
+    // the page asks the eager engine's search (no "engine" field): a Plan, not a MegatronPlan
+    result = { ok: true, plan: engine.planParallel(r) as Plan, ms: performance.now() - t0 };
   } catch (e) {
     result = { ok: false, error: errorMessage(e) };
   }

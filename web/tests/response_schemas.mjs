@@ -179,6 +179,65 @@ export function spread(lists) {
     predictor: 'roofline',
   });
 
+  // The megatron engine (docs/megatron.md): tensor, pipeline (interleaved), sequence, context
+  // and expert parallelism, the tokens field, a model by its sizes.
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt3-13b',
+    batch: 64,
+    seq: 2048,
+    mode: 'training',
+    engine: 'megatron',
+    precision: 'bf16',
+    gpus: 32,
+    tp: 4,
+    pp: 2,
+    microbatches: 8,
+    virtual_stages: 2,
+    sequence_parallel: true,
+    recompute: 'selective',
+    tokens: 3e11,
+  });
+  add('forecastModel', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    batch: 8,
+    seq: 16384,
+    mode: 'training',
+    engine: 'megatron',
+    gpus: 16,
+    tp: 2,
+    cp: 4,
+    sequence_parallel: true,
+    microbatches: 4,
+  });
+  add('forecastModel', {
+    gpu: 'h100-sxm',
+    model: 'mixtral-8x7b',
+    batch: 64,
+    seq: 4096,
+    mode: 'training',
+    engine: 'megatron',
+    gpus: 64,
+    tp: 2,
+    pp: 4,
+    ep: 8,
+    sequence_parallel: true,
+    microbatches: 8,
+    recompute: 'full',
+  });
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: { sizes: { hidden: 4096, layers: 16, heads: 32, query_groups: 8, vocab: 32000, mlp: 'swiglu' } },
+    batch: 16,
+    seq: 2048,
+    mode: 'training',
+    engine: 'megatron',
+    gpus: 8,
+    tp: 8,
+    microbatches: 4,
+  });
+
   // Serving.
   for (const model of ['llama3-8b', 'gpt2', 'mixtral-8x7b', 'qwen2-7b'])
     for (const [gpu, tp] of [
@@ -279,6 +338,18 @@ export function spread(lists) {
     predictor: 'roofline',
   });
 
+  add('planParallel', {
+    system: 'dgx-h100',
+    model: 'llama3-8b',
+    engine: 'megatron',
+    gpus: 64,
+    global_batch: 128,
+    seq: 4096,
+    max_microbatch_size: 2,
+    max_virtual_stages: 2,
+    top: 3,
+  });
+
   // Collectives.
   for (const s of systems)
     for (const collective of ['all_reduce', 'reduce_scatter', 'all_gather', 'send_recv', 'all_to_all'])
@@ -366,6 +437,16 @@ export function spread(lists) {
     scheduler: 'fifo',
   });
   bad('planParallel', { model: 'gpt2', global_batch: 8 });
+  bad('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama3-8b',
+    batch: 8,
+    seq: 2048,
+    mode: 'training',
+    engine: 'megatron',
+    gpus: 8,
+    ep: 2,
+  });
   bad('planParallel', { system: 'dgx-a100', model: 'gpt2', global_batch: 8, precision: 'int4' });
   bad('forecastCollective', { system: 'dgx-a100', collective: 'broadcast', bytes: 1024, gpus: 8 });
   bad('forecastCollective', { system: 'dgx-a100', collective: 'all_reduce', bytes: 1024, gpus: 8, algorithm: 'star' });

@@ -52,6 +52,10 @@ struct CollectiveRequest {
                      // reduce-scatter input, the all-gather output
   int gpus = 2;
   int gpus_per_node = 0;  // 0: fill nodes (min(gpus, system's gpus_per_node))
+  // Across nodes, NCCL's hierarchical latency (comm/hierarchical.cpp): the steps inside a node
+  // at the intra-node curve's latency, only the steps between nodes at the network's. false:
+  // every step at the slowest hop's latency (what the calibration was fitted with).
+  bool hierarchical = false;
 };
 
 struct CollectiveForecast {

@@ -29,6 +29,8 @@ AttentionKernel parse_attention_kernel(std::string_view word);  // throws Error 
 
 struct MegatronConfig {
   int dp = 1, tp = 1, pp = 1;
+  int cp = 1;  // context parallelism: the sequence split over cp ranks, K/V passed round a ring
+  int ep = 1;  // expert parallelism (MoE models): the experts split over ep of the dp ranks
   int microbatches = 1;    // per data-parallel replica and step
   int virtual_stages = 1;  // model chunks per pipeline rank: > 1 is the interleaved 1F1B
   bool sequence_parallel = false;
@@ -37,7 +39,7 @@ struct MegatronConfig {
   bool distributed_optimizer = true;  // optimizer states sharded over dp, parameters gathered
   bool overlap_grad_reduce = true;    // gradient buckets reduced during the last backward
   double tokens = 0;                  // > 0: also the time to train on this many tokens
-  long long gpus() const { return 1LL * dp * tp * pp; }
+  long long gpus() const { return 1LL * dp * tp * pp * cp; }
 };
 
 // The critical pipeline rank's step, by what it waits on; they sum to step_ms.
@@ -82,5 +84,33 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
 
 std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const MegatronForecast& f);
+
+// The plan search over this engine's dimensions (docs/megatron.md, "Plan"): on `gpus` GPUs, every
+// tp (dividing the heads, within a node) x cp x pp x dp (= gpus / (tp cp pp), dividing the global
+// batch) x virtual stages x micro-batch size x recomputation x sequence parallelism (x ep for
+// mixtures of experts), forecast with one shared kernel cache; the ones that fit, fastest first.
+struct MegatronPlanRequest {
+  int gpus = 0;
+  std::int64_t global_batch = 0, seq = 0;
+  DataType dtype = DataType::bf16;
+  Predictor predictor = Predictor::tilecast;
+  AttentionKernel attention = AttentionKernel::flash;
+  int max_microbatch_size = 8;  // sequences per micro-batch tried: 1, 2, 4, ... up to this
+  int max_virtual_stages = 8;   // model chunks per pipeline rank tried: 1, 2, 4, ... up to this
+  int max_cp = 8;               // context-parallel sizes tried: 1, 2, 4, ... up to this
+  std::size_t top = 20;
+};
+struct MegatronPlanEntry {
+  MegatronConfig config;
+  long long micro_batch = 0;
+  double step_ms = 0, tokens_per_s_per_gpu = 0, mfu = 0, memory_gb = 0, capacity_gb = 0;
+  MegatronBreakdown breakdown;
+};
+struct MegatronPlanResult {
+  long long considered = 0, does_not_divide = 0, does_not_fit = 0, fitting = 0;
+  std::vector<MegatronPlanEntry> by_step;  // the `top` fastest that fit
+};
+MegatronPlanResult plan_megatron(const GpuSpec& gpu, const SystemSpec& system,
+                                 const ModelConfig& model, const MegatronPlanRequest& request);
 
 }  // namespace tilecast

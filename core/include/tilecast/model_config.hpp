@@ -93,4 +93,10 @@ bool is_sliding_layer(const ModelConfig& m, std::int64_t i);
 // error. Throws tilecast::Error naming the field or listing the supported architectures.
 ModelConfig parse_model_config(std::string_view json_text, std::string_view origin);
 
+// A model by its sizes (docs/megatron.md, "Models by their sizes"): a JSON object with hidden,
+// layers, heads, vocab (required), query_groups, ffn, seq, head_dim, mlp (swiglu | gelu),
+// positions (rotary | learned), tied, dropout, name. Built as the architecture table's first
+// dense decoder with that MLP and those positions. Errors name the size and what is allowed.
+ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin);
+
 }  // namespace tilecast

@@ -1,7 +1,7 @@
 // forecast_model with "engine": "megatron": the request's fields into a MegatronConfig, the
 // system (a catalog name, a spec object, or the catalog system built from the GPU), the
 // forecast as JSON. Fields: precision (bf16 default, fp16, fp8: TransformerEngine FP8), gpus, dp,
-// tp, pp, microbatches, virtual_stages, sequence_parallel, recompute, attention,
+// tp, pp, cp, ep, microbatches, virtual_stages, sequence_parallel, recompute, attention,
 // distributed_optimizer, overlap_grad_reduce, tokens, system.
 #include "tilecast/megatron.hpp"
 
@@ -46,20 +46,23 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   };
   c.tp = opt_int("tp", 1);
   c.pp = opt_int("pp", 1);
+  c.cp = opt_int("cp", 1);
+  c.ep = opt_int("ep", 1);
   const bool has_gpus = has_field(req, "gpus");
   const int gpus = opt_int("gpus", 0);
+  const long long tppcp = 1LL * c.tp * c.pp * c.cp;
   if (has_field(req, "dp")) {
     c.dp = opt_int("dp", 1);
   } else if (has_gpus) {
-    if (gpus % (c.tp * c.pp) != 0)
+    if (gpus % tppcp != 0)
       throw Error("model request: gpus " + std::to_string(gpus) +
-                  " is not a multiple of tp x pp = " + std::to_string(c.tp * c.pp));
-    c.dp = gpus / (c.tp * c.pp);
+                  " is not a multiple of tp x pp x cp = " + std::to_string(tppcp));
+    c.dp = int(gpus / tppcp);
   }
   if (has_gpus && c.gpus() != gpus)
-    throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +
-                std::to_string(c.tp) + " x " + std::to_string(c.pp) + " = " +
-                std::to_string(c.gpus()) + ", not gpus " + std::to_string(gpus));
+    throw Error("model request: dp x tp x pp x cp = " + std::to_string(c.dp) + " x " +
+                std::to_string(c.tp) + " x " + std::to_string(c.pp) + " x " + std::to_string(c.cp) +
+                " = " + std::to_string(c.gpus()) + ", not gpus " + std::to_string(gpus));
   c.microbatches = opt_int("microbatches", 1);
   c.virtual_stages = opt_int("virtual_stages", 1);
   c.sequence_parallel = bool_field(req, "sequence_parallel", false);

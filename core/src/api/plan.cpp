@@ -7,6 +7,7 @@
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/megatron.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/system.hpp"
 
@@ -36,6 +37,79 @@ nlohmann::ordered_json entries(const std::vector<PlanEntry>& v, std::size_t top)
   return a;
 }
 
+// "engine": "megatron": the megatron engine's search (tilecast/megatron.hpp, docs/megatron.md)
+std::string plan_megatron_json(const nlohmann::json& req, const SystemSpec& system,
+                               const GpuSpec& gpu, const ModelConfig& model) {
+  using detail::has_field;
+  using detail::integer_field;
+  MegatronPlanRequest q;
+  if (!has_field(req, "gpus"))
+    throw Error("plan request: field 'gpus' is required with engine megatron (the GPUs to split)");
+  q.gpus = int(integer_field(req, "gpus", kOrigin, 1, 65536));
+  q.global_batch = integer_field(req, "global_batch", kOrigin, 1, 1LL << 31);
+  q.seq = has_field(req, "seq") ? integer_field(req, "seq", kOrigin, 1, 1LL << 31) : 2048;
+  const std::string word = detail::string_field(req, "precision", kOrigin, false);
+  try {
+    q.dtype = word.empty() ? DataType::bf16 : parse_dtype(word);
+    q.attention = parse_attention_kernel(detail::string_field(req, "attention", kOrigin, false));
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": " + e.what());
+  }
+  if (has_field(req, "max_microbatch_size"))
+    q.max_microbatch_size = int(integer_field(req, "max_microbatch_size", kOrigin, 1, 1024));
+  if (has_field(req, "max_virtual_stages"))
+    q.max_virtual_stages = int(integer_field(req, "max_virtual_stages", kOrigin, 1, 64));
+  if (has_field(req, "max_cp")) q.max_cp = int(integer_field(req, "max_cp", kOrigin, 1, 1024));
+  const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
+  q.predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
+  q.top = has_field(req, "top") ? std::size_t(integer_field(req, "top", kOrigin, 1, 1000000)) : 20;
+  const MegatronPlanResult r = plan_megatron(gpu, system, model, q);
+  nlohmann::ordered_json j;
+  j["engine"] = "megatron";
+  j["system"] = system.id;
+  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
+  j["model"] = {{"id", model.id}, {"name", model.name}};
+  j["gpus"] = q.gpus;
+  j["global_batch"] = q.global_batch;
+  j["seq"] = q.seq;
+  j["precision"] = std::string(dtype_name(q.dtype));
+  j["attention"] = std::string(attention_kernel_name(q.attention));
+  j["considered"] = r.considered;
+  j["does_not_divide"] = r.does_not_divide;
+  j["does_not_fit"] = r.does_not_fit;
+  j["fitting"] = r.fitting;
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const MegatronPlanEntry& e : r.by_step) {
+    const MegatronConfig& c = e.config;
+    const MegatronBreakdown& b = e.breakdown;
+    a.push_back({{"dp", c.dp},
+                 {"tp", c.tp},
+                 {"pp", c.pp},
+                 {"cp", c.cp},
+                 {"ep", c.ep},
+                 {"virtual_stages", c.virtual_stages},
+                 {"microbatches", c.microbatches},
+                 {"microbatch_size", e.micro_batch},
+                 {"sequence_parallel", c.sequence_parallel},
+                 {"recompute", std::string(recompute_name(c.recompute))},
+                 {"step_ms", e.step_ms},
+                 {"tokens_per_s_per_gpu", e.tokens_per_s_per_gpu},
+                 {"mfu", e.mfu},
+                 {"memory_gb", e.memory_gb},
+                 {"capacity_gb", e.capacity_gb},
+                 {"breakdown_ms",
+                  {{"compute", b.compute_ms},
+                   {"recompute", b.recompute_ms},
+                   {"tp_comm", b.tp_comm_ms},
+                   {"pp_comm", b.pp_comm_ms},
+                   {"dp_comm", b.dp_comm_ms},
+                   {"bubble", b.bubble_ms},
+                   {"optimizer", b.optimizer_ms}}}});
+  }
+  j["by_step"] = a;
+  return j.dump(2);
+}
+
 }  // namespace
 
 std::string plan_parallel(std::string_view request_json) {
@@ -46,6 +120,13 @@ std::string plan_parallel(std::string_view request_json) {
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);
+  const std::string engine = detail::string_field(req, "engine", kOrigin, false);
+  if (engine == "megatron") return plan_megatron_json(req, system, gpu, model);
+  if (!engine.empty() && engine != "eager")
+    throw Error("plan request: field 'engine' is '" + engine + "'; allowed: eager, megatron");
+  for (const char* f : {"attention", "max_microbatch_size", "max_virtual_stages", "max_cp"})
+    if (detail::has_field(req, f))
+      throw Error(std::string("plan request: field '") + f + "' applies to engine megatron");
   PlanRequest q;
   q.global_batch = detail::integer_field(req, "global_batch", kOrigin, 1, 1LL << 31);
   q.seq = detail::has_field(req, "seq")

@@ -22,8 +22,12 @@ ModelConfig request_model(const nlohmann::json& req) {
   auto it = req.find("model");
   if (it == req.end() || it->is_null()) throw Error("model request: field 'model' is missing");
   if (it->is_string()) return find_model(it->get<std::string>());
+  if (it->is_object() && it->contains("sizes"))
+    return model_from_sizes((*it)["sizes"].dump(), "model request: field 'model.sizes'");
   if (it->is_object()) return parse_model_config(it->dump(), "model config");
-  throw Error("model request: field 'model' must be a zoo name or a Hugging Face config object");
+  throw Error(
+      "model request: field 'model' must be a zoo name, a Hugging Face config object or "
+      "{\"sizes\": {...}}");
 }
 
 std::optional<SystemSpec> request_system(const nlohmann::json& req, const char* what) {

@@ -38,6 +38,14 @@ const CollectiveModel& all_to_all_model();
 
 const CollectiveModel& collective_model(Collective kind);
 
+// A collective across nodes as NCCL's tuning model counts its latency (hierarchical.cpp):
+// `intra` steps over NVLink / the node's fabric, `inter` steps over the network.
+struct HierarchicalSteps {
+  double intra = 0, inter = 0;
+};
+HierarchicalSteps hierarchical_steps(Collective kind, CommAlgorithm algorithm,
+                                     const Placement& where);
+
 // The model's one formula, shared by the forecast and the calibration fit:
 // efficiency(s) = e_max s / (s + s_half); transfer = s x bytes_factor / (bw x efficiency).
 inline double efficiency_at(const EfficiencyCurve& curve, double bytes) {

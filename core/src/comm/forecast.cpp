@@ -58,8 +58,24 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
   const comm::Path path = comm::slowest_hop(system, where, model.family);
   const auto [curve, curve_name] = pick_curve(calibration, path.link, model.family);
 
+  // NCCL's hierarchical latency: the steps inside a node at the node fabric's curve
+  const bool hierarchical = request.hierarchical && where.nodes > 1;
+  const EfficiencyCurve* intra_curve = curve;
+  if (hierarchical) {
+    const comm::Placement node{where.gpus_per_node, 1, where.gpus_per_node};
+    intra_curve =
+        pick_curve(calibration, comm::slowest_hop(system, node, model.family).link, model.family)
+            .first;
+  }
   auto evaluate = [&, curve = curve](CommAlgorithm algorithm) {
-    const comm::CollectiveCost cost = model.cost(algorithm, where);
+    comm::CollectiveCost cost = model.cost(algorithm, where);
+    double intra_latency_ms = 0;
+    if (hierarchical) {
+      const comm::HierarchicalSteps h =
+          comm::hierarchical_steps(request.collective, algorithm, where);
+      intra_latency_ms = h.intra * intra_curve->alpha_us * 1e-3;
+      cost.steps = h.inter;  // the network's steps; f.steps below counts both
+    }
     CollectiveForecast f;
     f.algorithm = algorithm;
     f.steps = cost.steps;
@@ -67,7 +83,8 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     f.link = path.link;
     f.path_bw_gbps = path.bw_gbps * cost.bw_scale;
     f.efficiency = comm::efficiency_at(*curve, request.bytes);
-    f.latency_ms = comm::latency_ms(cost, *curve);
+    f.latency_ms = comm::latency_ms(cost, *curve) + intra_latency_ms;
+    if (hierarchical) f.steps = model.cost(algorithm, where).steps;
     f.transfer_ms = comm::transfer_ms(cost, path.bw_gbps, *curve, request.bytes);
     f.time_ms = f.latency_ms + f.transfer_ms;
     f.bus_bw_gbps = request.bytes * cost.bytes_factor / (f.time_ms * 1e-3) / 1e9;

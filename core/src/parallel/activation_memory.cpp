@@ -33,7 +33,8 @@ std::vector<int> layers_per_rank(std::int64_t layers, int pp, int v) {
 }
 
 double layer_activation_bytes(const MegatronShape& m, const MegatronDims& d, Recompute r) {
-  const double t = d.tp, s = double(d.seq), b = double(d.micro_batch), h = double(m.hidden);
+  const double t = d.tp, s = double(d.seq) / std::max(1, d.cp), b = double(d.micro_batch),
+               h = double(m.hidden);
   const double U = s * b * h;  // sbh
   const double sp = d.sequence_parallel ? t : 1;
   if (r == Recompute::full) return 2 * U / sp;
@@ -46,8 +47,17 @@ double layer_activation_bytes(const MegatronShape& m, const MegatronDims& d, Rec
   const double outside = 4 + 2 + 2 + 2 * drop;
   // inside (sharded over t): Q, K, V, the output projection's input, the activation's input(s)
   // and fc2's input
-  const double inside = 2 * q + 2 * kv + 2 * kv + 2 * q + 2 * f * (m.gated_mlp ? 2 : 1) + 2 * f;
-  double bytes = outside * U / sp + inside * U / t;
+  const double mlp = 2 * f * (m.gated_mlp ? 2 : 1) + 2 * f;
+  double inside = 2 * q + 2 * kv + 2 * kv + 2 * q + mlp;
+  double routed = 0;  // outside the tensor-parallel region: the permuted token copies, router
+  if (m.experts > 0) {
+    const double fe = double(m.expert_ffn) / h, fs = double(m.shared_ffn) / h;
+    const double moe = double(m.top_k) * (2 + 2 * fe * (m.gated_mlp ? 2 : 1) + 2 * fe) +
+                       (fs > 0 ? 2 * fs * 2 + 2 * fs : 0);
+    inside += m.moe_fraction * (moe - mlp);
+    routed = m.moe_fraction * (2.0 * double(m.top_k) + 4.0 * double(m.experts) / h);
+  }
+  double bytes = (outside + routed) * U / sp + inside * U / t;
   const bool scores = d.attention == AttentionKernel::fused_softmax && r != Recompute::selective;
   if (scores) {
     // softmax output (2 bytes), and with attention dropout its mask (1) and output (2): 5as^2b/t
@@ -67,7 +77,10 @@ TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
   mem.stage = in.rank;
   mem.weights_gb = (in.params * eb + in.fp8_params * 2 * dtype_bytes(d.dtype)) / 1e9;
   mem.gradients_gb = in.params * in.grad_bytes / 1e9;
-  mem.optimizer_gb = in.params * 12 / (c.distributed_optimizer ? c.dp : 1) / 1e9;
+  const bool dist = c.distributed_optimizer;
+  mem.optimizer_gb = ((in.params - in.expert_params) * 12 / (dist ? c.dp * c.cp : 1) +
+                      in.expert_params * 12 / (dist ? c.dp / c.ep : 1)) /
+                     1e9;
   const int pp = c.pp, v = c.virtual_stages;
   double in_flight_layers = 0;
   if (v <= 1) {
@@ -77,7 +90,7 @@ TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
                                            double(pp - in.rank - 1) * 2 + double(v - 1) * pp + 1);
     in_flight_layers = double(in.layers) / v * chunks;
   }
-  const double T = double(d.micro_batch) * double(d.seq);
+  const double T = double(d.micro_batch) * double(d.seq / std::max(1, d.cp));
   const double sp = d.sequence_parallel ? d.tp : 1;
   double act = layer_activation_bytes(m, d, c.recompute) * in_flight_layers;
   if (c.recompute == Recompute::full && in.layers > 0)

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "forecast/kernel_times.hpp"
 #include "graph/engines/megatron_layer.hpp"
 #include "tilecast/megatron.hpp"
 
@@ -24,18 +25,28 @@ std::vector<int> layers_per_rank(std::int64_t layers, int pp, int v);
 //   SP            sbh/t (34 + 5as/h)
 //   selective     the 5as/h term dropped
 //   full          2sbh (the layer's input; /t with SP)
+// all / cp with context parallelism (s / cp tokens of each sequence on the rank); a mixture-of-
+// experts MLP keeps top_k copies of each token's expert activations and the permuted inputs.
 double layer_activation_bytes(const MegatronShape& m, const MegatronDims& d, Recompute r);
 
 struct RankMemoryInputs {
   int rank = 0;
   int layers = 0;
-  double params = 0;      // this rank's (tp-sharded) parameters
-  double grad_bytes = 4;  // per parameter: FP32 main gradients (FP16 training: 2)
-  double fp8_params = 0;  // of them, FP8 GEMMs' weights: an FP8 copy and its transpose each
+  double params = 0;         // this rank's (tp-sharded) parameters
+  double expert_params = 0;  // of which experts' (optimizer sharded over dp / ep)
+  double grad_bytes = 4;     // per parameter: FP32 main gradients (FP16 training: 2)
+  double fp8_params = 0;     // of them, FP8 GEMMs' weights: an FP8 copy and its transpose each
   bool first = false, last = false;
 };
 TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
                                     const MegatronDims& d, const MegatronConfig& c,
                                     const RankMemoryInputs& in);
+
+// forecast_megatron over a kernel cache the caller keeps (the plan search shares one);
+// `explain`: write the assumptions (their text costs more than the forecast).
+MegatronForecast forecast_megatron_cached(const GpuSpec& gpu, const SystemSpec& system,
+                                          const ModelConfig& model, const Workload& w,
+                                          const MegatronConfig& c, KernelTimes& times,
+                                          bool explain);
 
 }  // namespace tilecast::detail

@@ -30,6 +30,8 @@ std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
                    {"dp", c.dp},
                    {"tp", c.tp},
                    {"pp", c.pp},
+                   {"cp", c.cp},
+                   {"ep", c.ep},
                    {"microbatches", c.microbatches},
                    {"microbatch_size", f.micro_batch},
                    {"virtual_stages", c.virtual_stages},

@@ -110,7 +110,7 @@ struct Timer {
       return f.ms;
     }
     if (it.mem_bytes > 0) return it.mem_bytes / (mem_gbps * 1e9) * 1e3;
-    return times.kernel(it.kernel).exec_ms;
+    return times.kernel(it.kernel).exec_ms * it.repeat;
   }
 
   PassTime pass(const std::vector<MegatronItem>& items, bool core_only = false) {
@@ -119,7 +119,10 @@ struct Timer {
     for (const MegatronItem& it : items) {
       if (it.is_comm) {
         if (core_only) continue;
-        const double ms = coll.ms(it.collective, Group::tp, it.comm_bytes);
+        const Group group = it.group == MegatronGroup::cp   ? Group::cp
+                            : it.group == MegatronGroup::ep ? Group::ep
+                                                            : Group::tp;
+        const double ms = coll.ms(it.collective, group, it.comm_bytes) * it.repeat;
         t.comm_busy_ms += ms;
         if (it.overlapped)
           pending += ms;
@@ -173,10 +176,12 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
   positive(c.pp, "pp");
   positive(c.microbatches, "microbatches");
   positive(c.virtual_stages, "virtual_stages");
+  positive(c.cp, "cp");
+  positive(c.ep, "ep");
   const long long gpus = c.gpus();
   const long long room = 1LL * system.gpus_per_node * system.max_nodes;
   if (gpus > room)
-    throw Error("dp x tp x pp = " + std::to_string(gpus) + " GPUs, more than " + system.id +
+    throw Error("dp x tp x pp x cp = " + std::to_string(gpus) + " GPUs, more than " + system.id +
                 " holds (" + std::to_string(system.gpus_per_node) + " per node x " +
                 std::to_string(system.max_nodes) +
                 " nodes); give a system file with a larger max_nodes");
@@ -190,9 +195,39 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
     throw Error("tp " + std::to_string(c.tp) + " does not divide " + model.name + "'s " +
                 std::to_string(model.num_heads) + " attention heads; valid tp: " + valid);
   }
-  if (c.sequence_parallel && w.query_len % c.tp != 0)
+  if (c.cp > 1) {
+    if (c.attention != AttentionKernel::flash)
+      throw Error("cp " + std::to_string(c.cp) +
+                  ": context parallelism runs ring attention over FlashAttention; set attention "
+                  "flash (not fused-softmax) or cp 1");
+    if (w.query_len % (2 * c.cp) != 0)
+      throw Error("cp " + std::to_string(c.cp) +
+                  " splits each sequence into 2 x cp = " + std::to_string(2 * c.cp) +
+                  " chunks (load-balanced causal): seq " + std::to_string(w.query_len) +
+                  " is not a multiple of " + std::to_string(2 * c.cp));
+  }
+  if (c.sequence_parallel && (w.query_len / c.cp) % c.tp != 0)
     throw Error("sequence parallelism splits the sequence over tp: seq " +
-                std::to_string(w.query_len) + " is not a multiple of tp " + std::to_string(c.tp));
+                std::to_string(w.query_len) + (c.cp > 1 ? " / cp " + std::to_string(c.cp) : "") +
+                " is not a multiple of tp " + std::to_string(c.tp));
+  if (c.ep > 1) {
+    if (model.num_experts < 1)
+      throw Error("ep " + std::to_string(c.ep) +
+                  ": expert parallelism needs a mixture-of-"
+                  "experts model; " +
+                  model.name + " is dense (set ep 1)");
+    if (c.dp % c.ep != 0)
+      throw Error("ep " + std::to_string(c.ep) + " must divide dp " + std::to_string(c.dp) +
+                  " (the expert-parallel ranks are data-parallel ranks for the dense layers)");
+    if (model.num_experts % c.ep != 0)
+      throw Error("ep " + std::to_string(c.ep) + " must divide " + model.name + "'s " +
+                  std::to_string(model.num_experts) +
+                  " experts; valid ep: " + divisors_of(model.num_experts));
+    if (c.tp > 1 && !c.sequence_parallel)
+      throw Error("ep " + std::to_string(c.ep) + " with tp " + std::to_string(c.tp) +
+                  " needs sequence_parallel (Megatron-Core requires it for expert and tensor "
+                  "parallelism together)");
+  }
   const std::int64_t layers = model.num_layers;
   if (c.virtual_stages > 1 && c.pp < 2)
     throw Error("virtual_stages " + std::to_string(c.virtual_stages) +
@@ -223,7 +258,14 @@ struct FlopsPerSequence {
 FlopsPerSequence model_flops(const MegatronShape& m, double s) {
   const double h = double(m.hidden), q = double(m.heads) * double(m.head_dim),
                kv = double(m.kv_heads) * double(m.head_dim), f = double(m.ffn);
-  const double gemm_params = h * (q + 2 * kv) + q * h + h * f * (m.gated_mlp ? 2 : 1) + f * h;
+  const double mlp = [&](double width) { return h * width * (m.gated_mlp ? 2 : 1) + width * h; }(f);
+  double gemm_params = h * (q + 2 * kv) + q * h + mlp;
+  if (m.experts > 0) {  // the active parameters: top_k experts, the router, the shared expert
+    const double fe = double(m.expert_ffn), fs = double(m.shared_ffn);
+    const double moe = double(m.top_k) * (h * fe * (m.gated_mlp ? 2 : 1) + fe * h) +
+                       h * double(m.experts) + 3 * h * fs;
+    gemm_params += m.moe_fraction * (moe - mlp);
+  }
   FlopsPerSequence r;
   r.attention_core = 4 * s * s * q;
   r.layer = 2 * s * gemm_params + r.attention_core;
@@ -237,16 +279,28 @@ FlopsPerSequence model_flops(const MegatronShape& m, double s) {
 MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
                                    const ModelConfig& model, const Workload& w,
                                    const MegatronConfig& c, Predictor predictor) {
+  detail::KernelTimes times(gpu, predictor);
+  return detail::forecast_megatron_cached(gpu, system, model, w, c, times, true);
+}
+
+MegatronForecast detail::forecast_megatron_cached(const GpuSpec& gpu, const SystemSpec& system,
+                                                  const ModelConfig& model, const Workload& w,
+                                                  const MegatronConfig& c, KernelTimes& times,
+                                                  bool explain) {
   using namespace detail;
+  const Predictor predictor = times.predictor();
   const MegatronShape shape = megatron_shape(model);
   validate(gpu, system, model, w, c);
-  KernelTimes times(gpu, predictor);
   ParallelConfig pc;
   pc.dp = c.dp;
   pc.tp = c.tp;
   pc.pp = c.pp;
   const StackFacts& facts = stack_facts();
-  const Collectives coll(system, pc, &facts.calibration);
+  GroupExtras extras;
+  extras.cp = c.cp;
+  extras.ep = c.ep;
+  extras.hierarchical = true;  // NCCL's intra-node and network steps (comm/hierarchical.cpp)
+  const Collectives coll(system, pc, &facts.calibration, extras);
 
   MegatronForecast f;
   f.config = c;
@@ -258,6 +312,8 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   d.micro_batch = f.micro_batch;
   d.seq = w.query_len;
   d.tp = c.tp;
+  d.cp = c.cp;
+  d.ep = c.ep;
   d.sequence_parallel = c.sequence_parallel && c.tp > 1;
   d.attention = c.attention;
   d.dtype = w.dtype;
@@ -272,13 +328,34 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   const double grad_bytes_per_param = fp16 ? facts.grad_bytes_fp16 : facts.grad_bytes_bf16;
   Timer timer{gpu, times, coll, act, mem_gbps, double(w.query_len), comm_sm_share, {}};
 
-  const MegatronPass layer = megatron_layer(shape, d);
-  const MegatronPass emb = megatron_embedding(shape, d);
-  const MegatronPass head = megatron_head(shape, d);
-  const PassTime lf = timer.pass(layer.forward), lb = timer.pass(layer.backward);
+  // a layer: dense, mixture of experts, or (models mixing both) their mean weighted by the
+  // share of MoE layers
+  const double moe_share = shape.experts > 0 ? shape.moe_fraction : 0.0;
+  MegatronPass layer = megatron_layer(shape, d, moe_share >= 1.0);
+  PassTime lf = timer.pass(layer.forward), lb = timer.pass(layer.backward);
   PassTime lr;  // recomputation before the layer's backward
   if (c.recompute == Recompute::full) lr = lf;
   if (c.recompute == Recompute::selective) lr = timer.pass(layer.forward, true);
+  if (moe_share > 0 && moe_share < 1) {
+    const MegatronPass moe = megatron_layer(shape, d, true);
+    const PassTime mf = timer.pass(moe.forward), mb = timer.pass(moe.backward);
+    PassTime mr;
+    if (c.recompute == Recompute::full) mr = mf;
+    if (c.recompute == Recompute::selective) mr = timer.pass(moe.forward, true);
+    auto mix = [&](PassTime& a, const PassTime& b) {
+      a.compute_ms += moe_share * (b.compute_ms - a.compute_ms);
+      a.exposed_ms += moe_share * (b.exposed_ms - a.exposed_ms);
+      a.comm_busy_ms += moe_share * (b.comm_busy_ms - a.comm_busy_ms);
+    };
+    mix(lf, mf);
+    mix(lb, mb);
+    mix(lr, mr);
+    layer.params += moe_share * (moe.params - layer.params);
+    layer.fp8_params += moe_share * (moe.fp8_params - layer.fp8_params);
+    layer.expert_params = moe_share * moe.expert_params;
+  }
+  const MegatronPass emb = megatron_embedding(shape, d);
+  const MegatronPass head = megatron_head(shape, d);
   const PassTime ef = timer.pass(emb.forward), eb_ = timer.pass(emb.backward);
   const PassTime hf = timer.pass(head.forward), hb = timer.pass(head.backward);
   f.layer_forward_ms = lf.compute_ms + lf.exposed_ms;
@@ -288,7 +365,8 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   const int pp = c.pp, v = c.virtual_stages, m = c.microbatches;
   f.layers_per_stage = layers_per_rank(shape.layers, pp, v);
   const double act_bytes = dtype_bytes(act);
-  const double boundary = double(d.micro_batch) * double(d.seq) * double(shape.hidden) * act_bytes;
+  const double boundary =
+      double(d.micro_batch) * double(d.seq / c.cp) * double(shape.hidden) * act_bytes;
   // Megatron sends 1/tp of the boundary activation per rank (sequence parallelism, or the
   // scatter-gather optimisation followed by an all-gather over tp)
   double p2p_ms = 0;
@@ -299,8 +377,9 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   }
   struct Rank {
     double compute = 0, recompute = 0, tp_exposed = 0, p2p = 0, total = 0, params = 0;
-    double fp8_params = 0;  // weights of its FP8 GEMMs
-    double forward = 0;     // one micro-batch's forward (compute and exposed collectives)
+    double fp8_params = 0;     // of params: its FP8 GEMMs' weights
+    double expert_params = 0;  // of params: experts' (reduced over dp / ep)
+    double forward = 0;        // one micro-batch's forward (compute and exposed collectives)
   };
   std::vector<Rank> ranks(static_cast<std::size_t>(pp), Rank{});
   for (int r = 0; r < pp; ++r) {
@@ -311,6 +390,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     k.tp_exposed = n * (lf.exposed_ms + lb.exposed_ms + lr.exposed_ms);
     k.params = n * layer.params;
     k.fp8_params = n * layer.fp8_params;
+    k.expert_params = n * layer.expert_params;
     k.forward = n * (lf.compute_ms + lf.exposed_ms);
     if (r == 0) {
       k.forward += ef.compute_ms + ef.exposed_ms;
@@ -349,11 +429,14 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
   // data parallelism and the optimizer, on every rank at once: the slowest sets the step
   for (const Rank& k : ranks) {
     double dp_ms = 0;
-    if (c.dp > 1) {
-      const double grad_bytes = k.params * grad_bytes_per_param;
+    const int dense_dp = c.dp * c.cp, expert_dp = c.dp / c.ep;
+    if (dense_dp > 1 || expert_dp > 1) {
+      // dense gradients over dp x cp, the experts' over dp / ep (Megatron-Core's groups)
+      const Collective rc =
+          c.distributed_optimizer ? Collective::kReduceScatter : Collective::kAllReduce;
       const double reduce =
-          coll.ms(c.distributed_optimizer ? Collective::kReduceScatter : Collective::kAllReduce,
-                  Group::dp, grad_bytes);
+          coll.ms(rc, Group::dp_cp, (k.params - k.expert_params) * grad_bytes_per_param) +
+          coll.ms(rc, Group::edp, k.expert_params * grad_bytes_per_param);
       const double last_bucket =
           reduce * std::min(1.0, facts.bucket_params / std::max(1.0, k.params));
       // buckets reduce under the last micro-batch's backward; the last one is exposed
@@ -362,13 +445,18 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
                                           comm_sm_share * std::min(reduce, backward)
                                     : reduce;
       if (c.distributed_optimizer) {  // the updated parameters, gathered under the next forward
-        const double gather = coll.ms(Collective::kAllGather, Group::dp, k.params * act_bytes);
+        const double gather =
+            coll.ms(Collective::kAllGather, Group::dp_cp,
+                    (k.params - k.expert_params) * act_bytes) +
+            coll.ms(Collective::kAllGather, Group::edp, k.expert_params * act_bytes);
         dp_ms += c.overlap_grad_reduce ? std::max(0.0, gather - k.forward) +
                                              comm_sm_share * std::min(gather, k.forward)
                                        : gather;
       }
     }
-    const double shard = k.params / (c.distributed_optimizer ? c.dp : 1);
+    const double shard = c.distributed_optimizer
+                             ? (k.params - k.expert_params) / dense_dp + k.expert_params / expert_dp
+                             : k.params;
     // bytes per parameter: zero the main gradient (every local parameter), then on the
     // optimizer's shard: a 2-byte gradient copied to FP32 (6), (FP16) unscale and check 8, the
     // gradient norm 4, Adam 28 (read gradient, master, two moments; write master, two moments),
@@ -416,6 +504,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     in.layers = f.layers_per_stage[std::size_t(r)];
     in.params = ranks[std::size_t(r)].params;
     in.fp8_params = ranks[std::size_t(r)].fp8_params;
+    in.expert_params = ranks[std::size_t(r)].expert_params;
     in.grad_bytes = grad_bytes_per_param;
     in.first = r == 0;
     in.last = r == pp - 1;
@@ -423,6 +512,7 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
     if (r == 0 || mem.total_gb > f.memory.total_gb) f.memory = mem;
   }
 
+  if (!explain) return f;
   auto& a = f.assumptions;
   a.push_back(
       "engine megatron: Megatron-Core with fused kernels (norms, bias + activation, "
@@ -487,6 +577,33 @@ MegatronForecast forecast_megatron(const GpuSpec& gpu, const SystemSpec& system,
         "% of line rate (published NCCL figures, core/data/engines/megatron.json); " +
         coll.describe(c.distributed_optimizer ? Collective::kReduceScatter : Collective::kAllReduce,
                       Group::dp, facts.bucket_params * grad_bytes_per_param));
+  if (c.cp > 1)
+    a.push_back("context parallel " + std::to_string(c.cp) + ": seq / " + std::to_string(c.cp) +
+                " tokens of each sequence per rank in load-balanced causal chunks; ring attention "
+                "passes K/V (backward: K/V and their gradients) to the next cp rank in cp - 1 "
+                "send/recv steps overlapped with the FlashAttention kernel (only what the kernel "
+                "does not hide is exposed); dense gradients reduced over dp x cp; " +
+                coll.describe(Collective::kSendRecv, Group::cp, boundary / c.tp));
+  if (shape.experts > 0)
+    a.push_back("mixture of experts: " + std::to_string(shape.experts) + " experts, top-" +
+                std::to_string(shape.top_k) + ", " +
+                std::to_string(int(std::lround(100 * shape.moe_fraction))) +
+                "% of layers; router GEMM and top-k softmax, permute, " +
+                (c.ep > 1 ? "all-to-all dispatch and combine over ep " + std::to_string(c.ep) +
+                                " (blocking), "
+                          : std::string("no expert parallelism, ")) +
+                std::to_string(shape.experts / c.ep) +
+                " local experts' GEMMs (balanced routing), unpermute; expert gradients reduced "
+                "over dp / ep" +
+                (c.ep > 1 ? "; " + coll.describe(Collective::kAllToAll, Group::ep,
+                                                 double(d.micro_batch) * double(d.seq / c.cp) *
+                                                     double(shape.top_k * shape.hidden) * act_bytes)
+                          : std::string()));
+  a.push_back(
+      "collectives across nodes: NCCL's hierarchical latency (steps inside a node at "
+      "NVLink's, steps between nodes at the network's; ring or tree, whichever is "
+      "faster), bandwidth of the slowest hop; each data-parallel ring uses its own NIC "
+      "(rail-optimised)");
   a.push_back("recomputation " + std::string(recompute_name(c.recompute)) +
               (c.recompute == Recompute::selective ? " (the attention core re-run)" : "") +
               "; optimizer step (fused Adam) memory-bound at " +

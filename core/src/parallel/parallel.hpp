@@ -32,14 +32,22 @@ struct TpTraffic {
 TpTraffic tp_traffic(const GraphOp& op);
 
 // ---- groups.cpp ----
-enum class Group { tp, dp, pp };
+// tp, dp, pp: every engine. The megatron engine adds context parallelism (cp), expert
+// parallelism (ep, carved out of dp), the dense gradients' dp x cp group and the experts'
+// data-parallel group dp / ep (edp).
+enum class Group { tp, dp, pp, cp, ep, dp_cp, edp };
+// Megatron-Core's extra dimensions (rank order tp, cp, ep, dp, pp) and its collectives' latency.
+struct GroupExtras {
+  int cp = 1, ep = 1;
+  bool hierarchical = false;  // NCCL's hierarchical latency across nodes (tilecast/comm.hpp)
+};
 // The collectives of each process group on the system (Megatron's rank order: tp innermost,
-// then dp, then pp), through the comm model (tilecast/comm.hpp).
+// then cp, then dp (ep its innermost part), then pp), through the comm model (tilecast/comm.hpp).
 class Collectives {
  public:
   // `calibration`: the comm model's curves (nullptr: the embedded default); it must outlive this.
   Collectives(const SystemSpec& system, const ParallelConfig& c,
-              const CommCalibration* calibration = nullptr);
+              const CommCalibration* calibration = nullptr, GroupExtras extras = {});
   // 0 for a group of one GPU.
   double ms(Collective what, Group group, double bytes) const;
   std::string describe(Collective what, Group group, double bytes) const;
@@ -50,6 +58,7 @@ class Collectives {
   const SystemSpec& system_;
   ParallelConfig c_;
   const CommCalibration* calibration_;
+  GroupExtras x_;
 };
 
 // ---- pp.cpp ----

@@ -31,7 +31,7 @@ MemoryModel model_at_tp(const GpuSpec& gpu, const ModelConfig& model, double par
   r.tp = tp;
   r.dtype = w.dtype;
   r.engine = engine;
-  MemoryModel m = serving_memory_model(gpu, shard, params, r);
+  MemoryModel m = serving_memory_model(gpu, shard, params, 0, r);  // a pass is not quantized
   if (w.mode == Mode::decode && engine != Engine::fused)
     m.activation_bytes_per_seq +=
         double(shard.num_heads) * double(w.context_len - w.query_len) * (dtype_bytes(w.dtype) + 4);

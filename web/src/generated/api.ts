@@ -70,9 +70,9 @@ export interface TilecastResponses {
   listModels: ModelList;
   validateModel: ModelValidation;
   /**
-   * one GPU (ModelForecast), or a multi-GPU training step when the request has parallel fields (ParallelForecast)
+   * one GPU (ModelForecast), a multi-GPU training step when the request has parallel fields (ParallelForecast), or with "engine": "megatron" a Megatron training step (MegatronForecast)
    */
-  forecastModel: ModelForecast | ParallelForecast;
+  forecastModel: ModelForecast | ParallelForecast | MegatronForecast;
   listSystems: SystemList;
   validateSystem: SystemSpec;
   forecastCollective: CollectiveForecast;
@@ -80,7 +80,10 @@ export interface TilecastResponses {
    * a batch served (ServingForecast), or with qps, concurrency or a trace a simulation under load (ServingLoadForecast)
    */
   forecastServing: ServingForecast | ServingLoadForecast;
-  planParallel: Plan;
+  /**
+   * the eager engine's layout search (Plan), or with "engine": "megatron" the megatron engine's (MegatronPlan)
+   */
+  planParallel: Plan | MegatronPlan;
   error: ErrorEnvelope;
 }
 /**
@@ -409,6 +412,127 @@ export interface StreamSpan {
   finish_ms: number;
 }
 /**
+ * A training step as Megatron-LM / Megatron-Core runs it: api::forecast_model with "engine": "megatron" (core/src/parallel/megatron_json.cpp), `tilecast forecast --engine megatron --json`, forecastModel in WASM. docs/megatron.md.
+ */
+export interface MegatronForecast {
+  tilecast_version: string;
+  engine: 'megatron';
+  gpu: GpuRef;
+  model: ModelRef;
+  mode: Mode;
+  /**
+   * the global batch (sequences per step)
+   */
+  batch: number;
+  seq: number;
+  precision: Precision;
+  predictor: Predictor;
+  parallel: MegatronParallel;
+  /**
+   * the step's time (= step_ms)
+   */
+  latency_ms: number;
+  step_ms: number;
+  /**
+   * one micro-batch's forward on the critical pipeline rank
+   */
+  forward_ms: number;
+  /**
+   * one micro-batch's backward on the critical pipeline rank (recomputation included)
+   */
+  backward_ms: number;
+  /**
+   * one transformer layer, one micro-batch
+   */
+  layer_forward_ms: number;
+  /**
+   * one transformer layer, one micro-batch (recomputation included)
+   */
+  layer_backward_ms: number;
+  samples_per_s: number;
+  tokens_per_s: number;
+  tokens_per_s_per_gpu: number;
+  /**
+   * model FLOPs (mfu_formula) per second per GPU, in TFLOP/s
+   */
+  model_tflops_per_gpu: number;
+  /**
+   * model FLOPs utilisation, a fraction of peak_tflops
+   */
+  mfu: number;
+  /**
+   * hardware FLOPs utilisation (recomputed forward FLOPs counted), a fraction of peak_tflops
+   */
+  hfu: number;
+  /**
+   * the dense tensor peak of the precision, TFLOP/s
+   */
+  peak_tflops: number;
+  mfu_formula: string;
+  breakdown_ms: MegatronBreakdown;
+  bubble_fraction: number;
+  memory: TrainingMemory;
+  params_b: number;
+  /**
+   * tokens to train on (only with the tokens field)
+   */
+  tokens?: number;
+  /**
+   * days to train on `tokens` at this step's throughput (only with the tokens field)
+   */
+  train_days?: number;
+  assumptions: string[];
+  caveats: Caveats;
+}
+export interface MegatronParallel {
+  /**
+   * dp x tp x pp x cp
+   */
+  gpus: number;
+  dp: number;
+  tp: number;
+  pp: number;
+  /**
+   * context-parallel ranks
+   */
+  cp: number;
+  /**
+   * expert-parallel ranks (out of dp)
+   */
+  ep: number;
+  /**
+   * per step per data-parallel replica
+   */
+  microbatches: number;
+  microbatch_size: number;
+  virtual_stages: number;
+  sequence_parallel: boolean;
+  recompute: Recompute;
+  attention: 'flash' | 'fused-softmax';
+  distributed_optimizer: boolean;
+  overlap_grad_reduce: boolean;
+  layers_per_stage: number[];
+  system: string;
+}
+/**
+ * The critical pipeline rank's step by what it waits on, ms; all but recompute sum to step_ms
+ */
+export interface MegatronBreakdown {
+  compute: number;
+  /**
+   * part of compute
+   */
+  recompute: number;
+  /**
+   * exposed tensor-, context- and expert-parallel collectives
+   */
+  tp_comm: number;
+  pp_comm: number;
+  dp_comm: number;
+  bubble: number;
+  optimizer: number;
+}
+/**
  * A system spec as the core writes it (system_spec_to_json in core/src/hw/system.cpp): api::validate_system, and each entry of api::list_systems, which adds gpu_interconnect (the GPU's catalog links). docs/comm.md.
  */
 export interface SystemSpec {
@@ -728,6 +852,58 @@ export interface PlanEntry {
   bubble_fraction: number;
   memory_gb: number;
   capacity_gb: number;
+}
+/**
+ * The megatron engine's layout search: api::plan_parallel with "engine": "megatron" (core/src/api/plan.cpp, core/src/parallel/megatron_plan.cpp), `tilecast plan --engine megatron --json`, planParallel in WASM. docs/megatron.md "Plan".
+ */
+export interface MegatronPlan {
+  engine: 'megatron';
+  /**
+   * the system's id
+   */
+  system: string;
+  gpu: GpuRef;
+  model: ModelIdName;
+  gpus: number;
+  global_batch: number;
+  seq: number;
+  precision: Precision;
+  attention: 'flash' | 'fused-softmax';
+  /**
+   * configurations enumerated
+   */
+  considered: number;
+  /**
+   * refused by the engine (heads, layers, sequence, experts)
+   */
+  does_not_divide: number;
+  /**
+   * memory per GPU over the GPU's
+   */
+  does_not_fit: number;
+  fitting: number;
+  /**
+   * fastest step first
+   */
+  by_step: MegatronPlanEntry[];
+}
+export interface MegatronPlanEntry {
+  dp: number;
+  tp: number;
+  pp: number;
+  cp: number;
+  ep: number;
+  virtual_stages: number;
+  microbatches: number;
+  microbatch_size: number;
+  sequence_parallel: boolean;
+  recompute: Recompute;
+  step_ms: number;
+  tokens_per_s_per_gpu: number;
+  mfu: number;
+  memory_gb: number;
+  capacity_gb: number;
+  breakdown_ms: MegatronBreakdown;
 }
 /**
  * A failed call as the WASM binding returns it (wasm/convert.cpp; tilecast.js throws TilecastError with the message). The CLI prints the same message to stderr. The message names the file or field, the value and what is allowed.

@@ -56,16 +56,18 @@ struct Emitter {
   // (`quantize` columns), cast from BF16 into FP8 and its transpose first (read 2 bytes, write 2
   // an element: TransformerEngine's cast-transpose, which also takes the amax).
   void linear(std::string name, std::int64_t rows, std::int64_t in, std::int64_t outf,
-              bool wgrad = false, std::int64_t quantize = 0) {
+              bool wgrad = false, std::int64_t quantize = 0, double repeat = 1) {
     if (gemm_t != act_t && quantize > 0)
       memory("fp8 cast-transpose (" + name + ")",
-             double(rows) * double(quantize) * (dtype_bytes(act_t) + 2 * dtype_bytes(gemm_t)),
+             repeat * double(rows) * double(quantize) *
+                 (dtype_bytes(act_t) + 2 * dtype_bytes(gemm_t)),
              OpKind::elementwise);
     const std::int64_t dims[4] = {1, checked(rows, "GEMM rows"), checked(in, "GEMM inner"),
                                   checked(outf, "GEMM columns")};
     MegatronItem& it = push(std::move(name), OpKind::gemm);
     it.kernel = make_kernel(Op::linear, dims, 4, gemm_t);
     it.wgrad = wgrad;
+    it.repeat = repeat;
   }
   void bmm(std::string name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k) {
     const std::int64_t dims[4] = {checked(b, "batched GEMM batch"), checked(m, "batched GEMM rows"),
@@ -95,30 +97,121 @@ struct Emitter {
     it.flash_backward = backward;
     it.attention_core = true;
   }
-  void comm(std::string name, Collective c, double bytes, bool overlapped = false) {
-    if (!(bytes > 0)) return;
+  void comm(std::string name, Collective c, double bytes, bool overlapped = false,
+            MegatronGroup group = MegatronGroup::tp, double repeat = 1) {
+    if (!(bytes > 0) || !(repeat > 0)) return;
     MegatronItem it;
     it.is_comm = true;
     it.name = std::move(name);
     it.collective = c;
     it.comm_bytes = bytes;
     it.overlapped = overlapped;
+    it.group = group;
+    it.repeat = repeat;
     out.push_back(std::move(it));
   }
 };
 
 DataType act_type(DataType t) { return activation_dtype(t); }
 
+// Tokens of one micro-batch on this rank: micro-batch x seq / cp.
+std::int64_t tokens(const MegatronDims& d) {
+  return checked(d.micro_batch * (d.seq / std::max(1, d.cp)), "micro-batch x seq / cp tokens");
+}
+
+// A mixture-of-experts MLP as Megatron-Core's all-to-all token dispatcher runs it, forward into
+// `f`, backward (in backward order) into `g`; the experts' parameters into p. Tn tokens reach the
+// router on this rank (T / tp with sequence parallelism); each is routed to top_k experts.
+//   forward   router GEMM | top-k softmax (FP32) | permute | [all-to-all over ep] |
+//             [all-gather over tp] | per local expert: fc1, SwiGLU/GeLU, fc2 (grouped GEMM,
+//             E/ep launches of tokens x top_k x ep / E rows) | [reduce-scatter over tp] |
+//             [all-to-all over ep] | unpermute and weighted sum | shared expert (qwen2_moe)
+//   backward  the reverse, each expert GEMM's dgrad and wgrad.
+// Without sequence parallelism (tp > 1, ep = 1) every tp rank routes all T tokens and the
+// experts' outputs are all-reduced over tp like the dense MLP's. Balanced routing is assumed.
+void moe_mlp(MegatronPass& p, Emitter& f, Emitter& g, const MegatronShape& m, const MegatronDims& d,
+             std::int64_t Tn, double eb) {
+  const std::int64_t tp = d.tp, ep = d.ep, h = m.hidden, E = m.experts, k = m.top_k;
+  const bool sp = d.sequence_parallel && tp > 1;
+  const std::int64_t local = std::max<std::int64_t>(1, E / ep);
+  const std::int64_t ffn = ceil_div(m.expert_ffn, tp), fc1 = m.gated_mlp ? 2 * ffn : ffn;
+  const double routed = double(Tn) * double(k);                // token copies leaving this rank
+  const double rows_total = routed * (sp ? double(tp) : 1.0);  // expert GEMM rows on the rank
+  const std::int64_t rows = std::max<std::int64_t>(
+      1, std::int64_t(std::llround(rows_total / double(local))));  // per local expert
+  p.expert_params = double(local) * (double(h) * double(fc1) + double(ffn) * double(h));
+  p.params += p.expert_params + double(h) * double(E);  // experts, router (replicated)
+  const std::int64_t shared = m.shared_ffn > 0 ? ceil_div(m.shared_ffn, tp) : 0;
+  if (shared > 0) p.params += 3.0 * double(h) * double(shared) + double(h);
+  if (d.dtype != act_type(d.dtype))  // FP8: the experts' (and shared expert's) GEMM weights too
+    p.fp8_params += p.expert_params + (shared > 0 ? 3.0 * double(h) * double(shared) : 0.0);
+  const std::int64_t T = sp ? Tn * tp : Tn;  // tokens of the shared expert's GEMMs
+  const double tok_bytes = routed * double(h) * eb;
+
+  f.linear("router", Tn, h, E);
+  f.memory("router top-k softmax (FP32)", double(Tn) * double(E) * 4 * 3, OpKind::softmax);
+  f.memory("permute tokens", 2 * tok_bytes, OpKind::memory);
+  if (ep > 1)
+    f.comm("all-to-all dispatch (ep)", Collective::kAllToAll, tok_bytes, false, MegatronGroup::ep);
+  if (sp) f.comm("all-gather (tp, routed tokens)", Collective::kAllGather, tok_bytes * tp);
+  f.linear("expert fc1", rows, h, fc1, false, h, double(local));
+  f.memory(m.gated_mlp ? "expert swiglu" : "expert gelu",
+           rows_total * double(ffn) * eb * (m.gated_mlp ? 3 : 2), OpKind::elementwise);
+  f.linear("expert fc2", rows, ffn, h, false, ffn, double(local));
+  if (sp) f.comm("reduce-scatter (tp, expert outputs)", Collective::kReduceScatter, tok_bytes * tp);
+  if (ep > 1)
+    f.comm("all-to-all combine (ep)", Collective::kAllToAll, tok_bytes, false, MegatronGroup::ep);
+  f.memory("unpermute and weighted sum", 3 * tok_bytes, OpKind::memory);
+  if (shared > 0) {
+    if (sp) f.comm("all-gather (sp, shared expert)", Collective::kAllGather, double(T) * h * eb);
+    f.linear("shared expert fc1", T, h, 2 * shared, false, h);
+    f.memory("shared expert swiglu", double(T) * double(shared) * eb * 3, OpKind::elementwise);
+    f.linear("shared expert fc2", T, shared, h, false, shared);
+    if (sp)
+      f.comm("reduce-scatter (sp, shared expert)", Collective::kReduceScatter, double(T) * h * eb);
+  }
+  if (tp > 1 && !sp) f.comm("all-reduce (tp)", Collective::kAllReduce, double(T) * double(h) * eb);
+
+  if (tp > 1 && !sp)
+    g.comm("all-reduce (tp, input gradient)", Collective::kAllReduce, double(T) * h * eb, true);
+  if (shared > 0) {
+    if (sp)
+      g.comm("all-gather (sp, shared expert gradient)", Collective::kAllGather, double(T) * h * eb);
+    g.linear("shared expert fc2 dgrad", T, h, shared, false, h);
+    g.linear("shared expert fc2 wgrad", h, T, shared, true);
+    g.memory("shared expert swiglu backward", double(T) * double(shared) * eb * 5,
+             OpKind::elementwise);
+    g.linear("shared expert fc1 dgrad", T, 2 * shared, h, false, 2 * shared);
+    if (sp)
+      g.comm("reduce-scatter (sp, shared expert input gradient)", Collective::kReduceScatter,
+             double(T) * h * eb, true);
+    g.linear("shared expert fc1 wgrad", 2 * shared, T, h, true);
+  }
+  g.memory("unpermute backward", 3 * tok_bytes, OpKind::memory);
+  if (ep > 1)
+    g.comm("all-to-all (ep, combine gradient)", Collective::kAllToAll, tok_bytes, false,
+           MegatronGroup::ep);
+  if (sp) g.comm("all-gather (tp, output gradient)", Collective::kAllGather, tok_bytes * tp);
+  g.linear("expert fc2 dgrad", rows, h, ffn, false, h, double(local));
+  g.linear("expert fc2 wgrad", h, rows, ffn, true, 0, double(local));
+  g.memory(m.gated_mlp ? "expert swiglu backward" : "expert gelu backward",
+           rows_total * double(ffn) * eb * (m.gated_mlp ? 5 : 3), OpKind::elementwise);
+  g.linear("expert fc1 dgrad", rows, fc1, h, false, fc1, double(local));
+  g.linear("expert fc1 wgrad", fc1, rows, h, true, 0, double(local));
+  if (sp) g.comm("reduce-scatter (tp, input gradient)", Collective::kReduceScatter, tok_bytes * tp);
+  if (ep > 1)
+    g.comm("all-to-all (ep, dispatch gradient)", Collective::kAllToAll, tok_bytes, false,
+           MegatronGroup::ep);
+  g.memory("permute backward", 2 * tok_bytes, OpKind::memory);
+  g.memory("router backward (FP32)", double(Tn) * double(E) * 4 * 3, OpKind::softmax);
+  g.linear("router dgrad", Tn, E, h);
+  g.linear("router wgrad", E, Tn, h, true);
+}
+
 }  // namespace
 
 MegatronShape megatron_shape(const ModelConfig& model) {
   const ArchitectureTraits& t = traits(model);
-  if (t.routing != Routing::none || model.num_experts > 0)
-    throw Error("megatron engine: " + model.name +
-                " is a mixture of experts (expert parallelism is not modelled yet); dense "
-                "models are: " +
-                architecture_names(Stack::decoder_only) + ", " +
-                architecture_names(Stack::encoder));
   if (t.stack == Stack::encoder_decoder)
     throw Error("megatron engine: " + model.name +
                 " is an encoder-decoder; the engine models one stack of identical layers (" +
@@ -142,18 +235,32 @@ MegatronShape megatron_shape(const ModelConfig& model) {
   s.hidden_dropout = model.hidden_dropout > 0;
   s.causal = t.stack == Stack::decoder_only;
   s.tied_embeddings = model.tie_word_embeddings;
+  if (t.routing != Routing::none || model.num_experts > 0) {
+    s.experts = model.num_experts;
+    s.top_k = std::max<std::int64_t>(1, model.experts_per_token);
+    s.expert_ffn = model.expert_intermediate_size > 0 ? model.expert_intermediate_size
+                                                      : model.intermediate_size;
+    s.shared_ffn = model.shared_expert_intermediate_size;
+    std::int64_t moe = 0;
+    for (std::int64_t i = 0; i < model.num_layers; ++i) moe += is_moe_layer(model, i) ? 1 : 0;
+    s.moe_fraction = model.num_layers > 0 ? double(moe) / double(model.num_layers) : 0;
+    if (s.experts < 1 || s.top_k > s.experts || s.expert_ffn < 1)
+      throw Error("megatron engine: " + model.name +
+                  " is a mixture of experts without valid num_experts, experts_per_token and "
+                  "an expert width");
+  }
   if (s.hidden < 1 || s.heads < 1 || s.head_dim < 1 || s.ffn < 1 || s.vocab < 1 || s.layers < 1)
     throw Error("megatron engine: " + model.name +
                 " lacks a size (hidden, heads, head_dim, ffn, vocabulary, layers must be >= 1)");
   return s;
 }
 
-MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
+MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool moe) {
   MegatronPass p;
   const DataType act = act_type(d.dtype);
   const double eb = dtype_bytes(act);
   const std::int64_t tp = d.tp;
-  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t T = tokens(d);
   const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, tp) : T;  // norm-region tokens
   const std::int64_t h = m.hidden, hd = m.head_dim, s = d.seq, b = d.micro_batch;
   const std::int64_t heads = m.heads / tp;
@@ -167,19 +274,29 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
       d.sequence_parallel ? Collective::kReduceScatter : Collective::kAllReduce;
   const double drop = m.hidden_dropout ? 1 : 0;  // the dropout mask, one byte an element
 
-  p.params = double(h) * double(qkv) + double(qc) * double(h) + double(h) * double(fc1) +
-             double(ffn) * double(h) + 4.0 * double(h);
-  if (m.bias) p.params += double(qkv + h + fc1 + h);
+  p.params = double(h) * double(qkv) + double(qc) * double(h) + 4.0 * double(h);
+  if (!moe) p.params += double(h) * double(fc1) + double(ffn) * double(h);
+  if (m.bias) p.params += double(qkv + h) + (moe ? 0.0 : double(fc1 + h));
   if (d.dtype != act)
-    p.fp8_params = double(h) * double(qkv) + double(qc) * double(h) + double(h) * double(fc1) +
-                   double(ffn) * double(h);
+    p.fp8_params = double(h) * double(qkv) + double(qc) * double(h) +
+                   (moe ? 0.0 : double(h) * double(fc1) + double(ffn) * double(h));
 
+  std::vector<MegatronItem> moe_backward;  // the MoE MLP's backward, built with its forward
   Emitter f{p.forward, d.dtype, act};
+  Emitter g_moe{moe_backward, d.dtype, act};
   const char* norm = m.rms_norm ? "rmsnorm" : "layernorm";
+  // context parallelism: this rank's queries (s / cp, load-balanced causal chunks) against every
+  // key: 1/cp of the attention FLOPs; the K/V chunks go round the cp ring in cp - 1 send/recv
+  // steps under the attention kernel (TransformerEngine's ring attention overlaps them)
+  const double cp_share = 1.0 / double(d.cp);
+  const double kv_chunk = double(T) * double(2 * kvc) * eb;
   auto attention_forward = [&](Emitter& e) {
     if (d.attention == AttentionKernel::flash) {
+      if (d.cp > 1)
+        e.comm("context-parallel K/V ring (send/recv)", Collective::kSendRecv, kv_chunk, true,
+               MegatronGroup::cp, double(d.cp - 1));
       const double flops = 4.0 * double(b) * double(heads) * double(s) * double(s) * double(hd) *
-                           (m.causal ? 0.5 : 1.0);
+                           (m.causal ? 0.5 : 1.0) * cp_share;
       e.flash("flash attention forward", flops, double(T) * double(2 * qc + 2 * kvc) * eb, false);
       return;
     }
@@ -203,13 +320,17 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
     f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
   f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
   f.memory(std::string(norm) + " (fused)", 2 * hid * eb, OpKind::norm);
-  if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
-  f.linear("fc1", T, h, fc1, false, h);
-  f.memory(m.gated_mlp ? "swiglu (fused)" : "bias-gelu (fused)",
-           double(T) * double(ffn) * eb * (m.gated_mlp ? 3 : 2), OpKind::elementwise);
-  f.linear("fc2", T, ffn, h, false, ffn);
-  if (tpc)
-    f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
+  if (moe) {
+    moe_mlp(p, f, g_moe, m, d, Tn, eb);
+  } else {
+    if (tpc && d.sequence_parallel) f.comm("all-gather (sp)", Collective::kAllGather, full * eb);
+    f.linear("fc1", T, h, fc1, false, h);
+    f.memory(m.gated_mlp ? "swiglu (fused)" : "bias-gelu (fused)",
+             double(T) * double(ffn) * eb * (m.gated_mlp ? 3 : 2), OpKind::elementwise);
+    f.linear("fc2", T, ffn, h, false, ffn);
+    if (tpc)
+      f.comm(d.sequence_parallel ? "reduce-scatter (sp)" : "all-reduce (tp)", reduce, full * eb);
+  }
   f.memory("bias-dropout-add (fused)", hid * (3 * eb + drop), OpKind::elementwise);
 
   Emitter g{p.backward, d.dtype, act};
@@ -231,17 +352,24 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d) {
     g.linear(std::string(name) + " wgrad", h, T, inc, true);
   };
   if (m.hidden_dropout) g.memory("dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
-  row_backward("fc2", ffn);
-  g.memory(m.gated_mlp ? "swiglu backward" : "bias-gelu backward",
-           double(T) * double(ffn) * eb * (m.gated_mlp ? 5 : 3), OpKind::elementwise);
-  column_backward("fc1", fc1);
+  if (moe) {
+    for (MegatronItem& it : moe_backward) g.out.push_back(std::move(it));
+  } else {
+    row_backward("fc2", ffn);
+    g.memory(m.gated_mlp ? "swiglu backward" : "bias-gelu backward",
+             double(T) * double(ffn) * eb * (m.gated_mlp ? 5 : 3), OpKind::elementwise);
+    column_backward("fc1", fc1);
+  }
   g.memory(std::string(norm) + " backward", 3 * hid * eb, OpKind::norm);
   g.memory("residual gradient add", 3 * hid * eb, OpKind::elementwise);
   if (m.hidden_dropout) g.memory("dropout backward", hid * (2 * eb + 1), OpKind::elementwise);
   row_backward("attention output", qc);
   if (d.attention == AttentionKernel::flash) {
+    if (d.cp > 1)  // K/V again, and their gradients back
+      g.comm("context-parallel K/V and dK/dV ring (send/recv)", Collective::kSendRecv, 2 * kv_chunk,
+             true, MegatronGroup::cp, double(d.cp - 1));
     const double flops = 2.5 * 4.0 * double(b) * double(heads) * double(s) * double(s) *
-                         double(hd) * (m.causal ? 0.5 : 1.0);
+                         double(hd) * (m.causal ? 0.5 : 1.0) * cp_share;
     g.flash("flash attention backward", flops, double(T) * double(4 * qc + 4 * kvc) * eb, true);
   } else {
     const std::int64_t B = b * heads;
@@ -266,7 +394,7 @@ MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d) {
   MegatronPass p;
   const DataType act = act_type(d.dtype);
   const double eb = dtype_bytes(act);
-  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t T = tokens(d);
   const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
   const double full = double(T) * double(m.hidden), hid = double(Tn) * double(m.hidden);
   const std::int64_t vocab = ceil_div(m.vocab, d.tp);
@@ -293,7 +421,7 @@ MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
   MegatronPass p;
   const DataType act = act_type(d.dtype);
   const double eb = dtype_bytes(act);
-  const std::int64_t T = checked(d.micro_batch * d.seq, "micro-batch x seq tokens");
+  const std::int64_t T = tokens(d);
   const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
   const std::int64_t h = m.hidden, vocab = ceil_div(m.vocab, d.tp);
   const double full = double(T) * double(h), hid = double(Tn) * double(h);

@@ -15,7 +15,10 @@
 
 namespace tilecast::detail {
 
-// One entry of a pass: a kernel or a tensor-parallel collective.
+// The process group a pass's collective runs over.
+enum class MegatronGroup { tp, cp, ep };
+
+// One entry of a pass: a kernel or a collective.
 struct MegatronItem {
   bool is_comm = false;
   std::string name;
@@ -29,7 +32,9 @@ struct MegatronItem {
   double flops = 0;             // the FLOPs it executes (HFU)
   bool attention_core = false;  // re-run by selective recomputation
   bool wgrad = false;           // a weight-gradient GEMM (a pending collective may overlap it)
-  // a collective over the tensor-parallel group
+  double repeat = 1;            // launches of this kernel or collective (one per local expert)
+  // a collective over the tensor-parallel group (or the context- / expert-parallel one)
+  MegatronGroup group = MegatronGroup::tp;
   Collective collective = Collective::kAllReduce;
   double comm_bytes = 0;    // per GPU (comm.hpp's convention)
   bool overlapped = false;  // runs under the next weight-gradient GEMM (Megatron's async
@@ -42,6 +47,8 @@ struct MegatronPass {
   // Of those, the weights of its FP8 GEMMs (FP8 training): cast to FP8 with their transpose
   // once a step (TransformerEngine caches them over the micro-batches), and kept as both.
   double fp8_params = 0;
+  double params = 0;         // this rank's parameters of the block
+  double expert_params = 0;  // of which experts' (their gradients reduce over dp / ep)
 };
 
 // The shape Megatron sees, read from the model config (docs/megatron.md, "Models").
@@ -56,20 +63,28 @@ struct MegatronShape {
   bool causal = true;
   bool tied_embeddings = true;
   std::int64_t max_positions = 0;
+  // mixtures of experts (0 experts: dense): routed experts, top-k, one expert's MLP width, the
+  // always-on shared expert's width (qwen2_moe), the share of layers with experts
+  std::int64_t experts = 0, top_k = 0, expert_ffn = 0, shared_ffn = 0;
+  double moe_fraction = 0;
 };
-// Throws Error for the architectures the engine does not model yet (mixtures of experts,
-// encoder-decoder), naming what is supported.
+// Throws Error for the architectures the engine does not model (encoder-decoder), naming what is
+// supported.
 MegatronShape megatron_shape(const ModelConfig& model);
 
 struct MegatronDims {
   std::int64_t micro_batch = 1, seq = 1;
   int tp = 1;
+  int cp = 1;  // context parallel: seq / cp tokens of each sequence on this rank
+  int ep = 1;  // expert parallel: experts / ep on this rank
   bool sequence_parallel = false;
   AttentionKernel attention = AttentionKernel::flash;
   DataType dtype = DataType::bf16;  // activations and GEMMs (FP8: GEMMs at the FP8 peak)
 };
 
-MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d);
+// `moe`: the layer's MLP is the mixture of experts (router, permute, all-to-all dispatch over
+// ep, each local expert's GEMMs, combine); else the dense MLP.
+MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool moe = false);
 MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d);
 MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d);
 

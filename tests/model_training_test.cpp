@@ -65,7 +65,8 @@ TEST_SUITE("model_training") {
 
   TEST_CASE("eval-kernels --model: that model alone, on the rows it serves") {
     const std::string devices = " --devices '" + test::data_dir() + "/devices'";
-    const std::string amd_gemm = " '" + test::data_dir() + "/amd/kernels/test/linear/AMD Instinct MI210.csv'";
+    const std::string amd_gemm =
+        " '" + test::data_dir() + "/amd/kernels/test/linear/AMD Instinct MI210.csv'";
     const std::string nvidia = " '" + test::data_dir() + "/nvidia/kernels/test/linear.csv'";
     const auto own = run_cli("eval-kernels --model amd-fp32-gemm --json" + devices + amd_gemm);
     INFO(own.output);

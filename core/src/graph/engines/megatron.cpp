@@ -58,10 +58,10 @@ struct Emitter {
   void linear(std::string name, std::int64_t rows, std::int64_t in, std::int64_t outf,
               bool wgrad = false, std::int64_t quantize = 0, double repeat = 1) {
     if (gemm_t != act_t && quantize > 0)
-      memory("fp8 cast-transpose (" + name + ")",
-             repeat * double(rows) * double(quantize) *
-                 (dtype_bytes(act_t) + 2 * dtype_bytes(gemm_t)),
-             OpKind::elementwise);
+      memory(
+          "fp8 cast-transpose (" + name + ")",
+          repeat * double(rows) * double(quantize) * (dtype_bytes(act_t) + 2 * dtype_bytes(gemm_t)),
+          OpKind::elementwise);
     const std::int64_t dims[4] = {1, checked(rows, "GEMM rows"), checked(in, "GEMM inner"),
                                   checked(outf, "GEMM columns")};
     MegatronItem& it = push(std::move(name), OpKind::gemm);

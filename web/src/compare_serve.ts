@@ -7,6 +7,7 @@ import { fmtMs, fmtRate } from './format';
 import { gb } from './memory_bar';
 import type { ServeResult } from './memo';
 import { chartLabel } from './views';
+import { FOOTING_KEY, footing, footingMark } from './footing';
 
 export interface ServeRow {
   id: string;
@@ -19,7 +20,9 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
   const failed = rows.filter((x) => !x.r.ok);
   setText(byId('compare-error'), failed.map((x) => `${x.label}: ${x.r.ok ? '' : x.r.error}`).join(' '));
   const fs = ok.map((x) => (x.r.ok ? x.r.f : null)!);
-  const labels = ok.map((x) => chartLabel(x.label) + (fs[ok.indexOf(x)].memory.fits ? '' : ' (does not fit)'));
+  // A serving forecast that does not fit is marked ✗ (and its throughput bar red).
+  const labels = ok.map((x, i) => chartLabel(x.label, footingMark(footing(fs[i])) + (fs[i].memory.fits ? '' : ' ✗')));
+  setText(byId('compare-key'), `${FOOTING_KEY} ✗ does not fit in the GPU's memory.`);
   const latency = byId<HTMLCanvasElement>('compare-latency');
   latency.dataset.labels = JSON.stringify(labels);
   latency.parentElement!.style.height = `${Math.max(320, 60 + ok.length * 26)}px`;
@@ -74,9 +77,16 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
       h(
         'tr',
         {},
-        ...['GPU', 'Time to first token', 'Time per token', 'Tokens/s', 'Memory', 'Fits', 'Largest batch'].map((t, i) =>
-          h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
-        ),
+        ...[
+          'GPU',
+          'Time to first token',
+          'Time per token',
+          'Tokens/s',
+          'Memory',
+          'Fits',
+          'Largest batch',
+          'Footing',
+        ].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t)),
       ),
     ),
   );
@@ -101,6 +111,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
         h('td', { class: 'num' }, f ? `${gb(f.memory.total_gb)} / ${gb(f.memory.capacity_gb)}` : '—'),
         h('td', { class: 'num' }, f ? (f.memory.fits ? 'yes' : 'no') : '—'),
         h('td', { class: 'num' }, f ? String(f.max_batch) : '—'),
+        h('td', { 'data-footing': f ? footing(f) : '' }, f ? footing(f) : '—'),
       ),
     );
   }

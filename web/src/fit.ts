@@ -3,8 +3,8 @@
 // the core (memory.fits, max_batch, tp_to_fit) or from forecasts of the changed request (memo).
 import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h, setText } from './dom';
-import type { ModelForecast, Precision, ServingForecast } from './engine';
-import { forecast, forecastServing } from './memo';
+import type { ModelForecast, ModelRequest, Precision, ServingForecast, ServingRequest } from './engine';
+import { peek, peekServing } from './memo';
 import { gb } from './memory_bar';
 import { planKey, planRequests } from './plan_view';
 import type { Patch } from './store';
@@ -22,6 +22,10 @@ export interface FitState {
   total_gb: number;
   capacity_gb: number;
   options: FitOption[];
+  // Forecasts an option waits for (not remembered yet): a job computes them once input settles,
+  // so a forecast that does not fit costs the input path nothing more.
+  pending: ModelRequest[];
+  pendingServing: ServingRequest[];
 }
 
 // The cards of `cardsId` marked fitting or not; the badge and the options beside them.
@@ -67,8 +71,10 @@ const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp1
 // for a pass, the plan search across GPUs for a training step.
 export function forecastFit(app: App, f: ModelForecast): FitState {
   const m = f.memory;
-  if (!m || m.fits) return { fits: true, total_gb: m?.total_gb ?? 0, capacity_gb: m?.capacity_gb ?? 0, options: [] };
+  const none = { options: [], pending: [], pendingServing: [] };
+  if (!m || m.fits) return { fits: true, total_gb: m?.total_gb ?? 0, capacity_gb: m?.capacity_gb ?? 0, ...none };
   const options: FitOption[] = [];
+  const pending: ModelRequest[] = [];
   const s = app.state;
   const maxBatch = m.max_batch;
   if (!f.parallel && maxBatch !== undefined) {
@@ -90,7 +96,12 @@ export function forecastFit(app: App, f: ModelForecast): FitState {
   }
   if (!f.parallel && s.forecastPrecision === 'fp32') {
     for (const p of SMALLER) {
-      const r = forecast(app.engine, { ...requestFor(app, undefined, undefined, true), precision: p });
+      const request: ModelRequest = { ...requestFor(app, undefined, undefined, true), precision: p };
+      const r = peek(request);
+      if (!r) {
+        pending.push(request);
+        break;
+      }
       if (!r.ok || !r.f.memory) continue; // the GPU has no such units
       const name = PRECISION_NAME[p];
       options.push(
@@ -131,7 +142,7 @@ export function forecastFit(app: App, f: ModelForecast): FitState {
         : { id: 'plans', label: 'More GPUs', detail: why, patch: null },
     );
   }
-  return { fits: false, total_gb: m.total_gb, capacity_gb: m.capacity_gb, options };
+  return { fits: false, total_gb: m.total_gb, capacity_gb: m.capacity_gb, options, pending, pendingServing: [] };
 }
 
 const TP_TRIES = [2, 4, 8, 16, 32, 64];
@@ -140,8 +151,17 @@ const TP_TRIES = [2, 4, 8, 16, 32, 64];
 // (serving forecasts, remembered), BF16 when FP32 does not fit.
 export function serveFit(app: App, f: ServingForecast): FitState {
   const m = f.memory;
-  if (m.fits) return { fits: true, total_gb: m.total_gb, capacity_gb: m.capacity_gb, options: [] };
+  if (m.fits)
+    return {
+      fits: true,
+      total_gb: m.total_gb,
+      capacity_gb: m.capacity_gb,
+      options: [],
+      pending: [],
+      pendingServing: [],
+    };
   const options: FitOption[] = [];
+  const pendingServing: ServingRequest[] = [];
   if (f.max_batch >= 1)
     options.push({
       id: 'batch',
@@ -151,7 +171,12 @@ export function serveFit(app: App, f: ServingForecast): FitState {
       inputs: { batch: f.max_batch },
     });
   for (const tp of TP_TRIES.filter((t) => t > f.tp)) {
-    const r = forecastServing(app.engine, servingRequestFor(app, {}, tp));
+    const request = servingRequestFor(app, {}, tp);
+    const r = peekServing(request);
+    if (!r) {
+      pendingServing.push(request);
+      break;
+    }
     if (r.ok && r.f.memory.fits) {
       options.push({
         id: 'gpus',
@@ -164,8 +189,10 @@ export function serveFit(app: App, f: ServingForecast): FitState {
     }
   }
   if (f.precision === 'fp32') {
-    const r = forecastServing(app.engine, { ...servingRequestFor(app), precision: 'bf16' });
-    if (r.ok && r.f.memory.fits)
+    const request: ServingRequest = { ...servingRequestFor(app), precision: 'bf16' };
+    const r = peekServing(request);
+    if (!r) pendingServing.push(request);
+    else if (r.ok && r.f.memory.fits)
       options.push({
         id: 'precision',
         label: 'BF16',
@@ -173,5 +200,5 @@ export function serveFit(app: App, f: ServingForecast): FitState {
         patch: { precision: 'bf16' },
       });
   }
-  return { fits: false, total_gb: m.total_gb, capacity_gb: m.capacity_gb, options };
+  return { fits: false, total_gb: m.total_gb, capacity_gb: m.capacity_gb, options, pending: [], pendingServing };
 }

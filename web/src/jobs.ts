@@ -6,7 +6,7 @@
 import type { Engine, ModelRequest } from './engine';
 import { forecast, peek } from './memo';
 
-export type Slot = 'sweep' | 'compare' | 'serve' | 'plan' | 'roofline';
+export type Slot = 'sweep' | 'compare' | 'serve' | 'plan' | 'roofline' | 'fit';
 
 // A slice ends after the forecast that crosses this budget (one forecast is ~1 ms).
 const SLICE_MS = 8;
@@ -29,6 +29,7 @@ export const jobStats: Record<Slot, SlotStats> = {
   serve: emptyStats(),
   plan: emptyStats(),
   roofline: emptyStats(),
+  fit: emptyStats(),
 };
 
 // One forecast of a job: what the memo has (undefined when nothing), and computing it.

@@ -6,11 +6,12 @@
 import { gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderCompareServing } from './compare_serve';
 import { renderAccuracy } from './accuracy';
-import { applyFit, forecastFit, renderFit, serveFit } from './fit';
+import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
 import {
+  forecast,
   forecastServing,
   forecastShown,
   peek,
@@ -137,8 +138,8 @@ export function render(app: App): void {
     const main = shown.r;
     if (changed('forecast', [main])) showForecast(main, pastedName(app));
     // Not fitting in memory is a state of the cards, with what would fit beside them.
-    if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq]))
-      renderFit('fc', forecastFit(app, main.f), (o) => applyFit(o, update));
+    if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq, fitRound]))
+      showFit(app, 'fc', forecastFit(app, main.f));
     // A forecast counts once, not again when a multi-GPU step's roofline arrives.
     if (changed('forecast-count', [shown.key])) countForecast(t0);
     // That roofline step: a job once input settles (it would double the input path).
@@ -192,6 +193,23 @@ function planNote(app: App): string {
   const all = systemGpus(system);
   const bound = planBound(app, system);
   return `${system.name} holds ${all.toLocaleString('en-US')} GPUs (${system.max_nodes} nodes × ${system.gpus_per_node}); the search tries 1, 2, 4, … up to ${bound.toLocaleString('en-US')}${app.ui.planMaxGpus > 0 ? '' : ' (empty field: one node)'}.`;
+}
+
+// Bumped when the forecasts a fit option waited for arrive (a job, once input settles).
+let fitRound = 0;
+
+function showFit(app: App, prefix: 'fc' | 'serve', fit: FitState): void {
+  renderFit(prefix, fit, (o) => applyFit(o, update));
+  const tasks = [
+    ...fit.pending.map((r) => ({ peek: () => peek(r), run: () => forecast(app.engine, r) })),
+    ...fit.pendingServing.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) })),
+  ];
+  if (!tasks.length) return;
+  const key = [...fit.pending.map(requestKey), ...fit.pendingServing.map(servingKey)].join('\n');
+  fillTasks('fit', key, tasks, false, () => {
+    fitRound += 1;
+    requestRender();
+  });
 }
 
 function pastedName(app: App): string {
@@ -263,12 +281,12 @@ function showServe(app: App, t0: number): ServeResult {
     if (r.ok) {
       setText(byId('serve-error'), '');
       renderServe(r.f);
-      renderFit('serve', serveFit(app, r.f), (o) => applyFit(o, update));
     } else {
       showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
     }
     countForecast(t0);
   }
+  if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit(app, 'serve', serveFit(app, r.f));
   const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {

@@ -7,7 +7,8 @@ import { byId, setText } from './dom';
 import type { ServingForecast, ServingRequest } from './engine';
 import { fmtMs, fmtRate } from './format';
 import type { ServeResult } from './memo';
-import { renderCaveats, setOutput } from './views';
+import { renderCaveats, setOutput, showFooting } from './views';
+import { footing } from './footing';
 import { drawMemoryBar, gb } from './memory_bar';
 
 const PRECISION_WORDS: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp32: 'FP32' };
@@ -69,6 +70,7 @@ export function renderServe(f: ServingForecast): void {
     `Forecast of ${f.batch === 1 ? 'one request' : `${f.batch} requests arriving together`}: their prefill (the time to first token), then one decode step per further token, on ${engineWords(f.engine)}. Continuous batching, queueing, paged-attention block sizes and speculative decoding are not modelled.`,
   );
   showServeFigures('', f);
+  showFooting(byId('serve-footing'), footing(f));
   setText(byId('ttft-sub'), `prefill of ${f.batch} × ${f.prompt} tokens; whole request ${fmtMs(f.total_ms)}`);
   setText(
     byId('tpot-sub'),

@@ -9,6 +9,7 @@ import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip } from './state';
 import { renderTraining } from './train_view';
+import { FOOTING_KEY, footing, footingMark, type Footing } from './footing';
 import { gb } from './memory_bar';
 
 // The measured kernel classes a substitution names, in words.
@@ -102,6 +103,12 @@ export function assumptionsText(f: ModelForecast): string {
 
 // The caveat box: one line (the first caveat's first sentence, and how many more), the
 // caveats in full on demand. Empty (and hidden by CSS) when there are none.
+// The footing tag of a card (footing.ts), with its kind in data-footing.
+export function showFooting(el: HTMLElement, k: Footing): void {
+  el.dataset.footing = k;
+  setText(el, k);
+}
+
 export function renderCaveats(box: HTMLElement, caveats: string[]): void {
   clear(box);
   box.dataset.count = String(caveats.length);
@@ -155,6 +162,7 @@ export function renderForecast(f: ModelForecast, pasted = ''): void {
     `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
   );
   showFigures('', f);
+  showFooting(byId('latency-footing'), footing(f));
   setText(byId('assumptions'), assumptionsText(f));
   setText(
     byId('tokens-note'),
@@ -305,8 +313,8 @@ export function compareRow(app: App, id: string, r: Result): CompareRow {
 
 // A GPU's name as a chart label: without the vendor, at most 22 characters (the
 // whole name is in the tooltip), so labels fit beside the bars on a phone.
-export function chartLabel(name: string): string {
-  return clip(name.replace(/^(NVIDIA|AMD|Tesla)\s+/, ''), 22);
+export function chartLabel(name: string, mark = ''): string {
+  return clip(name.replace(/^(NVIDIA|AMD|Tesla)\s+/, ''), 22 - mark.length) + mark;
 }
 
 let compareNames: string[] = []; // the full names of the bars on screen, for tooltips
@@ -322,7 +330,8 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   const ok = rows.filter((r) => r.f);
   const failed = rows.filter((r) => r.error);
   setText(byId('compare-error'), failed.map((r) => `${r.label}: ${r.error}`).join(' '));
-  const labels = ok.map((r) => chartLabel(r.label));
+  const labels = ok.map((r) => chartLabel(r.label, footingMark(footing(r.f!))));
+  setText(byId('compare-key'), labels.some((l) => /[†‡◇]$/.test(l)) ? FOOTING_KEY : '');
   compareNames = ok.map((r) => r.label);
   const yAxis = { ticks: { autoSkip: false } };
   const title = (items: { dataIndex: number }[]) => compareNames[items[0]?.dataIndex ?? 0] ?? '';
@@ -388,9 +397,17 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
       h(
         'tr',
         {},
-        ...['GPU', 'Latency', '80% band', 'Roofline only', 'Samples/s', 'Tokens/s', 'Speed vs first', 'Fits'].map(
-          (t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t),
-        ),
+        ...[
+          'GPU',
+          'Latency',
+          '80% band',
+          'Roofline only',
+          'Samples/s',
+          'Tokens/s',
+          'Speed vs first',
+          'Fits',
+          'Footing',
+        ].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t)),
       ),
     ),
   );
@@ -414,6 +431,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
           { class: 'num', 'data-fits': f?.memory ? String(f.memory.fits) : '' },
           f?.memory ? (f.memory.fits ? 'yes' : `no: ${gb(f.memory.total_gb)} of ${gb(f.memory.capacity_gb)}`) : '—',
         ),
+        h('td', { 'data-footing': f ? footing(f) : '' }, f ? footing(f) : '—'),
       ),
     );
   }

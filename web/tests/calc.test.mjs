@@ -390,6 +390,38 @@ test('the plan search runs on its own thread: the page stays responsive, new inp
   await big.close();
 });
 
+test('forecasts of unequal footing are marked in every card, bar and row', async () => {
+  const page = await open(
+    '?gpu=h100-sxm&model=gpt2&mode=inference&batch=1&seq=128&view=compare&cmp=a100-80gb-sxm,mi300x',
+  );
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr td[data-footing]').length === 3);
+  const footingOf = (gpu) =>
+    page.locator(`#compare-table tbody tr[data-gpu="${gpu}"] td[data-footing]`).getAttribute('data-footing');
+  // The H100 (Hopper) and MI300X (CDNA 3) were never measured; the A100 was.
+  assert.equal(await footingOf('h100-sxm'), 'transferred');
+  assert.equal(await footingOf('a100-80gb-sxm'), 'learned');
+  assert.equal(await footingOf('mi300x'), 'transferred');
+  await page.waitForFunction(
+    () => JSON.parse(document.getElementById('compare-latency').dataset.labels ?? '[]').length === 3,
+  );
+  const labels = JSON.parse(await page.locator('#compare-latency').getAttribute('data-labels'));
+  assert.deepEqual(
+    labels.map((l) => l.endsWith(' †')),
+    [true, false, true],
+  );
+  assert.match(await page.locator('#compare-key').textContent(), /^† transferred/);
+  await page.click('#tab-forecast');
+  assert.equal(await page.locator('#latency-footing').getAttribute('data-footing'), 'transferred');
+  let n = await forecasts(page);
+  await page.selectOption('#predictor', 'roofline');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#latency-footing').textContent(), 'roofline only');
+  await page.click('#tab-serve');
+  await page.waitForSelector('#serve-footing[data-footing]');
+  assert.equal(await page.locator('#serve-footing').getAttribute('data-footing'), 'roofline only');
+  await page.close();
+});
+
 test('no script error happened', () => {
   assert.deepEqual(pageErrors, []);
 });

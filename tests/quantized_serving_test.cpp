@@ -148,6 +148,18 @@ TEST_SUITE("serving-quantized") {
     req["weights"] = "int2";
     CHECK_THROWS_WITH_AS(api::forecast_serving(req.dump()), doctest::Contains("field 'weights'"),
                          Error);
+    // the capacity plan takes them too
+    const nlohmann::json cap = {
+        {"gpu", "h100-sxm"}, {"model", "llama3-8b"}, {"prompt", 512},       {"output", 64},
+        {"qps", 2},          {"requests", 20},       {"slo_ttft_ms", 2000}, {"slo_tpot_ms", 200},
+        {"max_gpus", 2},     {"precision", "fp8"},   {"kv_cache", "fp8"}};
+    j = nlohmann::json::parse(api::plan_capacity(cap.dump()));
+    CHECK(j["precision"] == "fp8");
+    CHECK(j["kv_cache"] == "fp8");
+    nlohmann::json bad_cap = cap;
+    bad_cap["weights"] = "int3";
+    CHECK_THROWS_WITH_AS(api::plan_capacity(bad_cap.dump()), doctest::Contains("field 'weights'"),
+                         Error);
     // unquantized responses carry no new fields
     req = {{"gpu", "h100-sxm"}, {"model", "llama3-8b"}, {"prompt", 512}, {"output", 32}};
     j = nlohmann::json::parse(api::forecast_serving(req.dump()));

@@ -18,6 +18,7 @@ int run_kernel(const Args& args) {
   apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const DataType dtype = parse_dtype(args.get("precision", "fp32"));
+  require_precision(gpu, dtype);  // names the catalog GPUs that have it
   const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"), dtype);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   if (args.has("json")) {

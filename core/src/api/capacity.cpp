@@ -31,6 +31,19 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req) {
       throw Error(std::string(kOrigin) + ": field 'precision': " + e.what());
     }
   }
+  // quantized serving (serve/quantize.hpp), as in a serving request
+  const std::string kv = string_field(req, "kv_cache", kOrigin, false);
+  try {
+    if (!kv.empty()) s.kv_cache = parse_dtype(kv);
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": field 'kv_cache': " + e.what());
+  }
+  const std::string weights = string_field(req, "weights", kOrigin, false);
+  try {
+    if (!weights.empty()) s.weights = parse_weight_format(weights);
+  } catch (const Error& e) {
+    throw Error(std::string(kOrigin) + ": field 'weights': " + e.what());
+  }
   const std::string predictor = string_field(req, "predictor", kOrigin, false);
   if (!predictor.empty()) {
     try {

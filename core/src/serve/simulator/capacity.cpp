@@ -144,6 +144,9 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
   }
   j["requests"] = r.load.requests;
   j["precision"] = std::string(dtype_name(r.load.serving.dtype));
+  if (r.load.serving.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.load.serving.kv_cache));
+  if (r.load.serving.weights != WeightFormat::native)
+    j["weights"] = std::string(weight_format_name(r.load.serving.weights));
   j["max_gpus"] = r.max_gpus;
   nlohmann::ordered_json opts = nlohmann::ordered_json::array();
   for (const CapacityOption& o : p.options) {

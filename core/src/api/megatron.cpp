@@ -7,6 +7,7 @@
 
 #include "api/megatron_request.hpp"
 #include "api/request.hpp"
+#include "common/checked.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/parallel.hpp"
@@ -48,13 +49,14 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   c.pp = opt_int("pp", 1);
   const bool has_gpus = has_field(req, "gpus");
   const int gpus = opt_int("gpus", 0);
+  const std::int64_t tp_pp = checked_mul(c.tp, c.pp, "tp x pp");
   if (has_field(req, "dp")) {
     c.dp = opt_int("dp", 1);
   } else if (has_gpus) {
-    if (gpus % (c.tp * c.pp) != 0)
+    if (gpus % tp_pp != 0)
       throw Error("model request: gpus " + std::to_string(gpus) +
-                  " is not a multiple of tp x pp = " + std::to_string(c.tp * c.pp));
-    c.dp = gpus / (c.tp * c.pp);
+                  " is not a multiple of tp x pp = " + std::to_string(tp_pp));
+    c.dp = int(gpus / tp_pp);
   }
   if (has_gpus && c.gpus() != gpus)
     throw Error("model request: dp x tp x pp = " + std::to_string(c.dp) + " x " +

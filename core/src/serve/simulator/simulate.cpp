@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "forecast/work_budget.hpp"
 #include "serve/memory.hpp"
 #include "serve/simulator/engine.hpp"
 #include "serve/simulator/rng.hpp"
@@ -18,7 +19,6 @@ namespace {
 
 constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxRequests = 1'000'000;
-constexpr double kMaxOutputTokens = 5e7;  // all requests' output tokens together
 constexpr std::size_t kKvPoints = 200;
 
 // numpy's default (linear between the two nearest ranks).
@@ -106,6 +106,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     if (t.prompt < 1 || t.prompt > kMaxTokens || t.output < 1 || t.output > kMaxTokens ||
         !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
       throw Error("a trace request is out of range (arrival 0 to 1e12 ms, lengths 1 to 2^31)");
+  // the work, before the requests are built (forecast/work_budget.hpp decides)
+  detail::require_within_budget(detail::simulation_work(r), "serving simulation",
+                                "requests, output tokens or the trace's length");
   if (r.arrivals == Arrivals::trace) {
     for (const TraceRequest& t : r.trace)
       reqs.push_back({.arrival_ms = t.arrival_ms, .prompt = t.prompt, .output = t.output});
@@ -142,9 +145,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     outputs += double(q.output);
     longest = std::max(longest, q.prompt + q.output);
   }
-  if (outputs > kMaxOutputTokens)
-    throw Error("the requests generate " + fmt("%.0f", outputs) +
-                " output tokens in all; a simulation takes at most 50000000");
 
   // the KV cache, as vLLM sizes it
   const ModelConfig shard = detail::shard_model(model, s.tp);

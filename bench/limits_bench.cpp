@@ -51,7 +51,8 @@ int main() {
     timed.push_back(time_one(c));
     total += timed.back().wall_s;
   }
-  std::sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.wall_s > b.wall_s; });
+  std::sort(timed.begin(), timed.end(),
+            [](const Timed& a, const Timed& b) { return a.wall_s > b.wall_s; });
   std::printf("%zu requests at their fields' maxima, %.2f s in all (second call of each)\n",
               cases.size(), total);
   std::printf("slowest (wall s, CPU s, answer):\n");

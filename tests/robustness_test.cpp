@@ -5,13 +5,17 @@
 // or a tilecast::Error naming the field) quickly and small.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/checked.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/comm.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/parallel.hpp"
+#include "tilecast/system.hpp"
 
 namespace {
 
@@ -204,5 +208,23 @@ TEST_SUITE("robustness") {
     });
     CHECK(has(e2, "capacity plan: about"));
     CHECK(has(e2, "reduce requests, output tokens, max_gpus or the GPUs named"));
+  }
+
+  // Sizes of a system built in C++ (no parser limits): GPUs per node x nodes is 64-bit (was an
+  // int product that wrapped, refusing every GPU count); a double turned into a count is 0 for
+  // NaN and capped (casting NaN to an integer is undefined).
+  TEST_CASE("system room and counts from doubles are checked") {
+    tilecast::SystemSpec big = tilecast::find_system("dgx-h100");
+    big.gpus_per_node = 1 << 16;
+    big.max_nodes = 1 << 16;
+    tilecast::CollectiveRequest q;
+    q.bytes = 1 << 20;
+    q.gpus = 8;
+    q.gpus_per_node = 8;
+    CHECK(tilecast::forecast_collective(big, q).time_ms > 0);
+    CHECK(tilecast::detail::count_of(std::nan(""), 1e15) == 0);
+    CHECK(tilecast::detail::count_of(-3.5, 1e15) == 0);
+    CHECK(tilecast::detail::count_of(7.9, 1e15) == 7);
+    CHECK(tilecast::detail::count_of(1e300, 1e15) == 1000000000000000LL);
   }
 }

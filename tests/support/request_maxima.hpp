@@ -27,7 +27,7 @@ namespace tilecast::test {
 using ApiCall = std::function<std::string(std::string_view)>;
 
 struct LimitCase {
-  std::string name;                 // "forecast_model training: batch" ...
+  std::string name;  // "forecast_model training: batch" ...
   ApiCall call;
   nlohmann::json request;
   std::vector<std::string> fields;  // the fields set at their maximum
@@ -83,24 +83,12 @@ inline json value_of(const Field& f) {
 // `req` with `f` at its maximum (inline objects and the trace's text edited in place).
 inline void set_field(json& req, const Field& f) {
   switch (f.place) {
-    case Place::top:
-      req[f.name] = value_of(f);
-      break;
-    case Place::model:
-      req["model"][f.name] = value_of(f);
-      break;
-    case Place::gpu:
-      req["gpu"][f.name] = value_of(f);
-      break;
-    case Place::system:
-      req["system"][f.name] = value_of(f);
-      break;
-    case Place::system_intra_node:
-      req["system"]["intra_node"][f.name] = value_of(f);
-      break;
-    case Place::system_network:
-      req["system"]["network"][f.name] = value_of(f);
-      break;
+    case Place::top: req[f.name] = value_of(f); break;
+    case Place::model: req["model"][f.name] = value_of(f); break;
+    case Place::gpu: req["gpu"][f.name] = value_of(f); break;
+    case Place::system: req["system"][f.name] = value_of(f); break;
+    case Place::system_intra_node: req["system"]["intra_node"][f.name] = value_of(f); break;
+    case Place::system_network: req["system"]["network"][f.name] = value_of(f); break;
     case Place::trace: {
       json list = json::parse(req["trace"].get<std::string>());
       for (auto& r : list) r[f.name] = value_of(f);
@@ -199,7 +187,11 @@ inline std::vector<Base> bases() {
       {Place::gpu, Place::model, Place::trace});
 
   add("plan_parallel", api::plan_parallel, "plan", "plan request",
-      {{"system", dgx}, {"model", gpt2}, {"global_batch", 8}, {"seq", 128}, {"max_microbatches", 2}},
+      {{"system", dgx},
+       {"model", gpt2},
+       {"global_batch", 8},
+       {"seq", 128},
+       {"max_microbatches", 2}},
       {Place::system, Place::model});
   add("plan_capacity", api::plan_capacity, "capacity", "capacity request",
       {{"gpu", h100},
@@ -231,8 +223,7 @@ inline std::vector<Field> fields_of(const Base& b, std::vector<std::string>& unk
       }
       const Place holder =
           p == Place::system_intra_node || p == Place::system_network ? Place::system : p;
-      if (p != Place::top &&
-          std::find(b.nested.begin(), b.nested.end(), holder) == b.nested.end())
+      if (p != Place::top && std::find(b.nested.begin(), b.nested.end(), holder) == b.nested.end())
         continue;
       found[{int(p), n.field}] = {p, n.field, n.max, n.integer};
     }
@@ -289,12 +280,17 @@ inline std::vector<LimitCase> request_maxima(std::vector<std::string>& unknown_o
       json req = base;
       req["dims"] = json::array();
       for (std::size_t e = 0; e < n; ++e) req["dims"].push_back(e == d ? max_of(e) : base_of(e));
-      out.push_back({"forecast_kernel " + std::string(op_name(op)) + ": dims[" + std::to_string(d) + "]",
-                     api::forecast_kernel, req, {"dims"}});
+      out.push_back(
+          {"forecast_kernel " + std::string(op_name(op)) + ": dims[" + std::to_string(d) + "]",
+           api::forecast_kernel,
+           req,
+           {"dims"}});
       all["dims"].push_back(max_of(d));
     }
     out.push_back({"forecast_kernel " + std::string(op_name(op)) + ": every dim at its maximum",
-                   api::forecast_kernel, all, {"dims"}});
+                   api::forecast_kernel,
+                   all,
+                   {"dims"}});
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/checked.hpp"
 #include "forecast/work_budget.hpp"
 #include "serve/memory.hpp"
 #include "serve/simulator/engine.hpp"
@@ -158,7 +159,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
                              mem.activation_bytes_per_seq - mem.context_bytes;
-  if (cache_bytes < block_bytes)
+  if (!(cache_bytes >= block_bytes))  // NaN too
     throw Error(model.name + " does not fit on " + gpu.name +
                 (s.tp > 1 ? " x" + std::to_string(s.tp) : std::string()) + " at " +
                 fmt("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
@@ -166,7 +167,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
                 std::to_string(r.max_batch_tokens) + " tokens per step " +
                 fmt("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
                 ", no room left for a KV-cache block");
-  lim.blocks = std::int64_t(std::min(std::floor(cache_bytes / block_bytes), 1e12));
+  lim.blocks = detail::count_of(cache_bytes / block_bytes, 1e12);
   lim.scheduler = r.scheduler;
   lim.max_batch_tokens = r.max_batch_tokens;
   lim.max_seqs = r.max_seqs;

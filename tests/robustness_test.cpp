@@ -5,13 +5,17 @@
 // or a tilecast::Error naming the field) quickly and small.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/checked.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/comm.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/parallel.hpp"
+#include "tilecast/system.hpp"
 
 namespace {
 
@@ -149,5 +153,78 @@ TEST_SUITE("robustness") {
         R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"predictor":null,"precision":null})"));
     CHECK(j["predictor"] == "tilecast");
     CHECK(j["precision"] == "fp32");
+  }
+
+  // The megatron engine's sizes: the same products, each checked in 64 bits (was int, UB).
+  TEST_CASE("megatron engine: tp x pp, pp x virtual_stages and widths are checked products") {
+    const std::string e = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"llama3-8b","batch":1,"seq":1,"mode":"training",)"
+          R"("precision":"bf16","engine":"megatron","tp":65536,"pp":65536,"gpus":1})");
+    });
+    CHECK(has(e, "tp x pp = 4294967296"));
+    // a system large enough for 65536 GPUs: the chunk count check names the 64-bit product
+    const std::string e2 = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","model":"llama3-8b","batch":1,"seq":1,"mode":"training",)"
+          R"("precision":"bf16","engine":"megatron","pp":65536,"virtual_stages":65536,)"
+          R"("system":{"id":"big","name":"big","gpu":"h100-sxm","gpus_per_node":8,)"
+          R"("topology":"nvswitch","max_nodes":100000,"source":"test",)"
+          R"("network":{"kind":"InfiniBand","nics_per_node":8,"nic_gbit_per_s":400}}})");
+    });
+    INFO(e2);
+    CHECK(has(e2, "pp x virtual_stages = 4294967296"));
+    // heads x head_dim past 2^62 (was a wrapped int64 width)
+    const std::string e3 = error_of([] {
+      tilecast::api::forecast_model(
+          R"({"gpu":"h100-sxm","batch":1,"seq":1,"mode":"training","precision":"bf16",)"
+          R"("engine":"megatron","model":{"architectures":["LlamaForCausalLM"],)"
+          R"("model_type":"llama","hidden_size":2147483648,"num_attention_heads":2147483648,)"
+          R"("num_key_value_heads":2147483648,"head_dim":2147483648,"intermediate_size":64,)"
+          R"("num_hidden_layers":1,"vocab_size":64,"max_position_embeddings":64}})");
+    });
+    CHECK(has(e3, "heads x head_dim"));
+  }
+
+  // The serving simulator is under the one work budget (forecast/work_budget.hpp), estimated
+  // before it runs; capacity plans before their first simulation.
+  TEST_CASE(
+      "serving simulations and capacity plans are refused by the work budget before running") {
+    std::string e;
+    const double s = cpu_seconds([&] {
+      e = error_of([] {
+        tilecast::api::forecast_serving(
+            R"({"gpu":"h100-sxm","model":"gpt2","prompt":1,"output":2147483648,"qps":1,)"
+            R"("requests":1000000})");
+      });
+    });
+    CHECK(s < 0.5);
+    CHECK(has(e, "serving simulation: about"));
+    CHECK(has(e, "over the budget"));
+    const std::string e2 = error_of([] {
+      tilecast::api::plan_capacity(
+          R"({"gpu":["h100-sxm","a100-80gb-sxm"],"model":"llama3-8b","qps":20,"slo_ttft_ms":500,)"
+          R"("slo_tpot_ms":30,"prompt":512,"output":4096,"requests":100000,"max_gpus":1024})");
+    });
+    CHECK(has(e2, "capacity plan: about"));
+    CHECK(has(e2, "reduce requests, output tokens, max_gpus or the GPUs named"));
+  }
+
+  // Sizes of a system built in C++ (no parser limits): GPUs per node x nodes is 64-bit (was an
+  // int product that wrapped, refusing every GPU count); a double turned into a count is 0 for
+  // NaN and capped (casting NaN to an integer is undefined).
+  TEST_CASE("system room and counts from doubles are checked") {
+    tilecast::SystemSpec big = tilecast::find_system("dgx-h100");
+    big.gpus_per_node = 1 << 16;
+    big.max_nodes = 1 << 16;
+    tilecast::CollectiveRequest q;
+    q.bytes = 1 << 20;
+    q.gpus = 8;
+    q.gpus_per_node = 8;
+    CHECK(tilecast::forecast_collective(big, q).time_ms > 0);
+    CHECK(tilecast::detail::count_of(std::nan(""), 1e15) == 0);
+    CHECK(tilecast::detail::count_of(-3.5, 1e15) == 0);
+    CHECK(tilecast::detail::count_of(7.9, 1e15) == 7);
+    CHECK(tilecast::detail::count_of(1e300, 1e15) == 1000000000000000LL);
   }
 }

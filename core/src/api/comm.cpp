@@ -5,6 +5,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/work_budget.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/interconnect.hpp"
@@ -51,6 +52,8 @@ std::string forecast_collective(std::string_view request_json) {
   if (detail::has_field(req, "gpus_per_node"))
     q.gpus_per_node =
         static_cast<int>(detail::integer_field(req, "gpus_per_node", kOrigin, 1, 1024));
+  // closed forms: one step of work, estimated like every request's (forecast/work_budget.hpp)
+  detail::require_within_budget(1, kOrigin, "nothing (a collective is a closed form)");
   const CollectiveForecast f = forecast_collective(system, q);
   nlohmann::ordered_json j;
   j["system"] = system.id;

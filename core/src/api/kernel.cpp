@@ -3,6 +3,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/work_budget.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -46,6 +47,8 @@ std::string forecast_kernel(std::string_view request_json) {
   const Kernel kernel = parse_kernel(op, dims, dtype);
   const std::string pname = detail::string_field(req, "predictor", "kernel request", false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
+  // one kernel: one step of work, estimated like every request's (forecast/work_budget.hpp)
+  detail::require_within_budget(1, "kernel request", "nothing (one kernel)");
   const KernelForecast f = tilecast::forecast_kernel(gpu, kernel, predictor);
   nlohmann::ordered_json j;
   j["gpu"] = gpu.name;

@@ -7,6 +7,7 @@
 
 #include "api/megatron_request.hpp"
 #include "api/request.hpp"
+#include "common/checked.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/parallel.hpp"
@@ -50,7 +51,7 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   c.ep = opt_int("ep", 1);
   const bool has_gpus = has_field(req, "gpus");
   const int gpus = opt_int("gpus", 0);
-  const long long tppcp = 1LL * c.tp * c.pp * c.cp;
+  const std::int64_t tppcp = checked_mul(checked_mul(c.tp, c.pp, "tp x pp"), c.cp, "tp x pp x cp");
   if (has_field(req, "dp")) {
     c.dp = opt_int("dp", 1);
   } else if (has_gpus) {

@@ -6,6 +6,7 @@
 
 #include "comm/collective.hpp"
 #include "comm/path.hpp"
+#include "common/format.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -38,7 +39,7 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
                                        const CommCalibration& calibration) {
   const int per_node = request.gpus_per_node > 0 ? request.gpus_per_node
                                                  : std::min(request.gpus, system.gpus_per_node);
-  const int max_gpus = system.gpus_per_node * system.max_nodes;
+  const std::int64_t max_gpus = std::int64_t{system.gpus_per_node} * system.max_nodes;
   if (request.gpus < 2 || request.gpus > max_gpus)
     throw Error("gpus is " + std::to_string(request.gpus) + "; " + system.id + " allows 2 to " +
                 std::to_string(max_gpus));
@@ -46,7 +47,9 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     throw Error("gpus_per_node is " + std::to_string(per_node) + "; allowed: a divisor of gpus " +
                 "up to " + std::to_string(system.gpus_per_node));
   if (!(request.bytes > 0) || request.bytes > 1e13)
-    throw Error("bytes must be > 0 and at most 1e13");
+    throw Error("a collective of " + detail::format_g(request.bytes) +
+                " bytes per GPU; allowed: above 0, at most 1e13 (a smaller model, batch or "
+                "sequence)");
   const comm::Placement where{request.gpus, request.gpus / per_node, per_node};
   if (where.nodes > 1 && !system.network)
     throw Error(system.id + " has no network in its system file; forecasts span one node (" +

@@ -3,6 +3,7 @@
 // wrapped value ever reaches a division, an allocation or a loop bound.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -43,6 +44,14 @@ inline int checked_int(std::int64_t v, std::string_view what) {
 inline std::int64_t checked_div(std::int64_t n, std::int64_t d, std::string_view what) {
   if (d <= 0) throw Error(std::string(what) + " is " + std::to_string(d) + "; must be positive");
   return n / d;
+}
+
+// floor(v) as a count, within 0 .. cap: NaN and values below 0 are 0 (casting NaN or a value
+// past 2^63 to an integer is undefined behaviour).
+inline std::int64_t count_of(double v, double cap) {
+  if (!(v > 0)) return 0;
+  const double f = std::floor(v);
+  return static_cast<std::int64_t>(f < cap ? f : cap);
 }
 
 }  // namespace tilecast::detail

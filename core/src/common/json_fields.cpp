@@ -19,6 +19,14 @@ std::string describe(const nlohmann::json& v) {
 
 std::string fmt(double v) { return format_g(v); }
 
+thread_local FieldReads* g_reads = nullptr;
+
+void note_numeric(std::string_view origin, std::string_view field, double min, double max,
+                  bool integer) {
+  if (g_reads)
+    g_reads->numeric.push_back({std::string(origin), std::string(field), min, max, integer});
+}
+
 const nlohmann::json& require(const nlohmann::json& obj, std::string_view field,
                               std::string_view origin) {
   auto it = obj.find(std::string(field));
@@ -57,13 +65,17 @@ nlohmann::json parse_json(std::string_view text, std::string_view origin) {
   return j;
 }
 
+void observe_field_reads(FieldReads* sink) { g_reads = sink; }
+
 bool has_field(const nlohmann::json& obj, std::string_view field) {
+  if (g_reads) g_reads->asked.emplace_back(field);
   auto it = obj.find(std::string(field));
   return it != obj.end() && !it->is_null();
 }
 
 double number_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                     double min, double max) {
+  note_numeric(origin, field, min, max, false);
   const auto& v = require(obj, field, origin);
   if (!v.is_number())
     throw Error(std::string(origin) + ": field '" + std::string(field) +
@@ -86,6 +98,7 @@ double positive_field(const nlohmann::json& obj, std::string_view field, std::st
 
 long long integer_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                         long long min, long long max) {
+  note_numeric(origin, field, double(min), double(max), true);
   const auto& v = require(obj, field, origin);
   double x = v.is_number() ? v.get<double>() : NAN;
   if (!v.is_number() || !std::isfinite(x) || std::floor(x) != x)

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilecast::detail {
 
@@ -22,5 +23,21 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
                         long long min, long long max);
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required = true);
+
+// The fields the parsers read on this thread while a sink is set: each numeric one with its
+// origin and allowed range, and every name asked for (has_field: the optional ones). The tests
+// and the benchmark that set every numeric field at its maximum take their list from here, the
+// parsers' own names and limits, so a new field is not forgotten
+// (tests/support/request_maxima.hpp).
+struct NumericFieldRead {
+  std::string origin, field;
+  double min = 0, max = 0;
+  bool integer = false;
+};
+struct FieldReads {
+  std::vector<NumericFieldRead> numeric;
+  std::vector<std::string> asked;
+};
+void observe_field_reads(FieldReads* sink);  // nullptr: stop
 
 }  // namespace tilecast::detail

@@ -11,6 +11,8 @@
 #include <array>
 #include <initializer_list>
 
+#include "forecast/work_budget.hpp"
+
 namespace tilecast::detail {
 
 enum class Stream { host, compute, communication };
@@ -36,6 +38,7 @@ class Timeline {
   // execution event.
   Event launch(double launch_ms, double exec_ms, Stream stream = Stream::compute,
                std::initializer_list<Event> after = {}) {
+    count_work(1);
     const Event dispatched = run(Stream::host, launch_ms);
     return run_from(stream, dispatched.finish_ms, exec_ms, after);
   }

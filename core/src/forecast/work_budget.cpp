@@ -1,5 +1,6 @@
 #include "forecast/work_budget.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "common/format.hpp"
@@ -14,9 +15,13 @@ double replay_steps(const OpGraph& g) {
 }
 
 void require_within_budget(double steps, std::string_view what, std::string_view reduce) {
+  WorkLedger& l = work_ledger();
+  ++l.estimates;
+  l.largest_estimate = std::max(l.largest_estimate, steps);
   if (steps <= kMaxReplaySteps) return;
   throw Error(std::string(what) + ": about " + format_g(steps) +
-              " kernel and pipeline steps to replay, over the budget of " +
+              " steps of work (kernel launches replayed, pipeline chunks, simulated sequences), "
+              "over the budget of " +
               format_g(kMaxReplaySteps) + " per request (about 1 s natively); reduce " +
               std::string(reduce));
 }

@@ -26,16 +26,20 @@ std::string first_present(const nlohmann::json& obj, std::initializer_list<const
   return *names.begin();
 }
 
+// Layers a config may have (the work budget refuses deep models' forecasts long before).
+constexpr std::int64_t kMaxLayers = 100000;
+
 std::int64_t size_field(const nlohmann::json& obj, std::initializer_list<const char*> names,
-                        std::string_view origin) {
-  return detail::integer_field(obj, first_present(obj, names), origin, 1, kMaxSize);
+                        std::string_view origin, std::int64_t max = kMaxSize) {
+  return detail::integer_field(obj, first_present(obj, names), origin, 1, max);
 }
 
 std::int64_t optional_size(const nlohmann::json& obj, std::initializer_list<const char*> names,
-                           std::string_view origin, std::int64_t fallback) {
+                           std::string_view origin, std::int64_t fallback,
+                           std::int64_t max = kMaxSize) {
   const std::string f = first_present(obj, names);
   if (!detail::has_field(obj, f)) return fallback;
-  return detail::integer_field(obj, f, origin, 1, kMaxSize);
+  return detail::integer_field(obj, f, origin, 1, max);
 }
 
 double optional_prob(const nlohmann::json& obj, std::string_view field, std::string_view origin,
@@ -145,7 +149,7 @@ std::int64_t optional_step(const nlohmann::json& obj, const char* field, std::st
 
 void read_gpt2_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"n_embd", "hidden_size"}, origin);
-  m.num_layers = size_field(j, {"n_layer", "num_hidden_layers"}, origin);
+  m.num_layers = size_field(j, {"n_layer", "num_hidden_layers"}, origin, kMaxLayers);
   m.num_heads = size_field(j, {"n_head", "num_attention_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
   check_heads(m, origin, detail::has_field(j, "n_head") ? "n_head" : "num_attention_heads");
@@ -156,7 +160,7 @@ void read_gpt2_shape(const nlohmann::json& j, std::string_view origin, ModelConf
 
 void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
   m.num_heads = size_field(j, {"num_attention_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
   check_heads(m, origin, "num_attention_heads");
@@ -168,7 +172,7 @@ void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConf
 
 void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
   m.num_heads = size_field(j, {"num_attention_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
   check_heads(m, origin, "num_attention_heads");
@@ -180,7 +184,7 @@ void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfi
 
 void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_hidden_layers"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
   m.num_heads = size_field(j, {"num_attention_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
   m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
@@ -198,8 +202,8 @@ void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelCon
 
 void read_t5_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"d_model", "hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_layers"}, origin);
-  m.num_decoder_layers = optional_size(j, {"num_decoder_layers"}, origin, m.num_layers);
+  m.num_layers = size_field(j, {"num_layers"}, origin, kMaxLayers);
+  m.num_decoder_layers = optional_size(j, {"num_decoder_layers"}, origin, m.num_layers, kMaxLayers);
   m.num_heads = size_field(j, {"num_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
   m.head_dim = optional_size(j, {"d_kv"}, origin, 0);
@@ -418,8 +422,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   read_attention_variant(j, origin, t, m);
   if (m.num_kv_heads == 0) m.num_kv_heads = m.num_heads;
   if (m.head_dim == 0) m.head_dim = m.hidden_size / m.num_heads;
-  if (m.num_layers > 100000 || m.num_decoder_layers > 100000)
-    throw Error(std::string(origin) + ": more than 100000 layers");
+  if (m.num_layers > kMaxLayers || m.num_decoder_layers > kMaxLayers)
+    throw Error(std::string(origin) + ": more than " + std::to_string(kMaxLayers) + " layers");
   return m;
 }
 

@@ -19,6 +19,7 @@
 
 #include "common/embedded_data.hpp"
 #include "forecast/kernel_times.hpp"
+#include "forecast/work_budget.hpp"
 #include "graph/engines/megatron_layer.hpp"
 #include "kernel/flash_attention.hpp"
 #include "parallel/megatron.hpp"
@@ -143,17 +144,6 @@ struct Timer {
   }
 };
 
-std::string divisors_of(std::int64_t n) {
-  std::string s;
-  int shown = 0;
-  for (std::int64_t d = 1; d <= n && shown < 64; ++d)
-    if (n % d == 0) {
-      s += (s.empty() ? "" : ", ") + std::to_string(d);
-      ++shown;
-    }
-  return s;
-}
-
 void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& model,
               const Workload& w, const MegatronConfig& c) {
   if (!w.training())
@@ -233,7 +223,7 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
     throw Error("virtual_stages " + std::to_string(c.virtual_stages) +
                 " (the interleaved schedule) needs pp >= 2");
   if (std::int64_t(c.pp) * c.virtual_stages > layers)
-    throw Error("pp x virtual_stages = " + std::to_string(c.pp * c.virtual_stages) +
+    throw Error("pp x virtual_stages = " + std::to_string(std::int64_t(c.pp) * c.virtual_stages) +
                 " model chunks, more than " + model.name + "'s " + std::to_string(layers) +
                 " layers");
   if (w.batch % c.dp != 0)
@@ -356,6 +346,11 @@ MegatronForecast detail::forecast_megatron_cached(const GpuSpec& gpu, const Syst
   }
   const MegatronPass emb = megatron_embedding(shape, d);
   const MegatronPass head = megatron_head(shape, d);
+  // the work: each pass's items once (a layer stands for all), then a few steps per pipeline rank
+  require_within_budget(double(layer.forward.size() + layer.backward.size() + emb.forward.size() +
+                               emb.backward.size() + head.forward.size() + head.backward.size()) +
+                            4.0 * double(c.pp),
+                        "megatron training forecast", "pp");
   const PassTime ef = timer.pass(emb.forward), eb_ = timer.pass(emb.backward);
   const PassTime hf = timer.pass(head.forward), hb = timer.pass(head.backward);
   f.layer_forward_ms = lf.compute_ms + lf.exposed_ms;

@@ -113,6 +113,9 @@ ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& sy
 // Steps the pipeline schedule takes: a forward and a backward chunk per micro-batch per stage
 // (the work budget, forecast/work_budget.hpp).
 double schedule_steps(const ParallelConfig& c);
+// The first `limit` divisors of n, ascending (for the errors naming valid dp or micro-batch
+// counts): O(sqrt n), so a batch of 2^31 answers at once.
+std::string divisors_of(std::int64_t n, std::size_t limit = 64);
 
 // One micro-batch on one stage:
 struct MicrobatchReplay {

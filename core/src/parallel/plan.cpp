@@ -24,7 +24,8 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
     throw Error("global batch must be a positive integer, got " + std::to_string(q.global_batch));
   if (q.seq < 1 || q.seq > (std::int64_t{1} << 31))
     throw Error("seq must be a positive integer, got " + std::to_string(q.seq));
-  const int room = system.gpus_per_node * (system.network ? system.max_nodes : 1);
+  const std::int64_t room =
+      std::int64_t{system.gpus_per_node} * (system.network ? system.max_nodes : 1);
   if (q.gpus < 0 || q.gpus > room)
     throw Error("gpus " + std::to_string(q.gpus) + ": " + system.id + " holds 1 to " +
                 std::to_string(room));

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/error.hpp"
 
@@ -130,6 +131,7 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
         if (!c.forward) dep = s + 1 < pp ? b_sent[s + 1][c.mb] : f_done[s][c.mb];
         if (dep == kUnset) break;
         const MicrobatchReplay& mb = st[s].mb;
+        count_work(1);
         const double start = std::max(compute_ready[s], dep);
         const double dur = c.forward ? mb.forward_ms : mb.backward_ms;
         const double finish = start + dur;

@@ -253,10 +253,7 @@ double schedule_steps(const ParallelConfig& c) {
   return 2.0 * double(c.pp) * double(c.microbatches);
 }
 
-namespace {
-
-// The first `limit` divisors of n, ascending: pairs (d, n / d) up to sqrt(n), O(sqrt n).
-std::string divisors_of(std::int64_t n, std::size_t limit = 64) {
+std::string divisors_of(std::int64_t n, std::size_t limit) {
   std::vector<std::int64_t> low, high;
   for (std::int64_t d = 1; d <= n / d; ++d)
     if (n % d == 0) {
@@ -270,10 +267,13 @@ std::string divisors_of(std::int64_t n, std::size_t limit = 64) {
   return s;
 }
 
+namespace {
+
 void validate(const SystemSpec& system, const Workload& w, const ParallelConfig& c) {
   if (!w.training())
     throw Error(
-        "multi-GPU forecasts (dp, tp, pp, microbatches, zero, recompute) are for "
+        "multi-GPU forecasts (gpus, dp, tp, pp, microbatches, zero, recompute, schedule, "
+        "bucket_mb, system) are for "
         "training; mode is " +
         std::string(mode_name(w.mode)) + " (serving's tensor parallelism: tilecast serve --tp)");
   auto positive = [](int v, const char* name) {

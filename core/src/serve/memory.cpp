@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/checked.hpp"
 #include "model/architectures.hpp"
 #include "serve/quantize.hpp"
 
@@ -43,7 +44,7 @@ std::int64_t MemoryModel::max_batch(std::int64_t tokens) const {
   const double free_bytes = capacity_bytes - weights_bytes - context_bytes;
   const double per_seq = kv_seq_bytes(tokens) + activation_bytes_per_seq;
   if (free_bytes <= 0 || per_seq <= 0) return 0;
-  return std::int64_t(std::min(std::floor(free_bytes / per_seq), 1e15));
+  return count_of(free_bytes / per_seq, 1e15);
 }
 
 std::int64_t MemoryModel::max_context(std::int64_t batch) const {
@@ -52,16 +53,15 @@ std::int64_t MemoryModel::max_context(std::int64_t batch) const {
   if (free_bytes <= 0) return 0;
   if (kv_window_bytes_per_token > 0) {  // within the window every layer grows, past it the rest
     const double within = (kv_bytes_per_token + kv_window_bytes_per_token) * double(batch);
-    if (free_bytes < within * double(kv_window))
-      return std::int64_t(std::min(std::floor(free_bytes / within), 1e15));
+    if (free_bytes < within * double(kv_window)) return count_of(free_bytes / within, 1e15);
     const double rest = free_bytes - within * double(kv_window);
     const double per_token = kv_bytes_per_token * double(batch);
     if (per_token <= 0) return std::int64_t(1e15);
-    return std::int64_t(std::min(double(kv_window) + std::floor(rest / per_token), 1e15));
+    return count_of(double(kv_window) + std::floor(rest / per_token), 1e15);
   }
   const double per_token = kv_bytes_per_token * double(batch);
   if (per_token <= 0) return 0;
-  return std::int64_t(std::min(std::floor(free_bytes / per_token), 1e15));
+  return count_of(free_bytes / per_token, 1e15);
 }
 
 MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, double params,

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/checked.hpp"
 #include "graph/engines/megatron_layer.hpp"
 #include "model/architectures.hpp"
 #include "tilecast/enum_names.hpp"
@@ -39,6 +40,11 @@ std::int64_t checked(std::int64_t v, const char* what) {
                 " is outside 1.." + std::to_string(kMaxKernelDim) +
                 " (a smaller micro-batch, sequence or model)");
   return v;
+}
+
+// a x b for a kernel dimension: 64-bit, checked (common/checked.hpp), then within kMaxKernelDim.
+std::int64_t dim_mul(std::int64_t a, std::int64_t b, const char* what) {
+  return checked(checked_mul(a, b, std::string("megatron engine: ") + what), what);
 }
 
 struct Emitter {
@@ -265,7 +271,9 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool 
   const std::int64_t h = m.hidden, hd = m.head_dim, s = d.seq, b = d.micro_batch;
   const std::int64_t heads = m.heads / tp;
   const std::int64_t kv = m.kv_heads % tp == 0 ? m.kv_heads / tp : 1;
-  const std::int64_t qc = heads * hd, kvc = kv * hd, qkv = qc + 2 * kvc;
+  const std::int64_t qc = dim_mul(heads, hd, "heads x head_dim"),
+                     kvc = dim_mul(kv, hd, "kv heads x head_dim"),
+                     qkv = checked(qc + 2 * kvc, "query, key and value width");
   const std::int64_t ffn = ceil_div(m.ffn, tp), fc1 = m.gated_mlp ? 2 * ffn : ffn;
   const double hid = double(Tn) * double(h);  // norm-region activation elements
   const double full = double(T) * double(h);  // gathered activation elements
@@ -300,9 +308,9 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool 
       e.flash("flash attention forward", flops, double(T) * double(2 * qc + 2 * kvc) * eb, false);
       return;
     }
-    const std::int64_t B = b * heads;
+    const std::int64_t B = dim_mul(b, heads, "micro-batch x heads");
     e.bmm("attention scores (QK^T)", B, s, hd, s);
-    e.softmax("fused scale-mask-softmax", B * s, s, 2);
+    e.softmax("fused scale-mask-softmax", dim_mul(B, s, "micro-batch x heads x seq"), s, 2);
     if (m.attention_dropout)
       e.memory("attention dropout", double(B) * double(s) * double(s) * (2 * eb + 1),
                OpKind::memory, true);
@@ -372,13 +380,13 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool 
                          double(hd) * (m.causal ? 0.5 : 1.0) * cp_share;
     g.flash("flash attention backward", flops, double(T) * double(4 * qc + 4 * kvc) * eb, true);
   } else {
-    const std::int64_t B = b * heads;
+    const std::int64_t B = dim_mul(b, heads, "micro-batch x heads");
     g.bmm("AV backward (grad P)", B, s, hd, s);
     g.bmm("AV backward (grad V)", B, s, s, hd);
     if (m.attention_dropout)
       g.memory("attention dropout backward", double(B) * double(s) * double(s) * (2 * eb + 1),
                OpKind::memory, true);
-    g.softmax("fused softmax backward", B * s, s, 3);
+    g.softmax("fused softmax backward", dim_mul(B, s, "micro-batch x heads x seq"), s, 3);
     g.bmm("QK^T backward (grad Q)", B, s, s, hd);
     g.bmm("QK^T backward (grad K)", B, s, s, hd);
   }

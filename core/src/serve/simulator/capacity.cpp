@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
+#include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/version.hpp"
 
@@ -40,11 +42,25 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     throw Error("capacity: give one price per GPU hour, or one per GPU (" +
                 std::to_string(gpus.size()) + ")");
   for (double p : r.price_per_gpu_hour)
-    if (!(p > 0 && p < 1e6)) throw Error("capacity: a price per GPU hour must be above 0");
+    if (!(p > 0 && p <= 1e6))
+      throw Error("capacity: a price per GPU hour must be above 0 and at most 1e6");
 
   CapacityPlan plan;
   plan.request = r;
   const std::vector<int> tps = detail::valid_tps(model);
+  // the work of every simulation the search may run, before any (forecast/work_budget.hpp):
+  // per GPU and tensor-parallel size, one at the most replicas and a bisection below
+  double simulations = 0;
+  for (int tp : {1, 2, 4, 8}) {
+    if (tp > r.max_gpus || std::find(tps.begin(), tps.end(), tp) == tps.end()) continue;
+    simulations += 1;
+    for (int span = r.max_gpus / tp; span > 1; span = (span + 1) / 2) simulations += 1;
+  }
+  LoadRequest each = r.load;
+  each.arrivals = Arrivals::poisson;
+  detail::require_within_budget(double(gpus.size()) * simulations * detail::simulation_work(each),
+                                "capacity plan",
+                                "requests, output tokens, max_gpus or the GPUs named");
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuSpec& gpu = gpus[g];
     const double price = r.price_per_gpu_hour.empty()       ? 0

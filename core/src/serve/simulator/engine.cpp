@@ -8,14 +8,21 @@
 #include "serve/simulator/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
+#include "forecast/work_budget.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
 namespace {
 
-constexpr std::int64_t kMaxSteps = 20'000'000;
+// The budget is checked again as the run goes, every this many steps (preemptions recompute).
+constexpr std::int64_t kBudgetCheckSteps = 4096;
+
+double sequence_steps_work(double sequence_steps) {
+  return sequence_steps * kReplayStepsPerSimulatedSequenceStep;
+}
 
 struct Loop {
   std::vector<SimRequest>& reqs;
@@ -48,9 +55,13 @@ struct Loop {
     if (lim.clients > 0 && issued < reqs.size()) reqs[issued++].arrival_ms = at_ms;
   }
   void record(std::int64_t tokens, std::int64_t seqs) {
-    if (++run.steps > kMaxSteps)
-      throw Error("the serving simulation passed " + std::to_string(kMaxSteps) +
-                  " engine steps; use fewer requests or shorter outputs");
+    ++run.steps;
+    run.sequence_steps += seqs;
+    count_work(sequence_steps_work(double(seqs)));
+    if (run.steps % kBudgetCheckSteps == 0)
+      require_within_budget(sequence_steps_work(double(run.sequence_steps)),
+                            "serving simulation (so far, with its preemptions)",
+                            "requests, output tokens or max_seqs");
     run.sum_seqs += double(seqs);
     run.sum_tokens += double(tokens);
     run.kv_use.emplace_back(now, double(lim.blocks - free_blocks) / double(lim.blocks));
@@ -208,6 +219,42 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
   else
     loop.static_batches();
   return std::move(loop.run);
+}
+
+double simulation_work(const LoadRequest& r) {
+  const bool from_trace = !r.trace.empty();
+  const double n = r.arrivals == Arrivals::trace ? double(r.trace.size()) : double(r.requests);
+  // a prefill chunk: the step's token budget less one token for each other running sequence
+  const double chunk =
+      std::max(1.0, double(r.max_batch_tokens) -
+                        double(std::min<std::int64_t>(r.max_seqs, std::int64_t(n))) + 1);
+  auto continuous = [&](double prompt, double output) {
+    return output + std::ceil(prompt / chunk);
+  };
+  double steps = 0;
+  if (r.scheduler == Scheduler::continuous) {
+    if (!from_trace) {
+      steps = n * continuous(double(r.serving.prompt), double(r.serving.output));
+    } else {
+      // the trace's lengths, cycled over the requests
+      double per_pass = 0;
+      for (const TraceRequest& t : r.trace)
+        per_pass += continuous(double(t.prompt), double(t.output));
+      const double passes = std::floor(n / double(r.trace.size()));
+      steps = passes * per_pass;
+      for (std::size_t i = 0; i < std::size_t(n) % r.trace.size(); ++i)
+        steps += continuous(double(r.trace[i].prompt), double(r.trace[i].output));
+    }
+  } else {
+    // every sequence of a batch stays to its batch's longest output: at most the longest of all
+    double longest = double(r.serving.output);
+    if (from_trace) {
+      longest = 0;
+      for (const TraceRequest& t : r.trace) longest = std::max(longest, double(t.output));
+    }
+    steps = n * (1 + longest);
+  }
+  return sequence_steps_work(steps);
 }
 
 }  // namespace tilecast::detail

@@ -32,12 +32,20 @@ struct EngineLimits {
 
 struct EngineRun {
   std::int64_t steps = 0, preemptions = 0;
+  std::int64_t sequence_steps = 0;  // sequences scheduled, summed over steps
   double sum_seqs = 0, sum_tokens = 0;
   std::vector<std::pair<double, double>> kv_use;  // after every step: (ms, fraction used)
 };
 
 // Runs every request to completion (requests in arrival order; closed loop: in issue order).
-// Throws Error when the run would exceed the step limit.
+// Throws Error when the run passes the work budget (forecast/work_budget.hpp; preemptions
+// recompute beyond simulation_work's estimate).
 EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost);
+
+// The work of simulating `r`, in the work budget's replay steps, before it runs: each request's
+// sequence-steps (continuous: one per output token and per prefill chunk; static: its batch's
+// longest output), weighted by kReplayStepsPerSimulatedSequenceStep. Requests and lengths are
+// checked by simulate_serving; this only counts.
+double simulation_work(const LoadRequest& r);
 
 }  // namespace tilecast::detail

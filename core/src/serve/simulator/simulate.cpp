@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/checked.hpp"
+#include "forecast/work_budget.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
 #include "serve/simulator/engine.hpp"
@@ -19,7 +21,6 @@ namespace {
 
 constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxRequests = 1'000'000;
-constexpr double kMaxOutputTokens = 5e7;  // all requests' output tokens together
 constexpr std::size_t kKvPoints = 200;
 
 // numpy's default (linear between the two nearest ranks).
@@ -104,6 +105,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     if (t.prompt < 1 || t.prompt > kMaxTokens || t.output < 1 || t.output > kMaxTokens ||
         !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
       throw Error("a trace request is out of range (arrival 0 to 1e12 ms, lengths 1 to 2^31)");
+  // the work, before the requests are built (forecast/work_budget.hpp decides)
+  detail::require_within_budget(detail::simulation_work(r), "serving simulation",
+                                "requests, output tokens or the trace's length");
   if (r.arrivals == Arrivals::trace) {
     for (const TraceRequest& t : r.trace)
       reqs.push_back({.arrival_ms = t.arrival_ms, .prompt = t.prompt, .output = t.output});
@@ -140,9 +144,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     outputs += double(q.output);
     longest = std::max(longest, q.prompt + q.output);
   }
-  if (outputs > kMaxOutputTokens)
-    throw Error("the requests generate " + fmt("%.0f", outputs) +
-                " output tokens in all; a simulation takes at most 50000000");
 
   // the KV cache, as vLLM sizes it
   const ModelConfig shard = detail::shard_model(model, s.tp);
@@ -157,7 +158,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
                              mem.activation_bytes_per_seq - mem.context_bytes;
-  if (cache_bytes < block_bytes)
+  if (!(cache_bytes >= block_bytes))  // NaN too
     throw Error(model.name + " does not fit on " + gpu.name +
                 (s.tp > 1 ? " x" + std::to_string(s.tp) : std::string()) + " at " +
                 fmt("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
@@ -165,7 +166,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
                 std::to_string(r.max_batch_tokens) + " tokens per step " +
                 fmt("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
                 ", no room left for a KV-cache block");
-  lim.blocks = std::int64_t(std::min(std::floor(cache_bytes / block_bytes), 1e12));
+  lim.blocks = detail::count_of(cache_bytes / block_bytes, 1e12);
   lim.scheduler = r.scheduler;
   lim.max_batch_tokens = r.max_batch_tokens;
   lim.max_seqs = r.max_seqs;

@@ -37,154 +37,159 @@ bool mentions(const ServingForecast& f, const std::string& words) {
 
 }  // namespace
 
-TEST_CASE("KV-cache bytes per token: 2 x layers x kv heads x head_dim x bytes") {
-  // Llama-2 7B, FP16: 2 x 32 x 32 x 128 x 2
-  CHECK(kv_cache_bytes_per_token(find_model("llama2-7b"), DataType::fp16) == 524288);
-  // Llama-3 8B, grouped-query attention with 8 key/value heads
-  CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16) == 131072);
-  CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::fp32) == 262144);
-  // tensor parallel: the key/value heads split over the GPUs
-  CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16, 2) == 65536);
-  // more GPUs than kv heads: each GPU keeps one (replicated)
-  CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16, 16) == 16384);
-}
-
-TEST_CASE("weights and the memory breakdown of Llama-2 7B in BF16") {
-  const ServingForecast f =
-      forecast_serving(find_gpu("a100-80gb-sxm"), find_model("llama2-7b"), request(512, 128, 4));
-  // 6,738,415,616 parameters x 2 bytes
-  CHECK(f.memory.weights_gb == doctest::Approx(13.477).epsilon(0.001));
-  // 524,288 bytes x 4 sequences x 640 tokens
-  CHECK(f.memory.kv_cache_gb == doctest::Approx(524288.0 * 4 * 640 / 1e9));
-  CHECK(f.memory.total_gb == doctest::Approx(f.memory.weights_gb + f.memory.kv_cache_gb +
-                                             f.memory.activations_gb + f.memory.context_gb));
-  CHECK(f.memory.capacity_gb == 80);
-  CHECK(f.memory.fits);
-  CHECK(f.max_batch >= 4);
-}
-
-TEST_CASE("max_batch and max_context solve the memory equation") {
-  const GpuSpec& gpu = find_gpu("h100-sxm");
-  const ModelConfig& model = find_model("llama3-8b");
-  const ServingForecast f = forecast_serving(gpu, model, request(512, 256, 8));
-  REQUIRE(f.max_batch > 8);
-  // the largest batch fits, one more does not
-  CHECK(forecast_serving(gpu, model, request(512, 256, f.max_batch)).memory.fits);
-  CHECK_FALSE(forecast_serving(gpu, model, request(512, 256, f.max_batch + 1)).memory.fits);
-  // longer sequences fit fewer; a longer context fits at the batch
-  const ServingForecast longer = forecast_serving(gpu, model, request(2048, 2048, 8));
-  CHECK(longer.max_batch < f.max_batch);
-  CHECK(f.max_context > 768);
-  CHECK(forecast_serving(gpu, model, request(512, f.max_context - 512, 8)).memory.fits);
-  CHECK_FALSE(forecast_serving(gpu, model, request(512, f.max_context - 511, 8)).memory.fits);
-}
-
-TEST_CASE("decode grows with the context, prefill with the prompt") {
-  const GpuSpec& gpu = find_gpu("h100-sxm");
-  const ModelConfig& model = find_model("llama3-8b");
-  for (Engine e : {Engine::fused, Engine::eager}) {
-    CAPTURE(engine_name(e));
-    ServingRequest r = request(512, 2048, 8);
-    r.engine = e;
-    const ServingForecast f = forecast_serving(gpu, model, r);
-    REQUIRE(f.decode_ms_at.size() == 5);
-    CHECK(f.decode_ms_at.front().first == 512);
-    CHECK(f.decode_ms_at.back().first == 512 + 2046);
-    for (std::size_t i = 1; i < f.decode_ms_at.size(); ++i)
-      CHECK(f.decode_ms_at[i].second > f.decode_ms_at[i - 1].second);
-    CHECK(f.decode_ms_per_token > f.decode_ms_at.front().second);
-    CHECK(f.decode_ms_per_token < f.decode_ms_at.back().second);
-    CHECK(f.total_ms == doctest::Approx(f.prefill_ms + f.decode_ms_per_token * 2047));
-    CHECK(f.tokens_per_s == doctest::Approx(8 * 1000 / f.decode_ms_per_token));
-    ServingRequest longer = r;
-    longer.prompt = 2048;
-    CHECK(forecast_serving(gpu, model, longer).prefill_ms > 2 * f.prefill_ms);
+TEST_SUITE("serving") {
+  TEST_CASE("KV-cache bytes per token: 2 x layers x kv heads x head_dim x bytes") {
+    // Llama-2 7B, FP16: 2 x 32 x 32 x 128 x 2
+    CHECK(kv_cache_bytes_per_token(find_model("llama2-7b"), DataType::fp16) == 524288);
+    // Llama-3 8B, grouped-query attention with 8 key/value heads
+    CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16) == 131072);
+    CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::fp32) == 262144);
+    // tensor parallel: the key/value heads split over the GPUs
+    CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16, 2) == 65536);
+    // more GPUs than kv heads: each GPU keeps one (replicated)
+    CHECK(kv_cache_bytes_per_token(find_model("llama3-8b"), DataType::bf16, 16) == 16384);
   }
-}
 
-TEST_CASE("the fused engine beats eager; eager decode matches the decode-mode forecast") {
-  const GpuSpec& gpu = find_gpu("h100-sxm");
-  const ModelConfig& model = find_model("llama3-8b");
-  ServingRequest r = request(1024, 2, 8, DataType::fp32);
-  const ServingForecast fused = forecast_serving(gpu, model, r);
-  r.engine = Engine::eager;
-  const ServingForecast eager = forecast_serving(gpu, model, r);
-  CHECK(fused.prefill_ms < eager.prefill_ms);
-  CHECK(fused.decode_ms_per_token < eager.decode_ms_per_token);
-  // one eager FP32 decode step against 1024 cached tokens is `forecast --mode decode`
-  const ModelForecast step =
-      forecast_model(gpu, model, make_workload(Mode::decode, 8, 1, 1024), Predictor::tilecast);
-  CHECK(eager.decode_ms_at.front().second == doctest::Approx(step.latency_ms).epsilon(1e-9));
-  // the score matrix: eager keeps it, so its prefill workspace is larger
-  CHECK(eager.memory.activations_gb > fused.memory.activations_gb);
-}
-
-TEST_CASE("tensor parallelism: less compute per GPU, all-reduces, half the weights") {
-  const GpuSpec& gpu = find_gpu("h100-sxm");
-  const ModelConfig& model = find_model("llama3-8b");
-  ServingRequest r = request(512, 64, 8);
-  const ServingForecast one = forecast_serving(gpu, model, r);
-  r.tp = 2;
-  const ServingForecast two = forecast_serving(gpu, model, r);
-  CHECK(two.comm_ms > 0);
-  CHECK(two.comm_model.find("DGX H100") != std::string::npos);
-  CHECK(two.prefill_ms < one.prefill_ms);
-  CHECK(two.memory.weights_gb == doctest::Approx(one.memory.weights_gb / 2));
-  CHECK(two.kv_cache_bytes_per_token == one.kv_cache_bytes_per_token / 2);
-  r.tp = 3;  // 32 heads
-  CHECK_THROWS_WITH_AS(forecast_serving(gpu, model, r), doctest::Contains("does not divide"),
-                       Error);
-}
-
-TEST_CASE("bad input: beyond the model's context, too large to fit, a precision the GPU lacks") {
-  const ModelConfig& model = find_model("llama2-7b");  // 4,096 positions
-  const ServingForecast longer =
-      forecast_serving(find_gpu("h100-sxm"), model, request(4000, 200, 1));
-  CHECK(mentions(longer, "4096 positions"));
-  CHECK_FALSE(
-      mentions(forecast_serving(find_gpu("h100-sxm"), model, request(3000, 200, 1)), "positions"));
-
-  const ServingForecast huge =
-      forecast_serving(find_gpu("h100-sxm"), model, request(2048, 2048, 256));
-  CHECK_FALSE(huge.memory.fits);
-  CHECK(std::isfinite(huge.total_ms));
-  CHECK(mentions(huge, "Does not fit"));
-  CHECK(mentions(huge, "more than"));
-
-  // a V100 has FP16 tensor cores but no BF16
-  CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1)),
-                       doctest::Contains("no bf16 units; its precisions: fp32, fp16"), Error);
-  CHECK_NOTHROW(forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1, DataType::fp16)));
-  // an encoder cannot decode
-  CHECK_THROWS_AS(
-      forecast_serving(find_gpu("h100-sxm"), find_model("bert-base"), request(128, 16, 1)), Error);
-}
-
-TEST_CASE("api::forecast_serving: every field present and finite") {
-  const std::string text = api::forecast_serving(
-      R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":512,"output":256,"batch":8,"precision":"bf16"})");
-  const auto j = nlohmann::json::parse(text);
-  for (const char* k : {"prefill_ms", "decode_ms_per_token", "total_ms", "tokens_per_s",
-                        "kv_cache_bytes_per_token"}) {
-    CAPTURE(k);
-    REQUIRE(j.contains(k));
-    CHECK(std::isfinite(j[k].get<double>()));
-    CHECK(j[k].get<double>() > 0);
+  TEST_CASE("weights and the memory breakdown of Llama-2 7B in BF16") {
+    const ServingForecast f =
+        forecast_serving(find_gpu("a100-80gb-sxm"), find_model("llama2-7b"), request(512, 128, 4));
+    // 6,738,415,616 parameters x 2 bytes
+    CHECK(f.memory.weights_gb == doctest::Approx(13.477).epsilon(0.001));
+    // 524,288 bytes x 4 sequences x 640 tokens
+    CHECK(f.memory.kv_cache_gb == doctest::Approx(524288.0 * 4 * 640 / 1e9));
+    CHECK(f.memory.total_gb == doctest::Approx(f.memory.weights_gb + f.memory.kv_cache_gb +
+                                               f.memory.activations_gb + f.memory.context_gb));
+    CHECK(f.memory.capacity_gb == 80);
+    CHECK(f.memory.fits);
+    CHECK(f.max_batch >= 4);
   }
-  for (const char* k : {"weights_gb", "kv_cache_gb", "activations_gb", "context_gb", "total_gb"}) {
-    CAPTURE(k);
-    CHECK(std::isfinite(j["memory"][k].get<double>()));
+
+  TEST_CASE("max_batch and max_context solve the memory equation") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    const ServingForecast f = forecast_serving(gpu, model, request(512, 256, 8));
+    REQUIRE(f.max_batch > 8);
+    // the largest batch fits, one more does not
+    CHECK(forecast_serving(gpu, model, request(512, 256, f.max_batch)).memory.fits);
+    CHECK_FALSE(forecast_serving(gpu, model, request(512, 256, f.max_batch + 1)).memory.fits);
+    // longer sequences fit fewer; a longer context fits at the batch
+    const ServingForecast longer = forecast_serving(gpu, model, request(2048, 2048, 8));
+    CHECK(longer.max_batch < f.max_batch);
+    CHECK(f.max_context > 768);
+    CHECK(forecast_serving(gpu, model, request(512, f.max_context - 512, 8)).memory.fits);
+    CHECK_FALSE(forecast_serving(gpu, model, request(512, f.max_context - 511, 8)).memory.fits);
   }
-  CHECK(j["memory"]["fits"].get<bool>());
-  CHECK(j["max_batch"].get<std::int64_t>() > 8);
-  CHECK(j["decode_ms_at"].contains("512"));
-  CHECK(j["engine"] == "fused");
-  CHECK(j["caveats"].size() >= 3);
-  CHECK_THROWS_WITH_AS(
-      api::forecast_serving(R"({"gpu":"h100-sxm","model":"llama3-8b","output":4})"),
-      doctest::Contains("'prompt'"), Error);
-  CHECK_THROWS_WITH_AS(
-      api::forecast_serving(
-          R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":4,"output":4,"engine":"turbo"})"),
-      doctest::Contains("field 'engine'"), Error);
+
+  TEST_CASE("decode grows with the context, prefill with the prompt") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    for (Engine e : {Engine::fused, Engine::eager}) {
+      CAPTURE(engine_name(e));
+      ServingRequest r = request(512, 2048, 8);
+      r.engine = e;
+      const ServingForecast f = forecast_serving(gpu, model, r);
+      REQUIRE(f.decode_ms_at.size() == 5);
+      CHECK(f.decode_ms_at.front().first == 512);
+      CHECK(f.decode_ms_at.back().first == 512 + 2046);
+      for (std::size_t i = 1; i < f.decode_ms_at.size(); ++i)
+        CHECK(f.decode_ms_at[i].second > f.decode_ms_at[i - 1].second);
+      CHECK(f.decode_ms_per_token > f.decode_ms_at.front().second);
+      CHECK(f.decode_ms_per_token < f.decode_ms_at.back().second);
+      CHECK(f.total_ms == doctest::Approx(f.prefill_ms + f.decode_ms_per_token * 2047));
+      CHECK(f.tokens_per_s == doctest::Approx(8 * 1000 / f.decode_ms_per_token));
+      ServingRequest longer = r;
+      longer.prompt = 2048;
+      CHECK(forecast_serving(gpu, model, longer).prefill_ms > 2 * f.prefill_ms);
+    }
+  }
+
+  TEST_CASE("the fused engine beats eager; eager decode matches the decode-mode forecast") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    ServingRequest r = request(1024, 2, 8, DataType::fp32);
+    const ServingForecast fused = forecast_serving(gpu, model, r);
+    r.engine = Engine::eager;
+    const ServingForecast eager = forecast_serving(gpu, model, r);
+    CHECK(fused.prefill_ms < eager.prefill_ms);
+    CHECK(fused.decode_ms_per_token < eager.decode_ms_per_token);
+    // one eager FP32 decode step against 1024 cached tokens is `forecast --mode decode`
+    const ModelForecast step =
+        forecast_model(gpu, model, make_workload(Mode::decode, 8, 1, 1024), Predictor::tilecast);
+    CHECK(eager.decode_ms_at.front().second == doctest::Approx(step.latency_ms).epsilon(1e-9));
+    // the score matrix: eager keeps it, so its prefill workspace is larger
+    CHECK(eager.memory.activations_gb > fused.memory.activations_gb);
+  }
+
+  TEST_CASE("tensor parallelism: less compute per GPU, all-reduces, half the weights") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    ServingRequest r = request(512, 64, 8);
+    const ServingForecast one = forecast_serving(gpu, model, r);
+    r.tp = 2;
+    const ServingForecast two = forecast_serving(gpu, model, r);
+    CHECK(two.comm_ms > 0);
+    CHECK(two.comm_model.find("DGX H100") != std::string::npos);
+    CHECK(two.prefill_ms < one.prefill_ms);
+    CHECK(two.memory.weights_gb == doctest::Approx(one.memory.weights_gb / 2));
+    CHECK(two.kv_cache_bytes_per_token == one.kv_cache_bytes_per_token / 2);
+    r.tp = 3;  // 32 heads
+    CHECK_THROWS_WITH_AS(forecast_serving(gpu, model, r), doctest::Contains("does not divide"),
+                         Error);
+  }
+
+  TEST_CASE("bad input: beyond the model's context, too large to fit, a precision the GPU lacks") {
+    const ModelConfig& model = find_model("llama2-7b");  // 4,096 positions
+    const ServingForecast longer =
+        forecast_serving(find_gpu("h100-sxm"), model, request(4000, 200, 1));
+    CHECK(mentions(longer, "4096 positions"));
+    CHECK_FALSE(mentions(forecast_serving(find_gpu("h100-sxm"), model, request(3000, 200, 1)),
+                         "positions"));
+
+    const ServingForecast huge =
+        forecast_serving(find_gpu("h100-sxm"), model, request(2048, 2048, 256));
+    CHECK_FALSE(huge.memory.fits);
+    CHECK(std::isfinite(huge.total_ms));
+    CHECK(mentions(huge, "Does not fit"));
+    CHECK(mentions(huge, "more than"));
+
+    // a V100 has FP16 tensor cores but no BF16
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1)),
+                         doctest::Contains("no bf16 units; its precisions: fp32, fp16"), Error);
+    CHECK_NOTHROW(
+        forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1, DataType::fp16)));
+    // an encoder cannot decode
+    CHECK_THROWS_AS(
+        forecast_serving(find_gpu("h100-sxm"), find_model("bert-base"), request(128, 16, 1)),
+        Error);
+  }
+
+  TEST_CASE("api::forecast_serving: every field present and finite") {
+    const std::string text = api::forecast_serving(
+        R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":512,"output":256,"batch":8,"precision":"bf16"})");
+    const auto j = nlohmann::json::parse(text);
+    for (const char* k : {"prefill_ms", "decode_ms_per_token", "total_ms", "tokens_per_s",
+                          "kv_cache_bytes_per_token"}) {
+      CAPTURE(k);
+      REQUIRE(j.contains(k));
+      CHECK(std::isfinite(j[k].get<double>()));
+      CHECK(j[k].get<double>() > 0);
+    }
+    for (const char* k :
+         {"weights_gb", "kv_cache_gb", "activations_gb", "context_gb", "total_gb"}) {
+      CAPTURE(k);
+      CHECK(std::isfinite(j["memory"][k].get<double>()));
+    }
+    CHECK(j["memory"]["fits"].get<bool>());
+    CHECK(j["max_batch"].get<std::int64_t>() > 8);
+    CHECK(j["decode_ms_at"].contains("512"));
+    CHECK(j["engine"] == "fused");
+    CHECK(j["caveats"].size() >= 3);
+    CHECK_THROWS_WITH_AS(
+        api::forecast_serving(R"({"gpu":"h100-sxm","model":"llama3-8b","output":4})"),
+        doctest::Contains("'prompt'"), Error);
+    CHECK_THROWS_WITH_AS(
+        api::forecast_serving(
+            R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":4,"output":4,"engine":"turbo"})"),
+        doctest::Contains("field 'engine'"), Error);
+  }
 }

@@ -47,8 +47,7 @@ struct MegatronPass {
   // Of those, the weights of its FP8 GEMMs (FP8 training): cast to FP8 with their transpose
   // once a step (TransformerEngine caches them over the micro-batches), and kept as both.
   double fp8_params = 0;
-  double params = 0;         // this rank's parameters of the block
-  double expert_params = 0;  // of which experts' (their gradients reduce over dp / ep)
+  double expert_params = 0;  // of params, experts' (their gradients reduce over dp / ep)
 };
 
 // The shape Megatron sees, read from the model config (docs/megatron.md, "Models").

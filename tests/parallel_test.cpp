@@ -288,12 +288,13 @@ TEST_SUITE("parallel") {
     CHECK(pressure(full));
     CHECK_FALSE(pressure(small));
     CHECK_FALSE(pressure(roomy));
-    // inference forecasts carry no training memory
-    CHECK_FALSE(
-        nlohmann::json::parse(
-            api::forecast_model(
-                R"({"model":"gpt2","gpu":"t4","batch":1,"seq":128,"predictor":"roofline"})"))
-            .contains("memory"));
+    // inference forecasts carry a pass's memory (weights, KV cache, activations), not training's
+    const auto pass = nlohmann::json::parse(api::forecast_model(
+        R"({"model":"gpt2","gpu":"t4","batch":1,"seq":128,"predictor":"roofline"})"))["memory"];
+    CHECK_FALSE(pass.contains("gradients_gb"));
+    CHECK(pass.at("kv_cache_gb") == 0);
+    CHECK(pass.at("fits") == true);
+    CHECK(pass.at("tp_to_fit") == 1);
   }
 
   TEST_CASE("memory per GPU: fits against the GPU, breakdown sums") {

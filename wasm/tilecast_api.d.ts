@@ -376,6 +376,10 @@ export interface ParallelSetting {
    * the system's id
    */
   system: string;
+  /**
+   * the graph each rank replays, only when not eager (torch.compile: element-wise chains fused)
+   */
+  engine?: 'compiled';
 }
 /**
  * ms per kind of kernel, plus communication and the pipeline bubble.

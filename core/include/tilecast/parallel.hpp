@@ -34,6 +34,9 @@ struct ParallelConfig {
   Recompute recompute = Recompute::none;
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double bucket_mb = 25;  // DDP's bucket_cap_mb
+  // The graph every rank replays: eager (PyTorch eager with autocast) or compiled
+  // (torch.compile: element-wise chains fused, docs/fusion.md). fused is the serving engine's.
+  Engine engine = Engine::eager;
   // dp x tp x pp in 64 bits; throws Error when the product does not fit (no wrap to 0).
   std::int64_t gpus() const;
 };

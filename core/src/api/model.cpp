@@ -196,11 +196,8 @@ std::string forecast_model(std::string_view request_json) {
         "`tilecast serve`); allowed here: " +
         enum_names_of(engine_names(), kModelEngines, ", "));
   if (wants_parallel(req)) {
-    if (engine != Engine::eager)
-      throw Error(
-          "model request: field 'engine': multi-GPU forecasts model the eager graph only "
-          "(docs/parallel.md); leave 'engine' out or set it to eager");
-    const ParallelConfig c = request_parallel(req);
+    ParallelConfig c = request_parallel(req);
+    c.engine = engine;  // eager or compiled: each rank replays that graph
     const SystemSpec system = system_for(req, gpu, c.gpus());
     return parallel_forecast_to_json(gpu, model,
                                      forecast_parallel(gpu, system, model, w, c, predictor));

@@ -103,7 +103,7 @@ struct MicrobatchReplay;
 // The stages' micro-batch replays of one model, by what they depend on (tp, pp, micro-batch
 // size, seq, recomputation, ZeRO-3's dp, bucket size): configurations differing only in dp or
 // the ZeRO stage share them (the plan search).
-using ReplayKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, double>;
+using ReplayKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, double, int>;
 using ReplayMemo = std::map<ReplayKey, std::vector<MicrobatchReplay>>;
 ParallelForecast forecast_parallel_with(const GpuSpec& gpu, const SystemSpec& system,
                                         const ModelConfig& model, const Workload& w,

@@ -35,6 +35,7 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
                    {"schedule", std::string(schedule_name(c.schedule))},
                    {"bucket_mb", c.bucket_mb},
                    {"system", f.system}};
+  if (c.engine != Engine::eager) j["parallel"]["engine"] = std::string(engine_name(c.engine));
   j["latency_ms"] = f.step_ms;
   j["step_ms"] = f.step_ms;
   j["forward_ms"] = f.forward_ms;

@@ -285,6 +285,8 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
   positive(c.tp, "tp");
   positive(c.pp, "pp");
   positive(c.microbatches, "microbatches");
+  if (c.engine == Engine::fused)
+    throw Error("engine fused is the serving engine; multi-GPU training replays eager or compiled");
   if (c.zero < 0 || c.zero > 3)
     throw Error("zero must be 0 (none), 1, 2 or 3, got " + std::to_string(c.zero));
   if (!(c.bucket_mb > 0) || c.bucket_mb > 1e6)
@@ -345,13 +347,19 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   const double boundary_bytes =
       double(f.microbatch) * double(w.query_len) * double(model.hidden_size) * act;
 
-  const ReplayKey key{
-      c.tp, c.pp, f.microbatch, w.query_len, int(c.recompute), c.zero == 3 ? c.dp : 0, c.bucket_mb};
+  const ReplayKey key{c.tp,
+                      c.pp,
+                      f.microbatch,
+                      w.query_len,
+                      int(c.recompute),
+                      c.zero == 3 ? c.dp : 0,
+                      c.bucket_mb,
+                      int(c.engine)};
   std::vector<MicrobatchReplay> replays;
   if (memo)
     if (auto it = memo->find(key); it != memo->end()) replays = it->second;
   if (replays.empty()) {
-    const OpGraph graph = build_op_graph(shard, mw);
+    const OpGraph graph = build_engine_graph(shard, mw, c.engine);
     // recomputation replays forward ops a second time: at most one more pass
     require_within_budget(
         replay_steps(graph) * (c.recompute == Recompute::none ? 1 : 2) + schedule_steps(c),

@@ -4,8 +4,8 @@
 #   scripts/fuzz.sh [SECONDS]   each harness on its committed corpus, then SECONDS of new inputs
 #                               (default 1800: `make fuzz`; FUZZ_SECONDS=N make fuzz).
 #   scripts/fuzz.sh --smoke     what CI runs (scripts/test.sh): the corpus plus 20 s each, built
-#                               by the fuzz-smoke preset (-O0, no debug lines: about half the
-#                               compile time; build-fuzz-smoke/; docs/fuzzing.md "CI smoke").
+#                               by the fuzz-smoke preset (-O0, no debug lines: 0.81x the sanitized
+#                               compile CPU; build-fuzz-smoke/; docs/fuzzing.md "CI smoke").
 # New inputs go to build-fuzz[-smoke]/corpus/<harness> (the committed corpus is only read); a finding
 # is written to test-artifacts/fuzz/ and fails the run. The last lines of each run (executions,
 # coverage) are printed for docs/fuzzing.md.

@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test fuzz start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format check-format device-session
+.PHONY: help build test fuzz fuzz-smoke start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format check-format device-session
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -13,6 +13,7 @@ help:
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"
+	@echo "make fuzz-smoke - the harnesses on their corpus plus 20 s each with sanitizers (~5 min; not in make test)"
 	@echo "make fuzz    - libFuzzer harnesses with ASan + UBSan, 30 min each (FUZZ_SECONDS=N to change; docs/fuzzing.md)"
 	@echo "make device-session OUT=DIR - on a GPU machine: the prepared profiled measurements (docs/measure.md, ~7 min)"
 	@echo "make format  - format the C++ (clang-format) and the calculator's TypeScript (prettier)"
@@ -56,6 +57,9 @@ bench:
 	bash scripts/bench.sh
 
 FUZZ_SECONDS ?= 1800
+fuzz-smoke:
+	bash scripts/fuzz.sh --smoke
+
 fuzz:
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 

@@ -76,16 +76,7 @@ int run_parallel(const Args& args, nlohmann::json req) {
     std::printf("  %-6d %12.3f %12.3f %12.3f %12.3f\n", s["stage"].get<int>(),
                 s["compute_busy_ms"].get<double>(), s["comm_busy_ms"].get<double>(),
                 s["exposed_comm_ms"].get<double>(), s["bubble_ms"].get<double>());
-  const auto& m = j["memory"];
-  std::printf("\nmemory per GPU (stage %d): %.2f GB of %.2f GB, %s\n", m["stage"].get<int>(),
-              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
-              m["fits"].get<bool>() ? "fits" : "does NOT fit");
-  for (const char* k : {"weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
-                        "workspace_gb", "context_gb"})
-    std::printf("  %-15s %8.2f GB\n", k, m[k].get<double>());
-  std::printf("\nassumptions\n");
-  for (const auto& a : j["assumptions"]) std::printf("  - %s\n", a.get<std::string>().c_str());
-  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  print_training_footer(j, "stage");
   return 0;
 }
 

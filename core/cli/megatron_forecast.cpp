@@ -11,6 +11,19 @@
 
 namespace tilecast::cli {
 
+void print_training_footer(const nlohmann::ordered_json& j, const char* unit) {
+  const auto& m = j["memory"];
+  std::printf("\nmemory per GPU (%s %d): %.2f GB of %.2f GB, %s\n", unit, m["stage"].get<int>(),
+              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
+              m["fits"].get<bool>() ? "fits" : "does NOT fit");
+  for (const char* k : {"weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
+                        "workspace_gb", "context_gb"})
+    std::printf("  %-15s %8.2f GB\n", k, m[k].get<double>());
+  std::printf("\nassumptions\n");
+  for (const auto& a : j["assumptions"]) std::printf("  - %s\n", a.get<std::string>().c_str());
+  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+}
+
 int run_megatron(const Args& args, nlohmann::json req) {
   req["engine"] = "megatron";
   for (const char* f : {"gpus", "dp", "tp", "pp", "cp", "ep", "microbatches", "virtual-stages"})
@@ -31,17 +44,7 @@ int run_megatron(const Args& args, nlohmann::json req) {
     req["system"] =
         is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
   }
-  if (args.has("tokens")) {
-    const std::string v = args.get("tokens");
-    try {
-      std::size_t used = 0;
-      const double t = std::stod(v, &used);
-      if (used != v.size()) throw std::invalid_argument(v);
-      req["tokens"] = t;
-    } catch (const std::exception&) {
-      throw Error("--tokens: '" + v + "' is not a number (tokens to train on, e.g. 3e11)");
-    }
-  }
+  if (args.has("tokens")) req["tokens"] = args.real("tokens", "tokens to train on, e.g. 3e11");
   if (args.has("sequence-parallel")) req["sequence_parallel"] = true;
   if (args.has("no-distributed-optimizer")) req["distributed_optimizer"] = false;
   if (args.has("no-overlap-grad-reduce")) req["overlap_grad_reduce"] = false;
@@ -80,16 +83,7 @@ int run_megatron(const Args& args, nlohmann::json req) {
   for (const auto& [k, v] : j["breakdown_ms"].items())
     std::printf("  %-12s %12.3f ms  %5.1f%%\n", k.c_str(), v.get<double>(),
                 100 * v.get<double>() / step);
-  const auto& m = j["memory"];
-  std::printf("\nmemory per GPU (rank %d): %.2f GB of %.2f GB, %s\n", m["stage"].get<int>(),
-              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
-              m["fits"].get<bool>() ? "fits" : "does NOT fit");
-  for (const char* k : {"weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
-                        "workspace_gb", "context_gb"})
-    std::printf("  %-15s %8.2f GB\n", k, m[k].get<double>());
-  std::printf("\nassumptions\n");
-  for (const auto& a : j["assumptions"]) std::printf("  - %s\n", a.get<std::string>().c_str());
-  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  print_training_footer(j, "rank");
   return 0;
 }
 

@@ -17,4 +17,8 @@ inline constexpr const char* kMegatronSwitches[] = {"sequence-parallel", "no-dis
 // `req` holds gpu, model, batch, seq, mode, predictor (and precision when given).
 int run_megatron(const Args& args, nlohmann::json req);
 
+// A multi-GPU training forecast's memory per GPU (on the `unit` it names: "stage" or "rank"),
+// assumptions and caveats, printed from its JSON (both engines).
+void print_training_footer(const nlohmann::ordered_json& j, const char* unit);
+
 }  // namespace tilecast::cli

@@ -30,15 +30,21 @@ const char* tokens_meaning(Mode m) {
 
 }  // namespace
 
-nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
-                                                   const ModelForecast& f,
-                                                   double roofline_latency_ms) {
+nlohmann::ordered_json detail::forecast_response_head(const GpuSpec& gpu,
+                                                      const ModelConfig& model) {
   nlohmann::ordered_json j;
   j["tilecast_version"] = std::string(kVersion);
   j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
   j["model"] = {{"id", model.id},
                 {"name", model.name},
                 {"architecture", std::string(architecture_name(model.architecture))}};
+  return j;
+}
+
+nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                   const ModelForecast& f,
+                                                   double roofline_latency_ms) {
+  nlohmann::ordered_json j = forecast_response_head(gpu, model);
   const Workload& w = f.workload;
   j["mode"] = std::string(mode_name(w.mode));
   j["batch"] = w.batch;

@@ -8,6 +8,10 @@
 
 namespace tilecast::detail {
 
+// The fields every forecast response opens with: tilecast_version, gpu {id, name} and
+// model {id, name, architecture}.
+nlohmann::ordered_json forecast_response_head(const GpuSpec& gpu, const ModelConfig& model);
+
 nlohmann::ordered_json model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                            const ModelForecast& f, double roofline_latency_ms);
 

@@ -6,25 +6,14 @@
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/megatron.hpp"
 #include "tilecast/precision.hpp"
-#include "tilecast/version.hpp"
 
 namespace tilecast {
 
 std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const MegatronForecast& f) {
   using J = nlohmann::ordered_json;
-  J j;
-  j["tilecast_version"] = std::string(kVersion);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
   j["engine"] = "megatron";
-  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
-  j["model"] = {{"id", model.id},
-                {"name", model.name},
-                {"architecture", std::string(architecture_name(model.architecture))}};
-  j["mode"] = std::string(mode_name(f.workload.mode));
-  j["batch"] = f.workload.batch;
-  j["seq"] = f.workload.query_len;
-  j["precision"] = std::string(dtype_name(f.workload.dtype));
-  j["predictor"] = std::string(predictor_name(f.predictor));
   const MegatronConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},

@@ -226,16 +226,7 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
     throw Error("pp x virtual_stages = " + std::to_string(std::int64_t(c.pp) * c.virtual_stages) +
                 " model chunks, more than " + model.name + "'s " + std::to_string(layers) +
                 " layers");
-  if (w.batch % c.dp != 0)
-    throw Error("batch " + std::to_string(w.batch) +
-                " (the global batch) does not divide over dp " + std::to_string(c.dp) +
-                " replicas; valid dp: " + divisors_of(w.batch));
-  const std::int64_t per = w.batch / c.dp;
-  if (per % c.microbatches != 0)
-    throw Error("batch " + std::to_string(w.batch) + " / dp " + std::to_string(c.dp) + " = " +
-                std::to_string(per) + " sequences per replica do not divide into " +
-                std::to_string(c.microbatches) +
-                " micro-batches; valid microbatches: " + divisors_of(per));
+  require_batch_split(w.batch, c.dp, c.microbatches, "replica");
   if (!(c.tokens >= 0) || !std::isfinite(c.tokens) || c.tokens > 1e18)
     throw Error("tokens must be a number from 0 to 1e18");
 }

@@ -116,6 +116,10 @@ double schedule_steps(const ParallelConfig& c);
 // The first `limit` divisors of n, ascending (for the errors naming valid dp or micro-batch
 // counts): O(sqrt n), so a batch of 2^31 answers at once.
 std::string divisors_of(std::int64_t n, std::size_t limit = 64);
+// Throws unless the global batch divides over dp data-parallel groups (`group`: "rank" or
+// "replica", as the engine names them) and each group's share into `microbatches`; the errors
+// list the valid counts.
+void require_batch_split(std::int64_t batch, int dp, int microbatches, const char* group);
 
 // One micro-batch on one stage:
 struct MicrobatchReplay {
@@ -147,6 +151,12 @@ constexpr int kMaxStreamSpans = 4096;
 int spans_kept_per_end(int pp);
 double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedule schedule,
                     std::vector<StageStreams>& out);
+
+// ---- parallel_json.cpp ----
+// The opening fields every multi-GPU training response shares (version, gpu, model, mode,
+// batch, seq, precision, predictor), in that order.
+nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
+                                              const Workload& w, Predictor predictor);
 
 // ---- memory.cpp ----
 // {"stage","weights_gb",...,"total_gb","capacity_gb","fits"}: forecast JSON's "memory".

@@ -1,28 +1,31 @@
 // The multi-GPU training forecast as the JSON object the CLI (--json) and the binding share.
 #include <nlohmann/json.hpp>
 
+#include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/precision.hpp"
-#include "tilecast/version.hpp"
 
 namespace tilecast {
+
+namespace detail {
+nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
+                                              const Workload& w, Predictor predictor) {
+  nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
+  j["mode"] = std::string(mode_name(w.mode));
+  j["batch"] = w.batch;
+  j["seq"] = w.query_len;
+  j["precision"] = std::string(dtype_name(w.dtype));
+  j["predictor"] = std::string(predictor_name(predictor));
+  return j;
+}
+}  // namespace detail
 
 std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const ParallelForecast& f) {
   using J = nlohmann::ordered_json;
-  J j;
-  j["tilecast_version"] = std::string(kVersion);
-  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
-  j["model"] = {{"id", model.id},
-                {"name", model.name},
-                {"architecture", std::string(architecture_name(model.architecture))}};
-  j["mode"] = std::string(mode_name(f.workload.mode));
-  j["batch"] = f.workload.batch;
-  j["seq"] = f.workload.query_len;
-  j["precision"] = std::string(dtype_name(f.workload.dtype));
-  j["predictor"] = std::string(predictor_name(f.predictor));
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
   const ParallelConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},

@@ -267,6 +267,19 @@ std::string divisors_of(std::int64_t n, std::size_t limit) {
   return s;
 }
 
+void require_batch_split(std::int64_t batch, int dp, int microbatches, const char* group) {
+  const std::string g = group;
+  if (batch % dp != 0)
+    throw Error("batch " + std::to_string(batch) + " (the global batch) does not divide over dp " +
+                std::to_string(dp) + " " + g + "s; valid dp: " + divisors_of(batch));
+  const std::int64_t per = batch / dp;
+  if (per % microbatches != 0)
+    throw Error("batch " + std::to_string(batch) + " / dp " + std::to_string(dp) + " = " +
+                std::to_string(per) + " sequences per " + g + " do not divide into " +
+                std::to_string(microbatches) +
+                " micro-batches; valid microbatches: " + divisors_of(per));
+}
+
 namespace {
 
 void validate(const SystemSpec& system, const Workload& w, const ParallelConfig& c) {
@@ -303,16 +316,7 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
                 std::to_string(system.gpus_per_node));
   require_within_budget(schedule_steps(c), "multi-GPU training forecast",
                         "pp x microbatches (the pipeline schedule's chunks)");
-  if (w.batch % c.dp != 0)
-    throw Error("batch " + std::to_string(w.batch) +
-                " (the global batch) does not divide over dp " + std::to_string(c.dp) +
-                " ranks; valid dp: " + divisors_of(w.batch));
-  const std::int64_t per_rank = w.batch / c.dp;
-  if (per_rank % c.microbatches != 0)
-    throw Error("batch " + std::to_string(w.batch) + " / dp " + std::to_string(c.dp) + " = " +
-                std::to_string(per_rank) + " sequences per rank do not divide into " +
-                std::to_string(c.microbatches) +
-                " micro-batches; valid microbatches: " + divisors_of(per_rank));
+  require_batch_split(w.batch, c.dp, c.microbatches, "rank");
 }
 
 }  // namespace

@@ -1,20 +1,15 @@
 // The serving forecast as the API's JSON (api::forecast_serving, docs/serving.md).
 #include <nlohmann/json.hpp>
 
+#include "forecast/model_json.hpp"
 #include "tilecast/serving.hpp"
-#include "tilecast/version.hpp"
 
 namespace tilecast {
 
 std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                      const ServingForecast& f) {
   const ServingRequest& r = f.request;
-  nlohmann::ordered_json j;
-  j["tilecast_version"] = std::string(kVersion);
-  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
-  j["model"] = {{"id", model.id},
-                {"name", model.name},
-                {"architecture", std::string(architecture_name(model.architecture))}};
+  nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   j["prompt"] = r.prompt;
   j["output"] = r.output;
   j["batch"] = r.batch;

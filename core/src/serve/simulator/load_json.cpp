@@ -2,8 +2,8 @@
 // docs/serving-load.md).
 #include <nlohmann/json.hpp>
 
+#include "forecast/model_json.hpp"
 #include "tilecast/serving_load.hpp"
-#include "tilecast/version.hpp"
 
 namespace tilecast {
 namespace {
@@ -18,12 +18,7 @@ std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                   const LoadForecast& f) {
   const LoadRequest& r = f.request;
   const ServingRequest& s = r.serving;
-  nlohmann::ordered_json j;
-  j["tilecast_version"] = std::string(kVersion);
-  j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
-  j["model"] = {{"id", model.id},
-                {"name", model.name},
-                {"architecture", std::string(architecture_name(model.architecture))}};
+  nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   switch (r.arrivals) {
     case Arrivals::poisson:
       j["arrivals"] = "poisson";

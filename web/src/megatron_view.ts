@@ -16,11 +16,11 @@ const PRECISION_NAME: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp8
 // compute as the part of it that repeats the forward.
 const BARS: [keyof MegatronBreakdown, string][] = [
   ['compute', 'Compute (kernels)'],
-  ['recompute', '… of which recomputation'],
-  ['tp_comm', 'Exposed tensor/context-parallel comm.'],
+  ['recompute', '… of it recompute'],
+  ['tp_comm', 'TP/CP comm. exposed'],
   ['pp_comm', 'Pipeline send/recv'],
-  ['dp_comm', 'Exposed data-parallel comm.'],
-  ['bubble', 'Pipeline bubble (idle)'],
+  ['dp_comm', 'DP comm. exposed'],
+  ['bubble', 'Pipeline bubble'],
   ['optimizer', 'Optimizer step'],
 ];
 const BAR_COLORS = ['#2f6fdb', '#7b5cd6', '#d6569a', '#8a5a44', '#3aa17e', '#f0a8a0', '#d4a72c'];

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 import { DIST, cli, cliJson, requireFile } from './helpers.mjs';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -128,6 +129,14 @@ test('a Megatron link opens with the native CLI numbers: step, tokens/s, MFU, HF
   assert.equal(await page.locator('#schedule-field').isHidden(), true);
   assert.equal(await page.locator('#megatron-fields').isHidden(), false);
   assert.equal(await page.locator('#notice').isHidden(), true);
+  // The exports are the step's: the JSON is the core's response, the CSV has MFU and the layout.
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(await json.path(), 'utf8')).forecast, f);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const csvText = fs.readFileSync(await csv.path(), 'utf8');
+  assert.ok(csvText.includes(`\r\nsummary,mfu,,,,${f.mfu}\r\n`), csvText.slice(0, 400));
+  assert.ok(csvText.includes(`\r\nsummary,step_ms,,${f.forward_ms},${f.backward_ms},${f.step_ms}\r\n`));
+  assert.ok(csvText.includes('\r\nparallel,cp,,,,1\r\n'));
   await page.close();
 });
 

@@ -67,6 +67,7 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
     r.microbatches = s.microbatches;
     r.virtual_stages = s.virtualStages;
     r.sequence_parallel = s.sequenceParallel;
+    if (s.attention !== DEFAULT_STATE.attention) r.attention = s.attention;
     r.recompute = s.recompute;
     if (s.system && g === s.gpu) r.system = s.system;
     if (s.tokens > 0) r.tokens = s.tokens;

@@ -27,6 +27,8 @@ export type Precision = ModelPrecision;
 export type ForecastPrecision = Precision | 'fp8';
 // The model forecast's engines: PyTorch eager (no "engine" field), torch.compile, Megatron-Core.
 export type ForecastEngine = 'eager' | 'compiled' | 'megatron';
+// The megatron engine's attention: FlashAttention, or Megatron-LM's fused softmax over the scores.
+export type Attention = MegatronForecast['parallel']['attention'];
 // A model by its sizes (docs/megatron.md "Models by their sizes"): sent as {"sizes": {...}}.
 export interface ModelSizes {
   hidden: number;
@@ -63,6 +65,7 @@ export interface ModelRequest {
   system?: string;
   // The megatron engine's own (docs/megatron.md); it refuses zero and schedule.
   cp?: number;
+  attention?: Attention;
   virtual_stages?: number;
   sequence_parallel?: boolean;
   tokens?: number;

@@ -91,7 +91,7 @@ export function forecastFit(app: App, f: AnyForecast): FitState {
           id: 'plans',
           label: 'Split it further',
           detail:
-            'more tensor, pipeline or context parallelism, sequence parallelism, or selective or full recomputation (the GPUs box); `tilecast plan --engine megatron` searches them.',
+            'more tensor, pipeline or context parallelism, sequence parallelism, or selective or full recomputation (the GPUs box); tilecast plan --engine megatron (the CLI) searches them.',
           patch: null,
         },
       ],

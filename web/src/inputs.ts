@@ -16,6 +16,7 @@ import {
   validateCustomGpu,
 } from './pickers';
 import {
+  ATTENTIONS,
   BATCH_MAX,
   CUSTOM,
   FORECAST_ENGINES,
@@ -39,6 +40,7 @@ import {
   type View,
 } from './state';
 import type {
+  Attention,
   ForecastEngine,
   ForecastPrecision,
   ModelSizes,
@@ -304,6 +306,10 @@ function wireTraining(app: App): void {
   });
   const sp = byId<HTMLInputElement>('sp');
   sp.addEventListener('change', () => update({ sequenceParallel: sp.checked }));
+  const attention = byId<HTMLSelectElement>('attention');
+  attention.addEventListener('change', () => {
+    if ((ATTENTIONS as string[]).includes(attention.value)) update({ attention: attention.value as Attention });
+  });
   const onCounts = () => {
     const fields: [string, string][] = [
       ['dp', 'Data-parallel GPUs'],

@@ -119,11 +119,13 @@ export function render(app: App): void {
       s.schedule,
       s.system,
       s.sequenceParallel,
+      s.attention,
     ])
   ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
     byId<HTMLSelectElement>('feng').value = s.forecastEngine;
     byId<HTMLInputElement>('sp').checked = s.sequenceParallel;
+    byId<HTMLSelectElement>('attention').value = s.attention;
     byId<HTMLSelectElement>('zero').value = String(s.zero);
     byId<HTMLSelectElement>('recompute').value = s.recompute;
     byId<HTMLSelectElement>('schedule').value = s.schedule;

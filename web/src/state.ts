@@ -2,7 +2,7 @@
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
 // prec and engine; the model forecast's precision, torch.compile and multi-GPU
 // training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
-// cp, vpp, sp, tokens) appear only when not their default; links without them open with the
+// cp, vpp, sp, attn, tokens) appear only when not their default; links without them open with the
 // defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
 // in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
@@ -10,6 +10,7 @@
 // never send to a server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type {
+  Attention,
   ForecastEngine,
   ForecastPrecision,
   GpuSpec,
@@ -27,6 +28,7 @@ export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy
 export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
 export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
 export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
+export const ATTENTIONS: Attention[] = ['flash', 'fused-softmax'];
 export const SERVE_ENGINES: ServeEngine[] = ['fused', 'eager'];
 export const RECOMPUTES: Recompute[] = ['none', 'selective', 'full'];
 export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
@@ -75,6 +77,7 @@ export interface State {
   cp: number;
   virtualStages: number;
   sequenceParallel: boolean;
+  attention: Attention;
   tokens: number;
 }
 
@@ -110,6 +113,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   cp: 1,
   virtualStages: 1,
   sequenceParallel: false,
+  attention: 'flash',
   tokens: 0,
 });
 
@@ -351,6 +355,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.cp !== d.cp) q.set('cp', String(s.cp));
   if (s.virtualStages !== d.virtualStages) q.set('vpp', String(s.virtualStages));
   if (s.sequenceParallel) q.set('sp', '1');
+  if (s.attention !== d.attention) q.set('attn', s.attention);
   if (s.tokens !== d.tokens) q.set('tokens', formatTokens(s.tokens));
   q.set('v', version);
   const fragment = new URLSearchParams();
@@ -456,6 +461,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'cp',
     'vpp',
     'sp',
+    'attn',
     'tokens',
   ]);
   const empty = [...p.keys()].length === 0;
@@ -599,6 +605,11 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (sp !== null) {
     if (sp === '1' || sp === '0') s.sequenceParallel = sp === '1';
     else problems.push(`The link's sequence-parallelism switch "${clip(sp)}" is neither 1 nor 0.`);
+  }
+  const attn = p.get('attn');
+  if (attn !== null) {
+    if ((ATTENTIONS as string[]).includes(attn)) s.attention = attn as Attention;
+    else problems.push(`The link's attention "${clip(attn)}" is not one of ${ATTENTIONS.join(', ')}.`);
   }
   const tokens = p.get('tokens');
   if (tokens !== null) {

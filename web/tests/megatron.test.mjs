@@ -137,7 +137,29 @@ test('a Megatron link opens with the native CLI numbers: step, tokens/s, MFU, HF
   assert.ok(csvText.includes(`\r\nsummary,mfu,,,,${f.mfu}\r\n`), csvText.slice(0, 400));
   assert.ok(csvText.includes(`\r\nsummary,step_ms,,${f.forward_ms},${f.backward_ms},${f.step_ms}\r\n`));
   assert.ok(csvText.includes('\r\nparallel,cp,,,,1\r\n'));
-  await page.close();
+  // Megatron-LM's fused softmax over the scores instead of FlashAttention: chosen, linked, the CLI's.
+  let n = await forecasts(page);
+  await page.selectOption('#attention', 'fused-softmax');
+  await waitForecasts(page, ++n);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&attn=fused-softmax&/);
+  const fused = cliJson([
+    'forecast',
+    '--mode',
+    'training',
+    '--engine',
+    'megatron',
+    '--json',
+    ...LLAMA_ARGS,
+    '--attention',
+    'fused-softmax',
+  ]);
+  assert.equal(fused.parallel.attention, 'fused-softmax');
+  assert.notEqual(fused.step_ms, f.step_ms);
+  const again = await open(link.slice(base.length));
+  await assertMegatronMatches(again, fused);
+  assert.equal(await again.locator('#attention').inputValue(), 'fused-softmax');
+  for (const p of [page, again]) await p.close();
 });
 
 test('the share link round-trips every new field; an old compile=1 link opens torch.compile', async () => {
@@ -348,7 +370,7 @@ test('a model by its sizes forecasts (the form and the link), as the CLI forecas
 
 test('a tampered link value gets a specific notice and keeps the default', async () => {
   const page = await open(
-    '?gpu=h100-sxm&model=sizes&msz=hidden-4096_layers-x&mode=training&batch=8&seq=2048&feng=deepspeed&cp=0&vpp=abc&sp=2&tokens=lots&fprec=fp4',
+    '?gpu=h100-sxm&model=sizes&msz=hidden-4096_layers-x&mode=training&batch=8&seq=2048&feng=deepspeed&cp=0&vpp=abc&sp=2&tokens=lots&fprec=fp4&attn=ring',
   );
   const notice = await page.locator('#notice').textContent();
   assert.match(notice, /model sizes in the link are damaged: its layers "x" is not a whole number/);
@@ -358,6 +380,7 @@ test('a tampered link value gets a specific notice and keeps the default', async
   assert.match(notice, /sequence-parallelism switch "2" is neither 1 nor 0/);
   assert.match(notice, /tokens to train on: "lots" is not a token count/);
   assert.match(notice, /forecast precision "fp4" is not one of bf16, fp16, fp32, fp8/);
+  assert.match(notice, /attention "ring" is not one of flash, fused-softmax/);
   assert.equal(await page.locator('#feng').inputValue(), 'eager');
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.equal(await page.locator('#forecast-error').textContent(), '');

@@ -1,6 +1,6 @@
 // Shared application context: the engine, catalogs, state, and request building.
 import type { Engine, GpuSpec, ModelRequest, ServingRequest, SystemSpec, ZooModel } from './engine';
-import { CUSTOM, DEFAULT_STATE, trainGpus, type State } from './state';
+import { CUSTOM, DEFAULT_STATE, SIZES, trainGpus, type State } from './state';
 import type { Ui } from './store';
 
 export interface App {
@@ -29,23 +29,50 @@ export function isParallel(s: Readonly<State>): boolean {
   return s.mode === 'training' && trainGpus(s) > 1;
 }
 
+// The model as every request sends it: a zoo id, a pasted config, or {"sizes": {...}}.
+export function modelField(s: Readonly<State>): string | Record<string, unknown> {
+  if (s.model === CUSTOM && s.customModel) return s.customModel;
+  if (s.model === SIZES && s.modelSizes) return { sizes: { ...s.modelSizes } };
+  return s.model;
+}
+
 // The model forecast's request. Precision and torch.compile are sent only when not
 // the default (a default request is the JSON it always was). `parallel`: the forecast
 // view's own request, with the multi-GPU fields when training on more than one GPU
-// (the comparison and the sweep forecast one GPU each).
+// (the eager comparison and sweep forecast one GPU each). The megatron engine's request
+// always carries its layout (on one GPU too), in every view: the comparison forecasts each
+// other GPU with the same layout on the catalog system built from that GPU.
 export function requestFor(app: App, gpu?: string, batch?: number, parallel = false): ModelRequest {
   const s = app.state;
   const g = gpu ?? s.gpu;
   const r: ModelRequest = {
     gpu: g === CUSTOM && s.customGpu ? s.customGpu : g,
-    model: s.model === CUSTOM && s.customModel ? s.customModel : s.model,
+    model: modelField(s),
     batch: batch ?? s.batch,
     seq: s.seq,
     mode: s.mode,
     predictor: s.predictor,
   };
   if (s.forecastPrecision !== DEFAULT_STATE.forecastPrecision) r.precision = s.forecastPrecision;
-  if (s.compiled) r.engine = 'compiled';
+  if (s.forecastEngine === 'compiled') r.engine = 'compiled';
+  if (s.forecastEngine === 'megatron') {
+    // Training only: an inference request carries the engine and gets the core's refusal.
+    r.engine = 'megatron';
+    r.precision = s.forecastPrecision; // the core's default is BF16, the page's FP32: always said
+    if (s.mode !== 'training') return r;
+    r.dp = s.dp;
+    r.tp = s.trainTp;
+    r.pp = s.pp;
+    r.cp = s.cp;
+    r.microbatches = s.microbatches;
+    r.virtual_stages = s.virtualStages;
+    r.sequence_parallel = s.sequenceParallel;
+    if (s.attention !== DEFAULT_STATE.attention) r.attention = s.attention;
+    r.recompute = s.recompute;
+    if (s.system && g === s.gpu) r.system = s.system;
+    if (s.tokens > 0) r.tokens = s.tokens;
+    return r;
+  }
   if (parallel && isParallel(s)) {
     r.dp = s.dp;
     r.tp = s.trainTp;
@@ -68,7 +95,7 @@ export function servingRequestFor(
   const s = app.state;
   return {
     gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
-    model: s.model === CUSTOM && s.customModel ? s.customModel : s.model,
+    model: modelField(s),
     prompt: s.prompt,
     output: s.output,
     batch: s.batch,

@@ -3,6 +3,8 @@
 // forecast, so the two cannot differ.
 import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h } from './dom';
+import { isMegatron } from './engine';
+import { fmtNum } from './format';
 import { gb } from './memory_bar';
 import { shareUrl } from './state';
 import { pageUrl } from './link';
@@ -93,7 +95,15 @@ function renderForecastCard(app: App, card: HTMLElement): void {
         'div',
         { class: 'embed-figures' },
         figure('embed-latency', h('div', { class: 'label', id: 'embed-latency-label' })),
-        figure('embed-roofline', h('div', { class: 'label' }, 'Roofline only'), true),
+        // the megatron step has no roofline figure: its MFU stands there
+        isMegatron(f)
+          ? h(
+              'div',
+              {},
+              h('output', { id: 'embed-mfu', class: 'value' }, `${fmtNum(100 * f.mfu)}%`),
+              h('div', { class: 'label' }, 'MFU'),
+            )
+          : figure('embed-roofline', h('div', { class: 'label' }, 'Roofline only'), true),
       ),
       h(
         'div',

@@ -5,22 +5,42 @@
 import type * as api from './generated/api';
 import type {
   GpuSpec,
+  MegatronForecast,
   ModelPrecision,
   Predictor,
   Recompute,
   Schedule,
   ServingForecast,
   TilecastResponses,
+  MegatronBreakdown,
 } from './generated/api';
 
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
 export type { TrainingMemory, PassMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
-export type { Recompute, Schedule, Predictor } from './generated/api';
+export type { Recompute, Schedule, Predictor, MegatronForecast, MegatronBreakdown } from './generated/api';
 
 export type Mode = Extract<api.Mode, 'training' | 'inference'>; // the modes the page asks for
 export type Precision = ModelPrecision;
+// The model forecast's precisions: FP8 is the megatron engine's (TransformerEngine), on GPUs with it.
+export type ForecastPrecision = Precision | 'fp8';
+// The model forecast's engines: PyTorch eager (no "engine" field), torch.compile, Megatron-Core.
+export type ForecastEngine = 'eager' | 'compiled' | 'megatron';
+// The megatron engine's attention: FlashAttention, or Megatron-LM's fused softmax over the scores.
+export type Attention = MegatronForecast['parallel']['attention'];
+// A model by its sizes (docs/megatron.md "Models by their sizes"): sent as {"sizes": {...}}.
+export interface ModelSizes {
+  hidden: number;
+  layers: number;
+  heads: number;
+  query_groups?: number;
+  ffn?: number;
+  vocab: number;
+  seq?: number;
+  mlp: 'swiglu' | 'gelu';
+  positions: 'rotary' | 'learned';
+}
 export type ServeEngine = ServingForecast['engine'];
 
 // The optional fields are sent only when not their default (fp32, eager, one GPU),
@@ -32,8 +52,8 @@ export interface ModelRequest {
   seq: number;
   mode: Mode;
   predictor: Predictor;
-  precision?: Precision;
-  engine?: 'compiled';
+  precision?: ForecastPrecision;
+  engine?: 'compiled' | 'megatron';
   // Multi-GPU training (api::forecast_model's parallel fields, docs/parallel.md).
   dp?: number;
   tp?: number;
@@ -43,6 +63,12 @@ export interface ModelRequest {
   recompute?: Recompute;
   schedule?: Schedule;
   system?: string;
+  // The megatron engine's own (docs/megatron.md); it refuses zero and schedule.
+  cp?: number;
+  attention?: Attention;
+  virtual_stages?: number;
+  sequence_parallel?: boolean;
+  tokens?: number;
 }
 
 // communication and bubble: multi-GPU forecasts only.
@@ -69,6 +95,24 @@ export type ModelForecast = Omit<Merged<api.ModelForecast, api.ParallelForecast>
   breakdown: Partial<api.ParallelBreakdown>;
 };
 
+// Any model forecast: the eager/compiled one (one GPU or many) or the megatron engine's step,
+// told apart by `engine` (isMegatron).
+export type AnyForecast = ModelForecast | MegatronForecast;
+
+export function isMegatron(f: AnyForecast): f is MegatronForecast {
+  return f.engine === 'megatron';
+}
+
+// The megatron step's breakdown kinds (all but recompute sum to step_ms; recompute is part of compute).
+export const MEGATRON_KINDS = [
+  'compute',
+  'tp_comm',
+  'pp_comm',
+  'dp_comm',
+  'bubble',
+  'optimizer',
+] as const satisfies readonly (keyof MegatronBreakdown)[];
+
 // api::plan_parallel (docs/parallel.md "Plan").
 export interface PlanRequest {
   system: string;
@@ -77,7 +121,7 @@ export interface PlanRequest {
   seq: number;
   gpu?: string | GpuSpec;
   predictor?: Predictor;
-  precision?: Precision;
+  precision?: ForecastPrecision;
   top?: number;
   gpus?: number;
 }
@@ -103,7 +147,7 @@ export interface Engine {
   validateGpu(spec: unknown): Answer<'validateGpu'>;
   listModels(): Answer<'listModels'>;
   validateModel(config: unknown): Answer<'validateModel'>;
-  forecastModel(request: ModelRequest): ModelForecast;
+  forecastModel(request: ModelRequest): AnyForecast;
   forecastServing(request: ServingRequest): ServingForecast; // no load fields: never a simulation
   forecastKernel(request: unknown): Answer<'forecastKernel'>;
   listSystems(): Answer<'listSystems'>;

@@ -1,5 +1,5 @@
 // Results as CSV and JSON files (built in memory, downloaded through a blob: URL).
-import type { ModelForecast, ModelRequest } from './engine';
+import { isMegatron, type AnyForecast, type MegatronForecast, type ModelRequest } from './engine';
 
 function csvCell(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v);
@@ -8,7 +8,52 @@ function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function forecastCsv(f: ModelForecast, link: string): string {
+// The megatron step: its figures, layout, breakdown, memory, assumptions and caveats.
+function megatronCsv(f: MegatronForecast, link: string): unknown[][] {
+  const rows: unknown[][] = [
+    ['section', 'name', 'count', 'forward_ms', 'backward_ms', 'total_ms'],
+    ['summary', 'engine', '', '', '', f.engine],
+  ];
+  for (const k of ['gpu', 'model'] as const) rows.push(['summary', k, '', '', '', f[k].name]);
+  for (const k of [
+    'mode',
+    'batch',
+    'seq',
+    'precision',
+    'predictor',
+    'tilecast_version',
+    'samples_per_s',
+    'tokens_per_s',
+    'tokens_per_s_per_gpu',
+    'model_tflops_per_gpu',
+    'mfu',
+    'hfu',
+    'peak_tflops',
+    'mfu_formula',
+    'bubble_fraction',
+    'params_b',
+    'tokens',
+    'train_days',
+  ] as const)
+    rows.push(['summary', k, '', '', '', f[k]]);
+  rows.push(['summary', 'step_ms', '', f.forward_ms, f.backward_ms, f.step_ms]);
+  rows.push(['layer', 'one transformer layer', 1, f.layer_forward_ms, f.layer_backward_ms, '']);
+  rows.push(['summary', 'link', '', '', '', link]);
+  for (const [k, v] of Object.entries(f.parallel)) rows.push(['parallel', k, '', '', '', v]);
+  for (const [k, v] of Object.entries(f.breakdown_ms)) rows.push(['breakdown', k, '', '', '', v]);
+  for (const [k, v] of Object.entries(f.memory)) rows.push(['memory', k, '', '', '', v]);
+  for (const a of f.assumptions) rows.push(['assumption', '', '', '', '', a]);
+  for (const c of f.caveats) rows.push(['caveat', '', '', '', '', c]);
+  return rows;
+}
+
+export function forecastCsv(f: AnyForecast, link: string): string {
+  if (isMegatron(f))
+    return (
+      megatronCsv(f, link)
+        .map((r) => r.map(csvCell).join(','))
+        .join('\r\n') + '\r\n'
+    );
   const rows: unknown[][] = [
     ['section', 'name', 'count', 'forward_ms', 'backward_ms', 'total_ms'],
     ['summary', 'gpu', '', '', '', f.gpu.name],
@@ -47,7 +92,7 @@ export function forecastCsv(f: ModelForecast, link: string): string {
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-export function forecastJson(f: ModelForecast, request: ModelRequest, link: string): string {
+export function forecastJson(f: AnyForecast, request: ModelRequest, link: string): string {
   return JSON.stringify({ link, request, forecast: f }, null, 2) + '\n';
 }
 
@@ -62,7 +107,7 @@ export function download(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function fileStem(f: ModelForecast): string {
+export function fileStem(f: AnyForecast): string {
   const slug = (s: string) =>
     s
       .toLowerCase()

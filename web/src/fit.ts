@@ -3,7 +3,14 @@
 // the core (memory.fits, max_batch, tp_to_fit) or from forecasts of the changed request (memo).
 import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h, setText } from './dom';
-import type { ModelForecast, ModelRequest, Precision, ServingForecast, ServingRequest } from './engine';
+import {
+  isMegatron,
+  type AnyForecast,
+  type ModelRequest,
+  type Precision,
+  type ServingForecast,
+  type ServingRequest,
+} from './engine';
 import { peek, peekServing } from './memo';
 import { gb } from './memory_bar';
 import { planKey, planRequests } from './plan_view';
@@ -69,10 +76,28 @@ const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp1
 // The forecast view's: the core's largest batch, a 16-bit precision when FP32 does not fit
 // (forecast here, remembered), tensor parallelism (the core's tp_to_fit, in the Serve view)
 // for a pass, the plan search across GPUs for a training step.
-export function forecastFit(app: App, f: ModelForecast): FitState {
+export function forecastFit(app: App, f: AnyForecast): FitState {
   const m = f.memory;
   const none = { options: [], pending: [], pendingServing: [] };
   if (!m || m.fits) return { fits: true, total_gb: m?.total_gb ?? 0, capacity_gb: m?.capacity_gb ?? 0, ...none };
+  // The megatron step: what Megatron splits further (the page's plan search is the eager engine's).
+  if (isMegatron(f))
+    return {
+      fits: false,
+      total_gb: m.total_gb,
+      capacity_gb: m.capacity_gb,
+      options: [
+        {
+          id: 'plans',
+          label: 'Split it further',
+          detail:
+            'more tensor, pipeline or context parallelism, sequence parallelism, or selective or full recomputation (the GPUs box); tilecast plan --engine megatron (the CLI) searches them.',
+          patch: null,
+        },
+      ],
+      pending: [],
+      pendingServing: [],
+    };
   const options: FitOption[] = [];
   const pending: ModelRequest[] = [];
   const s = app.state;

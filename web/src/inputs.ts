@@ -16,10 +16,16 @@ import {
   validateCustomGpu,
 } from './pickers';
 import {
+  ATTENTIONS,
   BATCH_MAX,
   CUSTOM,
+  FORECAST_ENGINES,
+  FORECAST_PRECISIONS,
   PAR_MAX,
   PRECISIONS,
+  SIZES,
+  SIZE_KEYS,
+  SIZE_MAX,
   RECOMPUTES,
   SCHEDULES,
   SEQ_MAX,
@@ -29,9 +35,20 @@ import {
   TP_MAX,
   VIEWS,
   clip,
+  formatTokens,
+  parseTokens,
   type View,
 } from './state';
-import type { Precision, Recompute, Schedule, ServeEngine } from './engine';
+import type {
+  Attention,
+  ForecastEngine,
+  ForecastPrecision,
+  ModelSizes,
+  Precision,
+  Recompute,
+  Schedule,
+  ServeEngine,
+} from './engine';
 import { h } from './dom';
 import { planKey, planRequests } from './plan_view';
 import { update } from './store';
@@ -51,6 +68,13 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('train-tp').value = String(s.trainTp);
   byId<HTMLInputElement>('pp').value = String(s.pp);
   byId<HTMLInputElement>('microbatches').value = String(s.microbatches);
+  byId<HTMLInputElement>('cp').value = String(s.cp);
+  byId<HTMLInputElement>('vpp').value = String(s.virtualStages);
+  byId<HTMLInputElement>('train-tokens').value = s.tokens > 0 ? formatTokens(s.tokens) : '';
+  if (s.model === SIZES && s.modelSizes) {
+    fillSizesForm(s.modelSizes);
+    byId<HTMLDetailsElement>('sizes-model').open = true;
+  }
   const system = byId<HTMLSelectElement>('train-system');
   system.append(h('option', { value: '' }, 'Automatic: the catalog system built from the GPU'));
   for (const x of app.systems) system.append(h('option', { value: x.id }, x.name));
@@ -61,6 +85,33 @@ export function fillInputs(app: App): void {
   if (startGpu) fillCustomGpuForm(startGpu);
   if (s.gpu === CUSTOM) byId<HTMLDetailsElement>('custom-gpu').open = true;
   if (s.model === CUSTOM) byId<HTMLDetailsElement>('custom-model').open = true;
+}
+
+// The sizes form: each size's input is sz-<link key> (state.ts SIZE_KEYS).
+function fillSizesForm(m: ModelSizes): void {
+  for (const [k, f] of SIZE_KEYS) byId<HTMLInputElement>(`sz-${k}`).value = m[f] === undefined ? '' : String(m[f]);
+  byId<HTMLSelectElement>('sz-mlp').value = m.mlp;
+  byId<HTMLSelectElement>('sz-pos').value = m.positions;
+}
+
+const SIZE_OPTIONAL = new Set<keyof ModelSizes>(['query_groups', 'ffn', 'seq']);
+
+// The form's sizes, or an error naming the first that cannot be read (the core checks the rest).
+function readSizesForm(): ModelSizes {
+  const m: Partial<ModelSizes> = {};
+  for (const [k, f, words] of SIZE_KEYS) {
+    const raw = byId<HTMLInputElement>(`sz-${k}`).value.trim();
+    if (raw === '' && SIZE_OPTIONAL.has(f)) continue;
+    const label = words.replace(/^./, (c) => c.toUpperCase());
+    (m as Record<string, number>)[f] = readWholeNumber(`sz-${k}`, label, 1, SIZE_MAX);
+  }
+  const mlp = byId<HTMLSelectElement>('sz-mlp').value;
+  const pos = byId<HTMLSelectElement>('sz-pos').value;
+  return {
+    ...m,
+    mlp: mlp === 'gelu' ? 'gelu' : 'swiglu',
+    positions: pos === 'learned' ? 'learned' : 'rotary',
+  } as ModelSizes;
 }
 
 function readWholeNumber(id: string, label: string, min: number, max: number): number {
@@ -75,6 +126,7 @@ function readWholeNumber(id: string, label: string, min: number, max: number): n
 export function wireInputs(app: App): void {
   wireGpu(app);
   wireModel(app);
+  wireSizes();
   wireWorkload(app);
   wireServe(app);
   wireTraining(app);
@@ -146,6 +198,17 @@ function wireModel(app: App): void {
     const text = await f.text();
     box.value = text;
     useConfig(text);
+  });
+}
+
+// A model by its sizes: read here, checked by the core when forecast (its message beside the form).
+function wireSizes(): void {
+  byId('sizes-use').addEventListener('click', () => {
+    try {
+      update({ modelSizes: readSizesForm(), model: SIZES, ui: { sizesError: '' } });
+    } catch (e) {
+      update({ ui: { sizesError: errorMessage(e) } });
+    }
   });
 }
 
@@ -225,16 +288,36 @@ function wireServe(app: App): void {
 function wireTraining(app: App): void {
   const fprec = byId<HTMLSelectElement>('fprec');
   fprec.addEventListener('change', () => {
-    if ((PRECISIONS as string[]).includes(fprec.value)) update({ forecastPrecision: fprec.value as Precision });
+    if ((FORECAST_PRECISIONS as string[]).includes(fprec.value))
+      update({ forecastPrecision: fprec.value as ForecastPrecision });
   });
-  const compile = byId<HTMLInputElement>('compile');
-  compile.addEventListener('change', () => update({ compiled: compile.checked }));
+  // Megatron-Core trains in BF16, FP16 or FP8: choosing it from FP32 (the page's default)
+  // takes BF16, Megatron's default; a link keeps what it says (and the core's message).
+  const engine = byId<HTMLSelectElement>('feng');
+  engine.addEventListener('change', () => {
+    if (!(FORECAST_ENGINES as string[]).includes(engine.value)) return;
+    const forecastEngine = engine.value as ForecastEngine;
+    const s = app.state;
+    update(
+      forecastEngine === 'megatron' && s.forecastPrecision === 'fp32'
+        ? { forecastEngine, forecastPrecision: 'bf16' }
+        : { forecastEngine },
+    );
+  });
+  const sp = byId<HTMLInputElement>('sp');
+  sp.addEventListener('change', () => update({ sequenceParallel: sp.checked }));
+  const attention = byId<HTMLSelectElement>('attention');
+  attention.addEventListener('change', () => {
+    if ((ATTENTIONS as string[]).includes(attention.value)) update({ attention: attention.value as Attention });
+  });
   const onCounts = () => {
     const fields: [string, string][] = [
       ['dp', 'Data-parallel GPUs'],
       ['train-tp', 'Tensor-parallel GPUs'],
       ['pp', 'Pipeline stages'],
       ['microbatches', 'Micro-batches'],
+      ['cp', 'Context-parallel GPUs'],
+      ['vpp', 'Virtual stages'],
     ];
     const values: number[] = [];
     for (const [id, label] of fields) {
@@ -247,13 +330,31 @@ function wireTraining(app: App): void {
         return;
       }
     }
-    const [dp, trainTp, pp, microbatches] = values;
+    const [dp, trainTp, pp, microbatches, cp, virtualStages] = values;
+    let tokens: number;
+    const tokenText = byId<HTMLInputElement>('train-tokens').value;
+    try {
+      tokens = tokenText.trim() === '' ? 0 : parseTokens(tokenText);
+      byId('train-tokens').setAttribute('aria-invalid', 'false');
+    } catch (e) {
+      byId('train-tokens').setAttribute('aria-invalid', 'true');
+      update({ ui: { trainError: `Tokens to train on: ${errorMessage(e)}` } }, true);
+      return;
+    }
     const s = app.state;
     const ok = { trainError: '' };
-    const same = dp === s.dp && trainTp === s.trainTp && pp === s.pp && microbatches === s.microbatches;
-    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, ui: ok }, true);
+    const same =
+      dp === s.dp &&
+      trainTp === s.trainTp &&
+      pp === s.pp &&
+      microbatches === s.microbatches &&
+      cp === s.cp &&
+      virtualStages === s.virtualStages &&
+      tokens === s.tokens;
+    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, virtualStages, tokens, ui: ok }, true);
   };
-  for (const id of ['dp', 'train-tp', 'pp', 'microbatches']) byId(id).addEventListener('input', onCounts);
+  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'vpp', 'train-tokens'])
+    byId(id).addEventListener('input', onCounts);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
   const recompute = byId<HTMLSelectElement>('recompute');

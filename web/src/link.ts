@@ -6,6 +6,7 @@ import { errorMessage, type GpuSpec } from './engine';
 import {
   CUSTOM,
   DEFAULT_STATE,
+  SIZES,
   GPU_NAME_MAX,
   MAX_PARAM,
   clip,
@@ -44,7 +45,7 @@ export function checkLink(app: App, link: ParsedLink): State {
   const s = { ...link.state };
   // The names the CLI accepts: "h100", "llama-3-8b" (written back as the catalog's ids).
   if (s.gpu !== CUSTOM) s.gpu = resolveGpuName(app, s.gpu) ?? s.gpu;
-  if (s.model !== CUSTOM) s.model = resolveModelName(app, s.model) ?? s.model;
+  if (s.model !== CUSTOM && s.model !== SIZES) s.model = resolveModelName(app, s.model) ?? s.model;
   s.compare = s.compare.map((id) => resolveGpuName(app, id) ?? id);
   if (s.gpu !== CUSTOM && !gpuById(app, s.gpu)) {
     link.problems.push(
@@ -52,7 +53,7 @@ export function checkLink(app: App, link: ParsedLink): State {
     );
     s.gpu = DEFAULT_STATE.gpu;
   }
-  if (s.model !== CUSTOM && !modelById(app, s.model)) {
+  if (s.model !== CUSTOM && s.model !== SIZES && !modelById(app, s.model)) {
     link.problems.push(
       `The link's model "${clip(s.model)}" is not in this page's model zoo; showing ${modelById(app, DEFAULT_STATE.model)?.name}.`,
     );

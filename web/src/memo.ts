@@ -3,14 +3,15 @@
 // ask for it (the forecast card, a compare row, a sweep point, an export).
 import {
   errorMessage,
+  isMegatron,
   type Engine,
-  type ModelForecast,
+  type AnyForecast,
   type ModelRequest,
   type ServingForecast,
   type ServingRequest,
 } from './engine';
 
-export type Result = { ok: true; f: ModelForecast } | { ok: false; error: string };
+export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string };
 export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
@@ -40,7 +41,9 @@ function textOf(v: string | object): string {
 export function requestKey(r: ModelRequest): string {
   const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}`;
   if (r.dp === undefined) return base;
-  return `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
+  const par = `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
+  if (r.engine !== 'megatron') return par;
+  return `${par}|cp${r.cp}|v${r.virtual_stages}|sp${r.sequence_parallel ? 1 : 0}|${r.attention ?? ''}|t${r.tokens ?? ''}`;
 }
 
 function remember<R extends Result | ServeResult>(key: string, r: R): R {
@@ -90,7 +93,9 @@ export interface Shown {
 
 export function forecastShown(engine: Engine, request: ModelRequest, later = false): Shown {
   const r = forecast(engine, request);
-  if (!r.ok || !r.f.parallel || r.f.roofline_latency_ms !== undefined) return { r, key: r, pending: null };
+  // The megatron step has no roofline companion: its roofline-predictor run is not a bound.
+  if (!r.ok || isMegatron(r.f) || !r.f.parallel || r.f.roofline_latency_ms !== undefined)
+    return { r, key: r, pending: null };
   const roofRequest: ModelRequest = { ...request, predictor: 'roofline' };
   const roof = request.predictor === 'roofline' ? r : later ? peek(roofRequest) : forecast(engine, roofRequest);
   if (!roof) return { r, key: r, pending: roofRequest };

@@ -2,9 +2,9 @@
 import { gpuById, type App } from './app';
 import { groupGpus, groupModels, gpuMatches, paramsText } from './catalog';
 import { byId, clear, h, setText } from './dom';
-import { errorMessage, type GpuSpec } from './engine';
+import { errorMessage, type GpuSpec, type ModelSizes } from './engine';
 import { fmtNum } from './format';
-import { CUSTOM, clip } from './state';
+import { CUSTOM, SIZES, clip } from './state';
 
 export const MAX_CONFIG_BYTES = 1 << 20;
 
@@ -201,6 +201,11 @@ export function validateCustomGpu(app: App, spec: GpuSpec): GpuSpec {
 export function fillModelSelect(app: App): void {
   const select = byId<HTMLSelectElement>('model-select');
   clear(select);
+  const sizes = app.state.modelSizes;
+  if (sizes)
+    select.append(
+      h('optgroup', { label: 'By its sizes' }, h('option', { value: SIZES }, `By its sizes (${sizesWords(sizes)})`)),
+    );
   if (app.state.customModel) {
     select.append(
       h(
@@ -229,8 +234,22 @@ export function customModelName(app: App): string {
   return 'custom model';
 }
 
+// "SwiGLU 32 × 4096" (the core names it so too: "swiglu 32x4096 (by its sizes)").
+export function sizesWords(m: ModelSizes): string {
+  return `${m.mlp === 'gelu' ? 'GeLU' : 'SwiGLU'} ${m.layers} × ${m.hidden}`;
+}
+
 export function showModelInfo(app: App): void {
   const el = byId('model-info');
+  const sizes = app.state.modelSizes;
+  if (app.state.model === SIZES && sizes) {
+    const groups = sizes.query_groups ?? sizes.heads;
+    setText(
+      el,
+      `By its sizes: ${sizes.layers} layers · hidden ${sizes.hidden} · ${sizes.heads} heads, ${groups} query groups · FFN ${sizes.ffn ?? "Megatron's default"} · vocabulary ${sizes.vocab} · ${sizes.mlp === 'gelu' ? 'GeLU' : 'SwiGLU'}, ${sizes.positions} positions`,
+    );
+    return;
+  }
   if (app.state.model === CUSTOM) {
     // The core's reading of the config: its layers, width and parameters.
     let counts = '';

@@ -3,7 +3,7 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import { gpuById, systemById, type App } from './app';
+import { gpuById, modelField, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import { errorMessage, type Engine, type Plan, type PlanEntry, type PlanRequest, type SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
@@ -36,7 +36,7 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
     return { requests: [], why: 'No catalog system is built from this GPU: choose a system above to plan on.' };
   const base: PlanRequest = {
     system: system.id,
-    model: s.model === CUSTOM && s.customModel ? s.customModel : s.model,
+    model: modelField(s),
     gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
     global_batch: s.batch,
     seq: s.seq,

@@ -22,7 +22,7 @@ import {
   type ServeResult,
 } from './memo';
 import { customModelName, fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
-import { CUSTOM, VIEWS, trainGpus, type State, type View } from './state';
+import { CUSTOM, SIZES, VIEWS, isMegatronState, trainGpus, type State, type View } from './state';
 import {
   peekPlan,
   planBound,
@@ -90,7 +90,7 @@ export function render(app: App): void {
     fillGpuSelect(app, ui.gpuQuery);
     showGpuInfo(app);
   }
-  if (changed('model-picker', [s.model, s.customModel])) {
+  if (changed('model-picker', [s.model, s.customModel, s.modelSizes])) {
     fillModelSelect(app);
     showModelInfo(app);
   }
@@ -109,16 +109,43 @@ export function render(app: App): void {
     byId<HTMLSelectElement>('serve-engine').value = s.engine;
   }
   text('serve-input-error', ui.serveError);
-  if (changed('forecast-options', [s.forecastPrecision, s.compiled, s.zero, s.recompute, s.schedule, s.system])) {
+  const mega = isMegatronState(s);
+  if (
+    changed('forecast-options', [
+      s.forecastPrecision,
+      s.forecastEngine,
+      s.zero,
+      s.recompute,
+      s.schedule,
+      s.system,
+      s.sequenceParallel,
+      s.attention,
+    ])
+  ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
-    byId<HTMLInputElement>('compile').checked = s.compiled;
+    byId<HTMLSelectElement>('feng').value = s.forecastEngine;
+    byId<HTMLInputElement>('sp').checked = s.sequenceParallel;
+    byId<HTMLSelectElement>('attention').value = s.attention;
     byId<HTMLSelectElement>('zero').value = String(s.zero);
     byId<HTMLSelectElement>('recompute').value = s.recompute;
     byId<HTMLSelectElement>('schedule').value = s.schedule;
     byId<HTMLSelectElement>('train-system').value = s.system;
   }
-  if (changed('train-inputs', [s.view, s.mode]))
-    byId('train-inputs').hidden = s.view !== 'forecast' || s.mode !== 'training';
+  // The GPUs box: the forecast view's training step; with Megatron-Core also the comparison's
+  // and the sweep's (they forecast its layout). Its own fields shown, the eager engine's
+  // ZeRO, schedule and plan search hidden (the core refuses them for this engine).
+  if (changed('train-inputs', [s.view, s.mode, mega])) {
+    byId('train-inputs').hidden =
+      s.mode !== 'training' || !(s.view === 'forecast' || (mega && (s.view === 'compare' || s.view === 'sweep')));
+    byId('megatron-fields').hidden = !mega;
+    byId('zero-field').hidden = mega;
+    byId('schedule-field').hidden = mega;
+    byId('plan-fields').hidden = mega;
+    byId('plan-megatron-note').hidden = !mega;
+  }
+  text('feng-note', engineNote(s));
+  text('compare-engine-note', mega ? compareEngineNote(app) : '');
+  text('sweep-engine-note', mega ? sweepEngineNote(s) : '');
   text('train-gpus-note', trainNote(app));
   text('train-input-error', ui.trainError);
   text('plan-max-note', planNote(app));
@@ -155,14 +182,16 @@ export function render(app: App): void {
     }
     // A config that parses but cannot be forecast says why beside the config box.
     text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
+    text('sizes-error', ui.sizesError || (s.model === SIZES && !main.ok ? `No forecast: ${main.error}` : ''));
     title = main.ok ? forecastTitle(main.f, pastedName(app)) : null;
     shownResult = main;
   }
 
-  if (s.view === 'forecast' && s.mode === 'training' && ui.planWanted) showPlans(app);
+  // The plans are the eager engine's search: not shown beside a Megatron-Core step.
+  const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '' && !mega;
+  if (plans) showPlans(app);
   else cancelPlanSearch();
-  if (changed('plan-panel', [s.view, s.mode, ui.planWanted]))
-    byId('plan-panel').hidden = !(s.view === 'forecast' && s.mode === 'training' && ui.planWanted);
+  if (changed('plan-panel', [plans])) byId('plan-panel').hidden = !plans;
 
   if (s.view === 'compare') showCompare(app);
   else cancel('compare');
@@ -176,9 +205,30 @@ export function render(app: App): void {
 function trainNote(app: App): string {
   const s: State = app.state;
   const n = trainGpus(s);
-  if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
   const system = s.system ? (systemById(app, s.system)?.name ?? s.system) : 'the catalog system built from the GPU';
+  if (isMegatronState(s))
+    return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
+  if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
   return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
+}
+
+// The engine's scope beside its choice.
+function engineNote(s: State): string {
+  if (s.forecastEngine !== 'megatron') return '';
+  if (s.mode !== 'training') return 'Megatron-Core forecasts training steps: choose Training step.';
+  return 'A training step as Megatron-Core with TransformerEngine runs it (FlashAttention, fused kernels, the optimizer step); its layout is in the GPUs box.';
+}
+
+// The comparison and the sweep with Megatron-Core: what they forecast, said on the page.
+function compareEngineNote(app: App): string {
+  const s = app.state;
+  const sys = s.system ? `${systemById(app, s.system)?.name ?? s.system} for the selected GPU, ` : '';
+  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
+}
+
+function sweepEngineNote(s: State): string {
+  const step = s.dp * s.microbatches;
+  return `Megatron-Core: the global batch in steps of data-parallel ${s.dp} × ${s.microbatches} micro-batches = ${step} (micro-batch size 1 to the largest size below), the GPUs box's layout.`;
 }
 
 function planTotal(app: App): number {
@@ -464,7 +514,10 @@ export function nextSweepShown(): Promise<void> {
 
 function showSweep(app: App): void {
   const { state: s, ui } = app;
-  const requests = Array.from({ length: s.sweepMax }, (_, i) => requestFor(app, undefined, i + 1));
+  // Megatron-Core's global batch is dp × micro-batches × the micro-batch size: it steps by dp × m.
+  const step = isMegatronState(s) ? s.dp * s.microbatches : 1;
+  const batches = Array.from({ length: s.sweepMax }, (_, i) => (i + 1) * step);
+  const requests = batches.map((b) => requestFor(app, undefined, b));
   const key = `${requestKey({ ...requests[0], batch: 0 })}|${s.sweepMax}`;
   if (key === shownSweep) {
     text('sweep-error', ui.sweepError || sweepError);
@@ -486,7 +539,7 @@ function showSweep(app: App): void {
     fill('sweep', key, app.engine, requests, true, requestRender);
     return;
   }
-  const { points, error } = sweepPoints(results);
+  const { points, error } = sweepPoints(results, batches);
   sweepError = error;
   renderSweep(app, points);
   shownSweep = key;

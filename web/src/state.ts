@@ -1,28 +1,47 @@
 // The calculator's whole state, and its round trip through the URL query
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
 // prec and engine; the model forecast's precision, torch.compile and multi-GPU
-// training fields (fprec, compile, dp, ptp, pp, mb, zero, rc, sched, sys) appear only
-// when not their default; links without them open with the defaults). A custom GPU or a pasted config
+// training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
+// cp, vpp, sp, attn, tokens) appear only when not their default; links without them open with the
+// defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
+// in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers
 // never send to a server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
-import type { GpuSpec, Mode, Precision, Predictor, Recompute, Schedule, ServeEngine } from './engine';
+import type {
+  Attention,
+  ForecastEngine,
+  ForecastPrecision,
+  GpuSpec,
+  ModelSizes,
+  Mode,
+  Precision,
+  Predictor,
+  Recompute,
+  Schedule,
+  ServeEngine,
+} from './engine';
 
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
 export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
+export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
+export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
+export const ATTENTIONS: Attention[] = ['flash', 'fused-softmax'];
 export const SERVE_ENGINES: ServeEngine[] = ['fused', 'eager'];
 export const RECOMPUTES: Recompute[] = ['none', 'selective', 'full'];
 export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
 export const CUSTOM = 'custom';
+export const SIZES = 'sizes'; // the model is state.modelSizes
 
 export interface State {
   view: View;
   gpu: string; // catalog id, or CUSTOM
   customGpu: GpuSpec | null;
-  model: string; // zoo id, or CUSTOM
+  model: string; // zoo id, CUSTOM (customModel) or SIZES (modelSizes)
   customModel: Record<string, unknown> | null;
+  modelSizes: ModelSizes | null;
   mode: Mode;
   predictor: Predictor; // the headline forecaster; the roofline is always shown beside
   batch: number;
@@ -37,10 +56,11 @@ export interface State {
   precision: Precision;
   engine: ServeEngine;
   // The model forecast (forecast, compare and sweep views): its precision (fp32:
-  // eager FP32 as always; bf16/fp16: autocast mixed precision in training) and
-  // torch.compile. Separate from the serve view's precision, whose default is bf16.
-  forecastPrecision: Precision;
-  compiled: boolean;
+  // eager FP32 as always; bf16/fp16: autocast mixed precision in training; fp8: the
+  // megatron engine's) and engine (eager, torch.compile, Megatron-Core: training only).
+  // Separate from the serve view's precision, whose default is bf16.
+  forecastPrecision: ForecastPrecision;
+  forecastEngine: ForecastEngine;
   // Training on many GPUs (the forecast view, mode training; docs/parallel.md):
   // dp x tp x pp > 1 makes the forecast a multi-GPU step. system '' = the catalog
   // system built from the GPU.
@@ -52,6 +72,13 @@ export interface State {
   recompute: Recompute;
   schedule: Schedule;
   system: string;
+  // The megatron engine's (zero and schedule are the eager engine's): context-parallel ranks,
+  // virtual pipeline stages (interleaved 1F1B), sequence parallelism, tokens to train on (0: none).
+  cp: number;
+  virtualStages: number;
+  sequenceParallel: boolean;
+  attention: Attention;
+  tokens: number;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -60,6 +87,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   customGpu: null,
   model: 'gpt3-2.7b',
   customModel: null,
+  modelSizes: null,
   mode: 'training',
   predictor: 'tilecast',
   batch: 1,
@@ -73,7 +101,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   precision: 'bf16',
   engine: 'fused',
   forecastPrecision: 'fp32',
-  compiled: false,
+  forecastEngine: 'eager',
   dp: 1,
   trainTp: 1,
   pp: 1,
@@ -82,11 +110,22 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   recompute: 'none',
   schedule: '1f1b',
   system: '',
+  cp: 1,
+  virtualStages: 1,
+  sequenceParallel: false,
+  attention: 'flash',
+  tokens: 0,
 });
 
-// The GPUs of the state's multi-GPU training (1: the single-GPU forecast).
+// The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
+// engine's context parallelism multiplies them.
 export function trainGpus(s: Readonly<State>): number {
-  return s.dp * s.trainTp * s.pp;
+  return s.dp * s.trainTp * s.pp * (isMegatronState(s) ? s.cp : 1);
+}
+
+// True when the model forecast is the megatron engine's training step (it forecasts training only).
+export function isMegatronState(s: Readonly<State>): boolean {
+  return s.forecastEngine === 'megatron' && s.mode === 'training';
 }
 
 export const BATCH_MAX = 65536;
@@ -94,7 +133,8 @@ export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
 export const TOKENS_MAX = 1 << 20; // prompt and output tokens
 export const TP_MAX = 64;
-export const PAR_MAX = 4096; // dp, tp, pp and micro-batches each (the core checks the system)
+export const PAR_MAX = 4096; // dp, tp, pp, cp, virtual stages and micro-batches each (the core checks the system)
+export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
 // More than the catalog holds: a comparison of every GPU fits a link.
 export const COMPARE_MAX = 64;
 // A custom GPU's name is cut to this (the form's limit) wherever it comes from.
@@ -109,6 +149,85 @@ export const MAX_PARAM = 64 * 1024;
 
 export function cloneState(s: Readonly<State>): State {
   return { ...s, compare: [...s.compare] };
+}
+
+// ---- tokens and model sizes in words --------------------------------------
+
+const TOKEN_UNITS: [string, number][] = [
+  ['T', 1e12],
+  ['B', 1e9],
+  ['M', 1e6],
+  ['K', 1e3],
+];
+
+// "300B", "1.4T", "2e12", "1000000": a whole number of tokens from 1 to 10^18, or an error saying so.
+export function parseTokens(text: string): number {
+  const t = text.trim();
+  const m = /^(\d{1,19})(?:\.(\d{1,6}))?\s*([KMBT])?$/i.exec(t) ?? /^(\d{1,6})(?:\.(\d{1,6}))?e(\d{1,2})$/i.exec(t);
+  const bad = () => new Error(`"${clip(t)}" is not a token count from 1 to 10^18 (e.g. 300B, 1.4T, 2e12).`);
+  if (!m) throw bad();
+  const mantissa = Number(`${m[1]}.${m[2] ?? '0'}`);
+  const unit = m[3] ?? '';
+  const scale = /^\d+$/.test(unit)
+    ? 10 ** Number(unit)
+    : (TOKEN_UNITS.find(([u]) => u === unit.toUpperCase())?.[1] ?? 1);
+  const v = Math.round(mantissa * scale);
+  if (!Number.isFinite(v) || v < 1 || v > TOKENS_LIMIT) throw bad();
+  return v;
+}
+
+// The shortest exact form of a token count: 300B, 1.4T, 12345.
+export function formatTokens(n: number): string {
+  for (const [u, scale] of TOKEN_UNITS) {
+    if (n < scale) continue;
+    const x = Math.round((n / scale) * 1e6) / 1e6;
+    if (Math.round(x * scale) === n) return `${x}${u}`;
+  }
+  return String(n);
+}
+
+// A model's sizes in the link: key-value pairs joined by '_' (no character the query escapes).
+export const SIZE_KEYS: [link: string, field: keyof ModelSizes, words: string][] = [
+  ['hidden', 'hidden', 'hidden size'],
+  ['layers', 'layers', 'layers'],
+  ['heads', 'heads', 'attention heads'],
+  ['groups', 'query_groups', 'query groups'],
+  ['ffn', 'ffn', 'FFN size'],
+  ['vocab', 'vocab', 'vocabulary'],
+  ['seq', 'seq', 'positions'],
+];
+export const SIZE_MAX = 1 << 24; // the core's bound on each size
+const SIZE_REQUIRED: (keyof ModelSizes)[] = ['hidden', 'layers', 'heads', 'vocab'];
+
+export function sizesParam(m: ModelSizes): string {
+  const parts = SIZE_KEYS.filter(([, f]) => m[f] !== undefined).map(([k, f]) => `${k}-${m[f]}`);
+  return [...parts, `mlp-${m.mlp}`, `pos-${m.positions}`].join('_');
+}
+
+// The link's `msz`; throws a sentence naming the part that is wrong.
+export function parseSizesParam(text: string): ModelSizes {
+  const m: Partial<ModelSizes> = {};
+  for (const part of text.split('_')) {
+    const [k, v, ...rest] = part.split('-');
+    if (v === undefined || rest.length) throw new Error(`"${clip(part)}" is not key-value`);
+    const key = SIZE_KEYS.find(([name]) => name === k);
+    if (key) {
+      if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > SIZE_MAX)
+        throw new Error(`its ${key[2]} "${clip(v)}" is not a whole number from 1 to ${SIZE_MAX}`);
+      (m as Record<string, number>)[key[1]] = Number(v);
+    } else if (k === 'mlp') {
+      if (v !== 'swiglu' && v !== 'gelu') throw new Error(`its MLP "${clip(v)}" is neither swiglu nor gelu`);
+      m.mlp = v;
+    } else if (k === 'pos') {
+      if (v !== 'rotary' && v !== 'learned')
+        throw new Error(`its positions "${clip(v)}" are neither rotary nor learned`);
+      m.positions = v;
+    } else
+      throw new Error(`"${clip(k)}" is not a size (${[...SIZE_KEYS.map(([name]) => name), 'mlp', 'pos'].join(', ')})`);
+  }
+  const missing = SIZE_REQUIRED.filter((f) => m[f] === undefined);
+  if (missing.length) throw new Error(`it lacks ${missing.join(', ')}`);
+  return { mlp: 'swiglu', positions: m.mlp === 'gelu' ? 'learned' : 'rotary', ...m } as ModelSizes;
 }
 
 // ---- compression -----------------------------------------------------------
@@ -198,6 +317,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   q.set('gpu', s.gpu);
   if (s.gpu === CUSTOM && s.customGpu) packed.push(['cgpu', packJson(s.customGpu)]);
   q.set('model', s.model);
+  if (s.model === SIZES && s.modelSizes) q.set('msz', sizesParam(s.modelSizes));
   let configChars = 0;
   if (s.model === CUSTOM && s.customModel) {
     const cmodel = packJson(s.customModel);
@@ -223,7 +343,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   // (older links have none and open as before).
   const d = DEFAULT_STATE;
   if (s.forecastPrecision !== d.forecastPrecision) q.set('fprec', s.forecastPrecision);
-  if (s.compiled) q.set('compile', '1');
+  if (s.forecastEngine !== d.forecastEngine) q.set('feng', s.forecastEngine);
   if (s.dp !== d.dp) q.set('dp', String(s.dp));
   if (s.trainTp !== d.trainTp) q.set('ptp', String(s.trainTp));
   if (s.pp !== d.pp) q.set('pp', String(s.pp));
@@ -232,6 +352,11 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.recompute !== d.recompute) q.set('rc', s.recompute);
   if (s.schedule !== d.schedule) q.set('sched', s.schedule);
   if (s.system !== d.system) q.set('sys', s.system);
+  if (s.cp !== d.cp) q.set('cp', String(s.cp));
+  if (s.virtualStages !== d.virtualStages) q.set('vpp', String(s.virtualStages));
+  if (s.sequenceParallel) q.set('sp', '1');
+  if (s.attention !== d.attention) q.set('attn', s.attention);
+  if (s.tokens !== d.tokens) q.set('tokens', formatTokens(s.tokens));
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -308,6 +433,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'cgpu',
     'model',
     'cmodel',
+    'msz',
     'mode',
     'pred',
     'batch',
@@ -331,6 +457,12 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'rc',
     'sched',
     'sys',
+    'feng',
+    'cp',
+    'vpp',
+    'sp',
+    'attn',
+    'tokens',
   ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
@@ -377,6 +509,17 @@ export function parseParams(search: string, hash = ''): ParsedLink {
           problems.push(`The model config in the link is damaged: ${e instanceof Error ? e.message : e}.`);
         }
       }
+    } else if (model === SIZES) {
+      const sizes = p.get('msz');
+      if (sizes === null) problems.push('The link asks for a model by its sizes but does not carry them (msz).');
+      else {
+        try {
+          s.modelSizes = parseSizesParam(sizes);
+          s.model = SIZES;
+        } catch (e) {
+          problems.push(`The model sizes in the link are damaged: ${e instanceof Error ? e.message : e}.`);
+        }
+      }
     } else if (ID_RE.test(model)) s.model = model;
     else problems.push(`The link's model "${clip(model)}" is not a model zoo id.`);
   }
@@ -414,20 +557,35 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   }
   const fprec = p.get('fprec');
   if (fprec !== null) {
-    if ((PRECISIONS as string[]).includes(fprec)) s.forecastPrecision = fprec as Precision;
-    else problems.push(`The link's forecast precision "${clip(fprec)}" is not one of ${PRECISIONS.join(', ')}.`);
+    if ((FORECAST_PRECISIONS as string[]).includes(fprec)) s.forecastPrecision = fprec as ForecastPrecision;
+    else
+      problems.push(`The link's forecast precision "${clip(fprec)}" is not one of ${FORECAST_PRECISIONS.join(', ')}.`);
   }
+  // An older link's torch.compile switch; feng (below) wins over it.
   const compile = p.get('compile');
   if (compile !== null) {
-    if (compile === '1' || compile === '0') s.compiled = compile === '1';
+    if (compile === '1' || compile === '0') s.forecastEngine = compile === '1' ? 'compiled' : 'eager';
     else problems.push(`The link's torch.compile switch "${clip(compile)}" is neither 1 nor 0.`);
   }
-  const ints: [string, string, 'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero', number, number][] = [
+  const feng = p.get('feng');
+  if (feng !== null) {
+    if ((FORECAST_ENGINES as string[]).includes(feng)) s.forecastEngine = feng as ForecastEngine;
+    else problems.push(`The link's engine "${clip(feng)}" is not one of ${FORECAST_ENGINES.join(', ')}.`);
+  }
+  const ints: [
+    string,
+    string,
+    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'virtualStages',
+    number,
+    number,
+  ][] = [
     ['dp', 'data-parallel size', 'dp', 1, PAR_MAX],
     ['ptp', 'training tensor-parallel size', 'trainTp', 1, PAR_MAX],
     ['pp', 'pipeline stages', 'pp', 1, PAR_MAX],
     ['mb', 'micro-batches', 'microbatches', 1, PAR_MAX],
     ['zero', 'ZeRO stage', 'zero', 0, 3],
+    ['cp', 'context-parallel size', 'cp', 1, PAR_MAX],
+    ['vpp', 'virtual pipeline stages', 'virtualStages', 1, PAR_MAX],
   ];
   for (const [name, words, field, min, max] of ints) {
     const v = p.get(name);
@@ -442,6 +600,24 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (sched !== null) {
     if ((SCHEDULES as string[]).includes(sched)) s.schedule = sched as Schedule;
     else problems.push(`The link's pipeline schedule "${clip(sched)}" is not one of ${SCHEDULES.join(', ')}.`);
+  }
+  const sp = p.get('sp');
+  if (sp !== null) {
+    if (sp === '1' || sp === '0') s.sequenceParallel = sp === '1';
+    else problems.push(`The link's sequence-parallelism switch "${clip(sp)}" is neither 1 nor 0.`);
+  }
+  const attn = p.get('attn');
+  if (attn !== null) {
+    if ((ATTENTIONS as string[]).includes(attn)) s.attention = attn as Attention;
+    else problems.push(`The link's attention "${clip(attn)}" is not one of ${ATTENTIONS.join(', ')}.`);
+  }
+  const tokens = p.get('tokens');
+  if (tokens !== null) {
+    try {
+      s.tokens = parseTokens(tokens);
+    } catch (e) {
+      problems.push(`The link's tokens to train on: ${e instanceof Error ? e.message : e}`);
+    }
   }
   const sys = p.get('sys');
   if (sys !== null) {

@@ -20,6 +20,7 @@ export interface Ui {
   planMaxGpus: number; // the plan search's largest GPU count; 0: all the system holds
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error
+  sizesError: string; // the sizes form's (a size that cannot be read)
   notices: string[];
 }
 
@@ -36,6 +37,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   planMaxGpus: 0,
   customGpuError: '',
   configError: '',
+  sizesError: '',
   notices: [],
 });
 

@@ -3,7 +3,14 @@
 // (each pipeline stage's compute and communication streams, the bubble between),
 // the per-stage table and the core's assumptions. Draws what it is given.
 import { byId, clear, h, setText } from './dom';
-import type { ModelForecast, PassMemory, StageTimeline, StreamSpan, TrainingMemory } from './engine';
+import {
+  isMegatron,
+  type AnyForecast,
+  type PassMemory,
+  type StageTimeline,
+  type StreamSpan,
+  type TrainingMemory,
+} from './engine';
 import { fmtMs, fmtNum } from './format';
 import { drawMemoryBar, gb } from './memory_bar';
 
@@ -35,18 +42,29 @@ const OTHER_COLOR = '#6b7280';
 const BUBBLE_COLOR = '#f6d5d1';
 
 // Every forecast's memory per GPU (one GPU or many, any mode); the rest for many GPUs only.
-export function renderTraining(f: ModelForecast): void {
+// The megatron step has no stage timeline: its memory and assumptions (with MFU's formula).
+export function renderTraining(f: AnyForecast): void {
   const p = f.parallel;
   const m = f.memory;
   byId('train-body').hidden = !m;
   byId('train-parallel').hidden = !p;
+  byId('timeline-panel').hidden = isMegatron(f);
+  if (isMegatron(f)) {
+    renderMemory(f.memory, f.parallel.gpus > 1);
+    fillAssumptions([...f.assumptions, `MFU: ${f.mfu_formula}`]);
+    return;
+  }
   if (m) renderMemory(m, !!p);
   if (!p || !f.stages) return;
   renderTimeline(f.stages, f.step_ms ?? f.latency_ms);
   renderStages(f.stages);
+  fillAssumptions(f.assumptions ?? []);
+}
+
+function fillAssumptions(lines: string[]): void {
   const list = byId('train-assumptions');
   clear(list);
-  for (const a of f.assumptions ?? []) list.append(h('li', {}, a));
+  for (const a of lines) list.append(h('li', {}, a));
 }
 
 export function isTrainingMemory(m: TrainingMemory | PassMemory): m is TrainingMemory {

@@ -4,13 +4,14 @@ import { gpuById, gpuLabel, type App } from './app';
 import { COLORS, drawChart } from './draw';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
-import { BREAKDOWN_KINDS, type ModelForecast } from './engine';
+import { BREAKDOWN_KINDS, isMegatron, type AnyForecast } from './engine';
 import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
-import { CUSTOM, clip } from './state';
+import { CUSTOM, clip, isMegatronState } from './state';
 import { renderTraining } from './train_view';
 import { FOOTING_KEY, footing, footingMark, type Footing } from './footing';
 import { gb } from './memory_bar';
+import { megatronAssumptions, megatronEmbedSetting, megatronSetting, renderMegatron } from './megatron_view';
 
 // The measured kernel classes a substitution names, in words.
 const OP_WORDS: Record<string, string> = {
@@ -66,7 +67,8 @@ const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp1
 
 // The engine, precision and GPUs a forecast assumes, in words ("in PyTorch eager
 // mode, FP32 without TF32, on one GPU" for the default).
-export function settingText(f: ModelForecast): string {
+export function settingText(f: AnyForecast): string {
+  if (isMegatron(f)) return megatronSetting(f);
   const engine =
     f.engine === 'compiled' ? 'with torch.compile (Inductor, default mode, no CUDA graphs)' : 'in PyTorch eager mode';
   const name = PRECISION_NAME[f.precision] ?? f.precision;
@@ -84,7 +86,8 @@ export function settingText(f: ModelForecast): string {
 }
 
 // The embed card's short form: "PyTorch eager, FP32, one GPU".
-export function embedSetting(f: ModelForecast): string {
+export function embedSetting(f: AnyForecast): string {
+  if (isMegatron(f)) return megatronEmbedSetting(f);
   const engine = f.engine === 'compiled' ? 'torch.compile' : 'PyTorch eager';
   const name = PRECISION_NAME[f.precision] ?? 'FP32';
   const precision = f.mode === 'training' && f.precision && f.precision !== 'fp32' ? `${name} mixed precision` : name;
@@ -93,7 +96,8 @@ export function embedSetting(f: ModelForecast): string {
 }
 
 // What every forecast assumes (the setting of the measurements the model learned from).
-export function assumptionsText(f: ModelForecast): string {
+export function assumptionsText(f: AnyForecast): string {
+  if (isMegatron(f)) return megatronAssumptions(f);
   const what =
     f.mode === 'training'
       ? 'one training step (forward and backward pass, optimizer excluded)'
@@ -126,18 +130,21 @@ export function renderCaveats(box: HTMLElement, caveats: string[]): void {
 }
 
 // `pasted`: a pasted config's own name (its _name_or_path, ...), which the core does not keep.
-export function forecastTitle(f: ModelForecast, pasted = ''): string {
+export function forecastTitle(f: AnyForecast, pasted = ''): string {
   return `${!f.model.id && pasted ? pasted : f.model.name} on ${f.gpu.name}`;
 }
 
 // The headline figures, the same for the main view and the embed card (ids
 // `${prefix}latency`, `…latency-label`, `…roofline`, `…samples`, `…tokens`).
-export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
+export function showFigures(prefix: '' | 'embed-', f: AnyForecast): void {
   setText(byId(`${prefix}latency-label`), f.predictor === 'roofline' ? 'Roofline forecast' : 'tilecast forecast');
   setOutput(`${prefix}latency`, fmtMs(f.latency_ms), f.latency_ms);
-  const roof = f.roofline_latency_ms ?? NaN;
-  if (Number.isFinite(roof)) setOutput(`${prefix}roofline`, fmtMs(roof), roof);
-  else setOutput(`${prefix}roofline`, '—', NaN);
+  // The megatron step has no roofline figure (its roofline-predictor run is not a bound).
+  if (!isMegatron(f)) {
+    const roof = f.roofline_latency_ms ?? NaN;
+    if (Number.isFinite(roof)) setOutput(`${prefix}roofline`, fmtMs(roof), roof);
+    else setOutput(`${prefix}roofline`, '—', NaN);
+  }
   setOutput(`${prefix}samples`, `${fmtRate(f.samples_per_s)} samples/s`, f.samples_per_s);
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
   setOutput(
@@ -147,9 +154,33 @@ export function showFigures(prefix: '' | 'embed-', f: ModelForecast): void {
   );
 }
 
-export function renderForecast(f: ModelForecast, pasted = ''): void {
+// The forecast view's one entry: the figures every engine has, then the engine's own parts.
+export function renderForecast(f: AnyForecast, pasted = ''): void {
   byId('forecast-body').hidden = false;
   const body = byId('forecast-body');
+  body.dataset.engine = f.engine ?? 'eager';
+  if (isMegatron(f)) {
+    body.dataset.gpu = f.gpu.id || CUSTOM;
+    body.dataset.model = f.model.id || CUSTOM;
+    body.dataset.batch = String(f.batch);
+    body.dataset.seq = String(f.seq);
+    body.dataset.mode = f.mode;
+    setText(
+      byId('forecast-title'),
+      `${forecastTitle(f, pasted)} — training step on ${f.parallel.gpus === 1 ? 'one GPU' : `${f.parallel.gpus} GPUs`} (Megatron-Core), global batch ${f.batch}, sequence ${f.seq}`,
+    );
+    showFigures('', f);
+    showFooting(byId('latency-footing'), footing(f));
+    setText(byId('assumptions'), assumptionsText(f));
+    renderCaveats(byId('caveats'), f.caveats ?? []);
+    renderMegatron(f);
+    renderTraining(f);
+    return;
+  }
+  byId('roofline-card').hidden = false;
+  byId('mfu-card').hidden = true;
+  byId('days-card').hidden = true;
+  delete byId<HTMLCanvasElement>('breakdown-chart').dataset.kinds;
   body.dataset.gpu = f.gpu.id || CUSTOM;
   body.dataset.model = f.model.id || CUSTOM;
   body.dataset.batch = String(f.batch);
@@ -302,7 +333,7 @@ export function compareIds(app: App): string[] {
 export interface CompareRow {
   id: string;
   label: string;
-  f?: ModelForecast;
+  f?: AnyForecast;
   error?: string;
 }
 
@@ -333,6 +364,8 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   const labels = ok.map((r) => chartLabel(r.label, footingMark(footing(r.f!))));
   setText(byId('compare-key'), labels.some((l) => /[†‡◇]$/.test(l)) ? FOOTING_KEY : '');
   compareNames = ok.map((r) => r.label);
+  // Megatron steps (every row, the engine is the state's): MFU where the roofline stands.
+  const mega = ok.some((r) => isMegatron(r.f!));
   const yAxis = { ticks: { autoSkip: false } };
   const title = (items: { dataIndex: number }[]) => compareNames[items[0]?.dataIndex ?? 0] ?? '';
   sizeCompareChart(byId<HTMLCanvasElement>('compare-latency'), ok.length, 26);
@@ -351,11 +384,15 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
           backgroundColor: COLORS.tilecast,
         },
         ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
-        {
-          label: 'roofline only (ms)',
-          data: ok.map((r) => r.f!.roofline_latency_ms ?? NaN),
-          backgroundColor: COLORS.roofline,
-        },
+        ...(mega
+          ? []
+          : [
+              {
+                label: 'roofline only (ms)',
+                data: ok.map((r) => rooflineOf(r.f!)),
+                backgroundColor: COLORS.roofline,
+              },
+            ]),
       ],
     },
     options: {
@@ -401,7 +438,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
           'GPU',
           'Latency',
           '80% band',
-          'Roofline only',
+          mega ? 'MFU' : 'Roofline only',
           'Samples/s',
           'Tokens/s',
           'Speed vs first',
@@ -422,7 +459,11 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         h('th', { scope: 'row' }, r.label),
         h('td', { class: 'num' }, f ? fmtMs(f.latency_ms) : '—'),
         h('td', { class: 'num' }, band ? `${fmtMs(band[0])}–${fmtMs(band[1])}` : '—'),
-        h('td', { class: 'num' }, f ? fmtMs(f.roofline_latency_ms ?? NaN) : '—'),
+        h(
+          'td',
+          { class: 'num' },
+          !f ? '—' : isMegatron(f) ? `${fmtNum(100 * f.mfu)}%` : fmtMs(f.roofline_latency_ms ?? NaN),
+        ),
         h('td', { class: 'num' }, f ? fmtRate(f.samples_per_s) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
         h('td', { class: 'num' }, f && base ? `${fmtNum(base / f.latency_ms)}×` : '—'),
@@ -454,21 +495,28 @@ export function firstUnfit(points: SweepPoint[]): number {
   return points.find((p) => !p.fits)?.batch ?? 0;
 }
 
-// A forecast's 80% band as [low, high] ms, or null when it has none.
-function bandOf(f: { band_low_ms?: number | null; band_high_ms?: number | null }): [number, number] | null {
+// A forecast's 80% band as [low, high] ms, or null when it has none (the megatron step has none).
+function bandOf(f: AnyForecast): [number, number] | null {
+  if (isMegatron(f)) return null;
   return f.band_low_ms != null && f.band_high_ms != null ? [f.band_low_ms, f.band_high_ms] : null;
 }
 
-// The sweep's points from results for batch 1, 2, …: up to the first error.
-export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: string } {
+// The roofline step beside a forecast; NaN (drawn as '—') when there is none.
+function rooflineOf(f: AnyForecast): number {
+  return isMegatron(f) ? NaN : (f.roofline_latency_ms ?? NaN);
+}
+
+// The sweep's points from results for `batches` (1, 2, …; the megatron engine's multiples of
+// dp × micro-batches): up to the first error.
+export function sweepPoints(results: Result[], batches: number[]): { points: SweepPoint[]; error: string } {
   const points: SweepPoint[] = [];
   for (const [i, r] of results.entries()) {
-    if (!r.ok) return { points, error: `Batch ${i + 1}: ${r.error}` };
+    if (!r.ok) return { points, error: `Batch ${batches[i]}: ${r.error}` };
     points.push({
-      batch: i + 1,
+      batch: batches[i],
       latency_ms: r.f.latency_ms,
       band: bandOf(r.f),
-      roofline_ms: r.f.roofline_latency_ms ?? NaN,
+      roofline_ms: rooflineOf(r.f),
       samples_per_s: r.f.samples_per_s,
       fits: r.f.memory?.fits ?? true,
     });
@@ -479,6 +527,8 @@ export function sweepPoints(results: Result[]): { points: SweepPoint[]; error: s
 const SWEEP_BAND_LOW = '80% band, low edge';
 
 export function renderSweep(app: App, points: SweepPoint[]): void {
+  const roofline = points.some((p) => Number.isFinite(p.roofline_ms));
+  const xTitle = isMegatronState(app.state) ? 'global batch (sequences per step)' : 'batch size';
   const labels = points.map((p) => String(p.batch));
   byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
   const unfit = firstUnfit(points);
@@ -495,14 +545,18 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
           backgroundColor: COLORS.tilecast,
           pointRadius: 0,
         },
-        {
-          label: 'roofline only (ms)',
-          data: points.map((p) => p.roofline_ms),
-          borderColor: COLORS.roofline,
-          backgroundColor: COLORS.roofline,
-          pointRadius: 0,
-          borderDash: [4, 3],
-        },
+        ...(roofline
+          ? [
+              {
+                label: 'roofline only (ms)',
+                data: points.map((p) => p.roofline_ms),
+                borderColor: COLORS.roofline,
+                backgroundColor: COLORS.roofline,
+                pointRadius: 0,
+                borderDash: [4, 3],
+              },
+            ]
+          : []),
         // the batches that do not fit in memory, drawn over the line in the error colour
         ...(unfit
           ? [
@@ -556,7 +610,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
         },
       },
       scales: {
-        x: { title: { display: true, text: 'batch size' } },
+        x: { title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: 'ms' } },
       },
     },
@@ -578,7 +632,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
     options: {
       interaction: { mode: 'index', intersect: false },
       scales: {
-        x: { title: { display: true, text: 'batch size' } },
+        x: { title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: 'samples/s' } },
       },
     },

@@ -112,7 +112,7 @@ test('the default view shows GPT-3 2.7B training on H100 SXM at once', async () 
   // Defaults write no precision, torch.compile or multi-GPU parameter (links as before).
   assert.doesNotMatch(
     await page.locator('#share-link').inputValue(),
-    /[?&](fprec|compile|dp|ptp|pp|mb|zero|rc|sched|sys)=/,
+    /[?&](fprec|compile|feng|dp|ptp|pp|mb|zero|rc|sched|sys|cp|vpp|sp|tokens|msz)=/,
   );
   // No Hopper GPU was measured for training: the forecast says so.
   assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
@@ -935,7 +935,7 @@ test("the serve view shows the API's errors and warnings, and says encoders cann
 test("the forecast precision and torch.compile: the CLI's numbers, in the link, a GPU without BF16 says so", async () => {
   const page = await open('?gpu=a100-80gb-sxm&model=llama2-7b&mode=training&batch=2&seq=1024');
   assert.equal(await page.locator('#fprec').inputValue(), 'fp32');
-  assert.equal(await page.locator('#compile').isChecked(), false);
+  assert.equal(await page.locator('#feng').inputValue(), 'eager');
   let n = await forecasts(page);
   await page.selectOption('#fprec', 'bf16');
   await waitForecasts(page, ++n);
@@ -946,7 +946,7 @@ test("the forecast precision and torch.compile: the CLI's numbers, in the link, 
     await page.locator('#assumptions').textContent(),
     /in PyTorch eager mode, BF16 mixed precision \(torch\.autocast: BF16 GEMMs .*FP32 master weights\), on one GPU/,
   );
-  await page.check('#compile');
+  await page.selectOption('#feng', 'compiled');
   await waitForecasts(page, ++n);
   const compiled = await assertMatchesCli(page, req, '', ['--precision', 'bf16', '--compile']);
   assert.equal(compiled.engine, 'compiled');
@@ -955,11 +955,11 @@ test("the forecast precision and torch.compile: the CLI's numbers, in the link, 
   assert.match(await page.locator('#caveats').textContent(), /Engine: torch\.compile/);
   // The link carries both; opening it gives the same forecast and controls.
   const link = await page.locator('#share-link').inputValue();
-  assert.match(link, /&fprec=bf16&compile=1&/);
+  assert.match(link, /&fprec=bf16&feng=compiled&/);
   const again = await open(link.slice(base.length));
   await assertMatchesCli(again, req, '', ['--precision', 'bf16', '--compile']);
   assert.equal(await again.locator('#fprec').inputValue(), 'bf16');
-  assert.equal(await again.locator('#compile').isChecked(), true);
+  assert.equal(await again.locator('#feng').inputValue(), 'compiled');
   assert.equal(await again.locator('#notice').isHidden(), true);
   // The serve view keeps its own precision (BF16 by default), untouched.
   assert.equal(await again.locator('#precision').inputValue(), 'bf16');
@@ -1161,7 +1161,7 @@ test('a dp x tp x pp training step shows the step, the memory bar and the timeli
   assert.equal(await page.locator('#dp').getAttribute('aria-invalid'), 'true');
   // torch.compile on many GPUs: the core forecasts it (each rank replays the compiled graph).
   await page.fill('#dp', '2');
-  await page.check('#compile');
+  await page.selectOption('#feng', 'compiled');
   await page.waitForFunction(() => document.getElementById('forecast-error').textContent === '');
   await page.close();
 });

@@ -1,0 +1,451 @@
+// Browser tests of issue 28's page: the Megatron-Core engine (step time, tokens/s, MFU, HFU,
+// days to train, breakdown, memory) with the native CLI's numbers, every new field in the share
+// link, FP8 on a GPU without it, a model by its sizes, tampered links, the comparison and the
+// sweep with this engine. Run: node --test web/tests/megatron.test.mjs (after scripts/build_web.sh).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+import { DIST, cli, cliJson, requireFile } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+let server;
+let base;
+let browser;
+let context;
+const pageErrors = [];
+
+before(async () => {
+  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
+  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
+  base = base.replace('localhost', '127.0.0.1');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.on('weberror', (e) => pageErrors.push(e.error().message));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(query = '') {
+  const page = await context.newPage();
+  await page.goto(base + query);
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
+  return page;
+}
+
+const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
+const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
+const waitForecasts = (page, n) =>
+  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
+
+// `tilecast forecast … --engine megatron --json`, the issue's contract.
+function megatron(args) {
+  return cli(['forecast', '--mode', 'training', '--engine', 'megatron', '--predictor', 'tilecast', '--json', ...args]);
+}
+
+// Llama 3 8B on a DGX H100: data 4 × tensor 2, sequence parallelism, 1T tokens (docs/megatron.md's example).
+const LLAMA_LINK =
+  '?gpu=h100-sxm&model=llama3-8b&mode=training&batch=64&seq=4096&fprec=bf16&feng=megatron&dp=4&ptp=2&mb=8&sys=dgx-h100&sp=1&tokens=1T';
+const LLAMA_ARGS = [
+  '--gpu',
+  'h100-sxm',
+  '--model',
+  'llama3-8b',
+  '--batch',
+  '64',
+  '--seq',
+  '4096',
+  '--precision',
+  'bf16',
+  '--gpus',
+  '8',
+  '--dp',
+  '4',
+  '--tp',
+  '2',
+  '--microbatches',
+  '8',
+  '--sequence-parallel',
+  '--system',
+  'dgx-h100',
+  '--tokens',
+  '1000000000000',
+];
+
+// Every figure of the summary against the CLI's response.
+async function assertMegatronMatches(page, f) {
+  assert.equal(await page.locator('#forecast-error').textContent(), '');
+  assert.equal(await page.locator('#forecast-body').getAttribute('data-engine'), 'megatron');
+  assert.equal(await value(page, 'latency'), f.step_ms);
+  assert.equal(await value(page, 'samples'), f.samples_per_s);
+  assert.equal(await value(page, 'tokens'), f.tokens_per_s);
+  assert.equal(await value(page, 'tokens-per-gpu'), f.tokens_per_s_per_gpu);
+  assert.equal(await value(page, 'mfu'), f.mfu);
+  assert.equal(await value(page, 'model-tflops'), f.model_tflops_per_gpu);
+  assert.equal(Number(await page.locator('#mfu-sub').getAttribute('data-hfu')), f.hfu);
+  assert.equal(await page.locator('#mfu-card').getAttribute('title'), f.mfu_formula);
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  assert.equal(await bar.locator('.seg').count(), 6); // weights, gradients, optimizer, activations, workspace, context
+}
+
+test('a Megatron link opens with the native CLI numbers: step, tokens/s, MFU, HFU, days to train, memory', async () => {
+  const page = await open(LLAMA_LINK);
+  const f = cliJson(['forecast', '--mode', 'training', '--engine', 'megatron', '--json', ...LLAMA_ARGS]);
+  await assertMegatronMatches(page, f);
+  assert.equal(await page.locator('#days-card').isHidden(), false);
+  assert.equal(await value(page, 'train-days'), f.train_days);
+  assert.match(await page.locator('#train-days-sub').textContent(), /^1T tokens at /);
+  // A bound is never shown as a forecast: no roofline card beside the step.
+  assert.equal(await page.locator('#roofline-card').isHidden(), true);
+  // The breakdown has the engine's kinds; the assumptions are the core's and carry MFU's formula.
+  assert.equal(
+    await page.locator('#breakdown-chart').getAttribute('data-kinds'),
+    'compute,tp_comm,pp_comm,dp_comm,bubble,optimizer',
+  );
+  const assumptions = await page.locator('#train-assumptions li').allTextContents();
+  assert.deepEqual(assumptions.slice(0, f.assumptions.length), f.assumptions);
+  assert.match(assumptions.at(-1), /^MFU: Korthikanti et al\. 2022 eq\. 7/);
+  assert.equal(await page.locator('#timeline-panel').isHidden(), true);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /as Megatron-Core runs it, BF16 .* on 8 GPUs of system dgx-h100/,
+  );
+  assert.match(await page.locator('#caveats').textContent(), /No Hopper GPU was measured/);
+  // The controls show the link's fields; the eager engine's ZeRO and schedule are hidden.
+  assert.equal(await page.locator('#feng').inputValue(), 'megatron');
+  assert.equal(await page.locator('#sp').isChecked(), true);
+  assert.equal(await page.locator('#train-tokens').inputValue(), '1T');
+  assert.equal(await page.locator('#zero-field').isHidden(), true);
+  assert.equal(await page.locator('#schedule-field').isHidden(), true);
+  assert.equal(await page.locator('#megatron-fields').isHidden(), false);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+  // The exports are the step's: the JSON is the core's response, the CSV has MFU and the layout.
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(await json.path(), 'utf8')).forecast, f);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const csvText = fs.readFileSync(await csv.path(), 'utf8');
+  assert.ok(csvText.includes(`\r\nsummary,mfu,,,,${f.mfu}\r\n`), csvText.slice(0, 400));
+  assert.ok(csvText.includes(`\r\nsummary,step_ms,,${f.forward_ms},${f.backward_ms},${f.step_ms}\r\n`));
+  assert.ok(csvText.includes('\r\nparallel,cp,,,,1\r\n'));
+  // Megatron-LM's fused softmax over the scores instead of FlashAttention: chosen, linked, the CLI's.
+  let n = await forecasts(page);
+  await page.selectOption('#attention', 'fused-softmax');
+  await waitForecasts(page, ++n);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&attn=fused-softmax&/);
+  const fused = cliJson([
+    'forecast',
+    '--mode',
+    'training',
+    '--engine',
+    'megatron',
+    '--json',
+    ...LLAMA_ARGS,
+    '--attention',
+    'fused-softmax',
+  ]);
+  assert.equal(fused.parallel.attention, 'fused-softmax');
+  assert.notEqual(fused.step_ms, f.step_ms);
+  const again = await open(link.slice(base.length));
+  await assertMegatronMatches(again, fused);
+  assert.equal(await again.locator('#attention').inputValue(), 'fused-softmax');
+  for (const p of [page, again]) await p.close();
+});
+
+test('the share link round-trips every new field; an old compile=1 link opens torch.compile', async () => {
+  const page = await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=16&seq=2048');
+  let n = await forecasts(page);
+  await page.selectOption('#feng', 'megatron');
+  await waitForecasts(page, ++n);
+  // From FP32 (the page's default) Megatron-Core takes BF16, its own default.
+  assert.equal(await page.locator('#fprec').inputValue(), 'bf16');
+  await page.fill('#dp', '2');
+  await page.fill('#pp', '2');
+  await page.fill('#microbatches', '4');
+  await page.fill('#cp', '2');
+  await page.fill('#vpp', '2');
+  await page.check('#sp');
+  await page.fill('#train-tp', '2');
+  await page.fill('#train-tokens', '300B');
+  await page.selectOption('#recompute', 'selective');
+  await page.selectOption('#fprec', 'fp8');
+  await page.waitForFunction(() => /tokens=300B/.test(document.getElementById('share-link').value));
+  const link = await page.locator('#share-link').inputValue();
+  for (const p of [
+    'feng=megatron',
+    'fprec=fp8',
+    'dp=2',
+    'ptp=2',
+    'pp=2',
+    'mb=4',
+    'cp=2',
+    'vpp=2',
+    'sp=1',
+    'tokens=300B',
+    'rc=selective',
+  ])
+    assert.ok(link.includes(`&${p}&`) || link.includes(`&${p}`), `${p} in ${link}`);
+  const args = [
+    '--gpu',
+    'h100-sxm',
+    '--model',
+    'gpt3-2.7b',
+    '--batch',
+    '16',
+    '--seq',
+    '2048',
+    '--precision',
+    'fp8',
+    '--dp',
+    '2',
+    '--tp',
+    '2',
+    '--pp',
+    '2',
+    '--cp',
+    '2',
+    '--microbatches',
+    '4',
+    '--virtual-stages',
+    '2',
+    '--sequence-parallel',
+    '--recompute',
+    'selective',
+    '--tokens',
+    '300000000000',
+  ];
+  const f = cliJson(['forecast', '--mode', 'training', '--engine', 'megatron', '--json', ...args]);
+  assert.equal(f.parallel.gpus, 16);
+  assert.equal(f.parallel.virtual_stages, 2);
+  await assertMegatronMatches(page, f);
+  const again = await open(link.slice(base.length));
+  await assertMegatronMatches(again, f);
+  assert.equal(await again.locator('#share-link').inputValue(), link);
+  for (const [id, v] of [
+    ['dp', '2'],
+    ['train-tp', '2'],
+    ['pp', '2'],
+    ['microbatches', '4'],
+    ['cp', '2'],
+    ['vpp', '2'],
+    ['train-tokens', '300B'],
+    ['fprec', 'fp8'],
+    ['feng', 'megatron'],
+    ['recompute', 'selective'],
+  ])
+    assert.equal(await again.locator(`#${id}`).inputValue(), v, id);
+  assert.equal(await again.locator('#sp').isChecked(), true);
+  assert.equal(
+    await again.locator('#train-gpus-note').textContent(),
+    await page.locator('#train-gpus-note').textContent(),
+  );
+  // The link before the engine choice existed: compile=1 is torch.compile, written back as feng.
+  await again.goto(base + '?gpu=a100-80gb-sxm&model=gpt2&mode=training&batch=2&seq=128&compile=1');
+  await again.waitForSelector('html[data-ready="1"]');
+  assert.equal(await again.locator('#feng').inputValue(), 'compiled');
+  assert.match(await again.locator('#share-link').inputValue(), /&feng=compiled&/);
+  assert.equal(await again.locator('#forecast-body').getAttribute('data-engine'), 'compiled');
+  for (const p of [page, again]) await p.close();
+});
+
+test("FP8 on an A100 shows the core's error; inference with Megatron-Core says it forecasts training", async () => {
+  const page = await open(
+    '?gpu=a100-80gb-sxm&model=llama3-8b&mode=training&batch=8&seq=2048&fprec=fp8&feng=megatron&ptp=8&sys=dgx-a100',
+  );
+  const native = megatron([
+    '--gpu',
+    'a100-80gb-sxm',
+    '--model',
+    'llama3-8b',
+    '--batch',
+    '8',
+    '--seq',
+    '2048',
+    '--precision',
+    'fp8',
+    '--tp',
+    '8',
+    '--system',
+    'dgx-a100',
+  ]);
+  assert.equal(native.ok, false);
+  assert.match(native.error, /has no fp8 units/);
+  await page.waitForFunction(() => document.getElementById('forecast-error').textContent !== '');
+  const shown = await page.locator('#forecast-error').textContent();
+  assert.ok(shown.includes(native.error), `page: "${shown}"; CLI: "${native.error}"`);
+  // Inference: the core refuses the engine; the page says why beside the choice.
+  await page.check('input[name="mode"][value="inference"]');
+  await page.waitForFunction(() => /forecasts training/.test(document.getElementById('forecast-error').textContent));
+  assert.match(await page.locator('#feng-note').textContent(), /Megatron-Core forecasts training steps/);
+  await page.close();
+});
+
+test('a model by its sizes forecasts (the form and the link), as the CLI forecasts sizes:…', async () => {
+  const page = await open(
+    '?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048&fprec=bf16&feng=megatron&ptp=8&sp=1',
+  );
+  await page.locator('#sizes-model summary').click();
+  for (const [id, v] of [
+    ['sz-hidden', '4096'],
+    ['sz-layers', '16'],
+    ['sz-heads', '32'],
+    ['sz-groups', '8'],
+    ['sz-ffn', ''],
+    ['sz-vocab', '32000'],
+    ['sz-seq', '4096'],
+  ])
+    await page.fill(`#${id}`, v);
+  const n = await forecasts(page);
+  await page.click('#sizes-use');
+  await waitForecasts(page, n + 1);
+  await page.waitForFunction(() => /model=sizes/.test(document.getElementById('share-link').value));
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&msz=hidden-4096_layers-16_heads-32_groups-8_vocab-32000_seq-4096_mlp-swiglu_pos-rotary&/);
+  assert.equal(await page.locator('#model-select').inputValue(), 'sizes');
+  const spec = 'sizes:hidden=4096,layers=16,heads=32,query_groups=8,vocab=32000,seq=4096,mlp=swiglu,positions=rotary';
+  const f = cliJson([
+    'forecast',
+    '--mode',
+    'training',
+    '--engine',
+    'megatron',
+    '--json',
+    '--gpu',
+    'h100-sxm',
+    '--model',
+    spec,
+    '--batch',
+    '8',
+    '--seq',
+    '2048',
+    '--precision',
+    'bf16',
+    '--tp',
+    '8',
+    '--sequence-parallel',
+  ]);
+  await assertMegatronMatches(page, f);
+  assert.match(await page.locator('#model-info').textContent(), /By its sizes: 16 layers · hidden 4096/);
+  // The link opens the same model; the eager engine forecasts it too.
+  const again = await open(link.slice(base.length).replace('feng=megatron', 'feng=eager'));
+  const eager = cliJson([
+    'forecast',
+    '--gpu',
+    'h100-sxm',
+    '--model',
+    spec,
+    '--batch',
+    '8',
+    '--seq',
+    '2048',
+    '--mode',
+    'training',
+    '--precision',
+    'bf16',
+    '--tp',
+    '8',
+    '--predictor',
+    'tilecast',
+    '--json',
+  ]);
+  assert.equal(await again.locator('#forecast-error').textContent(), '');
+  assert.equal(await value(again, 'latency'), eager.latency_ms);
+  assert.equal(await again.locator('#sz-hidden').inputValue(), '4096');
+  // A size the core refuses: its message beside the form.
+  await again.fill('#sz-heads', '30');
+  await again.click('#sizes-use');
+  await again.waitForFunction(() => /does not divide hidden/.test(document.getElementById('sizes-error').textContent));
+  for (const p of [page, again]) await p.close();
+});
+
+test('a tampered link value gets a specific notice and keeps the default', async () => {
+  const page = await open(
+    '?gpu=h100-sxm&model=sizes&msz=hidden-4096_layers-x&mode=training&batch=8&seq=2048&feng=deepspeed&cp=0&vpp=abc&sp=2&tokens=lots&fprec=fp4&attn=ring',
+  );
+  const notice = await page.locator('#notice').textContent();
+  assert.match(notice, /model sizes in the link are damaged: its layers "x" is not a whole number/);
+  assert.match(notice, /engine "deepspeed" is not one of eager, compiled, megatron/);
+  assert.match(notice, /context-parallel size 0 is outside 1–4096/);
+  assert.match(notice, /virtual pipeline stages "abc" is not a whole number/);
+  assert.match(notice, /sequence-parallelism switch "2" is neither 1 nor 0/);
+  assert.match(notice, /tokens to train on: "lots" is not a token count/);
+  assert.match(notice, /forecast precision "fp4" is not one of bf16, fp16, fp32, fp8/);
+  assert.match(notice, /attention "ring" is not one of flash, fused-softmax/);
+  assert.equal(await page.locator('#feng').inputValue(), 'eager');
+  assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
+  assert.equal(await page.locator('#forecast-error').textContent(), '');
+  // Out of the core's range: more tokens than it takes.
+  await page.goto(base + '?gpu=h100-sxm&model=gpt2&tokens=2e18');
+  await page.waitForSelector('html[data-ready="1"]');
+  const second = await page.locator('#notice').textContent();
+  assert.match(second, /"2e18" is not a token count from 1 to 10\^18/);
+  await page.close();
+});
+
+test('compare and sweep with Megatron-Core: the same layout on each GPU, the global batch stepped, never NaN', async () => {
+  const q =
+    '?gpu=h100-sxm&model=llama3-8b&mode=training&batch=16&seq=2048&fprec=bf16&feng=megatron&dp=2&ptp=4&mb=2&sp=1';
+  const page = await open(`${q}&view=compare&cmp=a100-80gb-sxm,h200`);
+  await page.waitForSelector('#compare-table tbody tr');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  assert.match(
+    await page.locator('#compare-engine-note').textContent(),
+    /Megatron-Core: each GPU forecast as the same 8-GPU/,
+  );
+  assert.equal(await page.locator('#train-inputs').isHidden(), false);
+  const text = await page.locator('#compare-table').textContent();
+  assert.doesNotMatch(text, /NaN|undefined/);
+  assert.match(await page.locator('#compare-table thead').textContent(), /MFU/);
+  const row = page.locator('#compare-table tbody tr[data-gpu="a100-80gb-sxm"]');
+  const a100 = cliJson([
+    'forecast',
+    '--mode',
+    'training',
+    '--engine',
+    'megatron',
+    '--json',
+    '--gpu',
+    'a100-80gb-sxm',
+    '--model',
+    'llama3-8b',
+    '--batch',
+    '16',
+    '--seq',
+    '2048',
+    '--precision',
+    'bf16',
+    '--dp',
+    '2',
+    '--tp',
+    '4',
+    '--microbatches',
+    '2',
+    '--sequence-parallel',
+  ]);
+  const cells = await row.locator('td').allTextContents();
+  assert.equal(cells[2], `${Number((100 * a100.mfu).toPrecision(4))}%`);
+  // The sweep: global batches 4, 8, … (dp 2 × 2 micro-batches), each the CLI's.
+  await page.click('#tab-sweep');
+  await page.fill('#sweep-max', '4');
+  await page.waitForFunction(() => document.getElementById('sweep-status').dataset.points === '4');
+  assert.match(
+    await page.locator('#sweep-engine-note').textContent(),
+    /steps of data-parallel 2 × 2 micro-batches = 4/,
+  );
+  assert.doesNotMatch(await page.locator('#sweep-error').textContent(), /./);
+  for (const p of [page]) await p.close();
+});
+
+test('no script error happened', () => {
+  assert.deepEqual(pageErrors, []);
+});

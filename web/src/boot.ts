@@ -9,7 +9,7 @@ import { errorMessage, loadEngine, type Engine } from './engine';
 import { fillInputs, wireInputs } from './inputs';
 import { jobStats } from './jobs';
 import { checkLink } from './link';
-import { forgetAll, memoStats } from './memo';
+import { forgetAll, forgetLoading, memoStats } from './memo';
 import { nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
@@ -87,9 +87,9 @@ export async function boot(): Promise<void> {
     },
   };
 
-  // A model fetched on demand (engine.ts): the errors said "loading"; ask again.
+  // A model fetched on demand (engine.ts) arrived or failed: the forecasts that waited, again.
   engine.onModelsChanged(() => {
-    forgetAll();
+    forgetLoading();
     if (link.embed) renderEmbed(app);
     else requestRender();
   });

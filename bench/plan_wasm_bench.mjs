@@ -3,6 +3,7 @@
 // seq 1024, 1-8 GPUs. Prints configurations per second (enumerated, and forecast: those that
 // divide). A benchmark, not a test. Run after scripts/build_wasm.sh:
 //   node bench/plan_wasm_bench.mjs   (TILECAST_WASM_DIR overrides build-wasm/wasm)
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +12,9 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.resolve(repo, process.env.TILECAST_WASM_DIR ?? 'build-wasm/wasm');
 const { createTilecast } = await import(path.join(dir, 'tilecast.js'));
 const tc = await createTilecast();
+// The models the build leaves out (models/<id>.json, fetched by the page on demand), loaded first.
+const modelDir = path.join(dir, 'models');
+if (fs.existsSync(modelDir)) for (const f of fs.readdirSync(modelDir)) tc.loadModel(fs.readFileSync(path.join(modelDir, f), 'utf8'));
 const runs = Number(process.env.RUNS ?? 10);
 
 for (const model of ['gpt2-large', 'llama3-8b']) {

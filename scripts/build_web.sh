@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the static calculator into web/dist/ (servable by any static host):
-# copies the WebAssembly forecaster into web/public/tilecast/, then type-checks
+# copies the WebAssembly forecaster (and its on-demand models/) into web/public/tilecast/, then type-checks
 # and bundles with Vite. Run scripts/build_wasm.sh first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,9 @@ done
 [ -d web/node_modules ] || bash scripts/bootstrap.sh
 mkdir -p web/public/tilecast
 cp "$wasm_dir/tilecast_wasm.mjs" "$wasm_dir/tilecast_wasm.wasm" "$wasm_dir/tilecast.js" web/public/tilecast/
+# The learned models the WASM build does not embed, fetched by the page on demand (src/engine.ts).
+rm -rf web/public/tilecast/models
+if [ -d "$wasm_dir/models" ]; then cp -r "$wasm_dir/models" web/public/tilecast/models; fi
 cd web
 node scripts/gen_api_types.mjs --check
 npx tsc --noEmit

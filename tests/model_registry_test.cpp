@@ -10,8 +10,10 @@
 #include <string>
 
 #include "test_paths.hpp"
+#include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_not_loaded.hpp"
 
 using namespace tilecast;
 
@@ -127,5 +129,41 @@ TEST_SUITE("model_registry") {
     bad = j;
     bad.erase("precisions");
     CHECK(error(bad).find("'precisions'") != std::string::npos);
+  }
+
+  // The native build embeds every model (core/CMakeLists.txt, TILECAST_EMBED_MODELS "all"); the
+  // WASM build loads the others on demand (web/tests/wasm.test.mjs checks that path).
+  TEST_CASE("load_model takes a model's files by role; an embedded model's are ignored") {
+    for (const ModelManifest& m : embedded_manifests()) CHECK(model_embedded(m.id));
+    nlohmann::json req = {{"id", "amd-fp32"}, {"files", nlohmann::json::object()}};
+    for (const auto& [role, file] : find_manifest("amd-fp32")->files)
+      req["files"][role] = test::read_file(test::repo_dir() + "/core/data/models/amd-fp32/" + file);
+    CHECK(nlohmann::json::parse(api::load_model(req.dump())) ==
+          nlohmann::json{{"id", "amd-fp32"}, {"files", {"tile_table", "weights"}}});
+    auto error = [](const nlohmann::json& r) {
+      try {
+        api::load_model(r.dump());
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    CHECK(error({{"id", "no-such-model"}, {"files", nlohmann::json::object()}})
+              .find("no model 'no-such-model'") != std::string::npos);
+    auto bad = req;
+    bad["files"].erase("tile_table");
+    CHECK(error(bad).find("field 'files.tile_table' (tile_table.json) is missing") !=
+          std::string::npos);
+    bad = req;
+    bad["files"]["gemm"] = "{}";
+    CHECK(error(bad).find("field 'files.gemm'") != std::string::npos);
+    bad = req;
+    bad["files"]["weights"] = 3;
+    CHECK(error(bad).find("'files.weights' must be the file's text") != std::string::npos);
+    CHECK(error({{"id", "amd-fp32"}}).find("field 'files'") != std::string::npos);
+    // The error of a model not loaded names it, for the front end to load.
+    const ModelNotLoaded e("amd-fp32");
+    CHECK(e.model_id() == "amd-fp32");
+    CHECK(std::string(e.what()).find("'amd-fp32'") != std::string::npos);
   }
 }

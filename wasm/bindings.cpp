@@ -20,4 +20,5 @@ EMSCRIPTEN_BINDINGS(tilecast) {
   emscripten::function("forecastServing", &wasm::call_json<&api::forecast_serving>);
   emscripten::function("planParallel", &wasm::call_json<&api::plan_parallel>);
   emscripten::function("planCapacity", &wasm::call_json<&api::plan_capacity>);
+  emscripten::function("loadModel", &wasm::call_json<&api::load_model>);
 }

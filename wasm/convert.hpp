@@ -1,7 +1,8 @@
 // Converters between the core's JSON-text API and JavaScript, used by bindings.cpp.
 //
 // Every bound function returns an envelope object instead of throwing across the
-// boundary: {ok: true, json: "<result JSON text>"} or {ok: false, error: "<message>"}.
+// boundary: {ok: true, json: "<result JSON text>"} or {ok: false, error: "<message>"} (with
+// "missing_model": ID when the call needs a learned model the build does not embed).
 // tilecast.js turns a failed envelope into a JavaScript Error with the same message.
 // A C++ exception is always caught here (the build enables exception catching), so
 // bad input never aborts the WebAssembly instance.

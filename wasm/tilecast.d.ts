@@ -4,7 +4,10 @@ import type { TilecastResponses } from './tilecast_api';
 
 export type * from './tilecast_api';
 
-export class TilecastError extends Error {}
+export class TilecastError extends Error {
+  // The learned model the call needs and the build does not embed (models/<id>.json: loadModel).
+  readonly missingModel?: string;
+}
 
 type Request = string | object;
 type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
@@ -23,6 +26,8 @@ export interface Tilecast {
   forecastServing(request: Request): Answer<'forecastServing'>;
   planParallel(request: Request): Answer<'planParallel'>;
   planCapacity(request: Request): unknown; // no response schema yet (issue 31 item 4)
+  // The text of models/<id>.json (or the same object): a model the build does not embed.
+  loadModel(request: Request): Answer<'loadModel'>;
   // The same calls returning the JSON text exactly as the core wrote it.
   readonly text: {
     listGpus(): string;
@@ -37,6 +42,7 @@ export interface Tilecast {
     forecastServing(request: Request): string;
     planParallel(request: Request): string;
     planCapacity(request: Request): string;
+    loadModel(request: Request): string;
   };
 }
 

@@ -3,10 +3,13 @@
 // message unchanged. The instance stays usable after any error.
 import createTilecastModule from './tilecast_wasm.mjs';
 
+// missingModel: the learned model the call needs and this build does not embed (the site
+// serves it as models/<id>.json beside this file: pass that text to loadModel, then ask again).
 export class TilecastError extends Error {
-  constructor(message) {
+  constructor(message, missingModel) {
     super(message);
     this.name = 'TilecastError';
+    if (missingModel) this.missingModel = missingModel;
   }
 }
 
@@ -18,7 +21,10 @@ function requestText(request) {
 
 function unwrap(envelope) {
   if (!envelope || envelope.ok !== true) {
-    throw new TilecastError(envelope && typeof envelope.error === 'string' ? envelope.error : 'unknown error');
+    throw new TilecastError(
+      envelope && typeof envelope.error === 'string' ? envelope.error : 'unknown error',
+      envelope && typeof envelope.missing_model === 'string' ? envelope.missing_model : undefined,
+    );
   }
   return envelope.json;
 }
@@ -51,6 +57,7 @@ export async function createTilecast(options = {}) {
     forecastServing: (request) => JSON.parse(call(m.forecastServing, request)),
     planParallel: (request) => JSON.parse(call(m.planParallel, request)),
     planCapacity: (request) => JSON.parse(call(m.planCapacity, request)),
+    loadModel: (request) => JSON.parse(call(m.loadModel, request)),
     // The same calls returning the JSON text exactly as the core wrote it.
     text: {
       listGpus: () => list(m.listGpus),
@@ -65,6 +72,7 @@ export async function createTilecast(options = {}) {
       forecastServing: (request) => call(m.forecastServing, request),
       planParallel: (request) => call(m.planParallel, request),
       planCapacity: (request) => call(m.planCapacity, request),
+      loadModel: (request) => call(m.loadModel, request),
     },
   };
 }

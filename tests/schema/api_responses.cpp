@@ -29,7 +29,8 @@ const std::map<std::string, JsonArg> kJsonArg = {
     {"validateSystem", &tilecast::api::validate_system},
     {"forecastCollective", &tilecast::api::forecast_collective},
     {"forecastServing", &tilecast::api::forecast_serving},
-    {"planParallel", &tilecast::api::plan_parallel}};
+    {"planParallel", &tilecast::api::plan_parallel},
+    {"loadModel", &tilecast::api::load_model}};
 
 nlohmann::json answer(const nlohmann::json& line) {
   const std::string call = line.at("call").get<std::string>();

@@ -4,13 +4,12 @@
 import { type App } from './app';
 import { loadReport } from './accuracy';
 import { byId, setText } from './dom';
-import { preloadCharts } from './draw';
 import { renderEmbed, showEmbedLoading } from './embed';
 import { errorMessage, loadEngine, type Engine } from './engine';
 import { fillInputs, wireInputs } from './inputs';
 import { jobStats } from './jobs';
 import { checkLink } from './link';
-import { forgetAll, memoStats } from './memo';
+import { forgetAll, forgetLoading, memoStats } from './memo';
 import { nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
@@ -37,8 +36,9 @@ export async function boot(): Promise<void> {
   const link = parseParams(location.search, location.hash);
   const status = byId('status');
   const engineLoading = loadEngine();
+  // Chart.js (60 KB gzipped) is fetched by the first drawing, after the first numbers are on
+  // screen (draw.ts): the first forecast needs the forecaster and the page only.
   if (link.embed) showEmbedLoading();
-  else preloadCharts();
   let engine: Engine;
   performance.mark('tilecast-boot');
   try {
@@ -87,6 +87,12 @@ export async function boot(): Promise<void> {
     },
   };
 
+  // A model fetched on demand (engine.ts) arrived or failed: the forecasts that waited, again.
+  engine.onModelsChanged(() => {
+    forgetLoading();
+    if (link.embed) renderEmbed(app);
+    else requestRender();
+  });
   if (link.embed) renderEmbed(app);
   else {
     fillInputs(app);

@@ -1,5 +1,6 @@
-// Charts are drawn through here: the Chart.js chunk loads in parallel with the
-// forecaster, and numbers reach the screen without waiting for it.
+// Charts are drawn through here: the Chart.js chunk loads on the first drawing, after
+// the first numbers are on screen (not in the first forecast's bytes), and numbers reach the
+// screen without waiting for it.
 import type { ChartConfiguration, ChartType } from 'chart.js';
 
 export const COLORS = {

@@ -152,11 +152,121 @@ export interface Engine {
   forecastKernel(request: unknown): Answer<'forecastKernel'>;
   listSystems(): Answer<'listSystems'>;
   planParallel(request: PlanRequest): Answer<'planParallel'>;
+  // A call that needs a learned model the forecaster does not embed throws ModelLoading while
+  // the model is fetched. These answer once the models it needs are in, asking again...
+  whenModels<T>(call: () => T): Promise<T>;
+  // ...and tell the page each time a model has arrived or failed to (it forgets the errors it
+  // remembered and renders again).
+  onModelsChanged(listener: () => void): void;
 }
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+// ---- learned models loaded on demand ----------------------------------------
+// The forecaster embeds the landing view's model (NVIDIA FP32) only; the others (AMD, FP16/BF16)
+// are the files models/<id>.json beside tilecast.js (core/CMakeLists.txt, TILECAST_EMBED_MODELS),
+// fetched once on a call's first need (the service worker keeps a copy) and given to the core,
+// whose forecasts are then those of a build embedding them. No DOM: the same in a worker.
+
+// Thrown by a call while a model it needs is fetched; `ready` settles when it is in (or failed).
+export class ModelLoading extends Error {
+  constructor(
+    readonly model: string,
+    readonly ready: Promise<void>,
+  ) {
+    super(`Loading the forecaster's learned model ${model} (fetched once)…`);
+    this.name = 'ModelLoading';
+  }
+}
+
+// What the wrapper needs of tilecast.js beyond the Engine's calls.
+interface Forecaster extends Omit<Engine, 'whenModels' | 'onModelsChanged'> {
+  loadModel(request: string): unknown;
+}
+
+// The weights-fetch function: the text of models/<id>.json beside the forecaster's module.
+export async function fetchModel(moduleUrl: string, id: string): Promise<string> {
+  const response = await fetch(new URL(`models/${encodeURIComponent(id)}.json`, moduleUrl).href);
+  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+  return response.text();
+}
+
+type ModelState = { ready: Promise<void>; loaded?: boolean; failed?: string };
+
+// The one wrapper around the forecaster's calls: a call that needs a model not loaded yet starts
+// its fetch (one per model, whoever asks) and throws ModelLoading; once the model is in, the same
+// call answers. A failed fetch is said by every call that needs the model until a reload.
+export function withModels(tc: Forecaster, moduleUrl: string): Engine {
+  const models = new Map<string, ModelState>();
+  const listeners: (() => void)[] = [];
+  const changed = (): void => listeners.forEach((l) => l());
+  const need = (id: string): ModelState => {
+    let state = models.get(id);
+    if (!state) {
+      const s: ModelState = {
+        ready: fetchModel(moduleUrl, id)
+          .then((text) => {
+            tc.loadModel(text);
+            s.loaded = true;
+          })
+          .catch((e: unknown) => {
+            s.failed = `The forecaster's learned model ${id} could not be loaded (${errorMessage(e)}); reload the page to try again.`;
+          })
+          .finally(changed),
+      };
+      state = s;
+      models.set(id, s);
+    }
+    return state;
+  };
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return call(...args);
+      } catch (e) {
+        const id = (e as { missingModel?: unknown }).missingModel;
+        if (typeof id !== 'string') throw e;
+        const state = need(id);
+        if (state.failed) throw new Error(state.failed);
+        if (state.loaded) throw e; // loaded, yet missing: the core's message says which
+        throw new ModelLoading(id, state.ready);
+      }
+    };
+  const engine: Engine = {
+    version: tc.version,
+    listGpus: guard(() => tc.listGpus()),
+    validateGpu: guard((spec) => tc.validateGpu(spec)),
+    listModels: guard(() => tc.listModels()),
+    validateModel: guard((config) => tc.validateModel(config)),
+    forecastModel: guard((request) => tc.forecastModel(request)),
+    forecastServing: guard((request) => tc.forecastServing(request)),
+    forecastKernel: guard((request) => tc.forecastKernel(request)),
+    listSystems: guard(() => tc.listSystems()),
+    planParallel: guard((request) => tc.planParallel(request)),
+    async whenModels<T>(call: () => T): Promise<T> {
+      for (let tries = 0; ; ++tries) {
+        try {
+          return call();
+        } catch (e) {
+          if (!(e instanceof ModelLoading) || tries > 8) throw e;
+          await e.ready;
+        }
+      }
+    },
+    onModelsChanged(listener) {
+      listeners.push(listener);
+    },
+  };
+  return engine;
+}
+
+// The forecaster at `moduleUrl` (tilecast.js), wrapped; for a worker's own instance.
+export function createEngine(moduleUrl: string): Promise<Engine> {
+  return import(/* @vite-ignore */ moduleUrl).then(async (m) => withModels(await m.createTilecast(), moduleUrl));
 }
 
 let loading: Promise<Engine> | null = null;
@@ -165,9 +275,9 @@ let loading: Promise<Engine> | null = null;
 // has usually begun loading it already.
 export function loadEngine(): Promise<Engine> {
   if (!loading) {
-    const early = (window as { tilecastEngine?: Promise<Engine> }).tilecastEngine;
+    const early = (window as { tilecastEngine?: Promise<Forecaster> }).tilecastEngine;
     const url = new URL('tilecast/tilecast.js', document.baseURI).href;
-    loading = early ?? import(/* @vite-ignore */ url).then((m) => m.createTilecast() as Promise<Engine>);
+    loading = early ? early.then((tc) => withModels(tc, url)) : createEngine(url);
   }
   return loading;
 }

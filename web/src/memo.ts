@@ -4,6 +4,7 @@
 import {
   errorMessage,
   isMegatron,
+  ModelLoading,
   type Engine,
   type AnyForecast,
   type ModelRequest,
@@ -11,8 +12,10 @@ import {
   type ServingRequest,
 } from './engine';
 
-export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string };
-export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
+// loading: the forecast waits for a learned model fetched on demand (engine.ts); forgotten when
+// it arrives (forgetLoading), and not counted as computed.
+export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string; loading?: boolean };
+export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string; loading?: boolean };
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
 const CAPACITY = 600;
@@ -76,8 +79,14 @@ export function forecast(engine: Engine, request: ModelRequest): Result {
   try {
     return remember(key, { ok: true, f: engine.forecastModel(request) });
   } catch (e) {
-    return remember(key, { ok: false, error: errorMessage(e) });
+    return remember(key, failure(e));
   }
+}
+
+function failure(e: unknown): { ok: false; error: string; loading?: boolean } {
+  if (!(e instanceof ModelLoading)) return { ok: false, error: errorMessage(e) };
+  memoStats.computed -= 1; // asked again once the model is in
+  return { ok: false, error: errorMessage(e), loading: true };
 }
 
 // The forecast view's result. A multi-GPU step has no roofline figure of its own: it
@@ -125,10 +134,15 @@ export function forecastServing(engine: Engine, request: ServingRequest): ServeR
   try {
     return remember(key, { ok: true, f: engine.forecastServing(request) } as ServeResult);
   } catch (e) {
-    return remember(key, { ok: false, error: errorMessage(e) } as ServeResult);
+    return remember(key, failure(e) as ServeResult);
   }
 }
 
 export function forgetAll(): void {
   results.clear();
+}
+
+// The results that waited for a model (a model arrived, or failed to: asked again).
+export function forgetLoading(): void {
+  for (const [key, r] of [...results]) if (!r.ok && r.loading) results.delete(key);
 }

@@ -5,7 +5,15 @@
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
 import { gpuById, modelField, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
-import { errorMessage, type Engine, type Plan, type PlanEntry, type PlanRequest, type SystemSpec } from './engine';
+import {
+  errorMessage,
+  ModelLoading,
+  type Engine,
+  type Plan,
+  type PlanEntry,
+  type PlanRequest,
+  type SystemSpec,
+} from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { jobStats } from './jobs';
 import { CUSTOM } from './state';
@@ -190,6 +198,7 @@ export function runPlan(engine: Engine, r: PlanRequest): PlanResult {
     result = { ok: true, plan: engine.planParallel(r) as Plan, ms: performance.now() - t0 };
   } catch (e) {
     result = { ok: false, error: errorMessage(e) };
+    if (e instanceof ModelLoading) return result; // asked again once the model is in
   }
   plans.set(key, result);
   if (plans.size > 64) plans.delete(plans.keys().next().value as string);

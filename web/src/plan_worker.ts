@@ -2,7 +2,7 @@
 // search, answering one planParallel request per message ({ok, plan, ms} or {ok:false, error}
 // with the core's message). plan_view.ts starts it, limits each call's time and ends it when
 // a newer search replaces the running one.
-import type { Engine, PlanRequest } from './engine';
+import { createEngine, type Engine, type PlanRequest } from './engine';
 
 interface Ask {
   moduleUrl: string; // ./tilecast/tilecast.js beside the page
@@ -18,10 +18,10 @@ let engine: Promise<Engine> | null = null;
 scope.onmessage = async (e) => {
   const { moduleUrl, request } = e.data;
   try {
-    engine ??= import(/* @vite-ignore */ moduleUrl).then((m) => m.createTilecast() as Promise<Engine>);
+    engine ??= createEngine(moduleUrl);
     const tc = await engine;
     const t0 = performance.now();
-    const plan = tc.planParallel(request);
+    const plan = await tc.whenModels(() => tc.planParallel(request)); // models fetched on demand
     scope.postMessage({ ok: true, plan, ms: performance.now() - t0 });
   } catch (err) {
     scope.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });

@@ -32,10 +32,28 @@ export function cliJson(args) {
   return JSON.parse(r.text);
 }
 
-export async function loadWasm() {
+// The learned models the WASM build does not embed: id -> the text of models/<id>.json, the
+// file the site serves and the page fetches on demand (core/CMakeLists.txt, TILECAST_EMBED_MODELS).
+export function onDemandModels() {
+  const dir = path.join(WASM_DIR, 'models');
+  if (!fs.existsSync(dir)) return {};
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => [f.slice(0, -'.json'.length), fs.readFileSync(path.join(dir, f), 'utf8')]),
+  );
+}
+
+// A fresh instance; with `models` true (the default) every on-demand model is loaded first, as
+// the page loads it (so its answers compare with the native CLI's, which embeds them all).
+export async function loadWasm({ models = true } = {}) {
   requireFile(path.join(WASM_DIR, 'tilecast.js'), 'run scripts/build_wasm.sh or set TILECAST_WASM_DIR');
   const mod = await import(path.join(WASM_DIR, 'tilecast.js'));
-  return { tc: await mod.createTilecast(), TilecastError: mod.TilecastError };
+  const tc = await mod.createTilecast();
+  if (models) for (const text of Object.values(onDemandModels())) tc.loadModel(text);
+  return { tc, TilecastError: mod.TilecastError };
 }
 
 export function tempFile(name, text) {

@@ -451,5 +451,16 @@ export function spread(lists) {
   bad('forecastCollective', { system: 'dgx-a100', collective: 'broadcast', bytes: 1024, gpus: 8 });
   bad('forecastCollective', { system: 'dgx-a100', collective: 'all_reduce', bytes: 1024, gpus: 8, algorithm: 'star' });
   bad('forecastCollective', { system: 'nope', collective: 'all_reduce', bytes: 1024, gpus: 8 });
+  // A learned model given as its files' text (the WASM build's on-demand models; natively embedded).
+  const manifest = readJson('core/data/models/amd-fp32/manifest.json');
+  const files = Object.fromEntries(
+    Object.entries(manifest.files).map(([role, f]) => [
+      role,
+      fs.readFileSync(path.join(REPO, 'core/data/models/amd-fp32', f), 'utf8'),
+    ]),
+  );
+  add('loadModel', { id: 'amd-fp32', files });
+  bad('loadModel', { id: 'no-such-model', files: {} });
+  bad('loadModel', { id: 'amd-fp32', files: { weights: files.weights } });
   return calls;
 }

@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, cli, cliJson, cliForecastArgs, loadWasm, tempFile } from './helpers.mjs';
+import { REPO, cli, cliJson, cliForecastArgs, loadWasm, onDemandModels, tempFile } from './helpers.mjs';
 
 let tc;
 let TilecastError;
@@ -209,6 +209,64 @@ test('bad input throws JavaScript errors and the instance keeps working', () => 
     // The instance is still alive and gives the same answer as before.
     assert.equal(tc.text.forecastModel(good), reference, `after ${label}`);
   }
+});
+
+// The learned models the WASM build leaves out (the site's models/<id>.json): a fresh instance
+// says which one a forecast needs, takes its file, and then answers as the CLI (which embeds
+// every model) does, byte for byte; before it, forecasts of the embedded model answer.
+test('a forecast whose model is loaded on demand is identical to the native one', async () => {
+  const files = onDemandModels();
+  assert.deepEqual(Object.keys(files), ['amd-fp32', 'nvidia-half'], 'the models the WASM build leaves out');
+  const { tc: fresh, TilecastError: FreshError } = await loadWasm({ models: false });
+  const landing = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 1024, mode: 'training', predictor: 'tilecast' };
+  sameOutcome(
+    cli(cliForecastArgs(landing)),
+    () => fresh.text.forecastModel(landing),
+    'the landing forecast, nothing loaded',
+  );
+  const amd = { gpu: 'mi300x', model: 'bert-large', batch: 2, seq: 512, mode: 'training', predictor: 'tilecast' };
+  const serve = {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 512,
+    output: 256,
+    batch: 4,
+    tp: 1,
+    precision: 'bf16',
+    engine: 'fused',
+  };
+  const serveArgs = ['serve', '--gpu', 'h100-sxm', '--model', 'llama3-8b', '--prompt', '512', '--output', '256'];
+  const cases = [
+    ['amd-fp32', () => fresh.text.forecastModel(amd), cli(cliForecastArgs(amd))],
+    [
+      'nvidia-half',
+      () => fresh.text.forecastServing(serve),
+      cli([...serveArgs, '--batch', '4', '--tp', '1', '--precision', 'bf16', '--engine', 'fused', '--json']),
+    ],
+  ];
+  for (const [id, call, native] of cases) {
+    assert.throws(call, (e) => e instanceof FreshError && e.missingModel === id && e.message.includes(`'${id}'`), id);
+    // A malformed file is the load's error, naming the file; the model stays unloaded.
+    const broken = JSON.parse(files[id]);
+    broken.files.weights = broken.files.weights.slice(0, 100);
+    assert.throws(
+      () => fresh.loadModel(broken),
+      (e) => e instanceof FreshError && /kernel_weights\.json/.test(e.message),
+      id,
+    );
+    assert.throws(call, (e) => e.missingModel === id, `${id} after a malformed file`);
+    assert.deepEqual(fresh.loadModel(files[id]), { id, files: Object.keys(JSON.parse(files[id]).files).sort() });
+    sameOutcome(native, call, `${id} loaded on demand`);
+  }
+  // The AMD analytic GEMM model (embedded) uses amd-fp32's tile table: loaded, every AMD path works.
+  const kernel = { gpu: 'mi210', op: 'linear', dims: [1, 2048, 2048, 2048] };
+  sameOutcome(
+    cli(['kernel', '--gpu', 'mi210', '--op', 'linear', '--dims', '1,2048,2048,2048', '--json']),
+    () => fresh.text.forecastKernel(kernel),
+    'an AMD GEMM kernel',
+  );
+  assert.throws(() => fresh.loadModel({ id: 'no-such-model', files: {} }), /no model 'no-such-model'/);
+  assert.throws(() => fresh.loadModel({ id: 'amd-fp32', files: { weights: '{}' } }), /files\.tile_table/);
 });
 
 test('C++ error messages reach JavaScript unchanged', () => {

@@ -102,4 +102,13 @@ std::string plan_capacity(std::string_view request_json);
 std::string plan_capacity_with_progress(std::string_view request_json,
                                         const std::function<void(const std::string&)>& progress);
 
+// {"id": "amd-fp32", "files": {"weights": TEXT, "tile_table": TEXT}}: the files (role -> the
+// file's text, byte for byte as in core/data/models/<id>/) of a learned model this build does
+// not embed, named by a failed call's ModelNotLoaded (the WASM envelope's "missing_model"; the
+// web build serves them as models/<id>.json, in this request's shape). Registered for the rest
+// of the process, so forecasts are those of a build embedding it. Every role of the manifest,
+// no other; an embedded model's files are ignored. -> {"id", "files": [roles]}
+// (model_load.schema.json).
+std::string load_model(std::string_view request_json);
+
 }  // namespace tilecast::api

@@ -10,6 +10,7 @@
 #include "common/json_fields.hpp"
 #include "kernel/family.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_not_loaded.hpp"
 
 namespace tilecast {
 
@@ -361,15 +362,88 @@ std::vector<TransferUse> transfers_to(std::string_view vendor, DataType dtype) {
   return out;
 }
 
+namespace {
+
+// The files of models this build does not embed, as load_model_files was given them
+// (path -> text; entries are never changed or removed, so views of them stay valid).
+struct LoadedFiles {
+  std::mutex lock;
+  std::map<std::string, std::string, std::less<>> text;
+};
+LoadedFiles& loaded_files() {
+  static LoadedFiles* const files = new LoadedFiles;  // never destroyed, like the embedded data
+  return *files;
+}
+
+std::string model_file_path(const ModelManifest& m, const std::string& file) {
+  return std::string(kModelsFolder) + m.id + "/" + file;
+}
+
+}  // namespace
+
 std::string_view embedded_model_text(std::string_view id, std::string_view role,
                                      std::string* origin) {
   const ModelManifest* m = find_manifest(id);
   if (!m) return {};
   const auto f = m->files.find(std::string(role));
   if (f == m->files.end()) return {};
-  const std::string path = std::string(kModelsFolder) + m->id + "/" + f->second;
+  const std::string path = model_file_path(*m, f->second);
   if (origin) *origin = path;
-  return embedded::find(path);
+  if (embedded::has(path)) return embedded::find(path);
+  LoadedFiles& loaded = loaded_files();
+  const std::lock_guard<std::mutex> hold(loaded.lock);
+  const auto t = loaded.text.find(path);
+  if (t == loaded.text.end()) throw ModelNotLoaded(m->id);
+  return t->second;
+}
+
+bool model_embedded(std::string_view id) {
+  const ModelManifest* m = find_manifest(id);
+  if (!m) return false;
+  for (const auto& [role, file] : m->files)
+    if (!embedded::has(model_file_path(*m, file))) return false;
+  return true;
+}
+
+void load_model_files(std::string_view id, const std::map<std::string, std::string>& files) {
+  const ModelManifest* m = find_manifest(id);
+  if (!m) throw Error("load model: no model '" + std::string(id) + "' is built in");
+  for (const auto& [role, text] : files)
+    if (!m->files.count(role))
+      throw Error("load model '" + m->id + "': field 'files." + role + "': the model has no '" +
+                  role + "' file (its manifest's roles are the allowed ones)");
+  for (const auto& [role, file] : m->files)
+    if (!files.count(role))
+      throw Error("load model '" + m->id + "': field 'files." + role + "' (" + file +
+                  ") is missing");
+  if (model_embedded(id)) return;  // the embedded files answer, whatever was given
+  LoadedFiles& loaded = loaded_files();
+  std::vector<std::string> added;
+  {
+    const std::lock_guard<std::mutex> hold(loaded.lock);
+    for (const auto& [role, file] : m->files) {
+      const std::string path = model_file_path(*m, file);
+      const std::string& text = files.at(role);
+      const auto t = loaded.text.find(path);
+      if (t == loaded.text.end()) {
+        loaded.text.emplace(path, text);
+        added.push_back(path);
+      } else if (t->second != text) {
+        throw Error("load model '" + m->id + "': " + path +
+                    " is already loaded with other text (reload to take a new version)");
+      }
+    }
+  }
+  // Built now, so that a malformed file is this call's error (naming the file), not a
+  // forecast's; a model that failed to build takes none of the given files.
+  try {
+    embedded_model(id);
+  } catch (const ModelNotLoaded&) {  // the model it uses is not loaded yet: checked on use
+  } catch (...) {
+    const std::lock_guard<std::mutex> hold(loaded.lock);
+    for (const std::string& path : added) loaded.text.erase(path);
+    throw;
+  }
 }
 
 const KernelWeights& embedded_weights(std::string_view id) {

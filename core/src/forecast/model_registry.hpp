@@ -90,13 +90,24 @@ class ModelSource {
  private:
   const ModelManifest& manifest_;
 };
-// The one loader of embedded model files: the text of model `id`'s file for `role`, and where
-// it is ("core/data/models/<id>/<file>"); empty when that model or file is not built in.
+// The one loader of built-in model files: the text of model `id`'s file for `role`, and where
+// it is ("core/data/models/<id>/<file>"); empty when the model or its manifest's role is
+// unknown. A file this build does not embed comes from load_model_files, or throws
+// ModelNotLoaded naming the model when not loaded yet (tilecast/model_not_loaded.hpp).
 std::string_view embedded_model_text(std::string_view id, std::string_view role,
                                      std::string* origin = nullptr);
+// Whether every file of model `id` is embedded (core/CMakeLists.txt, TILECAST_EMBED_MODELS).
+bool model_embedded(std::string_view id);
+// Gives the files (role -> text) of built-in model `id` that this build does not embed, for
+// the rest of the process: embedded_model_text answers them from then on, so the model is the
+// one a build embedding it has (api::load_model). Every role of the manifest and no other;
+// builds the model (throws Error naming a malformed file, and then keeps none of them); a
+// model whose files are all embedded ignores them.
+void load_model_files(std::string_view id, const std::map<std::string, std::string>& files);
 
-// Model `id`'s embedded file for `role`, parsed by `parse` on first use and kept for the
-// process; an empty T when that model or file is not built in.
+// Model `id`'s built-in file for `role`, parsed by `parse` on first use and kept for the
+// process; an empty T when the model or its manifest's role is unknown (throws ModelNotLoaded
+// for a file neither embedded nor loaded, as embedded_model_text).
 template <class T>
 const T& embedded_model_part(std::string_view id, std::string_view role,
                              T (*parse)(std::string_view text, std::string_view origin)) {

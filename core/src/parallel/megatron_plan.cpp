@@ -8,6 +8,7 @@
 #include "parallel/megatron.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_not_loaded.hpp"
 
 namespace tilecast {
 namespace {
@@ -104,6 +105,8 @@ MegatronPlanResult plan_megatron(const GpuSpec& gpu, const SystemSpec& system,
     MegatronForecast f;
     try {
       f = detail::forecast_megatron_cached(gpu, system, model, w, c, times, false);
+    } catch (const ModelNotLoaded&) {  // not this candidate's failure: the caller loads it
+      throw;
     } catch (const Error&) {
       ++r.does_not_divide;
       return;

@@ -8,6 +8,7 @@
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_not_loaded.hpp"
 
 namespace tilecast {
 namespace {
@@ -101,6 +102,8 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
           ParallelForecast f;
           try {
             f = detail::forecast_parallel_with(gpu, system, model, w, c, times, &memo);
+          } catch (const ModelNotLoaded&) {  // not this candidate's failure: the caller loads it
+            throw;
           } catch (const Error&) {  // pp not dividing the layers, or too large a kernel
             ++r.does_not_divide;
             continue;

@@ -84,6 +84,7 @@ export interface TilecastResponses {
    * the eager engine's layout search (Plan), or with "engine": "megatron" the megatron engine's (MegatronPlan)
    */
   planParallel: Plan | MegatronPlan;
+  loadModel: ModelLoad;
   error: ErrorEnvelope;
 }
 /**
@@ -910,9 +911,26 @@ export interface MegatronPlanEntry {
   breakdown_ms: MegatronBreakdown;
 }
 /**
+ * loadModel (api::load_model): a learned model the build does not embed, taken from its files' text (the site's models/<id>.json); the forecasts that needed it (error envelope's missing_model) answer from then on, as a build embedding it does.
+ */
+export interface ModelLoad {
+  /**
+   * the model (core/data/models/<id>/)
+   */
+  id: string;
+  /**
+   * the roles of the files given (its manifest's roles, e.g. weights, tile_table), in name order
+   */
+  files: string[];
+}
+/**
  * A failed call as the WASM binding returns it (wasm/convert.cpp; tilecast.js throws TilecastError with the message). The CLI prints the same message to stderr. The message names the file or field, the value and what is allowed.
  */
 export interface ErrorEnvelope {
   ok: false;
   error: string;
+  /**
+   * present only when the call needs a learned model this build does not embed (core/data/models/<id>/; the web build embeds the landing view's): load it (loadModel, the site's models/<id>.json) and ask again. tilecast.js puts it on the TilecastError as missingModel.
+   */
+  missing_model?: string;
 }

@@ -14,6 +14,7 @@
 #include "parallel/parallel.hpp"
 #include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_not_loaded.hpp"
 #include "tilecast/version.hpp"
 
 namespace tilecast {
@@ -121,6 +122,8 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           o.price_per_hour = price * o.gpus;
           o.tokens_per_dollar = o.tokens_per_gpu_hour / price;
         }
+      } catch (const ModelNotLoaded&) {  // not this option's failure: the caller loads it
+        throw;
       } catch (const Error& e) {
         o.why = e.what();
       }

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks formatting, builds, runs every test.
+# Each stage's wall time is printed (CI must finish in 20 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
-bash scripts/check_format.sh   # C++ and TypeScript as `make format` leaves them, types checked
-bash scripts/build_native.sh
-ctest --preset default
+stage() {
+  local t0=$SECONDS
+  "$@"
+  echo "test.sh: '$*' took $((SECONDS - t0)) s (total $SECONDS s)"
+}
+stage bash scripts/bootstrap.sh
+stage bash scripts/check_format.sh   # C++ and TypeScript as `make format` leaves them, types checked
+stage bash scripts/build_native.sh
+stage ctest --preset default
 # The libFuzzer smoke (`bash scripts/fuzz.sh --smoke`, ~5 min on 2 cores: docs/fuzzing.md "CI
 # smoke") is not run here: with it a clean clone's suite passed 20 minutes on 2 cores (the native
 # build alone took ~12). Run it with `make fuzz-smoke`.
-bash scripts/build_wasm.sh
-bash scripts/build_web.sh
-bash scripts/test_web.sh
+stage bash scripts/build_wasm.sh
+stage bash scripts/build_web.sh
+stage bash scripts/test_web.sh

@@ -1,6 +1,8 @@
 // Boot: read the link, wait for the forecaster (public/start.js began loading it
 // before this bundle ran), check the link against the catalogs, then either the
-// embed card or the calculator: its inputs wired and its first render.
+// embed card or the calculator: its inputs wired and its first render. The page's own
+// instance answers the catalog lists and the pickers' checks (quick, synchronous); every
+// forecast runs on the forecaster's thread (worker_client.ts), started here at once.
 import { type App } from './app';
 import { loadReport } from './accuracy';
 import { byId, setText } from './dom';
@@ -11,9 +13,10 @@ import { fillInputs, wireInputs } from './inputs';
 import { jobStats } from './jobs';
 import { checkLink } from './link';
 import { forgetAll, memoStats } from './memo';
-import { nextSweepShown, render, renderStats } from './render';
+import { firstCardShown, nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
+import { warmUp, workerSettings, workerStats } from './worker_client';
 
 // For the tests and the benchmark.
 interface PageHandle {
@@ -24,6 +27,7 @@ interface PageHandle {
   readonly renders: number;
   memo: typeof memoStats;
   jobs: typeof jobStats;
+  worker: { settings: typeof workerSettings; stats: typeof workerStats };
   sweep(): Promise<number>; // forgets every forecast, then times the sweep until it is on screen
 }
 
@@ -37,6 +41,7 @@ export async function boot(): Promise<void> {
   const link = parseParams(location.search, location.hash);
   const status = byId('status');
   const engineLoading = loadEngine();
+  warmUp();
   if (link.embed) showEmbedLoading();
   else preloadCharts();
   let engine: Engine;
@@ -77,6 +82,7 @@ export async function boot(): Promise<void> {
     },
     memo: memoStats,
     jobs: jobStats,
+    worker: { settings: workerSettings, stats: workerStats },
     sweep: async () => {
       const t0 = performance.now();
       forgetAll();
@@ -87,7 +93,7 @@ export async function boot(): Promise<void> {
     },
   };
 
-  if (link.embed) renderEmbed(app);
+  if (link.embed) await renderEmbed(app);
   else {
     fillInputs(app);
     wireInputs(app);
@@ -95,6 +101,7 @@ export async function boot(): Promise<void> {
     setText(status, '');
     performance.mark('tilecast-inputs');
     startStore(app, render);
+    await firstCardShown;
   }
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;

@@ -62,12 +62,12 @@ function lookup(key: string): Result | ServeResult | undefined {
 // GPU while the card's forecast is on its way) waits for that answer instead of asking again.
 const computing = new Map<string, Promise<Result | ServeResult | undefined>>();
 
-function computeOnce<R extends Result | ServeResult>(
+function computeOnce(
   key: string,
-  compute: () => Promise<R | undefined>,
-): Promise<R | undefined> {
-  const other = computing.get(key) as Promise<R | undefined> | undefined;
-  const p = (async () => (other && (await other)) || (results.get(key) as R | undefined) || compute())();
+  compute: () => Promise<Result | ServeResult | undefined>,
+): Promise<Result | ServeResult | undefined> {
+  const other = computing.get(key);
+  const p = (async () => (other && (await other)) || results.get(key) || compute())();
   computing.set(key, p);
   void p.finally(() => {
     if (computing.get(key) === p) computing.delete(key);
@@ -75,28 +75,30 @@ function computeOnce<R extends Result | ServeResult>(
   return p;
 }
 
-// A forecast to compute (jobs.ts): the core's answer (or its message) is remembered; a
-// superseded call remembers nothing.
-export function forecastTask(request: ModelRequest): Task {
+// A forecast to compute (jobs.ts): the core's answer (or its message) is remembered under
+// `key`; a superseded call remembers nothing.
+function coreTask(key: string, name: 'forecastModel' | 'forecastServing', request: unknown): Task {
   return {
-    peek: () => peek(request),
-    run: (ask) => {
-      const key = requestKey(request);
-      return computeOnce(key, async () => {
-        const a = await ask<ModelForecast>('forecastModel', request);
+    peek: () => lookup(key),
+    run: (ask) =>
+      computeOnce(key, async () => {
+        const a = await ask<ModelForecast | ServingForecast>(name, request);
         if (!a.ok && 'superseded' in a) return undefined;
         memoStats.computed += 1;
-        return remember<Result>(key, a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error });
-      });
-    },
+        // the call's name says which: a model forecast or a serving one
+        return remember(key, (a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error }) as Result | ServeResult);
+      }),
   };
+}
+
+export function forecastTask(request: ModelRequest): Task {
+  return coreTask(requestKey(request), 'forecastModel', request);
 }
 
 // The forecast view's result, from the memo. A multi-GPU step has no roofline figure of its
 // own: it gets the roofline predictor's step beside it, a second remembered forecast.
-// `pending`: the requests still to compute (the step's; else its roofline's, when `withRoof`,
-// which a caller on the input path leaves to a later job: the step shows without it until
-// it arrives).
+// `pending`: the requests still to compute (the step's; else its roofline's, which the page
+// leaves to a later job: the step shows without it until it arrives).
 const withRoofline = new WeakMap<Result, { roof: Result; shown: Result }>();
 export interface Shown {
   r: Result | undefined; // undefined: not computed yet
@@ -130,18 +132,7 @@ export function peekServing(request: ServingRequest, key = servingKey(request)):
 }
 
 export function servingTask(request: ServingRequest): Task {
-  return {
-    peek: () => peekServing(request),
-    run: (ask) => {
-      const key = servingKey(request);
-      return computeOnce(key, async () => {
-        const a = await ask<ServingForecast>('forecastServing', request);
-        if (!a.ok && 'superseded' in a) return undefined;
-        memoStats.computed += 1;
-        return remember(key, (a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error }) as ServeResult);
-      });
-    },
-  };
+  return coreTask(servingKey(request), 'forecastServing', request);
 }
 
 export function forgetAll(): void {

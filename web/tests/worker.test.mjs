@@ -53,7 +53,7 @@ const stats = (page) =>
   }));
 
 // Llama 3 70B training, batch 4,096 of 128 tokens on 80 pipeline stages: 4,096 micro-batches
-// take over a second in WebAssembly the first time (80 x 4,096 pipeline chunks, within the core's
+// take 0.6-1.3 s in WebAssembly the first time on the machine this was written on (80 x 4,096 pipeline chunks, within the core's
 // budget); 3 or 33 do not divide the batch, an error at once (a card cheap to draw).
 const LINK = '?gpu=h100-sxm&model=llama3-70b&mode=training&batch=4096&seq=128&pp=80&mb=3';
 const request = (microbatches) => ({
@@ -83,16 +83,18 @@ const errorOf = (r) => {
 // Its time in WebAssembly here (Node, a fresh model and shape), the measure of what a page's
 // thread doing the call itself would be held for.
 let slowMs = 0;
-test('the slow request used here is slow: over 0.8 s in WebAssembly', () => {
+test('the slow request used here is slow: over 0.4 s in WebAssembly', () => {
   tc.forecastModel({ gpu: 'h100-sxm', model: 'gpt2', batch: 1, seq: 128, mode: 'inference', predictor: 'tilecast' });
   const t0 = performance.now();
   tc.forecastModel(request(4096));
   slowMs = performance.now() - t0;
-  assert.ok(slowMs > 800, `${slowMs} ms`);
+  assert.ok(slowMs > 400, `${slowMs} ms`);
 });
 
 test('typing while a slow forecast runs is never blocked, and its superseded answer never shows', async () => {
   const page = await open(LINK);
+  // A grace shorter than the wait before typing: the superseded call is still running past it.
+  await page.evaluate(() => (window.tilecastPage.worker.settings.graceMs = 50));
   const expected = `No forecast: ${errorOf(request(33))}`;
   const s0 = await stats(page);
   // The page's thread: the longest gap between two timer tasks, the longest wait of an input event.
@@ -138,7 +140,7 @@ test('typing while a slow forecast runs is never blocked, and its superseded ans
   assert.equal(s1.worker.dropped - s0.worker.dropped >= 1, true, JSON.stringify(s1.worker));
   assert.match(await page.locator('#share-link').inputValue(), /[?&]mb=33(&|$)/);
   assert.ok(probe.events >= 3, JSON.stringify(probe));
-  // The slow call on the page's thread would hold it for its whole time (over 0.8 s); what is
+  // The slow call on the page's thread would hold it for its whole time (over 0.4 s); what is
   // left is drawing and this shared machine's noise (30-200 ms seen on 2 busy cores).
   const most = Math.min(400, slowMs / 2);
   assert.ok(

@@ -123,7 +123,7 @@ function deliver(p: Pending & { delivered?: boolean }, answer: CallAnswer): void
   if (p.delivered) return;
   p.delivered = true;
   const live = currentJob.get(p.slot) === p.job;
-  if (!live) workerStats.dropped += 1;
+  if (!live && p.name !== 'load') workerStats.dropped += 1; // (the boot's load belongs to no job)
   p.resolve(live ? answer : superseded);
 }
 

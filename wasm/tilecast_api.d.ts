@@ -61,7 +61,7 @@ export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
 export type WeightFormat1 = 'native' | 'int8' | 'int4';
 
 /**
- * What each call of the JSON API (core/include/tilecast/api.hpp; the WASM binding's camelCase names, wasm/bindings.cpp) returns on success. A failure is error.schema.json. The TypeScript types in web/src/generated/api.ts are generated from these files (web/scripts/gen_api_types.mjs).
+ * What each call of the JSON API (core/include/tilecast/api.hpp; the WASM binding's camelCase names, wasm/bindings.cpp) returns on success. A failure is error.schema.json. The TypeScript types in wasm/tilecast_api.d.ts are generated from these files (web/scripts/gen_api_types.mjs; the page re-exports them).
  */
 export interface TilecastResponses {
   listGpus: GpuList;

@@ -12,6 +12,6 @@ export default defineConfig({
     assetsInlineLimit: 0,
     reportCompressedSize: false,
   },
-  // The plan search's worker (src/plan_worker.ts) is an ES module, like the page.
+  // The forecaster's worker (src/core_worker.ts) is an ES module, like the page.
   worker: { format: 'es' },
 });

@@ -1,7 +1,8 @@
-// Writes web/src/generated/api.ts and wasm/tilecast_api.d.ts: the TypeScript types of the JSON API's responses, generated
-// from core/schema/*.schema.json (json-schema-to-typescript) so the page, wasm/tilecast.d.ts and
-// the schemas cannot drift apart. The output is committed; `--check` (ctest "api_types_current",
-// scripts/build_web.sh) fails when it is not what the schemas give.
+// Writes wasm/tilecast_api.d.ts: the TypeScript types of the JSON API's responses, generated from
+// core/schema/*.schema.json (json-schema-to-typescript) so the page, wasm/tilecast.d.ts and the
+// schemas cannot drift apart. One file: wasm/tilecast.d.ts imports it, and so does the page
+// (web/src/generated/api.ts re-exports it). The output is committed; `--check` (ctest
+// "api_types_current", scripts/build_web.sh) fails when it is not what the schemas give.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +18,7 @@ try {
 
 const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCHEMA_DIR = path.resolve(WEB, '../core/schema');
-// The page's copy and the one shipped beside wasm/tilecast.d.ts (same text).
-const OUTS = [path.join(WEB, 'src/generated/api.ts'), path.resolve(WEB, '../wasm/tilecast_api.d.ts')];
+const OUT = path.resolve(WEB, '../wasm/tilecast_api.d.ts');
 
 // The root: every call's answer (api.schema.json) and the error envelope, all types named by
 // their schemas' titles.
@@ -37,17 +37,14 @@ const body = await compile(root, 'TilecastResponses', {
   style: { singleQuote: true, printWidth: 120 },
 });
 if (process.argv.includes('--check')) {
-  const stale = OUTS.filter((f) => !fs.existsSync(f) || fs.readFileSync(f, 'utf8') !== body);
-  for (const f of stale)
+  if (!fs.existsSync(OUT) || fs.readFileSync(OUT, 'utf8') !== body) {
     console.error(
-      `${path.relative(process.cwd(), f)} is not what core/schema/ gives: run \`npm run gen-types\` in web/`,
+      `${path.relative(process.cwd(), OUT)} is not what core/schema/ gives: run \`npm run gen-types\` in web/`,
     );
-  if (stale.length) process.exit(1);
-  console.log('gen_api_types: web/src/generated/api.ts and wasm/tilecast_api.d.ts are current');
-} else {
-  for (const f of OUTS) {
-    fs.mkdirSync(path.dirname(f), { recursive: true });
-    fs.writeFileSync(f, body);
-    console.log(`gen_api_types: wrote ${path.relative(process.cwd(), f)}`);
+    process.exit(1);
   }
+  console.log('gen_api_types: wasm/tilecast_api.d.ts is current');
+} else {
+  fs.writeFileSync(OUT, body);
+  console.log(`gen_api_types: wrote ${path.relative(process.cwd(), OUT)}`);
 }

@@ -1,6 +1,8 @@
 // Boot: read the link, wait for the forecaster (public/start.js began loading it
 // before this bundle ran), check the link against the catalogs, then either the
-// embed card or the calculator: its inputs wired and its first render.
+// embed card or the calculator: its inputs wired and its first render. The page's own
+// instance answers the catalog lists and the pickers' checks (quick, synchronous); every
+// forecast runs on the forecaster's thread (worker_client.ts), started here at once.
 import { type App } from './app';
 import { loadReport } from './accuracy';
 import { byId, setText } from './dom';
@@ -9,10 +11,11 @@ import { errorMessage, loadEngine, type Engine } from './engine';
 import { fillInputs, wireInputs } from './inputs';
 import { jobStats } from './jobs';
 import { checkLink } from './link';
-import { forgetAll, forgetLoading, memoStats } from './memo';
-import { nextSweepShown, render, renderStats } from './render';
+import { forgetAll, memoStats } from './memo';
+import { firstCardShown, nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
+import { onWorkerModelsChanged, warmUp, workerSettings, workerStats } from './worker_client';
 
 // For the tests and the benchmark.
 interface PageHandle {
@@ -23,6 +26,7 @@ interface PageHandle {
   readonly renders: number;
   memo: typeof memoStats;
   jobs: typeof jobStats;
+  worker: { settings: typeof workerSettings; stats: typeof workerStats };
   sweep(): Promise<number>; // forgets every forecast, then times the sweep until it is on screen
 }
 
@@ -38,6 +42,7 @@ export async function boot(): Promise<void> {
   const engineLoading = loadEngine();
   // Chart.js (60 KB gzipped) is fetched by the first drawing, after the first numbers are on
   // screen (draw.ts): the first forecast needs the forecaster and the page only.
+  warmUp();
   if (link.embed) showEmbedLoading();
   let engine: Engine;
   performance.mark('tilecast-boot');
@@ -77,6 +82,7 @@ export async function boot(): Promise<void> {
     },
     memo: memoStats,
     jobs: jobStats,
+    worker: { settings: workerSettings, stats: workerStats },
     sweep: async () => {
       const t0 = performance.now();
       forgetAll();
@@ -87,13 +93,14 @@ export async function boot(): Promise<void> {
     },
   };
 
-  // A model fetched on demand (engine.ts) arrived or failed: the forecasts that waited, again.
-  engine.onModelsChanged(() => {
-    forgetLoading();
-    if (link.embed) renderEmbed(app);
-    else requestRender();
-  });
-  if (link.embed) renderEmbed(app);
+  // A model fetched on demand (engine.ts) arrived or failed, in a forecaster's thread
+  // (core_worker.ts, whose call waited for it) or on the page's instance: render again.
+  const modelsChanged = (): void => {
+    if (!link.embed) requestRender();
+  };
+  engine.onModelsChanged(modelsChanged);
+  onWorkerModelsChanged(modelsChanged);
+  if (link.embed) await renderEmbed(app);
   else {
     fillInputs(app);
     wireInputs(app);
@@ -101,6 +108,7 @@ export async function boot(): Promise<void> {
     setText(status, '');
     performance.mark('tilecast-inputs');
     startStore(app, render);
+    await firstCardShown;
   }
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;

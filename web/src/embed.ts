@@ -8,7 +8,8 @@ import { fmtNum } from './format';
 import { gb } from './memory_bar';
 import { shareUrl } from './state';
 import { pageUrl } from './link';
-import { forecastServing, forecastShown } from './memo';
+import { fillTasks } from './jobs';
+import { forecastShown, forecastTask, peekServing, requestKey, servingKey, servingTask } from './memo';
 import { serveSetting, serveTitle, showServeFigures } from './serve_view';
 import { embedSetting, forecastTitle, modeWords, showFigures } from './views';
 
@@ -20,7 +21,32 @@ export function showEmbedLoading(): void {
   card.textContent = 'Loading the forecast…';
 }
 
-export function renderEmbed(app: App): void {
+// Draws the card once its forecast is in the memo (computed on the forecaster's thread first).
+export function renderEmbed(app: App): Promise<void> {
+  return new Promise((resolve) => {
+    const draw = (): void => {
+      if (app.state.view === 'serve') {
+        const request = servingRequestFor(app);
+        if (!peekServing(request)) {
+          fillTasks('card', servingKey(request), [servingTask(request)], draw);
+          return;
+        }
+      } else {
+        const request = requestFor(app, undefined, undefined, true);
+        const { pending } = forecastShown(request);
+        if (pending.length) {
+          fillTasks('card', requestKey(pending[0]), pending.map(forecastTask), draw);
+          return;
+        }
+      }
+      drawEmbed(app);
+      resolve();
+    };
+    draw();
+  });
+}
+
+function drawEmbed(app: App): void {
   const card = byId('embed');
   clear(card);
   if (app.state.view === 'serve') renderServeCard(app, card);
@@ -46,7 +72,7 @@ function caveatNote(card: HTMLElement, caveats: string[]): void {
 // The serve view's card: time to first token, time per output token, tokens/s and
 // whether it fits, from the same memoised serving forecast as the view.
 function renderServeCard(app: App, card: HTMLElement): void {
-  const r = forecastServing(app.engine, servingRequestFor(app));
+  const r = peekServing(servingRequestFor(app))!;
   if (!r.ok) {
     card.append(h('p', { class: 'error', id: 'embed-error', role: 'alert' }, `No serving forecast: ${r.error}`));
     return;
@@ -79,7 +105,7 @@ function renderServeCard(app: App, card: HTMLElement): void {
 }
 
 function renderForecastCard(app: App, card: HTMLElement): void {
-  const r = forecastShown(app.engine, requestFor(app, undefined, undefined, true)).r;
+  const r = forecastShown(requestFor(app, undefined, undefined, true)).r!;
   if (r.ok) {
     const f = r.f;
     const figure = (id: string, label: HTMLElement, muted = false) =>

@@ -155,8 +155,8 @@ export interface Engine {
   // A call that needs a learned model the forecaster does not embed throws ModelLoading while
   // the model is fetched. These answer once the models it needs are in, asking again...
   whenModels<T>(call: () => T): Promise<T>;
-  // ...and tell the page each time a model has arrived or failed to (it forgets the errors it
-  // remembered and renders again).
+  // ...and tell whoever listens each time a model has arrived or failed to (in a forecaster's
+  // thread, core_worker.ts tells the page, which renders again).
   onModelsChanged(listener: () => void): void;
 }
 

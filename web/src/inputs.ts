@@ -4,7 +4,7 @@ import { gpuById, requestFor, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
 import { download, fileStem, forecastCsv, forecastJson } from './export';
-import { forecast } from './memo';
+import { peek } from './memo';
 import {
   buildCustomGpuForm,
   fillCustomGpuForm,
@@ -432,8 +432,8 @@ function wireShare(app: App): void {
   // The exports are of the forecast on screen: the memo's answer for the state.
   const onScreen = () => {
     const request = requestFor(app, undefined, undefined, true);
-    const r = forecast(app.engine, request);
-    return r.ok ? { f: r.f, request } : null;
+    const r = peek(request);
+    return r?.ok ? { f: r.f, request } : null;
   };
   byId('export-csv').addEventListener('click', () => {
     const x = onScreen();

@@ -1,29 +1,31 @@
-// Many forecasts at once (the batch sweep, the GPU comparison) run off the input
-// path: they start once typing has settled, run in slices of a few milliseconds and
-// yield between slices, so keystrokes and clicks are handled in between. Results go
-// into the memo; when a job is done the page renders again and finds them there.
-// A newer job for the same slot replaces an older one (a stale sweep never finishes).
-import type { Engine, ModelRequest } from './engine';
-import { forecast, peek } from './memo';
+// Every forecast the page computes is a job: its core calls run on the forecaster's own
+// thread (worker_client.ts), one after another, and their results go into the memo; when a
+// job is done the page renders again and finds them there. A newer job for the same slot
+// replaces an older one (a stale sweep never finishes, a superseded answer never shows).
+// The card's job starts at once; the heavy ones (sweep, comparison, charts) start once
+// typing has settled.
+import type { ModelRequest } from './engine';
+import { forecastTask } from './memo';
+import { callCore, newJob, type CallAnswer, type Slot } from './worker_client';
+import type { CoreCall } from './core_worker';
 
-export type Slot = 'sweep' | 'compare' | 'serve' | 'plan' | 'roofline' | 'fit';
+export type { Slot } from './worker_client';
 
-// A slice ends after the forecast that crosses this budget (one forecast is ~1 ms).
-const SLICE_MS = 8;
 // Heavy work waits until no input has arrived for this long.
 export const SETTLE_MS = 150;
 
 export interface SlotStats {
-  started: number; // jobs that computed at least one forecast
+  started: number; // jobs that began their calls
   finished: number;
-  cancelled: number; // replaced by a newer job before finishing
-  slices: number;
-  maxSliceMs: number;
-  lastMs: number; // wall time of the last finished job, first slice to last
+  cancelled: number; // replaced by a newer job (or their view left) before finishing
+  slices: number; // core calls answered
+  maxSliceMs: number; // the longest call, from asking to its answer
+  lastMs: number; // wall time of the last finished job, first call to last answer
 }
 
 const emptyStats = (): SlotStats => ({ started: 0, finished: 0, cancelled: 0, slices: 0, maxSliceMs: 0, lastMs: 0 });
 export const jobStats: Record<Slot, SlotStats> = {
+  card: emptyStats(),
   sweep: emptyStats(),
   compare: emptyStats(),
   serve: emptyStats(),
@@ -32,10 +34,19 @@ export const jobStats: Record<Slot, SlotStats> = {
   fit: emptyStats(),
 };
 
-// One forecast of a job: what the memo has (undefined when nothing), and computing it.
+// A task's core call, bound to its job (what: the limit message's subject, when not the call's).
+export type Ask = <T>(name: CoreCall, arg: unknown, what?: string) => Promise<CallAnswer<T>>;
+
+// One call of a job: what the memo has (undefined when nothing), and computing it
+// (undefined when the job was superseded: nothing remembered).
 export interface Task {
   peek(): { ok: boolean } | undefined;
-  run(): { ok: boolean };
+  run(ask: Ask): Promise<{ ok: boolean } | undefined>;
+}
+
+export interface JobOptions {
+  stopOnError?: boolean; // the first error ends the job
+  each?: () => void; // after each answered call (progress)
 }
 
 interface Job {
@@ -49,21 +60,6 @@ let lastInputAt = -Infinity;
 
 export function noteInput(): void {
   lastInputAt = performance.now();
-}
-
-// Yields to the event loop (a message, not a clamped timer).
-function nextTask(fn: () => void): () => void {
-  const ch = new MessageChannel();
-  let live = true;
-  ch.port1.onmessage = () => {
-    ch.port1.close();
-    if (live) fn();
-  };
-  ch.port2.postMessage(null);
-  return () => {
-    live = false;
-    ch.port1.close();
-  };
 }
 
 // Stops the slot's job, if any (its view is no longer shown).
@@ -82,79 +78,64 @@ export function jobMs(key: string): number | undefined {
   return finishedMs.get(key);
 }
 
-// Computes every request not in the memo yet (stopping at the first error when
-// stopOnError), then calls done(). Asking again for the job already running is a no-op.
-export function fill(
-  slot: Slot,
-  key: string,
-  engine: Engine,
-  requests: ModelRequest[],
-  stopOnError: boolean,
-  done: () => void,
-): void {
-  const tasks = requests.map((r) => ({ peek: () => peek(r), run: () => forecast(engine, r) }));
-  fillTasks(slot, key, tasks, stopOnError, done);
+// Model forecasts not in the memo yet.
+export function fill(slot: Slot, key: string, requests: ModelRequest[], stopOnError: boolean, done: () => void): void {
+  fillTasks(slot, key, requests.map(forecastTask), done, { stopOnError });
 }
 
-// The same for any memoised forecasts (the serve view's serving forecasts).
-export function fillTasks(slot: Slot, key: string, requests: Task[], stopOnError: boolean, done: () => void): void {
+// Runs every task not answered yet, then calls done(). Asking again for the job already
+// running is a no-op; asking for another key replaces it.
+export function fillTasks(slot: Slot, key: string, tasks: Task[], done: () => void, options: JobOptions = {}): void {
   if (isRunning(slot, key)) return;
+  cancel(slot);
   const stats = jobStats[slot];
-  const previous = running.get(slot);
-  if (previous) {
-    previous.cancel();
-    stats.cancelled += 1;
-  }
-  let i = 0;
-  let t0 = 0;
+  const id = newJob(slot);
+  let live = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopTask: (() => void) | undefined;
-  const job: Job = {
+  running.set(slot, {
     key,
     cancel: () => {
+      live = false;
       clearTimeout(timer);
-      stopTask?.();
+      newJob(slot); // drops this job's calls
       running.delete(slot);
     },
-  };
-  const slice = () => {
-    // New input since the job was scheduled: wait for it to settle again.
-    const wait = lastInputAt + SETTLE_MS - performance.now();
-    if (wait > 0) {
-      timer = setTimeout(slice, wait);
-      return;
-    }
-    const start = performance.now();
-    if (i === 0) {
-      t0 = start;
-      stats.started += 1;
-    }
-    while (i < requests.length) {
-      const known = requests[i].peek();
-      const r = known ?? requests[i].run();
-      i += 1;
-      if (!r.ok && stopOnError) {
-        i = requests.length;
-        break;
+  });
+  const ask: Ask = (name, arg, what) => callCore(slot, id, name, arg, what);
+  const settled = (): Promise<void> =>
+    new Promise((resolve) => {
+      const wait = () => {
+        const left = lastInputAt + SETTLE_MS - performance.now();
+        if (left > 0) timer = setTimeout(wait, left);
+        else resolve();
+      };
+      wait();
+    });
+  void (async () => {
+    if (slot !== 'card') await settled();
+    if (!live) return;
+    const t0 = performance.now();
+    stats.started += 1;
+    for (const task of tasks) {
+      const known = task.peek();
+      let r = known;
+      if (!known) {
+        const t = performance.now();
+        r = await task.run(ask);
+        if (!live) return;
+        if (!r) break; // not answered (cannot happen while live): end the job rather than wait
+        stats.slices += 1;
+        stats.maxSliceMs = Math.max(stats.maxSliceMs, performance.now() - t);
+        options.each?.();
       }
-      if (!known && performance.now() - start >= SLICE_MS) break;
-    }
-    const end = performance.now();
-    stats.slices += 1;
-    stats.maxSliceMs = Math.max(stats.maxSliceMs, end - start);
-    if (i < requests.length) {
-      stopTask = nextTask(slice);
-      return;
+      if (!r || (!r.ok && options.stopOnError)) break;
     }
     running.delete(slot);
+    const ms = performance.now() - t0;
     stats.finished += 1;
-    stats.lastMs = end - t0;
-    finishedMs.set(key, end - t0);
+    stats.lastMs = ms;
+    finishedMs.set(key, ms);
     if (finishedMs.size > 32) finishedMs.delete(finishedMs.keys().next().value as string);
     done();
-  };
-  running.set(slot, job);
-  const wait = lastInputAt + SETTLE_MS - performance.now();
-  if (wait > 0) timer = setTimeout(slice, wait);
-  else stopTask = nextTask(slice);
+  })();
 }

@@ -1,27 +1,19 @@
 // Every model forecast the page shows goes through here: results (and errors) are
 // remembered by request, so the same request is computed once however many views
 // ask for it (the forecast card, a compare row, a sweep point, an export).
-import {
-  errorMessage,
-  isMegatron,
-  ModelLoading,
-  type Engine,
-  type AnyForecast,
-  type ModelRequest,
-  type ServingForecast,
-  type ServingRequest,
-} from './engine';
+import { isMegatron, type AnyForecast, type ModelRequest, type ServingForecast, type ServingRequest } from './engine';
+import type { Task } from './jobs';
 
-// loading: the forecast waits for a learned model fetched on demand (engine.ts); forgotten when
-// it arrives (forgetLoading), and not counted as computed.
-export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string; loading?: boolean };
-export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string; loading?: boolean };
+// A forecast that needs a learned model fetched on demand is answered once the model is in (the
+// forecaster's thread waits for it, core_worker.ts): no result here ever says "loading".
+export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string };
+export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
 const CAPACITY = 600;
 const results = new Map<string, Result | ServeResult>(); // insertion order = least recently used first
 
-// computed: engine calls; hits: requests answered from memory.
+// computed: core calls answered; hits: requests answered from memory.
 export const memoStats = { computed: 0, hits: 0 };
 
 // The request's identity. A custom GPU or config stands in the key as a number
@@ -70,50 +62,69 @@ function lookup(key: string): Result | ServeResult | undefined {
   return r;
 }
 
-// The result for a request: remembered, or computed now and remembered.
-export function forecast(engine: Engine, request: ModelRequest): Result {
-  const key = requestKey(request);
-  const hit = peek(request, key);
-  if (hit) return hit;
-  memoStats.computed += 1;
-  try {
-    return remember(key, { ok: true, f: engine.forecastModel(request) });
-  } catch (e) {
-    return remember(key, failure(e));
-  }
+// Requests being computed: a second job asking for one (the comparison's row of the card's
+// GPU while the card's forecast is on its way) waits for that answer instead of asking again.
+const computing = new Map<string, Promise<Result | ServeResult | undefined>>();
+
+function computeOnce(
+  key: string,
+  compute: () => Promise<Result | ServeResult | undefined>,
+): Promise<Result | ServeResult | undefined> {
+  const other = computing.get(key);
+  const p = (async () => (other && (await other)) || results.get(key) || compute())();
+  computing.set(key, p);
+  void p.finally(() => {
+    if (computing.get(key) === p) computing.delete(key);
+  });
+  return p;
 }
 
-function failure(e: unknown): { ok: false; error: string; loading?: boolean } {
-  if (!(e instanceof ModelLoading)) return { ok: false, error: errorMessage(e) };
-  memoStats.computed -= 1; // asked again once the model is in
-  return { ok: false, error: errorMessage(e), loading: true };
+// A forecast to compute (jobs.ts): the core's answer (or its message) is remembered under
+// `key`; a superseded call remembers nothing.
+function coreTask(key: string, name: 'forecastModel' | 'forecastServing', request: unknown): Task {
+  return {
+    peek: () => lookup(key),
+    run: (ask) =>
+      computeOnce(key, async () => {
+        const a = await ask<AnyForecast | ServingForecast>(name, request);
+        if (!a.ok && 'superseded' in a) return undefined;
+        memoStats.computed += 1;
+        // the call's name says which: a model forecast or a serving one
+        return remember(key, (a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error }) as Result | ServeResult);
+      }),
+  };
 }
 
-// The forecast view's result. A multi-GPU step has no roofline figure of its own: it
-// gets the roofline predictor's step beside it, a second remembered forecast. On the
-// input path (`later`) that one is left to a job when not remembered yet: `pending` is
-// its request and the step shows without it until it arrives.
+export function forecastTask(request: ModelRequest): Task {
+  return coreTask(requestKey(request), 'forecastModel', request);
+}
+
+// The forecast view's result, from the memo. A multi-GPU step has no roofline figure of its
+// own: it gets the roofline predictor's step beside it, a second remembered forecast.
+// `pending`: the requests still to compute (the step's; else its roofline's, which the page
+// leaves to a later job: the step shows without it until it arrives).
 const withRoofline = new WeakMap<Result, { roof: Result; shown: Result }>();
 export interface Shown {
-  r: Result;
-  key: Result; // the step's own result (the same until the roofline arrives)
-  pending: ModelRequest | null;
+  r: Result | undefined; // undefined: not computed yet
+  key: Result | undefined; // the step's own result (the same until the roofline arrives)
+  pending: ModelRequest[];
 }
 
-export function forecastShown(engine: Engine, request: ModelRequest, later = false): Shown {
-  const r = forecast(engine, request);
+export function forecastShown(request: ModelRequest): Shown {
+  const r = peek(request);
+  if (!r) return { r, key: r, pending: [request] };
   // The megatron step has no roofline companion: its roofline-predictor run is not a bound.
   if (!r.ok || isMegatron(r.f) || !r.f.parallel || r.f.roofline_latency_ms !== undefined)
-    return { r, key: r, pending: null };
+    return { r, key: r, pending: [] };
   const roofRequest: ModelRequest = { ...request, predictor: 'roofline' };
-  const roof = request.predictor === 'roofline' ? r : later ? peek(roofRequest) : forecast(engine, roofRequest);
-  if (!roof) return { r, key: r, pending: roofRequest };
+  const roof = request.predictor === 'roofline' ? r : peek(roofRequest);
+  if (!roof) return { r, key: r, pending: [roofRequest] };
   let known = withRoofline.get(r);
   if (!known || known.roof !== roof) {
     known = { roof, shown: { ok: true, f: { ...r.f, roofline_latency_ms: roof.ok ? roof.f.latency_ms : NaN } } };
     withRoofline.set(r, known);
   }
-  return { r: known.shown, key: r, pending: null };
+  return { r: known.shown, key: r, pending: [] };
 }
 
 // ---- serving forecasts (the serve view), in the same memory ----------------
@@ -126,23 +137,10 @@ export function peekServing(request: ServingRequest, key = servingKey(request)):
   return lookup(key) as ServeResult | undefined;
 }
 
-export function forecastServing(engine: Engine, request: ServingRequest): ServeResult {
-  const key = servingKey(request);
-  const hit = peekServing(request, key);
-  if (hit) return hit;
-  memoStats.computed += 1;
-  try {
-    return remember(key, { ok: true, f: engine.forecastServing(request) } as ServeResult);
-  } catch (e) {
-    return remember(key, failure(e) as ServeResult);
-  }
+export function servingTask(request: ServingRequest): Task {
+  return coreTask(servingKey(request), 'forecastServing', request);
 }
 
 export function forgetAll(): void {
   results.clear();
-}
-
-// The results that waited for a model (a model arrived, or failed to: asked again).
-export function forgetLoading(): void {
-  for (const [key, r] of [...results]) if (!r.ok && r.loading) results.delete(key);
 }

@@ -5,17 +5,9 @@
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
 import { gpuById, modelField, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
-import {
-  errorMessage,
-  ModelLoading,
-  type Engine,
-  type Plan,
-  type PlanEntry,
-  type PlanRequest,
-  type SystemSpec,
-} from './engine';
+import type { Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
-import { jobStats } from './jobs';
+import { cancel, fillTasks, isRunning, type Task } from './jobs';
 import { CUSTOM } from './state';
 
 export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
@@ -64,8 +56,8 @@ export function systemGpus(system: SystemSpec): number {
 }
 
 // The search's largest GPU count: the user's bound, never more than the system holds; by
-// default one node (as `tilecast plan`): a count's search runs on the page's thread, up to a
-// second in WebAssembly for hundreds of GPUs, so larger searches are asked for.
+// default one node (as `tilecast plan`): a count's search takes up to a few seconds in
+// WebAssembly for hundreds of GPUs, so larger searches are asked for.
 export function planBound(app: App, system: SystemSpec): number {
   const all = systemGpus(system);
   return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : Math.max(1, system.gpus_per_node));
@@ -99,110 +91,41 @@ export function peekPlan(r: PlanRequest): PlanResult | undefined {
   return plans.get(JSON.stringify(r));
 }
 
-// ---- the search on its own thread (issue 33 item 5: the page never freezes) ----
+// ---- the search on the forecaster's thread (issue 33 item 5: the page never freezes) ----
 
-// One count's search may take this long before it is stopped (the core refuses searches of
-// more than about a second natively; WebAssembly is 2-3x slower, and the first call loads the
-// worker's module).
-export const PLAN_CALL_LIMIT_MS = 20_000;
-let worker: Worker | null = null;
-let running: { key: string; cancel: () => void } | null = null;
-
-function callWorker(r: PlanRequest): Promise<PlanResult> {
-  worker ??= new Worker(new URL('./plan_worker.ts', import.meta.url), { type: 'module' });
-  const w = worker;
-  const moduleUrl = new URL('tilecast/tilecast.js', document.baseURI).href;
-  return new Promise((resolve) => {
-    const stop = (error: string) => {
-      w.terminate();
-      if (worker === w) worker = null;
-      resolve({ ok: false, error });
-    };
-    const timer = setTimeout(
-      () =>
-        stop(
-          `The search on ${r.gpus} GPUs was stopped after ${PLAN_CALL_LIMIT_MS / 1000} s; search fewer GPUs (the field above).`,
-        ),
-      PLAN_CALL_LIMIT_MS,
-    );
-    w.onmessage = (e: MessageEvent<PlanResult>) => {
-      clearTimeout(timer);
-      resolve(e.data);
-    };
-    w.onerror = (e) => {
-      clearTimeout(timer);
-      stop(`The plan search failed: ${e.message}`);
-    };
-    w.postMessage({ moduleUrl, request: r });
-  });
-}
-
-// Runs the requests not yet answered, one at a time, on the worker; `progress` after each.
-// A search for another key stops the running one (its worker is ended). Counted in
-// jobStats.plan like the page's other jobs (a slice = one count's call).
-export function searchPlans(key: string, requests: PlanRequest[], progress: () => void): void {
-  if (running?.key === key) return;
-  cancelPlanSearch();
-  const stats = jobStats.plan;
-  let cancelled = false;
-  running = {
-    key,
-    cancel: () => {
-      cancelled = true;
-      worker?.terminate();
-      worker = null;
+// One count's search: a task of the plan job (jobs.ts), its result remembered here.
+function planTask(r: PlanRequest): Task {
+  return {
+    peek: () => peekPlan(r),
+    run: async (ask) => {
+      const what = `The search on ${r.gpus} GPUs`;
+      const a = await ask<Plan>('planParallel', r, what);
+      if (!a.ok && 'superseded' in a) return undefined;
+      // the page asks the eager engine's search (no "engine" field): a Plan, not a MegatronPlan
+      const result: PlanResult = a.ok ? { ok: true, plan: a.value, ms: a.ms } : { ok: false, error: a.error };
+      remember(r, result);
+      return result;
     },
   };
-  stats.started += 1;
-  const t0 = performance.now();
-  void (async () => {
-    for (const r of requests) {
-      if (peekPlan(r)) continue;
-      const t = performance.now();
-      const result = await callWorker(r);
-      if (cancelled) return;
-      remember(r, result);
-      stats.slices += 1;
-      stats.maxSliceMs = Math.max(stats.maxSliceMs, performance.now() - t);
-      progress();
-    }
-    stats.finished += 1;
-    stats.lastMs = performance.now() - t0;
-    running = null;
-    progress();
-  })();
+}
+
+// Runs the requests not yet answered, one at a time; `progress` after each and at the end.
+// A search for another key replaces the running one (jobs.ts: its running call is ended).
+export function searchPlans(key: string, requests: PlanRequest[], progress: () => void): void {
+  fillTasks('plan', key, requests.map(planTask), progress, { each: progress });
 }
 
 export function cancelPlanSearch(): void {
-  if (!running) return;
-  running.cancel();
-  running = null;
-  jobStats.plan.cancelled += 1;
+  cancel('plan');
 }
 
 export function planSearchRunning(key: string): boolean {
-  return running?.key === key;
+  return isRunning('plan', key);
 }
 
 function remember(r: PlanRequest, result: PlanResult): void {
   plans.set(JSON.stringify(r), result);
   if (plans.size > 64) plans.delete(plans.keys().next().value as string);
-}
-
-export function runPlan(engine: Engine, r: PlanRequest): PlanResult {
-  const key = JSON.stringify(r);
-  const t0 = performance.now();
-  let result: PlanResult;
-  try {
-    // the page asks the eager engine's search (no "engine" field): a Plan, not a MegatronPlan
-    result = { ok: true, plan: engine.planParallel(r) as Plan, ms: performance.now() - t0 };
-  } catch (e) {
-    result = { ok: false, error: errorMessage(e) };
-    if (e instanceof ModelLoading) return result; // asked again once the model is in
-  }
-  plans.set(key, result);
-  if (plans.size > 64) plans.delete(plans.keys().next().value as string);
-  return result;
 }
 
 export function planProgress(done: number, all: number, gpus: number): string {

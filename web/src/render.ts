@@ -1,8 +1,8 @@
 // The page's one render: everything on screen from the state (app.state, app.ui)
 // and the memo. A section is redrawn only when what it shows changed, so a render
-// after a keystroke costs one forecast (usually remembered) and a few text updates.
-// Views that need many forecasts (comparison, sweep) show what the memo has and
-// ask jobs.ts for the rest; they are drawn again when those arrive.
+// after a keystroke costs a few text updates. Every view shows what the memo has and asks
+// jobs.ts for the rest (computed on the forecaster's own thread); it is drawn again when
+// those arrive. Until the card's forecast arrives the last one stays on screen.
 import { gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderCompareServing } from './compare_serve';
 import { renderAccuracy } from './accuracy';
@@ -11,13 +11,13 @@ import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
 import {
-  forecast,
-  forecastServing,
   forecastShown,
+  forecastTask,
   peek,
   peekServing,
   requestKey,
   servingKey,
+  servingTask,
   type Result,
   type ServeResult,
 } from './memo';
@@ -78,10 +78,11 @@ function text(id: string, value: string): void {
   if (changed(`text:${id}`, [value])) setText(byId(id), value);
 }
 
+// lastForecastMs: the last card's wait, from its render asking to its drawing.
 export const renderStats = { renders: 0, forecasts: 0, lastForecastMs: 0 };
+let askedAt = 0; // when the card's request was first rendered without its answer
 
 export function render(app: App): void {
-  const t0 = performance.now();
   const { state: s, ui } = app;
   renderStats.renders += 1;
 
@@ -154,23 +155,36 @@ export function render(app: App): void {
   let title: string | null = null;
   let shownResult: unknown = null;
   if (s.view === 'serve') {
-    const r = showServe(app, t0);
+    const r = showServe(app);
+    if (!r) {
+      showOthers(app);
+      return;
+    }
     title = r.ok ? serveTitle(r.f) : null;
     shownResult = r;
   } else {
     cancel('serve');
     // The forecast view's own request carries the multi-GPU fields; the comparison
     // and the sweep forecast one GPU each.
-    const shown = forecastShown(app.engine, requestFor(app, undefined, undefined, s.view === 'forecast'), true);
+    const request = requestFor(app, undefined, undefined, s.view === 'forecast');
+    const shown = forecastShown(request);
     const main = shown.r;
+    busy('forecast-body', !main);
+    if (!main) {
+      // On the forecaster's thread at once; drawn when it arrives.
+      askedAt ||= performance.now();
+      fill('card', requestKey(request), shown.pending, false, requestRender);
+      showOthers(app);
+      return;
+    }
     if (changed('forecast', [main])) showForecast(main, pastedName(app));
     // Not fitting in memory is a state of the cards, with what would fit beside them.
     if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq, fitRound]))
-      showFit(app, 'fc', forecastFit(app, main.f));
+      showFit('fc', forecastFit(app, main.f));
     // A forecast counts once, not again when a multi-GPU step's roofline arrives.
-    if (changed('forecast-count', [shown.key])) countForecast(t0);
+    if (changed('forecast-count', [shown.key])) countForecast();
     // That roofline step: a job once input settles (it would double the input path).
-    if (shown.pending) fill('roofline', requestKey(shown.pending), app.engine, [shown.pending], false, requestRender);
+    if (shown.pending.length) fill('roofline', requestKey(shown.pending[0]), shown.pending, false, requestRender);
     // A batch size or sequence length that cannot be read leaves the last forecast
     // on screen, dimmed, saying why it was not updated.
     const why = ui.workloadError || (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '');
@@ -186,9 +200,17 @@ export function render(app: App): void {
     title = main.ok ? forecastTitle(main.f, pastedName(app)) : null;
     shownResult = main;
   }
+  // The link follows the card on screen (its title is the forecast's).
+  if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
+  showOthers(app);
+  cardShown();
+}
 
+// The parts beside the card: plans, comparison, sweep, notices.
+function showOthers(app: App): void {
+  const { state: s, ui } = app;
   // The plans are the eager engine's search: not shown beside a Megatron-Core step.
-  const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '' && !mega;
+  const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '' && !isMegatronState(s);
   if (plans) showPlans(app);
   else cancelPlanSearch();
   if (changed('plan-panel', [plans])) byId('plan-panel').hidden = !plans;
@@ -197,8 +219,19 @@ export function render(app: App): void {
   else cancel('compare');
   if (s.view === 'sweep') showSweep(app);
   else cancel('sweep');
-  if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
   if (changed('notices', [ui.notices])) showNotices(ui.notices);
+}
+
+// A card waiting for its forecast says so (aria-busy; style.css dims it if the wait is long).
+function busy(id: string, on: boolean): void {
+  if (changed(`busy:${id}`, [on])) byId(id).setAttribute('aria-busy', String(on));
+}
+
+// Resolves when the first card (a forecast or its error) is on screen.
+let firstCard: () => void = () => undefined;
+export const firstCardShown = new Promise<void>((resolve) => (firstCard = resolve));
+function cardShown(): void {
+  firstCard();
 }
 
 // What the GPU fields make: "8 GPUs: data 2 × tensor 2 × pipeline 2 on DGX H100".
@@ -248,15 +281,12 @@ function planNote(app: App): string {
 // Bumped when the forecasts a fit option waited for arrive (a job, once input settles).
 let fitRound = 0;
 
-function showFit(app: App, prefix: 'fc' | 'serve', fit: FitState): void {
+function showFit(prefix: 'fc' | 'serve', fit: FitState): void {
   renderFit(prefix, fit, (o) => applyFit(o, update));
-  const tasks = [
-    ...fit.pending.map((r) => ({ peek: () => peek(r), run: () => forecast(app.engine, r) })),
-    ...fit.pendingServing.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) })),
-  ];
+  const tasks = [...fit.pending.map(forecastTask), ...fit.pendingServing.map(servingTask)];
   if (!tasks.length) return;
   const key = [...fit.pending.map(requestKey), ...fit.pendingServing.map(servingKey)].join('\n');
-  fillTasks('fit', key, tasks, false, () => {
+  fillTasks('fit', key, tasks, () => {
     fitRound += 1;
     requestRender();
   });
@@ -266,9 +296,10 @@ function pastedName(app: App): string {
   return app.state.model === CUSTOM && app.state.customModel ? customModelName(app) : '';
 }
 
-function countForecast(t0: number): void {
+function countForecast(): void {
   renderStats.forecasts += 1;
-  renderStats.lastForecastMs = performance.now() - t0;
+  renderStats.lastForecastMs = askedAt ? performance.now() - askedAt : 0;
+  askedAt = 0;
   document.documentElement.dataset.forecasts = String(renderStats.forecasts);
 }
 
@@ -321,12 +352,18 @@ function showNotices(lines: string[]): void {
 
 let shownServeCharts = ''; // the key of the charts on screen, complete
 
-// The serving forecast (on the input path: one forecast, memoised), then the
-// charts' forecasts as a background job.
-function showServe(app: App, t0: number): ServeResult {
+// The serving forecast (the card's job, memoised), then the charts' forecasts as a
+// background job. Undefined until it arrives.
+function showServe(app: App): ServeResult | undefined {
   const { state: s, ui } = app;
   const request = servingRequestFor(app);
-  const r = forecastServing(app.engine, request);
+  const r = peekServing(request);
+  busy('serve-body', !r);
+  if (!r) {
+    askedAt ||= performance.now();
+    fillTasks('card', servingKey(request), [servingTask(request)], requestRender);
+    return undefined;
+  }
   if (changed('serve', [r])) {
     if (r.ok) {
       setText(byId('serve-error'), '');
@@ -334,9 +371,9 @@ function showServe(app: App, t0: number): ServeResult {
     } else {
       showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
     }
-    countForecast(t0);
+    countForecast();
   }
-  if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit(app, 'serve', serveFit(app, r.f));
+  if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit('serve', serveFit(app, r.f));
   const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {
@@ -361,8 +398,7 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
   const results = all.map((r) => peekServing(r));
   if (results.some((r) => !r)) {
     text('serve-status', `Forecasting ${results.filter((r) => !r).length} of ${all.length} points for the charts…`);
-    const tasks = all.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) }));
-    fillTasks('serve', key, tasks, false, requestRender);
+    fillTasks('serve', key, all.map(servingTask), requestRender);
     return;
   }
   const points: ServePoints = { batch: [], context: [] };
@@ -479,7 +515,7 @@ function showCompare(app: App): void {
     return;
   }
   text('compare-status', `Forecasting ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
-  fill('compare', requests.map((r) => requestKey(r)).join('\n'), app.engine, requests, false, requestRender);
+  fill('compare', requests.map((r) => requestKey(r)).join('\n'), requests, false, requestRender);
 }
 
 // Serving on each GPU (the serve view's workload): remembered forecasts, the rest a job.
@@ -496,8 +532,7 @@ function showCompareServing(app: App, ids: string[]): void {
     return;
   }
   text('compare-status', `Forecasting serving on ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
-  const tasks = requests.map((r) => ({ peek: () => peekServing(r), run: () => forecastServing(app.engine, r) }));
-  fillTasks('compare', requests.map((r) => servingKey(r)).join('\n'), tasks, false, requestRender);
+  fillTasks('compare', requests.map((r) => servingKey(r)).join('\n'), requests.map(servingTask), requestRender);
 }
 
 // ---- sweep -----------------------------------------------------------------
@@ -536,7 +571,7 @@ function showSweep(app: App): void {
     delete status.dataset.points;
     text('sweep-status', `Forecasting batch sizes 1 to ${s.sweepMax}…`);
     text('sweep-error', ui.sweepError);
-    fill('sweep', key, app.engine, requests, true, requestRender);
+    fill('sweep', key, requests, true, requestRender);
     return;
   }
   const { points, error } = sweepPoints(results, batches);

@@ -95,6 +95,8 @@ export function renderMegatronPlan(
   status.dataset.done = '1';
   status.dataset.considered = String(p?.considered ?? 0);
   status.dataset.largest = String(p?.gpus ?? 0);
+  status.dataset.forecast = String(forecast); // bench/plan_page_bench.mjs reads these two
+  status.dataset.ms = String(ms);
   setText(
     byId('plan-none'),
     p && !p.by_step.length

@@ -2,7 +2,8 @@
 // forecast per second in the browser): "Find the fastest plans" on the cases of
 // bench/megatron_plan_bench.cpp (Llama-3 8B on 64 H100s, GPT-3 175B by its sizes on 1,024 A100s),
 // each page fresh, RUNS times, after a first search on half the GPUs; prints the search's time in
-// the plan worker (the status line's) and configurations forecast a second. A benchmark, not a test. Run after scripts/build_web.sh:
+// the plan worker (the status line's) and configurations forecast a second. A benchmark, not a
+// test. Run after scripts/build_web.sh:
 //   node bench/plan_page_bench.mjs   (CHROMIUM overrides /usr/bin/chromium)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -8,6 +8,12 @@ import type { MegatronPlan, MegatronPlanEntry, PlanRequest, SystemSpec } from '.
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, DEFAULT_STATE, trainGpus, type State } from './state';
 
+const TITLES: Record<string, string> = {
+  Virtual: 'virtual pipeline stages per rank (interleaved 1F1B)',
+  'Micro-batches': 'micro-batches per step per data-parallel replica × micro-batch size',
+  Recompute: 'recomputation; SP: with sequence parallelism',
+  Memory: 'per GPU (all these fit)',
+};
 const PRECISION_NAME: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp8: 'FP8 GEMMs', fp32: 'FP32' };
 
 // The GPUs the search splits: the plan field's count, else the layout's in the GPUs box.
@@ -35,7 +41,7 @@ export function megatronPlanRequest(app: App, system: SystemSpec, top: number): 
 
 export function megatronPlanNote(app: App, system: SystemSpec, all: number): string {
   const n = megatronPlanGpus(app);
-  const own = app.ui.planMaxGpus > 0 ? 'the GPUs in the field' : "the layout's GPUs above (empty field)";
+  const own = app.ui.planMaxGpus > 0 ? 'the count in the field' : "the layout's count above, the field being empty";
   return `Megatron-Core: the search splits ${n.toLocaleString('en-US')} GPUs (${own}) into data × tensor × pipeline × context parallelism, virtual stages, micro-batch size, recomputation and sequence parallelism; ${system.name} holds ${all.toLocaleString('en-US')}.`;
 }
 
@@ -104,7 +110,7 @@ export function renderMegatronPlan(
       : '',
   );
   if (!p?.by_step.length) return;
-  const heads = ['dp × tp × pp × cp', 'Virtual stages', 'Micro-batches × size', 'Seq. parallel', 'Recompute'];
+  const heads = ['dp × tp × pp × cp', 'Virtual', 'Micro-batches', 'Recompute'];
   table.append(
     h('caption', { class: 'sr-only' }, 'The fastest Megatron-Core layouts'),
     h(
@@ -113,8 +119,8 @@ export function renderMegatronPlan(
       h(
         'tr',
         {},
-        ...[...heads, 'Step', 'Tokens/s per GPU', 'MFU', 'Memory', ''].map((t, i) =>
-          h('th', { scope: 'col', class: i && i < 9 ? 'num' : undefined }, t),
+        ...[...heads, 'Step', 'Tokens/s/GPU', 'MFU', 'Memory', ''].map((t, i) =>
+          h('th', { scope: 'col', class: i && i < 8 ? 'num' : undefined, title: TITLES[t] }, t),
         ),
       ),
     ),
@@ -130,12 +136,11 @@ export function renderMegatronPlan(
         h('th', { scope: 'row' }, `${e.dp} × ${e.tp} × ${e.pp} × ${e.cp}`),
         h('td', { class: 'num' }, String(e.virtual_stages)),
         h('td', { class: 'num' }, `${e.microbatches} × ${e.microbatch_size}`),
-        h('td', { class: 'num' }, e.sequence_parallel ? 'yes' : 'no'),
-        h('td', { class: 'num' }, e.recompute),
+        h('td', { class: 'num' }, e.sequence_parallel ? `${e.recompute}, SP` : e.recompute),
         h('td', { class: 'num' }, fmtMs(e.step_ms)),
         h('td', { class: 'num' }, fmtRate(e.tokens_per_s_per_gpu)),
         h('td', { class: 'num' }, `${fmtNum(100 * e.mfu)}%`),
-        h('td', { class: 'num' }, `${fmtNum(e.memory_gb)} / ${fmtNum(e.capacity_gb)} GB`),
+        h('td', { class: 'num', title: `of ${fmtNum(e.capacity_gb)} GB` }, `${fmtNum(e.memory_gb)} GB`),
         h('td', {}, use),
       ),
     );

@@ -18,6 +18,7 @@ import type {
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
+export type { MegatronPlan, MegatronPlanEntry } from './generated/api';
 export type { TrainingMemory, PassMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
 export type { Recompute, Schedule, Predictor, MegatronForecast, MegatronBreakdown } from './generated/api';
 
@@ -124,6 +125,8 @@ export interface PlanRequest {
   precision?: ForecastPrecision;
   top?: number;
   gpus?: number;
+  engine?: 'megatron'; // the megatron engine's search (a MegatronPlan), with its attention
+  attention?: Attention;
 }
 
 // The serving forecast (api::forecast_serving; docs/serving.md).

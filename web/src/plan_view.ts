@@ -5,12 +5,13 @@
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
 import { gpuById, modelField, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
-import type { Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
+import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { cancel, fillTasks, isRunning, type Task } from './jobs';
-import { CUSTOM } from './state';
+import { megatronPlanRequest, renderMegatronPlan } from './megatron_plan_view';
+import { CUSTOM, isMegatronState } from './state';
 
-export type PlanResult = { ok: true; plan: Plan; ms: number } | { ok: false; error: string };
+export type PlanResult = { ok: true; plan: Plan | MegatronPlan; ms: number } | { ok: false; error: string };
 
 const TOP = 10;
 const PRECISION_WORDS: Record<string, string> = {
@@ -34,6 +35,7 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   const system = planSystem(app);
   if (!system)
     return { requests: [], why: 'No catalog system is built from this GPU: choose a system above to plan on.' };
+  if (isMegatronState(s)) return { requests: [megatronPlanRequest(app, system, TOP)], why: '' }; // one GPU count
   const base: PlanRequest = {
     system: system.id,
     model: modelField(s),
@@ -132,12 +134,24 @@ export function planProgress(done: number, all: number, gpus: number): string {
   return `Searching the plans: ${done} of ${all} GPU counts done, next ${gpus} GPU${gpus === 1 ? '' : 's'}…`;
 }
 
-// The merged result of every GPU count: counts summed, the fastest TOP steps.
-export function renderPlans(results: PlanResult[], onUse: (e: PlanEntry) => void, bound: number, all: number): void {
+// The merged result of every GPU count: counts summed, the fastest TOP steps. The megatron
+// engine's search (one count) is drawn by megatron_plan_view.ts.
+export function renderPlans(
+  results: PlanResult[],
+  onUse: (e: PlanEntry | MegatronPlanEntry) => void,
+  bound: number,
+  all: number,
+  megatron = false,
+): void {
+  const failed = results.filter((r): r is PlanResult & { ok: false } => !r.ok);
+  if (megatron) {
+    const r = results.find((x): x is PlanResult & { ok: true } => x.ok);
+    renderMegatronPlan(r?.plan as MegatronPlan | undefined, r?.ms ?? 0, failed[0]?.error ?? '', onUse, TOP);
+    return;
+  }
   const table = byId<HTMLTableElement>('plan-table');
   clear(table);
-  const failed = results.filter((r): r is PlanResult & { ok: false } => !r.ok);
-  const ok = results.filter((r): r is PlanResult & { ok: true } => r.ok);
+  const ok = results.filter((r): r is PlanResult & { ok: true } => r.ok).map((r) => ({ ...r, plan: r.plan as Plan })); // the eager engine's search
   const sum = (f: (p: Plan) => number) => ok.reduce((n, r) => n + f(r.plan), 0);
   const considered = sum((p) => p.considered);
   const ms = ok.reduce((n, r) => n + r.ms, 0);

@@ -36,7 +36,8 @@ import {
   cancelPlanSearch,
   systemGpus,
 } from './plan_view';
-import type { PlanEntry, PlanRequest } from './engine';
+import type { MegatronPlanEntry, PlanEntry, PlanRequest } from './engine';
+import { isMegatronPlanEntry, megatronPlanNote, megatronPlanPatch } from './megatron_plan_view';
 import { requestRender, update } from './store';
 import {
   compareIds,
@@ -134,15 +135,14 @@ export function render(app: App): void {
   }
   // The GPUs box: the forecast view's training step; with Megatron-Core also the comparison's
   // and the sweep's (they forecast its layout). Its own fields shown, the eager engine's
-  // ZeRO, schedule and plan search hidden (the core refuses them for this engine).
+  // ZeRO and schedule hidden (the core refuses them for this engine); the plan search its own.
   if (changed('train-inputs', [s.view, s.mode, mega])) {
     byId('train-inputs').hidden =
       s.mode !== 'training' || !(s.view === 'forecast' || (mega && (s.view === 'compare' || s.view === 'sweep')));
     byId('megatron-fields').hidden = !mega;
     byId('zero-field').hidden = mega;
     byId('schedule-field').hidden = mega;
-    byId('plan-fields').hidden = mega;
-    byId('plan-megatron-note').hidden = !mega;
+    setText(byId('plan-max-label'), mega ? 'Plans: split this many GPUs' : 'Plans: search up to this many GPUs');
   }
   text('feng-note', engineNote(s));
   text('compare-engine-note', mega ? compareEngineNote(app) : '');
@@ -209,8 +209,8 @@ export function render(app: App): void {
 // The parts beside the card: plans, comparison, sweep, notices.
 function showOthers(app: App): void {
   const { state: s, ui } = app;
-  // The plans are the eager engine's search: not shown beside a Megatron-Core step.
-  const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '' && !isMegatronState(s);
+  // The plans: the eager engine's search, or Megatron-Core's (megatron_plan_view.ts).
+  const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '';
   if (plans) showPlans(app);
   else cancelPlanSearch();
   if (changed('plan-panel', [plans])) byId('plan-panel').hidden = !plans;
@@ -274,6 +274,7 @@ function planNote(app: App): string {
   const system = planSystem(app);
   if (!system) return '';
   const all = systemGpus(system);
+  if (isMegatronState(app.state)) return megatronPlanNote(app, system, all);
   const bound = planBound(app, system);
   return `${system.name} holds ${all.toLocaleString('en-US')} GPUs (${system.max_nodes} nodes × ${system.gpus_per_node}); the search tries 1, 2, 4, … up to ${bound.toLocaleString('en-US')}${app.ui.planMaxGpus > 0 ? '' : ' (empty field: one node)'}.`;
 }
@@ -446,6 +447,7 @@ function showPlans(app: App): void {
         usePlan,
         requests.reduce((n, r) => Math.max(n, r.gpus ?? 1), 1),
         planTotal(app),
+        requests[0]?.engine === 'megatron',
       );
     return;
   }
@@ -463,7 +465,17 @@ function showPlans(app: App): void {
   searchPlans(key, requests, requestRender);
 }
 
-function usePlan(e: PlanEntry): void {
+function usePlan(e: PlanEntry | MegatronPlanEntry): void {
+  if (isMegatronPlanEntry(e)) {
+    const { patch, fields } = megatronPlanPatch(e);
+    update(patch);
+    for (const [id, v] of fields) {
+      byId<HTMLInputElement>(id).value = String(v);
+      byId(id).setAttribute('aria-invalid', 'false');
+    }
+    update({ ui: { trainError: '' } });
+    return;
+  }
   update({
     dp: e.dp,
     trainTp: e.tp,

@@ -446,6 +446,104 @@ test('compare and sweep with Megatron-Core: the same layout on each GPU, the glo
   for (const p of [page]) await p.close();
 });
 
+// The plan search with this engine: the layouts of the GPUs box's count, the CLI's ranking; a layout used.
+test("Megatron-Core's plan search: the CLI's ranking of the layout's 8 GPUs, and a layout used is the forecast", async () => {
+  const page = await open(LLAMA_LINK);
+  assert.match(await page.locator('#plan-max-note').textContent(), /splits 8 GPUs/);
+  await page.click('#plan-find');
+  await page.waitForSelector('#plan-status[data-done]', { timeout: 60000 });
+  const plan = cliJson([
+    'plan',
+    '--engine',
+    'megatron',
+    '--model',
+    'llama3-8b',
+    '--system',
+    'dgx-h100',
+    '--gpu',
+    'h100-sxm',
+    '--global-batch',
+    '64',
+    '--seq',
+    '4096',
+    '--precision',
+    'bf16',
+    '--gpus',
+    '8',
+    '--top',
+    '10',
+    '--json',
+  ]);
+  assert.ok(plan.by_step.length > 1, JSON.stringify(plan).slice(0, 400));
+  assert.equal(await page.locator('#plan-none').textContent(), '');
+  assert.equal(Number(await page.locator('#plan-status').getAttribute('data-considered')), plan.considered);
+  assert.match(
+    await page.locator('#plan-status').textContent(),
+    new RegExp(`${plan.fitting.toLocaleString('en-US')} fit`),
+  );
+  const rows = page.locator('#plan-table tbody tr');
+  assert.equal(await rows.count(), plan.by_step.length);
+  const steps = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.step)));
+  assert.deepEqual(
+    steps,
+    plan.by_step.map((e) => e.step_ms),
+  );
+  // The best entry, as the CLI ranks it: its layout in the row.
+  const best = plan.by_step[0];
+  const cells = [
+    await rows.first().locator('th').textContent(),
+    ...(await rows.first().locator('td').allTextContents()),
+  ];
+  assert.deepEqual(cells.slice(0, 4), [
+    `${best.dp} × ${best.tp} × ${best.pp} × ${best.cp}`,
+    String(best.virtual_stages),
+    `${best.microbatches} × ${best.microbatch_size}`,
+    best.sequence_parallel ? `${best.recompute}, SP` : best.recompute,
+  ]);
+  assert.equal(Number(await rows.first().getAttribute('data-mfu')), best.mfu);
+  // Using the second (not the link's own layout): the GPUs box and the forecast are that layout's, the CLI's step.
+  const used = plan.by_step[1];
+  await rows.nth(1).locator('button').click();
+  await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, used.step_ms, {
+    timeout: 20000,
+  });
+  for (const [id, v] of [
+    ['dp', used.dp],
+    ['train-tp', used.tp],
+    ['pp', used.pp],
+    ['cp', used.cp],
+    ['vpp', used.virtual_stages],
+    ['microbatches', used.microbatches],
+  ])
+    assert.equal(await page.locator(`#${id}`).inputValue(), String(v), id);
+  assert.equal(await page.locator('#sp').isChecked(), used.sequence_parallel);
+  assert.equal(await page.locator('#recompute').inputValue(), used.recompute);
+  const args = LLAMA_ARGS.filter((a) => a !== '--sequence-parallel');
+  const at = (flag) => args.indexOf(flag) + 1;
+  args[at('--dp')] = String(used.dp);
+  args[at('--tp')] = String(used.tp);
+  args[at('--microbatches')] = String(used.microbatches);
+  const f = megatron([
+    ...args,
+    '--pp',
+    String(used.pp),
+    '--cp',
+    String(used.cp),
+    '--virtual-stages',
+    String(used.virtual_stages),
+    '--recompute',
+    used.recompute,
+    ...(used.sequence_parallel ? ['--sequence-parallel'] : []),
+  ]);
+  assert.ok(f.ok, f.error);
+  const fc = JSON.parse(f.text);
+  assert.equal(await value(page, 'latency'), fc.step_ms);
+  assert.equal(await value(page, 'mfu'), fc.mfu);
+  // The layout is the same 8 GPUs: the plans stay current.
+  assert.equal(await page.locator('#plan-stale').textContent(), '');
+  await page.close();
+});
+
 test('no script error happened', () => {
   assert.deepEqual(pageErrors, []);
 });

@@ -1,5 +1,5 @@
 // Shared application context: the engine, catalogs, state, and request building.
-import type { Engine, GpuSpec, ModelRequest, ServingRequest, SystemSpec, ZooModel } from './engine';
+import type { Engine, GpuSpec, ModelRequest, PlanRequest, ServingRequest, SystemSpec, ZooModel } from './engine';
 import { CUSTOM, DEFAULT_STATE, SIZES, trainGpus, type State } from './state';
 import type { Ui } from './store';
 
@@ -29,6 +29,25 @@ export function isParallel(s: Readonly<State>): boolean {
   return s.mode === 'training' && trainGpus(s) > 1;
 }
 
+// The GPU as every request sends it (`g`, default the state's): a catalog id or the custom spec.
+export function gpuField(s: Readonly<State>, g: string = s.gpu): string | GpuSpec {
+  return g === CUSTOM && s.customGpu ? s.customGpu : g;
+}
+
+// The fields both engines' plan searches ask with (plan_view.ts, megatron_plan_view.ts).
+export function planRequestHead(app: App, system: SystemSpec, top: number): PlanRequest {
+  const s = app.state;
+  return {
+    system: system.id,
+    model: modelField(s),
+    gpu: gpuField(s),
+    global_batch: s.batch,
+    seq: s.seq,
+    predictor: s.predictor,
+    top,
+  };
+}
+
 // The model as every request sends it: a zoo id, a pasted config, or {"sizes": {...}}.
 export function modelField(s: Readonly<State>): string | Record<string, unknown> {
   if (s.model === CUSTOM && s.customModel) return s.customModel;
@@ -46,7 +65,7 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
   const s = app.state;
   const g = gpu ?? s.gpu;
   const r: ModelRequest = {
-    gpu: g === CUSTOM && s.customGpu ? s.customGpu : g,
+    gpu: gpuField(s, g),
     model: modelField(s),
     batch: batch ?? s.batch,
     seq: s.seq,
@@ -94,7 +113,7 @@ export function servingRequestFor(
 ): ServingRequest {
   const s = app.state;
   return {
-    gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
+    gpu: gpuField(s),
     model: modelField(s),
     prompt: s.prompt,
     output: s.output,

@@ -2,11 +2,11 @@
 // docs/megatron.md "Plan"): the request (one: the GPUs to split, the layout's count unless the
 // plan field says another), the status line and the table of its fastest layouts, and the state
 // a chosen layout sets. plan_view.ts runs it as it runs the eager search (the worker, the job).
-import { modelField, type App } from './app';
+import { planRequestHead, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import type { MegatronPlan, MegatronPlanEntry, PlanRequest, SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
-import { CUSTOM, DEFAULT_STATE, trainGpus, type State } from './state';
+import { DEFAULT_STATE, trainGpus, type State } from './state';
 
 const TITLES: Record<string, string> = {
   Virtual: 'virtual pipeline stages per rank (interleaved 1F1B)',
@@ -24,15 +24,9 @@ export function megatronPlanGpus(app: App): number {
 export function megatronPlanRequest(app: App, system: SystemSpec, top: number): PlanRequest {
   const s = app.state;
   const r: PlanRequest = {
+    ...planRequestHead(app, system, top),
     engine: 'megatron',
-    system: system.id,
-    model: modelField(s),
-    gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
-    global_batch: s.batch,
-    seq: s.seq,
-    predictor: s.predictor,
     precision: s.forecastPrecision, // the core's default is BF16, the page's FP32: always said
-    top,
     gpus: megatronPlanGpus(app),
   };
   if (s.attention !== DEFAULT_STATE.attention) r.attention = s.attention;

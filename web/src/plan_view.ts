@@ -3,7 +3,7 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import { gpuById, modelField, systemById, type App } from './app';
+import { gpuById, planRequestHead, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
@@ -36,15 +36,7 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   if (!system)
     return { requests: [], why: 'No catalog system is built from this GPU: choose a system above to plan on.' };
   if (isMegatronState(s)) return { requests: [megatronPlanRequest(app, system, TOP)], why: '' }; // one GPU count
-  const base: PlanRequest = {
-    system: system.id,
-    model: modelField(s),
-    gpu: s.gpu === CUSTOM && s.customGpu ? s.customGpu : s.gpu,
-    global_batch: s.batch,
-    seq: s.seq,
-    predictor: s.predictor,
-    top: TOP,
-  };
+  const base: PlanRequest = planRequestHead(app, system, TOP);
   // The search trains every configuration in the forecast's precision (autocast when 16-bit).
   if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;
   const requests: PlanRequest[] = [];

@@ -43,8 +43,8 @@ eval:
 
 eval-generalization:
 	bash scripts/eval_generalization.sh
-	bash scripts/eval_fp16_cross_gpu.sh
-	bash scripts/eval_amd_cross_gpu.sh
+	TILECAST_JSON_OUT=docs/fp16-cross-gpu.json bash scripts/eval_fp16_cross_gpu.sh
+	TILECAST_JSON_OUT=docs/amd-cross-gpu.json bash scripts/eval_amd_cross_gpu.sh
 
 reports:
 	python3 scripts/accuracy_gaps.py

@@ -1,28 +1,61 @@
 #!/usr/bin/env bash
-# Regenerates the calculator's accuracy report, web/public/accuracy.json (committed),
-# from the native CLI's evaluations on the NeuSight measurements:
-#   tilecast eval-e2e      (whole models; tilecast and the roofline side by side)
-#   tilecast eval-kernels  (single kernels of the held-out test set)
-# TILECAST_CLI (default build/cli/tilecast) and TILECAST_DATA_DIR override the paths.
+# Regenerates the calculator's accuracy report, web/public/accuracy.json (committed; `make reports`),
+# from every evaluation the project has, each run here with the native CLI except the long ones,
+# whose committed outputs it summarises (web/scripts/accuracy_merge.mjs says which is which):
+#   docs/generalization.json     the leave-one-architecture-out protocol (make eval-generalization)
+#   tilecast eval-kernels/-e2e   the H200 measured here (data/measured/h200), FP32 and BF16
+#   docs/fp16-cross-gpu.json     FP16 models across A100 <-> A40 (make eval-generalization)
+#   docs/amd-cross-gpu.json      AMD models across MI100 <-> MI210 (make eval-generalization)
+#   scripts/serving_checks.mjs   serving against published figures (data/published/serving.json)
+#   tilecast eval-published      Megatron runs of Korthikanti et al. 2022 (../shared/data/published)
+#   tilecast eval-ops            FP16 operators of vidur's A100 and A40 (the FP16 models' training GPUs)
+#   tilecast eval-e2e/-kernels   NeuSight's GPUs (whole models; single kernels of its test set)
+# TILECAST_CLI (default build/cli/tilecast), TILECAST_DATA_DIR and TILECAST_SHARED_DIR override paths.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli="${TILECAST_CLI:-build/cli/tilecast}"
-data="${TILECAST_DATA_DIR:-../shared/data/neusight}"
+shared="${TILECAST_SHARED_DIR:-../shared/data}"
+data="${TILECAST_DATA_DIR:-$shared/neusight}"
 out="${1:-web/public/accuracy.json}"
 [ -x "$cli" ] || { echo "accuracy_report: $cli is missing; run scripts/build_native.sh" >&2; exit 1; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
+# NeuSight's GPUs.
 "$cli" eval-e2e --devices "$data/devices" --models "$data/models" --labels "$data/labels" --json >"$tmp/e2e.json"
-roof_args=()
 # The roofline side: from the same run when it carries it, else from a roofline run.
 if ! grep -q '"roofline_ms"' "$tmp/e2e.json"; then
   "$cli" eval-e2e --devices "$data/devices" --models "$data/models" --labels "$data/labels" \
     --predictor roofline --json >"$tmp/e2e-roofline.json"
-  roof_args=(--e2e-roofline "$tmp/e2e-roofline.json")
 fi
 "$cli" eval-kernels --devices "$data/devices" --json "$data"/nvidia/kernels/test/*.csv >"$tmp/kernels.json"
-node web/scripts/accuracy_merge.mjs --version "$("$cli" --version)" --e2e "$tmp/e2e.json" \
-  "${roof_args[@]}" --kernels "$tmp/kernels.json" >"$tmp/accuracy.json"
+
+# The H200 measured here: FP32 runs (kernels, whole models), BF16 runs (kernels by the FP16/BF16
+# models, one op at a time: an op no model serves is recorded with the CLI's reason).
+h200=data/measured/h200
+mkdir -p "$tmp/h200"
+for run in fp32-seed0 fp32-seed1 fp32-seed2-switch; do
+  d="$h200/$run"
+  "$cli" eval-kernels --devices "$d/devices" --json "$d"/kernels/*.csv >"$tmp/h200/$run-kernels.json"
+  "$cli" eval-e2e --devices "$d/devices" --models "$d/models" --labels "$d/labels" --json >"$tmp/h200/$run-e2e.json"
+done
+for run in bf16-seed0 bf16-seed0-labels; do
+  d="$h200/$run"
+  mkdir -p "$tmp/h200/$run"
+  for f in "$d"/kernels-bf16/*.csv; do
+    op="$(basename "$f" .csv)"
+    "$cli" eval-kernels --devices "$d/devices" --model nvidia-half --model nvidia-half-gemm --json "$f" \
+      >"$tmp/h200/$run/$op.json" 2>"$tmp/h200/$run/$op.err" || rm "$tmp/h200/$run/$op.json"
+  done
+done
+
+# FP16 operators on the FP16 models' own training GPUs (vidur).
+"$cli" eval-ops --gpu a100-80gb-sxm --vidur "$shared/vidur/compute/a100" --json >"$tmp/fp16-a100.json"
+"$cli" eval-ops --gpu a40 --vidur "$shared/vidur/compute/a40" --json >"$tmp/fp16-a40.json"
+# Megatron runs of Korthikanti et al. 2022; serving against published measurements.
+"$cli" eval-published --file "$shared/published/korthikanti-2022.json" --json >"$tmp/published.json"
+TILECAST_CLI="$cli" node scripts/serving_checks.mjs --json "$tmp/serving.json"
+
+node web/scripts/accuracy_merge.mjs --version "$("$cli" --version)" --work "$tmp" >"$tmp/accuracy.json"
 mv "$tmp/accuracy.json" "$out"
 echo "accuracy_report: wrote $out"

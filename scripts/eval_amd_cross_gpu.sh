@@ -7,7 +7,8 @@
 # TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-kernels --rows) as
 # DIR/<train>-on-<test>.csv, which scripts/experiments/amd_gemm_residuals.py breaks down.
 # TILECAST_AMD_GEMM=net forecasts the GEMMs with the learned net instead of the analytic model
-# (the figures before it).
+# (the figures before it). TILECAST_JSON_OUT=FILE also writes both directions' eval-kernels JSON
+# there (make eval-generalization: docs/amd-cross-gpu.json, summarised by the accuracy report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -35,11 +36,24 @@ for pair in "MI100 MI210" "MI210 MI100"; do
       --rows "${files[0]}" "${files[1]}" >"$TILECAST_ROWS_DIR/$1-on-$2.csv" 2>/dev/null
   fi
 done
-python3 - "$tmp" <<'PY'
+python3 - "$tmp" "${TILECAST_JSON_OUT:-}" "${TILECAST_AMD_GEMM:-analytic}" <<'PY'
 import json, sys
 d = sys.argv[1]
 a = json.load(open(f"{d}/MI100-on-MI210.json"))
 b = json.load(open(f"{d}/MI210-on-MI100.json"))
+if sys.argv[2]:
+    with open(sys.argv[2], "w") as f:
+        json.dump({"format": "tilecast-cross-gpu-1",
+                   "what": "AMD models trained (scripts/train_amd.sh, seed 1) on the NeuSight kernel rows "
+                           "of one of MI100 / MI210, every kernel row of the other GPU forecast: "
+                           "eval-kernels JSON (GEMMs: test rows; vector ops: the other GPU's training rows)",
+                   "command": "make eval-generalization (bash scripts/eval_amd_cross_gpu.sh)",
+                   "data": "../shared/data/neusight/amd/kernels",
+                   "gemm": sys.argv[3],
+                   "directions": [{"train_gpu": "AMD Instinct MI100", "test_gpu": "AMD Instinct MI210", "eval": a},
+                                  {"train_gpu": "AMD Instinct MI210", "test_gpu": "AMD Instinct MI100", "eval": b}]},
+                  f, indent=1)
+        f.write("\n")
 def by_op(r):
     return {g["op"]: g for g in r["groups"]}
 ga, gb = by_op(a), by_op(b)

@@ -5,6 +5,8 @@
 # shipped, then the projections by the learned GEMM net of the same run beside it (the model
 # the analytic one replaced; docs/fp16-model.md). Each direction retrains with the shipped
 # settings (seed 1), about 20 s on 2 cores. Usage: scripts/eval_fp16_cross_gpu.sh [BUILD_DIR]
+# TILECAST_JSON_OUT=FILE also writes both directions' eval-ops JSON there (make eval-generalization:
+# docs/fp16-cross-gpu.json, which the calculator's accuracy report summarises).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -22,9 +24,22 @@ for pair in "a100 a40" "a40 a100"; do
   "$cli" eval-ops --gpu "${spec[$2]}" --vidur "$VIDUR/$2" --weights "$tmp/$1.json" --json \
     >"$tmp/$1-on-$2-net.json"
 done
-python3 - "$tmp" <<'PY'
+python3 - "$tmp" "${TILECAST_JSON_OUT:-}" <<'PY'
 import json, sys
 d = sys.argv[1]
+if sys.argv[2]:
+    dirs = [{"train_gpu": tr, "test_gpu": te, "analytic_gemm": json.load(open(f"{d}/{a}-on-{b}.json")),
+             "learned_gemm": json.load(open(f"{d}/{a}-on-{b}-net.json"))}
+            for a, b, tr, te in (("a100", "a40", "a100-80gb-sxm", "a40"), ("a40", "a100", "a40", "a100-80gb-sxm"))]
+    with open(sys.argv[2], "w") as f:
+        json.dump({"format": "tilecast-cross-gpu-1",
+                   "what": "FP16 models trained on vidur's operator timings of one GPU (seed 1), every "
+                           "operator row of the other GPU forecast: eval-ops JSON, GEMMs by the analytic "
+                           "tensor-core model as shipped and by the learned net",
+                   "command": "make eval-generalization (bash scripts/eval_fp16_cross_gpu.sh)",
+                   "data": "../shared/data/vidur/compute/{a100,a40}",
+                   "directions": dirs}, f, indent=1)
+        f.write("\n")
 a = json.load(open(f"{d}/a100-on-a40.json"))
 b = json.load(open(f"{d}/a40-on-a100.json"))
 print("| op | train A100 → test A40 | train A40 → test A100 |")

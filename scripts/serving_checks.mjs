@@ -1,6 +1,7 @@
 // Forecasts every published serving measurement in data/published/serving.json with
 // `tilecast serve --json` and writes the comparison table (docs/serving-checks.md).
 //   node scripts/serving_checks.mjs [OUT.md]      (TILECAST_CLI: the native CLI)
+//   node scripts/serving_checks.mjs --json OUT.json  the same rows as JSON (the accuracy report's)
 // Deterministic: the same CLI and data give the same file (a test checks it is current).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.resolve(REPO, process.env.TILECAST_CLI ?? 'build/cli/tilecast');
 const DATA = path.join(REPO, 'data/published/serving.json');
-const out = path.resolve(process.argv[2] ?? path.join(REPO, 'docs/serving-checks.md'));
+const asJson = process.argv[2] === '--json';
+const out = path.resolve(process.argv[asJson ? 3 : 2] ?? path.join(REPO, 'docs/serving-checks.md'));
 
 const METRICS = {
   ttft_ms: { label: 'TTFT (ms)', of: (f) => f.prefill_ms },
@@ -52,6 +54,12 @@ const rows = data.rows.map((row) => {
   const tilecast = metric.of(f);
   return { ...row, tilecast, ratio: tilecast / row.value, fits: f.memory.fits };
 });
+
+if (asJson) {
+  const metricLabels = Object.fromEntries(Object.entries(METRICS).map(([k, m]) => [k, m.label]));
+  fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows }, null, 1) + '\n');
+  process.exit(0);
+}
 
 const lines = [];
 lines.push('# Serving forecasts beside published measurements');

@@ -4,17 +4,192 @@
 // - the page's types are derived from it (src/accuracy.ts, type-checked by tsc) and
 //   the page checks the report it fetches;
 // - web/tests/accuracy_report.test.mjs checks the committed report.
-// A leaf is 'string', 'number', 'string|null' or 'number|null'; [shape] is an array
+// A leaf is 'string', 'number', 'boolean', 'string|null' or 'number|null'; [shape] is an array
 // of that shape; an object lists every field (none missing, none extra).
 
+// What every section says about itself, shown above its tables: the data, the protocol, what
+// the models were trained on against what they forecast, and the command that makes it.
+const ABOUT = /** @type {const} */ ({
+  title: 'string',
+  data: 'string',
+  protocol: 'string',
+  training: 'string',
+  command: 'string',
+});
+// `training` on a row: how the GPU it measures relates to the models' training data (built from
+// the models' manifests, core/data/models/*/manifest.json, by web/scripts/accuracy_merge.mjs).
+const KERNEL_GROUP = /** @type {const} */ ({
+  gpu: 'string',
+  training: 'string',
+  op: 'string',
+  n: 'number',
+  mape_pct: 'number',
+  roofline_mape_pct: 'number',
+});
+const E2E_SUMMARY = /** @type {const} */ ({
+  gpu: 'string',
+  training: 'string',
+  mode: 'string',
+  option: 'string',
+  n: 'number',
+  mean_abs_error_pct: 'number',
+  roofline_mean_abs_error_pct: 'number',
+  max_abs_error_pct: 'number',
+});
+
+// The sections in the order the page shows them: out-of-architecture figures first.
 export const REPORT_SHAPE = /** @type {const} */ ({
   tilecast_version: 'string|null',
   generated_by: 'string',
   dataset: 'string',
+  generalization: {
+    about: ABOUT,
+    hash: 'string',
+    kernels: [
+      {
+        fold: 'string',
+        gpu: 'string',
+        training: 'string',
+        op: 'string',
+        n: 'number',
+        mape_pct: 'number',
+        signed_mean_pct: 'number',
+        roofline_mape_pct: 'number',
+      },
+    ],
+    e2e: [
+      {
+        fold: 'string',
+        gpu: 'string',
+        training: 'string',
+        mode: 'string',
+        n: 'number',
+        mae_pct: 'number',
+        signed_mean_pct: 'number',
+        max_abs_pct: 'number',
+        roofline_mae_pct: 'number',
+      },
+    ],
+    bands: [
+      {
+        fold: 'string',
+        fitted_on: 'string',
+        kernel_n: 'number',
+        kernel_inside_pct: 'number',
+        kernel_mean_width_pct: 'number',
+        e2e_n: 'number',
+        e2e_inside_pct: 'number',
+        e2e_mean_width_pct: 'number',
+      },
+    ],
+  },
+  h200: {
+    about: ABOUT,
+    runs: [
+      {
+        run: 'string',
+        precision: 'string',
+        command: 'string',
+        kernels: [KERNEL_GROUP],
+        kernels_overall_mape_pct: 'number|null',
+        kernels_overall_roofline_mape_pct: 'number|null',
+        kernels_not_evaluated: [{ op: 'string', n: 'number', why: 'string' }],
+        e2e: [E2E_SUMMARY],
+        labels_not_evaluated: 'number',
+      },
+    ],
+  },
+  fp16_cross_gpu: {
+    about: ABOUT,
+    rows: [
+      {
+        train_gpu: 'string',
+        test_gpu: 'string',
+        training: 'string',
+        op: 'string',
+        n: 'number',
+        mape_pct: 'number',
+        roofline_mape_pct: 'number',
+        learned_gemm_mape_pct: 'number|null',
+      },
+    ],
+    overall: [{ train_gpu: 'string', test_gpu: 'string', mape_pct: 'number' }],
+  },
+  amd_cross_gpu: {
+    about: ABOUT,
+    rows: [
+      {
+        train_gpu: 'string',
+        test_gpu: 'string',
+        training: 'string',
+        op: 'string',
+        n: 'number',
+        mape_pct: 'number',
+        roofline_mape_pct: 'number',
+      },
+    ],
+  },
+  serving: {
+    about: ABOUT,
+    rows: [
+      {
+        id: 'string',
+        source: 'string',
+        source_url: 'string',
+        gpu: 'string',
+        training: 'string',
+        model: 'string',
+        precision: 'string',
+        tp: 'number',
+        batch: 'number',
+        prompt: 'number',
+        output: 'number',
+        metric: 'string',
+        published: 'number',
+        tilecast: 'number',
+        ratio: 'number',
+        faithful: 'boolean',
+        differs: 'string',
+        fits: 'boolean',
+      },
+    ],
+    summary: [{ rows: 'string', n: 'number', median_abs_error_pct: 'number|null' }],
+  },
+  parallel: {
+    about: ABOUT,
+    rows: [
+      {
+        table: 'string',
+        model: 'string',
+        setup: 'string',
+        measure: 'string',
+        published: 'number',
+        tilecast: 'number',
+        error: 'number',
+        error_unit: 'string',
+      },
+    ],
+    summary: {
+      table4_max_abs_error_pct: 'number|null',
+      table5_rows: 'number',
+      table5_max_abs_error_pct: 'number|null',
+      table5_mae_pct: 'number|null',
+      mfu_rows: 'number',
+      mfu_max_abs_error_points: 'number|null',
+      all_fit: 'boolean',
+    },
+  },
+  fp16: {
+    about: ABOUT,
+    groups: [KERNEL_GROUP],
+    overall: [{ gpu: 'string', mape_pct: 'number' }],
+  },
   e2e: {
+    about: ABOUT,
     cases: [
       {
         gpu: 'string',
+        training: 'string',
         model: 'string',
         mode: 'string',
         option: 'string',
@@ -27,20 +202,11 @@ export const REPORT_SHAPE = /** @type {const} */ ({
         roofline_error_pct: 'number|null',
       },
     ],
-    summary: [
-      {
-        gpu: 'string',
-        mode: 'string',
-        option: 'string',
-        n: 'number',
-        mean_abs_error_pct: 'number',
-        roofline_mean_abs_error_pct: 'number',
-        max_abs_error_pct: 'number',
-      },
-    ],
+    summary: [E2E_SUMMARY],
   },
   kernels: {
-    groups: [{ gpu: 'string', op: 'string', n: 'number', mape_pct: 'number', roofline_mape_pct: 'number' }],
+    about: ABOUT,
+    groups: [KERNEL_GROUP],
     overall_mape_pct: 'number|null',
     roofline_overall_mape_pct: 'number|null',
   },

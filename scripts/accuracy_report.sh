@@ -41,7 +41,16 @@ for run in fp32-seed0 fp32-seed1 fp32-seed2-switch; do
 done
 for run in bf16-seed0 bf16-seed0-labels; do
   d="$h200/$run"
-  mkdir -p "$tmp/h200/$run"
+  mkdir -p "$tmp/h200/$run/labels"
+  # BF16 inference labels (pure BF16 models, as `forecast --precision bf16` models them): one
+  # forecast each. eval-e2e forecasts FP32 labels only; the BF16 training labels are pure-BF16
+  # steps, which tilecast's BF16 training (autocast, FP32 master weights) does not model.
+  for l in "$d"/labels/*/*-inf-*-bf16.json; do
+    [ -e "$l" ] || continue
+    IFS=- read -r model _ seq batch _ <<<"$(basename "$l" .json)"
+    "$cli" forecast --gpu "$(basename "$(dirname "$l")" | tr _ ' ')" --model "$d/models/$model.json" \
+      --mode inference --seq "$seq" --batch "$batch" --precision bf16 --json >"$tmp/h200/$run/labels/$(basename "$l")"
+  done
   for f in "$d"/kernels-bf16/*.csv; do
     op="$(basename "$f" .csv)"
     "$cli" eval-kernels --devices "$d/devices" --model nvidia-half --model nvidia-half-gemm --json "$f" \

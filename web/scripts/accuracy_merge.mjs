@@ -144,11 +144,46 @@ const weightedMape = (groups, field = 'mape_pct') => {
 
 // ---- The H200 measured here.
 const H200 = 'data/measured/h200';
+// Label files as [device folder, file name].
 const labelFiles = (run) => {
   const dir = path.join(REPO, H200, run, 'labels');
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).filter((f) => f.endsWith('.json')));
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .flatMap((d) =>
+      fs
+        .readdirSync(path.join(dir, d))
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => [d, f]),
+    );
 };
+// The BF16 labels `tilecast forecast --precision bf16` forecast (scripts/accuracy_report.sh):
+// one summary row per mode, as eval-e2e gives for FP32 labels.
+function bf16Labels(run) {
+  const cases = labelFiles(run).flatMap(([d, f]) => {
+    const forecast = inWorkIf(`h200/${run}/labels/${f}`);
+    if (!forecast) return [];
+    const measured = readJson(path.join(REPO, H200, run, 'labels', d, f)).e2e_latency;
+    return [{ mode: forecast.mode, measured, tilecast: forecast.latency_ms, roofline: forecast.roofline_latency_ms }];
+  });
+  const err = (v, m) => (100 * Math.abs(v - m)) / m;
+  return [...new Set(cases.map((c) => c.mode))].map((mode) => {
+    const rows = cases.filter((c) => c.mode === mode);
+    const mean = (xs) => sum(xs) / xs.length;
+    return {
+      gpu: 'NVIDIA H200',
+      training: training('NVIDIA H200', 'bf16'),
+      mode,
+      option: 'bf16',
+      n: rows.length,
+      mean_abs_error_pct: mean(rows.map((c) => err(c.tilecast, c.measured))),
+      roofline_mean_abs_error_pct: mean(rows.map((c) => err(c.roofline, c.measured))),
+      max_abs_error_pct: Math.max(...rows.map((c) => err(c.tilecast, c.measured))),
+    };
+  });
+}
 const fp32Run = (run) => {
   const e2e = inWork(`h200/${run}-e2e.json`);
   const k = inWork(`h200/${run}-kernels.json`);
@@ -191,20 +226,26 @@ const bf16Run = (run) => {
       missing.push({
         op,
         n: csvRows(path.join(REPO, D, 'kernels-bf16', `${op}.csv`)),
-        why: err.replace(/^tilecast eval-kernels: error: /, ''),
+        why: err.replace(/^tilecast eval-kernels: error: /, '').replace(/;.*$/, ''),
       });
     }
   }
+  const e2e = bf16Labels(run);
+  const labelsRun = sum(e2e.map((e) => e.n));
   return {
     run,
     precision: 'bf16',
-    command: `tilecast eval-kernels --devices ${D}/devices --model nvidia-half --model nvidia-half-gemm ${D}/kernels-bf16/OP.csv (each op)`,
+    command:
+      `tilecast eval-kernels --devices ${D}/devices --model nvidia-half --model nvidia-half-gemm ${D}/kernels-bf16/OP.csv (each op)` +
+      (labelsRun
+        ? `; each inference label: tilecast forecast --gpu 'NVIDIA H200' --model ${D}/models/MODEL.json --mode inference --seq S --batch B --precision bf16`
+        : ''),
     kernels: groups,
     kernels_overall_mape_pct: weightedMape(groups),
     kernels_overall_roofline_mape_pct: weightedMape(groups, 'roofline_mape_pct'),
     kernels_not_evaluated: missing,
-    e2e: [],
-    labels_not_evaluated: labelFiles(run).length,
+    e2e,
+    labels_not_evaluated: labelFiles(run).length - labelsRun,
   };
 };
 const h200Section = {
@@ -214,8 +255,10 @@ const h200Section = {
     protocol:
       'Shipped models as embedded. FP32 runs: eval-kernels (MAPE per op) and eval-e2e (mean absolute error of ' +
       'whole-model latency). BF16 runs: kernels by the FP16/BF16 models (PyTorch-profiler timings of random, ' +
-      "mostly unaligned shapes); the BF16 whole-model labels are pure-BF16 models, which eval-e2e's FP32 " +
-      'forecasts do not model, so they are counted, not evaluated.',
+      'mostly unaligned shapes). The BF16 whole-model labels are pure-BF16 models (weights and activations in ' +
+      'BF16): the inference ones are forecast one by one with tilecast forecast --precision bf16 (eval-e2e reads FP32 ' +
+      "labels only); the training ones are counted, not evaluated (tilecast's BF16 training is autocast with FP32 " +
+      'master weights, another setup).',
     training: `Validation only: no model was trained on the H200, and no training GPU is a Hopper (FP32 models: ${trainedList('fp32')}; BF16 models: ${trainedList('bf16')}).`,
     command: 'make reports (scripts/accuracy_report.sh runs the commands each run names)',
   },

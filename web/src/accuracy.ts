@@ -106,21 +106,6 @@ function generalizationSection(g: Report['generalization']): HTMLElement {
     'generalization',
     g.about,
     note(`Protocol hash ${g.hash}.`),
-    h('h4', {}, 'Kernels of the held-out GPUs: mean absolute percentage error'),
-    table(
-      'accuracy-generalization-kernels',
-      'Kernel forecast error per fold, GPU and operator family',
-      ['Fold · GPU · op', 'tilecast error', 'Roofline error', 'Signed mean', 'Kernels', 'Training'],
-      g.kernels.map((k) => [
-        `${k.fold} · ${k.gpu} · ${opName(k.op)}`,
-        fmtPct(k.mape_pct),
-        fmtPct(k.roofline_mape_pct),
-        signed(k.signed_mean_pct),
-        k.n,
-        k.training,
-      ]),
-      [1, 2, 3, 4],
-    ),
     h('h4', {}, 'Whole models of the held-out GPUs: mean absolute error'),
     table(
       'accuracy-generalization-e2e',
@@ -136,6 +121,21 @@ function generalizationSection(g: Report['generalization']): HTMLElement {
         e.training,
       ]),
       [1, 2, 3, 4, 5],
+    ),
+    h('h4', {}, 'Kernels of the held-out GPUs: mean absolute percentage error'),
+    table(
+      'accuracy-generalization-kernels',
+      'Kernel forecast error per fold, GPU and operator family',
+      ['Fold · GPU · op', 'tilecast error', 'Roofline error', 'Signed mean', 'Kernels', 'Training'],
+      g.kernels.map((k) => [
+        `${k.fold} · ${k.gpu} · ${opName(k.op)}`,
+        fmtPct(k.mape_pct),
+        fmtPct(k.roofline_mape_pct),
+        signed(k.signed_mean_pct),
+        k.n,
+        k.training,
+      ]),
+      [1, 2, 3, 4],
     ),
     h('h4', {}, '80% error bands, checked on each held-out fold'),
     table(
@@ -191,16 +191,13 @@ function h200Section(s: Report['h200']): HTMLElement {
     for (const k of run.kernels_not_evaluated)
       notes.push(note(`${run.run}: ${k.n} ${opName(k.op)} kernels not evaluated (${k.why}).`));
     if (run.labels_not_evaluated)
-      notes.push(
-        note(
-          `${run.run}: ${run.labels_not_evaluated} whole-model labels not evaluated (no eval command forecasts their setup).`,
-        ),
-      );
+      notes.push(note(`${run.run}: ${run.labels_not_evaluated} whole-model labels not evaluated (see Protocol).`));
     details.push(
       h(
         'details',
         {},
-        h('summary', {}, `${run.run}: kernels per op (${run.command})`),
+        h('summary', {}, `${run.run}: kernels per op`),
+        h('p', { class: 'hint' }, h('code', {}, run.command)),
         table(
           `accuracy-h200-${run.run}`,
           `${run.run}: kernel forecast error per op`,
@@ -215,7 +212,7 @@ function h200Section(s: Report['h200']): HTMLElement {
     'h200',
     s.about,
     table(
-      'accuracy-h200',
+      'accuracy-h200-table',
       'Error of the forecasts for every H200 run: kernels (MAPE) and whole models (mean absolute error)',
       ['Run · what', 'tilecast error', 'Roofline error', 'Worst case', 'Measurements'],
       rows,

@@ -658,21 +658,134 @@ test("the page says what it forecasts, in the user's words", async () => {
   const notice = await page.locator('#notice').textContent();
   assert.match(notice, /custom GPU in the link is damaged: it is cut short or damaged/);
   assert.doesNotMatch(notice, /atob|Failed to execute/);
-  // The accuracy page names the GPUs never used in training.
-  await page.click('#tab-accuracy');
-  await page.waitForSelector('#accuracy-body table');
-  assert.match(
-    await page.locator('#accuracy-training').textContent(),
-    /trained on .*P4, .*P100, .*T4, .*V100 and A100 40GB PCIe.*A100 80GB PCIe/,
+  await page.close();
+});
+
+test('the accuracy page shows every evaluation of the report, out-of-architecture first, figures as in the report', async () => {
+  const report = JSON.parse(fs.readFileSync(path.join(DIST, 'accuracy.json'), 'utf8'));
+  const page = await open('?view=accuracy');
+  await page.waitForSelector('#accuracy-body section table');
+  const ids = await page.locator('#accuracy-body > section').evaluateAll((els) => els.map((e) => e.id));
+  assert.deepEqual(ids, [
+    'accuracy-generalization',
+    'accuracy-h200',
+    'accuracy-fp16-cross-gpu',
+    'accuracy-amd-cross-gpu',
+    'accuracy-serving',
+    'accuracy-parallel',
+    'accuracy-e2e',
+    'accuracy-kernels',
+    'accuracy-fp16',
+  ]);
+  // Each says what it is: data, protocol, training and the command that makes it.
+  const sections = [
+    'generalization',
+    'h200',
+    'fp16_cross_gpu',
+    'amd_cross_gpu',
+    'serving',
+    'parallel',
+    'e2e',
+    'kernels',
+    'fp16',
+  ];
+  for (const [i, key] of sections.entries()) {
+    const about = page.locator(`#${ids[i]} .accuracy-about dd`);
+    const a = report[key].about;
+    assert.deepEqual(await about.allTextContents(), [a.data, a.protocol, a.training, a.command], key);
+    assert.equal(await page.locator(`#${ids[i]} h3`).textContent(), a.title);
+  }
+  // Every row of every table, its first figures as the report has them (toFixed(1) is fmtPct's).
+  const pct = (v) => (Number.isFinite(v) ? `${v.toFixed(1)}%` : '—');
+  const signedPct = (v) => (v > 0 ? `+${pct(v)}` : pct(v));
+  const rows = async (id, cells) =>
+    page
+      .locator(`#${id} tbody tr`)
+      .evaluateAll((trs, n) => trs.map((tr) => [...tr.children].slice(0, n).map((c) => c.textContent)), cells);
+  const g = report.generalization;
+  assert.deepEqual(
+    await rows('accuracy-generalization-e2e', 4),
+    g.e2e.map((e) => [
+      `${e.fold} · ${e.gpu} · ${e.mode}`,
+      pct(e.mae_pct),
+      pct(e.roofline_mae_pct),
+      signedPct(e.signed_mean_pct),
+    ]),
   );
+  assert.deepEqual(
+    (await rows('accuracy-generalization-kernels', 4)).map((r) => r.slice(1)),
+    g.kernels.map((k) => [pct(k.mape_pct), pct(k.roofline_mape_pct), signedPct(k.signed_mean_pct)]),
+  );
+  assert.deepEqual(
+    await rows('accuracy-generalization-bands', 2),
+    g.bands.map((b) => [b.fold, pct(b.kernel_inside_pct)]),
+  );
+  const h200 = report.h200.runs.flatMap((run) => [
+    ...(run.kernels.length ? [[pct(run.kernels_overall_mape_pct), pct(run.kernels_overall_roofline_mape_pct)]] : []),
+    ...run.e2e.map((e) => [pct(e.mean_abs_error_pct), pct(e.roofline_mean_abs_error_pct)]),
+  ]);
+  assert.deepEqual(
+    (await rows('accuracy-h200-table', 3)).map((r) => r.slice(1)),
+    h200,
+  );
+  assert.ok(report.h200.runs.some((r) => r.precision === 'bf16' && r.e2e.length > 0));
+  for (const [id, key] of [
+    ['accuracy-fp16-cross-gpu-table', 'fp16_cross_gpu'],
+    ['accuracy-amd-cross-gpu-table', 'amd_cross_gpu'],
+  ])
+    assert.deepEqual(
+      await rows(id, 3),
+      report[key].rows.map((r) => [
+        `${r.train_gpu} → ${r.test_gpu} · ${r.op === 'ln' ? 'layer norm' : r.op}`,
+        pct(r.mape_pct),
+        pct(r.roofline_mape_pct),
+      ]),
+    );
+  assert.deepEqual(
+    await rows('accuracy-serving-table', 2),
+    report.serving.rows.map((r) => [`${r.id} · ${r.metric}`, `${r.ratio.toFixed(2)}×`]),
+  );
+  for (const s of report.serving.summary)
+    assert.ok(
+      (await page.locator('#accuracy-serving').textContent()).includes(
+        `median absolute error ${pct(s.median_abs_error_pct)}`,
+      ),
+    );
+  const parallel = (await rows('accuracy-parallel-table', 2)).map((r) => r[1]);
+  assert.equal(parallel.length, report.parallel.rows.length);
+  for (const [i, r] of report.parallel.rows.entries()) {
+    if (r.error_unit === '%') assert.equal(parallel[i], signedPct(r.error));
+    else assert.ok(Math.abs(Number(parallel[i].replace(/ points$/, '')) - r.error) < 0.01, parallel[i]);
+  }
   assert.ok(
-    (await page.locator('#accuracy-body th', { hasText: 'NVIDIA A100 80GB PCIe (not used in training)' }).count()) > 0,
+    (await page.locator('#accuracy-parallel').textContent()).includes(
+      `mean absolute ${pct(report.parallel.summary.table5_mae_pct)}`,
+    ),
   );
-  assert.equal(await page.locator('#accuracy-body th', { hasText: 'Tesla T4 (not used in training)' }).count(), 0);
-  assert.equal(
-    await page.locator('#accuracy-body th', { hasText: 'AMD Instinct MI100 (not used in training)' }).count(),
-    0,
+  assert.deepEqual(
+    (await rows('accuracy-e2e-summary', 3)).map((r) => r.slice(1)),
+    report.e2e.summary.map((s) => [pct(s.mean_abs_error_pct), pct(s.roofline_mean_abs_error_pct)]),
   );
+  assert.deepEqual(
+    (await rows('accuracy-fp16-table', 2)).map((r) => r[1]),
+    report.fp16.groups.map((k) => pct(k.mape_pct)),
+  );
+  // The kernel table labels each row by what it is: a training GPU's test shapes are in
+  // distribution ("trained on"), never "held out"; the A100 80GB is an unseen GPU of a seen architecture.
+  const kernelRows = await page
+    .locator('#accuracy-kernels-table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(
+    kernelRows.map((r) => [r[1], r[4]]),
+    report.kernels.groups.map((k) => [pct(k.mape_pct), k.training]),
+  );
+  assert.ok(kernelRows.some((r) => r[0].startsWith('Tesla T4') && r[4].startsWith('trained on')));
+  assert.ok(
+    kernelRows.some(
+      (r) => r[0].startsWith('NVIDIA A100 80GB PCIe') && /^not trained on; same architecture \(Ampere\)/.test(r[4]),
+    ),
+  );
+  assert.doesNotMatch(await page.locator('#accuracy-kernels').textContent(), /held.out/i);
   await page.close();
 });
 

@@ -29,6 +29,10 @@ if ! grep -q '"roofline_ms"' "$tmp/e2e.json"; then
     --predictor roofline --json >"$tmp/e2e-roofline.json"
 fi
 "$cli" eval-kernels --devices "$data/devices" --json "$data"/nvidia/kernels/test/*.csv >"$tmp/kernels.json"
+# The FP32 models' training CSVs (their recipe), to count test shapes also in the training rows.
+"$cli" train --model nvidia-fp32 --data "$(dirname "$data")" --recipe | grep '\.csv$' |
+  sed "s#^$(dirname "$data")/neusight#$data#" >"$tmp/train-csvs.txt"
+ls "$data"/nvidia/kernels/test/*.csv >"$tmp/test-csvs.txt"
 
 # The H200 measured here: FP32 runs (kernels, whole models), BF16 runs (kernels by the FP16/BF16
 # models, one op at a time: an op no model serves is recorded with the CLI's reason).

@@ -509,15 +509,16 @@ function kernelsSection(r: Report): HTMLElement {
     table(
       'accuracy-kernels-table',
       "Kernel forecast error per GPU and operator on NeuSight's test shapes",
-      ['GPU · op', 'tilecast error', 'Roofline error', 'Kernels', 'Training'],
+      ['GPU · op', 'tilecast error', 'Roofline error', 'Kernels', 'Training', 'Shapes also in its training rows'],
       k.groups.map((g) => [
         `${g.gpu} · ${opName(g.op)}`,
         fmtPct(num(g.mape_pct)),
         fmtPct(num(g.roofline_mape_pct)),
         g.n,
         g.training,
+        `${g.shapes_in_training} of ${g.n}`,
       ]),
-      [1, 2, 3],
+      [1, 2, 3, 5],
     ),
   );
 }

@@ -206,7 +206,8 @@ export const REPORT_SHAPE = /** @type {const} */ ({
   },
   kernels: {
     about: ABOUT,
-    groups: [KERNEL_GROUP],
+    // shapes_in_training: the group's test rows whose shape its GPU also has in the training CSVs.
+    groups: [{ ...KERNEL_GROUP, shapes_in_training: 'number' }],
     overall_mape_pct: 'number|null',
     roofline_overall_mape_pct: 'number|null',
   },

@@ -46,6 +46,7 @@ test("every row's training label is what the models' manifests say", () => {
       assert.equal(g.training.startsWith('trained on'), fp32.has(g.gpu), `${g.gpu}: ${g.training}`);
       assert.doesNotMatch(g.training, /held out/);
     }
+  for (const g of report.kernels.groups) assert.ok(g.shapes_in_training >= 0 && g.shapes_in_training <= g.n);
   const a100 = report.kernels.groups.find((g) => g.gpu === 'NVIDIA A100 80GB PCIe');
   assert.match(a100.training, /^not trained on; same architecture \(Ampere\)/);
   for (const run of report.h200.runs)

@@ -499,12 +499,40 @@ const total = sum(groups.map((g) => g.n));
 const weighted = (field) => (total ? sum(groups.map((g) => g[field] * g.n)) / total : null);
 const NEUSIGHT = '../shared/data/neusight';
 
+// The catalog's architectures no evaluation here measured: their forecasts are extrapolations.
+const measuredGpus = [
+  ...generalizationSection.e2e.map((r) => r.gpu),
+  ...generalizationSection.kernels.map((r) => r.gpu),
+  ...h200Section.runs.flatMap((r) => [...r.kernels, ...r.e2e].map((x) => x.gpu)),
+  ...fp16CrossSection.rows.flatMap((r) => [r.train_gpu, r.test_gpu]),
+  ...amdCrossSection.rows.flatMap((r) => [r.train_gpu, r.test_gpu]),
+  ...servingSection.rows.map((r) => nameOfId.get(r.gpu) ?? r.gpu),
+  pubGpu,
+  ...fp16Section.groups.map((g) => g.gpu),
+  ...cases.map((c) => c.gpu),
+  ...groups.map((g) => g.gpu),
+];
+const measuredArchs = new Set(measuredGpus.map((g) => archOf.get(g)).filter(Boolean));
+const unmeasured = [...new Set(catalog.map((g) => g.architecture))]
+  .filter((a) => !measuredArchs.has(a))
+  .sort()
+  .map((architecture) => ({
+    architecture,
+    gpus: catalog
+      .filter((g) => g.architecture === architecture)
+      .map((g) => g.name)
+      .sort()
+      .join(', '),
+  }));
+
 const report = {
   tilecast_version: arg('version') ?? null,
   generated_by: 'make reports (scripts/accuracy_report.sh)',
   dataset:
     "NeuSight's public measurements (../shared/data/neusight), the H200 measured here (data/measured/h200), " +
     "vidur's operator timings (../shared/data/vidur), published serving and Megatron figures",
+  measured_architectures: [...measuredArchs].sort().join(', '),
+  unmeasured_architectures: unmeasured,
   generalization: generalizationSection,
   h200: h200Section,
   fp16_cross_gpu: fp16CrossSection,

@@ -382,7 +382,17 @@ async function draw(): Promise<void> {
     kernelsSection(r),
     fp16Section(r.fp16),
   ];
-  body.append(...sections);
+  // Which architectures any evaluation measured, and which none did (forecasts for them extrapolate).
+  const coverage = h(
+    'p',
+    { id: 'accuracy-coverage', class: 'hint' },
+    `Architectures measured by these evaluations: ${r.measured_architectures}. ` +
+      (r.unmeasured_architectures.length
+        ? `Not measured by any: ${r.unmeasured_architectures.map((u) => `${u.architecture} (${u.gpus})`).join('; ')}; ` +
+          'forecasts for them are extrapolations.'
+        : 'Every architecture of the GPU catalog is measured.'),
+  );
+  body.append(coverage, ...sections);
   setText(
     status,
     `${sections.length} evaluations, out-of-architecture figures first; on NeuSight's GPUs ${cases.length} ` +

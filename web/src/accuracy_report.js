@@ -42,6 +42,9 @@ export const REPORT_SHAPE = /** @type {const} */ ({
   tilecast_version: 'string|null',
   generated_by: 'string',
   dataset: 'string',
+  // The GPU catalog's architectures some evaluation here measured, and those none did.
+  measured_architectures: 'string',
+  unmeasured_architectures: [{ architecture: 'string', gpus: 'string' }],
   generalization: {
     about: ABOUT,
     hash: 'string',

@@ -19,13 +19,26 @@ test('web/public/accuracy.json has the shape the page reads', () => {
   assert.deepEqual(shapeProblems(report), []);
   assert.ok(report.e2e.cases.length > 0 && report.kernels.groups.length > 0);
   // Every evaluation is there, each saying what it is, out-of-architecture figures first.
-  const sections = Object.keys(REPORT_SHAPE).filter((k) => typeof REPORT_SHAPE[k] === 'object');
+  const sections = Object.keys(REPORT_SHAPE).filter((k) => REPORT_SHAPE[k].about);
   assert.deepEqual(sections.slice(0, 2), ['generalization', 'h200']);
   for (const k of sections) {
     for (const field of ['title', 'data', 'protocol', 'training', 'command'])
       assert.ok(report[k].about[field].length > 10, `${k}.about.${field}`);
   }
   assert.ok(report.generalization.kernels.length && report.generalization.e2e.length);
+  // Every architecture of the GPU catalog is either measured or named as not measured.
+  const archs = new Set(
+    fs
+      .readdirSync(path.join(REPO, 'gpu_catalog'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => readJson(`gpu_catalog/${f}`).architecture),
+  );
+  const measured = report.measured_architectures.split(', ');
+  assert.deepEqual(
+    [...measured, ...report.unmeasured_architectures.map((u) => u.architecture)].sort(),
+    [...archs].sort(),
+  );
+  assert.ok(measured.includes('Hopper') && measured.includes('CDNA 2'));
   assert.ok(report.h200.runs.some((r) => r.precision === 'fp32' && r.e2e.length && r.kernels.length));
   assert.ok(report.h200.runs.some((r) => r.precision === 'bf16' && r.kernels.length));
   for (const k of ['fp16_cross_gpu', 'amd_cross_gpu', 'serving', 'parallel', 'fp16'])

@@ -677,6 +677,12 @@ test('the accuracy page shows every evaluation of the report, out-of-architectur
     'accuracy-kernels',
     'accuracy-fp16',
   ]);
+  // The architectures no evaluation measured are named, with their GPUs.
+  const coverage = await page.locator('#accuracy-coverage').textContent();
+  assert.ok(coverage.includes(`Architectures measured by these evaluations: ${report.measured_architectures}.`));
+  assert.ok(report.unmeasured_architectures.some((u) => u.architecture === 'Blackwell'));
+  for (const u of report.unmeasured_architectures)
+    assert.ok(coverage.includes(`${u.architecture} (${u.gpus})`), u.architecture);
   // Each says what it is: data, protocol, training and the command that makes it.
   const sections = [
     'generalization',

@@ -9,7 +9,7 @@ help:
 	@echo "make train-fp16 - retrain the FP16/BF16 kernel models on the vidur data into core/data/models/"
 	@echo "make train-amd - retrain the AMD (MI100/MI210) FP32 kernel models into core/data/models/ (~2 min)"
 	@echo "make eval    - accuracy tables (kernels and whole models) (docs/accuracy.md)"
-	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210"
+	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210 (docs/*.json; then make reports)"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"

@@ -66,10 +66,13 @@ export interface ModelRequest {
   system?: string;
   // The megatron engine's own (docs/megatron.md); it refuses zero and schedule.
   cp?: number;
+  ep?: number;
   attention?: Attention;
   virtual_stages?: number;
   sequence_parallel?: boolean;
   tokens?: number;
+  distributed_optimizer?: boolean;
+  overlap_grad_reduce?: boolean;
 }
 
 // communication and bubble: multi-GPU forecasts only.

@@ -69,6 +69,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('pp').value = String(s.pp);
   byId<HTMLInputElement>('microbatches').value = String(s.microbatches);
   byId<HTMLInputElement>('cp').value = String(s.cp);
+  byId<HTMLInputElement>('ep').value = String(s.ep);
   byId<HTMLInputElement>('vpp').value = String(s.virtualStages);
   byId<HTMLInputElement>('train-tokens').value = s.tokens > 0 ? formatTokens(s.tokens) : '';
   if (s.model === SIZES && s.modelSizes) {
@@ -306,6 +307,10 @@ function wireTraining(app: App): void {
   });
   const sp = byId<HTMLInputElement>('sp');
   sp.addEventListener('change', () => update({ sequenceParallel: sp.checked }));
+  const dopt = byId<HTMLInputElement>('dopt');
+  dopt.addEventListener('change', () => update({ distributedOptimizer: dopt.checked }));
+  const overlap = byId<HTMLInputElement>('overlap');
+  overlap.addEventListener('change', () => update({ overlapGradReduce: overlap.checked }));
   const attention = byId<HTMLSelectElement>('attention');
   attention.addEventListener('change', () => {
     if ((ATTENTIONS as string[]).includes(attention.value)) update({ attention: attention.value as Attention });
@@ -317,6 +322,7 @@ function wireTraining(app: App): void {
       ['pp', 'Pipeline stages'],
       ['microbatches', 'Micro-batches'],
       ['cp', 'Context-parallel GPUs'],
+      ['ep', 'Expert-parallel GPUs'],
       ['vpp', 'Virtual stages'],
     ];
     const values: number[] = [];
@@ -330,7 +336,7 @@ function wireTraining(app: App): void {
         return;
       }
     }
-    const [dp, trainTp, pp, microbatches, cp, virtualStages] = values;
+    const [dp, trainTp, pp, microbatches, cp, ep, virtualStages] = values;
     let tokens: number;
     const tokenText = byId<HTMLInputElement>('train-tokens').value;
     try {
@@ -349,11 +355,12 @@ function wireTraining(app: App): void {
       pp === s.pp &&
       microbatches === s.microbatches &&
       cp === s.cp &&
+      ep === s.ep &&
       virtualStages === s.virtualStages &&
       tokens === s.tokens;
-    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, virtualStages, tokens, ui: ok }, true);
+    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, ep, virtualStages, tokens, ui: ok }, true);
   };
-  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'vpp', 'train-tokens'])
+  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'ep', 'vpp', 'train-tokens'])
     byId(id).addEventListener('input', onCounts);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));

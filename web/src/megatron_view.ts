@@ -41,7 +41,9 @@ export function megatronSetting(f: MegatronForecast): string {
     p.sequence_parallel ? 'sequence parallelism' : '',
     `recomputation ${p.recompute}`,
     `${p.attention === 'flash' ? 'FlashAttention' : 'fused-softmax attention'}`,
-    p.distributed_optimizer ? 'distributed optimizer' : '',
+    p.ep > 1 ? `experts over ${p.ep} data-parallel ranks (all-to-all)` : '',
+    p.distributed_optimizer ? 'distributed optimizer' : 'optimizer states on every data-parallel rank',
+    p.overlap_grad_reduce ? 'gradient reduction overlapped' : 'gradient reduction after the backward pass',
   ].filter((x) => x);
   const gpus = p.gpus === 1 ? 'one GPU' : `${p.gpus} GPUs`;
   return `as Megatron-Core runs it, ${megatronPrecision(f)}, on ${gpus} of system ${p.system} (data ${p.dp} × tensor ${p.tp} × pipeline ${p.pp} × context ${p.cp}; ${extras.join(', ')})`;

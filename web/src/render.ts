@@ -121,12 +121,16 @@ export function render(app: App): void {
       s.schedule,
       s.system,
       s.sequenceParallel,
+      s.distributedOptimizer,
+      s.overlapGradReduce,
       s.attention,
     ])
   ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
     byId<HTMLSelectElement>('feng').value = s.forecastEngine;
     byId<HTMLInputElement>('sp').checked = s.sequenceParallel;
+    byId<HTMLInputElement>('dopt').checked = s.distributedOptimizer;
+    byId<HTMLInputElement>('overlap').checked = s.overlapGradReduce;
     byId<HTMLSelectElement>('attention').value = s.attention;
     byId<HTMLSelectElement>('zero').value = String(s.zero);
     byId<HTMLSelectElement>('recompute').value = s.recompute;
@@ -240,7 +244,7 @@ function trainNote(app: App): string {
   const n = trainGpus(s);
   const system = s.system ? (systemById(app, s.system)?.name ?? s.system) : 'the catalog system built from the GPU';
   if (isMegatronState(s))
-    return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
+    return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, the experts over ${s.ep} of the data-parallel ranks` : ''}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
   if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
   return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
 }
@@ -256,7 +260,7 @@ function engineNote(s: State): string {
 function compareEngineNote(app: App): string {
   const s = app.state;
   const sys = s.system ? `${systemById(app, s.system)?.name ?? s.system} for the selected GPU, ` : '';
-  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
+  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, expert ${s.ep}` : ''}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
 }
 
 function sweepEngineNote(s: State): string {

@@ -6,46 +6,21 @@
 // Run: node --test web/tests/calc.test.mjs (after scripts/build_web.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
-import { DIST, cliJson, cliForecastArgs, requireFile } from './helpers.mjs';
-import path from 'node:path';
+import { cliJson, cliForecastArgs } from './helpers.mjs';
+import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-let server;
+let pages;
 let base;
-let browser;
-let context;
-const pageErrors = [];
+const open = (query) => pages.open(query);
 
 before(async () => {
-  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
-  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
-  base = base.replace('localhost', '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
+  pages = await startPages();
+  base = pages.base;
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await pages?.close();
 });
-
-async function open(query = '') {
-  const page = await context.newPage();
-  await page.goto(base + query);
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
-  return page;
-}
-
-const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
-const waitForecasts = (page, n) =>
-  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
-const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
 
 function native(req, extra = []) {
   return cliJson([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
@@ -423,5 +398,5 @@ test('forecasts of unequal footing are marked in every card, bar and row', async
 });
 
 test('no script error happened', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(pages.pageErrors, []);
 });

@@ -1,10 +1,10 @@
 // The inputs: each handler reads its control and hands the change to update();
 // nothing here draws. Text fields are left as typed (render never rewrites them).
-import { gpuById, requestFor, type App } from './app';
+import { gpuById, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
-import { download, fileStem, forecastCsv, forecastJson } from './export';
-import { peek } from './memo';
+import { download } from './export';
+import { viewExport } from './export_view';
 import {
   buildCustomGpuForm,
   fillCustomGpuForm,
@@ -21,6 +21,7 @@ import {
   CUSTOM,
   FORECAST_ENGINES,
   FORECAST_PRECISIONS,
+  MODES,
   PAR_MAX,
   PRECISIONS,
   SIZES,
@@ -43,6 +44,7 @@ import type {
   Attention,
   ForecastEngine,
   ForecastPrecision,
+  Mode,
   ModelSizes,
   Precision,
   Recompute,
@@ -216,7 +218,7 @@ function wireSizes(): void {
 function wireWorkload(app: App): void {
   for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {
     r.addEventListener('change', () => {
-      if (r.checked) update({ mode: r.value === 'inference' ? 'inference' : 'training' });
+      if (r.checked && (MODES as string[]).includes(r.value)) update({ mode: r.value as Mode });
     });
   }
   const predictor = byId<HTMLSelectElement>('predictor');
@@ -436,22 +438,15 @@ function wireShare(app: App): void {
     'click',
     (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement),
   );
-  // The exports are of the forecast on screen: the memo's answer for the state.
-  const onScreen = () => {
-    const request = requestFor(app, undefined, undefined, true);
-    const r = peek(request);
-    return r?.ok ? { f: r.f, request } : null;
+  // The exports are of the view on screen (export_view.ts).
+  const save = (ext: 'csv' | 'json') => {
+    const x = viewExport(app, link());
+    if (x) download(`${x.stem}.${ext}`, ext === 'csv' ? 'text/csv' : 'application/json', x[ext]);
   };
-  byId('export-csv').addEventListener('click', () => {
-    const x = onScreen();
-    if (x) download(`${fileStem(x.f)}.csv`, 'text/csv', forecastCsv(x.f, link()));
-  });
+  byId('export-csv').addEventListener('click', () => save('csv'));
+  byId('export-json').addEventListener('click', () => save('json'));
   byId('download-config').addEventListener('click', () => {
     const c = app.state.customModel;
     if (c) download('config.json', 'application/json', JSON.stringify(c, null, 2) + '\n');
-  });
-  byId('export-json').addEventListener('click', () => {
-    const x = onScreen();
-    if (x) download(`${fileStem(x.f)}.json`, 'application/json', forecastJson(x.f, x.request, link()));
   });
 }

@@ -26,6 +26,7 @@ import type {
 
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
+export const MODES: Mode[] = ['training', 'inference', 'decode'];
 export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
 export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
 export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
@@ -540,8 +541,8 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   }
   const mode = p.get('mode');
   if (mode !== null) {
-    if (mode === 'training' || mode === 'inference') s.mode = mode;
-    else problems.push(`The link's mode "${clip(mode)}" is neither training nor inference.`);
+    if ((MODES as string[]).includes(mode)) s.mode = mode as Mode;
+    else problems.push(`The link's mode "${clip(mode)}" is not one of ${MODES.join(', ')}.`);
   }
   const pred = p.get('pred');
   if (pred !== null) {

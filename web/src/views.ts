@@ -1,10 +1,10 @@
 // The result views: the forecast, the GPU comparison and the batch sweep. Each
 // draws what it is given; render.ts decides what and when.
-import { gpuById, gpuLabel, type App } from './app';
+import { gpuById, gpuLabel, requestFor, type App } from './app';
 import { COLORS, drawChart } from './draw';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
-import { BREAKDOWN_KINDS, isMegatron, type AnyForecast } from './engine';
+import { BREAKDOWN_KINDS, isMegatron, type AnyForecast, type ModelRequest } from './engine';
 import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip, isMegatronState } from './state';
@@ -60,7 +60,12 @@ export function setOutput(id: string, text: string, value: number): void {
 }
 
 export function modeWords(mode: string): string {
-  return mode === 'training' ? 'training step' : 'inference pass';
+  return mode === 'training' ? 'training step' : mode === 'decode' ? 'decode step' : 'inference pass';
+}
+
+// The sequence in words: a decode step's is the KV cache it reads.
+export function seqWords(f: { mode: string; seq: number }): string {
+  return f.mode === 'decode' ? `KV cache ${f.seq} tokens` : `sequence ${f.seq}`;
 }
 
 const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp16: 'FP16' };
@@ -101,7 +106,9 @@ export function assumptionsText(f: AnyForecast): string {
   const what =
     f.mode === 'training'
       ? 'one training step (forward and backward pass, optimizer excluded)'
-      : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
+      : f.mode === 'decode'
+        ? "one decode step: one new token per sequence against a KV cache of that many tokens, as Hugging Face's generate runs it (a DynamicCache appended with torch.cat)"
+        : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
   return `Forecast of ${what}, ${settingText(f)}.`;
 }
 
@@ -149,7 +156,7 @@ export function showFigures(prefix: '' | 'embed-', f: AnyForecast): void {
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
   setOutput(
     `${prefix}tokens`,
-    `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`,
+    `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : f.mode === 'decode' ? 'generated tokens/s' : 'prefill tokens/s'}`,
     f.tokens_per_s,
   );
 }
@@ -190,14 +197,18 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   body.dataset.gpus = String(p?.gpus ?? 1);
   setText(
     byId('forecast-title'),
-    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
+    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, ${seqWords(f)}`,
   );
   showFigures('', f);
   showFooting(byId('latency-footing'), footing(f));
   setText(byId('assumptions'), assumptionsText(f));
   setText(
     byId('tokens-note'),
-    f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed',
+    f.mode === 'training'
+      ? ''
+      : f.mode === 'decode'
+        ? 'one new token per sequence per step, at this batch and cache length'
+        : 'tokens of one forward pass over the whole sequence; not generation speed',
   );
   const perGpu = byId('tokens-per-gpu');
   perGpu.parentElement!.hidden = !p;
@@ -480,6 +491,15 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
 }
 
 // ---- sweep -----------------------------------------------------------------
+
+// The sweep's batches and their requests (the view and its export): 1, 2, … sweepMax; Megatron-Core's
+// global batch is dp × micro-batches × the micro-batch size, so it steps by dp × m.
+export function sweepRequests(app: App): { batches: number[]; requests: ModelRequest[] } {
+  const s = app.state;
+  const step = isMegatronState(s) ? s.dp * s.microbatches : 1;
+  const batches = Array.from({ length: s.sweepMax }, (_, i) => (i + 1) * step);
+  return { batches, requests: batches.map((b) => requestFor(app, undefined, b)) };
+}
 
 export interface SweepPoint {
   batch: number;

@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliForecastArgs } from './helpers.mjs';
+import fs from 'node:fs';
 import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
 
 let pages;
@@ -395,6 +396,183 @@ test('forecasts of unequal footing are marked in every card, bar and row', async
   await page.waitForSelector('#serve-footing[data-footing]');
   assert.equal(await page.locator('#serve-footing').getAttribute('data-footing'), 'roofline only');
   await page.close();
+});
+
+// A CSV file's rows (quoted cells as RFC 4180 writes them).
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') ((cell += '"'), ++i);
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') (row.push(cell), (cell = ''));
+    else if (c === '\r' && text[i + 1] === '\n') {
+      (row.push(cell), rows.push(row), (row = []), (cell = ''), ++i);
+    } else cell += c;
+  }
+  return rows;
+}
+
+async function downloaded(page, button) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return { name: d.suggestedFilename(), text: fs.readFileSync(await d.path(), 'utf8') };
+}
+
+test('Compare and Batch sweep share their link and export CSV and JSON with the CLI numbers', async () => {
+  const q = '?view=compare&gpu=h100-sxm&model=gpt2&mode=inference&batch=4&seq=512&cmp=a100-80gb-sxm,mi300x';
+  const page = await open(q);
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  assert.equal(await page.locator('#share-panel').isVisible(), true);
+  assert.equal(await page.locator('#exports').isVisible(), true);
+  assert.equal(await page.locator('#share-link-label').textContent(), 'Link to this comparison');
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /[?&]view=compare&/);
+  assert.match(link, /&cmp=a100-80gb-sxm%2Cmi300x&/);
+  const gpus = ['h100-sxm', 'a100-80gb-sxm', 'mi300x'];
+  const cli = Object.fromEntries(
+    gpus.map((gpu) => [gpu, native({ gpu, model: 'gpt2', batch: 4, seq: 512, mode: 'inference' })]),
+  );
+  const csv = await downloaded(page, '#export-csv');
+  assert.equal(csv.name, 'tilecast-compare-gpt2-inference-b4-s512.csv');
+  const rows = parseCsv(csv.text);
+  const head = rows[0];
+  assert.deepEqual(head.slice(0, 3), ['gpu', 'name', 'latency_ms']);
+  const col = (name) => head.indexOf(name);
+  assert.deepEqual(
+    rows.slice(1, -1).map((r) => r[0]),
+    gpus,
+  );
+  for (const r of rows.slice(1, -1)) {
+    const f = cli[r[0]];
+    assert.equal(Number(r[col('latency_ms')]), f.latency_ms, r[0]);
+    assert.equal(Number(r[col('roofline_latency_ms')]), f.roofline_latency_ms, r[0]);
+    assert.equal(Number(r[col('tokens_per_s')]), f.tokens_per_s, r[0]);
+    assert.equal(r[col('fits')], String(f.memory.fits), r[0]);
+  }
+  assert.deepEqual(rows.at(-1), ['link', link]);
+  const json = JSON.parse((await downloaded(page, '#export-json')).text);
+  assert.equal(json.link, link);
+  assert.equal(json.view, 'compare');
+  assert.deepEqual(
+    json.rows.map((r) => r.gpu),
+    gpus,
+  );
+  for (const r of json.rows) assert.deepEqual(r.forecast, cli[r.gpu], r.gpu);
+  // The serving comparison exports its own columns.
+  await page.selectOption('#compare-what', 'serving');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 3);
+  const serve = parseCsv((await downloaded(page, '#export-csv')).text);
+  assert.deepEqual(serve[0].slice(0, 4), ['gpu', 'name', 'ttft_ms', 'tpot_ms']);
+  const a100 = serve.find((r) => r[0] === 'a100-80gb-sxm');
+  const s = cliJson([
+    'serve',
+    '--gpu',
+    'a100-80gb-sxm',
+    '--model',
+    'gpt2',
+    '--batch',
+    '4',
+    '--prompt',
+    '512',
+    '--output',
+    '256',
+    '--precision',
+    'bf16',
+    '--engine',
+    'fused',
+    '--json',
+  ]);
+  assert.equal(Number(a100[2]), s.prefill_ms);
+  assert.equal(Number(a100[3]), s.decode_ms_per_token);
+  // The link reopens the comparison.
+  const again = await open(link.slice(base.length));
+  await again.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  assert.equal(await again.locator('#share-link').inputValue(), link);
+
+  // The sweep: batches 1 to 4, each the CLI's; its link and its files.
+  await again.click('#tab-sweep');
+  await again.fill('#sweep-max', '4');
+  await again.waitForFunction(() => document.getElementById('sweep-status').dataset.points === '4');
+  assert.equal(await again.locator('#share-panel').isVisible(), true);
+  assert.equal(await again.locator('#share-link-label').textContent(), 'Link to this sweep');
+  await again.waitForFunction(() => /[?&]view=sweep&.*&sweep=4&/.test(document.getElementById('share-link').value));
+  const sweepLink = await again.locator('#share-link').inputValue();
+  const sweep = await downloaded(again, '#export-csv');
+  assert.equal(sweep.name, 'tilecast-sweep-gpt2-h100-sxm-inference-s512-to-b4.csv');
+  const points = parseCsv(sweep.text);
+  assert.deepEqual(points[0].slice(0, 2), ['batch', 'latency_ms']);
+  assert.deepEqual(
+    points.slice(1, -1).map((r) => r[0]),
+    ['1', '2', '3', '4'],
+  );
+  for (const r of points.slice(1, -1)) {
+    const f = native({ gpu: 'h100-sxm', model: 'gpt2', batch: Number(r[0]), seq: 512, mode: 'inference' });
+    assert.equal(Number(r[1]), f.latency_ms, `batch ${r[0]}`);
+    assert.equal(Number(r[points[0].indexOf('samples_per_s')]), f.samples_per_s, `batch ${r[0]}`);
+  }
+  assert.deepEqual(points.at(-1), ['link', sweepLink]);
+  const sweepJson = JSON.parse((await downloaded(again, '#export-json')).text);
+  assert.deepEqual(
+    sweepJson.rows.map((r) => [r.batch, r.request.batch]),
+    [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ],
+  );
+  assert.deepEqual(
+    sweepJson.rows[2].forecast,
+    native({ gpu: 'h100-sxm', model: 'gpt2', batch: 3, seq: 512, mode: 'inference' }),
+  );
+  // The accuracy page has nothing to share.
+  await again.click('#tab-accuracy');
+  assert.equal(await again.locator('#share-panel').isHidden(), true);
+  for (const p of [page, again]) await p.close();
+});
+
+test("the Forecast view's decode mode: one new token against a KV cache, the CLI's --mode decode", async () => {
+  const page = await open('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=4096&fprec=bf16');
+  const n = await forecasts(page);
+  await page.check('input[name="mode"][value="decode"]');
+  await waitForecasts(page, n + 1);
+  const f = native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, seq: 4096, mode: 'decode' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.equal(f.mode, 'decode');
+  const inference = native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, seq: 4096, mode: 'inference' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.notEqual(f.latency_ms, inference.latency_ms);
+  await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.latency_ms);
+  assert.equal(await value(page, 'tokens'), f.tokens_per_s);
+  assert.match(await page.locator('#tokens').textContent(), /generated tokens\/s/);
+  assert.equal(await page.locator('#forecast-body').getAttribute('data-mode'), 'decode');
+  assert.match(await page.locator('#forecast-title').textContent(), /decode step, batch 8, KV cache 4096 tokens/);
+  assert.match(await page.locator('#assumptions').textContent(), /one decode step: one new token per sequence/);
+  assert.equal(await page.locator('#seq-label').textContent(), 'Tokens in the KV cache');
+  // It says whether it fits, as every mode does.
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  // The link carries it; a mode the page does not offer gets a notice.
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&mode=decode&/);
+  const again = await open(link.slice(base.length));
+  assert.equal(await value(again, 'latency'), f.latency_ms);
+  assert.equal(await again.locator('input[name="mode"][value="decode"]').isChecked(), true);
+  await again.goto(base + '?gpu=h100-sxm&model=gpt2&mode=prefil');
+  await again.waitForSelector('html[data-ready="1"]');
+  assert.match(await again.locator('#notice').textContent(), /mode "prefil" is not one of training, inference, decode/);
+  for (const p of [page, again]) await p.close();
 });
 
 test('no script error happened', () => {

@@ -8,13 +8,15 @@ import { drawChart } from './draw';
 import { MEGATRON_KINDS, type MegatronBreakdown, type MegatronForecast } from './engine';
 import { footing } from './footing';
 import { fmtMs, fmtNum, fmtRate } from './format';
+import { PALETTE, markKinds, type Kind } from './palette';
 import { formatTokens } from './state';
 
 const PRECISION_NAME: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp8: 'FP8', fp32: 'FP32' };
 
 // The bars: the step's parts (all but recomputation sum to the step), recomputation beside
 // compute as the part of it that repeats the forward.
-const BARS: [keyof MegatronBreakdown, string][] = [
+// Each bar's colour is its kind's (palette.ts: the part of the step of that name).
+const BARS: [keyof MegatronBreakdown & Kind, string][] = [
   ['compute', 'Compute (kernels)'],
   ['recompute', '… of it recompute'],
   ['tp_comm', 'TP/CP comm. exposed'],
@@ -23,7 +25,6 @@ const BARS: [keyof MegatronBreakdown, string][] = [
   ['bubble', 'Pipeline bubble'],
   ['optimizer', 'Optimizer step'],
 ];
-const BAR_COLORS = ['#2f6fdb', '#7b5cd6', '#d6569a', '#8a5a44', '#3aa17e', '#f0a8a0', '#d4a72c'];
 
 export function megatronPrecision(f: MegatronForecast): string {
   const name = PRECISION_NAME[f.precision] ?? f.precision;
@@ -95,6 +96,10 @@ function renderCards(f: MegatronForecast): void {
 function renderBreakdown(f: MegatronForecast): void {
   const canvas = byId<HTMLCanvasElement>('breakdown-chart');
   canvas.dataset.kinds = MEGATRON_KINDS.join(',');
+  markKinds(
+    canvas,
+    BARS.map(([k]) => k),
+  );
   drawChart(canvas, {
     type: 'bar',
     data: {
@@ -103,7 +108,7 @@ function renderBreakdown(f: MegatronForecast): void {
         {
           label: 'ms',
           data: BARS.map(([k]) => f.breakdown_ms[k]),
-          backgroundColor: BAR_COLORS,
+          backgroundColor: BARS.map(([k]) => PALETTE[k]),
         },
       ],
     },

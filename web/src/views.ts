@@ -1,7 +1,8 @@
 // The result views: the forecast, the GPU comparison and the batch sweep. Each
 // draws what it is given; render.ts decides what and when.
 import { gpuById, gpuLabel, requestFor, type App } from './app';
-import { COLORS, drawChart } from './draw';
+import { drawChart } from './draw';
+import { PALETTE, markKinds } from './palette';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
 import { BREAKDOWN_KINDS, isMegatron, type AnyForecast, type ModelRequest } from './engine';
@@ -239,6 +240,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   renderCaveats(byId('caveats'), f.caveats ?? []);
 
   const kinds = BREAKDOWN_KINDS.filter((k) => f.breakdown && typeof f.breakdown[k] === 'number');
+  markKinds(byId('breakdown-chart'), kinds);
   drawChart(byId<HTMLCanvasElement>('breakdown-chart'), {
     type: 'bar',
     data: {
@@ -247,7 +249,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
         {
           label: 'ms',
           data: kinds.map((k) => f.breakdown[k] as number),
-          backgroundColor: kinds.map((k) => COLORS.kinds[BREAKDOWN_KINDS.indexOf(k)]),
+          backgroundColor: kinds.map((k) => PALETTE[k]),
         },
       ],
     },
@@ -384,6 +386,12 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   byId('compare-latency').dataset.labels = JSON.stringify(labels);
   // The 80% band as a floating bar beside each forecast (none for the roofline predictor).
   const bands = ok.map((r) => bandOf(r.f!));
+  markKinds(byId('compare-latency'), [
+    'tilecast',
+    ...(bands.some((b) => b) ? (['band'] as const) : []),
+    ...(mega ? [] : (['roofline'] as const)),
+  ]);
+  markKinds(byId('compare-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('compare-latency'), {
     type: 'bar',
     data: {
@@ -392,16 +400,16 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         {
           label: `${app.state.predictor} (ms)`,
           data: ok.map((r) => r.f!.latency_ms),
-          backgroundColor: COLORS.tilecast,
+          backgroundColor: PALETTE.tilecast,
         },
-        ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
+        ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: PALETTE.band }] : []),
         ...(mega
           ? []
           : [
               {
                 label: 'roofline only (ms)',
                 data: ok.map((r) => rooflineOf(r.f!)),
-                backgroundColor: COLORS.roofline,
+                backgroundColor: PALETTE.roofline,
               },
             ]),
       ],
@@ -426,7 +434,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
     type: 'bar',
     data: {
       labels,
-      datasets: [{ label: 'tokens/s', data: ok.map((r) => r.f!.tokens_per_s), backgroundColor: COLORS.accent }],
+      datasets: [{ label: 'tokens/s', data: ok.map((r) => r.f!.tokens_per_s), backgroundColor: PALETTE.throughput }],
     },
     options: {
       indexAxis: 'y',
@@ -553,6 +561,13 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
   byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
   const unfit = firstUnfit(points);
   byId('sweep-latency').dataset.firstUnfit = String(unfit);
+  markKinds(byId('sweep-latency'), [
+    'tilecast',
+    ...(roofline ? (['roofline'] as const) : []),
+    ...(unfit ? (['unfit'] as const) : []),
+    ...(points.some((p) => p.band) ? (['band'] as const) : []),
+  ]);
+  markKinds(byId('sweep-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
     type: 'line',
     data: {
@@ -561,8 +576,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
         {
           label: `${app.state.predictor} (ms)`,
           data: points.map((p) => p.latency_ms),
-          borderColor: COLORS.tilecast,
-          backgroundColor: COLORS.tilecast,
+          borderColor: PALETTE.tilecast,
+          backgroundColor: PALETTE.tilecast,
           pointRadius: 0,
         },
         ...(roofline
@@ -570,8 +585,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
               {
                 label: 'roofline only (ms)',
                 data: points.map((p) => p.roofline_ms),
-                borderColor: COLORS.roofline,
-                backgroundColor: COLORS.roofline,
+                borderColor: PALETTE.roofline,
+                backgroundColor: PALETTE.roofline,
                 pointRadius: 0,
                 borderDash: [4, 3],
               },
@@ -583,8 +598,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
               {
                 label: 'does not fit in memory (ms)',
                 data: points.map((p) => (p.fits ? null : p.latency_ms)),
-                borderColor: COLORS.unfit,
-                backgroundColor: COLORS.unfit,
+                borderColor: PALETTE.unfit,
+                backgroundColor: PALETTE.unfit,
                 pointRadius: 2,
                 borderWidth: 3,
               },
@@ -597,7 +612,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
                 label: '80% band (ms)',
                 data: points.map((p) => p.band?.[1] ?? null),
                 borderWidth: 0,
-                backgroundColor: COLORS.band,
+                backgroundColor: PALETTE.band,
                 pointRadius: 0,
                 fill: '+1',
               },
@@ -605,7 +620,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
                 label: SWEEP_BAND_LOW,
                 data: points.map((p) => p.band?.[0] ?? null),
                 borderWidth: 0,
-                backgroundColor: COLORS.band,
+                backgroundColor: PALETTE.band,
                 pointRadius: 0,
                 fill: false,
               },
@@ -643,8 +658,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
         {
           label: 'samples/s',
           data: points.map((p) => p.samples_per_s),
-          borderColor: COLORS.accent,
-          backgroundColor: COLORS.accent,
+          borderColor: PALETTE.throughput,
+          backgroundColor: PALETTE.throughput,
           pointRadius: 0,
         },
       ],

@@ -575,6 +575,126 @@ test("the Forecast view's decode mode: one new token against a KV cache, the CLI
   for (const p of [page, again]) await p.close();
 });
 
+// Every kind the page draws with its colour, from the charts (data-kind-colors), the memory bars,
+// legends and the timeline (data-kind), colours normalised by the canvas (#rrggbb or rgba()).
+function drawnKinds(page) {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const norm = (c) => {
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = c;
+      return ctx.fillStyle;
+    };
+    const pairs = [];
+    for (const el of document.querySelectorAll('[data-kind-colors]'))
+      for (const [k, c] of Object.entries(JSON.parse(el.dataset.kindColors))) pairs.push([k, norm(c)]);
+    for (const el of document.querySelectorAll('[data-kind]')) {
+      const c = el instanceof SVGElement ? el.getAttribute('fill') : getComputedStyle(el).backgroundColor;
+      pairs.push([el.dataset.kind, norm(c)]);
+    }
+    return pairs;
+  });
+}
+
+const PIPELINE_LINK =
+  '?gpu=h100-sxm&model=llama2-7b&mode=training&batch=32&seq=4096&fprec=bf16&dp=2&ptp=2&pp=2&mb=8&sys=dgx-h100';
+
+test('one colour per kind: no two kinds share a colour in any chart, bar, legend or timeline', async () => {
+  const seen = [];
+  const visit = async (query, ready) => {
+    const page = await open(query);
+    await page.waitForFunction(ready, undefined, { timeout: 30000 });
+    seen.push(...(await drawnKinds(page)));
+    await page.close();
+  };
+  await visit(PIPELINE_LINK, () => document.querySelector('#timeline[data-spans]') !== null);
+  await visit(
+    '?gpu=h100-sxm&model=llama3-8b&mode=training&batch=64&seq=4096&fprec=bf16&feng=megatron&dp=4&ptp=2&mb=8&sys=dgx-h100&sp=1',
+    () => document.getElementById('breakdown-chart').dataset.kinds !== undefined,
+  );
+  await visit('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=2048&fprec=bf16', () =>
+    document.querySelector('#train-memory-bar .seg[data-kind="kv_cache"]'),
+  );
+  await visit(
+    '?view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256',
+    () => document.getElementById('serve-status').dataset.points,
+  );
+  await visit(
+    '?view=compare&cmpserve=1&cmp=a100-80gb-sxm&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256',
+    () => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 2,
+  );
+  await visit(
+    '?view=compare&cmp=a100-80gb-sxm&gpu=h100-sxm&model=gpt2&mode=training&batch=2&seq=256',
+    () => document.getElementById('compare-latency').dataset.kindColors,
+  );
+  await visit(
+    '?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=1&seq=512&view=sweep&sweep=16',
+    () => document.getElementById('sweep-status').dataset.points,
+  );
+  const byKind = new Map();
+  const byColor = new Map();
+  for (const [k, c] of seen) {
+    byKind.set(k, new Set([...(byKind.get(k) ?? []), c]));
+    byColor.set(c, new Set([...(byColor.get(c) ?? []), k]));
+  }
+  // Enough of the page was drawn for the check to mean something.
+  for (const k of ['gemm', 'communication', 'bubble', 'forward', 'dp_comm', 'compute', 'optimizer', 'weights'])
+    assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
+  for (const k of ['kv_cache', 'gradients', 'prefill', 'decode', 'tilecast', 'roofline', 'throughput', 'unfit'])
+    assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
+  for (const [k, colors] of byKind) assert.equal(colors.size, 1, `${k} drawn in ${[...colors]}`);
+  for (const [c, kinds] of byColor) assert.equal(kinds.size, 1, `${c} used for ${[...kinds]}`);
+});
+
+test('the pipeline timeline is readable on a phone (390 px): its text at 12 px, the panel scrolls sideways', async () => {
+  const phone = await pages.newContext({ width: 390, height: 844 });
+  const page = await pages.open(PIPELINE_LINK, { in: phone });
+  await page.waitForSelector('#timeline[data-spans]');
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
+  const m = await page.evaluate(() => {
+    const box = document.getElementById('timeline');
+    const text = box.querySelector('svg text');
+    const scale = text.getScreenCTM().a;
+    const px = scale * Number(text.getAttribute('font-size'));
+    const before = box.scrollLeft;
+    box.scrollLeft = 10000;
+    return {
+      px,
+      scrollable: box.scrollWidth > box.clientWidth,
+      scrolled: box.scrollLeft > before,
+      right: box.getBoundingClientRect().right,
+      page: document.documentElement.scrollWidth,
+    };
+  });
+  assert.ok(m.px >= 11.5, `timeline text drawn at ${m.px} px`);
+  assert.ok(m.scrollable && m.scrolled, JSON.stringify(m));
+  assert.ok(m.right <= 390, `the timeline's panel ends at ${m.right} px`);
+  assert.ok(m.page <= 390, `the page is ${m.page} px wide`);
+  await phone.close();
+});
+
+test('the embed cards at 440 × 250 (the snippet size) keep their link to the calculator in view', async () => {
+  const frame = await pages.newContext({ width: 440, height: 250 });
+  for (const q of [
+    '?embed=1&view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256&prec=bf16&engine=fused',
+    `${PIPELINE_LINK}&embed=1`,
+  ]) {
+    const page = await pages.open(q, { in: frame });
+    const link = page.locator('.embed-foot a');
+    assert.equal(await link.textContent(), 'Open in the tilecast calculator');
+    const r = await link.boundingBox();
+    assert.ok(r.y >= 0 && r.y + r.height <= 250 && r.x >= 0 && r.x + r.width <= 440, `${q}: ${JSON.stringify(r)}`);
+    // Not covered by anything else: the link is what a click there reaches.
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? '',
+      [r.x + r.width / 2, r.y + r.height / 2],
+    );
+    assert.equal(hit, 'Open in the tilecast calculator', q);
+    await page.close();
+  }
+  await frame.close();
+});
+
 test('no script error happened', () => {
   assert.deepEqual(pages.pageErrors, []);
 });

@@ -1,6 +1,7 @@
 // The accuracy page: the committed report (public/accuracy.json, written by
 // scripts/accuracy_report.sh) as tables and a measured-vs-forecast chart.
-import { COLORS, drawChart } from './draw';
+import { drawChart } from './draw';
+import { PALETTE, markKinds } from './palette';
 import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtNum, fmtPct } from './format';
 import { REPORT_SHAPE, shapeProblems } from './accuracy_report.js';
@@ -458,12 +459,13 @@ function drawScatter(canvas: HTMLElement, cases: Report['e2e']['cases']): void {
   const all = cases.map((c) => num(c.measured_ms)).filter((v) => v > 0);
   const lo = Math.min(...all) / 2,
     hi = Math.max(...all) * 2;
+  markKinds(canvas, ['tilecast', 'roofline']);
   drawChart(canvas as HTMLCanvasElement, {
     type: 'scatter',
     data: {
       datasets: [
-        { label: 'tilecast', data: pts('tilecast_ms'), backgroundColor: COLORS.tilecast, pointRadius: 3 },
-        { label: 'roofline only', data: pts('roofline_ms'), backgroundColor: COLORS.roofline, pointRadius: 3 },
+        { label: 'tilecast', data: pts('tilecast_ms'), backgroundColor: PALETTE.tilecast, pointRadius: 3 },
+        { label: 'roofline only', data: pts('roofline_ms'), backgroundColor: PALETTE.roofline, pointRadius: 3 },
         {
           type: 'line',
           label: 'exact',

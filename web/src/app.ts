@@ -83,11 +83,14 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
     r.tp = s.trainTp;
     r.pp = s.pp;
     r.cp = s.cp;
+    r.ep = s.ep;
     r.microbatches = s.microbatches;
     r.virtual_stages = s.virtualStages;
     r.sequence_parallel = s.sequenceParallel;
     if (s.attention !== DEFAULT_STATE.attention) r.attention = s.attention;
     r.recompute = s.recompute;
+    r.distributed_optimizer = s.distributedOptimizer;
+    r.overlap_grad_reduce = s.overlapGradReduce;
     if (s.system && g === s.gpu) r.system = s.system;
     if (s.tokens > 0) r.tokens = s.tokens;
     return r;

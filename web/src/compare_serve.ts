@@ -1,7 +1,8 @@
 // The compare view for serving (the serve view's workload on each GPU): time to first token,
 // time per output token, tokens/s, whether it fits and the largest batch that does. Draws
 // what it is given; render.ts decides when.
-import { COLORS, drawChart } from './draw';
+import { drawChart } from './draw';
+import { PALETTE, markKinds } from './palette';
 import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtRate } from './format';
 import { gb } from './memory_bar';
@@ -26,6 +27,8 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
   const latency = byId<HTMLCanvasElement>('compare-latency');
   latency.dataset.labels = JSON.stringify(labels);
   latency.parentElement!.style.height = `${Math.max(320, 60 + ok.length * 26)}px`;
+  markKinds(latency, ['prefill', 'decode']);
+  markKinds(byId('compare-throughput'), ['throughput', 'unfit']);
   drawChart(latency, {
     type: 'bar',
     data: {
@@ -34,12 +37,12 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
         {
           label: `time to first token (${predictor}, ms)`,
           data: fs.map((f) => f.prefill_ms),
-          backgroundColor: COLORS.tilecast,
+          backgroundColor: PALETTE.prefill,
         },
         {
           label: 'time per output token (ms)',
           data: fs.map((f) => f.decode_ms_per_token),
-          backgroundColor: COLORS.accent,
+          backgroundColor: PALETTE.decode,
         },
       ],
     },
@@ -57,7 +60,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
         {
           label: 'generated tokens/s',
           data: fs.map((f) => f.tokens_per_s),
-          backgroundColor: fs.map((f) => (f.memory.fits ? COLORS.tilecast : COLORS.unfit)),
+          backgroundColor: fs.map((f) => (f.memory.fits ? PALETTE.throughput : PALETTE.unfit)),
         },
       ],
     },

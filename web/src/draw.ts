@@ -3,15 +3,6 @@
 // screen without waiting for it.
 import type { ChartConfiguration, ChartType } from 'chart.js';
 
-export const COLORS = {
-  tilecast: '#2f6fdb',
-  roofline: '#9aa5b8',
-  accent: '#e0762b',
-  band: 'rgba(47, 111, 219, 0.18)', // the 80% band around a learned forecast
-  unfit: '#b3261e', // forecasts that do not fit in the GPU's memory
-  kinds: ['#2f6fdb', '#7b5cd6', '#d6569a', '#e0762b', '#3aa17e', '#8a94a6', '#1d2433', '#f0a8a0'],
-};
-
 let charts: Promise<typeof import('./charts')> | null = null;
 
 export function preloadCharts(): void {

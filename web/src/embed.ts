@@ -11,7 +11,7 @@ import { pageUrl } from './link';
 import { fillTasks } from './jobs';
 import { forecastShown, forecastTask, peekServing, requestKey, servingKey, servingTask } from './memo';
 import { serveSetting, serveTitle, showServeFigures } from './serve_view';
-import { embedSetting, forecastTitle, modeWords, showFigures } from './views';
+import { embedSetting, forecastTitle, modeWords, seqWords, showFigures } from './views';
 
 export function showEmbedLoading(): void {
   document.documentElement.classList.add('embedded');
@@ -115,7 +115,7 @@ function renderForecastCard(app: App, card: HTMLElement): void {
       h(
         'div',
         { class: 'embed-sub', id: 'embed-setting' },
-        `${modeWords(f.mode)} · batch ${f.batch} · sequence ${f.seq} · ${embedSetting(f)}`,
+        `${modeWords(f.mode)} · batch ${f.batch} · ${seqWords(f)} · ${embedSetting(f)}`,
       ),
       h(
         'div',

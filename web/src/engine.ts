@@ -22,7 +22,9 @@ export type { MegatronPlan, MegatronPlanEntry } from './generated/api';
 export type { TrainingMemory, PassMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
 export type { Recompute, Schedule, Predictor, MegatronForecast, MegatronBreakdown } from './generated/api';
 
-export type Mode = Extract<api.Mode, 'training' | 'inference'>; // the modes the page asks for
+// The modes the page asks for: a training step, an inference pass over whole sequences, one
+// decode step (a new token per sequence against a KV cache of `seq` tokens; docs/model-forecast.md).
+export type Mode = Extract<api.Mode, 'training' | 'inference' | 'decode'>;
 export type Precision = ModelPrecision;
 // The model forecast's precisions: FP8 is the megatron engine's (TransformerEngine), on GPUs with it.
 export type ForecastPrecision = Precision | 'fp8';
@@ -66,10 +68,13 @@ export interface ModelRequest {
   system?: string;
   // The megatron engine's own (docs/megatron.md); it refuses zero and schedule.
   cp?: number;
+  ep?: number;
   attention?: Attention;
   virtual_stages?: number;
   sequence_parallel?: boolean;
   tokens?: number;
+  distributed_optimizer?: boolean;
+  overlap_grad_reduce?: boolean;
 }
 
 // communication and bubble: multi-GPU forecasts only.

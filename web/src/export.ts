@@ -1,5 +1,13 @@
 // Results as CSV and JSON files (built in memory, downloaded through a blob: URL).
-import { isMegatron, type AnyForecast, type MegatronForecast, type ModelRequest } from './engine';
+import {
+  isMegatron,
+  type AnyForecast,
+  type MegatronForecast,
+  type ModelRequest,
+  type ServingForecast,
+  type ServingRequest,
+} from './engine';
+import { footing } from './footing';
 
 function csvCell(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v);
@@ -90,6 +98,120 @@ export function forecastCsv(f: AnyForecast, link: string): string {
   for (const [k, v] of Object.entries(f.breakdown ?? {})) rows.push(['breakdown', k, '', '', '', v]);
   for (const l of f.layers ?? []) rows.push(['layer', l.name, l.count, l.forward_ms, l.backward_ms, l.total_ms]);
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+// A table as CSV: its header, a row each, and the link last.
+function tableCsv(header: string[], rows: unknown[][], link: string): string {
+  return [header, ...rows, ['link', link]].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+// One row of the comparison (a GPU) or of the sweep (a batch): its request and answer.
+export interface ExportRow<R, F> {
+  key: string; // the GPU's id, or the batch
+  name: string;
+  request: R;
+  forecast?: F;
+  error?: string;
+}
+
+const MODEL_COLUMNS = [
+  'latency_ms',
+  'band_low_ms',
+  'band_high_ms',
+  'roofline_latency_ms',
+  'mfu',
+  'samples_per_s',
+  'tokens_per_s',
+  'memory_total_gb',
+  'memory_capacity_gb',
+  'fits',
+  'footing',
+  'error',
+];
+
+function modelCells(f: AnyForecast | undefined, error = ''): unknown[] {
+  if (!f) return [...MODEL_COLUMNS.slice(0, -1).map(() => ''), error];
+  const mega = isMegatron(f);
+  return [
+    f.latency_ms,
+    mega ? '' : f.band_low_ms,
+    mega ? '' : f.band_high_ms,
+    mega ? '' : f.roofline_latency_ms,
+    mega ? f.mfu : '',
+    f.samples_per_s,
+    f.tokens_per_s,
+    f.memory?.total_gb,
+    f.memory?.capacity_gb,
+    f.memory?.fits,
+    footing(f),
+    '',
+  ];
+}
+
+// The comparison of the model forecast: a GPU a row.
+export function compareCsv(rows: ExportRow<ModelRequest, AnyForecast>[], link: string): string {
+  return tableCsv(
+    ['gpu', 'name', ...MODEL_COLUMNS],
+    rows.map((r) => [r.key, r.name, ...modelCells(r.forecast, r.error)]),
+    link,
+  );
+}
+
+// The comparison of serving forecasts: time to first token, per token, tokens/s, memory, largest batch.
+export function compareServingCsv(rows: ExportRow<ServingRequest, ServingForecast>[], link: string): string {
+  return tableCsv(
+    [
+      'gpu',
+      'name',
+      'ttft_ms',
+      'tpot_ms',
+      'tokens_per_s',
+      'memory_total_gb',
+      'memory_capacity_gb',
+      'fits',
+      'max_batch',
+      'footing',
+      'error',
+    ],
+    rows.map((r) => {
+      const f = r.forecast;
+      return f
+        ? [
+            r.key,
+            r.name,
+            f.prefill_ms,
+            f.decode_ms_per_token,
+            f.tokens_per_s,
+            f.memory.total_gb,
+            f.memory.capacity_gb,
+            f.memory.fits,
+            f.max_batch,
+            footing(f),
+            '',
+          ]
+        : [r.key, r.name, '', '', '', '', '', '', '', '', r.error];
+    }),
+    link,
+  );
+}
+
+// The batch sweep: a batch a row, up to the first that could not be forecast.
+export function sweepCsv(rows: ExportRow<ModelRequest, AnyForecast>[], link: string): string {
+  return tableCsv(
+    ['batch', ...MODEL_COLUMNS],
+    rows.map((r) => [r.key, ...modelCells(r.forecast, r.error)]),
+    link,
+  );
+}
+
+// The comparison's or the sweep's JSON: every row's request and the core's response (or error).
+export function tableJson(view: 'compare' | 'sweep', rows: ExportRow<unknown, unknown>[], link: string): string {
+  const out = rows.map((r) => ({
+    [view === 'compare' ? 'gpu' : 'batch']: view === 'compare' ? r.key : Number(r.key),
+    request: r.request,
+    ...(r.forecast ? { forecast: r.forecast } : { error: r.error }),
+  }));
+  return JSON.stringify({ link, view, rows: out }, null, 2) + '\n';
 }
 
 export function forecastJson(f: AnyForecast, request: ModelRequest, link: string): string {

@@ -107,7 +107,7 @@ export function forecastFit(app: App, f: AnyForecast): FitState {
       options.push({
         id: 'batch',
         label: `Batch ${maxBatch}`,
-        detail: `the largest batch that fits at sequence ${s.seq}.`,
+        detail: `the largest batch that fits at ${s.mode === 'decode' ? `a KV cache of ${s.seq} tokens` : `sequence ${s.seq}`}.`,
         patch: { batch: maxBatch, ui: { workloadError: '', batchInvalid: false } },
         inputs: { batch: maxBatch },
       });

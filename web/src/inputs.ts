@@ -1,10 +1,10 @@
 // The inputs: each handler reads its control and hands the change to update();
 // nothing here draws. Text fields are left as typed (render never rewrites them).
-import { gpuById, requestFor, type App } from './app';
+import { gpuById, type App } from './app';
 import { byId } from './dom';
 import { errorMessage } from './engine';
-import { download, fileStem, forecastCsv, forecastJson } from './export';
-import { peek } from './memo';
+import { download } from './export';
+import { viewExport } from './export_view';
 import {
   buildCustomGpuForm,
   fillCustomGpuForm,
@@ -21,6 +21,7 @@ import {
   CUSTOM,
   FORECAST_ENGINES,
   FORECAST_PRECISIONS,
+  MODES,
   PAR_MAX,
   PRECISIONS,
   SIZES,
@@ -43,6 +44,7 @@ import type {
   Attention,
   ForecastEngine,
   ForecastPrecision,
+  Mode,
   ModelSizes,
   Precision,
   Recompute,
@@ -69,6 +71,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('pp').value = String(s.pp);
   byId<HTMLInputElement>('microbatches').value = String(s.microbatches);
   byId<HTMLInputElement>('cp').value = String(s.cp);
+  byId<HTMLInputElement>('ep').value = String(s.ep);
   byId<HTMLInputElement>('vpp').value = String(s.virtualStages);
   byId<HTMLInputElement>('train-tokens').value = s.tokens > 0 ? formatTokens(s.tokens) : '';
   if (s.model === SIZES && s.modelSizes) {
@@ -215,7 +218,7 @@ function wireSizes(): void {
 function wireWorkload(app: App): void {
   for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {
     r.addEventListener('change', () => {
-      if (r.checked) update({ mode: r.value === 'inference' ? 'inference' : 'training' });
+      if (r.checked && (MODES as string[]).includes(r.value)) update({ mode: r.value as Mode });
     });
   }
   const predictor = byId<HTMLSelectElement>('predictor');
@@ -306,6 +309,10 @@ function wireTraining(app: App): void {
   });
   const sp = byId<HTMLInputElement>('sp');
   sp.addEventListener('change', () => update({ sequenceParallel: sp.checked }));
+  const dopt = byId<HTMLInputElement>('dopt');
+  dopt.addEventListener('change', () => update({ distributedOptimizer: dopt.checked }));
+  const overlap = byId<HTMLInputElement>('overlap');
+  overlap.addEventListener('change', () => update({ overlapGradReduce: overlap.checked }));
   const attention = byId<HTMLSelectElement>('attention');
   attention.addEventListener('change', () => {
     if ((ATTENTIONS as string[]).includes(attention.value)) update({ attention: attention.value as Attention });
@@ -317,6 +324,7 @@ function wireTraining(app: App): void {
       ['pp', 'Pipeline stages'],
       ['microbatches', 'Micro-batches'],
       ['cp', 'Context-parallel GPUs'],
+      ['ep', 'Expert-parallel GPUs'],
       ['vpp', 'Virtual stages'],
     ];
     const values: number[] = [];
@@ -330,7 +338,7 @@ function wireTraining(app: App): void {
         return;
       }
     }
-    const [dp, trainTp, pp, microbatches, cp, virtualStages] = values;
+    const [dp, trainTp, pp, microbatches, cp, ep, virtualStages] = values;
     let tokens: number;
     const tokenText = byId<HTMLInputElement>('train-tokens').value;
     try {
@@ -349,11 +357,12 @@ function wireTraining(app: App): void {
       pp === s.pp &&
       microbatches === s.microbatches &&
       cp === s.cp &&
+      ep === s.ep &&
       virtualStages === s.virtualStages &&
       tokens === s.tokens;
-    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, virtualStages, tokens, ui: ok }, true);
+    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, ep, virtualStages, tokens, ui: ok }, true);
   };
-  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'vpp', 'train-tokens'])
+  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'ep', 'vpp', 'train-tokens'])
     byId(id).addEventListener('input', onCounts);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
@@ -429,22 +438,15 @@ function wireShare(app: App): void {
     'click',
     (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement),
   );
-  // The exports are of the forecast on screen: the memo's answer for the state.
-  const onScreen = () => {
-    const request = requestFor(app, undefined, undefined, true);
-    const r = peek(request);
-    return r?.ok ? { f: r.f, request } : null;
+  // The exports are of the view on screen (export_view.ts).
+  const save = (ext: 'csv' | 'json') => {
+    const x = viewExport(app, link());
+    if (x) download(`${x.stem}.${ext}`, ext === 'csv' ? 'text/csv' : 'application/json', x[ext]);
   };
-  byId('export-csv').addEventListener('click', () => {
-    const x = onScreen();
-    if (x) download(`${fileStem(x.f)}.csv`, 'text/csv', forecastCsv(x.f, link()));
-  });
+  byId('export-csv').addEventListener('click', () => save('csv'));
+  byId('export-json').addEventListener('click', () => save('json'));
   byId('download-config').addEventListener('click', () => {
     const c = app.state.customModel;
     if (c) download('config.json', 'application/json', JSON.stringify(c, null, 2) + '\n');
-  });
-  byId('export-json').addEventListener('click', () => {
-    const x = onScreen();
-    if (x) download(`${fileStem(x.f)}.json`, 'application/json', forecastJson(x.f, x.request, link()));
   });
 }

@@ -9,6 +9,7 @@ import { fmtMs, fmtNum, fmtRate } from './format';
 import { DEFAULT_STATE, trainGpus, type State } from './state';
 
 const TITLES: Record<string, string> = {
+  'dp × tp × pp × cp': 'data × tensor × pipeline × context parallelism; ep: experts over that many data-parallel ranks',
   Virtual: 'virtual pipeline stages per rank (interleaved 1F1B)',
   'Micro-batches': 'micro-batches per step per data-parallel replica × micro-batch size',
   Recompute: 'recomputation; SP: with sequence parallelism',
@@ -36,7 +37,7 @@ export function megatronPlanRequest(app: App, system: SystemSpec, top: number): 
 export function megatronPlanNote(app: App, system: SystemSpec, all: number): string {
   const n = megatronPlanGpus(app);
   const own = app.ui.planMaxGpus > 0 ? 'the count in the field' : "the layout's count above, the field being empty";
-  return `Megatron-Core: the search splits ${n.toLocaleString('en-US')} GPUs (${own}) into data × tensor × pipeline × context parallelism, virtual stages, micro-batch size, recomputation and sequence parallelism; ${system.name} holds ${all.toLocaleString('en-US')}.`;
+  return `Megatron-Core: the search splits ${n.toLocaleString('en-US')} GPUs (${own}) into data × tensor × pipeline × context parallelism (× expert for a mixture of experts), virtual stages, micro-batch size, recomputation and sequence parallelism; ${system.name} holds ${all.toLocaleString('en-US')}.`;
 }
 
 // The state a layout of the table sets (its GPUs box), and the number fields to show it in.
@@ -50,16 +51,21 @@ export function megatronPlanPatch(e: MegatronPlanEntry): {
       trainTp: e.tp,
       pp: e.pp,
       cp: e.cp,
+      ep: e.ep,
       virtualStages: e.virtual_stages,
       microbatches: e.microbatches,
       sequenceParallel: e.sequence_parallel,
       recompute: e.recompute,
+      // the search's optimizer: distributed, its gradient reduction overlapped (the core's defaults)
+      distributedOptimizer: true,
+      overlapGradReduce: true,
     },
     fields: [
       ['dp', e.dp],
       ['train-tp', e.tp],
       ['pp', e.pp],
       ['cp', e.cp],
+      ['ep', e.ep],
       ['vpp', e.virtual_stages],
       ['microbatches', e.microbatches],
     ],
@@ -127,7 +133,7 @@ export function renderMegatronPlan(
       h(
         'tr',
         { 'data-step': String(e.step_ms), 'data-mfu': String(e.mfu) },
-        h('th', { scope: 'row' }, `${e.dp} × ${e.tp} × ${e.pp} × ${e.cp}`),
+        h('th', { scope: 'row' }, `${e.dp} × ${e.tp} × ${e.pp} × ${e.cp}${e.ep > 1 ? `, ep ${e.ep}` : ''}`),
         h('td', { class: 'num' }, String(e.virtual_stages)),
         h('td', { class: 'num' }, `${e.microbatches} × ${e.microbatch_size}`),
         h('td', { class: 'num' }, e.sequence_parallel ? `${e.recompute}, SP` : e.recompute),

@@ -8,13 +8,15 @@ import { drawChart } from './draw';
 import { MEGATRON_KINDS, type MegatronBreakdown, type MegatronForecast } from './engine';
 import { footing } from './footing';
 import { fmtMs, fmtNum, fmtRate } from './format';
+import { PALETTE, markKinds, type Kind } from './palette';
 import { formatTokens } from './state';
 
 const PRECISION_NAME: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp8: 'FP8', fp32: 'FP32' };
 
 // The bars: the step's parts (all but recomputation sum to the step), recomputation beside
 // compute as the part of it that repeats the forward.
-const BARS: [keyof MegatronBreakdown, string][] = [
+// Each bar's colour is its kind's (palette.ts: the part of the step of that name).
+const BARS: [keyof MegatronBreakdown & Kind, string][] = [
   ['compute', 'Compute (kernels)'],
   ['recompute', '… of it recompute'],
   ['tp_comm', 'TP/CP comm. exposed'],
@@ -23,7 +25,6 @@ const BARS: [keyof MegatronBreakdown, string][] = [
   ['bubble', 'Pipeline bubble'],
   ['optimizer', 'Optimizer step'],
 ];
-const BAR_COLORS = ['#2f6fdb', '#7b5cd6', '#d6569a', '#8a5a44', '#3aa17e', '#f0a8a0', '#d4a72c'];
 
 export function megatronPrecision(f: MegatronForecast): string {
   const name = PRECISION_NAME[f.precision] ?? f.precision;
@@ -41,7 +42,9 @@ export function megatronSetting(f: MegatronForecast): string {
     p.sequence_parallel ? 'sequence parallelism' : '',
     `recomputation ${p.recompute}`,
     `${p.attention === 'flash' ? 'FlashAttention' : 'fused-softmax attention'}`,
-    p.distributed_optimizer ? 'distributed optimizer' : '',
+    p.ep > 1 ? `experts over ${p.ep} data-parallel ranks (all-to-all)` : '',
+    p.distributed_optimizer ? 'distributed optimizer' : 'optimizer states on every data-parallel rank',
+    p.overlap_grad_reduce ? 'gradient reduction overlapped' : 'gradient reduction after the backward pass',
   ].filter((x) => x);
   const gpus = p.gpus === 1 ? 'one GPU' : `${p.gpus} GPUs`;
   return `as Megatron-Core runs it, ${megatronPrecision(f)}, on ${gpus} of system ${p.system} (data ${p.dp} × tensor ${p.tp} × pipeline ${p.pp} × context ${p.cp}; ${extras.join(', ')})`;
@@ -93,6 +96,10 @@ function renderCards(f: MegatronForecast): void {
 function renderBreakdown(f: MegatronForecast): void {
   const canvas = byId<HTMLCanvasElement>('breakdown-chart');
   canvas.dataset.kinds = MEGATRON_KINDS.join(',');
+  markKinds(
+    canvas,
+    BARS.map(([k]) => k),
+  );
   drawChart(canvas, {
     type: 'bar',
     data: {
@@ -101,7 +108,7 @@ function renderBreakdown(f: MegatronForecast): void {
         {
           label: 'ms',
           data: BARS.map(([k]) => f.breakdown_ms[k]),
-          backgroundColor: BAR_COLORS,
+          backgroundColor: BARS.map(([k]) => PALETTE[k]),
         },
       ],
     },

@@ -38,7 +38,7 @@ export function requestKey(r: ModelRequest): string {
   if (r.dp === undefined) return base;
   const par = `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
   if (r.engine !== 'megatron') return par;
-  return `${par}|cp${r.cp}|v${r.virtual_stages}|sp${r.sequence_parallel ? 1 : 0}|${r.attention ?? ''}|t${r.tokens ?? ''}`;
+  return `${par}|cp${r.cp}|ep${r.ep ?? ''}|v${r.virtual_stages}|sp${r.sequence_parallel ? 1 : 0}|${r.attention ?? ''}|t${r.tokens ?? ''}|do${r.distributed_optimizer ?? ''}|ov${r.overlap_grad_reduce ?? ''}`;
 }
 
 function remember<R extends Result | ServeResult>(key: string, r: R): R {

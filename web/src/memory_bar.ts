@@ -1,8 +1,10 @@
 // A memory bar: parts stacked against the GPU's capacity, with its legend (serve and train views).
 import { byId, clear, h } from './dom';
 import { fmtNum } from './format';
+import { PALETTE, type Kind } from './palette';
 
-export type MemoryPart<K extends string> = readonly [key: K, label: string, color: string];
+// A part: its field in the response, its words, its kind (palette.ts gives the colour).
+export type MemoryPart<K extends string> = readonly [key: K, label: string, kind: Kind];
 export type MemoryTotals = { total_gb: number; capacity_gb: number; fits: boolean };
 
 export function gb(x: number): string {
@@ -19,10 +21,10 @@ export function drawMemoryBar<K extends string>(
   const bar = byId(barId);
   clear(bar);
   bar.classList.toggle('over', !m.fits);
-  for (const [key, label, color] of parts) {
-    const seg = h('span', { class: 'seg', 'data-part': key, title: `${label}: ${gb(m[key])}` });
+  for (const [key, label, kind] of parts) {
+    const seg = h('span', { class: 'seg', 'data-part': key, 'data-kind': kind, title: `${label}: ${gb(m[key])}` });
     seg.style.width = `${(100 * m[key]) / scale}%`;
-    seg.style.background = color;
+    seg.style.background = PALETTE[kind];
     bar.append(seg);
   }
   const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}` });
@@ -37,9 +39,9 @@ export function drawMemoryBar<K extends string>(
   );
   const legend = byId(legendId);
   clear(legend);
-  for (const [key, label, color] of parts) {
-    const swatch = h('span', { class: 'swatch' });
-    swatch.style.background = color;
+  for (const [key, label, kind] of parts) {
+    const swatch = h('span', { class: 'swatch', 'data-kind': kind });
+    swatch.style.background = PALETTE[kind];
     legend.append(h('li', {}, swatch, `${label} ${gb(m[key])}`));
   }
 }

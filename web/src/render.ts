@@ -50,6 +50,7 @@ import {
   renderForecast,
   renderSweep,
   sweepPoints,
+  sweepRequests,
 } from './views';
 import {
   beyondPositions,
@@ -99,6 +100,7 @@ export function render(app: App): void {
   if (changed('mode', [s.mode, s.predictor])) {
     for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.checked = r.value === s.mode;
     byId<HTMLSelectElement>('predictor').value = s.predictor;
+    setText(byId('seq-label'), s.mode === 'decode' ? 'Tokens in the KV cache' : 'Sequence length');
   }
   if (changed('workload-marks', [ui.batchInvalid, ui.seqInvalid])) {
     byId('batch').setAttribute('aria-invalid', String(ui.batchInvalid));
@@ -121,12 +123,16 @@ export function render(app: App): void {
       s.schedule,
       s.system,
       s.sequenceParallel,
+      s.distributedOptimizer,
+      s.overlapGradReduce,
       s.attention,
     ])
   ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
     byId<HTMLSelectElement>('feng').value = s.forecastEngine;
     byId<HTMLInputElement>('sp').checked = s.sequenceParallel;
+    byId<HTMLInputElement>('dopt').checked = s.distributedOptimizer;
+    byId<HTMLInputElement>('overlap').checked = s.overlapGradReduce;
     byId<HTMLSelectElement>('attention').value = s.attention;
     byId<HTMLSelectElement>('zero').value = String(s.zero);
     byId<HTMLSelectElement>('recompute').value = s.recompute;
@@ -240,7 +246,7 @@ function trainNote(app: App): string {
   const n = trainGpus(s);
   const system = s.system ? (systemById(app, s.system)?.name ?? s.system) : 'the catalog system built from the GPU';
   if (isMegatronState(s))
-    return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
+    return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, the experts over ${s.ep} of the data-parallel ranks` : ''}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
   if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
   return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
 }
@@ -256,7 +262,7 @@ function engineNote(s: State): string {
 function compareEngineNote(app: App): string {
   const s = app.state;
   const sys = s.system ? `${systemById(app, s.system)?.name ?? s.system} for the selected GPU, ` : '';
-  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
+  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, expert ${s.ep}` : ''}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
 }
 
 function sweepEngineNote(s: State): string {
@@ -304,6 +310,14 @@ function countForecast(): void {
   document.documentElement.dataset.forecasts = String(renderStats.forecasts);
 }
 
+const SHARE_LABEL: Record<View, string> = {
+  forecast: 'Link to this forecast',
+  serve: 'Link to this forecast',
+  compare: 'Link to this comparison',
+  sweep: 'Link to this sweep',
+  accuracy: '',
+};
+
 function showView(app: App, view: View): void {
   for (const v of VIEWS) {
     const on = v === view;
@@ -323,8 +337,11 @@ function showView(app: App, view: View): void {
   byId('mode-field').hidden = serving;
   byId('forecast-options').hidden = serving;
   byId('seq-field').hidden = serving;
-  byId('share-panel').hidden = view !== 'forecast' && view !== 'serve';
-  byId('exports').hidden = serving;
+  // Every view but the accuracy page shares its link; the exports are of the forecast, the
+  // comparison (model or serving forecasts) or the sweep on screen (export_view.ts).
+  byId('share-panel').hidden = view === 'accuracy';
+  byId('exports').hidden = view === 'serve';
+  setText(byId('share-link-label'), SHARE_LABEL[view]);
   document.querySelector('.layout')?.classList.toggle('wide', view === 'accuracy');
   if (view === 'sweep') byId<HTMLInputElement>('sweep-max').value = String(app.state.sweepMax);
   if (view === 'accuracy') void renderAccuracy();
@@ -561,10 +578,7 @@ export function nextSweepShown(): Promise<void> {
 
 function showSweep(app: App): void {
   const { state: s, ui } = app;
-  // Megatron-Core's global batch is dp × micro-batches × the micro-batch size: it steps by dp × m.
-  const step = isMegatronState(s) ? s.dp * s.microbatches : 1;
-  const batches = Array.from({ length: s.sweepMax }, (_, i) => (i + 1) * step);
-  const requests = batches.map((b) => requestFor(app, undefined, b));
+  const { batches, requests } = sweepRequests(app);
   const key = `${requestKey({ ...requests[0], batch: 0 })}|${s.sweepMax}`;
   if (key === shownSweep) {
     text('sweep-error', ui.sweepError || sweepError);

@@ -2,7 +2,8 @@
 // per output token, tokens/s), its memory against the GPU's capacity, and two
 // charts drawn from many serving forecasts (tokens/s against batch, one decode
 // step against the context). Draws what it is given; render.ts decides when.
-import { COLORS, drawChart } from './draw';
+import { drawChart } from './draw';
+import { PALETTE, markKinds } from './palette';
 import { byId, setText } from './dom';
 import type { ServingForecast, ServingRequest } from './engine';
 import { fmtMs, fmtRate } from './format';
@@ -36,10 +37,10 @@ export function showServeFigures(prefix: '' | 'embed-', f: ServingForecast): voi
 }
 
 const MEMORY_PARTS = [
-  ['weights_gb', 'Weights', '#2f6fdb'],
-  ['kv_cache_gb', 'KV cache', '#e0762b'],
-  ['activations_gb', 'Activations', '#7b5cd6'],
-  ['context_gb', 'CUDA context and workspaces', '#9aa5b8'],
+  ['weights_gb', 'Weights', 'weights'],
+  ['kv_cache_gb', 'KV cache', 'kv_cache'],
+  ['activations_gb', 'Activations', 'activations'],
+  ['context_gb', 'CUDA context and workspaces', 'context'],
 ] as const;
 
 // Weights, KV cache, activations and context stacked against the GPU's memory.
@@ -135,6 +136,7 @@ export function beyondPositions(f: ServingForecast): boolean {
 export function renderServeCharts(p: ServePoints): void {
   const batchCanvas = byId<HTMLCanvasElement>('serve-batch-chart');
   batchCanvas.dataset.points = String(p.batch.length);
+  markKinds(batchCanvas, ['throughput', 'unfit']);
   drawChart(batchCanvas, {
     type: 'line',
     data: {
@@ -143,14 +145,14 @@ export function renderServeCharts(p: ServePoints): void {
         {
           label: 'tokens/s (fits in memory)',
           data: p.batch.map((q) => (q.fits ? q.tokens_per_s : null)),
-          borderColor: COLORS.tilecast,
-          backgroundColor: COLORS.tilecast,
+          borderColor: PALETTE.throughput,
+          backgroundColor: PALETTE.throughput,
         },
         {
           label: 'tokens/s (does not fit)',
           data: p.batch.map((q) => (q.fits ? null : q.tokens_per_s)),
-          borderColor: COLORS.roofline,
-          backgroundColor: COLORS.roofline,
+          borderColor: PALETTE.unfit,
+          backgroundColor: PALETTE.unfit,
           borderDash: [4, 3],
         },
       ],
@@ -167,6 +169,7 @@ export function renderServeCharts(p: ServePoints): void {
   const contextCanvas = byId<HTMLCanvasElement>('serve-context-chart');
   contextCanvas.dataset.points = String(p.context.length);
   contextCanvas.dataset.beyond = String(p.context.filter((q) => q.beyond).length);
+  markKinds(contextCanvas, ['decode', 'beyond']);
   drawChart(contextCanvas, {
     type: 'line',
     data: {
@@ -175,14 +178,14 @@ export function renderServeCharts(p: ServePoints): void {
         {
           label: 'one decode step (ms)',
           data: p.context.map((q) => (q.beyond ? null : q.decode_ms)),
-          borderColor: COLORS.accent,
-          backgroundColor: COLORS.accent,
+          borderColor: PALETTE.decode,
+          backgroundColor: PALETTE.decode,
         },
         {
           label: "beyond the model's positions",
           data: p.context.map((q, i) => (q.beyond || p.context[i + 1]?.beyond ? q.decode_ms : null)),
-          borderColor: COLORS.roofline,
-          backgroundColor: COLORS.roofline,
+          borderColor: PALETTE.beyond,
+          backgroundColor: PALETTE.beyond,
           borderDash: [4, 3],
         },
       ],

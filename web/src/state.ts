@@ -2,7 +2,8 @@
 // (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
 // prec and engine; the model forecast's precision, torch.compile and multi-GPU
 // training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
-// cp, vpp, sp, attn, tokens) appear only when not their default; links without them open with the
+// cp, ep, vpp, sp, attn, tokens, dopt (distributed optimizer), overlap (gradient reduction
+// overlapped with the backward pass)) appear only when not their default; links without them open with the
 // defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
 // in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
@@ -25,6 +26,7 @@ import type {
 
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
+export const MODES: Mode[] = ['training', 'inference', 'decode'];
 export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
 export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
 export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
@@ -73,12 +75,17 @@ export interface State {
   schedule: Schedule;
   system: string;
   // The megatron engine's (zero and schedule are the eager engine's): context-parallel ranks,
-  // virtual pipeline stages (interleaved 1F1B), sequence parallelism, tokens to train on (0: none).
+  // expert-parallel ranks (out of the data-parallel ones; mixtures of experts only), virtual
+  // pipeline stages (interleaved 1F1B), sequence parallelism, tokens to train on (0: none), the
+  // distributed optimizer (states sharded over dp) and gradient reduction overlapped with the backward.
   cp: number;
+  ep: number;
   virtualStages: number;
   sequenceParallel: boolean;
   attention: Attention;
   tokens: number;
+  distributedOptimizer: boolean;
+  overlapGradReduce: boolean;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -111,10 +118,13 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   schedule: '1f1b',
   system: '',
   cp: 1,
+  ep: 1,
   virtualStages: 1,
   sequenceParallel: false,
   attention: 'flash',
   tokens: 0,
+  distributedOptimizer: true,
+  overlapGradReduce: true,
 });
 
 // The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
@@ -133,7 +143,7 @@ export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
 export const TOKENS_MAX = 1 << 20; // prompt and output tokens
 export const TP_MAX = 64;
-export const PAR_MAX = 4096; // dp, tp, pp, cp, virtual stages and micro-batches each (the core checks the system)
+export const PAR_MAX = 4096; // dp, tp, pp, cp, ep, virtual stages and micro-batches each (the core checks the system)
 export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
 // More than the catalog holds: a comparison of every GPU fits a link.
 export const COMPARE_MAX = 64;
@@ -353,10 +363,13 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.schedule !== d.schedule) q.set('sched', s.schedule);
   if (s.system !== d.system) q.set('sys', s.system);
   if (s.cp !== d.cp) q.set('cp', String(s.cp));
+  if (s.ep !== d.ep) q.set('ep', String(s.ep));
   if (s.virtualStages !== d.virtualStages) q.set('vpp', String(s.virtualStages));
   if (s.sequenceParallel) q.set('sp', '1');
   if (s.attention !== d.attention) q.set('attn', s.attention);
   if (s.tokens !== d.tokens) q.set('tokens', formatTokens(s.tokens));
+  if (s.distributedOptimizer !== d.distributedOptimizer) q.set('dopt', s.distributedOptimizer ? '1' : '0');
+  if (s.overlapGradReduce !== d.overlapGradReduce) q.set('overlap', s.overlapGradReduce ? '1' : '0');
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -459,10 +472,13 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'sys',
     'feng',
     'cp',
+    'ep',
     'vpp',
     'sp',
     'attn',
     'tokens',
+    'dopt',
+    'overlap',
   ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
@@ -525,8 +541,8 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   }
   const mode = p.get('mode');
   if (mode !== null) {
-    if (mode === 'training' || mode === 'inference') s.mode = mode;
-    else problems.push(`The link's mode "${clip(mode)}" is neither training nor inference.`);
+    if ((MODES as string[]).includes(mode)) s.mode = mode as Mode;
+    else problems.push(`The link's mode "${clip(mode)}" is not one of ${MODES.join(', ')}.`);
   }
   const pred = p.get('pred');
   if (pred !== null) {
@@ -575,7 +591,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   const ints: [
     string,
     string,
-    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'virtualStages',
+    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'ep' | 'virtualStages',
     number,
     number,
   ][] = [
@@ -585,6 +601,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     ['mb', 'micro-batches', 'microbatches', 1, PAR_MAX],
     ['zero', 'ZeRO stage', 'zero', 0, 3],
     ['cp', 'context-parallel size', 'cp', 1, PAR_MAX],
+    ['ep', 'expert-parallel size', 'ep', 1, PAR_MAX],
     ['vpp', 'virtual pipeline stages', 'virtualStages', 1, PAR_MAX],
   ];
   for (const [name, words, field, min, max] of ints) {
@@ -601,10 +618,16 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     if ((SCHEDULES as string[]).includes(sched)) s.schedule = sched as Schedule;
     else problems.push(`The link's pipeline schedule "${clip(sched)}" is not one of ${SCHEDULES.join(', ')}.`);
   }
-  const sp = p.get('sp');
-  if (sp !== null) {
-    if (sp === '1' || sp === '0') s.sequenceParallel = sp === '1';
-    else problems.push(`The link's sequence-parallelism switch "${clip(sp)}" is neither 1 nor 0.`);
+  const switches: [string, string, 'sequenceParallel' | 'distributedOptimizer' | 'overlapGradReduce'][] = [
+    ['sp', 'sequence-parallelism switch', 'sequenceParallel'],
+    ['dopt', 'distributed-optimizer switch', 'distributedOptimizer'],
+    ['overlap', 'gradient-reduction overlap switch', 'overlapGradReduce'],
+  ];
+  for (const [name, words, field] of switches) {
+    const v = p.get(name);
+    if (v === null) continue;
+    if (v === '1' || v === '0') s[field] = v === '1';
+    else problems.push(`The link's ${words} "${clip(v)}" is neither 1 nor 0.`);
   }
   const attn = p.get('attn');
   if (attn !== null) {

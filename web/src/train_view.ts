@@ -13,33 +13,33 @@ import {
 } from './engine';
 import { fmtMs, fmtNum } from './format';
 import { drawMemoryBar, gb } from './memory_bar';
+import { PALETTE, type Kind } from './palette';
 
 const MEMORY_PARTS = [
-  ['weights_gb', 'Weights', '#2f6fdb'],
-  ['gradients_gb', 'Gradients', '#3aa17e'],
-  ['optimizer_gb', 'Optimizer states', '#d4a72c'],
-  ['activations_gb', 'Activations', '#7b5cd6'],
-  ['workspace_gb', 'Workspaces', '#e0762b'],
-  ['context_gb', 'CUDA context', '#9aa5b8'],
+  ['weights_gb', 'Weights', 'weights'],
+  ['gradients_gb', 'Gradients', 'gradients'],
+  ['optimizer_gb', 'Optimizer states', 'optimizer'],
+  ['activations_gb', 'Activations', 'activations'],
+  ['workspace_gb', 'Workspaces', 'workspace'],
+  ['context_gb', 'CUDA context', 'context'],
 ] as const;
 // An inference pass's: the serving rules at the pass's shape (core serve/pass_memory.cpp).
 const PASS_PARTS = [
-  ['weights_gb', 'Weights', '#2f6fdb'],
-  ['kv_cache_gb', 'KV cache', '#3aa17e'],
-  ['activations_gb', 'Activations and workspaces', '#7b5cd6'],
-  ['context_gb', 'CUDA context', '#9aa5b8'],
+  ['weights_gb', 'Weights', 'weights'],
+  ['kv_cache_gb', 'KV cache', 'kv_cache'],
+  ['activations_gb', 'Activations and workspaces', 'activations'],
+  ['context_gb', 'CUDA context', 'context'],
 ] as const;
 
-// Span colours by what runs; the bubble is the compute row's background.
-const SPAN_COLORS: [RegExp, string, string][] = [
-  [/^forward/, '#2f6fdb', 'Forward'],
-  [/^backward/, '#e0762b', 'Backward'],
-  [/^recompute/, '#7b5cd6', 'Recompute'],
-  [/bucket|all-gather|all_gather|zero/i, '#3aa17e', 'Data-parallel gradients / ZeRO'],
-  [/^send/, '#8a5a44', 'Pipeline sends'],
+// A span's kind by what runs (its colour is the kind's, palette.ts); the bubble is the compute
+// row's background.
+const SPAN_KINDS: [RegExp, Kind, string][] = [
+  [/^forward/, 'forward', 'Forward'],
+  [/^backward/, 'backward', 'Backward'],
+  [/^recompute/, 'recompute', 'Recompute'],
+  [/bucket|all-gather|all_gather|zero/i, 'dp_comm', 'Data-parallel gradients / ZeRO'],
+  [/^send/, 'pp_comm', 'Pipeline sends'],
 ];
-const OTHER_COLOR = '#6b7280';
-const BUBBLE_COLOR = '#f6d5d1';
 
 // Every forecast's memory per GPU (one GPU or many, any mode); the rest for many GPUs only.
 // The megatron step has no stage timeline: its memory and assumptions (with MFU's formula).
@@ -92,8 +92,8 @@ function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
   return el;
 }
 
-function spanColor(what: string): string {
-  return SPAN_COLORS.find(([re]) => re.test(what))?.[1] ?? OTHER_COLOR;
+function spanKind(what: string): Kind {
+  return SPAN_KINDS.find(([re]) => re.test(what))?.[1] ?? 'communication';
 }
 
 // Two rows per stage (compute, communication) over one step, time to the right.
@@ -130,7 +130,17 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
     text.textContent = label;
     root.append(text);
     if (background)
-      root.append(svg('rect', { x: LABEL, y: top, width: plot, height: ROW, fill: background, class: 'bubble' }));
+      root.append(
+        svg('rect', {
+          x: LABEL,
+          y: top,
+          width: plot,
+          height: ROW,
+          fill: background,
+          class: 'bubble',
+          'data-kind': 'bubble',
+        }),
+      );
     for (const sp of items) {
       const w = Math.max(0.5, x(sp.finish_ms) - x(sp.start_ms));
       const r = svg('rect', {
@@ -138,8 +148,9 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
         y: top,
         width: w,
         height: ROW,
-        fill: spanColor(sp.what),
+        fill: PALETTE[spanKind(sp.what)],
         class: 'span',
+        'data-kind': spanKind(sp.what),
       });
       r.setAttribute('data-what', sp.what);
       const title = svg('title', {});
@@ -150,7 +161,7 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
     }
   };
   for (const s of stages) {
-    row(`stage ${s.stage} compute`, s.compute, y, BUBBLE_COLOR);
+    row(`stage ${s.stage} compute`, s.compute, y, PALETTE.bubble);
     row(`stage ${s.stage} comm.`, s.communication, y + ROW + GAP, null);
     y += 2 * ROW + GAP + STAGE_GAP;
   }
@@ -177,13 +188,13 @@ function renderTimeline(stages: StageTimeline[], stepMs: number): void {
   box.dataset.stepMs = String(end);
   const legend = byId('timeline-legend');
   clear(legend);
-  const present = new Set(spans.map((sp) => spanColor(sp.what)));
-  const entries: [string, string][] = SPAN_COLORS.filter(([, c]) => present.has(c)).map(([, c, l]) => [c, l]);
-  if (present.has(OTHER_COLOR)) entries.push([OTHER_COLOR, 'Other communication']);
-  entries.push([BUBBLE_COLOR, 'Bubble (compute idle)']);
-  for (const [color, label] of entries) {
-    const swatch = h('span', { class: 'swatch' });
-    swatch.style.background = color;
+  const present = new Set(spans.map((sp) => spanKind(sp.what)));
+  const entries: [Kind, string][] = SPAN_KINDS.filter(([, k]) => present.has(k)).map(([, k, l]) => [k, l]);
+  if (present.has('communication')) entries.push(['communication', 'Other communication']);
+  entries.push(['bubble', 'Bubble (compute idle)']);
+  for (const [kind, label] of entries) {
+    const swatch = h('span', { class: 'swatch', 'data-kind': kind });
+    swatch.style.background = PALETTE[kind];
     legend.append(h('li', {}, swatch, label));
   }
 }

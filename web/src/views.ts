@@ -1,10 +1,11 @@
 // The result views: the forecast, the GPU comparison and the batch sweep. Each
 // draws what it is given; render.ts decides what and when.
-import { gpuById, gpuLabel, type App } from './app';
-import { COLORS, drawChart } from './draw';
+import { gpuById, gpuLabel, requestFor, type App } from './app';
+import { drawChart } from './draw';
+import { PALETTE, markKinds } from './palette';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
-import { BREAKDOWN_KINDS, isMegatron, type AnyForecast } from './engine';
+import { BREAKDOWN_KINDS, isMegatron, type AnyForecast, type ModelRequest } from './engine';
 import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip, isMegatronState } from './state';
@@ -60,7 +61,12 @@ export function setOutput(id: string, text: string, value: number): void {
 }
 
 export function modeWords(mode: string): string {
-  return mode === 'training' ? 'training step' : 'inference pass';
+  return mode === 'training' ? 'training step' : mode === 'decode' ? 'decode step' : 'inference pass';
+}
+
+// The sequence in words: a decode step's is the KV cache it reads.
+export function seqWords(f: { mode: string; seq: number }): string {
+  return f.mode === 'decode' ? `KV cache ${f.seq} tokens` : `sequence ${f.seq}`;
 }
 
 const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp16: 'FP16' };
@@ -101,7 +107,9 @@ export function assumptionsText(f: AnyForecast): string {
   const what =
     f.mode === 'training'
       ? 'one training step (forward and backward pass, optimizer excluded)'
-      : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
+      : f.mode === 'decode'
+        ? "one decode step: one new token per sequence against a KV cache of that many tokens, as Hugging Face's generate runs it (a DynamicCache appended with torch.cat)"
+        : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
   return `Forecast of ${what}, ${settingText(f)}.`;
 }
 
@@ -149,7 +157,7 @@ export function showFigures(prefix: '' | 'embed-', f: AnyForecast): void {
   // An inference pass's tokens are the prompt's, processed at once: not generation speed.
   setOutput(
     `${prefix}tokens`,
-    `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : 'prefill tokens/s'}`,
+    `${fmtRate(f.tokens_per_s)} ${f.mode === 'training' ? 'tokens/s' : f.mode === 'decode' ? 'generated tokens/s' : 'prefill tokens/s'}`,
     f.tokens_per_s,
   );
 }
@@ -190,14 +198,18 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   body.dataset.gpus = String(p?.gpus ?? 1);
   setText(
     byId('forecast-title'),
-    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, sequence ${f.seq}`,
+    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, ${seqWords(f)}`,
   );
   showFigures('', f);
   showFooting(byId('latency-footing'), footing(f));
   setText(byId('assumptions'), assumptionsText(f));
   setText(
     byId('tokens-note'),
-    f.mode === 'training' ? '' : 'tokens of one forward pass over the whole sequence; not generation speed',
+    f.mode === 'training'
+      ? ''
+      : f.mode === 'decode'
+        ? 'one new token per sequence per step, at this batch and cache length'
+        : 'tokens of one forward pass over the whole sequence; not generation speed',
   );
   const perGpu = byId('tokens-per-gpu');
   perGpu.parentElement!.hidden = !p;
@@ -228,6 +240,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   renderCaveats(byId('caveats'), f.caveats ?? []);
 
   const kinds = BREAKDOWN_KINDS.filter((k) => f.breakdown && typeof f.breakdown[k] === 'number');
+  markKinds(byId('breakdown-chart'), kinds);
   drawChart(byId<HTMLCanvasElement>('breakdown-chart'), {
     type: 'bar',
     data: {
@@ -236,7 +249,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
         {
           label: 'ms',
           data: kinds.map((k) => f.breakdown[k] as number),
-          backgroundColor: kinds.map((k) => COLORS.kinds[BREAKDOWN_KINDS.indexOf(k)]),
+          backgroundColor: kinds.map((k) => PALETTE[k]),
         },
       ],
     },
@@ -373,6 +386,12 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
   byId('compare-latency').dataset.labels = JSON.stringify(labels);
   // The 80% band as a floating bar beside each forecast (none for the roofline predictor).
   const bands = ok.map((r) => bandOf(r.f!));
+  markKinds(byId('compare-latency'), [
+    'tilecast',
+    ...(bands.some((b) => b) ? (['band'] as const) : []),
+    ...(mega ? [] : (['roofline'] as const)),
+  ]);
+  markKinds(byId('compare-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('compare-latency'), {
     type: 'bar',
     data: {
@@ -381,16 +400,16 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
         {
           label: `${app.state.predictor} (ms)`,
           data: ok.map((r) => r.f!.latency_ms),
-          backgroundColor: COLORS.tilecast,
+          backgroundColor: PALETTE.tilecast,
         },
-        ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: COLORS.band }] : []),
+        ...(bands.some((b) => b) ? [{ label: '80% band (ms)', data: bands, backgroundColor: PALETTE.band }] : []),
         ...(mega
           ? []
           : [
               {
                 label: 'roofline only (ms)',
                 data: ok.map((r) => rooflineOf(r.f!)),
-                backgroundColor: COLORS.roofline,
+                backgroundColor: PALETTE.roofline,
               },
             ]),
       ],
@@ -415,7 +434,7 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
     type: 'bar',
     data: {
       labels,
-      datasets: [{ label: 'tokens/s', data: ok.map((r) => r.f!.tokens_per_s), backgroundColor: COLORS.accent }],
+      datasets: [{ label: 'tokens/s', data: ok.map((r) => r.f!.tokens_per_s), backgroundColor: PALETTE.throughput }],
     },
     options: {
       indexAxis: 'y',
@@ -481,6 +500,15 @@ export function renderCompare(app: App, rows: CompareRow[]): void {
 
 // ---- sweep -----------------------------------------------------------------
 
+// The sweep's batches and their requests (the view and its export): 1, 2, … sweepMax; Megatron-Core's
+// global batch is dp × micro-batches × the micro-batch size, so it steps by dp × m.
+export function sweepRequests(app: App): { batches: number[]; requests: ModelRequest[] } {
+  const s = app.state;
+  const step = isMegatronState(s) ? s.dp * s.microbatches : 1;
+  const batches = Array.from({ length: s.sweepMax }, (_, i) => (i + 1) * step);
+  return { batches, requests: batches.map((b) => requestFor(app, undefined, b)) };
+}
+
 export interface SweepPoint {
   batch: number;
   latency_ms: number;
@@ -533,6 +561,13 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
   byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
   const unfit = firstUnfit(points);
   byId('sweep-latency').dataset.firstUnfit = String(unfit);
+  markKinds(byId('sweep-latency'), [
+    'tilecast',
+    ...(roofline ? (['roofline'] as const) : []),
+    ...(unfit ? (['unfit'] as const) : []),
+    ...(points.some((p) => p.band) ? (['band'] as const) : []),
+  ]);
+  markKinds(byId('sweep-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
     type: 'line',
     data: {
@@ -541,8 +576,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
         {
           label: `${app.state.predictor} (ms)`,
           data: points.map((p) => p.latency_ms),
-          borderColor: COLORS.tilecast,
-          backgroundColor: COLORS.tilecast,
+          borderColor: PALETTE.tilecast,
+          backgroundColor: PALETTE.tilecast,
           pointRadius: 0,
         },
         ...(roofline
@@ -550,8 +585,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
               {
                 label: 'roofline only (ms)',
                 data: points.map((p) => p.roofline_ms),
-                borderColor: COLORS.roofline,
-                backgroundColor: COLORS.roofline,
+                borderColor: PALETTE.roofline,
+                backgroundColor: PALETTE.roofline,
                 pointRadius: 0,
                 borderDash: [4, 3],
               },
@@ -563,8 +598,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
               {
                 label: 'does not fit in memory (ms)',
                 data: points.map((p) => (p.fits ? null : p.latency_ms)),
-                borderColor: COLORS.unfit,
-                backgroundColor: COLORS.unfit,
+                borderColor: PALETTE.unfit,
+                backgroundColor: PALETTE.unfit,
                 pointRadius: 2,
                 borderWidth: 3,
               },
@@ -577,7 +612,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
                 label: '80% band (ms)',
                 data: points.map((p) => p.band?.[1] ?? null),
                 borderWidth: 0,
-                backgroundColor: COLORS.band,
+                backgroundColor: PALETTE.band,
                 pointRadius: 0,
                 fill: '+1',
               },
@@ -585,7 +620,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
                 label: SWEEP_BAND_LOW,
                 data: points.map((p) => p.band?.[0] ?? null),
                 borderWidth: 0,
-                backgroundColor: COLORS.band,
+                backgroundColor: PALETTE.band,
                 pointRadius: 0,
                 fill: false,
               },
@@ -623,8 +658,8 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
         {
           label: 'samples/s',
           data: points.map((p) => p.samples_per_s),
-          borderColor: COLORS.accent,
-          backgroundColor: COLORS.accent,
+          borderColor: PALETTE.throughput,
+          backgroundColor: PALETTE.throughput,
           pointRadius: 0,
         },
       ],

@@ -6,46 +6,22 @@
 // Run: node --test web/tests/calc.test.mjs (after scripts/build_web.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
-import { DIST, cliJson, cliForecastArgs, requireFile } from './helpers.mjs';
-import path from 'node:path';
+import { cliJson, cliForecastArgs } from './helpers.mjs';
+import fs from 'node:fs';
+import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-let server;
+let pages;
 let base;
-let browser;
-let context;
-const pageErrors = [];
+const open = (query) => pages.open(query);
 
 before(async () => {
-  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
-  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
-  base = base.replace('localhost', '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
+  pages = await startPages();
+  base = pages.base;
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await pages?.close();
 });
-
-async function open(query = '') {
-  const page = await context.newPage();
-  await page.goto(base + query);
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
-  return page;
-}
-
-const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
-const waitForecasts = (page, n) =>
-  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
-const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
 
 function native(req, extra = []) {
   return cliJson([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
@@ -422,6 +398,303 @@ test('forecasts of unequal footing are marked in every card, bar and row', async
   await page.close();
 });
 
+// A CSV file's rows (quoted cells as RFC 4180 writes them).
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') ((cell += '"'), ++i);
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') (row.push(cell), (cell = ''));
+    else if (c === '\r' && text[i + 1] === '\n') {
+      (row.push(cell), rows.push(row), (row = []), (cell = ''), ++i);
+    } else cell += c;
+  }
+  return rows;
+}
+
+async function downloaded(page, button) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return { name: d.suggestedFilename(), text: fs.readFileSync(await d.path(), 'utf8') };
+}
+
+test('Compare and Batch sweep share their link and export CSV and JSON with the CLI numbers', async () => {
+  const q = '?view=compare&gpu=h100-sxm&model=gpt2&mode=inference&batch=4&seq=512&cmp=a100-80gb-sxm,mi300x';
+  const page = await open(q);
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  assert.equal(await page.locator('#share-panel').isVisible(), true);
+  assert.equal(await page.locator('#exports').isVisible(), true);
+  assert.equal(await page.locator('#share-link-label').textContent(), 'Link to this comparison');
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /[?&]view=compare&/);
+  assert.match(link, /&cmp=a100-80gb-sxm%2Cmi300x&/);
+  const gpus = ['h100-sxm', 'a100-80gb-sxm', 'mi300x'];
+  const cli = Object.fromEntries(
+    gpus.map((gpu) => [gpu, native({ gpu, model: 'gpt2', batch: 4, seq: 512, mode: 'inference' })]),
+  );
+  const csv = await downloaded(page, '#export-csv');
+  assert.equal(csv.name, 'tilecast-compare-gpt2-inference-b4-s512.csv');
+  const rows = parseCsv(csv.text);
+  const head = rows[0];
+  assert.deepEqual(head.slice(0, 3), ['gpu', 'name', 'latency_ms']);
+  const col = (name) => head.indexOf(name);
+  assert.deepEqual(
+    rows.slice(1, -1).map((r) => r[0]),
+    gpus,
+  );
+  for (const r of rows.slice(1, -1)) {
+    const f = cli[r[0]];
+    assert.equal(Number(r[col('latency_ms')]), f.latency_ms, r[0]);
+    assert.equal(Number(r[col('roofline_latency_ms')]), f.roofline_latency_ms, r[0]);
+    assert.equal(Number(r[col('tokens_per_s')]), f.tokens_per_s, r[0]);
+    assert.equal(r[col('fits')], String(f.memory.fits), r[0]);
+  }
+  assert.deepEqual(rows.at(-1), ['link', link]);
+  const json = JSON.parse((await downloaded(page, '#export-json')).text);
+  assert.equal(json.link, link);
+  assert.equal(json.view, 'compare');
+  assert.deepEqual(
+    json.rows.map((r) => r.gpu),
+    gpus,
+  );
+  for (const r of json.rows) assert.deepEqual(r.forecast, cli[r.gpu], r.gpu);
+  // The serving comparison exports its own columns.
+  await page.selectOption('#compare-what', 'serving');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 3);
+  const serve = parseCsv((await downloaded(page, '#export-csv')).text);
+  assert.deepEqual(serve[0].slice(0, 4), ['gpu', 'name', 'ttft_ms', 'tpot_ms']);
+  const a100 = serve.find((r) => r[0] === 'a100-80gb-sxm');
+  const s = cliJson([
+    'serve',
+    '--gpu',
+    'a100-80gb-sxm',
+    '--model',
+    'gpt2',
+    '--batch',
+    '4',
+    '--prompt',
+    '512',
+    '--output',
+    '256',
+    '--precision',
+    'bf16',
+    '--engine',
+    'fused',
+    '--json',
+  ]);
+  assert.equal(Number(a100[2]), s.prefill_ms);
+  assert.equal(Number(a100[3]), s.decode_ms_per_token);
+  // The link reopens the comparison.
+  const again = await open(link.slice(base.length));
+  await again.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  assert.equal(await again.locator('#share-link').inputValue(), link);
+
+  // The sweep: batches 1 to 4, each the CLI's; its link and its files.
+  await again.click('#tab-sweep');
+  await again.fill('#sweep-max', '4');
+  await again.waitForFunction(() => document.getElementById('sweep-status').dataset.points === '4');
+  assert.equal(await again.locator('#share-panel').isVisible(), true);
+  assert.equal(await again.locator('#share-link-label').textContent(), 'Link to this sweep');
+  await again.waitForFunction(() => /[?&]view=sweep&.*&sweep=4&/.test(document.getElementById('share-link').value));
+  const sweepLink = await again.locator('#share-link').inputValue();
+  const sweep = await downloaded(again, '#export-csv');
+  assert.equal(sweep.name, 'tilecast-sweep-gpt2-h100-sxm-inference-s512-to-b4.csv');
+  const points = parseCsv(sweep.text);
+  assert.deepEqual(points[0].slice(0, 2), ['batch', 'latency_ms']);
+  assert.deepEqual(
+    points.slice(1, -1).map((r) => r[0]),
+    ['1', '2', '3', '4'],
+  );
+  for (const r of points.slice(1, -1)) {
+    const f = native({ gpu: 'h100-sxm', model: 'gpt2', batch: Number(r[0]), seq: 512, mode: 'inference' });
+    assert.equal(Number(r[1]), f.latency_ms, `batch ${r[0]}`);
+    assert.equal(Number(r[points[0].indexOf('samples_per_s')]), f.samples_per_s, `batch ${r[0]}`);
+  }
+  assert.deepEqual(points.at(-1), ['link', sweepLink]);
+  const sweepJson = JSON.parse((await downloaded(again, '#export-json')).text);
+  assert.deepEqual(
+    sweepJson.rows.map((r) => [r.batch, r.request.batch]),
+    [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ],
+  );
+  assert.deepEqual(
+    sweepJson.rows[2].forecast,
+    native({ gpu: 'h100-sxm', model: 'gpt2', batch: 3, seq: 512, mode: 'inference' }),
+  );
+  // The accuracy page has nothing to share.
+  await again.click('#tab-accuracy');
+  assert.equal(await again.locator('#share-panel').isHidden(), true);
+  for (const p of [page, again]) await p.close();
+});
+
+test("the Forecast view's decode mode: one new token against a KV cache, the CLI's --mode decode", async () => {
+  const page = await open('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=4096&fprec=bf16');
+  const n = await forecasts(page);
+  await page.check('input[name="mode"][value="decode"]');
+  await waitForecasts(page, n + 1);
+  const f = native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, seq: 4096, mode: 'decode' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.equal(f.mode, 'decode');
+  const inference = native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, seq: 4096, mode: 'inference' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.notEqual(f.latency_ms, inference.latency_ms);
+  await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.latency_ms);
+  assert.equal(await value(page, 'tokens'), f.tokens_per_s);
+  assert.match(await page.locator('#tokens').textContent(), /generated tokens\/s/);
+  assert.equal(await page.locator('#forecast-body').getAttribute('data-mode'), 'decode');
+  assert.match(await page.locator('#forecast-title').textContent(), /decode step, batch 8, KV cache 4096 tokens/);
+  assert.match(await page.locator('#assumptions').textContent(), /one decode step: one new token per sequence/);
+  assert.equal(await page.locator('#seq-label').textContent(), 'Tokens in the KV cache');
+  // It says whether it fits, as every mode does.
+  const bar = page.locator('#train-memory-bar');
+  assert.equal(Number(await bar.getAttribute('data-total')), f.memory.total_gb);
+  assert.equal(await bar.getAttribute('data-fits'), String(f.memory.fits));
+  // The link carries it; a mode the page does not offer gets a notice.
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&mode=decode&/);
+  const again = await open(link.slice(base.length));
+  assert.equal(await value(again, 'latency'), f.latency_ms);
+  assert.equal(await again.locator('input[name="mode"][value="decode"]').isChecked(), true);
+  await again.goto(base + '?gpu=h100-sxm&model=gpt2&mode=prefil');
+  await again.waitForSelector('html[data-ready="1"]');
+  assert.match(await again.locator('#notice').textContent(), /mode "prefil" is not one of training, inference, decode/);
+  for (const p of [page, again]) await p.close();
+});
+
+// Every kind the page draws with its colour, from the charts (data-kind-colors), the memory bars,
+// legends and the timeline (data-kind), colours normalised by the canvas (#rrggbb or rgba()).
+function drawnKinds(page) {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const norm = (c) => {
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = c;
+      return ctx.fillStyle;
+    };
+    const pairs = [];
+    for (const el of document.querySelectorAll('[data-kind-colors]'))
+      for (const [k, c] of Object.entries(JSON.parse(el.dataset.kindColors))) pairs.push([k, norm(c)]);
+    for (const el of document.querySelectorAll('[data-kind]')) {
+      const c = el instanceof SVGElement ? el.getAttribute('fill') : getComputedStyle(el).backgroundColor;
+      pairs.push([el.dataset.kind, norm(c)]);
+    }
+    return pairs;
+  });
+}
+
+const PIPELINE_LINK =
+  '?gpu=h100-sxm&model=llama2-7b&mode=training&batch=32&seq=4096&fprec=bf16&dp=2&ptp=2&pp=2&mb=8&sys=dgx-h100';
+
+test('one colour per kind: no two kinds share a colour in any chart, bar, legend or timeline', async () => {
+  const seen = [];
+  const visit = async (query, ready) => {
+    const page = await open(query);
+    await page.waitForFunction(ready, undefined, { timeout: 30000 });
+    seen.push(...(await drawnKinds(page)));
+    await page.close();
+  };
+  await visit(PIPELINE_LINK, () => document.querySelector('#timeline[data-spans]') !== null);
+  await visit(
+    '?gpu=h100-sxm&model=llama3-8b&mode=training&batch=64&seq=4096&fprec=bf16&feng=megatron&dp=4&ptp=2&mb=8&sys=dgx-h100&sp=1',
+    () => document.getElementById('breakdown-chart').dataset.kinds !== undefined,
+  );
+  await visit('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=2048&fprec=bf16', () =>
+    document.querySelector('#train-memory-bar .seg[data-kind="kv_cache"]'),
+  );
+  await visit(
+    '?view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256',
+    () => document.getElementById('serve-status').dataset.points,
+  );
+  await visit(
+    '?view=compare&cmpserve=1&cmp=a100-80gb-sxm&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256',
+    () => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 2,
+  );
+  await visit(
+    '?view=compare&cmp=a100-80gb-sxm&gpu=h100-sxm&model=gpt2&mode=training&batch=2&seq=256',
+    () => document.getElementById('compare-latency').dataset.kindColors,
+  );
+  await visit(
+    '?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=1&seq=512&view=sweep&sweep=16',
+    () => document.getElementById('sweep-status').dataset.points,
+  );
+  const byKind = new Map();
+  const byColor = new Map();
+  for (const [k, c] of seen) {
+    byKind.set(k, new Set([...(byKind.get(k) ?? []), c]));
+    byColor.set(c, new Set([...(byColor.get(c) ?? []), k]));
+  }
+  // Enough of the page was drawn for the check to mean something.
+  for (const k of ['gemm', 'communication', 'bubble', 'forward', 'dp_comm', 'compute', 'optimizer', 'weights'])
+    assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
+  for (const k of ['kv_cache', 'gradients', 'prefill', 'decode', 'tilecast', 'roofline', 'throughput', 'unfit'])
+    assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
+  for (const [k, colors] of byKind) assert.equal(colors.size, 1, `${k} drawn in ${[...colors]}`);
+  for (const [c, kinds] of byColor) assert.equal(kinds.size, 1, `${c} used for ${[...kinds]}`);
+});
+
+test('the pipeline timeline is readable on a phone (390 px): its text at 12 px, the panel scrolls sideways', async () => {
+  const phone = await pages.newContext({ width: 390, height: 844 });
+  const page = await pages.open(PIPELINE_LINK, { in: phone });
+  await page.waitForSelector('#timeline[data-spans]');
+  await page.locator('#timeline').scrollIntoViewIfNeeded();
+  const m = await page.evaluate(() => {
+    const box = document.getElementById('timeline');
+    const text = box.querySelector('svg text');
+    const scale = text.getScreenCTM().a;
+    const px = scale * Number(text.getAttribute('font-size'));
+    const before = box.scrollLeft;
+    box.scrollLeft = 10000;
+    return {
+      px,
+      scrollable: box.scrollWidth > box.clientWidth,
+      scrolled: box.scrollLeft > before,
+      right: box.getBoundingClientRect().right,
+      page: document.documentElement.scrollWidth,
+    };
+  });
+  assert.ok(m.px >= 11.5, `timeline text drawn at ${m.px} px`);
+  assert.ok(m.scrollable && m.scrolled, JSON.stringify(m));
+  assert.ok(m.right <= 390, `the timeline's panel ends at ${m.right} px`);
+  assert.ok(m.page <= 390, `the page is ${m.page} px wide`);
+  await phone.close();
+});
+
+test('the embed cards at 440 × 250 (the snippet size) keep their link to the calculator in view', async () => {
+  const frame = await pages.newContext({ width: 440, height: 250 });
+  for (const q of [
+    '?embed=1&view=serve&gpu=h100-sxm&model=llama3-70b&batch=1&prompt=512&out=256&prec=bf16&engine=fused',
+    `${PIPELINE_LINK}&embed=1`,
+  ]) {
+    const page = await pages.open(q, { in: frame });
+    const link = page.locator('.embed-foot a');
+    assert.equal(await link.textContent(), 'Open in the tilecast calculator');
+    const r = await link.boundingBox();
+    assert.ok(r.y >= 0 && r.y + r.height <= 250 && r.x >= 0 && r.x + r.width <= 440, `${q}: ${JSON.stringify(r)}`);
+    // Not covered by anything else: the link is what a click there reaches.
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? '',
+      [r.x + r.width / 2, r.y + r.height / 2],
+    );
+    assert.equal(hit, 'Open in the tilecast calculator', q);
+    await page.close();
+  }
+  await frame.close();
+});
+
 test('no script error happened', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(pages.pageErrors, []);
 });

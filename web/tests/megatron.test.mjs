@@ -4,47 +4,22 @@
 // sweep with this engine. Run: node --test web/tests/megatron.test.mjs (after scripts/build_web.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
-import { DIST, cli, cliJson, requireFile } from './helpers.mjs';
+import { cli, cliJson } from './helpers.mjs';
+import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
 import fs from 'node:fs';
-import path from 'node:path';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-let server;
+let pages;
 let base;
-let browser;
-let context;
-const pageErrors = [];
+const open = (query) => pages.open(query);
 
 before(async () => {
-  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
-  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
-  base = base.replace('localhost', '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
+  pages = await startPages();
+  base = pages.base;
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await pages?.close();
 });
-
-async function open(query = '') {
-  const page = await context.newPage();
-  await page.goto(base + query);
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 15000 });
-  return page;
-}
-
-const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
-const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
-const waitForecasts = (page, n) =>
-  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);
 
 // `tilecast forecast … --engine megatron --json`, the issue's contract.
 function megatron(args) {
@@ -544,6 +519,138 @@ test("Megatron-Core's plan search: the CLI's ranking of the layout's 8 GPUs, and
   await page.close();
 });
 
+// Issue 28's remaining controls: expert parallelism (a mixture of experts), the distributed
+// optimizer and the gradient-reduction overlap; each changes the CLI's answer, so each must reach the request.
+const MOE_LINK =
+  '?gpu=h100-sxm&model=qwen1.5-moe-a2.7b&mode=training&batch=32&seq=2048&fprec=bf16&feng=megatron&dp=4&ptp=2&mb=2&sys=dgx-h100&sp=1';
+const MOE_ARGS = [
+  '--gpu',
+  'h100-sxm',
+  '--model',
+  'qwen1.5-moe-a2.7b',
+  '--batch',
+  '32',
+  '--seq',
+  '2048',
+  '--precision',
+  'bf16',
+  '--dp',
+  '4',
+  '--tp',
+  '2',
+  '--microbatches',
+  '2',
+  '--sequence-parallel',
+  '--system',
+  'dgx-h100',
+];
+const moe = (extra) =>
+  cliJson(['forecast', '--mode', 'training', '--engine', 'megatron', '--json', ...MOE_ARGS, ...extra]);
+
+test('expert parallelism, the distributed optimizer and the overlap switch: chosen, linked, the CLI numbers', async () => {
+  const page = await open(MOE_LINK);
+  const plain = moe([]);
+  await assertMegatronMatches(page, plain);
+  assert.equal(await page.locator('#ep').inputValue(), '1');
+  assert.equal(await page.locator('#dopt').isChecked(), true);
+  assert.equal(await page.locator('#overlap').isChecked(), true);
+  // Each control in turn, each compared with the CLI's flag (and each changes the CLI's answer).
+  const steps = [
+    [async () => page.fill('#ep', '4'), ['--ep', '4'], 'ep=4'],
+    [async () => page.uncheck('#dopt'), ['--no-distributed-optimizer'], 'dopt=0'],
+    [async () => page.uncheck('#overlap'), ['--no-overlap-grad-reduce'], 'overlap=0'],
+  ];
+  let flags = [];
+  let before = plain;
+  for (const [act, flag, param] of steps) {
+    const n = await forecasts(page);
+    await act();
+    await waitForecasts(page, n + 1);
+    flags = [...flags, ...flag];
+    const f = moe(flags);
+    assert.notDeepEqual([f.step_ms, f.memory.total_gb], [before.step_ms, before.memory.total_gb], flag.join(' '));
+    await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.step_ms);
+    await assertMegatronMatches(page, f);
+    await page.waitForFunction((q) => document.getElementById('share-link').value.includes(`&${q}`), param);
+    before = f;
+  }
+  assert.equal(before.parallel.ep, 4);
+  assert.equal(before.parallel.distributed_optimizer, false);
+  assert.equal(before.parallel.overlap_grad_reduce, false);
+  assert.match(
+    await page.locator('#assumptions').textContent(),
+    /experts over 4 data-parallel ranks \(all-to-all\), optimizer states on every data-parallel rank, gradient reduction after the backward pass/,
+  );
+  assert.match(await page.locator('#train-gpus-note').textContent(), /the experts over 4 of the data-parallel ranks/);
+  // The link reopens all three, the same numbers and controls.
+  const link = await page.locator('#share-link').inputValue();
+  const again = await open(link.slice(base.length));
+  await assertMegatronMatches(again, before);
+  assert.equal(await again.locator('#ep').inputValue(), '4');
+  assert.equal(await again.locator('#dopt').isChecked(), false);
+  assert.equal(await again.locator('#overlap').isChecked(), false);
+  assert.equal(await again.locator('#share-link').inputValue(), link);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  // The plan search of a mixture of experts: its layouts name their expert parallelism; one used
+  // sets it, and the search's distributed, overlapped optimizer (the step is then the plan's).
+  await again.click('#plan-find');
+  await again.waitForSelector('#plan-status[data-done]', { timeout: 60000 });
+  const plan = cliJson([
+    'plan',
+    '--engine',
+    'megatron',
+    '--model',
+    'qwen1.5-moe-a2.7b',
+    '--system',
+    'dgx-h100',
+    '--gpu',
+    'h100-sxm',
+    '--global-batch',
+    '32',
+    '--seq',
+    '2048',
+    '--precision',
+    'bf16',
+    '--gpus',
+    '8',
+    '--top',
+    '10',
+    '--json',
+  ]);
+  const best = plan.by_step[0];
+  assert.ok(best.ep > 1, JSON.stringify(best));
+  const row = again.locator('#plan-table tbody tr').first();
+  assert.equal(
+    await row.locator('th').textContent(),
+    `${best.dp} × ${best.tp} × ${best.pp} × ${best.cp}, ep ${best.ep}`,
+  );
+  await row.locator('button').click();
+  await again.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, best.step_ms, {
+    timeout: 20000,
+  });
+  assert.equal(await again.locator('#ep').inputValue(), String(best.ep));
+  assert.equal(await again.locator('#dopt').isChecked(), true);
+  assert.equal(await again.locator('#overlap').isChecked(), true);
+  // Expert parallelism on a dense model: the core's message, as the CLI says it.
+  const dense = megatron([...LLAMA_ARGS, '--ep', '2']);
+  assert.equal(dense.ok, false);
+  await again.goto(base + LLAMA_LINK + '&ep=2');
+  await again.waitForSelector('html[data-ready="1"]');
+  await again.waitForFunction(() => document.getElementById('forecast-error').textContent !== '');
+  assert.ok((await again.locator('#forecast-error').textContent()).includes(dense.error));
+  // Tampered values: a notice each, the defaults kept.
+  await again.goto(base + MOE_LINK + '&ep=0&dopt=2&overlap=yes');
+  await again.waitForSelector('html[data-ready="1"]');
+  const notice = await again.locator('#notice').textContent();
+  assert.match(notice, /expert-parallel size 0 is outside 1–4096/);
+  assert.match(notice, /distributed-optimizer switch "2" is neither 1 nor 0/);
+  assert.match(notice, /gradient-reduction overlap switch "yes" is neither 1 nor 0/);
+  assert.equal(await again.locator('#ep').inputValue(), '1');
+  assert.equal(await again.locator('#dopt').isChecked(), true);
+  await assertMegatronMatches(again, plain);
+  for (const p of [page, again]) await p.close();
+});
+
 test('no script error happened', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(pages.pageErrors, []);
 });

@@ -8,42 +8,22 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
-import { DIST, REPO, loadWasm, requireFile } from './helpers.mjs';
+import { REPO, loadWasm } from './helpers.mjs';
+import { startPages } from './support/browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-let server;
-let base;
-let browser;
-let context;
+let pages;
 let tc;
-const pageErrors = [];
 
 before(async () => {
-  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
   ({ tc } = await loadWasm());
-  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
-  base = base.replace('localhost', '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
+  pages = await startPages({ readyTimeout: 30000 });
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await pages?.close();
 });
 
-async function open(query = '') {
-  const page = await context.newPage();
-  await page.goto(base + query);
-  await page.waitForSelector('html[data-ready="1"]', { timeout: 30000 });
-  return page;
-}
+const open = (query) => pages.open(query);
 
 const stats = (page) =>
   page.evaluate(() => ({
@@ -210,5 +190,5 @@ test("a request the core refuses for its cost shows the core's message", async (
 });
 
 test('no script error happened', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(pages.pageErrors, []);
 });

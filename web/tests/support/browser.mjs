@@ -1,0 +1,46 @@
+// The browser tests' shared setup: web/dist served on a free port, one headless Chromium
+// (playwright-core, CHROMIUM or Debian's /usr/bin/chromium), a context whose script errors are
+// collected, and the helpers every page test uses. Call startPages() in before(), close() in after().
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import { DIST, requireFile } from '../helpers.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+
+// { base, browser, context, pageErrors, open(query, options), newContext(viewport), close() }
+export async function startPages({ viewport = { width: 1280, height: 900 }, readyTimeout = 15000 } = {}) {
+  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
+  const { server, url } = await startServer({ root: DIST, port: 0 });
+  const base = url.replace('localhost', '127.0.0.1');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const pageErrors = [];
+  const contexts = [];
+  const newContext = async (size = viewport) => {
+    const c = await browser.newContext({ viewport: size });
+    c.on('weberror', (e) => pageErrors.push(e.error().message));
+    contexts.push(c);
+    return c;
+  };
+  const context = await newContext();
+  // A page of the calculator at base + query, once it is ready (html[data-ready="1"]).
+  const open = async (query = '', { in: ctx = context, timeout = readyTimeout } = {}) => {
+    const page = await ctx.newPage();
+    await page.goto(base + query);
+    await page.waitForSelector('html[data-ready="1"]', { timeout });
+    return page;
+  };
+  const close = async () => {
+    await browser.close();
+    server.close();
+  };
+  return { base, browser, context, pageErrors, open, newContext, close };
+}
+
+// The exact number behind a figure (its data-value).
+export const value = async (page, id) => Number(await page.locator(`#${id}`).getAttribute('data-value'));
+// The forecasts drawn so far, and waiting for the n-th.
+export const forecasts = (page) => page.evaluate(() => Number(document.documentElement.dataset.forecasts ?? '0'));
+export const waitForecasts = (page, n) =>
+  page.waitForFunction((k) => Number(document.documentElement.dataset.forecasts ?? '0') >= k, n);

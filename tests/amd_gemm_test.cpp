@@ -25,7 +25,7 @@ using namespace tilecast;
 
 namespace {
 
-const char* const kGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
+const char* const kAmdGemmGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
 
 // The inputs of its recipe (core/data/models/amd-fp32-gemm/manifest.json, "train"), in order.
 std::vector<TrainText> gemm_csvs() {
@@ -146,17 +146,17 @@ TEST_SUITE("amd_gemm") {
     const std::vector<MeasuredKernel> rows = rows_of(csvs);
     for (const Case& c : cases) {
       TrainConfig cfg;
-      cfg.held_out_devices.push_back(kGpus[c.test]);
+      cfg.held_out_devices.push_back(kAmdGemmGpus[c.test]);
       const std::string table_json = build_tile_table(csvs, test::dataset_device_files(), cfg);
       const AmdGemmTrainResult res =
-          train_amd_gemm_model(rows, devs, table_json, {kGpus[c.test]}, "test");
+          train_amd_gemm_model(rows, devs, table_json, {kAmdGemmGpus[c.test]}, "test");
       const auto predictor = make_amd_gemm_predictor(parse_amd_gemm_model(res.json, "fit"),
                                                      parse_tile_table(table_json, "table"),
                                                      std::make_shared<RooflinePredictor>());
       double sum[2] = {0, 0};
       int n[2] = {0, 0};
       for (const MeasuredKernel& r : rows) {
-        if (r.device != kGpus[c.test]) continue;
+        if (r.device != kAmdGemmGpus[c.test]) continue;
         const GpuSpec& g = devs.at(r.device);
         const double ms = predictor->forecast(g, r.kernel).latency_ms;
         const int o = r.kernel.op == Op::bmm ? 1 : 0;
@@ -165,7 +165,8 @@ TEST_SUITE("amd_gemm") {
       }
       REQUIRE(n[0] > 1000);
       REQUIRE(n[1] > 2000);
-      INFO("train " << std::string(kGpus[c.train]) << ", test " << std::string(kGpus[c.test]));
+      INFO("train " << std::string(kAmdGemmGpus[c.train]) << ", test "
+                    << std::string(kAmdGemmGpus[c.test]));
       CHECK(100.0 * sum[0] / n[0] <= c.linear_pct);
       CHECK(100.0 * sum[1] / n[1] <= c.bmm_pct);
       MESSAGE("linear " << 100.0 * sum[0] / n[0] << " %, bmm " << 100.0 * sum[1] / n[1] << " %");

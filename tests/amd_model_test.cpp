@@ -23,7 +23,7 @@ using namespace tilecast;
 
 namespace {
 
-const char* const kGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
+const char* const kAmdGpus[] = {"AMD Instinct MI100", "AMD Instinct MI210"};
 
 // The inputs of its recipe (core/data/models/amd-fp32/manifest.json, "train"), in its order.
 std::vector<std::string> training_inputs() { return test::recipe_csvs("amd-fp32"); }
@@ -34,7 +34,7 @@ struct Ceiling {
   double ceiling_pct;
 };
 // Today's MAPE x 1.05 + 0.5 per (GPU, op) of the shipped model (docs/amd-model.md).
-const Ceiling kCeilings[] = {
+const Ceiling kAmdCeilings[] = {
 #include "amd_accuracy_ceilings.inc"
 };
 
@@ -84,7 +84,7 @@ TEST_SUITE("amd_model") {
     CHECK(w.at("hash").get<std::string>() == std::string("fnv1a64:") + hex);
     CHECK(w.at("rows_held_out").get<std::int64_t>() == 0);
     CHECK(w.at("trained_on").get<std::vector<std::string>>() ==
-          std::vector<std::string>{kGpus[0], kGpus[1]});
+          std::vector<std::string>{kAmdGpus[0], kAmdGpus[1]});
   }
 
   TEST_CASE("AMD GPUs take the AMD model, NVIDIA GPUs keep theirs") {
@@ -118,7 +118,7 @@ TEST_SUITE("amd_model") {
     int checked = 0;
     for (const EvalGroup& g : rep.groups) {
       const Ceiling* c = nullptr;
-      for (const Ceiling& x : kCeilings)
+      for (const Ceiling& x : kAmdCeilings)
         if (g.gpu == x.gpu && g.op == x.op) c = &x;
       INFO(g.gpu << " " << g.op << ": " << g.mape_pct << "%");
       REQUIRE(c);

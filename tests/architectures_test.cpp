@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -18,18 +19,7 @@
 
 using namespace tilecast;
 
-namespace {
-
-std::string error_of(const ModelConfig& m, const Workload& w) {
-  try {
-    (void)build_op_graph(m, w);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_SUITE("architectures") {
   TEST_CASE("every row is complete, unique and consistent") {
@@ -91,7 +81,7 @@ TEST_SUITE("architectures") {
                 0);
         }
       } else {
-        const std::string err = error_of(m, make_workload(Mode::prefill, 1, 8));
+        const std::string err = test::graph_error(m, make_workload(Mode::prefill, 1, 8));
         CHECK(err.find(std::string(stack_name(t.stack))) != std::string::npos);
       }
     }
@@ -129,7 +119,8 @@ TEST_SUITE("architectures") {
     } catch (const Error& e) {
       CHECK(std::string(e.what()).find("supported: " + all) != std::string::npos);
     }
-    const std::string err = error_of(find_model("bert-base"), make_workload(Mode::decode, 1, 1, 4));
+    const std::string err =
+        test::graph_error(find_model("bert-base"), make_workload(Mode::decode, 1, 1, 4));
     CHECK(err.find("needs a decoder-only model (" + decoders + ")") != std::string::npos);
   }
 }

@@ -15,7 +15,7 @@ using namespace tilecast;
 
 namespace {
 
-CapacityRequest request(double qps, double ttft, double tpot) {
+CapacityRequest capacity_request(double qps, double ttft, double tpot) {
   CapacityRequest r;
   r.load.serving.prompt = 512;
   r.load.serving.output = 128;
@@ -33,7 +33,7 @@ TEST_SUITE("capacity") {
   TEST_CASE("the cheapest option meets the SLO at P99 and one replica fewer misses it") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama3-8b");
-    const CapacityRequest r = request(40, 300, 25);
+    const CapacityRequest r = capacity_request(40, 300, 25);
     int lines = 0;
     const CapacityPlan p = plan_capacity({gpu}, model, r, [&](const std::string&) { ++lines; });
     REQUIRE(!p.options.empty());
@@ -58,14 +58,14 @@ TEST_SUITE("capacity") {
   TEST_CASE("an SLO nothing meets is reported with why; prices rank options") {
     const ModelConfig& model = find_model("llama3-8b");
     const CapacityPlan none =
-        plan_capacity({find_gpu("h100-sxm")}, model, request(10, 0.001, 0.001));
+        plan_capacity({find_gpu("h100-sxm")}, model, capacity_request(10, 0.001, 0.001));
     for (const CapacityOption& o : none.options) {
       CHECK_FALSE(o.meets);
       CHECK_FALSE(o.why.empty());
     }
     const auto j = nlohmann::json::parse(capacity_plan_to_json(model, none));
     CHECK(j["best"].is_null());
-    CapacityRequest priced = request(20, 500, 30);
+    CapacityRequest priced = capacity_request(20, 500, 30);
     priced.price_per_gpu_hour = {10, 1};
     const CapacityPlan p =
         plan_capacity({find_gpu("h100-sxm"), find_gpu("a100-80gb-sxm")}, model, priced);

@@ -32,19 +32,19 @@ const std::set<std::string> kTargetGpus = {"Tesla P4",
 constexpr double kMeanTargetPct = 8.0;
 constexpr double kCaseTargetPct = 20.0;
 
-struct Gap {
+struct E2eGap {
   const char* gpu;
   const char* mode;
   const char* label;  // "model-mode-seq-batch", or "" for the mean of the GPU and mode
   double ceiling_pct;
 };
-const Gap kKnownGaps[] = {
+const E2eGap kKnownE2eGaps[] = {
 #include "e2e_accuracy_gaps.inc"
 };
 
 double ceiling_for(const std::string& gpu, const std::string& mode, const std::string& label,
                    double target) {
-  for (const Gap& g : kKnownGaps)
+  for (const E2eGap& g : kKnownE2eGaps)
     if (gpu == g.gpu && mode == g.mode && label == g.label) return g.ceiling_pct;
   return target;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -19,13 +20,8 @@ const char* kCatalogSpec = R"({
   "num_sm": 108, "cores_per_sm": 64, "boost_clock_mhz": 1410, "fp32_gflops": 19500,
   "mem_gb": 80, "mem_bw_gbps": 1935, "l2_mb": 40, "source": "test"})";
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_gpu_spec(text, "gpu.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+std::string spec_error(const std::string& text) {
+  return test::error_of([&] { (void)parse_gpu_spec(text, "gpu.json"); });
 }
 
 std::string with_field(const std::string& field, const std::string& value) {
@@ -84,7 +80,7 @@ TEST_SUITE("gpu_spec") {
       std::string t = kCatalogSpec;
       t.insert(t.rfind('}'), bad);
       CAPTURE(bad);
-      const std::string e = error_of(t);
+      const std::string e = spec_error(t);
       CHECK(e.find("gpu.json") == 0);
       CHECK((e.find("l1_kb_per_sm") != std::string::npos ||
              e.find("max_threads_per_sm") != std::string::npos));
@@ -100,24 +96,24 @@ TEST_SUITE("gpu_spec") {
   }
 
   TEST_CASE("bad fields are named with the file") {
-    CHECK(error_of("{not json").find("gpu.json: not valid JSON") == 0);
-    CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
+    CHECK(spec_error("{not json").find("gpu.json: not valid JSON") == 0);
+    CHECK(spec_error("[1,2]").find("expected a JSON object") != std::string::npos);
     for (const char* v : {"0", "-5", "1e30", "\"many\"", "null"}) {
-      const std::string e = error_of(with_field("num_sm", v));
+      const std::string e = spec_error(with_field("num_sm", v));
       CAPTURE(v);
       CHECK(e.find("gpu.json") == 0);
       CHECK(e.find("num_sm") != std::string::npos);
     }
-    CHECK(error_of(with_field("num_sm", "10.5")).find("integer") != std::string::npos);
-    CHECK(error_of(with_field("mem_bw_gbps", "-1")).find("mem_bw_gbps") != std::string::npos);
-    CHECK(error_of(with_field("fp32_gflops", "0")).find("fp32_gflops") != std::string::npos);
-    CHECK(error_of(with_field("vendor", "\"Intel\"")).find("vendor") != std::string::npos);
+    CHECK(spec_error(with_field("num_sm", "10.5")).find("integer") != std::string::npos);
+    CHECK(spec_error(with_field("mem_bw_gbps", "-1")).find("mem_bw_gbps") != std::string::npos);
+    CHECK(spec_error(with_field("fp32_gflops", "0")).find("fp32_gflops") != std::string::npos);
+    CHECK(spec_error(with_field("vendor", "\"Intel\"")).find("vendor") != std::string::npos);
     CHECK(
-        error_of(
+        spec_error(
             R"({"Device":"X","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,"Freq":1113,"L2Cache":2})")
             .find("SingleFLOPsVEC") != std::string::npos);
     std::string deep(200, '[');
-    CHECK(error_of("{\"a\":" + deep).find("gpu.json") == 0);
+    CHECK(spec_error("{\"a\":" + deep).find("gpu.json") == 0);
   }
 
   TEST_CASE("every dataset device file parses, its vendor taken from the catalog") {
@@ -139,13 +135,13 @@ TEST_SUITE("gpu_spec") {
     const std::string base =
         R"({"Device":"Mystery GPU","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,"Core_Per_SM":64,)"
         R"("Freq":1113,"SingleFLOPs":5000,"L2Cache":2)";
-    CHECK(error_of(base + "}").find("field 'Vendor'") != std::string::npos);
+    CHECK(spec_error(base + "}").find("field 'Vendor'") != std::string::npos);
     CHECK(parse_gpu_spec(base + R"(,"Vendor":"AMD"})", "gpu.json").vendor == "AMD");
-    CHECK(error_of(base + R"(,"Vendor":"Intel"})").find("field 'Vendor' is \"Intel\"") !=
+    CHECK(spec_error(base + R"(,"Vendor":"Intel"})").find("field 'Vendor' is \"Intel\"") !=
           std::string::npos);
     // No guessing from the name: an "AMD ..." name not in the catalog needs it too.
-    CHECK(error_of(R"({"Device":"AMD Mystery","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,)"
-                   R"("Core_Per_SM":64,"Freq":1113,"SingleFLOPs":5000,"L2Cache":2})")
+    CHECK(spec_error(R"({"Device":"AMD Mystery","Dev_Mem":8,"Mem_Bw":192,"Num_Sm":40,)"
+                     R"("Core_Per_SM":64,"Freq":1113,"SingleFLOPs":5000,"L2Cache":2})")
               .find("field 'Vendor'") != std::string::npos);
   }
 

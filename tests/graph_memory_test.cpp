@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/op_graph.hpp"
 
@@ -13,9 +14,6 @@ using namespace tilecast;
 
 namespace {
 
-Workload training(std::int64_t batch, std::int64_t seq) {
-  return make_workload(Mode::training, batch, seq);
-}
 Workload inference(std::int64_t batch, std::int64_t seq) {
   return make_workload(Mode::inference, batch, seq);
 }
@@ -39,7 +37,8 @@ TEST_SUITE("graph_memory") {
       CHECK(graph_param_count(build_op_graph(find_model(id), inference(1, 16))) == want);
     }
     // BertForPreTraining: the MLM decoder's weight is the word embedding, its bias is own.
-    CHECK(graph_param_count(build_op_graph(find_model("bert-base"), training(1, 16))) == 110106428);
+    CHECK(graph_param_count(build_op_graph(find_model("bert-base"), test::training(1, 16))) ==
+          110106428);
   }
 
   TEST_CASE("every zoo model's graph holds ModelConfig::params() within 2%") {
@@ -63,15 +62,15 @@ TEST_SUITE("graph_memory") {
     const ModelConfig& m = find_model("gpt3-xl");
     const double p = graph_param_count(build_op_graph(m, inference(1, 128)));
     CHECK(graph_param_count(build_op_graph(m, inference(4, 2048))) == p);
-    CHECK(graph_param_count(build_op_graph(m, training(2, 512))) == p);
+    CHECK(graph_param_count(build_op_graph(m, test::training(2, 512))) == p);
   }
 
   TEST_CASE("activation bytes grow linearly with batch; inference keeps none") {
     for (const auto& m : model_zoo()) {
       CAPTURE(m.id);
-      const double s1 = graph_saved_bytes(build_op_graph(m, training(1, 128)));
-      const double s2 = graph_saved_bytes(build_op_graph(m, training(2, 128)));
-      const double s4 = graph_saved_bytes(build_op_graph(m, training(4, 128)));
+      const double s1 = graph_saved_bytes(build_op_graph(m, test::training(1, 128)));
+      const double s2 = graph_saved_bytes(build_op_graph(m, test::training(2, 128)));
+      const double s4 = graph_saved_bytes(build_op_graph(m, test::training(4, 128)));
       CHECK(s1 > 0);
       CHECK(graph_saved_bytes(build_op_graph(m, inference(4, 128))) == 0);
       if (m.architecture == Architecture::mixtral || m.architecture == Architecture::qwen2_moe) {
@@ -93,7 +92,7 @@ TEST_SUITE("graph_memory") {
     // H=8, 2 heads (hd 4), F=32, V=10, batch 1, seq 4 -> R = 4 rows, dropout 0.1.
     const char* cfg = R"({"model_type":"gpt2","n_embd":8,"n_head":2,"n_layer":1,
                           "n_inner":32,"vocab_size":10,"n_positions":16})";
-    const OpGraph g = build_op_graph(parse_model_config(cfg, "tiny"), training(1, 4));
+    const OpGraph g = build_op_graph(parse_model_config(cfg, "tiny"), test::training(1, 4));
     REQUIRE(g.sections.size() == 3);
     double layer = 0;
     for (const auto& o : g.sections[1].ops) layer += o.saved_bytes;

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -13,15 +14,10 @@ using namespace tilecast;
 
 namespace {
 
-std::string error_of(const std::string& interconnect, const std::string& extra = "") {
+std::string interconnect_error(const std::string& interconnect, const std::string& extra = "") {
   const std::string text = R"({"id": "x", "interconnect": )" + interconnect + extra +
                            R"(, "interconnect_source": "test"})";
-  try {
-    parse_gpu_interconnect(text, "gpu.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { (void)parse_gpu_interconnect(text, "gpu.json"); });
 }
 
 }  // namespace
@@ -83,20 +79,23 @@ TEST_SUITE("interconnect") {
   }
 
   TEST_CASE("errors name the field") {
-    CHECK(error_of(R"({"nvlink": {"generation": 0, "links": 12, "bw_gbps_per_direction": 300,
+    CHECK(interconnect_error(
+              R"({"nvlink": {"generation": 0, "links": 12, "bw_gbps_per_direction": 300,
                    "form": "bridge"}})")
               .find("interconnect.nvlink: field 'generation'") != std::string::npos);
-    CHECK(error_of(R"({"nvlink": {"generation": 3, "links": 12, "bw_gbps_per_direction": 300,
+    CHECK(interconnect_error(
+              R"({"nvlink": {"generation": 3, "links": 12, "bw_gbps_per_direction": 300,
                    "form": "cable"}})")
               .find("field 'form'") != std::string::npos);
-    CHECK(error_of(R"({"pcie": {"generation": 4, "lanes": 16}})")
+    CHECK(interconnect_error(R"({"pcie": {"generation": 4, "lanes": 16}})")
               .find("interconnect.pcie: field 'bw_gbps_per_direction' is missing") !=
           std::string::npos);
-    CHECK(error_of(R"({"infinity_fabric": {"links": 7, "bw_gbps_per_direction": 64}})")
+    CHECK(interconnect_error(R"({"infinity_fabric": {"links": 7, "bw_gbps_per_direction": 64}})")
               .find("'bw_gbps_per_direction_per_link'") != std::string::npos);
-    CHECK(error_of(R"({"nvlnk": {}})").find("'interconnect.nvlnk' is unknown") !=
+    CHECK(interconnect_error(R"({"nvlnk": {}})").find("'interconnect.nvlnk' is unknown") !=
           std::string::npos);
-    CHECK(error_of(R"([1])").find("field 'interconnect' must be an object") != std::string::npos);
+    CHECK(interconnect_error(R"([1])").find("field 'interconnect' must be an object") !=
+          std::string::npos);
     std::string no_source;
     try {
       parse_gpu_interconnect(R"({"interconnect": {}})", "gpu.json");

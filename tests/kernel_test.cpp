@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -20,13 +21,8 @@ namespace {
 using Run = test::CliRun;
 using test::run_cli;
 
-std::string error_of(const std::string& op, const std::string& dims) {
-  try {
-    parse_kernel(op, dims);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+std::string kernel_error(const std::string& op, const std::string& dims) {
+  return test::error_of([&] { (void)parse_kernel(op, dims); });
 }
 
 std::string device(const std::string& stem) {
@@ -158,21 +154,21 @@ TEST_SUITE("kernel") {
   }
 
   TEST_CASE("bad kernels are errors that say what is allowed") {
-    CHECK(error_of("conv2d", "1,2").find("unknown op 'conv2d'") != std::string::npos);
-    CHECK(error_of("linear", "1,2,3").find("takes 4 dims") != std::string::npos);
-    CHECK(error_of("add", "1,2,3,4").find("takes 2 dims") != std::string::npos);
+    CHECK(kernel_error("conv2d", "1,2").find("unknown op 'conv2d'") != std::string::npos);
+    CHECK(kernel_error("linear", "1,2,3").find("takes 4 dims") != std::string::npos);
+    CHECK(kernel_error("add", "1,2,3,4").find("takes 2 dims") != std::string::npos);
     const std::string allowed = "allowed: 1 to " + std::to_string(kMaxKernelDim);
-    CHECK(error_of("add", "0,5").find(allowed) != std::string::npos);
-    CHECK(error_of("add", "-3,5").find(allowed) != std::string::npos);
-    CHECK(error_of("add", "1.5,5").find("not a positive whole number") != std::string::npos);
-    CHECK(error_of("add", "x,5").find("not a positive whole number") != std::string::npos);
-    CHECK(error_of("add", std::to_string(kMaxKernelDim + 1) + ",5").find(allowed) !=
+    CHECK(kernel_error("add", "0,5").find(allowed) != std::string::npos);
+    CHECK(kernel_error("add", "-3,5").find(allowed) != std::string::npos);
+    CHECK(kernel_error("add", "1.5,5").find("not a positive whole number") != std::string::npos);
+    CHECK(kernel_error("add", "x,5").find("not a positive whole number") != std::string::npos);
+    CHECK(kernel_error("add", std::to_string(kMaxKernelDim + 1) + ",5").find(allowed) !=
           std::string::npos);
-    CHECK(error_of("add", std::to_string(kMaxKernelDim) + ",5") == "");
-    CHECK(error_of("add", "99999999999999999999999,5").find("not a positive whole number") !=
+    CHECK(kernel_error("add", std::to_string(kMaxKernelDim) + ",5") == "");
+    CHECK(kernel_error("add", "99999999999999999999999,5").find("not a positive whole number") !=
           std::string::npos);
-    CHECK(error_of("bmm", ",1,1,1") != "");
-    CHECK(error_of("add", "4,8") == "");
+    CHECK(kernel_error("bmm", ",1,1,1") != "");
+    CHECK(kernel_error("add", "4,8") == "");
   }
 
   TEST_CASE("the CLI: learned by default, non-zero exit and a message for bad input") {

@@ -29,17 +29,9 @@ const char* kStem = "CPU_dry_run_x86_64";
 
 std::string sample_dir() { return test::repo_dir() + "/tests/data/measure_sample"; }
 
-std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::vector<MeasuredKernel> sample_rows() {
   std::vector<MeasuredKernel> rows;
-  for (const auto& p : files_in(sample_dir() + "/kernels", ".csv")) {
+  for (const auto& p : test::files_in(sample_dir() + "/kernels", ".csv")) {
     auto part = parse_kernel_csv(test::read_file(p), p);
     rows.insert(rows.end(), part.begin(), part.end());
   }
@@ -48,7 +40,7 @@ std::vector<MeasuredKernel> sample_rows() {
 
 std::map<std::string, GpuSpec> sample_devices() {
   std::map<std::string, GpuSpec> devices;
-  for (const auto& p : files_in(sample_dir() + "/devices", ".json")) {
+  for (const auto& p : test::files_in(sample_dir() + "/devices", ".json")) {
     GpuSpec g = parse_gpu_spec(test::read_file(p), p);
     devices.emplace(g.name, g);
   }
@@ -132,7 +124,7 @@ TEST_SUITE("measure_kit") {
     const std::string spec = test::read_file(sample_dir() + "/devices/" + kStem + ".json");
     std::vector<E2eInput> inputs;
     int with_option = 0;
-    for (const auto& f : files_in(dir, ".json")) {
+    for (const auto& f : test::files_in(dir, ".json")) {
       const std::string stem = fs::path(f).stem().string();
       const auto name = parse_label_name(stem);
       REQUIRE(name);
@@ -163,7 +155,7 @@ TEST_SUITE("measure_kit") {
 
   TEST_CASE("tilecast eval-kernels and eval-e2e read the sample folder as it is") {
     std::string csvs;
-    for (const auto& p : files_in(sample_dir() + "/kernels", ".csv")) csvs += " " + quoted(p);
+    for (const auto& p : test::files_in(sample_dir() + "/kernels", ".csv")) csvs += " " + quoted(p);
     const Run k = run_cli("eval-kernels --devices " + quoted(sample_dir() + "/devices") + csvs);
     CHECK(k.code == 0);
     CHECK(k.output.find(kDevice) != std::string::npos);

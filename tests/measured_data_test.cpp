@@ -22,18 +22,9 @@ namespace {
 
 std::string h200_dir() { return test::repo_dir() + "/data/measured/h200"; }
 
-std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::map<std::string, GpuSpec> devices_of(const std::string& run) {
   std::map<std::string, GpuSpec> devices;
-  for (const auto& p : files_in(run + "/devices", ".json")) {
+  for (const auto& p : test::files_in(run + "/devices", ".json")) {
     GpuSpec g = parse_gpu_spec(test::read_file(p), p);
     devices.emplace(g.name, g);
   }
@@ -42,7 +33,7 @@ std::map<std::string, GpuSpec> devices_of(const std::string& run) {
 
 std::vector<MeasuredKernel> kernels_of(const std::string& dir) {
   std::vector<MeasuredKernel> rows;
-  for (const auto& p : files_in(dir, ".csv")) {
+  for (const auto& p : test::files_in(dir, ".csv")) {
     auto part = parse_kernel_csv(test::read_file(p), p);
     rows.insert(rows.end(), part.begin(), part.end());
   }
@@ -75,9 +66,9 @@ TEST_SUITE("measured_data") {
 
   TEST_CASE("the H200 whole-model labels evaluate, 25 in the first run, every one finite") {
     const std::string dir = h200_dir() + "/fp32-seed0";
-    const auto labels = files_in(dir + "/labels/NVIDIA_H200", ".json");
+    const auto labels = test::files_in(dir + "/labels/NVIDIA_H200", ".json");
     REQUIRE(labels.size() == 25);
-    const std::string device = test::read_file(files_in(dir + "/devices", ".json").front());
+    const std::string device = test::read_file(test::files_in(dir + "/devices", ".json").front());
     std::vector<E2eInput> inputs;
     for (const auto& p : labels) {
       const std::string stem = fs::path(p).stem().string();

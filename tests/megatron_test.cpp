@@ -36,7 +36,7 @@ ModelConfig gpt(std::int64_t h, std::int64_t layers, std::int64_t heads, std::in
   return parse_model_config(cfg.dump(), "test");
 }
 
-Workload training(std::int64_t batch, std::int64_t seq, DataType t = DataType::bf16) {
+Workload bf16_training(std::int64_t batch, std::int64_t seq, DataType t = DataType::bf16) {
   Workload w = make_workload(Mode::training, batch, seq);
   w.dtype = t;
   return w;
@@ -45,7 +45,7 @@ Workload training(std::int64_t batch, std::int64_t seq, DataType t = DataType::b
 MegatronForecast a100(const ModelConfig& m, std::int64_t batch, std::int64_t seq,
                       const MegatronConfig& c) {
   SystemSpec s = find_system("dgx-a100");
-  return forecast_megatron(find_gpu("a100-80gb-sxm"), s, m, training(batch, seq), c,
+  return forecast_megatron(find_gpu("a100-80gb-sxm"), s, m, bf16_training(batch, seq), c,
                            Predictor::tilecast);
 }
 
@@ -189,7 +189,7 @@ TEST_SUITE("megatron") {
     c.sequence_parallel = false;
     CHECK_THROWS_WITH_AS(
         forecast_megatron(find_gpu("a100-80gb-sxm"), find_system("dgx-a100"), m,
-                          training(4, 2048, DataType::fp8), c, Predictor::tilecast),
+                          bf16_training(4, 2048, DataType::fp8), c, Predictor::tilecast),
         doctest::Contains("fp8"), Error);
     c.dp = 1000;
     CHECK_THROWS_WITH_AS(a100(m, 1000, 2048, c), doctest::Contains("max_nodes"), Error);
@@ -248,9 +248,9 @@ TEST_SUITE("megatron") {
     const GpuSpec& h100 = find_gpu("h100-sxm");
     const SystemSpec dgx = find_system("dgx-h100");
     const MegatronForecast bf16 =
-        forecast_megatron(h100, dgx, m, training(16, 2048), c, Predictor::tilecast);
-    const MegatronForecast fp8 =
-        forecast_megatron(h100, dgx, m, training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+        forecast_megatron(h100, dgx, m, bf16_training(16, 2048), c, Predictor::tilecast);
+    const MegatronForecast fp8 = forecast_megatron(
+        h100, dgx, m, bf16_training(16, 2048, DataType::fp8), c, Predictor::tilecast);
     INFO("bf16 step " << bf16.step_ms << " ms, fp8 " << fp8.step_ms << " ms");
     CHECK(fp8.step_ms < bf16.step_ms);
     CHECK(fp8.step_ms > bf16.step_ms / 2);  // only the GEMMs speed up, and the casts cost
@@ -286,11 +286,11 @@ TEST_SUITE("megatron") {
     // an A100 has no FP8 tensor cores: the error names it and the catalog GPUs that have them
     CHECK_THROWS_WITH_AS(
         forecast_megatron(find_gpu("a100-80gb-sxm"), find_system("dgx-a100"), m,
-                          training(16, 2048, DataType::fp8), c, Predictor::tilecast),
+                          bf16_training(16, 2048, DataType::fp8), c, Predictor::tilecast),
         doctest::Contains("has no fp8 units"), Error);
     try {
       (void)forecast_megatron(find_gpu("a100-80gb-sxm"), find_system("dgx-a100"), m,
-                              training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+                              bf16_training(16, 2048, DataType::fp8), c, Predictor::tilecast);
     } catch (const Error& e) {
       const std::string what = e.what();
       CHECK(what.find("NVIDIA A100") != std::string::npos);
@@ -301,7 +301,7 @@ TEST_SUITE("megatron") {
     // MI300X trains in FP8 too (CDNA 3 has FP8 matrix cores)
     const MegatronForecast mi =
         forecast_megatron(find_gpu("mi300x"), find_system("mi300x-8x"), m,
-                          training(16, 2048, DataType::fp8), c, Predictor::tilecast);
+                          bf16_training(16, 2048, DataType::fp8), c, Predictor::tilecast);
     CHECK(std::isfinite(mi.step_ms));
     CHECK(mi.step_ms > 0);
   }

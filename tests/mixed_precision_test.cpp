@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -17,19 +18,8 @@ using namespace tilecast;
 
 namespace {
 
-Workload training(std::int64_t batch, std::int64_t seq, DataType t) {
-  Workload w = make_workload(Mode::training, batch, seq);
-  w.dtype = t;
-  return w;
-}
-
-std::string error_of(const std::string& request) {
-  try {
-    api::forecast_model(request);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+std::string forecast_error(const std::string& request) {
+  return test::error_of([&] { (void)api::forecast_model(request); });
 }
 
 }  // namespace
@@ -37,8 +27,8 @@ std::string error_of(const std::string& request) {
 TEST_SUITE("mixed_precision") {
   TEST_CASE("autocast: GEMMs in the half type, every other kernel FP32, casts per linear") {
     const ModelConfig m = find_model("gpt2-large");
-    const OpGraph g32 = build_op_graph(m, training(4, 512, DataType::fp32));
-    const OpGraph g16 = build_op_graph(m, training(4, 512, DataType::bf16));
+    const OpGraph g32 = build_op_graph(m, test::training(4, 512, DataType::fp32));
+    const OpGraph g16 = build_op_graph(m, test::training(4, 512, DataType::bf16));
     int gemms = 0, casts = 0;
     for (const auto& s : g16.sections)
       for (const auto& o : s.ops) {
@@ -75,9 +65,9 @@ TEST_SUITE("mixed_precision") {
       const GpuSpec& g = find_gpu(gpu);
       const ModelConfig m = find_model("llama2-7b");
       const ModelForecast f32 =
-          forecast_model(g, m, training(1, 1024, DataType::fp32), Predictor::tilecast);
+          forecast_model(g, m, test::training(1, 1024, DataType::fp32), Predictor::tilecast);
       const ModelForecast f16 =
-          forecast_model(g, m, training(1, 1024, DataType::bf16), Predictor::tilecast);
+          forecast_model(g, m, test::training(1, 1024, DataType::bf16), Predictor::tilecast);
       CHECK(f16.latency_ms < f32.latency_ms);
       CHECK(f16.latency_ms > f32.latency_ms / 16);
       CHECK(f32.roofline_fallbacks.empty());
@@ -103,15 +93,16 @@ TEST_SUITE("mixed_precision") {
           autocast_caveat || c.get<std::string>().find("autocast") != std::string::npos;
     CHECK(autocast_caveat);
     // a precision the GPU lacks: an error naming its precisions
-    const std::string v100 = error_of(
+    const std::string v100 = forecast_error(
         R"({"gpu":"v100-sxm","model":"gpt2","batch":1,"seq":128,"mode":"training","precision":"bf16"})");
     CHECK(v100.find("no bf16") != std::string::npos);
     CHECK(v100.find("fp16") != std::string::npos);
-    CHECK(error_of(base + R"(,"precision":"fp8"})").find("'precision'") != std::string::npos);
-    CHECK(error_of(base + R"(,"precision":"fp12"})").find("'precision'") != std::string::npos);
+    CHECK(forecast_error(base + R"(,"precision":"fp8"})").find("'precision'") != std::string::npos);
+    CHECK(forecast_error(base + R"(,"precision":"fp12"})").find("'precision'") !=
+          std::string::npos);
     // fp16 on a V100 (tensor cores): forecast
     CHECK(
-        error_of(
+        forecast_error(
             R"({"gpu":"v100-sxm","model":"gpt2","batch":1,"seq":128,"mode":"training","precision":"fp16"})")
             .empty());
   }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -12,15 +13,6 @@
 using namespace tilecast;
 
 namespace {
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_model_config(text, "config.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const char* kLlama = R"({"architectures":["LlamaForCausalLM"],"hidden_size":4096,
   "num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,
@@ -77,37 +69,43 @@ TEST_SUITE("model_config") {
   }
 
   TEST_CASE("bad configs name the field or list the architectures") {
-    CHECK(error_of("not json").find("not valid JSON") != std::string::npos);
-    CHECK(error_of("[1,2]").find("expected a JSON object") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"t5"})").find("supported: gpt2, bert, opt, llama") !=
+    CHECK(test::config_error("not json").find("not valid JSON") != std::string::npos);
+    CHECK(test::config_error("[1,2]").find("expected a JSON object") != std::string::npos);
+    CHECK(test::config_error(R"({"model_type":"t5"})").find("supported: gpt2, bert, opt, llama") !=
           std::string::npos);
-    CHECK(error_of(R"({"architectures":["MambaForCausalLM"]})").find("supported") !=
+    CHECK(test::config_error(R"({"architectures":["MambaForCausalLM"]})").find("supported") !=
           std::string::npos);
-    CHECK(error_of(R"({"model_type":"llama","num_hidden_layers":2,"num_attention_heads":2,
+    CHECK(test::config_error(R"({"model_type":"llama","num_hidden_layers":2,"num_attention_heads":2,
                        "intermediate_size":8,"vocab_size":10})")
               .find("'hidden_size' is missing") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":64,"n_layer":0,"n_head":2,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":64,"n_layer":0,"n_head":2,"vocab_size":10})")
               .find("'n_layer'") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":-64,"n_layer":1,"n_head":2,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":-64,"n_layer":1,"n_head":2,"vocab_size":10})")
               .find("'n_embd'") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":64.5,"n_layer":1,"n_head":2,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":64.5,"n_layer":1,"n_head":2,"vocab_size":10})")
               .find("must be an integer") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":"64","n_layer":1,"n_head":2,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":"64","n_layer":1,"n_head":2,"vocab_size":10})")
               .find("'n_embd'") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":64,"n_layer":1,"n_head":5,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":64,"n_layer":1,"n_head":5,"vocab_size":10})")
               .find("does not divide") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":64,"n_layer":1,"n_head":4})")
+    CHECK(test::config_error(R"({"model_type":"gpt2","n_embd":64,"n_layer":1,"n_head":4})")
               .find("'vocab_size' is missing") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":1,
+    CHECK(test::config_error(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":1,
                        "num_attention_heads":4,"num_key_value_heads":3,"intermediate_size":8,
                        "vocab_size":10})")
               .find("num_key_value_heads") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"gpt2","n_embd":1e300,"n_layer":1,"n_head":4,"vocab_size":10})")
+    CHECK(test::config_error(
+              R"({"model_type":"gpt2","n_embd":1e300,"n_layer":1,"n_head":4,"vocab_size":10})")
               .find("'n_embd'") != std::string::npos);
-    CHECK(error_of(R"({"model_type":"bert","hidden_size":64,"num_hidden_layers":1,
+    CHECK(test::config_error(R"({"model_type":"bert","hidden_size":64,"num_hidden_layers":1,
                        "num_attention_heads":4,"vocab_size":10,"hidden_act":"mish"})")
               .find("hidden_act") != std::string::npos);
     std::string deep(200, '[');
-    CHECK(error_of(deep).find("JSON") != std::string::npos);
+    CHECK(test::config_error(deep).find("JSON") != std::string::npos);
   }
 }

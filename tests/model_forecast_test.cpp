@@ -16,8 +16,8 @@ using namespace tilecast;
 
 namespace {
 
-std::string request(const std::string& model, long long batch, long long seq,
-                    const std::string& mode) {
+std::string model_request(const std::string& model, long long batch, long long seq,
+                          const std::string& mode) {
   nlohmann::json r;
   r["gpu"] = "a100-80gb-pcie";
   r["model"] = model;
@@ -81,7 +81,7 @@ TEST_SUITE("model_forecast") {
 
   TEST_CASE("the API response carries every documented field") {
     const auto j =
-        nlohmann::json::parse(api::forecast_model(request("gpt3_27", 1, 2048, "training")));
+        nlohmann::json::parse(api::forecast_model(model_request("gpt3_27", 1, 2048, "training")));
     for (const char* k :
          {"tilecast_version", "gpu", "model", "mode", "batch", "seq", "predictor", "latency_ms",
           "band_low_ms", "band_high_ms", "forward_ms", "backward_ms", "samples_per_s",
@@ -97,18 +97,18 @@ TEST_SUITE("model_forecast") {
     CHECK(j["layers"][1]["count"] == 32);
     CHECK(j["latency_ms"].get<double>() == doctest::Approx(j["roofline_latency_ms"].get<double>()));
     // deterministic
-    CHECK(api::forecast_model(request("gpt3_27", 1, 2048, "training")) ==
-          api::forecast_model(request("gpt3_27", 1, 2048, "training")));
+    CHECK(api::forecast_model(model_request("gpt3_27", 1, 2048, "training")) ==
+          api::forecast_model(model_request("gpt3_27", 1, 2048, "training")));
   }
 
   TEST_CASE("llama lists its substitutions; inline configs work") {
     const auto j =
-        nlohmann::json::parse(api::forecast_model(request("llama3-8b", 1, 512, "inference")));
+        nlohmann::json::parse(api::forecast_model(model_request("llama3-8b", 1, 512, "inference")));
     bool silu = false;
     for (const auto& s : j["substitutions"])
       if (s["kernel"] == "silu" && s["forecast_as"] == "gelu") silu = true;
     CHECK(silu);
-    nlohmann::json r = nlohmann::json::parse(request("x", 1, 64, "inference"));
+    nlohmann::json r = nlohmann::json::parse(model_request("x", 1, 64, "inference"));
     r["model"] = nlohmann::json::parse(
         R"({"model_type":"gpt2","n_embd":64,"n_layer":2,"n_head":4,"vocab_size":100})");
     const auto k = nlohmann::json::parse(api::forecast_model(r.dump()));
@@ -132,17 +132,20 @@ TEST_SUITE("model_forecast") {
   }
 
   TEST_CASE("bad requests are clear errors") {
-    CHECK(api_error(request("gpt3_27", 0, 2048, "training")).find("'batch'") != std::string::npos);
-    CHECK(api_error(request("gpt3_27", 1, -3, "training")).find("'seq'") != std::string::npos);
-    CHECK(api_error(request("gpt3_27", 1, 2048, "serving")).find("'mode'") != std::string::npos);
-    CHECK(api_error(request("nope", 1, 2048, "training")).find("unknown model") !=
+    CHECK(api_error(model_request("gpt3_27", 0, 2048, "training")).find("'batch'") !=
           std::string::npos);
-    CHECK(api_error(request("gpt3_27", 1LL << 30, 1LL << 30, "training")).find("too large") !=
+    CHECK(api_error(model_request("gpt3_27", 1, -3, "training")).find("'seq'") !=
+          std::string::npos);
+    CHECK(api_error(model_request("gpt3_27", 1, 2048, "serving")).find("'mode'") !=
+          std::string::npos);
+    CHECK(api_error(model_request("nope", 1, 2048, "training")).find("unknown model") !=
+          std::string::npos);
+    CHECK(api_error(model_request("gpt3_27", 1LL << 30, 1LL << 30, "training")).find("too large") !=
           std::string::npos);
     CHECK(api_error(R"({"gpu":"a100-80gb-pcie","batch":1,"seq":8})").find("'model'") !=
           std::string::npos);
     CHECK(api_error("not json").find("not valid JSON") != std::string::npos);
-    nlohmann::json r = nlohmann::json::parse(request("gpt2", 1, 8, "training"));
+    nlohmann::json r = nlohmann::json::parse(model_request("gpt2", 1, 8, "training"));
     r["batch"] = 1.5;
     CHECK(api_error(r.dump()).find("integer") != std::string::npos);
     r["batch"] = 1e30;
@@ -165,7 +168,7 @@ TEST_SUITE("model_forecast") {
       before = f.latency_ms;
     }
     // Still an error, in words, where a dimension would outgrow any GPU's memory.
-    const std::string e = api_error(request("gpt3_27", 1LL << 30, 1LL << 30, "training"));
+    const std::string e = api_error(model_request("gpt3_27", 1LL << 30, 1LL << 30, "training"));
     CHECK(e.find("2^31") == std::string::npos);
     CHECK(e.find("memory") != std::string::npos);
   }

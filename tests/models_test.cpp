@@ -8,6 +8,7 @@
 #include <string>
 
 #include "graph/blocks/blocks.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -18,15 +19,6 @@
 using namespace tilecast;
 
 namespace {
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_model_config(text, "config.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 double graph_params(const ModelConfig& m) {
   return graph_param_count(build_op_graph(m, make_workload(Mode::inference, 1, 1)));
@@ -236,30 +228,34 @@ TEST_SUITE("models") {
   TEST_CASE("unsupported fields are errors that name them") {
     const std::string llama = R"("architectures":["LlamaForCausalLM"],"hidden_size":64,
       "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
-    CHECK(error_of("{" + llama + R"(,"quantization_config":{"quant_method":"gptq"}})")
+    CHECK(test::config_error("{" + llama + R"(,"quantization_config":{"quant_method":"gptq"}})")
               .find("'quantization_config'") != std::string::npos);
-    const std::string rope = error_of("{" + llama + R"(,"rope_scaling":{"type":"fancy"}})");
+    const std::string rope =
+        test::config_error("{" + llama + R"(,"rope_scaling":{"type":"fancy"}})");
     CHECK(rope.find("'rope_scaling'") != std::string::npos);
     CHECK(rope.find("yarn") != std::string::npos);
-    CHECK(error_of("{" + llama + R"(,"rope_scaling":{"rope_type":"llama3","factor":8}})").empty());
+    CHECK(test::config_error("{" + llama + R"(,"rope_scaling":{"rope_type":"llama3","factor":8}})")
+              .empty());
     const std::string gemma = R"("model_type":"gemma","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
-    const std::string act = error_of("{" + gemma + R"(,"hidden_activation":"mish"})");
+    const std::string act = test::config_error("{" + gemma + R"(,"hidden_activation":"mish"})");
     CHECK(act.find("'hidden_activation'") != std::string::npos);
     CHECK(act.find("silu") != std::string::npos);
     const std::string moe = R"("model_type":"mixtral","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100)";
-    CHECK(error_of("{" + moe + "}").find("'num_local_experts'") != std::string::npos);
-    CHECK(error_of("{" + moe + R"(,"num_local_experts":100000})").find("'num_local_experts'") !=
-          std::string::npos);
-    CHECK(error_of("{" + moe + R"(,"num_local_experts":2,"num_experts_per_tok":3})")
+    CHECK(test::config_error("{" + moe + "}").find("'num_local_experts'") != std::string::npos);
+    CHECK(test::config_error("{" + moe + R"(,"num_local_experts":100000})")
+              .find("'num_local_experts'") != std::string::npos);
+    CHECK(test::config_error("{" + moe + R"(,"num_local_experts":2,"num_experts_per_tok":3})")
               .find("'num_experts_per_tok'") != std::string::npos);
     const std::string qwen = R"("model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4)";
-    CHECK(error_of("{" + qwen + "}").find("'moe_intermediate_size'") != std::string::npos);
-    CHECK(error_of("{" + qwen + R"(,"moe_intermediate_size":32,"use_sliding_window":true})")
-              .find("'use_sliding_window'") != std::string::npos);
-    CHECK(error_of("{" + qwen + R"(,"moe_intermediate_size":32,"mlp_only_layers":[-1]})")
+    CHECK(test::config_error("{" + qwen + "}").find("'moe_intermediate_size'") !=
+          std::string::npos);
+    CHECK(
+        test::config_error("{" + qwen + R"(,"moe_intermediate_size":32,"use_sliding_window":true})")
+            .find("'use_sliding_window'") != std::string::npos);
+    CHECK(test::config_error("{" + qwen + R"(,"moe_intermediate_size":32,"mlp_only_layers":[-1]})")
               .find("'mlp_only_layers'") != std::string::npos);
   }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "parallel/parallel.hpp"
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/comm.hpp"
@@ -26,14 +27,10 @@ using namespace tilecast;
 
 namespace {
 
-Workload training(std::int64_t batch, std::int64_t seq) {
-  return make_workload(Mode::training, batch, seq);
-}
-
 ParallelForecast run(const std::string& model, std::int64_t batch, std::int64_t seq,
                      ParallelConfig c, Predictor p = Predictor::tilecast) {
   return forecast_parallel(find_gpu("a100-40gb-sxm"), find_system("dgx-a100"), find_model(model),
-                           training(batch, seq), c, p);
+                           test::training(batch, seq), c, p);
 }
 
 double all_reduce_ms(int gpus, double bytes) {
@@ -66,7 +63,7 @@ TEST_SUITE("parallel") {
       const std::int64_t seq = std::string(m) == "llama3-8b" ? 64 : 128;
       for (Predictor p : {Predictor::tilecast, Predictor::roofline}) {
         const ModelForecast single =
-            forecast_model(find_gpu("a100-40gb-sxm"), find_model(m), training(2, seq), p);
+            forecast_model(find_gpu("a100-40gb-sxm"), find_model(m), test::training(2, seq), p);
         const ParallelForecast par = run(m, 2, seq, {}, p);
         CHECK(par.step_ms == doctest::Approx(single.latency_ms).epsilon(1e-9));
         CHECK(par.forward_ms + par.backward_ms == doctest::Approx(single.latency_ms).epsilon(1e-9));
@@ -88,7 +85,7 @@ TEST_SUITE("parallel") {
     c.dp = 4;
     const ParallelForecast dp = run("gpt2-large", 8, 256, c);
     const ModelForecast rank = forecast_model(find_gpu("a100-40gb-sxm"), find_model("gpt2-large"),
-                                              training(2, 256), Predictor::tilecast);
+                                              test::training(2, 256), Predictor::tilecast);
     // the step is at least one rank's compute and less than compute plus all communication
     CHECK(dp.step_ms >= rank.latency_ms * (1 - 1e-9));
     const StageStreams& s = dp.stages[0];
@@ -125,7 +122,7 @@ TEST_SUITE("parallel") {
     for (const char* m : {"gpt2-large", "llama3-8b", "bert-large", "opt-1.3b"}) {
       CAPTURE(m);
       const ModelConfig& model = find_model(m);
-      const OpGraph g = build_op_graph(detail::shard_model(model, 4), training(1, 128));
+      const OpGraph g = build_op_graph(detail::shard_model(model, 4), test::training(1, 128));
       const auto [fw, bw] = tp_collectives(g);
       CHECK(fw == 2 * model.num_layers + 1);  // row-parallel out/down + vocabulary embedding
       CHECK(bw == 2 * model.num_layers + 1);  // column-parallel qkv/up + vocabulary head
@@ -242,7 +239,7 @@ TEST_SUITE("parallel") {
                              2 * sbh};
     // Megatron keeps every activation in 16 bits; tilecast's FP32 graph, halved, is that run
     // (an autocast graph keeps norms, softmax and the residual stream in FP32: more)
-    const Workload w = training(1, 2048);
+    const Workload w = test::training(1, 2048);
     const Recompute modes[3] = {Recompute::none, Recompute::selective, Recompute::full};
     for (int i = 0; i < 3; ++i) {
       OpGraph g = build_op_graph(detail::shard_model(gpt3, 8), w);
@@ -312,7 +309,7 @@ TEST_SUITE("parallel") {
 
   TEST_CASE(
       "mixed precision: Workload::dtype sets 2 + 2 + 12 bytes a parameter, 16-bit GEMM inputs") {
-    Workload w = training(4, 256);
+    Workload w = test::training(4, 256);
     const ParallelForecast fp32 =
         forecast_parallel(find_gpu("a100-40gb-sxm"), find_system("dgx-a100"), find_model("gpt2"), w,
                           {.dp = 2}, Predictor::roofline);
@@ -360,7 +357,7 @@ TEST_SUITE("parallel") {
     const std::string pcie = [&] {
       try {
         forecast_parallel(find_gpu("a100-40gb-pcie"), find_system("a100-pcie-nvlink-pairs-4x"),
-                          find_model("gpt2"), training(8, 128), c, Predictor::roofline);
+                          find_model("gpt2"), test::training(8, 128), c, Predictor::roofline);
       } catch (const Error& e) {
         return std::string(e.what());
       }
@@ -464,7 +461,7 @@ TEST_SUITE("parallel_plan") {
     // a plan entry is the forecast of its configuration
     const PlanEntry& best = r.by_step.front();
     const ParallelForecast f = forecast_parallel(gpu, system, find_model("gpt2-large"),
-                                                 training(16, 512), best.config, q.predictor);
+                                                 test::training(16, 512), best.config, q.predictor);
     CHECK(f.step_ms == doctest::Approx(best.step_ms).epsilon(1e-12));
     q.gpus = 16;
     CHECK_THROWS_WITH_AS(

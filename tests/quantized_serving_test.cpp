@@ -19,7 +19,7 @@ using namespace tilecast;
 
 namespace {
 
-ServingRequest request(DataType t, std::int64_t batch = 8) {
+ServingRequest quantized_request(DataType t, std::int64_t batch = 8) {
   ServingRequest r;
   r.prompt = 2048;
   r.output = 128;
@@ -40,8 +40,8 @@ TEST_SUITE("serving-quantized") {
   TEST_CASE("fp8 (W8A8) on an H100: faster prefill, 1-byte weights, a larger batch") {
     const GpuSpec& h100 = find_gpu("h100-sxm");
     const ModelConfig& m = find_model("llama3-8b");
-    const ServingForecast bf16 = forecast_serving(h100, m, request(DataType::bf16));
-    const ServingForecast fp8 = forecast_serving(h100, m, request(DataType::fp8));
+    const ServingForecast bf16 = forecast_serving(h100, m, quantized_request(DataType::bf16));
+    const ServingForecast fp8 = forecast_serving(h100, m, quantized_request(DataType::fp8));
     INFO("prefill bf16 " << bf16.prefill_ms << " fp8 " << fp8.prefill_ms << "; decode bf16 "
                          << bf16.decode_ms_per_token << " fp8 " << fp8.decode_ms_per_token);
     CHECK(fp8.prefill_ms < bf16.prefill_ms);
@@ -57,7 +57,7 @@ TEST_SUITE("serving-quantized") {
     CHECK_FALSE(mentions(bf16.caveats, "Transferred model"));
 
     // an FP8 KV cache: half the bytes per token, more sequences fit, decode reads less
-    ServingRequest kv = request(DataType::fp8);
+    ServingRequest kv = quantized_request(DataType::fp8);
     kv.kv_cache = DataType::fp8;
     const ServingForecast fp8kv = forecast_serving(h100, m, kv);
     CHECK(fp8kv.kv_cache_bytes_per_token == doctest::Approx(fp8.kv_cache_bytes_per_token / 2));
@@ -67,23 +67,25 @@ TEST_SUITE("serving-quantized") {
 
   TEST_CASE("fp8 needs FP8 tensor cores: the error names the GPU and those that have them") {
     const ModelConfig& m = find_model("llama3-8b");
-    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("a100-80gb-sxm"), m, request(DataType::fp8)),
-                         doctest::Contains("has no fp8 units"), Error);
+    CHECK_THROWS_WITH_AS(
+        forecast_serving(find_gpu("a100-80gb-sxm"), m, quantized_request(DataType::fp8)),
+        doctest::Contains("has no fp8 units"), Error);
     try {
-      (void)forecast_serving(find_gpu("a100-80gb-sxm"), m, request(DataType::fp8));
+      (void)forecast_serving(find_gpu("a100-80gb-sxm"), m, quantized_request(DataType::fp8));
     } catch (const Error& e) {
       const std::string what = e.what();
       CHECK(what.find("Hopper (") != std::string::npos);
       CHECK(what.find("h100-sxm") != std::string::npos);
       CHECK(what.find("CDNA 3 (mi300x") != std::string::npos);
     }
-    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, request(DataType::int8)),
-                         doctest::Contains("serving takes fp32, fp16, bf16, fp8"), Error);
-    ServingRequest bad = request(DataType::bf16);
+    CHECK_THROWS_WITH_AS(
+        forecast_serving(find_gpu("h100-sxm"), m, quantized_request(DataType::int8)),
+        doctest::Contains("serving takes fp32, fp16, bf16, fp8"), Error);
+    ServingRequest bad = quantized_request(DataType::bf16);
     bad.kv_cache = DataType::fp16;
     CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, bad),
                          doctest::Contains("allowed: bf16"), Error);
-    bad = request(DataType::fp8);
+    bad = quantized_request(DataType::fp8);
     bad.weights = WeightFormat::int4;
     CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("h100-sxm"), m, bad),
                          doctest::Contains("weight-only"), Error);
@@ -94,7 +96,7 @@ TEST_SUITE("serving-quantized") {
   TEST_CASE("weight-only int4 / int8: decode reads packed weights, prefill pays a dequantize") {
     const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
     const ModelConfig& m = find_model("llama3-8b");
-    ServingRequest r = request(DataType::fp16, 1);
+    ServingRequest r = quantized_request(DataType::fp16, 1);
     const ServingForecast fp16 = forecast_serving(a100, m, r);
     r.weights = WeightFormat::int8;
     const ServingForecast int8 = forecast_serving(a100, m, r);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/checked.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/comm.hpp"
 #include "tilecast/error.hpp"
@@ -27,18 +28,6 @@ double cpu_seconds(F&& f) {
   return double(std::clock() - t0) / CLOCKS_PER_SEC;
 }
 
-// The message of the tilecast::Error `f` throws; fails the test when it does not throw one.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const tilecast::Error& e) {
-    return e.what();
-  }
-  FAIL("no tilecast::Error");
-  return {};
-}
-
 bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
@@ -48,13 +37,13 @@ bool has(const std::string& s, const std::string& part) {
 TEST_SUITE("robustness") {
   TEST_CASE("tp x pp and dp x tp x pp are 64-bit products, refused with the fields named") {
     // the reproducer: tp 65536 x pp 65536 wrapped to 0 and `gpus % 0` trapped
-    const std::string e = error_of([] {
+    const std::string e = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","model":"gpt2","batch":1,"seq":1,"tp":65536,"pp":65536,"gpus":1})");
     });
     INFO(e);
     CHECK(has(e, "tp x pp = 4294967296"));
-    const std::string e2 = error_of([] {
+    const std::string e2 = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","model":"gpt2","batch":1,"seq":1,"mode":"training",)"
           R"("dp":65536,"tp":65536,"pp":65536})");
@@ -121,14 +110,14 @@ TEST_SUITE("robustness") {
   TEST_CASE("the divisors in an error message are found in O(sqrt n)") {
     std::string e;
     const double s = cpu_seconds([&] {
-      e = error_of([] {
+      e = tilecast::test::error_of([] {
         tilecast::api::forecast_model(
             R"({"gpu":"h100-sxm","model":"gpt2","batch":2147483647,"seq":1,"mode":"training","dp":2})");
       });
     });
     CHECK(s < 0.5);                            // was 4.3 s
     CHECK(has(e, "valid dp: 1, 2147483647"));  // 2^31 - 1 is prime
-    const std::string e2 = error_of([] {
+    const std::string e2 = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","model":"gpt2","batch":36,"seq":1,"mode":"training","dp":5})");
     });
@@ -138,12 +127,12 @@ TEST_SUITE("robustness") {
   TEST_CASE("a field of the wrong type is a named error, never a JSON library exception") {
     for (const char* v : {"0", "[]", "{}", "true"}) {
       CAPTURE(v);
-      const std::string e = error_of([&] {
+      const std::string e = tilecast::test::error_of([&] {
         tilecast::api::forecast_kernel(
             std::string(R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"predictor":)") + v + "}");
       });
       CHECK(has(e, "field 'predictor' must be a string"));
-      const std::string e2 = error_of([&] {
+      const std::string e2 = tilecast::test::error_of([&] {
         tilecast::api::forecast_kernel(
             std::string(R"({"gpu":"h100-sxm","op":"add","dims":[10,10],"precision":)") + v + "}");
       });
@@ -158,7 +147,7 @@ TEST_SUITE("robustness") {
 
   // The megatron engine's sizes: the same products, each checked in 64 bits (was int, UB).
   TEST_CASE("megatron engine: tp x pp, pp x virtual_stages and widths are checked products") {
-    const std::string e = error_of([] {
+    const std::string e = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","model":"llama3-8b","batch":1,"seq":1,"mode":"training",)"
           R"("precision":"bf16","engine":"megatron","tp":65536,"pp":65536,"gpus":1})");
@@ -166,7 +155,7 @@ TEST_SUITE("robustness") {
     INFO(e);
     CHECK(has(e, "tp x pp x cp = 4294967296"));
     // a system large enough for 65536 GPUs: the chunk count check names the 64-bit product
-    const std::string e2 = error_of([] {
+    const std::string e2 = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","model":"llama3-8b","batch":1,"seq":1,"mode":"training",)"
           R"("precision":"bf16","engine":"megatron","pp":65536,"virtual_stages":65536,)"
@@ -177,7 +166,7 @@ TEST_SUITE("robustness") {
     INFO(e2);
     CHECK(has(e2, "pp x virtual_stages = 4294967296"));
     // heads x head_dim past 2^62 (was a wrapped int64 width)
-    const std::string e3 = error_of([] {
+    const std::string e3 = tilecast::test::error_of([] {
       tilecast::api::forecast_model(
           R"({"gpu":"h100-sxm","batch":1,"seq":1,"mode":"training","precision":"bf16",)"
           R"("engine":"megatron","model":{"architectures":["LlamaForCausalLM"],)"
@@ -194,7 +183,7 @@ TEST_SUITE("robustness") {
       "serving simulations and capacity plans are refused by the work budget before running") {
     std::string e;
     const double s = cpu_seconds([&] {
-      e = error_of([] {
+      e = tilecast::test::error_of([] {
         tilecast::api::forecast_serving(
             R"({"gpu":"h100-sxm","model":"gpt2","prompt":1,"output":2147483648,"qps":1,)"
             R"("requests":1000000})");
@@ -203,7 +192,7 @@ TEST_SUITE("robustness") {
     CHECK(s < 0.5);
     CHECK(has(e, "serving simulation: about"));
     CHECK(has(e, "over the budget"));
-    const std::string e2 = error_of([] {
+    const std::string e2 = tilecast::test::error_of([] {
       tilecast::api::plan_capacity(
           R"({"gpu":["h100-sxm","a100-80gb-sxm"],"model":"llama3-8b","qps":20,"slo_ttft_ms":500,)"
           R"("slo_tpot_ms":30,"prompt":512,"output":4096,"requests":100000,"max_gpus":1024})");

@@ -19,8 +19,8 @@ using namespace tilecast;
 
 namespace {
 
-ServingRequest request(std::int64_t prompt, std::int64_t output, std::int64_t batch,
-                       DataType dtype = DataType::bf16) {
+ServingRequest serving_request(std::int64_t prompt, std::int64_t output, std::int64_t batch,
+                               DataType dtype = DataType::bf16) {
   ServingRequest r;
   r.prompt = prompt;
   r.output = output;
@@ -51,8 +51,8 @@ TEST_SUITE("serving") {
   }
 
   TEST_CASE("weights and the memory breakdown of Llama-2 7B in BF16") {
-    const ServingForecast f =
-        forecast_serving(find_gpu("a100-80gb-sxm"), find_model("llama2-7b"), request(512, 128, 4));
+    const ServingForecast f = forecast_serving(find_gpu("a100-80gb-sxm"), find_model("llama2-7b"),
+                                               serving_request(512, 128, 4));
     // 6,738,415,616 parameters x 2 bytes
     CHECK(f.memory.weights_gb == doctest::Approx(13.477).epsilon(0.001));
     // 524,288 bytes x 4 sequences x 640 tokens
@@ -67,17 +67,19 @@ TEST_SUITE("serving") {
   TEST_CASE("max_batch and max_context solve the memory equation") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");
-    const ServingForecast f = forecast_serving(gpu, model, request(512, 256, 8));
+    const ServingForecast f = forecast_serving(gpu, model, serving_request(512, 256, 8));
     REQUIRE(f.max_batch > 8);
     // the largest batch fits, one more does not
-    CHECK(forecast_serving(gpu, model, request(512, 256, f.max_batch)).memory.fits);
-    CHECK_FALSE(forecast_serving(gpu, model, request(512, 256, f.max_batch + 1)).memory.fits);
+    CHECK(forecast_serving(gpu, model, serving_request(512, 256, f.max_batch)).memory.fits);
+    CHECK_FALSE(
+        forecast_serving(gpu, model, serving_request(512, 256, f.max_batch + 1)).memory.fits);
     // longer sequences fit fewer; a longer context fits at the batch
-    const ServingForecast longer = forecast_serving(gpu, model, request(2048, 2048, 8));
+    const ServingForecast longer = forecast_serving(gpu, model, serving_request(2048, 2048, 8));
     CHECK(longer.max_batch < f.max_batch);
     CHECK(f.max_context > 768);
-    CHECK(forecast_serving(gpu, model, request(512, f.max_context - 512, 8)).memory.fits);
-    CHECK_FALSE(forecast_serving(gpu, model, request(512, f.max_context - 511, 8)).memory.fits);
+    CHECK(forecast_serving(gpu, model, serving_request(512, f.max_context - 512, 8)).memory.fits);
+    CHECK_FALSE(
+        forecast_serving(gpu, model, serving_request(512, f.max_context - 511, 8)).memory.fits);
   }
 
   TEST_CASE("decode grows with the context, prefill with the prompt") {
@@ -85,7 +87,7 @@ TEST_SUITE("serving") {
     const ModelConfig& model = find_model("llama3-8b");
     for (Engine e : {Engine::fused, Engine::eager}) {
       CAPTURE(engine_name(e));
-      ServingRequest r = request(512, 2048, 8);
+      ServingRequest r = serving_request(512, 2048, 8);
       r.engine = e;
       const ServingForecast f = forecast_serving(gpu, model, r);
       REQUIRE(f.decode_ms_at.size() == 5);
@@ -106,7 +108,7 @@ TEST_SUITE("serving") {
   TEST_CASE("the fused engine beats eager; eager decode matches the decode-mode forecast") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");
-    ServingRequest r = request(1024, 2, 8, DataType::fp32);
+    ServingRequest r = serving_request(1024, 2, 8, DataType::fp32);
     const ServingForecast fused = forecast_serving(gpu, model, r);
     r.engine = Engine::eager;
     const ServingForecast eager = forecast_serving(gpu, model, r);
@@ -123,7 +125,7 @@ TEST_SUITE("serving") {
   TEST_CASE("tensor parallelism: less compute per GPU, all-reduces, half the weights") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");
-    ServingRequest r = request(512, 64, 8);
+    ServingRequest r = serving_request(512, 64, 8);
     const ServingForecast one = forecast_serving(gpu, model, r);
     r.tp = 2;
     const ServingForecast two = forecast_serving(gpu, model, r);
@@ -140,27 +142,27 @@ TEST_SUITE("serving") {
   TEST_CASE("bad input: beyond the model's context, too large to fit, a precision the GPU lacks") {
     const ModelConfig& model = find_model("llama2-7b");  // 4,096 positions
     const ServingForecast longer =
-        forecast_serving(find_gpu("h100-sxm"), model, request(4000, 200, 1));
+        forecast_serving(find_gpu("h100-sxm"), model, serving_request(4000, 200, 1));
     CHECK(mentions(longer, "4096 positions"));
-    CHECK_FALSE(mentions(forecast_serving(find_gpu("h100-sxm"), model, request(3000, 200, 1)),
-                         "positions"));
+    CHECK_FALSE(mentions(
+        forecast_serving(find_gpu("h100-sxm"), model, serving_request(3000, 200, 1)), "positions"));
 
     const ServingForecast huge =
-        forecast_serving(find_gpu("h100-sxm"), model, request(2048, 2048, 256));
+        forecast_serving(find_gpu("h100-sxm"), model, serving_request(2048, 2048, 256));
     CHECK_FALSE(huge.memory.fits);
     CHECK(std::isfinite(huge.total_ms));
     CHECK(mentions(huge, "Does not fit"));
     CHECK(mentions(huge, "more than"));
 
     // a V100 has FP16 tensor cores but no BF16
-    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1)),
+    CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, serving_request(128, 16, 1)),
                          doctest::Contains("no bf16 units; its precisions: fp32, fp16"), Error);
     CHECK_NOTHROW(
-        forecast_serving(find_gpu("v100-sxm"), model, request(128, 16, 1, DataType::fp16)));
+        forecast_serving(find_gpu("v100-sxm"), model, serving_request(128, 16, 1, DataType::fp16)));
     // an encoder cannot decode
-    CHECK_THROWS_AS(
-        forecast_serving(find_gpu("h100-sxm"), find_model("bert-base"), request(128, 16, 1)),
-        Error);
+    CHECK_THROWS_AS(forecast_serving(find_gpu("h100-sxm"), find_model("bert-base"),
+                                     serving_request(128, 16, 1)),
+                    Error);
   }
 
   TEST_CASE("api::forecast_serving: every field present and finite") {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 
@@ -13,13 +14,8 @@ using namespace tilecast;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_system_spec(text, "sys.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+std::string system_spec_error(const std::string& text) {
+  return test::error_of([&] { (void)parse_system_spec(text, "sys.json"); });
 }
 
 }  // namespace
@@ -60,26 +56,29 @@ TEST_SUITE("system") {
 
   TEST_CASE("errors name the field") {
     const std::string base = R"("id": "x", "gpu": "a100-80gb-sxm", "source": "s")";
-    CHECK(error_of("{" + base + R"(, "gpus_per_node": 8, "topology": "torus"})")
+    CHECK(system_spec_error("{" + base + R"(, "gpus_per_node": 8, "topology": "torus"})")
               .find("field 'topology' is \"torus\"") != std::string::npos);
-    CHECK(error_of("{" + base + R"(, "gpus_per_node": 3, "topology": "nvlink-pairs"})")
+    CHECK(system_spec_error("{" + base + R"(, "gpus_per_node": 3, "topology": "nvlink-pairs"})")
               .find("'gpus_per_node' is 3; nvlink-pairs needs an even count") != std::string::npos);
-    CHECK(error_of("{" + base + R"(, "gpus_per_node": 0, "topology": "nvswitch"})")
+    CHECK(system_spec_error("{" + base + R"(, "gpus_per_node": 0, "topology": "nvswitch"})")
               .find("'gpus_per_node'") != std::string::npos);
-    CHECK(error_of("{" + base + R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4})")
+    CHECK(system_spec_error("{" + base +
+                            R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4})")
               .find("field 'network' is missing") != std::string::npos);
-    CHECK(error_of("{" + base + R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4,
+    CHECK(system_spec_error("{" + base +
+                            R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4,
                    "network": {"nics_per_node": 8, "nic_gbit_per_s": -1}})")
               .find("network: field 'nic_gbit_per_s'") != std::string::npos);
-    CHECK(error_of(R"({"id": "x", "gpu": "l4", "source": "s", "gpus_per_node": 8,
+    CHECK(system_spec_error(R"({"id": "x", "gpu": "l4", "source": "s", "gpus_per_node": 8,
                       "topology": "nvswitch"})")
               .find("'intra_node.link_bw_gbps_per_direction' is missing and GPU 'l4' has no "
                     "catalog NVLink") != std::string::npos);
-    CHECK(error_of(R"({"id": "x", "gpu": "my-gpu", "source": "s", "gpus_per_node": 4,
+    CHECK(system_spec_error(R"({"id": "x", "gpu": "my-gpu", "source": "s", "gpus_per_node": 4,
                       "topology": "pcie", "intra_node": {"pcie_bw_gbps_per_direction": 0}})")
               .find("intra_node: field 'pcie_bw_gbps_per_direction'") != std::string::npos);
-    CHECK(error_of(R"({"gpu": "l4", "gpus_per_node": 2, "topology": "pcie", "source": "s"})")
-              .find("field 'id' is missing") != std::string::npos);
+    CHECK(
+        system_spec_error(R"({"gpu": "l4", "gpus_per_node": 2, "topology": "pcie", "source": "s"})")
+            .find("field 'id' is missing") != std::string::npos);
   }
 
   TEST_CASE("the JSON API lists and validates systems") {

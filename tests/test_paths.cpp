@@ -24,6 +24,16 @@ std::string read_file(const std::string& path) {
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
+std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 CliRun run_cli(const std::string& args) { return run_shell(cli_path() + " " + args); }
 
 CliRun run_shell(const std::string& command) {

@@ -16,6 +16,8 @@ inline std::string repo_dir() { return TILECAST_REPO_DIR; }
 inline std::string cli_path() { return TILECAST_CLI; }
 std::string read_file(const std::string& path);  // throws when missing
 bool file_exists(const std::string& path);
+// The files of `dir` whose names end in `ext` (e.g. ".csv"), sorted; none when `dir` is missing.
+std::vector<std::string> files_in(const std::string& dir, const std::string& ext);
 
 // The CLI run with `args` (a shell-quoted string): its exit code and stdout + stderr.
 struct CliRun {

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -32,15 +33,6 @@ Found find_ops(const OpGraph& g, const std::string& prefix) {
         f.elements += double(s.count) * o.mem_elements;
       }
   return f;
-}
-
-std::string error_of(const ModelConfig& m, const Workload& w) {
-  try {
-    build_op_graph(m, w);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 nlohmann::json api_forecast(nlohmann::json req) {
@@ -141,7 +133,7 @@ TEST_SUITE("workload") {
       for (Mode mode : {Mode::prefill, Mode::decode}) {
         CAPTURE(id);
         const ModelConfig& m = find_model(id);
-        const std::string err = error_of(m, make_workload(mode, 1, 128));
+        const std::string err = test::graph_error(m, make_workload(mode, 1, 128));
         CHECK(err.find(std::string(mode_name(mode))) != std::string::npos);
         CHECK(err.find(std::string(architecture_name(m.architecture))) != std::string::npos);
       }

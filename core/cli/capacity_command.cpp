@@ -86,7 +86,7 @@ int run_capacity(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool capacity_registered = register_command(
     {"capacity",
      "--model NAME_OR_PATH --gpu NAME[,NAME...] --qps R --slo-ttft-ms X --slo-tpot-ms Y "
      "--prompt P --output O [--requests N] [--trace FILE] [--price-per-gpu-hour $[,$...]] "

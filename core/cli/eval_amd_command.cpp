@@ -39,7 +39,7 @@ int run_eval_amd(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool eval_amd_registered = register_command(
     {"eval-amd",
      "--devices DIR [--weights FILE --tile-table FILE [--gemm-model FILE]] [--json | --rows] "
      "CSV...",

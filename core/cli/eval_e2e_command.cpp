@@ -75,7 +75,7 @@ int run_eval_e2e(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
+[[maybe_unused]] const bool eval_e2e_registered =
     register_command({"eval-e2e",
                       "--devices DIR --models DIR --labels DIR [--predictor " +
                           enum_names_joined(predictor_names(), "|") +

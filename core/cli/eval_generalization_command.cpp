@@ -142,7 +142,7 @@ int run_eval_generalization(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool eval_generalization_registered = register_command(
     {"eval-generalization",
      "--data DIR [--kernels CSV[,CSV...]]... [--measured RUN_DIR]... [--out FILE.json] "
      "[--bands FILE.json] [--readme FILE.md] [--folds NAME[,NAME...]] [--seed N] [--epochs N] "

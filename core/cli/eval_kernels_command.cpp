@@ -73,7 +73,7 @@ int run_eval_kernels(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
+[[maybe_unused]] const bool eval_kernels_registered =
     register_command({"eval-kernels",
                       "--devices DIR [--predictor " + enum_names_joined(predictor_names(), "|") +
                           "] [--json | --rows] [--weights DIR] [--model ID]... [--model-dir DIR] "

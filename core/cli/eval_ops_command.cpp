@@ -44,7 +44,7 @@ int run_eval_ops(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool eval_ops_registered = register_command(
     {"eval-ops",
      "--gpu ID --vidur DIR [--predictor " + enum_names_joined(predictor_names(), "|") +
          "] [--weights FILE] [--gemm FILE] "

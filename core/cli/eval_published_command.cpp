@@ -62,7 +62,7 @@ int run_eval_published(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool eval_published_registered = register_command(
     {"eval-published",
      "--file PATH (e.g. ../shared/data/published/korthikanti-2022.json) [--predictor "
      "tilecast|roofline] [--json]",

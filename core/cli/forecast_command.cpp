@@ -219,7 +219,7 @@ int run_forecast(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool forecast_registered = register_command(
     {"forecast",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --seq S [--batch B] [--mode " +
          enum_names_joined(mode_names(), "|") +

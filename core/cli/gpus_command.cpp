@@ -27,12 +27,13 @@ int run_gpus(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command({"gpus",
-                                                           "[--json] [--show NAME_OR_PATH]",
-                                                           "list the GPU catalog, or show one spec",
-                                                           {"show"},
-                                                           {"json"},
-                                                           run_gpus});
+[[maybe_unused]] const bool gpus_registered =
+    register_command({"gpus",
+                      "[--json] [--show NAME_OR_PATH]",
+                      "list the GPU catalog, or show one spec",
+                      {"show"},
+                      {"json"},
+                      run_gpus});
 
 }  // namespace
 }  // namespace tilecast::cli

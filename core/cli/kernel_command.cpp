@@ -50,7 +50,7 @@ int run_kernel(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool kernel_registered = register_command(
     {"kernel",
      "--gpu NAME_OR_PATH --op OP --dims B,M,N,K|B,H [--precision " +
          enum_names_joined(dtype_names(), "|") + "] [--predictor " +

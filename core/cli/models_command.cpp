@@ -29,7 +29,7 @@ int run_models(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
+[[maybe_unused]] const bool models_registered =
     register_command({"models",
                       "[--json] [--validate CONFIG.json]",
                       "list the model zoo, or validate a Hugging Face config",

@@ -106,7 +106,7 @@ int run_plan(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool plan_registered = register_command(
     {"plan",
      "--model NAME_OR_PATH --system NAME_OR_PATH --global-batch B [--seq N] [--gpus N] "
      "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor " +

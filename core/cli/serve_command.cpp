@@ -118,7 +118,7 @@ int run_serve(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool serve_registered = register_command(
     {"serve",
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
      "[--precision " +

@@ -33,7 +33,7 @@ int run_train_amd_gemm(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered =
+[[maybe_unused]] const bool train_amd_gemm_registered =
     register_command({"train-amd-gemm",
                       "--devices DIR --tile-table FILE --out FILE CSV... [--hold-out DEVICE]...",
                       "fit the analytic AMD FP32 GEMM model on linear/bmm kernel rows",

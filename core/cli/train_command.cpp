@@ -123,7 +123,7 @@ int run_train(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool train_registered = register_command(
     {"train",
      "--model ID [--data DIR] [--out DIR] [--recipe] [flags of its trainer], or --devices DIR "
      "[--devices "

@@ -74,7 +74,7 @@ int run_train_fp16(const Args& args) {
   return 0;
 }
 
-[[maybe_unused]] const bool registered = register_command(
+[[maybe_unused]] const bool train_fp16_registered = register_command(
     {"train-fp16",
      "--out FILE [--gemm-out FILE] GPU=DIR... [--seed N] [--epochs N]",
      "train the FP16/BF16 kernel models from vidur per-operator timings (DIR: compute/<gpu>)",

@@ -17,6 +17,9 @@
 
 namespace tilecast {
 
+// The longest prompt or output (tokens) and the largest batch a serving request may ask for.
+inline constexpr std::int64_t kMaxServingTokens = std::int64_t{1} << 31;
+
 // How the layers' linear weights are stored: in the precision's type (native), or packed for
 // weight-only quantization (AWQ / GPTQ style: INT8, or INT4 in groups of 128 with FP16 scales),
 // read at their packed width and dequantized (serve/quantize.cpp).

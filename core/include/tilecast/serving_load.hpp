@@ -16,6 +16,9 @@
 
 namespace tilecast {
 
+// The most requests one load simulation takes (a trace's rows, --requests, --concurrency).
+inline constexpr std::int64_t kMaxLoadRequests = 1'000'000;
+
 // One request of a trace: when it arrives (ms after the first), its prompt and output tokens.
 struct TraceRequest {
   double arrival_ms = 0;

@@ -14,11 +14,11 @@
 namespace tilecast::api {
 namespace {
 
-constexpr const char* kOrigin = "collective request";
+constexpr const char* kCommOrigin = "collective request";
 
 SystemSpec required_system(const nlohmann::json& req) {
-  if (auto s = detail::request_system(req, kOrigin)) return *s;
-  throw Error(std::string(kOrigin) + ": field 'system' is missing");
+  if (auto s = detail::request_system(req, kCommOrigin)) return *s;
+  throw Error(std::string(kCommOrigin) + ": field 'system' is missing");
 }
 
 }  // namespace
@@ -41,19 +41,19 @@ std::string validate_system(std::string_view system_json) {
 }
 
 std::string forecast_collective(std::string_view request_json) {
-  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const nlohmann::json req = detail::parse_json(request_json, kCommOrigin);
   const SystemSpec system = required_system(req);
   CollectiveRequest q;
-  q.collective = parse_collective(detail::string_field(req, "collective", kOrigin));
-  const std::string algorithm = detail::string_field(req, "algorithm", kOrigin, false);
+  q.collective = parse_collective(detail::string_field(req, "collective", kCommOrigin));
+  const std::string algorithm = detail::string_field(req, "algorithm", kCommOrigin, false);
   if (!algorithm.empty()) q.algorithm = parse_comm_algorithm(algorithm);
-  q.bytes = detail::number_field(req, "bytes", kOrigin, 1, 1e13);
-  q.gpus = static_cast<int>(detail::integer_field(req, "gpus", kOrigin, 2, 1 << 20));
+  q.bytes = detail::number_field(req, "bytes", kCommOrigin, 1, 1e13);
+  q.gpus = static_cast<int>(detail::integer_field(req, "gpus", kCommOrigin, 2, 1 << 20));
   if (detail::has_field(req, "gpus_per_node"))
     q.gpus_per_node =
-        static_cast<int>(detail::integer_field(req, "gpus_per_node", kOrigin, 1, 1024));
+        static_cast<int>(detail::integer_field(req, "gpus_per_node", kCommOrigin, 1, 1024));
   // closed forms: one step of work, estimated like every request's (forecast/work_budget.hpp)
-  detail::require_within_budget(1, kOrigin, "nothing (a collective is a closed form)");
+  detail::require_within_budget(1, kCommOrigin, "nothing (a collective is a closed form)");
   const CollectiveForecast f = forecast_collective(system, q);
   nlohmann::ordered_json j;
   j["system"] = system.id;

@@ -15,13 +15,13 @@
 namespace tilecast::detail {
 namespace {
 
-constexpr const char* kOrigin = "model request";
+constexpr const char* kMegatronOrigin = "model request";
 
 bool bool_field(const nlohmann::json& req, const char* name, bool fallback) {
   if (!has_field(req, name)) return fallback;
   const auto& v = req[name];
   if (!v.is_boolean())
-    throw Error(std::string(kOrigin) + ": field '" + name + "' must be true or false");
+    throw Error(std::string(kMegatronOrigin) + ": field '" + name + "' must be true or false");
   return v.get<bool>();
 }
 
@@ -35,15 +35,16 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
         "model request: field 'engine': megatron forecasts training; set 'mode' to "
         "training");
   Workload w = make_workload(Mode::training, batch, seq);
-  const std::string word = string_field(req, "precision", kOrigin, false);
+  const std::string word = string_field(req, "precision", kMegatronOrigin, false);
   try {
     w.dtype = word.empty() ? DataType::bf16 : parse_dtype(word);
   } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": field 'precision': " + e.what());
+    throw Error(std::string(kMegatronOrigin) + ": field 'precision': " + e.what());
   }
   MegatronConfig c;
   auto opt_int = [&](const char* name, int fallback) {
-    return has_field(req, name) ? int(integer_field(req, name, kOrigin, 1, 65536)) : fallback;
+    return has_field(req, name) ? int(integer_field(req, name, kMegatronOrigin, 1, 65536))
+                                : fallback;
   };
   c.tp = opt_int("tp", 1);
   c.pp = opt_int("pp", 1);
@@ -69,22 +70,22 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   c.sequence_parallel = bool_field(req, "sequence_parallel", false);
   c.distributed_optimizer = bool_field(req, "distributed_optimizer", true);
   c.overlap_grad_reduce = bool_field(req, "overlap_grad_reduce", true);
-  if (has_field(req, "tokens")) c.tokens = number_field(req, "tokens", kOrigin, 1, 1e18);
+  if (has_field(req, "tokens")) c.tokens = number_field(req, "tokens", kMegatronOrigin, 1, 1e18);
   try {
-    c.recompute = parse_recompute(string_field(req, "recompute", kOrigin, false));
-    c.attention = parse_attention_kernel(string_field(req, "attention", kOrigin, false));
+    c.recompute = parse_recompute(string_field(req, "recompute", kMegatronOrigin, false));
+    c.attention = parse_attention_kernel(string_field(req, "attention", kMegatronOrigin, false));
   } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": " + e.what());
+    throw Error(std::string(kMegatronOrigin) + ": " + e.what());
   }
   for (const char* f : {"zero", "schedule", "bucket_mb"})
     if (has_field(req, f))
-      throw Error(std::string(kOrigin) + ": field '" + f +
+      throw Error(std::string(kMegatronOrigin) + ": field '" + f +
                   "' is for the eager engine; the megatron engine uses distributed_optimizer, "
                   "virtual_stages and Megatron's buckets");
-  const std::string pname = string_field(req, "predictor", kOrigin, false);
+  const std::string pname = string_field(req, "predictor", kMegatronOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   SystemSpec system;
-  if (auto s = request_system(req, kOrigin)) {
+  if (auto s = request_system(req, kMegatronOrigin)) {
     system = *s;
   } else if (const SystemSpec* d =
                  default_system_for(gpu, int(std::min<long long>(c.gpus(), 1 << 30)))) {

@@ -23,7 +23,7 @@
 namespace tilecast::api {
 namespace {
 
-constexpr const char* kOrigin = "model request";
+constexpr const char* kModelOrigin = "model request";
 
 nlohmann::ordered_json model_summary(const ModelConfig& m) {
   nlohmann::ordered_json j;
@@ -54,8 +54,9 @@ bool wants_parallel(const nlohmann::json& req) {
 ParallelConfig request_parallel(const nlohmann::json& req) {
   ParallelConfig c;
   auto opt_int = [&](const char* name, int fallback) {
-    return detail::has_field(req, name) ? int(detail::integer_field(req, name, kOrigin, 1, 65536))
-                                        : fallback;
+    return detail::has_field(req, name)
+               ? int(detail::integer_field(req, name, kModelOrigin, 1, 65536))
+               : fallback;
   };
   c.tp = opt_int("tp", 1);
   c.pp = opt_int("pp", 1);
@@ -81,20 +82,20 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
                 std::to_string(product) + " GPUs; at most 65536");
   c.microbatches = opt_int("microbatches", 1);
   if (detail::has_field(req, "zero"))
-    c.zero = int(detail::integer_field(req, "zero", kOrigin, 0, 3));
+    c.zero = int(detail::integer_field(req, "zero", kModelOrigin, 0, 3));
   try {
-    c.recompute = parse_recompute(detail::string_field(req, "recompute", kOrigin, false));
-    c.schedule = parse_schedule(detail::string_field(req, "schedule", kOrigin, false));
+    c.recompute = parse_recompute(detail::string_field(req, "recompute", kModelOrigin, false));
+    c.schedule = parse_schedule(detail::string_field(req, "schedule", kModelOrigin, false));
   } catch (const Error& e) {
     throw Error(std::string("model request: ") + e.what());
   }
   if (detail::has_field(req, "bucket_mb"))
-    c.bucket_mb = detail::number_field(req, "bucket_mb", kOrigin, 1e-3, 1e6);
+    c.bucket_mb = detail::number_field(req, "bucket_mb", kModelOrigin, 1e-3, 1e6);
   return c;
 }
 
 SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, std::int64_t gpus) {
-  if (auto s = detail::request_system(req, kOrigin)) return *s;
+  if (auto s = detail::request_system(req, kModelOrigin)) return *s;
   if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
   std::string ids;
   for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
@@ -159,12 +160,12 @@ std::string validate_model(std::string_view config_json) {
 }
 
 std::string forecast_model(std::string_view request_json) {
-  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const nlohmann::json req = detail::parse_json(request_json, kModelOrigin);
   const GpuSpec gpu = detail::request_gpu(req);
   const ModelConfig model = detail::request_model(req);
-  const std::int64_t batch = detail::integer_field(req, "batch", kOrigin, 1, 1LL << 31);
-  const std::int64_t seq = detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31);
-  const std::string mode_word = detail::string_field(req, "mode", kOrigin, false);
+  const std::int64_t batch = detail::integer_field(req, "batch", kModelOrigin, 1, 1LL << 31);
+  const std::int64_t seq = detail::integer_field(req, "seq", kModelOrigin, 1, 1LL << 31);
+  const std::string mode_word = detail::string_field(req, "mode", kModelOrigin, false);
   Mode mode = Mode::inference;
   try {
     if (!mode_word.empty()) mode = parse_mode(mode_word);
@@ -175,15 +176,15 @@ std::string forecast_model(std::string_view request_json) {
   if (detail::has_field(req, "context")) {
     if (mode != Mode::decode)
       throw Error("model request: field 'context' (the cache length) applies to mode decode only");
-    cache = detail::integer_field(req, "context", kOrigin, 1, 1LL << 31);
+    cache = detail::integer_field(req, "context", kModelOrigin, 1, 1LL << 31);
   }
-  if (detail::string_field(req, "engine", kOrigin, false) == "megatron")
+  if (detail::string_field(req, "engine", kModelOrigin, false) == "megatron")
     return detail::forecast_megatron_request(req, gpu, model, mode, batch, seq);
   Workload w = make_workload(mode, batch, seq, cache);
-  w.dtype = detail::request_precision(req, gpu, kOrigin);
-  const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
+  w.dtype = detail::request_precision(req, gpu, kModelOrigin);
+  const std::string pname = detail::string_field(req, "predictor", kModelOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
-  const std::string engine_word = detail::string_field(req, "engine", kOrigin, false);
+  const std::string engine_word = detail::string_field(req, "engine", kModelOrigin, false);
   Engine engine = Engine::eager;
   try {
     if (!engine_word.empty()) engine = parse_engine(engine_word);
@@ -205,7 +206,7 @@ std::string forecast_model(std::string_view request_json) {
   const OpGraph graph = build_engine_graph(model, w, engine);
   // the forecast and, for the learned predictor, its roofline beside it
   detail::require_within_budget(
-      detail::replay_steps(graph) * (predictor == Predictor::roofline ? 1 : 2), kOrigin,
+      detail::replay_steps(graph) * (predictor == Predictor::roofline ? 1 : 2), kModelOrigin,
       "the model's layers or experts");
   ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   f.engine = engine;

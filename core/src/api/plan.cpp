@@ -14,7 +14,7 @@
 namespace tilecast::api {
 namespace {
 
-constexpr const char* kOrigin = "plan request";
+constexpr const char* kPlanOrigin = "plan request";
 
 nlohmann::ordered_json entries(const std::vector<PlanEntry>& v, std::size_t top) {
   nlohmann::ordered_json a = nlohmann::ordered_json::array();
@@ -45,24 +45,26 @@ std::string plan_megatron_json(const nlohmann::json& req, const SystemSpec& syst
   MegatronPlanRequest q;
   if (!has_field(req, "gpus"))
     throw Error("plan request: field 'gpus' is required with engine megatron (the GPUs to split)");
-  q.gpus = int(integer_field(req, "gpus", kOrigin, 1, 65536));
-  q.global_batch = integer_field(req, "global_batch", kOrigin, 1, 1LL << 31);
-  q.seq = has_field(req, "seq") ? integer_field(req, "seq", kOrigin, 1, 1LL << 31) : 2048;
-  const std::string word = detail::string_field(req, "precision", kOrigin, false);
+  q.gpus = int(integer_field(req, "gpus", kPlanOrigin, 1, 65536));
+  q.global_batch = integer_field(req, "global_batch", kPlanOrigin, 1, 1LL << 31);
+  q.seq = has_field(req, "seq") ? integer_field(req, "seq", kPlanOrigin, 1, 1LL << 31) : 2048;
+  const std::string word = detail::string_field(req, "precision", kPlanOrigin, false);
   try {
     q.dtype = word.empty() ? DataType::bf16 : parse_dtype(word);
-    q.attention = parse_attention_kernel(detail::string_field(req, "attention", kOrigin, false));
+    q.attention =
+        parse_attention_kernel(detail::string_field(req, "attention", kPlanOrigin, false));
   } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": " + e.what());
+    throw Error(std::string(kPlanOrigin) + ": " + e.what());
   }
   if (has_field(req, "max_microbatch_size"))
-    q.max_microbatch_size = int(integer_field(req, "max_microbatch_size", kOrigin, 1, 1024));
+    q.max_microbatch_size = int(integer_field(req, "max_microbatch_size", kPlanOrigin, 1, 1024));
   if (has_field(req, "max_virtual_stages"))
-    q.max_virtual_stages = int(integer_field(req, "max_virtual_stages", kOrigin, 1, 64));
-  if (has_field(req, "max_cp")) q.max_cp = int(integer_field(req, "max_cp", kOrigin, 1, 1024));
-  const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
+    q.max_virtual_stages = int(integer_field(req, "max_virtual_stages", kPlanOrigin, 1, 64));
+  if (has_field(req, "max_cp")) q.max_cp = int(integer_field(req, "max_cp", kPlanOrigin, 1, 1024));
+  const std::string pname = detail::string_field(req, "predictor", kPlanOrigin, false);
   q.predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
-  q.top = has_field(req, "top") ? std::size_t(integer_field(req, "top", kOrigin, 1, 1000000)) : 20;
+  q.top =
+      has_field(req, "top") ? std::size_t(integer_field(req, "top", kPlanOrigin, 1, 1000000)) : 20;
   const MegatronPlanResult r = plan_megatron(gpu, system, model, q);
   nlohmann::ordered_json j;
   j["engine"] = "megatron";
@@ -113,14 +115,14 @@ std::string plan_megatron_json(const nlohmann::json& req, const SystemSpec& syst
 }  // namespace
 
 std::string plan_parallel(std::string_view request_json) {
-  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
-  const std::optional<SystemSpec> found = detail::request_system(req, kOrigin);
+  const nlohmann::json req = detail::parse_json(request_json, kPlanOrigin);
+  const std::optional<SystemSpec> found = detail::request_system(req, kPlanOrigin);
   if (!found) throw Error("plan request: field 'system' is missing");
   const SystemSpec& system = *found;
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);
-  const std::string engine = detail::string_field(req, "engine", kOrigin, false);
+  const std::string engine = detail::string_field(req, "engine", kPlanOrigin, false);
   if (engine == "megatron") return plan_megatron_json(req, system, gpu, model);
   if (!engine.empty() && engine != "eager")
     throw Error("plan request: field 'engine' is '" + engine + "'; allowed: eager, megatron");
@@ -128,20 +130,21 @@ std::string plan_parallel(std::string_view request_json) {
     if (detail::has_field(req, f))
       throw Error(std::string("plan request: field '") + f + "' applies to engine megatron");
   PlanRequest q;
-  q.global_batch = detail::integer_field(req, "global_batch", kOrigin, 1, 1LL << 31);
+  q.global_batch = detail::integer_field(req, "global_batch", kPlanOrigin, 1, 1LL << 31);
   q.seq = detail::has_field(req, "seq")
-              ? detail::integer_field(req, "seq", kOrigin, 1, 1LL << 31)
+              ? detail::integer_field(req, "seq", kPlanOrigin, 1, 1LL << 31)
               : std::min<std::int64_t>(model.max_positions > 0 ? model.max_positions : 2048, 2048);
   if (detail::has_field(req, "gpus"))
-    q.gpus = int(detail::integer_field(req, "gpus", kOrigin, 1, 65536));
+    q.gpus = int(detail::integer_field(req, "gpus", kPlanOrigin, 1, 65536));
   if (detail::has_field(req, "max_microbatches"))
-    q.max_microbatches = int(detail::integer_field(req, "max_microbatches", kOrigin, 1, 4096));
-  q.dtype = detail::request_precision(req, gpu, kOrigin);
-  const std::string pname = detail::string_field(req, "predictor", kOrigin, false);
+    q.max_microbatches = int(detail::integer_field(req, "max_microbatches", kPlanOrigin, 1, 4096));
+  q.dtype = detail::request_precision(req, gpu, kPlanOrigin);
+  const std::string pname = detail::string_field(req, "predictor", kPlanOrigin, false);
   q.predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
-  const std::size_t top = detail::has_field(req, "top")
-                              ? std::size_t(detail::integer_field(req, "top", kOrigin, 1, 1000000))
-                              : 20;
+  const std::size_t top =
+      detail::has_field(req, "top")
+          ? std::size_t(detail::integer_field(req, "top", kPlanOrigin, 1, 1000000))
+          : 20;
   const PlanResult r = plan_parallel(gpu, system, model, q);
   nlohmann::ordered_json j;
   j["system"] = system.id;

@@ -13,24 +13,24 @@
 namespace tilecast::api {
 namespace {
 
-constexpr const char* kOrigin = "serving request";
+constexpr const char* kServingOrigin = "serving request";
 
 // A word field parsed by `parse`, its error prefixed with the field.
 template <class T, class Parse>
 T word_field(const nlohmann::json& req, const char* field, T fallback, Parse parse) {
-  const std::string word = detail::string_field(req, field, kOrigin, false);
+  const std::string word = detail::string_field(req, field, kServingOrigin, false);
   if (word.empty()) return fallback;
   try {
     return parse(word);
   } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": field '" + field + "': " + e.what());
+    throw Error(std::string(kServingOrigin) + ": field '" + field + "': " + e.what());
   }
 }
 
 }  // namespace
 
 std::string forecast_serving(std::string_view request_json) {
-  const nlohmann::json req = detail::parse_json(request_json, kOrigin);
+  const nlohmann::json req = detail::parse_json(request_json, kServingOrigin);
   const GpuSpec gpu = detail::request_gpu(req);
   const ModelConfig model = detail::request_model(req);
   ServingRequest r;
@@ -42,12 +42,15 @@ std::string forecast_serving(std::string_view request_json) {
   if (lengths && !detail::has_field(req, "output"))
     throw Error("serving request: field 'output' is missing");
   if (detail::has_field(req, "prompt"))
-    r.prompt = detail::integer_field(req, "prompt", kOrigin, 1, kMax);
+    r.prompt = detail::integer_field(req, "prompt", kServingOrigin, 1, kMax);
   if (detail::has_field(req, "output"))
-    r.output = detail::integer_field(req, "output", kOrigin, 1, kMax);
-  r.batch =
-      detail::has_field(req, "batch") ? detail::integer_field(req, "batch", kOrigin, 1, kMax) : 1;
-  r.tp = detail::has_field(req, "tp") ? int(detail::integer_field(req, "tp", kOrigin, 1, 1024)) : 1;
+    r.output = detail::integer_field(req, "output", kServingOrigin, 1, kMax);
+  r.batch = detail::has_field(req, "batch")
+                ? detail::integer_field(req, "batch", kServingOrigin, 1, kMax)
+                : 1;
+  r.tp = detail::has_field(req, "tp")
+             ? int(detail::integer_field(req, "tp", kServingOrigin, 1, 1024))
+             : 1;
   r.dtype = word_field(req, "precision", DataType::bf16, parse_dtype);
   if (detail::has_field(req, "kv_cache"))
     r.kv_cache = word_field(req, "kv_cache", DataType::bf16, parse_dtype);
@@ -59,7 +62,7 @@ std::string forecast_serving(std::string_view request_json) {
       throw Error(
           "serving request: field 'batch' is for a static batch; a simulation under "
           "load batches its requests itself (max_seqs, max_batch_tokens)");
-    const LoadRequest lr = detail::load_request_fields(req, r, kOrigin);
+    const LoadRequest lr = detail::load_request_fields(req, r, kServingOrigin);
     return load_forecast_to_json(gpu, model, simulate_serving(gpu, model, lr));
   }
   return serving_forecast_to_json(gpu, model, forecast_serving(gpu, model, r));

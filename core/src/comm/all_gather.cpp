@@ -5,7 +5,7 @@
 namespace tilecast::comm {
 namespace {
 
-CollectiveCost cost(CommAlgorithm, const Placement& where) {
+CollectiveCost all_gather_cost(CommAlgorithm, const Placement& where) {
   const double n = where.gpus;
   return {n - 1, (n - 1) / n, 1.0};
 }
@@ -13,7 +13,8 @@ CollectiveCost cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& all_gather_model() {
-  static const CollectiveModel m{Collective::kAllGather, CommFamily::kCollective, false, cost};
+  static const CollectiveModel m{Collective::kAllGather, CommFamily::kCollective, false,
+                                 all_gather_cost};
   return m;
 }
 

@@ -9,7 +9,7 @@
 namespace tilecast::comm {
 namespace {
 
-CollectiveCost cost(CommAlgorithm algorithm, const Placement& where) {
+CollectiveCost all_reduce_cost(CommAlgorithm algorithm, const Placement& where) {
   const double n = where.gpus;
   if (algorithm == CommAlgorithm::kTree) return {2 * std::ceil(std::log2(n)), 2.0, 1.0};
   return {2 * (n - 1), 2 * (n - 1) / n, 1.0};
@@ -18,7 +18,8 @@ CollectiveCost cost(CommAlgorithm algorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& all_reduce_model() {
-  static const CollectiveModel m{Collective::kAllReduce, CommFamily::kCollective, true, cost};
+  static const CollectiveModel m{Collective::kAllReduce, CommFamily::kCollective, true,
+                                 all_reduce_cost};
   return m;
 }
 

@@ -7,7 +7,7 @@
 namespace tilecast::comm {
 namespace {
 
-CollectiveCost cost(CommAlgorithm, const Placement& where) {
+CollectiveCost all_to_all_cost(CommAlgorithm, const Placement& where) {
   const double n = where.gpus, g = where.gpus_per_node;
   if (where.nodes > 1) return {n - 1, (n - g) / n, 1.0 / g};
   return {n - 1, (n - 1) / n, 1.0};
@@ -16,7 +16,8 @@ CollectiveCost cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& all_to_all_model() {
-  static const CollectiveModel m{Collective::kAllToAll, CommFamily::kCollective, false, cost};
+  static const CollectiveModel m{Collective::kAllToAll, CommFamily::kCollective, false,
+                                 all_to_all_cost};
   return m;
 }
 

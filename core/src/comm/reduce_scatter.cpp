@@ -5,7 +5,7 @@
 namespace tilecast::comm {
 namespace {
 
-CollectiveCost cost(CommAlgorithm, const Placement& where) {
+CollectiveCost reduce_scatter_cost(CommAlgorithm, const Placement& where) {
   const double n = where.gpus;
   return {n - 1, (n - 1) / n, 1.0};
 }
@@ -13,7 +13,8 @@ CollectiveCost cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& reduce_scatter_model() {
-  static const CollectiveModel m{Collective::kReduceScatter, CommFamily::kCollective, false, cost};
+  static const CollectiveModel m{Collective::kReduceScatter, CommFamily::kCollective, false,
+                                 reduce_scatter_cost};
   return m;
 }
 

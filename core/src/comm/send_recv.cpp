@@ -5,12 +5,12 @@
 namespace tilecast::comm {
 namespace {
 
-CollectiveCost cost(CommAlgorithm, const Placement&) { return {1.0, 1.0, 1.0}; }
+CollectiveCost send_recv_cost(CommAlgorithm, const Placement&) { return {1.0, 1.0, 1.0}; }
 
 }  // namespace
 
 const CollectiveModel& send_recv_model() {
-  static const CollectiveModel m{Collective::kSendRecv, CommFamily::kP2p, false, cost};
+  static const CollectiveModel m{Collective::kSendRecv, CommFamily::kP2p, false, send_recv_cost};
   return m;
 }
 

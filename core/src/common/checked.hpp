@@ -48,6 +48,9 @@ inline std::int64_t checked_div(std::int64_t n, std::int64_t d, std::string_view
 
 // floor(v) as a count, within 0 .. cap: NaN and values below 0 are 0 (casting NaN or a value
 // past 2^63 to an integer is undefined behaviour).
+// a / b rounded up, for positive sizes (a split of a dimension over b GPUs).
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 inline std::int64_t count_of(double v, double cap) {
   if (!(v > 0)) return 0;
   const double f = std::floor(v);

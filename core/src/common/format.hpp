@@ -15,4 +15,11 @@ inline std::string format_g(double v, int digits = 6) {
   return buf;
 }
 
+// `v` written by a printf format that takes one double (e.g. "%.1f").
+inline std::string format_with(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 }  // namespace tilecast::detail

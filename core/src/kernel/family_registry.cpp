@@ -20,7 +20,7 @@ struct OpEntry {
   const OpTraits* traits = nullptr;
 };
 
-struct Registry {
+struct FamilyTable {
   std::mutex write;
   std::array<std::unique_ptr<const FamilyTraits>, kMaxFamilies> families;
   std::array<OpEntry, kMaxOps> ops;
@@ -29,7 +29,7 @@ struct Registry {
   int builtin_n = 0;
 };
 
-void check_traits(const Registry& r, const FamilyTraits& t) {
+void check_traits(const FamilyTable& r, const FamilyTraits& t) {
   const std::string what = "op family '" + t.name + "'";
   if (t.name.empty()) throw Error("an op family needs a name");
   if (!t.plan || !t.elements || !t.flops || !t.bytes)
@@ -58,7 +58,7 @@ void check_traits(const Registry& r, const FamilyTraits& t) {
   }
 }
 
-int add(Registry& r, FamilyTraits traits) {
+int add(FamilyTable& r, FamilyTraits traits) {
   check_traits(r, traits);
   auto owned = std::make_unique<const FamilyTraits>(std::move(traits));
   const int id = r.family_n.load(std::memory_order_relaxed);
@@ -70,9 +70,9 @@ int add(Registry& r, FamilyTraits traits) {
   return id;
 }
 
-Registry& registry() {
-  static Registry* const r = [] {
-    auto* reg = new Registry;  // never destroyed: forecasts may run during static teardown
+FamilyTable& family_table() {
+  static FamilyTable* const r = [] {
+    auto* reg = new FamilyTable;  // never destroyed: forecasts may run during static teardown
     for (FamilyTraits& t : builtin_families()) add(*reg, std::move(t));
     reg->builtin_n = reg->family_n.load();
     for (FamilyTraits& t : half_precision_families()) add(*reg, std::move(t));
@@ -87,7 +87,7 @@ Registry& registry() {
 
 // On every forecast's path (FLOPs, bytes, peaks, plans, features all ask for it).
 const OpEntry& entry(Op op) {
-  const Registry& r = registry();
+  const FamilyTable& r = family_table();
   const int i = static_cast<int>(op);
   if (i < 0 || i >= r.op_n.load(std::memory_order_acquire)) unknown_op(i);
   return r.ops[std::size_t(i)];
@@ -96,13 +96,13 @@ const OpEntry& entry(Op op) {
 }  // namespace
 
 OpFamily register_family(FamilyTraits traits) {
-  Registry& r = registry();
+  FamilyTable& r = family_table();
   const std::lock_guard<std::mutex> lock(r.write);
   return static_cast<OpFamily>(add(r, std::move(traits)));
 }
 
 const FamilyTraits& family_traits(OpFamily family) {
-  const Registry& r = registry();
+  const FamilyTable& r = family_table();
   const int i = static_cast<int>(family);
   if (i < 0 || i >= r.family_n.load(std::memory_order_acquire))
     throw Error("unknown op family id " + std::to_string(i));
@@ -116,19 +116,19 @@ const OpTraits& op_traits(Op op) { return *entry(op).traits; }
 OpFamily op_family(Op op) { return static_cast<OpFamily>(entry(op).family); }
 
 const FamilyTraits* find_family(std::string_view name) {
-  const Registry& r = registry();
+  const FamilyTable& r = family_table();
   const int n = r.family_n.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i)
     if (r.families[std::size_t(i)]->name == name) return r.families[std::size_t(i)].get();
   return nullptr;
 }
 
-int family_count() { return registry().family_n.load(std::memory_order_acquire); }
+int family_count() { return family_table().family_n.load(std::memory_order_acquire); }
 
-int builtin_family_count() { return registry().builtin_n; }
+int builtin_family_count() { return family_table().builtin_n; }
 
 std::vector<Op> family_ops(OpFamily family) {
-  const Registry& r = registry();
+  const FamilyTable& r = family_table();
   std::vector<Op> out;
   const int n = r.op_n.load(std::memory_order_acquire);
   for (int i = 0; i < n; ++i)

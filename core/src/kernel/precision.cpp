@@ -8,16 +8,16 @@
 namespace tilecast {
 namespace {
 
-constexpr EnumName<DataType> kNames[] = {{"fp32", DataType::fp32}, {"tf32", DataType::tf32},
-                                         {"fp16", DataType::fp16}, {"bf16", DataType::bf16},
-                                         {"fp8", DataType::fp8},   {"int8", DataType::int8}};
+constexpr EnumName<DataType> kDataTypeNames[] = {
+    {"fp32", DataType::fp32}, {"tf32", DataType::tf32}, {"fp16", DataType::fp16},
+    {"bf16", DataType::bf16}, {"fp8", DataType::fp8},   {"int8", DataType::int8}};
 constexpr EnumName<ComputeUnit> kUnits[] = {{"tensor", ComputeUnit::tensor},
                                             {"vector", ComputeUnit::vector}};
 constexpr double kBytes[kDataTypeCount] = {4, 4, 2, 2, 1, 1};
 
 }  // namespace
 
-EnumNames<DataType> dtype_names() { return kNames; }
+EnumNames<DataType> dtype_names() { return kDataTypeNames; }
 
 std::string_view dtype_name(DataType t) { return enum_name(dtype_names(), t); }
 

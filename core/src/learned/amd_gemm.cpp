@@ -14,8 +14,8 @@ namespace tilecast {
 namespace {
 
 // Bounds of a fitted parameter: far beyond any fit, short of overflow in a forecast.
-constexpr double kMaxScale = 1e6;
-constexpr double kMaxOverheadMs = 1e3;
+constexpr double kAmdMaxScale = 1e6;
+constexpr double kAmdMaxOverheadMs = 1e3;
 
 }  // namespace
 
@@ -62,11 +62,11 @@ AmdGemmModel parse_amd_gemm_model(std::string_view json_text, std::string_view o
       throw Error(where + ": missing or not an object");
     const nlohmann::json& p = j["ops"][names[o]];
     AmdGemmParams& q = m.ops[std::size_t(o)];
-    q.compute_scale = detail::positive_field(p, "compute_scale", where, kMaxScale);
-    q.tile_bandwidth_scale = detail::positive_field(p, "tile_bandwidth_scale", where, kMaxScale);
-    q.tile_kcycles = detail::number_field(p, "tile_kcycles", where, 0, kMaxScale);
-    q.bandwidth_scale = detail::number_field(p, "bandwidth_scale", where, 0, kMaxScale);
-    q.overhead_ms = detail::number_field(p, "overhead_ms", where, 0, kMaxOverheadMs);
+    q.compute_scale = detail::positive_field(p, "compute_scale", where, kAmdMaxScale);
+    q.tile_bandwidth_scale = detail::positive_field(p, "tile_bandwidth_scale", where, kAmdMaxScale);
+    q.tile_kcycles = detail::number_field(p, "tile_kcycles", where, 0, kAmdMaxScale);
+    q.bandwidth_scale = detail::number_field(p, "bandwidth_scale", where, 0, kAmdMaxScale);
+    q.overhead_ms = detail::number_field(p, "overhead_ms", where, 0, kAmdMaxOverheadMs);
   }
   return m;
 }

@@ -7,13 +7,12 @@
 // gradient. The graph's blocks mark the linears (TpSplit), so every builder gets it.
 #include <string>
 
+#include "common/checked.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 bool kv_compatible(std::int64_t kv_heads, int tp) {
   return kv_heads % tp == 0 || tp % kv_heads == 0;

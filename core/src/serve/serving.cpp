@@ -17,8 +17,6 @@
 namespace tilecast {
 namespace {
 
-constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
-
 std::string gb(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB", v);
@@ -61,9 +59,9 @@ double kv_cache_bytes_per_token(const ModelConfig& model, DataType dtype, int tp
 
 ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                                  const ServingRequest& r) {
-  if (r.prompt < 1 || r.prompt > kMaxTokens) throw Error("prompt must be 1 to 2^31 tokens");
-  if (r.output < 1 || r.output > kMaxTokens) throw Error("output must be 1 to 2^31 tokens");
-  if (r.batch < 1 || r.batch > kMaxTokens) throw Error("batch must be 1 to 2^31");
+  if (r.prompt < 1 || r.prompt > kMaxServingTokens) throw Error("prompt must be 1 to 2^31 tokens");
+  if (r.output < 1 || r.output > kMaxServingTokens) throw Error("output must be 1 to 2^31 tokens");
+  if (r.batch < 1 || r.batch > kMaxServingTokens) throw Error("batch must be 1 to 2^31");
   if (r.tp < 1 || r.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
   const detail::ServingTypes types = detail::serving_types(gpu, r);
   const ModelConfig shard = detail::shard_model(model, r.tp);

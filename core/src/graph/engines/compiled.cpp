@@ -26,7 +26,7 @@ bool fusible(const GraphOp& op) {
 }
 
 // The elements a member writes (a copy's stand-in kernel lists half its elements: its output).
-double output_elements(const GraphOp& op) { return kernel_elements(op.kernel); }
+double compiled_output_elements(const GraphOp& op) { return kernel_elements(op.kernel); }
 
 GraphOp fuse(const std::vector<const GraphOp*>& chain) {
   if (chain.size() == 1) return *chain.front();
@@ -38,14 +38,15 @@ GraphOp fuse(const std::vector<const GraphOp*>& chain) {
     const double b = kernel_bytes(o.kernel);
     if (b > kernel_bytes(chain[anchor]->kernel)) anchor = i;
     bytes += b;
-    widest = std::max(widest, output_elements(o) * dtype_bytes(o.kernel.dtype));
+    widest = std::max(widest, compiled_output_elements(o) * dtype_bytes(o.kernel.dtype));
     flops += op_flops(o);
     params += o.param_elements;
     saved += o.saved_bytes;
     if (!name.empty()) name += "+";
     name += o.name;
     if (i + 1 < chain.size()) {  // the intermediate handed to the next member
-      const double kept = std::min(output_elements(o), output_elements(*chain[i + 1]));
+      const double kept =
+          std::min(compiled_output_elements(o), compiled_output_elements(*chain[i + 1]));
       bytes -= 2 * kept * dtype_bytes(o.kernel.dtype);
     }
   }

@@ -32,8 +32,6 @@
 namespace tilecast::detail {
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 std::int64_t checked(std::int64_t v, const char* what) {
   if (v < 1 || v > kMaxKernelDim)
     throw Error(std::string("megatron engine: ") + what + " = " + std::to_string(v) +

@@ -4,7 +4,7 @@
 #include "learned/features.hpp"
 
 namespace tilecast {
-namespace {
+namespace elementwise_detail {  // named, not anonymous: unity builds put the families in one file
 
 using In = FeatureInputs;
 
@@ -43,9 +43,10 @@ TilePlan plan(const PlanInputs& in) {
   return plan_elementwise(in.kernel, in.library, in.gpu.num_sm);
 }
 
-}  // namespace
+}  // namespace elementwise_detail
 
 FamilyTraits elementwise_family() {
+  using namespace elementwise_detail;
   FamilyTraits t;
   t.name = "elementwise";
   std::vector<Feature> one_hot;  // which op

@@ -7,7 +7,7 @@
 #include "tilecast/error.hpp"
 
 namespace tilecast {
-namespace {
+namespace gemm_detail {  // named, not anonymous: unity builds put the families in one file
 
 using In = FeatureInputs;
 
@@ -43,9 +43,10 @@ void validate(const Kernel& k) {
                 std::to_string(k.dims[0]));
 }
 
-}  // namespace
+}  // namespace gemm_detail
 
 FamilyTraits gemm_family() {
+  using namespace gemm_detail;
   FamilyTraits t;
   t.name = "gemm";
   t.ops = {{"linear", {"B", "M", "N", "K"}}, {"bmm", {"B", "M", "N", "K"}}};

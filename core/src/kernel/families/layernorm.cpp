@@ -6,7 +6,7 @@
 #include "learned/features.hpp"
 
 namespace tilecast {
-namespace {
+namespace layernorm_detail {  // named, not anonymous: unity builds put the families in one file
 
 double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
 double flops(const Kernel& k) { return 8.0 * elements(k); }  // mean, var, normalise, scale, shift
@@ -19,9 +19,10 @@ double whole_passes(const FeatureInputs& in, int) {
   return in.kernel.dims[1] % in.library.layernorm_elements_per_pass == 0 ? 1.0 : 0.0;
 }
 
-}  // namespace
+}  // namespace layernorm_detail
 
 FamilyTraits layernorm_family() {
+  using namespace layernorm_detail;
   FamilyTraits t;
   t.name = "layernorm";
   t.ops = {{"ln", {"B", "H"}}};

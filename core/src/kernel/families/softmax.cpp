@@ -4,16 +4,17 @@
 #include "learned/features.hpp"
 
 namespace tilecast {
-namespace {
+namespace softmax_detail {  // named, not anonymous: unity builds put the families in one file
 
 double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
 double flops(const Kernel& k) { return 5.0 * elements(k); }  // max, sub, exp, sum, div
 double bytes(const Kernel& k) { return 2.0 * dtype_bytes(k.dtype) * elements(k); }
 TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
 
-}  // namespace
+}  // namespace softmax_detail
 
 FamilyTraits softmax_family() {
+  using namespace softmax_detail;
   FamilyTraits t;
   t.name = "softmax";
   t.ops = {{"softmax", {"B", "H"}}};

@@ -8,7 +8,7 @@
 #include "learned/features.hpp"
 
 namespace tilecast {
-namespace {
+namespace token_rows_detail {  // named, not anonymous: unity builds put the families in one file
 
 using In = FeatureInputs;
 
@@ -41,9 +41,10 @@ double bytes(const Kernel& k) {
 }
 TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
 
-}  // namespace
+}  // namespace token_rows_detail
 
 FamilyTraits token_rows_family() {
+  using namespace token_rows_detail;
   FamilyTraits t;
   t.name = "token_rows";
   // Which op, by name: the ops' ids are assigned at registration.

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/format.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/simulator/engine.hpp"
@@ -18,15 +19,6 @@
 #include "tilecast/version.hpp"
 
 namespace tilecast {
-namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-}  // namespace
 
 CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                            const CapacityRequest& r,
@@ -84,8 +76,9 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
         if (progress)
           progress(o.gpu + " tp " + std::to_string(tp) + " x " + std::to_string(replicas) +
-                   " replicas: P99 TTFT " + fmt("%.1f", f.ttft_ms.p99) + " ms, TPOT " +
-                   fmt("%.2f", f.tpot_ms.p99) + " ms" + (ok ? " (meets)" : ""));
+                   " replicas: P99 TTFT " + detail::format_with("%.1f", f.ttft_ms.p99) +
+                   " ms, TPOT " + detail::format_with("%.2f", f.tpot_ms.p99) + " ms" +
+                   (ok ? " (meets)" : ""));
         return std::make_pair(ok, f);
       };
       const int most = r.max_gpus / tp;

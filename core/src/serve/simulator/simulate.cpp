@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/checked.hpp"
+#include "common/format.hpp"
 #include "forecast/work_budget.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
@@ -19,8 +20,6 @@
 namespace tilecast {
 namespace {
 
-constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
-constexpr std::int64_t kMaxRequests = 1'000'000;
 constexpr std::size_t kKvPoints = 200;
 
 // numpy's default (linear between the two nearest ranks).
@@ -59,12 +58,6 @@ std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<doub
   return out;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 }  // namespace
 
 std::string_view scheduler_name(Scheduler s) {
@@ -99,11 +92,11 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   std::vector<detail::SimRequest> reqs;
   detail::EngineLimits lim;
   if (r.arrivals == Arrivals::trace && r.trace.empty()) throw Error("the trace has no requests");
-  if (std::int64_t(r.trace.size()) > kMaxRequests)
+  if (std::int64_t(r.trace.size()) > kMaxLoadRequests)
     throw Error("the trace has more than 1000000 requests");
   for (const TraceRequest& t : r.trace)
-    if (t.prompt < 1 || t.prompt > kMaxTokens || t.output < 1 || t.output > kMaxTokens ||
-        !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
+    if (t.prompt < 1 || t.prompt > kMaxServingTokens || t.output < 1 ||
+        t.output > kMaxServingTokens || !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
       throw Error("a trace request is out of range (arrival 0 to 1e12 ms, lengths 1 to 2^31)");
   // the work, before the requests are built (forecast/work_budget.hpp decides)
   detail::require_within_budget(detail::simulation_work(r), "serving simulation",
@@ -114,10 +107,13 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     std::stable_sort(reqs.begin(), reqs.end(),
                      [](const auto& a, const auto& b) { return a.arrival_ms < b.arrival_ms; });
   } else {
-    if (r.requests < 1 || r.requests > kMaxRequests) throw Error("requests must be 1 to 1000000");
+    if (r.requests < 1 || r.requests > kMaxLoadRequests)
+      throw Error("requests must be 1 to 1000000");
     if (r.trace.empty()) {
-      if (s.prompt < 1 || s.prompt > kMaxTokens) throw Error("prompt must be 1 to 2^31 tokens");
-      if (s.output < 1 || s.output > kMaxTokens) throw Error("output must be 1 to 2^31 tokens");
+      if (s.prompt < 1 || s.prompt > kMaxServingTokens)
+        throw Error("prompt must be 1 to 2^31 tokens");
+      if (s.output < 1 || s.output > kMaxServingTokens)
+        throw Error("output must be 1 to 2^31 tokens");
     }
     reqs.resize(std::size_t(r.requests), {.prompt = s.prompt, .output = s.output});
     for (std::size_t i = 0; i < reqs.size() && !r.trace.empty(); ++i) {  // the trace's lengths
@@ -133,7 +129,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
         reqs[i].arrival_ms = t;
       }
     } else {
-      if (r.concurrency < 1 || r.concurrency > kMaxRequests)
+      if (r.concurrency < 1 || r.concurrency > kMaxLoadRequests)
         throw Error("concurrency must be 1 to 1000000");
       lim.clients = r.concurrency;
     }
@@ -161,10 +157,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   if (!(cache_bytes >= block_bytes))  // NaN too
     throw Error(model.name + " does not fit on " + gpu.name +
                 (s.tp > 1 ? " x" + std::to_string(s.tp) : std::string()) + " at " +
-                fmt("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
-                fmt("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
+                detail::format_with("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
+                detail::format_with("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
                 std::to_string(r.max_batch_tokens) + " tokens per step " +
-                fmt("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
+                detail::format_with("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
                 ", no room left for a KV-cache block");
   lim.blocks = detail::count_of(cache_bytes / block_bytes, 1e12);
   lim.scheduler = r.scheduler;
@@ -230,7 +226,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
         std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
         std::to_string(r.max_seqs) + " sequences, " + std::to_string(lim.blocks) +
         " KV blocks of " + std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
-        fmt("%.2f", r.gpu_memory_utilization) +
+        detail::format_with("%.2f", r.gpu_memory_utilization) +
         " less weights, activations and context), preemption by recompute.");
   else
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
@@ -265,7 +261,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
                                   : "prompt and output lengths from the trace's " +
                                         std::to_string(r.trace.size()) + " requests, in order";
   if (r.arrivals == Arrivals::poisson)
-    c.push_back("Arrivals: Poisson at " + fmt("%g", r.qps) + " requests/s (seed " +
+    c.push_back("Arrivals: Poisson at " + detail::format_with("%g", r.qps) + " requests/s (seed " +
                 std::to_string(r.seed) + "); " + lengths + ".");
   else if (r.arrivals == Arrivals::closed_loop)
     c.push_back("Arrivals: " + std::to_string(r.concurrency) +

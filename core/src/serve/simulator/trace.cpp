@@ -12,8 +12,6 @@
 namespace tilecast {
 namespace {
 
-constexpr std::int64_t kMaxTokens = std::int64_t{1} << 31;
-constexpr std::size_t kMaxRequests = 1'000'000;
 constexpr double kMaxArrivalMs = 1e12;
 
 std::string_view trim(std::string_view s) {
@@ -82,15 +80,15 @@ std::vector<TraceRequest> parse_csv(std::string_view text, const std::string& or
     if (cells.size() != columns)
       throw Error(at + ": " + std::to_string(cells.size()) + " fields; the header has " +
                   std::to_string(columns));
-    if (out.size() >= kMaxRequests)
-      throw Error(at + ": more than " + std::to_string(kMaxRequests) + " requests");
+    if (out.size() >= std::size_t(kMaxLoadRequests))
+      throw Error(at + ": more than " + std::to_string(kMaxLoadRequests) + " requests");
     TraceRequest r;
     r.arrival_ms = number(cells[std::size_t(col_arrival)], at + ": field 'arrival_ms'", 0,
                           kMaxArrivalMs, false);
-    r.prompt = std::int64_t(
-        number(cells[std::size_t(col_prompt)], at + ": field 'prompt'", 1, kMaxTokens, true));
-    r.output = std::int64_t(
-        number(cells[std::size_t(col_output)], at + ": field 'output'", 1, kMaxTokens, true));
+    r.prompt = std::int64_t(number(cells[std::size_t(col_prompt)], at + ": field 'prompt'", 1,
+                                   kMaxServingTokens, true));
+    r.output = std::int64_t(number(cells[std::size_t(col_output)], at + ": field 'output'", 1,
+                                   kMaxServingTokens, true));
     out.push_back(r);
   }
   if (columns == 0) throw Error(origin + ": no header line (arrival_ms,prompt,output)");
@@ -101,9 +99,9 @@ std::vector<TraceRequest> parse_json_trace(std::string_view text, const std::str
   const nlohmann::json j = detail::parse_json("{\"requests\":" + std::string(text) + "}", origin);
   const nlohmann::json& list = j["requests"];
   if (!list.is_array()) throw Error(origin + ": expected an array of requests");
-  if (list.size() > kMaxRequests)
+  if (list.size() > std::size_t(kMaxLoadRequests))
     throw Error(origin + ": " + std::to_string(list.size()) + " requests; at most " +
-                std::to_string(kMaxRequests));
+                std::to_string(kMaxLoadRequests));
   std::vector<TraceRequest> out;
   out.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -111,8 +109,8 @@ std::vector<TraceRequest> parse_json_trace(std::string_view text, const std::str
     if (!list[i].is_object()) throw Error(at + ": expected an object");
     TraceRequest r;
     r.arrival_ms = detail::number_field(list[i], "arrival_ms", at, 0, kMaxArrivalMs);
-    r.prompt = detail::integer_field(list[i], "prompt", at, 1, kMaxTokens);
-    r.output = detail::integer_field(list[i], "output", at, 1, kMaxTokens);
+    r.prompt = detail::integer_field(list[i], "prompt", at, 1, kMaxServingTokens);
+    r.output = detail::integer_field(list[i], "output", at, 1, kMaxServingTokens);
     out.push_back(r);
   }
   return out;

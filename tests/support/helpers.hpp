@@ -1,0 +1,41 @@
+// What the tests of refused inputs compare: the message of the tilecast::Error a call throws.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "tilecast/error.hpp"
+#include "tilecast/model_config.hpp"
+#include "tilecast/op_graph.hpp"
+
+namespace tilecast::test {
+
+// The message of the tilecast::Error `f` throws, or "" when it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    std::forward<F>(f)();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Why a model config text is refused ("" when it parses).
+inline std::string config_error(const std::string& text) {
+  return error_of([&] { (void)parse_model_config(text, "config.json"); });
+}
+
+// Why a model cannot be built into an operator graph for a workload ("" when it can).
+inline std::string graph_error(const ModelConfig& m, const Workload& w) {
+  return error_of([&] { (void)build_op_graph(m, w); });
+}
+
+// A training workload of `batch` sequences of `seq` tokens in precision `t`.
+inline Workload training(std::int64_t batch, std::int64_t seq, DataType t = DataType::fp32) {
+  Workload w = make_workload(Mode::training, batch, seq);
+  w.dtype = t;
+  return w;
+}
+
+}  // namespace tilecast::test

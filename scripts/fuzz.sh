@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh --smoke     what CI runs (scripts/test.sh): the corpus plus 20 s each, built
 #                               by the fuzz-smoke preset (-O0, no debug lines: 0.81x the sanitized
 #                               compile CPU; build-fuzz-smoke/; docs/fuzzing.md "CI smoke").
+# FUZZ_TIMEOUT=S (default 30) is the seconds after which one input counts as a hang; the long runs
+# on a machine shared with builds use more (docs/fuzzing.md "Runs" says which).
 # New inputs go to build-fuzz[-smoke]/corpus/<harness> (the committed corpus is only read); a finding
 # is written to test-artifacts/fuzz/ and fails the run. The last lines of each run (executions,
 # coverage) are printed for docs/fuzzing.md.
@@ -27,11 +29,11 @@ for h in raw structured; do
   work="$bin/corpus/$h"
   mkdir -p "$work"
   echo "fuzz: fuzz_api_$h, corpus tests/fuzz/corpus/$h + $work, ${seconds} s of new inputs"
-  # -timeout: an input slower than 30 s under the sanitizers is a finding (the work budget holds
+  # -timeout: an input slower than this under the sanitizers is a finding (the work budget holds
   # requests to ~1 s natively; ASan and a loaded machine make that 10x or more)
   if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin/tests/fuzz/fuzz_api_$h" "$work" "tests/fuzz/corpus/$h" \
-    -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=65536 \
+    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="test-artifacts/fuzz/$h-" \
     >"test-artifacts/fuzz/$h.log" 2>&1; then
     status=1

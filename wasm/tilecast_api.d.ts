@@ -359,6 +359,7 @@ export interface ParallelForecast {
   stages: StageTimeline[];
   memory: TrainingMemory;
   params_b: number;
+  param_gathers?: ParamGathers;
   assumptions: string[];
   caveats: Caveats;
 }
@@ -415,6 +416,35 @@ export interface StreamSpan {
   microbatch: number;
   start_ms: number;
   finish_ms: number;
+}
+/**
+ * ZeRO-3's parameter all-gathers over the dp group in one step on the critical stage: each layer's (tp-sharded) weights before its forward and again before its backward, every micro-batch. Present only for zero 3 with dp > 1.
+ */
+export interface ParamGathers {
+  /**
+   * true: each gather is issued one layer ahead and overlaps compute (DeepSpeed's and FSDP's default); false: each layer's first kernel waits for its gather
+   */
+  prefetched: boolean;
+  /**
+   * all-gathers per step
+   */
+  gathers: number;
+  /**
+   * the gathered (full-layer) bytes of every gather in the step, summed, GB = 1e9 bytes
+   */
+  gathered_gb: number;
+  /**
+   * what each GPU receives: gathered_gb x (dp - 1) / dp
+   */
+  received_gb_per_gpu: number;
+  /**
+   * the largest single gather
+   */
+  largest_layer_gb: number;
+  /**
+   * the gathers' time on the communication stream, summed (overlapped or not)
+   */
+  busy_ms: number;
 }
 /**
  * A training step as Megatron-LM / Megatron-Core runs it: api::forecast_model with "engine": "megatron" (core/src/parallel/megatron_json.cpp), `tilecast forecast --engine megatron --json`, forecastModel in WASM. docs/megatron.md.

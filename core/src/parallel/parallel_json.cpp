@@ -82,6 +82,11 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   j["stages"] = stages;
   j["memory"] = detail::memory_json(f.memory);
   j["params_b"] = f.params / 1e9;
+  if (const ParamGathers& pg = f.param_gathers; pg.gathers > 0)
+    j["param_gathers"] = {
+        {"prefetched", c.zero3_prefetch},          {"gathers", pg.gathers},
+        {"gathered_gb", pg.gathered_gb},           {"received_gb_per_gpu", pg.received_gb_per_gpu},
+        {"largest_layer_gb", pg.largest_layer_gb}, {"busy_ms", pg.busy_ms}};
   j["assumptions"] = f.assumptions;
   std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
   for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))

@@ -28,6 +28,10 @@ export type Caveats = string[];
 export type ModelList = ZooModel[];
 export type Mode = 'training' | 'inference' | 'prefill' | 'decode';
 /**
+ * What the forecast stands on, weakest first (tilecast/footing.hpp, decided from the learned models' manifests and the kernels forecast by the roofline): roofline (the roofline predictor forecast every kernel); transferred (learned models reach this GPU only by transfer: no GPU of its vendor or architecture was measured, or a model of another vendor or precision serves its kernels); partly_roofline (learned models of its own, but kernels no learned model covers were forecast by the roofline); learned (learned models of its vendor and architecture for every kernel). The fused serving engine's attention is by its roofline by design (caveats) and does not count.
+ */
+export type Footing = 'roofline' | 'transferred' | 'partly_roofline' | 'learned';
+/**
  * The precisions a model or plan forecast takes.
  */
 export type ModelPrecision = 'fp32' | 'fp16' | 'bf16';
@@ -205,6 +209,7 @@ export interface ModelForecast {
    */
   seq: number;
   predictor: Predictor;
+  footing: Footing;
   engine: 'eager' | 'compiled';
   precision: ModelPrecision;
   latency_ms: number;
@@ -337,6 +342,7 @@ export interface ParallelForecast {
   seq: number;
   precision: ModelPrecision;
   predictor: Predictor;
+  footing: Footing;
   parallel: ParallelSetting;
   /**
    * the step's time (= step_ms)
@@ -462,6 +468,7 @@ export interface MegatronForecast {
   seq: number;
   precision: Precision;
   predictor: Predictor;
+  footing: Footing;
   parallel: MegatronParallel;
   /**
    * the step's time (= step_ms)
@@ -693,6 +700,7 @@ export interface ServingForecast {
   weights?: WeightFormat;
   engine: 'fused' | 'eager';
   predictor: Predictor;
+  footing: Footing;
   /**
    * an isolated batch's time to first token
    */
@@ -776,6 +784,7 @@ export interface ServingLoadForecast {
   weights?: WeightFormat1;
   engine: 'fused';
   predictor: Predictor;
+  footing: Footing;
   scheduler: 'continuous' | 'static';
   max_batch_tokens: number;
   max_seqs: number;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/version.hpp"
@@ -50,6 +51,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   j["batch"] = w.batch;
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
+  j["footing"] = std::string(
+      footing_name(forecast_footing(gpu, f.predictor, w.dtype, !f.roofline_fallbacks.empty())));
   j["engine"] = std::string(engine_name(f.engine));
   // fp32 (eager FP32), or fp16/bf16: autocast mixed precision in training, the whole pass in
   // the type otherwise (caveats)

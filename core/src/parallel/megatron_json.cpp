@@ -12,7 +12,7 @@ namespace tilecast {
 std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const MegatronForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   j["engine"] = "megatron";
   const MegatronConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},

@@ -164,9 +164,11 @@ double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedu
 
 // ---- parallel_json.cpp ----
 // The opening fields every multi-GPU training response shares (version, gpu, model, mode,
-// batch, seq, precision, predictor), in that order.
+// batch, seq, precision, predictor, footing), in that order; `roofline_fallbacks`: the ops the
+// replay forecast by the roofline (tilecast/footing.hpp).
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
-                                              const Workload& w, Predictor predictor);
+                                              const Workload& w, Predictor predictor,
+                                              const std::vector<std::string>& roofline_fallbacks);
 
 // ---- memory.cpp ----
 // {"stage","weights_gb",...,"total_gb","capacity_gb","fits"}: forecast JSON's "memory".

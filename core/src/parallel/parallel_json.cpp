@@ -3,6 +3,7 @@
 
 #include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/precision.hpp"
@@ -11,13 +12,16 @@ namespace tilecast {
 
 namespace detail {
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
-                                              const Workload& w, Predictor predictor) {
+                                              const Workload& w, Predictor predictor,
+                                              const std::vector<std::string>& roofline_fallbacks) {
   nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   j["mode"] = std::string(mode_name(w.mode));
   j["batch"] = w.batch;
   j["seq"] = w.query_len;
   j["precision"] = std::string(dtype_name(w.dtype));
   j["predictor"] = std::string(predictor_name(predictor));
+  j["footing"] = std::string(
+      footing_name(forecast_footing(gpu, predictor, w.dtype, !roofline_fallbacks.empty())));
   return j;
 }
 }  // namespace detail
@@ -25,7 +29,7 @@ nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelCon
 std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const ParallelForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   const ParallelConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},

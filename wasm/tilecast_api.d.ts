@@ -219,11 +219,24 @@ export interface ModelForecast {
   backward_ms: number;
   samples_per_s: number;
   tokens_per_s: number;
+  /**
+   * training: model FLOPs per step (tilecast/mfu.hpp, the megatron engine's definition) / step time; absent for an encoder-decoder
+   */
+  model_tflops_per_gpu?: number;
+  /**
+   * training: model_tflops_per_gpu / peak_tflops
+   */
+  mfu?: number;
+  /**
+   * training: the dense peak MFU divides by (the activations' tensor-core peak; FP32: the FP32 GEMM peak)
+   */
+  peak_tflops?: number;
   kernels: number;
   breakdown: Breakdown;
   layers: LayerRow[];
   substitutions: Substitution[];
   caveats: Caveats;
+  cost?: Cost;
   roofline_latency_ms: number;
   workload: WorkloadEcho;
   /**
@@ -270,6 +283,34 @@ export interface LayerRow {
 export interface Substitution {
   kernel: string;
   forecast_as: string;
+}
+/**
+ * The forecast's GPU time priced, present when the request gives price_per_gpu_hour (any currency): GPUs x hours x price (api/cost.cpp).
+ */
+export interface Cost {
+  price_per_gpu_hour: number;
+  /**
+   * the GPUs priced (training: dp x tp x pp x ...; serving: tp)
+   */
+  gpus: number;
+  per_hour: number;
+  /**
+   * the price of a million of the tokens tokens_counted names; null when none are produced
+   */
+  per_million_tokens: number | null;
+  tokens_counted: string;
+  /**
+   * training: one step
+   */
+  per_step?: number;
+  /**
+   * training: the tokens to train on the request gave
+   */
+  tokens?: number;
+  /**
+   * training: the price of training on `tokens` tokens at this step's rate
+   */
+  for_tokens?: number;
 }
 /**
  * The workload as forecast, and what tokens_per_s counts in its mode.
@@ -361,6 +402,18 @@ export interface ParallelForecast {
   samples_per_s: number;
   tokens_per_s: number;
   tokens_per_s_per_gpu: number;
+  /**
+   * model FLOPs per step (tilecast/mfu.hpp, the megatron engine's definition) / step time / GPUs; absent for an encoder-decoder
+   */
+  model_tflops_per_gpu?: number;
+  /**
+   * model_tflops_per_gpu / peak_tflops
+   */
+  mfu?: number;
+  /**
+   * the dense peak MFU divides by (the activations' tensor-core peak; FP32: the FP32 GEMM peak)
+   */
+  peak_tflops?: number;
   breakdown: ParallelBreakdown;
   stages: StageTimeline[];
   memory: TrainingMemory;
@@ -368,6 +421,7 @@ export interface ParallelForecast {
   param_gathers?: ParamGathers;
   assumptions: string[];
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface ParallelSetting {
   gpus: number;
@@ -525,6 +579,7 @@ export interface MegatronForecast {
   train_days?: number;
   assumptions: string[];
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface MegatronParallel {
   /**
@@ -738,6 +793,7 @@ export interface ServingForecast {
    */
   max_context: number;
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface ServingMemory {
   weights_gb: number;
@@ -823,6 +879,7 @@ export interface ServingLoadForecast {
    */
   comm_model?: string;
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface LatencyPercentiles {
   p50: number;

@@ -51,6 +51,7 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   j["samples_per_s"] = f.samples_per_s;
   j["tokens_per_s"] = f.tokens_per_s;
   j["tokens_per_s_per_gpu"] = f.tokens_per_s_per_gpu;
+  detail::add_utilization(j, gpu, model, f.workload, f.step_ms, c.gpus());
   J b;
   for (int k = 0; k < kOpKindCount; ++k)
     b[std::string(op_kind_name(static_cast<OpKind>(k)))] = f.breakdown_ms[k];

@@ -28,6 +28,10 @@ export type Caveats = string[];
 export type ModelList = ZooModel[];
 export type Mode = 'training' | 'inference' | 'prefill' | 'decode';
 /**
+ * What the forecast stands on, weakest first (tilecast/footing.hpp, decided from the learned models' manifests and the kernels forecast by the roofline): roofline (the roofline predictor forecast every kernel); transferred (learned models reach this GPU only by transfer: no GPU of its vendor or architecture was measured, or a model of another vendor or precision serves its kernels); partly_roofline (learned models of its own, but kernels no learned model covers were forecast by the roofline); learned (learned models of its vendor and architecture for every kernel). The fused serving engine's attention is by its roofline by design (caveats) and does not count.
+ */
+export type Footing = 'roofline' | 'transferred' | 'partly_roofline' | 'learned';
+/**
  * The precisions a model or plan forecast takes.
  */
 export type ModelPrecision = 'fp32' | 'fp16' | 'bf16';
@@ -205,6 +209,7 @@ export interface ModelForecast {
    */
   seq: number;
   predictor: Predictor;
+  footing: Footing;
   engine: 'eager' | 'compiled';
   precision: ModelPrecision;
   latency_ms: number;
@@ -214,11 +219,24 @@ export interface ModelForecast {
   backward_ms: number;
   samples_per_s: number;
   tokens_per_s: number;
+  /**
+   * training: model FLOPs per step (tilecast/mfu.hpp, the megatron engine's definition) / step time; absent for an encoder-decoder
+   */
+  model_tflops_per_gpu?: number;
+  /**
+   * training: model_tflops_per_gpu / peak_tflops
+   */
+  mfu?: number;
+  /**
+   * training: the dense peak MFU divides by (the activations' tensor-core peak; FP32: the FP32 GEMM peak)
+   */
+  peak_tflops?: number;
   kernels: number;
   breakdown: Breakdown;
   layers: LayerRow[];
   substitutions: Substitution[];
   caveats: Caveats;
+  cost?: Cost;
   roofline_latency_ms: number;
   workload: WorkloadEcho;
   /**
@@ -265,6 +283,34 @@ export interface LayerRow {
 export interface Substitution {
   kernel: string;
   forecast_as: string;
+}
+/**
+ * The forecast's GPU time priced, present when the request gives price_per_gpu_hour (any currency): GPUs x hours x price (api/cost.cpp).
+ */
+export interface Cost {
+  price_per_gpu_hour: number;
+  /**
+   * the GPUs priced (training: dp x tp x pp x ...; serving: tp)
+   */
+  gpus: number;
+  per_hour: number;
+  /**
+   * the price of a million of the tokens tokens_counted names; null when none are produced
+   */
+  per_million_tokens: number | null;
+  tokens_counted: string;
+  /**
+   * training: one step
+   */
+  per_step?: number;
+  /**
+   * training: the tokens to train on the request gave
+   */
+  tokens?: number;
+  /**
+   * training: the price of training on `tokens` tokens at this step's rate
+   */
+  for_tokens?: number;
 }
 /**
  * The workload as forecast, and what tokens_per_s counts in its mode.
@@ -337,6 +383,7 @@ export interface ParallelForecast {
   seq: number;
   precision: ModelPrecision;
   predictor: Predictor;
+  footing: Footing;
   parallel: ParallelSetting;
   /**
    * the step's time (= step_ms)
@@ -355,12 +402,26 @@ export interface ParallelForecast {
   samples_per_s: number;
   tokens_per_s: number;
   tokens_per_s_per_gpu: number;
+  /**
+   * model FLOPs per step (tilecast/mfu.hpp, the megatron engine's definition) / step time / GPUs; absent for an encoder-decoder
+   */
+  model_tflops_per_gpu?: number;
+  /**
+   * model_tflops_per_gpu / peak_tflops
+   */
+  mfu?: number;
+  /**
+   * the dense peak MFU divides by (the activations' tensor-core peak; FP32: the FP32 GEMM peak)
+   */
+  peak_tflops?: number;
   breakdown: ParallelBreakdown;
   stages: StageTimeline[];
   memory: TrainingMemory;
   params_b: number;
+  param_gathers?: ParamGathers;
   assumptions: string[];
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface ParallelSetting {
   gpus: number;
@@ -417,6 +478,35 @@ export interface StreamSpan {
   finish_ms: number;
 }
 /**
+ * ZeRO-3's parameter all-gathers over the dp group in one step on the critical stage: each layer's (tp-sharded) weights before its forward and again before its backward, every micro-batch. Present only for zero 3 with dp > 1.
+ */
+export interface ParamGathers {
+  /**
+   * true: each gather is issued one layer ahead and overlaps compute (DeepSpeed's and FSDP's default); false: each layer's first kernel waits for its gather
+   */
+  prefetched: boolean;
+  /**
+   * all-gathers per step
+   */
+  gathers: number;
+  /**
+   * the gathered (full-layer) bytes of every gather in the step, summed, GB = 1e9 bytes
+   */
+  gathered_gb: number;
+  /**
+   * what each GPU receives: gathered_gb x (dp - 1) / dp
+   */
+  received_gb_per_gpu: number;
+  /**
+   * the largest single gather
+   */
+  largest_layer_gb: number;
+  /**
+   * the gathers' time on the communication stream, summed (overlapped or not)
+   */
+  busy_ms: number;
+}
+/**
  * A training step as Megatron-LM / Megatron-Core runs it: api::forecast_model with "engine": "megatron" (core/src/parallel/megatron_json.cpp), `tilecast forecast --engine megatron --json`, forecastModel in WASM. docs/megatron.md.
  */
 export interface MegatronForecast {
@@ -432,6 +522,7 @@ export interface MegatronForecast {
   seq: number;
   precision: Precision;
   predictor: Predictor;
+  footing: Footing;
   parallel: MegatronParallel;
   /**
    * the step's time (= step_ms)
@@ -488,6 +579,7 @@ export interface MegatronForecast {
   train_days?: number;
   assumptions: string[];
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface MegatronParallel {
   /**
@@ -663,6 +755,7 @@ export interface ServingForecast {
   weights?: WeightFormat;
   engine: 'fused' | 'eager';
   predictor: Predictor;
+  footing: Footing;
   /**
    * an isolated batch's time to first token
    */
@@ -700,6 +793,7 @@ export interface ServingForecast {
    */
   max_context: number;
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface ServingMemory {
   weights_gb: number;
@@ -746,6 +840,7 @@ export interface ServingLoadForecast {
   weights?: WeightFormat1;
   engine: 'fused';
   predictor: Predictor;
+  footing: Footing;
   scheduler: 'continuous' | 'static';
   max_batch_tokens: number;
   max_seqs: number;
@@ -784,6 +879,7 @@ export interface ServingLoadForecast {
    */
   comm_model?: string;
   caveats: Caveats;
+  cost?: Cost;
 }
 export interface LatencyPercentiles {
   p50: number;

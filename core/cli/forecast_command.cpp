@@ -41,6 +41,8 @@ int run_parallel(const Args& args, nlohmann::json req) {
       req[key] = args.integer(f, 0, key == "zero" ? 0 : 1, 65536);
     }
   }
+  if (args.has("price-per-gpu-hour"))
+    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
   const std::string text = api::forecast_model(req.dump());
   if (args.has("json")) {
     std::printf("%s\n", text.c_str());
@@ -65,6 +67,8 @@ int run_parallel(const Args& args, nlohmann::json req) {
   std::printf("  throughput   %10.2f samples/s, %.0f tokens/s, %.0f tokens/s per GPU\n",
               j["samples_per_s"].get<double>(), j["tokens_per_s"].get<double>(),
               j["tokens_per_s_per_gpu"].get<double>());
+  print_utilization(j);
+  print_cost(j);
   std::printf("\nbreakdown (critical stage)\n");
   const double step = j["step_ms"].get<double>();
   for (const auto& [k, v] : j["breakdown"].items())
@@ -153,6 +157,8 @@ int run_forecast(const Args& args) {
     req["predictor"] = predictor_name(predictor);
     req["engine"] = engine_name(engine);
     if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+    if (args.has("price-per-gpu-hour"))
+      req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
   }
@@ -181,6 +187,22 @@ int run_forecast(const Args& args) {
                                             : "");
   std::printf("  kernels      %10lld launches, %.4g TFLOP; isolated latencies sum to %.3f ms\n",
               static_cast<long long>(f.kernels), f.flops / 1e12, f.kernel_sum_ms);
+  if (w.training() || args.has("price-per-gpu-hour")) {
+    // MFU and cost as the API answers them (one definition: tilecast/mfu.hpp, api/cost.cpp)
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    req["batch"] = w.batch;
+    req["seq"] = seq;
+    req["mode"] = mode;
+    if (args.has("context")) req["context"] = context;
+    req["predictor"] = predictor_name(predictor);
+    req["engine"] = engine_name(engine);
+    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+    if (args.has("price-per-gpu-hour"))
+      req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+    const auto j = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
+    print_utilization(j);
+    print_cost(j);
+  }
   std::printf("\nbreakdown\n");
   for (int k = 0; k < kOpKindCount; ++k)
     std::printf("  %-14s %10.3f ms  %5.1f%%\n",
@@ -235,15 +257,22 @@ int run_forecast(const Args& args) {
          enum_names_of(dtype_names(), kMegatronPrecisions, "|") +
          " --attention flash|fused-softmax --virtual-stages V --sequence-parallel --cp N "
          "(context parallel) --ep N (expert parallel, MoE) --no-distributed-optimizer "
-         "--no-overlap-grad-reduce --tokens N]",
+         "--no-overlap-grad-reduce --tokens N] [--price-per-gpu-hour P (cost per step / per "
+         "million tokens)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu",       "model",          "batch",     "seq",
-      "mode",      "context",        "predictor", "precision",
-      "weights",   "gpus",           "dp",        "tp",
-      "pp",        "microbatches",   "zero",      "recompute",
-      "schedule",  "bucket-mb",      "system",    "engine",
-      "attention", "virtual-stages", "tokens",    "cp",
-      "ep"},
+     {"gpu",       "model",
+      "batch",     "seq",
+      "mode",      "context",
+      "predictor", "precision",
+      "weights",   "gpus",
+      "dp",        "tp",
+      "pp",        "microbatches",
+      "zero",      "recompute",
+      "schedule",  "bucket-mb",
+      "system",    "engine",
+      "attention", "virtual-stages",
+      "tokens",    "cp",
+      "ep",        "price-per-gpu-hour"},
      {"json", "compile", "sequence-parallel", "no-distributed-optimizer", "no-overlap-grad-reduce"},
      run_forecast});
 

@@ -11,6 +11,29 @@
 
 namespace tilecast::cli {
 
+void print_cost(const nlohmann::ordered_json& j) {
+  if (!j.contains("cost")) return;
+  const auto& c = j["cost"];
+  std::printf("  cost         %.4g per GPU hour x %lld GPUs = %.4g per hour",
+              c["price_per_gpu_hour"].get<double>(), c["gpus"].get<long long>(),
+              c["per_hour"].get<double>());
+  if (c.contains("per_step")) std::printf("; %.4g per step", c["per_step"].get<double>());
+  std::printf("\n");
+  if (!c["per_million_tokens"].is_null())
+    std::printf("               %.4g per million %s\n", c["per_million_tokens"].get<double>(),
+                c["tokens_counted"].get<std::string>().c_str());
+  if (c.contains("for_tokens"))
+    std::printf("               %.4g for %.3g tokens\n", c["for_tokens"].get<double>(),
+                c["tokens"].get<double>());
+}
+
+void print_utilization(const nlohmann::ordered_json& j) {
+  if (!j.contains("mfu")) return;
+  std::printf("  MFU          %10.1f %%   (%.1f model TFLOP/s per GPU of %.0f)\n",
+              100 * j["mfu"].get<double>(), j["model_tflops_per_gpu"].get<double>(),
+              j["peak_tflops"].get<double>());
+}
+
 void print_training_footer(const nlohmann::ordered_json& j, const char* unit) {
   const auto& m = j["memory"];
   std::printf("\nmemory per GPU (%s %d): %.2f GB of %.2f GB, %s\n", unit, m["stage"].get<int>(),
@@ -44,6 +67,8 @@ int run_megatron(const Args& args, nlohmann::json req) {
     req["system"] =
         is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
   }
+  if (args.has("price-per-gpu-hour"))
+    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
   if (args.has("tokens")) req["tokens"] = args.real("tokens", "tokens to train on, e.g. 3e11");
   if (args.has("sequence-parallel")) req["sequence_parallel"] = true;
   if (args.has("no-distributed-optimizer")) req["distributed_optimizer"] = false;
@@ -78,6 +103,7 @@ int run_megatron(const Args& args, nlohmann::json req) {
   if (j.contains("train_days"))
     std::printf("  time to train %.3g tokens: %.2f days\n", j["tokens"].get<double>(),
                 j["train_days"].get<double>());
+  print_cost(j);
   std::printf("\nbreakdown (critical pipeline rank)\n");
   const double step = j["step_ms"].get<double>();
   for (const auto& [k, v] : j["breakdown_ms"].items())

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "megatron_forecast.hpp"
 #include "serve_load.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
@@ -52,6 +53,11 @@ int run_serve(const Args& args) {
       req["weights"] = std::string(weight_format_name(r.weights));
   };
 
+  auto price = [&](nlohmann::json& req) {
+    if (args.has("price-per-gpu-hour"))
+      req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+  };
+
   if (is_load_run(args)) {  // a request stream (docs/serving-load.md)
     if (args.has("batch"))
       throw Error(
@@ -65,6 +71,7 @@ int run_serve(const Args& args) {
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
     quantization(req);
+    price(req);
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
   }
@@ -84,6 +91,7 @@ int run_serve(const Args& args) {
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
     quantization(req);
+    price(req);
     std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
     return 0;
   }
@@ -103,6 +111,19 @@ int run_serve(const Args& args) {
   std::printf("  request latency               %10.3f ms\n", f.total_ms);
   std::printf("  throughput                    %10.0f generated tokens/s\n", f.tokens_per_s);
   if (r.tp > 1) std::printf("  of which all-reduces          %10.3f ms\n", f.comm_ms);
+  if (args.has("price-per-gpu-hour")) {  // the API's cost (api/cost.cpp), one definition
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    req["prompt"] = r.prompt;
+    req["output"] = r.output;
+    req["batch"] = r.batch;
+    req["tp"] = r.tp;
+    req["precision"] = std::string(dtype_name(r.dtype));
+    req["engine"] = std::string(engine_name(r.engine));
+    req["predictor"] = std::string(predictor_name(r.predictor));
+    quantization(req);
+    price(req);
+    print_cost(nlohmann::ordered_json::parse(api::forecast_serving(req.dump())));
+  }
   std::printf("  KV cache                      %10.0f bytes per token\n",
               f.kv_cache_bytes_per_token);
   std::printf("\nmemory per GPU\n");
@@ -126,17 +147,34 @@ int run_serve(const Args& args) {
          enum_names_joined(weight_format_names(), "|") + "] [--engine " +
          enum_names_of(engine_names(), {Engine::fused, Engine::eager}, "|") + "] [--predictor " +
          enum_names_joined(predictor_names(), "|") +
-         "] [--json]"
+         "] [--price-per-gpu-hour P (cost per million output tokens)] [--json]"
          "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
          "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
          "[--scheduler continuous|static]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     {"gpu",       "model",       "prompt",      "output",           "batch",
-      "tp",        "precision",   "kv-cache",    "weights",          "engine",
-      "predictor", "qps",         "concurrency", "requests",         "seed",
-      "trace",     "slo-ttft-ms", "slo-tpot-ms", "max-batch-tokens", "max-seqs",
-      "scheduler"},
+     {"gpu",
+      "model",
+      "prompt",
+      "output",
+      "batch",
+      "tp",
+      "precision",
+      "kv-cache",
+      "weights",
+      "engine",
+      "predictor",
+      "qps",
+      "concurrency",
+      "requests",
+      "seed",
+      "trace",
+      "slo-ttft-ms",
+      "slo-tpot-ms",
+      "max-batch-tokens",
+      "max-seqs",
+      "scheduler",
+      "price-per-gpu-hour"},
      {"json"},
      run_serve});
 

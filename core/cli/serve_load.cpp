@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io.hpp"
+#include "megatron_forecast.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 
@@ -23,7 +24,7 @@ void number_flag(const Args& args, nlohmann::json& req, const char* flag, const 
     req[field] = x;
 }
 
-void print_percentiles(const char* what, const nlohmann::json& p) {
+void print_percentiles(const char* what, const nlohmann::ordered_json& p) {
   std::printf("  %-22s p50 %10.2f   p90 %10.2f   p99 %10.2f ms\n", what, p["p50"].get<double>(),
               p["p90"].get<double>(), p["p99"].get<double>());
 }
@@ -60,7 +61,7 @@ int print_load_run(const nlohmann::json& req, bool json) {
     std::printf("%s\n", text.c_str());
     return 0;
   }
-  const nlohmann::json f = nlohmann::json::parse(text);
+  const nlohmann::ordered_json f = nlohmann::ordered_json::parse(text);
   std::printf("%s on %s%s: %s, %s scheduler, %lld requests (%s)\n",
               f["model"]["name"].get<std::string>().c_str(),
               f["gpu"]["name"].get<std::string>().c_str(),
@@ -75,6 +76,7 @@ int print_load_run(const nlohmann::json& req, bool json) {
   print_percentiles("request latency", f["e2e_ms"]);
   std::printf("  throughput             %10.1f output tokens/s, %.3f requests/s\n",
               f["output_tokens_per_s"].get<double>(), f["requests_per_s"].get<double>());
+  print_cost(f);
   if (f.contains("slo"))
     std::printf("  SLO met by             %10.1f %% of requests (goodput %.3f requests/s)\n",
                 100 * f["slo"]["attainment"].get<double>(),

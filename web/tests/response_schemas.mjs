@@ -238,6 +238,52 @@ export function spread(lists) {
     microbatches: 4,
   });
 
+  // Priced forecasts (issue 32 item 9): cost with MFU in training, per million tokens otherwise.
+  const price = { price_per_gpu_hour: 2.5 };
+  add('forecastModel', {
+    gpu: 'h100-sxm',
+    model: 'llama2-7b',
+    batch: 2,
+    seq: 1024,
+    mode: 'training',
+    precision: 'bf16',
+    tokens: 1e9,
+    ...price,
+  });
+  add('forecastModel', { gpu: 'h100-sxm', model: 'gpt2', batch: 4, seq: 128, mode: 'decode', ...price });
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2-xl',
+    batch: 16,
+    seq: 1024,
+    mode: 'training',
+    dp: 4,
+    zero: 3,
+    ...price,
+  });
+  add('forecastModel', {
+    gpu: 'h100-sxm',
+    model: 'llama2-7b',
+    batch: 16,
+    seq: 1024,
+    mode: 'training',
+    precision: 'bf16',
+    engine: 'megatron',
+    gpus: 8,
+    tp: 2,
+    tokens: 3e11,
+    ...price,
+  });
+  add('forecastServing', { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, batch: 8, tp: 2, ...price });
+  add('forecastServing', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 256,
+    output: 64,
+    qps: 4,
+    requests: 20,
+    ...price,
+  });
   // Serving.
   for (const model of ['llama3-8b', 'gpt2', 'mixtral-8x7b', 'qwen2-7b'])
     for (const [gpu, tp] of [

@@ -34,6 +34,10 @@ struct ParallelConfig {
   Recompute recompute = Recompute::none;
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double bucket_mb = 25;  // DDP's bucket_cap_mb
+  // ZeRO-3: each layer's parameter all-gather is prefetched one layer ahead on the
+  // communication stream, overlapping compute (DeepSpeed's and FSDP's default, zero.cpp); false:
+  // each gather blocks the layer's first kernel.
+  bool zero3_prefetch = true;
   // The graph every rank replays: eager (PyTorch eager with autocast) or compiled
   // (torch.compile: element-wise chains fused, docs/fusion.md). fused is the serving engine's.
   Engine engine = Engine::eager;
@@ -64,6 +68,9 @@ struct ModelStateBytes {
   double weights = 0, gradients = 0, optimizer = 0;
 };
 ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp);
+// Bytes one GPU receives in an all-gather of `gathered_bytes` over `dp` ranks: the shards it
+// does not hold, gathered_bytes x (dp - 1) / dp (ZeRO-3's parameter gathers).
+double all_gather_received_bytes(double gathered_bytes, int dp);
 
 // One stage's streams over the step (ms from the step's start).
 struct StreamSpan {
@@ -82,6 +89,17 @@ struct StageStreams {
   // Spans run on each stream; beyond a few thousand in all, `compute` and `comm` keep those of
   // the first and last micro-batches only (docs/parallel.md).
   std::int64_t compute_spans = 0, comm_spans = 0;
+};
+
+// ZeRO-3's parameter all-gathers over the dp group in one step on the critical stage: each
+// layer's (tp-sharded) parameters before its forward and again before its backward, every
+// micro-batch. Empty (gathers 0) for ZeRO 0-2 or dp 1.
+struct ParamGathers {
+  std::int64_t gathers = 0;        // collectives per step
+  double gathered_gb = 0;          // the gathered (full-layer) bytes, summed
+  double received_gb_per_gpu = 0;  // each GPU receives the other dp - 1 shards: x (dp-1)/dp
+  double largest_layer_gb = 0;     // the largest single gather
+  double busy_ms = 0;              // on the communication stream, summed
 };
 
 struct ParallelForecast {
@@ -103,6 +121,7 @@ struct ParallelForecast {
   double bubble_ms = 0;
   std::vector<StageStreams> stages;
   TrainingMemory memory;
+  ParamGathers param_gathers;  // ZeRO-3 only
   std::vector<std::string> assumptions;
   // Ops no learned model covers on this GPU's vendor at their data type, forecast by the
   // roofline instead (sorted, unique).

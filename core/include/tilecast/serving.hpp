@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilecast/footing.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/model_config.hpp"
@@ -64,9 +65,10 @@ struct ServingForecast {
   double comm_ms = 0;       // of total_ms: tensor-parallel all-reduces (0 at tp 1)
   double kv_cache_bytes_per_token = 0;  // per sequence, per GPU
   ServingMemory memory;
-  std::int64_t max_batch = 0;    // at prompt + output tokens per sequence
-  std::int64_t max_context = 0;  // tokens per sequence at the request's batch
-  std::string comm_model;        // how the all-reduces were forecast (empty at tp 1)
+  std::int64_t max_batch = 0;          // at prompt + output tokens per sequence
+  std::int64_t max_context = 0;        // tokens per sequence at the request's batch
+  std::string comm_model;              // how the all-reduces were forecast (empty at tp 1)
+  Footing footing = Footing::learned;  // what the forecast stands on (tilecast/footing.hpp)
   std::vector<std::string> caveats;
 };
 

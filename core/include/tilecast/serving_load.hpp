@@ -78,6 +78,7 @@ struct LoadForecast {
   double goodput_requests_per_s = 0;  // requests meeting both SLOs per second
   std::int64_t step_shapes = 0;       // distinct token counts whose layers were forecast
   std::string comm_model;
+  Footing footing = Footing::learned;  // what the forecast stands on (tilecast/footing.hpp)
   std::vector<std::string> caveats;
 };
 

@@ -75,10 +75,10 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req) {
     if (p.is_array()) {
       for (std::size_t i = 0; i < p.size() && i < 16; ++i) {
         nlohmann::json one = {{"price_per_gpu_hour", p[i]}};
-        r.price_per_gpu_hour.push_back(number_field(one, "price_per_gpu_hour", kOrigin, 1e-9, 1e6));
+        r.price_per_gpu_hour.push_back(*request_price(one, kOrigin));
       }
     } else {
-      r.price_per_gpu_hour.push_back(number_field(req, "price_per_gpu_hour", kOrigin, 1e-9, 1e6));
+      r.price_per_gpu_hour.push_back(*request_price(req, kOrigin));
     }
   }
   return r;

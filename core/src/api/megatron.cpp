@@ -97,8 +97,15 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
                 std::to_string(c.gpus()) + " GPUs; give field 'system' (one of " + ids +
                 ", or a system spec object with enough max_nodes)");
   }
-  return megatron_forecast_to_json(gpu, model,
-                                   forecast_megatron(gpu, system, model, w, c, predictor));
+  const std::optional<double> price = request_price(req, kMegatronOrigin);
+  const MegatronForecast f = forecast_megatron(gpu, system, model, w, c, predictor);
+  const std::string text = megatron_forecast_to_json(gpu, model, f);
+  if (!price) return text;
+  auto j = nlohmann::ordered_json::parse(text);
+  j["cost"] = cost_json(*price, c.gpus(), f.tokens_per_s, "tokens trained (batch x seq per step)");
+  add_training_cost(j["cost"], *price, c.gpus(), f.step_ms, double(w.batch) * double(w.query_len),
+                    c.tokens);
+  return j.dump(2);
 }
 
 }  // namespace tilecast::detail

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "api/megatron_request.hpp"
 #include "api/request.hpp"
@@ -24,6 +25,7 @@ namespace tilecast::api {
 namespace {
 
 constexpr const char* kModelOrigin = "model request";
+constexpr const char* kTrainedTokens = "tokens trained (batch x seq per step)";
 
 nlohmann::ordered_json model_summary(const ModelConfig& m) {
   nlohmann::ordered_json j;
@@ -196,12 +198,26 @@ std::string forecast_model(std::string_view request_json) {
         "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "
         "`tilecast serve`); allowed here: " +
         enum_names_of(engine_names(), kModelEngines, ", "));
+  const std::optional<double> price = detail::request_price(req, kModelOrigin);
+  double tokens = 0;  // training: the run's tokens, for its cost
+  if (detail::has_field(req, "tokens")) {
+    if (mode != Mode::training)
+      throw Error(
+          "model request: field 'tokens' (the tokens to train on) applies to mode training");
+    tokens = detail::number_field(req, "tokens", kModelOrigin, 1, 1e18);
+  }
   if (wants_parallel(req)) {
     ParallelConfig c = request_parallel(req);
     c.engine = engine;  // eager or compiled: each rank replays that graph
     const SystemSpec system = system_for(req, gpu, c.gpus());
-    return parallel_forecast_to_json(gpu, model,
-                                     forecast_parallel(gpu, system, model, w, c, predictor));
+    const ParallelForecast pf = forecast_parallel(gpu, system, model, w, c, predictor);
+    const std::string text = parallel_forecast_to_json(gpu, model, pf);
+    if (!price) return text;
+    auto pj = nlohmann::ordered_json::parse(text);
+    pj["cost"] = detail::cost_json(*price, c.gpus(), pf.tokens_per_s, kTrainedTokens);
+    detail::add_training_cost(pj["cost"], *price, c.gpus(), pf.step_ms, double(batch) * double(seq),
+                              tokens);
+    return pj.dump(2);
   }
   const OpGraph graph = build_engine_graph(model, w, engine);
   // the forecast and, for the learned predictor, its roofline beside it
@@ -214,6 +230,15 @@ std::string forecast_model(std::string_view request_json) {
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
   auto j = detail::model_forecast_json(gpu, model, f, roof);
+  if (price) {
+    // the tokens tokens_per_s counts, less its "per second"
+    std::string counted = j["workload"]["tokens_per_s_counts"];
+    if (const auto at = counted.find(" per second"); at != std::string::npos) counted.erase(at, 11);
+    j["cost"] = detail::cost_json(*price, 1, f.tokens_per_s, counted.c_str());
+    if (w.training())
+      detail::add_training_cost(j["cost"], *price, 1, f.latency_ms, double(batch) * double(seq),
+                                tokens);
+  }
   if (!w.training()) {
     // a pass: weights, KV cache, activations and context on the one GPU, and what would fit
     const detail::PassMemory p = detail::pass_memory(gpu, model, w, engine);

@@ -55,4 +55,9 @@ DataType request_precision(const nlohmann::json& req, const GpuSpec& gpu, const 
   return t;
 }
 
+std::optional<double> request_price(const nlohmann::json& req, const char* what) {
+  if (!has_field(req, "price_per_gpu_hour")) return std::nullopt;
+  return number_field(req, "price_per_gpu_hour", what, 1e-9, 1e6);
+}
+
 }  // namespace tilecast::detail

@@ -25,4 +25,16 @@ std::optional<SystemSpec> request_system(const nlohmann::json& request, const ch
 // one the GPU has. `what` names the request in errors ("model request").
 DataType request_precision(const nlohmann::json& request, const GpuSpec& gpu, const char* what);
 
+// "price_per_gpu_hour": one price above 0 and at most 1e6 (any currency), as the capacity
+// request takes it; nullopt when absent. `what` names the request in errors.
+std::optional<double> request_price(const nlohmann::json& request, const char* what);
+
+// A forecast response's "cost" at `price` per GPU hour on `gpus` GPUs: per hour, and per million
+// of the tokens `tokens_per_s` counts (`tokens_counted` says which); training adds the step's
+// cost and, given a token count (`tokens` > 0), the run's (api/cost.cpp).
+nlohmann::ordered_json cost_json(double price, std::int64_t gpus, double tokens_per_s,
+                                 const char* tokens_counted);
+void add_training_cost(nlohmann::ordered_json& cost, double price, std::int64_t gpus,
+                       double step_ms, double tokens_per_step, double tokens);
+
 }  // namespace tilecast::detail

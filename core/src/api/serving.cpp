@@ -57,15 +57,31 @@ std::string forecast_serving(std::string_view request_json) {
   r.weights = word_field(req, "weights", WeightFormat::native, parse_weight_format);
   r.engine = word_field(req, "engine", Engine::fused, parse_engine);
   r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
+  const std::optional<double> price = detail::request_price(req, kServingOrigin);
   if (load) {
     if (detail::has_field(req, "batch"))
       throw Error(
           "serving request: field 'batch' is for a static batch; a simulation under "
           "load batches its requests itself (max_seqs, max_batch_tokens)");
     const LoadRequest lr = detail::load_request_fields(req, r, kServingOrigin);
-    return load_forecast_to_json(gpu, model, simulate_serving(gpu, model, lr));
+    const LoadForecast f = simulate_serving(gpu, model, lr);
+    const std::string text = load_forecast_to_json(gpu, model, f);
+    if (!price) return text;
+    auto j = nlohmann::ordered_json::parse(text);
+    j["cost"] = detail::cost_json(*price, r.tp, f.output_tokens_per_s,
+                                  "output tokens over the simulated load");
+    return j.dump(2);
   }
-  return serving_forecast_to_json(gpu, model, forecast_serving(gpu, model, r));
+  const ServingForecast f = forecast_serving(gpu, model, r);
+  const std::string text = serving_forecast_to_json(gpu, model, f);
+  if (!price) return text;
+  auto j = nlohmann::ordered_json::parse(text);
+  // the request's output tokens over its whole time, prefill included
+  const double output_per_s = double(r.batch) * double(r.output) / (f.total_ms / 1e3);
+  j["cost"] =
+      detail::cost_json(*price, r.tp, output_per_s,
+                        "output tokens: batch x output over the request, prefill and decode");
+  return j.dump(2);
 }
 
 }  // namespace tilecast::api

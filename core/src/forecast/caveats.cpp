@@ -8,6 +8,7 @@
 #include "kernel/library_profile.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/enum_names.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -231,32 +232,76 @@ std::vector<std::string> precision_caveats(const Workload& w,
   return c;
 }
 
+namespace {
+
+// How far the learned models reach to this GPU: the one decision behind forecast_caveats'
+// extrapolation sentences and forecast_footing.
+enum class Reach { measured, other_vendor, no_architecture, other_architecture };
+struct ReachOf {
+  Reach reach = Reach::measured;
+  Measured measured;
+};
+ReachOf reach_of(const GpuSpec& g) {
+  ReachOf r;
+  r.measured = measured_for(g.vendor);
+  const auto& [vendors, by_vendor] = r.measured;
+  if (vendors.empty()) return r;
+  static const std::set<std::string> none;
+  const auto found = by_vendor.find(g.vendor);
+  const std::set<std::string>& architectures = found != by_vendor.end() ? found->second : none;
+  if (!g.vendor.empty() && !vendors.count(g.vendor))
+    r.reach = Reach::other_vendor;
+  else if (g.architecture.empty())
+    r.reach = Reach::no_architecture;
+  else if (!architectures.count(g.architecture))
+    r.reach = Reach::other_architecture;
+  return r;
+}
+
+constexpr EnumName<Footing> kFootings[] = {{"roofline", Footing::roofline},
+                                           {"transferred", Footing::transferred},
+                                           {"partly_roofline", Footing::partly_roofline},
+                                           {"learned", Footing::learned}};
+
+}  // namespace
+
+std::string_view footing_name(Footing f) { return enum_name(EnumNames<Footing>(kFootings), f); }
+
+Footing forecast_footing(const GpuSpec& gpu, Predictor predictor, DataType dtype,
+                         bool roofline_fallbacks) {
+  if (predictor == Predictor::roofline) return Footing::roofline;
+  if (reach_of(described(gpu)).reach != Reach::measured) return Footing::transferred;
+  for (DataType t : std::set<DataType>{dtype, activation_dtype(dtype)})
+    if (!transfers_to(described(gpu).vendor, t).empty()) return Footing::transferred;
+  return roofline_fallbacks ? Footing::partly_roofline : Footing::learned;
+}
+
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
   for (std::string& t : transfer_caveats(gpu, dtype)) caveats.push_back(std::move(t));
   const GpuSpec& g = described(gpu);
-  const Measured measured = measured_for(g.vendor);
-  const auto& [vendors, by_vendor] = measured;
+  const ReachOf reach = reach_of(g);
+  const auto& [vendors, by_vendor] = reach.measured;
   if (vendors.empty()) return caveats;
   // The architectures measured for the GPU's vendor's models (NVIDIA and AMD are trained apart).
   static const std::set<std::string> none;
   const auto found = by_vendor.find(g.vendor);
   const std::set<std::string>& architectures = found != by_vendor.end() ? found->second : none;
-  if (!g.vendor.empty() && !vendors.count(g.vendor))
+  if (reach.reach == Reach::other_vendor)
     caveats.push_back("The learned kernel models were trained on " + joined(vendors) +
                       " GPUs only; for " + g.name + " this forecast is an extrapolation.");
-  else if (g.architecture.empty())
+  else if (reach.reach == Reach::no_architecture)
     caveats.push_back(g.name +
                       " names no architecture, so whether a training GPU shares it is unknown; "
                       "treat the forecast as an extrapolation (the models were trained on " +
                       joined(architectures) + " GPUs).");
-  else if (!architectures.count(g.architecture) && g.vendor == "AMD")
+  else if (reach.reach == Reach::other_architecture && g.vendor == "AMD")
     caveats.push_back("No " + g.architecture + " GPU was measured: the AMD models learned from " +
                       joined(architectures) + " GPUs (MI100 and MI210), so for " + g.name +
                       " the forecast is an extrapolation from older CDNA generations (its matrix "
                       "cores, clocks and Infinity Cache were never measured).");
-  else if (!architectures.count(g.architecture))
+  else if (reach.reach == Reach::other_architecture)
     caveats.push_back("No " + g.architecture + " GPU was measured for training (only " +
                       joined(architectures) +
                       "); forecasts for an unmeasured architecture are less certain, softmax "

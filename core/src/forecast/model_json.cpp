@@ -4,7 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tilecast/error.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
+#include "tilecast/mfu.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/version.hpp"
 
@@ -41,6 +44,21 @@ nlohmann::ordered_json detail::forecast_response_head(const GpuSpec& gpu,
   return j;
 }
 
+void detail::add_utilization(nlohmann::ordered_json& j, const GpuSpec& gpu,
+                             const ModelConfig& model, const Workload& w, double step_ms,
+                             std::int64_t gpus) {
+  double flops = 0;
+  try {
+    flops = training_model_flops(model, w.batch, w.query_len);
+  } catch (const Error&) {
+    return;  // an encoder-decoder: eq. 7 does not cover it
+  }
+  const ModelUtilization u = model_utilization(flops, step_ms, gpus, mfu_peak_tflops(gpu, w.dtype));
+  j["model_tflops_per_gpu"] = u.model_tflops_per_gpu;
+  j["mfu"] = u.mfu;
+  j["peak_tflops"] = u.peak_tflops;
+}
+
 nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                                    const ModelForecast& f,
                                                    double roofline_latency_ms) {
@@ -50,6 +68,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   j["batch"] = w.batch;
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
+  j["footing"] = std::string(
+      footing_name(forecast_footing(gpu, f.predictor, w.dtype, !f.roofline_fallbacks.empty())));
   j["engine"] = std::string(engine_name(f.engine));
   // fp32 (eager FP32), or fp16/bf16: autocast mixed precision in training, the whole pass in
   // the type otherwise (caveats)
@@ -62,6 +82,7 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   j["backward_ms"] = f.backward_ms;
   j["samples_per_s"] = f.samples_per_s;
   j["tokens_per_s"] = f.tokens_per_s;
+  if (w.training()) add_utilization(j, gpu, model, w, f.latency_ms, 1);
   j["kernels"] = f.kernels;
   nlohmann::ordered_json b;
   for (int k = 0; k < kOpKindCount; ++k)

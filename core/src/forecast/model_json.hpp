@@ -12,6 +12,12 @@ namespace tilecast::detail {
 // model {id, name, architecture}.
 nlohmann::ordered_json forecast_response_head(const GpuSpec& gpu, const ModelConfig& model);
 
+// A training step's model FLOP/s per GPU, MFU and the peak it divides by (tilecast/mfu.hpp, the
+// megatron engine's definition), added to `j` as model_tflops_per_gpu, mfu, peak_tflops; nothing
+// for an architecture the FLOPs formula does not cover (encoder-decoder).
+void add_utilization(nlohmann::ordered_json& j, const GpuSpec& gpu, const ModelConfig& model,
+                     const Workload& w, double step_ms, std::int64_t gpus);
+
 nlohmann::ordered_json model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                            const ModelForecast& f, double roofline_latency_ms);
 

@@ -42,6 +42,15 @@ TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
                                     const MegatronDims& d, const MegatronConfig& c,
                                     const RankMemoryInputs& in);
 
+// Model FLOPs of one sequence's forward pass (Korthikanti eq. 7's convention: every attention
+// score counted, causal or not), per layer and for the logits (mfu.cpp).
+struct FlopsPerSequence {
+  double layer = 0, logits = 0, attention_core = 0;
+};
+FlopsPerSequence model_flops(const MegatronShape& m, double s);
+// A training step's model FLOPs: 3 x batch x (layers x layer + logits) (tilecast/mfu.hpp).
+double step_model_flops(const MegatronShape& m, std::int64_t batch, std::int64_t seq);
+
 // forecast_megatron over a kernel cache the caller keeps (the plan search shares one);
 // `explain`: write the assumptions (their text costs more than the forecast).
 MegatronForecast forecast_megatron_cached(const GpuSpec& gpu, const SystemSpec& system,

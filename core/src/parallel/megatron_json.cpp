@@ -5,6 +5,7 @@
 #include "parallel/parallel.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/megatron.hpp"
+#include "tilecast/mfu.hpp"
 #include "tilecast/precision.hpp"
 
 namespace tilecast {
@@ -12,7 +13,7 @@ namespace tilecast {
 std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const MegatronForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   j["engine"] = "megatron";
   const MegatronConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
@@ -44,10 +45,7 @@ std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   j["mfu"] = f.mfu;
   j["hfu"] = f.hfu;
   j["peak_tflops"] = f.peak_tflops;
-  j["mfu_formula"] =
-      "Korthikanti et al. 2022 eq. 7: model FLOPs per step = 72 B L s h^2 (1 + s/(6h) + "
-      "V/(12hL)) for GPT (here generalised to the layer's GEMM parameters, grouped-query "
-      "attention and gated MLPs); MFU = model FLOPs / (step time x GPUs x peak)";
+  j["mfu_formula"] = kMfuFormula;
   const MegatronBreakdown& b = f.breakdown;
   j["breakdown_ms"] = {{"compute", b.compute_ms},    {"recompute", b.recompute_ms},
                        {"tp_comm", b.tp_comm_ms},    {"pp_comm", b.pp_comm_ms},

@@ -26,6 +26,7 @@
 #include "parallel/parallel.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/mfu.hpp"
 #include "tilecast/precision.hpp"
 
 namespace tilecast {
@@ -229,29 +230,6 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
   require_batch_split(w.batch, c.dp, c.microbatches, "replica");
   if (!(c.tokens >= 0) || !std::isfinite(c.tokens) || c.tokens > 1e18)
     throw Error("tokens must be a number from 0 to 1e18");
-}
-
-// Model FLOPs of one sequence's forward pass (Korthikanti eq. 7's convention: every attention
-// score counted, causal or not), per layer and for the logits.
-struct FlopsPerSequence {
-  double layer = 0, logits = 0, attention_core = 0;
-};
-FlopsPerSequence model_flops(const MegatronShape& m, double s) {
-  const double h = double(m.hidden), q = double(m.heads) * double(m.head_dim),
-               kv = double(m.kv_heads) * double(m.head_dim), f = double(m.ffn);
-  const double mlp = [&](double width) { return h * width * (m.gated_mlp ? 2 : 1) + width * h; }(f);
-  double gemm_params = h * (q + 2 * kv) + q * h + mlp;
-  if (m.experts > 0) {  // the active parameters: top_k experts, the router, the shared expert
-    const double fe = double(m.expert_ffn), fs = double(m.shared_ffn);
-    const double moe = double(m.top_k) * (h * fe * (m.gated_mlp ? 2 : 1) + fe * h) +
-                       h * double(m.experts) + 3 * h * fs;
-    gemm_params += m.moe_fraction * (moe - mlp);
-  }
-  FlopsPerSequence r;
-  r.attention_core = 4 * s * s * q;
-  r.layer = 2 * s * gemm_params + r.attention_core;
-  r.logits = 2 * s * h * double(m.vocab);
-  return r;
 }
 
 }  // namespace
@@ -469,16 +447,18 @@ MegatronForecast detail::forecast_megatron_cached(const GpuSpec& gpu, const Syst
   f.tokens_per_s = f.samples_per_s * double(w.query_len);
   f.tokens_per_s_per_gpu = f.tokens_per_s / double(c.gpus());
   const FlopsPerSequence fl = model_flops(shape, double(w.query_len));
-  f.model_flops = 3 * double(w.batch) * (double(shape.layers) * fl.layer + fl.logits);
+  f.model_flops = step_model_flops(shape, w.batch, w.query_len);
   double recomputed = 0;
   if (c.recompute == Recompute::full) recomputed = double(shape.layers) * fl.layer;
   if (c.recompute == Recompute::selective) recomputed = double(shape.layers) * fl.attention_core;
   f.hardware_flops = f.model_flops + double(w.batch) * recomputed;
   // MFU against the dense peak of the activation type (BF16 for FP8 training), as Megatron-LM
   // and NeMo report it
-  f.peak_tflops = gpu.peak_tflops_of(act, ComputeUnit::tensor);
-  f.model_tflops_per_gpu = f.model_flops / seconds / double(c.gpus()) / 1e12;
-  f.mfu = f.peak_tflops > 0 ? f.model_tflops_per_gpu / f.peak_tflops : 0;
+  const ModelUtilization u =
+      model_utilization(f.model_flops, f.step_ms, c.gpus(), mfu_peak_tflops(gpu, w.dtype));
+  f.peak_tflops = u.peak_tflops;
+  f.model_tflops_per_gpu = u.model_tflops_per_gpu;
+  f.mfu = u.mfu;
   f.hfu =
       f.peak_tflops > 0 ? f.hardware_flops / seconds / double(c.gpus()) / 1e12 / f.peak_tflops : 0;
   if (c.tokens > 0) f.train_days = c.tokens / f.tokens_per_s / 86400;

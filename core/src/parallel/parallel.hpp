@@ -133,6 +133,16 @@ struct MicrobatchReplay {
   double largest_output_bytes = 0;
   double params = 0;            // this stage's (tp-sharded) parameters
   double layer_params_max = 0;  // the largest section instance's (ZeRO-3 gathers)
+  // ZeRO-3's parameter all-gathers of this micro-batch (forward and backward)
+  std::int64_t gathers = 0;
+  double gathered_bytes = 0, gather_busy_ms = 0, largest_gather_bytes = 0;
+  // The backward's gathers on the dp group: when each was issued and when it finished, ms from
+  // the start of the backward. The gradient reduce-scatters share the dp group's NCCL stream,
+  // so a bucket ready after a gather was issued queues behind it (pp.cpp).
+  struct Span {
+    double issued_ms = 0, finish_ms = 0;
+  };
+  std::vector<Span> backward_gathers;
 };
 
 // ---- pp.cpp: the schedule ----
@@ -154,9 +164,11 @@ double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedu
 
 // ---- parallel_json.cpp ----
 // The opening fields every multi-GPU training response shares (version, gpu, model, mode,
-// batch, seq, precision, predictor), in that order.
+// batch, seq, precision, predictor, footing), in that order; `roofline_fallbacks`: the ops the
+// replay forecast by the roofline (tilecast/footing.hpp).
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
-                                              const Workload& w, Predictor predictor);
+                                              const Workload& w, Predictor predictor,
+                                              const std::vector<std::string>& roofline_fallbacks);
 
 // ---- memory.cpp ----
 // {"stage","weights_gb",...,"total_gb","capacity_gb","fits"}: forecast JSON's "memory".

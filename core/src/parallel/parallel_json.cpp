@@ -3,6 +3,7 @@
 
 #include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/precision.hpp"
@@ -11,13 +12,16 @@ namespace tilecast {
 
 namespace detail {
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
-                                              const Workload& w, Predictor predictor) {
+                                              const Workload& w, Predictor predictor,
+                                              const std::vector<std::string>& roofline_fallbacks) {
   nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   j["mode"] = std::string(mode_name(w.mode));
   j["batch"] = w.batch;
   j["seq"] = w.query_len;
   j["precision"] = std::string(dtype_name(w.dtype));
   j["predictor"] = std::string(predictor_name(predictor));
+  j["footing"] = std::string(
+      footing_name(forecast_footing(gpu, predictor, w.dtype, !roofline_fallbacks.empty())));
   return j;
 }
 }  // namespace detail
@@ -25,7 +29,7 @@ nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelCon
 std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                       const ParallelForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   const ParallelConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},
@@ -47,6 +51,7 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   j["samples_per_s"] = f.samples_per_s;
   j["tokens_per_s"] = f.tokens_per_s;
   j["tokens_per_s_per_gpu"] = f.tokens_per_s_per_gpu;
+  detail::add_utilization(j, gpu, model, f.workload, f.step_ms, c.gpus());
   J b;
   for (int k = 0; k < kOpKindCount; ++k)
     b[std::string(op_kind_name(static_cast<OpKind>(k)))] = f.breakdown_ms[k];
@@ -82,6 +87,11 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   j["stages"] = stages;
   j["memory"] = detail::memory_json(f.memory);
   j["params_b"] = f.params / 1e9;
+  if (const ParamGathers& pg = f.param_gathers; pg.gathers > 0)
+    j["param_gathers"] = {
+        {"prefetched", c.zero3_prefetch},          {"gathers", pg.gathers},
+        {"gathered_gb", pg.gathered_gb},           {"received_gb_per_gpu", pg.received_gb_per_gpu},
+        {"largest_layer_gb", pg.largest_layer_gb}, {"busy_ms", pg.busy_ms}};
   j["assumptions"] = f.assumptions;
   std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
   for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))

@@ -163,8 +163,14 @@ double run_schedule(const std::vector<StageTimes>& st, int m, PipelineSchedule s
     const StageTimes& t = st[s];
     double end = compute_ready[s];
     double dp_ready = 0;
+    // ZeRO-3: the backward's parameter gathers share the dp group's stream; a bucket waits for
+    // every gather issued before it was ready (FIFO); a gather issued later is not delayed
+    const auto& gathers = t.mb.backward_gathers;
+    std::size_t gi = 0;
     for (std::size_t i = 0; i < t.mb.buckets.size(); ++i) {
-      const double t0 = std::max(dp_ready, last_backward_start[s] + t.mb.buckets[i].ready_ms);
+      double t0 = std::max(dp_ready, last_backward_start[s] + t.mb.buckets[i].ready_ms);
+      for (; gi < gathers.size() && gathers[gi].issued_ms <= t.mb.buckets[i].ready_ms; ++gi)
+        t0 = std::max(t0, last_backward_start[s] + gathers[gi].finish_ms);
       dp_ready = t0 + t.bucket_ms[i];
       comm_span(s, {"gradient bucket (dp)", m - 1, t0, dp_ready});
     }

@@ -8,6 +8,7 @@
 // finish. With one GPU it is the single-GPU replay, kernel for kernel.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "common/checked.hpp"
@@ -163,25 +164,50 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
   auto gather_ms = [&](const GraphSection& s) {
     return c.zero == 3 ? coll.ms(Collective::kAllGather, Group::dp, section_params(s) * wbytes) : 0;
   };
+  // ZeRO-3: a section instance's weights gathered before it runs; prefetched (issued after
+  // `after`, one instance ahead) or blocking (the instance's first kernel waits). Returns the
+  // prefetched gather's finish (-1: none pending).
+  auto gather = [&](const GraphSection& s, const detail::Event& after, bool backward) {
+    const double ms = gather_ms(s);
+    if (ms <= 0) return -1.0;
+    const double bytes = section_params(s) * wbytes;
+    ++r.gathers;
+    r.gathered_bytes += bytes;
+    r.gather_busy_ms += ms;
+    r.largest_gather_bytes = std::max(r.largest_gather_bytes, bytes);
+    double finish = -1;
+    if (c.zero3_prefetch) {
+      finish = rp.prefetch(ms, after);
+    } else {
+      rp.collective(ms, after);
+      finish = rp.pending_ready;
+    }
+    if (backward)
+      r.backward_gathers.push_back({after.finish_ms - r.forward_ms, finish - r.forward_ms});
+    return c.zero3_prefetch ? finish : -1.0;
+  };
 
-  // forward, in order (ZeRO-3: each section instance's weights gathered one instance ahead)
+  // forward, in order (ZeRO-3: each section instance's weights gathered one instance ahead,
+  // or just before it without prefetch)
   detail::Event last{};
   double gathered = -1;
-  if (c.zero == 3 && !g.sections.empty()) gathered = rp.prefetch(gather_ms(g.sections[0]), last);
+  if (c.zero == 3 && !g.sections.empty() && c.zero3_prefetch)
+    gathered = gather(g.sections[0], last, false);
   for (std::size_t si = 0; si < g.sections.size(); ++si) {
     const auto& s = g.sections[si];
     for (std::int64_t rep = 0; rep < s.count; ++rep) {
+      if (c.zero == 3 && !c.zero3_prefetch) gather(s, last, false);
       if (gathered >= 0) rp.pending_ready = std::max(rp.pending_ready, gathered);
       gathered = -1;
       bool first = true;
       for (const auto& o : s.ops) {
         if (o.phase != Phase::forward) continue;
         last = rp.kernel(o);
-        if (first && c.zero == 3) {  // prefetch the next instance's weights
+        if (first && c.zero == 3 && c.zero3_prefetch) {  // prefetch the next instance's weights
           const GraphSection* next = rep + 1 < s.count            ? &s
                                      : si + 1 < g.sections.size() ? &g.sections[si + 1]
                                                                   : nullptr;
-          if (next) gathered = rp.prefetch(gather_ms(*next), last);
+          if (next) gathered = gather(*next, last, false);
         }
         first = false;
         if (c.tp > 1) rp.collective(tp_ms(tp_traffic(o).forward_elements), last);
@@ -200,19 +226,20 @@ MicrobatchReplay replay_microbatch(const OpGraph& g, const RecomputePlan& plan,
       if (o.phase == Phase::accumulate)
         accumulated += double(s.count) * double(o.kernel.dims[0]) * double(o.kernel.dims[1]);
   BucketFiller buckets(c.bucket_mb, total_grad_bytes, accumulated * wbytes);
-  if (c.zero == 3 && !g.sections.empty())
-    gathered = rp.prefetch(gather_ms(g.sections.back()), last);
+  if (c.zero == 3 && !g.sections.empty() && c.zero3_prefetch)
+    gathered = gather(g.sections.back(), last, true);
   for (std::size_t si = g.sections.size(); si-- > 0;) {
     const auto& s = g.sections[si];
     for (std::int64_t rep = 0; rep < s.count; ++rep) {
+      if (c.zero == 3 && !c.zero3_prefetch) gather(s, last, true);
       if (gathered >= 0) rp.pending_ready = std::max(rp.pending_ready, gathered);
       gathered = -1;
       bool first = true;
       auto maybe_prefetch = [&](const detail::Event& e) {
-        if (!first || c.zero != 3) return;
+        if (!first || c.zero != 3 || !c.zero3_prefetch) return;
         first = false;
         const GraphSection* next = rep + 1 < s.count ? &s : si > 0 ? &g.sections[si - 1] : nullptr;
-        if (next) gathered = rp.prefetch(gather_ms(*next), e);
+        if (next) gathered = gather(*next, e, true);
       };
       for (std::size_t oi = 0; oi < s.ops.size(); ++oi)
         if (plan.rerun[si][oi]) {
@@ -356,7 +383,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
                       f.microbatch,
                       w.query_len,
                       int(c.recompute),
-                      c.zero == 3 ? c.dp : 0,
+                      c.zero == 3 ? (c.zero3_prefetch ? c.dp : -c.dp) : 0,
                       c.bucket_mb,
                       int(c.engine)};
   std::vector<MicrobatchReplay> replays;
@@ -404,6 +431,14 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   f.backward_ms = cm.backward_ms;
   for (int k = 0; k < kOpKindCount; ++k) f.breakdown_ms[k] = c.microbatches * cm.breakdown_ms[k];
   f.communication_ms = f.stages[crit].exposed_comm_ms;
+  if (cm.gathers > 0) {
+    ParamGathers& pg = f.param_gathers;
+    pg.gathers = std::int64_t{c.microbatches} * cm.gathers;
+    pg.gathered_gb = c.microbatches * cm.gathered_bytes / 1e9;
+    pg.received_gb_per_gpu = all_gather_received_bytes(pg.gathered_gb, c.dp);
+    pg.largest_layer_gb = cm.largest_gather_bytes / 1e9;
+    pg.busy_ms = c.microbatches * cm.gather_busy_ms;
+  }
   f.bubble_ms = f.stages[crit].bubble_ms;
   f.bubble_fraction = f.bubble_ms / f.step_ms;
   const double seconds = f.step_ms / 1000;
@@ -432,6 +467,26 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
                 " MB (first 1 MiB) overlapping the last micro-batch's backward; " +
                 coll.describe(c.zero == 0 ? Collective::kAllReduce : Collective::kReduceScatter,
                               Group::dp, c.bucket_mb * 1024 * 1024));
+  if (f.param_gathers.gathers > 0) {
+    const ParamGathers& pg = f.param_gathers;
+    char vol[200];
+    std::snprintf(
+        vol, sizeof vol,
+        "%lld gathers per step, %.3g GB gathered, %.3g GB received per GPU (x (dp-1)/dp), "
+        "%.4g ms on the communication stream",
+        static_cast<long long>(pg.gathers), pg.gathered_gb, pg.received_gb_per_gpu, pg.busy_ms);
+    a.push_back(
+        "ZeRO-3 parameter all-gathers over dp: each layer's weights before its forward and again "
+        "before its backward, every micro-batch (" +
+        std::string(vol) + "); " +
+        (c.zero3_prefetch
+             ? "prefetched one layer ahead, overlapping compute, as DeepSpeed (overlap_comm, "
+               "stage3_prefetch_bucket_size) and FSDP (backward_prefetch BACKWARD_PRE) do by "
+               "default; the gradient reduce-scatters queue behind the gathers on the dp group's "
+               "stream"
+             : "not prefetched: each layer's first kernel waits for its gather") +
+        "; " + coll.describe(Collective::kAllGather, Group::dp, cm.largest_gather_bytes));
+  }
   if (c.pp > 1)
     a.push_back("pipeline " + std::string(schedule_name(c.schedule)) + " over " +
                 std::to_string(c.pp) + " stages; " +

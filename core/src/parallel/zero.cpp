@@ -5,7 +5,12 @@
 // copy). Communication: stages 1 and 2 reduce-scatter the gradients (in the same buckets as
 // DDP) and all-gather the updated weights after the optimizer step; stage 3 all-gathers each
 // layer's weights before its forward and again before its backward, and reduce-scatters the
-// gradients (1.5x DDP's volume).
+// gradients (1.5x DDP's volume). By default both DeepSpeed and FSDP overlap stage 3's gathers
+// with compute: DeepSpeed prefetches parameters ahead of use (stage3_prefetch_bucket_size, and
+// overlap_comm is on for stage 3; https://www.deepspeed.ai/docs/config-json/), FSDP issues each
+// unit's all-gather on its own stream ahead of the compute (backward_prefetch BACKWARD_PRE by
+// default; https://pytorch.org/docs/stable/fsdp.html). The step (step.cpp) prefetches one layer
+// ahead; ParallelConfig::zero3_prefetch = false makes each gather block its layer.
 #include <string>
 
 #include "parallel/parallel.hpp"
@@ -27,6 +32,11 @@ ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int d
   b.gradients = params * g / (zero >= 2 ? dp : 1);
   b.optimizer = params * o / (zero >= 1 ? dp : 1);
   return b;
+}
+
+double all_gather_received_bytes(double gathered_bytes, int dp) {
+  if (dp < 1) throw Error("dp must be a positive integer, got " + std::to_string(dp));
+  return gathered_bytes * double(dp - 1) / double(dp);
 }
 
 }  // namespace tilecast

@@ -144,6 +144,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
       break;
   }
   c.push_back(detail::precision_caveat(types, r.predictor));
+  f.footing = forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty());
   if (!clock.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : clock.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;

@@ -19,6 +19,7 @@ std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mode
   if (r.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(r.weights));
   j["engine"] = std::string(engine_name(r.engine));
   j["predictor"] = std::string(predictor_name(r.predictor));
+  j["footing"] = std::string(footing_name(f.footing));
   j["prefill_ms"] = f.prefill_ms;
   j["decode_ms_per_token"] = f.decode_ms_per_token;
   nlohmann::ordered_json at = nlohmann::ordered_json::object();

@@ -44,6 +44,7 @@ std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   if (s.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(s.weights));
   j["engine"] = std::string(engine_name(s.engine));
   j["predictor"] = std::string(predictor_name(s.predictor));
+  j["footing"] = std::string(footing_name(f.footing));
   j["scheduler"] = std::string(scheduler_name(r.scheduler));
   j["max_batch_tokens"] = r.max_batch_tokens;
   j["max_seqs"] = r.max_seqs;

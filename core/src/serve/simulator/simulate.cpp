@@ -241,6 +241,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
       "server) are not modelled.");
   c.push_back(detail::precision_caveat(types, s.predictor));
+  f.footing = forecast_footing(gpu, s.predictor, s.dtype, !cost.roofline_fallbacks().empty());
   if (!cost.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : cost.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;

@@ -28,11 +28,11 @@ namespace {
 
 // The checks and their bounds; a figure is a share of peak or a speed-up.
 constexpr double kMinShare = 0.3, kMaxShare = 0.95, kMinSpeedup = 1.6;
-constexpr const char* kGemmShare = "gemm_share";        // roofline / forecast, large GEMM
-constexpr const char* kCopyShare = "copy_share";        // roofline / forecast, large copy
-constexpr const char* kRoofline = "above_roofline";     // forecast / roofline, >= 1
-constexpr const char* kBandwidth2x = "bandwidth_2x";    // speed-up, memory-bound kernel
-constexpr const char* kCompute2x = "compute_2x";        // speed-up, large GEMM
+constexpr const char* kGemmShare = "gemm_share";      // roofline / forecast, large GEMM
+constexpr const char* kCopyShare = "copy_share";      // roofline / forecast, large copy
+constexpr const char* kRoofline = "above_roofline";   // forecast / roofline, >= 1
+constexpr const char* kBandwidth2x = "bandwidth_2x";  // speed-up, memory-bound kernel
+constexpr const char* kCompute2x = "compute_2x";      // speed-up, large GEMM
 
 struct Gap {
   const char* gpu;  // catalog id
@@ -92,8 +92,8 @@ std::string round3(double x) {
 std::vector<Failure> failures_today(int& checked) {
   std::vector<Failure> out;
   checked = 0;
-  auto check = [&](const GpuSpec& gpu, DataType t, const Kernel& k, const char* what,
-                   double figure, bool ok) {
+  auto check = [&](const GpuSpec& gpu, DataType t, const Kernel& k, const char* what, double figure,
+                   bool ok) {
     ++checked;
     if (!ok)
       out.push_back({gpu.id, std::string(dtype_name(t)), std::string(op_name(k.op)), what,
@@ -108,8 +108,7 @@ std::vector<Failure> failures_today(int& checked) {
       if (try_forecast(gpu, gemm, f)) {
         const double share = f.roofline_ms / f.latency_ms;
         check(gpu, t, gemm, kGemmShare, share, share >= kMinShare && share <= kMaxShare);
-        check(gpu, t, gemm, kRoofline, f.latency_ms / f.roofline_ms,
-              f.latency_ms >= f.roofline_ms);
+        check(gpu, t, gemm, kRoofline, f.latency_ms / f.roofline_ms, f.latency_ms >= f.roofline_ms);
         if (try_forecast(scaled(gpu, 1, 2), gemm, fast))
           check(gpu, t, gemm, kCompute2x, f.latency_ms / fast.latency_ms,
                 f.latency_ms >= kMinSpeedup * fast.latency_ms);

@@ -1,0 +1,222 @@
+// Sanity of every catalog GPU x every precision it has (issue 29, item 3), all cases at once:
+// a large GEMM and a large copy at 0.3-0.95 of the GPU's own peak, no forecast below the
+// roofline, a synthetic GPU with 2x bandwidth >= 1.6x faster on memory-bound kernels and one
+// with 2x compute >= 1.6x faster on GEMMs. What fails today is listed, with its figure, in
+// catalog_sanity_gaps.inc: the suite fails when a new case fails, when a listed one gets worse,
+// and when a listed one passes (remove it). catalog_scaling_test.cpp holds the per-check cases
+// for the (GPU, precision, kernel)s with a learned model; this file covers every one.
+// The docs table (docs/catalog-sanity.md) comes from the skipped case at the end.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tilecast/error.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_forecast.hpp"
+#include "tilecast/precision.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+// The checks and their bounds; a figure is a share of peak or a speed-up.
+constexpr double kMinShare = 0.3, kMaxShare = 0.95, kMinSpeedup = 1.6;
+constexpr const char* kGemmShare = "gemm_share";      // roofline / forecast, large GEMM
+constexpr const char* kCopyShare = "copy_share";      // roofline / forecast, large copy
+constexpr const char* kRoofline = "above_roofline";   // forecast / roofline, >= 1
+constexpr const char* kBandwidth2x = "bandwidth_2x";  // speed-up, memory-bound kernel
+constexpr const char* kCompute2x = "compute_2x";      // speed-up, large GEMM
+
+struct Gap {
+  const char* gpu;  // catalog id
+  const char* precision;
+  const char* op;
+  const char* check;
+  double figure;  // today's figure: a worse one fails too
+};
+
+const std::vector<Gap> kKnownGaps = {
+#include "catalog_sanity_gaps.inc"
+};
+
+// 8192^3 GEMM (1.1 TFLOP) and a 2^28-element copy (x + scalar: read once, write once; 1 GiB
+// each way in FP32).
+Kernel big_gemm(DataType t) { return parse_kernel("linear", "1,8192,8192,8192", t); }
+Kernel big_copy(DataType t) { return parse_kernel("addu", "16384,16384", t); }
+// Memory-bound kernels of every family that has one, 2^27-2^28 elements.
+std::vector<Kernel> memory_bound(DataType t) {
+  std::vector<Kernel> ks = {big_copy(t), parse_kernel("add", "16384,16384", t)};
+  for (const char* op : {"softmax", "ln", "rmsnorm", "rotary", "silu_mul", "embedding"})
+    ks.push_back(parse_kernel(op, "16384,8192", t));
+  return ks;
+}
+
+GpuSpec scaled(GpuSpec gpu, double bandwidth, double compute) {
+  gpu.mem_bw_gbps *= bandwidth;
+  gpu.fp32_gflops *= compute;
+  gpu.fp32_matrix_gflops *= compute;
+  for (auto& units : gpu.peak_tflops)
+    for (double& tflops : units) tflops *= compute;
+  return gpu;
+}
+
+// A forecast, or none where the core has no way to forecast this kernel at this precision
+// (an Error naming why): such kernels are not part of the checks.
+bool try_forecast(const GpuSpec& gpu, const Kernel& k, KernelForecast& out) {
+  try {
+    out = forecast_kernel(gpu, k);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+struct Failure {
+  std::string gpu, precision, op, check;
+  double figure;
+};
+
+std::string round3(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", x);
+  return buf;
+}
+
+std::vector<Failure> failures_today(int& checked) {
+  std::vector<Failure> out;
+  checked = 0;
+  auto check = [&](const GpuSpec& gpu, DataType t, const Kernel& k, const char* what, double figure,
+                   bool ok) {
+    ++checked;
+    if (!ok)
+      out.push_back({gpu.id, std::string(dtype_name(t)), std::string(op_name(k.op)), what,
+                     std::stod(round3(figure))});
+  };
+  for (const GpuSpec& gpu : gpu_catalog())
+    for (int i = 0; i < kDataTypeCount; ++i) {
+      const DataType t = DataType(i);
+      if (!gpu_has_precision(gpu, t)) continue;
+      KernelForecast f, fast;
+      const Kernel gemm = big_gemm(t);
+      if (try_forecast(gpu, gemm, f)) {
+        const double share = f.roofline_ms / f.latency_ms;
+        check(gpu, t, gemm, kGemmShare, share, share >= kMinShare && share <= kMaxShare);
+        check(gpu, t, gemm, kRoofline, f.latency_ms / f.roofline_ms, f.latency_ms >= f.roofline_ms);
+        if (try_forecast(scaled(gpu, 1, 2), gemm, fast))
+          check(gpu, t, gemm, kCompute2x, f.latency_ms / fast.latency_ms,
+                f.latency_ms >= kMinSpeedup * fast.latency_ms);
+      }
+      const GpuSpec fast_memory = scaled(gpu, 2, 1);
+      for (const Kernel& k : memory_bound(t)) {
+        if (!try_forecast(gpu, k, f)) continue;
+        if (k.op == Op::addu) {
+          const double share = f.roofline_ms / f.latency_ms;
+          check(gpu, t, k, kCopyShare, share, share >= kMinShare && share <= kMaxShare);
+        }
+        check(gpu, t, k, kRoofline, f.latency_ms / f.roofline_ms, f.latency_ms >= f.roofline_ms);
+        if (try_forecast(fast_memory, k, fast))
+          check(gpu, t, k, kBandwidth2x, f.latency_ms / fast.latency_ms,
+                f.latency_ms >= kMinSpeedup * fast.latency_ms);
+      }
+    }
+  return out;
+}
+
+// Whether `now` is no worse than the listed figure (the check's direction).
+bool no_worse(const Gap& g, double now) {
+  constexpr double kSlack = 0.0015;  // the table's figures are rounded to 3 decimals
+  const std::string check = g.check;
+  if (check == kRoofline) return now >= g.figure - kSlack;  // never below 1 in a gap either
+  if (check == kGemmShare || check == kCopyShare)
+    return g.figure > kMaxShare ? now <= g.figure + kSlack : now >= g.figure - kSlack;
+  return now >= g.figure - kSlack;  // speed-ups
+}
+
+std::string gap_line(const Failure& f) {
+  return "{\"" + f.gpu + "\", \"" + f.precision + "\", \"" + f.op + "\", \"" + f.check + "\", " +
+         round3(f.figure) + "},";
+}
+
+}  // namespace
+
+TEST_SUITE("catalog-sanity") {
+  TEST_CASE("every catalog GPU x precision: shares of peak, roofline, 2x bandwidth, 2x compute") {
+    int checked = 0;
+    const std::vector<Failure> now = failures_today(checked);
+    CHECK(checked > 500);
+    std::map<std::string, const Failure*> failing;  // key: gpu precision op check
+    auto key = [](const std::string& gpu, const std::string& t, const std::string& op,
+                  const std::string& check) { return gpu + " " + t + " " + op + " " + check; };
+    for (const Failure& f : now) failing[key(f.gpu, f.precision, f.op, f.check)] = &f;
+
+    std::ostringstream table;  // today's gaps, in catalog_sanity_gaps.inc's format
+    for (const Failure& f : now) table << gap_line(f) << "\n";
+    INFO("today's failures (catalog_sanity_gaps.inc):\n", table.str());
+
+    std::map<std::string, bool> listed;
+    for (const Gap& g : kKnownGaps) {
+      const std::string k = key(g.gpu, g.precision, g.op, g.check);
+      listed[k] = true;
+      auto it = failing.find(k);
+      INFO("known gap ", k, " (listed at ", g.figure, ")");
+      CHECK_MESSAGE(it != failing.end(), "passes now: remove it from catalog_sanity_gaps.inc");
+      if (it != failing.end()) {
+        INFO("now ", it->second->figure);
+        CHECK(no_worse(g, it->second->figure));
+      }
+    }
+    for (const Failure& f : now) {
+      const std::string k = key(f.gpu, f.precision, f.op, f.check);
+      INFO("new failure ", k, ": ", f.figure);
+      CHECK(listed.count(k) == 1);
+    }
+  }
+
+  // The docs table: `build/tests/tilecast_tests --test-case='catalog sanity table*' --no-skip`
+  // writes docs/catalog-sanity.md's table to $TILECAST_TABLE_OUT (stdout when unset).
+  TEST_CASE("catalog sanity table: large-GEMM TFLOP/s and copy GB/s by GPU and precision" *
+            doctest::skip()) {
+    std::ostringstream md;
+    md << "| GPU | precision | GEMM TFLOP/s | of peak | copy GB/s | of bandwidth |\n"
+       << "|---|---|---:|---:|---:|---:|\n";
+    auto fixed = [](double x, int digits) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+      return std::string(buf);
+    };
+    for (const GpuSpec& gpu : gpu_catalog())
+      for (int i = 0; i < kDataTypeCount; ++i) {
+        const DataType t = DataType(i);
+        if (!gpu_has_precision(gpu, t)) continue;
+        KernelForecast g, c;
+        const bool has_gemm = try_forecast(gpu, big_gemm(t), g);
+        const bool has_copy = try_forecast(gpu, big_copy(t), c);
+        if (!has_gemm && !has_copy) continue;
+        md << "| " << gpu.id << " | " << dtype_name(t) << " | ";
+        if (has_gemm)
+          md << fixed(g.flops / g.latency_ms / 1e9, 1) << " | "
+             << fixed(g.roofline_ms / g.latency_ms, 2);
+        else
+          md << " | ";
+        md << " | ";
+        if (has_copy)
+          md << fixed(c.bytes / c.latency_ms / 1e6, 0) << " | "
+             << fixed(c.roofline_ms / c.latency_ms, 2);
+        else
+          md << " | ";
+        md << " |\n";
+      }
+    if (const char* out = std::getenv("TILECAST_TABLE_OUT")) {
+      std::ofstream(out) << md.str();
+    } else {
+      std::fputs(md.str().c_str(), stdout);
+    }
+  }
+}

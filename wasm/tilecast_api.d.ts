@@ -243,6 +243,10 @@ export interface ModelForecast {
    * what one GPU needs against its capacity: a training step's (Adam's states included) or a pass's
    */
   memory: TrainingMemory | PassMemory;
+  /**
+   * per-operator bound analysis (core/src/forecast/operator_bounds.cpp): one row per section, module or function, kernel op and phase, in graph order; their time_ms sum to latency_ms
+   */
+  operators: OperatorRow[];
 }
 /**
  * The GPU a forecast is for: catalog id (empty for an inline spec without one) and name.
@@ -370,6 +374,48 @@ export interface PassMemory {
    * the smallest tensor-parallel GPU count (1, 2, 4, ... 64, dividing the heads) whose per-GPU share fits; 0 when none does
    */
   tp_to_fit: number;
+}
+/**
+ * One operator of the step: its work, where it sits on the roofline and the time the replay charged it, repeats counted.
+ */
+export interface OperatorRow {
+  /**
+   * e.g. decoder layer
+   */
+  section: string;
+  /**
+   * the module or function, e.g. q_proj, softmax
+   */
+  name: string;
+  /**
+   * the kernel op (linear, bmm, ...; a compiled chain its largest member's), copy for a memory-bound copy, fused for a fused kernel outside the vocabulary
+   */
+  kernel: string;
+  kind: 'gemm' | 'attention_bmm' | 'softmax' | 'norm' | 'elementwise' | 'memory';
+  phase: 'forward' | 'backward' | 'accumulate';
+  launches: number;
+  flops: number;
+  /**
+   * minimal DRAM traffic
+   */
+  bytes: number;
+  /**
+   * flops / bytes (0 when no bytes)
+   */
+  intensity_flop_per_byte: number;
+  /**
+   * the GPU's peak FLOP/s for the op's unit and data type over its memory bandwidth
+   */
+  ridge_flop_per_byte: number;
+  /**
+   * compute when intensity >= ridge (and flops > 0)
+   */
+  bound: 'compute' | 'memory';
+  time_ms: number;
+  /**
+   * time_ms / latency_ms
+   */
+  share: number;
 }
 /**
  * A multi-GPU training step: api::forecast_model with parallel fields (core/src/parallel/parallel_json.cpp), `tilecast forecast --gpus/--dp/--tp/--pp ... --json`, forecastModel in WASM. docs/parallel.md.

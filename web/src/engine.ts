@@ -19,7 +19,15 @@ import type {
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
 export type { MegatronPlan, MegatronPlanEntry } from './generated/api';
-export type { TrainingMemory, PassMemory, StageTimeline, StreamSpan, ParallelSetting, LayerRow } from './generated/api';
+export type {
+  TrainingMemory,
+  PassMemory,
+  StageTimeline,
+  StreamSpan,
+  ParallelSetting,
+  LayerRow,
+  OperatorRow,
+} from './generated/api';
 export type { Recompute, Schedule, Predictor, MegatronForecast, MegatronBreakdown } from './generated/api';
 
 // The modes the page asks for: a training step, an inference pass over whole sequences, one

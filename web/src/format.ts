@@ -31,3 +31,18 @@ export function fmtNum(v: number): string {
 export function fmtPct(v: number): string {
   return Number.isFinite(v) ? `${v.toFixed(1)}%` : '—';
 }
+
+// A count with an SI prefix, four significant digits: 1.235 T, 56.7 M, 812 (FLOPs, bytes).
+const PREFIXES: [number, string][] = [
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+export function fmtSi(v: number): string {
+  if (!Number.isFinite(v)) return '—';
+  const a = Math.abs(v);
+  for (const [scale, p] of PREFIXES) if (a >= scale) return `${sig.format(v / scale)} ${p}`;
+  return fmtNum(v);
+}

@@ -129,6 +129,7 @@ function readWholeNumber(id: string, label: string, min: number, max: number): n
 export function wireInputs(app: App): void {
   wireGpu(app);
   wireModel(app);
+  wireOperators();
   wireSizes();
   wireWorkload(app);
   wireServe(app);
@@ -165,6 +166,12 @@ function wireGpu(app: App): void {
   });
 }
 
+// The per-operator table's order: a page setting, not part of the link.
+function wireOperators(): void {
+  const sort = byId<HTMLSelectElement>('ops-sort');
+  sort.addEventListener('change', () => update({ ui: { opsSort: sort.value === 'order' ? 'order' : 'share' } }));
+}
+
 function wireModel(app: App): void {
   const select = byId<HTMLSelectElement>('model-select');
   select.addEventListener('change', () => update({ model: select.value }));
@@ -189,16 +196,43 @@ function wireModel(app: App): void {
   box.addEventListener('input', () => {
     if (app.ui.configError) update({ ui: { configError: '' } });
   });
-  const file = byId<HTMLInputElement>('model-config-file');
-  file.addEventListener('change', async () => {
-    const f = file.files?.[0];
-    file.value = '';
-    if (!f) return;
+  // An uploaded or dropped file: its size checked before it is read.
+  const useFile = async (f: File) => {
     if (f.size > 1 << 20) {
       update({ ui: { configError: `${clip(f.name)} is ${f.size} bytes; at most ${1 << 20} are accepted.` } });
       return;
     }
     const text = await f.text();
+    box.value = text;
+    useConfig(text);
+  };
+  const file = byId<HTMLInputElement>('model-config-file');
+  file.addEventListener('change', () => {
+    const f = file.files?.[0];
+    file.value = '';
+    if (f) void useFile(f);
+  });
+  // A config.json dropped anywhere on the config panel (a file, or text dragged from elsewhere).
+  const panel = byId<HTMLDetailsElement>('custom-model');
+  panel.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    panel.classList.add('drop-target');
+  });
+  panel.addEventListener('dragleave', () => panel.classList.remove('drop-target'));
+  panel.addEventListener('drop', (e) => {
+    e.preventDefault();
+    panel.classList.remove('drop-target');
+    panel.open = true;
+    const f = e.dataTransfer?.files?.[0];
+    if (f) {
+      void useFile(f);
+      return;
+    }
+    const text = e.dataTransfer?.getData('text') ?? '';
+    if (text.length > MAX_CONFIG_BYTES) {
+      update({ ui: { configError: tooLong(text.length, 'characters') } });
+      return;
+    }
     box.value = text;
     useConfig(text);
   });

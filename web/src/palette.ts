@@ -38,6 +38,9 @@ export const PALETTE = {
   workspace: '#fdba74',
   context: '#cbd5e1', // the CUDA context
   kv_cache: '#0ea5e9',
+  // the per-operator bound analysis: where an operator sits on the roofline
+  compute_bound: '#b45309',
+  memory_bound: '#0e7490',
 } as const;
 
 export type Kind = keyof typeof PALETTE;

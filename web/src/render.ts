@@ -6,6 +6,7 @@
 import { gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderCompareServing } from './compare_serve';
 import { renderAccuracy } from './accuracy';
+import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
@@ -184,6 +185,9 @@ export function render(app: App): void {
       return;
     }
     if (changed('forecast', [main])) showForecast(main, pastedName(app));
+    // The per-operator bound analysis of a one-GPU forecast (a multi-GPU step has none).
+    if (main.ok && changed('operators', [main, ui.opsSort]))
+      renderOperators('operators' in main.f ? main.f.operators : undefined, ui.opsSort);
     // Not fitting in memory is a state of the cards, with what would fit beside them.
     if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq, fitRound]))
       showFit('fc', forecastFit(app, main.f));

@@ -5,6 +5,7 @@
 import type { App } from './app';
 import { noteInput } from './jobs';
 import type { State } from './state';
+import type { OpsSort } from './operators_view';
 
 // What the page shows beyond the link's state.
 export interface Ui {
@@ -21,6 +22,7 @@ export interface Ui {
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error
   sizesError: string; // the sizes form's (a size that cannot be read)
+  opsSort: OpsSort; // the per-operator table's order
   notices: string[];
 }
 
@@ -38,6 +40,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   customGpuError: '',
   configError: '',
   sizesError: '',
+  opsSort: 'share',
   notices: [],
 });
 

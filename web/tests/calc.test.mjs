@@ -1,13 +1,16 @@
 // Browser tests of issue 32 (what a practitioner ran into): memory in every mode, the
 // "does not fit" card state and what would fit, a custom GPU copied faithfully in every
 // precision, the plan search beyond one node, and the small things (noise-free numbers,
-// stale messages, config size, the CLI's names in links, a pasted config's counts).
+// stale messages, config size, the CLI's names in links, a pasted config's counts), and item 9's
+// per-operator bound analysis and a Hugging Face config.json dropped or pasted.
 // Numbers on the page are compared with the native CLI's.
 // Run: node --test web/tests/calc.test.mjs (after scripts/build_web.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliForecastArgs } from './helpers.mjs';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
 
 let pages;
@@ -575,6 +578,200 @@ test("the Forecast view's decode mode: one new token against a KV cache, the CLI
   for (const p of [page, again]) await p.close();
 });
 
+// The operators table's rows, in the order shown: the row's index into the response's operators,
+// each cell's text and exact number (data-value), the bound cell's word.
+function operatorRows(page) {
+  return page.$$eval('#operators-table tbody tr', (trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')];
+      return {
+        index: Number(tr.dataset.index),
+        name: tr.querySelector('th').textContent,
+        kernel: cells[0].textContent,
+        values: cells.filter((td) => td.dataset.value !== undefined).map((td) => Number(td.dataset.value)),
+        texts: cells.map((td) => td.textContent.trim()),
+        bound: tr.querySelector('td[data-bound]').dataset.bound,
+      };
+    }),
+  );
+}
+
+// A figure as shown ("1.235 T", "56.7 M", "0.412 ms", "12.3%") read back as a number.
+function shownNumber(text) {
+  const m = /^([\d,.]+)\s*([kMGTP]?)/.exec(text.replace('< 0.001', '0'));
+  assert.ok(m, `a number: ${text}`);
+  const scale = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15 }[m[2]];
+  return Number(m[1].replaceAll(',', '')) * scale;
+}
+
+// The rounded figure agrees with the exact one to its four significant digits.
+function assertRounded(text, exact, what) {
+  const shown = shownNumber(text);
+  const tol = Math.abs(exact) * 5e-4 + 5e-4; // half a unit of the fourth digit (or of 0.001)
+  assert.ok(Math.abs(shown - exact) <= tol, `${what}: "${text}" against ${exact}`);
+}
+
+test('per-operator bound analysis: the table is the CLI response’s operators, sorted by time share', async () => {
+  const req = { gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, seq: 2048, mode: 'inference' };
+  const f = native(req, ['--precision', 'bf16']);
+  // The core's rows add up to the step: their times to the latency, their FLOPs are positive
+  // where there is arithmetic; both bounds occur in a BF16 pass (GEMMs compute-, norms memory-bound).
+  const total = f.operators.reduce((t, o) => t + o.time_ms, 0);
+  assert.ok(Math.abs(total - f.latency_ms) <= 1e-9 * f.latency_ms, `${total} vs ${f.latency_ms}`);
+  assert.deepEqual(new Set(f.operators.map((o) => o.bound)), new Set(['compute', 'memory']));
+  for (const o of f.operators) {
+    assert.equal(o.bound === 'compute', o.flops > 0 && o.intensity_flop_per_byte >= o.ridge_flop_per_byte, o.name);
+    assert.equal(o.intensity_flop_per_byte, o.bytes > 0 ? o.flops / o.bytes : 0);
+  }
+  const page = await open('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=2048&fprec=bf16');
+  await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.latency_ms);
+  assert.equal(await page.locator('#operators-panel').isVisible(), true);
+  const rows = await operatorRows(page);
+  assert.equal(rows.length, f.operators.length);
+  assert.deepEqual(
+    rows.map((r) => r.index).sort((a, b) => a - b),
+    f.operators.map((_, i) => i),
+  );
+  for (let i = 1; i < rows.length; ++i)
+    assert.ok(f.operators[rows[i - 1].index].share >= f.operators[rows[i].index].share, 'largest share first');
+  for (const r of rows) {
+    const o = f.operators[r.index];
+    assert.ok(r.name.startsWith(`${o.name} ${o.section}`), r.name);
+    assert.equal(r.kernel, o.kernel);
+    assert.equal(r.bound, o.bound);
+    // the exact numbers behind the cells are the CLI's, the shown ones rounded from them
+    assert.deepEqual(r.values, [
+      o.launches,
+      o.flops,
+      o.bytes,
+      o.intensity_flop_per_byte,
+      o.ridge_flop_per_byte,
+      o.time_ms,
+      o.share,
+    ]);
+    const [, launches, flops, bytes, intensity, ridge, bound, time, share] = r.texts;
+    assert.equal(launches, String(o.launches));
+    assertRounded(flops, o.flops, `${o.name} FLOPs`);
+    assertRounded(bytes, o.bytes, `${o.name} bytes`);
+    assertRounded(intensity, o.intensity_flop_per_byte, `${o.name} FLOP/byte`);
+    assertRounded(ridge, o.ridge_flop_per_byte, `${o.name} ridge`);
+    assert.equal(bound, o.bound);
+    assertRounded(time, o.time_ms, `${o.name} ms`);
+    assert.equal(share, `${(100 * o.share).toFixed(1)}%`);
+  }
+  // The step's order on request; the page's one render path redraws it.
+  await page.selectOption('#ops-sort', 'order');
+  await page.waitForFunction(() => document.querySelector('#operators-table tbody tr')?.dataset.index === '0');
+  assert.deepEqual(
+    (await operatorRows(page)).map((r) => r.index),
+    f.operators.map((_, i) => i),
+  );
+  // Decode reads each weight once per step for 8 tokens: the projections are memory-bound.
+  const n = await forecasts(page);
+  await page.check('input[name="mode"][value="decode"]');
+  await waitForecasts(page, n + 1);
+  const d = native({ ...req, mode: 'decode' }, ['--precision', 'bf16']);
+  const decodeRows = await operatorRows(page);
+  assert.equal(decodeRows.length, d.operators.length);
+  const linear = decodeRows.filter((r) => r.kernel === 'linear');
+  assert.ok(linear.length > 0);
+  for (const r of linear) assert.equal(r.bound, d.operators[r.index].bound);
+  assert.ok(
+    d.operators.filter((o) => o.kernel === 'linear' && o.name !== 'lm_head').every((o) => o.bound === 'memory'),
+    'decode projections memory-bound',
+  );
+  // A multi-GPU step has no operator table.
+  await page.goto(base + '?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=256&dp=2&sys=dgx-h100');
+  await page.waitForSelector('html[data-ready="1"]');
+  await page.waitForFunction(() => document.getElementById('forecast-body').dataset.gpus === '2');
+  assert.equal(await page.locator('#operators-panel').isHidden(), true);
+  await page.close();
+});
+
+// Llama 3 8B's published config.json (huggingface.co/meta-llama/Meta-Llama-3-8B), as a user
+// downloads it: no tilecast fields.
+const LLAMA3_8B_HF = {
+  _name_or_path: 'meta-llama/Meta-Llama-3-8B',
+  architectures: ['LlamaForCausalLM'],
+  attention_bias: false,
+  attention_dropout: 0.0,
+  bos_token_id: 128000,
+  eos_token_id: 128001,
+  hidden_act: 'silu',
+  hidden_size: 4096,
+  initializer_range: 0.02,
+  intermediate_size: 14336,
+  max_position_embeddings: 8192,
+  model_type: 'llama',
+  num_attention_heads: 32,
+  num_hidden_layers: 32,
+  num_key_value_heads: 8,
+  pretraining_tp: 1,
+  rms_norm_eps: 1e-5,
+  rope_scaling: null,
+  rope_theta: 500000.0,
+  tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+  transformers_version: '4.40.0.dev0',
+  use_cache: true,
+  vocab_size: 128256,
+};
+
+test('a Hugging Face config.json dropped or pasted forecasts as the zoo model it matches, named by _name_or_path', async () => {
+  const query = '?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=4&seq=1024&fprec=bf16';
+  const zoo = native({ gpu: 'h100-sxm', model: 'llama3-8b', batch: 4, seq: 1024, mode: 'inference' }, [
+    '--precision',
+    'bf16',
+  ]);
+  // The core reads the file itself (one parser, native = WASM): the CLI agrees with its zoo row.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tilecast-hf-')), 'config.json');
+  fs.writeFileSync(file, JSON.stringify(LLAMA3_8B_HF, null, 2));
+  const fromFile = native({ gpu: 'h100-sxm', model: file, batch: 4, seq: 1024, mode: 'inference' }, [
+    '--precision',
+    'bf16',
+  ]);
+  assert.equal(fromFile.model.name, 'meta-llama/Meta-Llama-3-8B');
+  assert.equal(fromFile.latency_ms, zoo.latency_ms);
+  assert.deepEqual(fromFile.operators, zoo.operators);
+
+  // Dropped as a file on the config panel.
+  const page = await open(query);
+  await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, zoo.latency_ms);
+  const zooRows = await operatorRows(page);
+  let n = await forecasts(page);
+  const drop = await page.evaluateHandle(
+    (text) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], 'config.json', { type: 'application/json' }));
+      return d;
+    },
+    JSON.stringify(LLAMA3_8B_HF, null, 2),
+  );
+  await page.dispatchEvent('#custom-model', 'drop', { dataTransfer: drop });
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#model-config-error').textContent(), '');
+  assert.equal(await page.locator('#forecast-body').getAttribute('data-model'), 'custom');
+  assert.match(await page.locator('#forecast-title').textContent(), /^meta-llama\/Meta-Llama-3-8B on /);
+  assert.match(await page.locator('#model-info').textContent(), /^Pasted config: meta-llama\/Meta-Llama-3-8B · /);
+  assert.equal(await value(page, 'latency'), zoo.latency_ms);
+  assert.deepEqual(await operatorRows(page), zooRows);
+  await page.close();
+
+  // Pasted: the same forecast; a field changed changes it (the config is read, not matched by name).
+  const pasted = await open(query);
+  await pasted.locator('#custom-model summary').click();
+  await pasted.fill('#model-config', JSON.stringify(LLAMA3_8B_HF));
+  n = await forecasts(pasted);
+  await pasted.click('#model-config-use');
+  await waitForecasts(pasted, ++n);
+  assert.equal(await value(pasted, 'latency'), zoo.latency_ms);
+  await pasted.fill('#model-config', JSON.stringify({ ...LLAMA3_8B_HF, num_hidden_layers: 16 }));
+  await pasted.click('#model-config-use');
+  await waitForecasts(pasted, ++n);
+  assert.ok((await value(pasted, 'latency')) < zoo.latency_ms);
+  await pasted.close();
+});
+
 // Every kind the page draws with its colour, from the charts (data-kind-colors), the memory bars,
 // legends and the timeline (data-kind), colours normalised by the canvas (#rrggbb or rgba()).
 function drawnKinds(page) {
@@ -640,7 +837,18 @@ test('one colour per kind: no two kinds share a colour in any chart, bar, legend
   // Enough of the page was drawn for the check to mean something.
   for (const k of ['gemm', 'communication', 'bubble', 'forward', 'dp_comm', 'compute', 'optimizer', 'weights'])
     assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
-  for (const k of ['kv_cache', 'gradients', 'prefill', 'decode', 'tilecast', 'roofline', 'throughput', 'unfit'])
+  for (const k of [
+    'kv_cache',
+    'gradients',
+    'prefill',
+    'decode',
+    'tilecast',
+    'roofline',
+    'throughput',
+    'unfit',
+    'compute_bound',
+    'memory_bound',
+  ])
     assert.ok(byKind.has(k), `${k} drawn: ${[...byKind.keys()]}`);
   for (const [k, colors] of byKind) assert.equal(colors.size, 1, `${k} drawn in ${[...colors]}`);
   for (const [c, kinds] of byColor) assert.equal(kinds.size, 1, `${c} used for ${[...kinds]}`);

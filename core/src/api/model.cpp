@@ -10,6 +10,7 @@
 #include "common/checked.hpp"
 #include "common/json_fields.hpp"
 #include "forecast/model_json.hpp"
+#include "forecast/operator_bounds.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/memory.hpp"
@@ -224,12 +225,15 @@ std::string forecast_model(std::string_view request_json) {
   detail::require_within_budget(
       detail::replay_steps(graph) * (predictor == Predictor::roofline ? 1 : 2), kModelOrigin,
       "the model's layers or experts");
-  ModelForecast f = forecast_graph(gpu, graph, w, predictor);
+  detail::ChargedMs charged;  // each op's time, for the bound analysis
+  ModelForecast f = detail::forecast_graph_charged(gpu, graph, w, predictor, charged);
   f.engine = engine;
   const double roof = predictor == Predictor::roofline
                           ? f.latency_ms
                           : forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
   auto j = detail::model_forecast_json(gpu, model, f, roof);
+  j["operators"] =
+      detail::operators_json(detail::operator_bounds(gpu, graph, charged), f.latency_ms);
   if (price) {
     // the tokens tokens_per_s counts, less its "per second"
     std::string counted = j["workload"]["tokens_per_s_counts"];

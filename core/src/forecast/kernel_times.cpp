@@ -10,7 +10,7 @@
 
 namespace tilecast::detail {
 
-double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes) {
+double fused_peak_gflops(const GpuSpec& gpu, DataType dtype) {
   double peak_gflops = gpu.fp32_matrix_gflops > 0 ? gpu.fp32_matrix_gflops : gpu.fp32_gflops;
   if (dtype != DataType::fp32) {
     const double tensor = gpu.peak_tflops_of(dtype, ComputeUnit::tensor);
@@ -19,6 +19,11 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
   }
   if (peak_gflops <= 0 || gpu.mem_bw_gbps <= 0)
     throw Error(gpu.name + " states no " + std::string(dtype_name(dtype)) + " peak");
+  return peak_gflops;
+}
+
+double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes) {
+  const double peak_gflops = fused_peak_gflops(gpu, dtype);
   return std::max(flops / peak_gflops, bytes / gpu.mem_bw_gbps) / 1e6;
 }
 

@@ -44,6 +44,9 @@ class KernelTimes {
   std::set<std::string> fallbacks_;
 };
 
+// The peak GFLOP/s such a fused kernel runs at: FP32 the FP32 GEMM peak, other types the
+// tensor-core peak (the vector peak where none is stated). Throws when the GPU states neither.
+double fused_peak_gflops(const GpuSpec& gpu, DataType dtype);
 // The roofline of a fused kernel outside the kernel vocabulary: max(FLOPs at the data type's
 // tensor peak (FP32: the FP32 GEMM peak), bytes at the memory bandwidth).
 double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes);

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "forecast/kernel_times.hpp"
+#include "forecast/operator_bounds.hpp"
 #include "forecast/timeline.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
@@ -30,17 +31,21 @@ double replay(detail::Timeline& t, const detail::TimedKernel& k) {
 
 }  // namespace
 
-ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
-                             Predictor predictor) {
+namespace detail {
+
+ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
+                                     Predictor predictor, ChargedMs& charged) {
   ModelForecast f;
   f.workload = w;
   f.predictor = predictor;
   detail::KernelTimes times(gpu, predictor);  // each distinct kernel forecast once
   std::vector<std::vector<detail::TimedKernel>> timed(graph.sections.size());
   std::vector<Substitution> subs;
+  charged.assign(graph.sections.size(), {});
   for (std::size_t si = 0; si < graph.sections.size(); ++si) {
     const auto& s = graph.sections[si];
     double flops = 0;
+    charged[si].assign(s.ops.size(), 0.0);
     for (const auto& o : s.ops) {
       const detail::TimedKernel k = times.op(o);
       timed[si].push_back(k);
@@ -68,6 +73,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
       sf.backward_ms += ms;
     if (o.phase == Phase::accumulate) f.accumulate_ms += ms;
     f.breakdown_ms[static_cast<int>(o.kind)] += ms;
+    charged[si][oi] += ms;
   };
   for (std::size_t si = 0; si < graph.sections.size(); ++si)
     for (std::int64_t r = 0; r < graph.sections[si].count; ++r)
@@ -110,6 +116,14 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
       f.band_high_ms = f.latency_ms * band->high;
     }
   return f;
+}
+
+}  // namespace detail
+
+ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
+                             Predictor predictor) {
+  detail::ChargedMs charged;
+  return detail::forecast_graph_charged(gpu, graph, w, predictor, charged);
 }
 
 ModelForecast forecast_model(const GpuSpec& gpu, const ModelConfig& model, const Workload& w,

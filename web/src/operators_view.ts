@@ -1,0 +1,90 @@
+// The per-operator bound analysis (as LLM-Viewer shows it): each operator of the forecast step
+// with its FLOPs, bytes, arithmetic intensity, the GPU's ridge point, its roofline bound and its
+// share of the step, from the response's `operators` (core/src/forecast/operator_bounds.cpp).
+// Sorted by time share (largest first) or in the step's order; render.ts calls it.
+import { byId, clear, h, setText } from './dom';
+import type { OperatorRow } from './engine';
+import { fmtMs, fmtNum, fmtPct, fmtSi } from './format';
+import { PALETTE, markKinds } from './palette';
+
+export type OpsSort = 'share' | 'order';
+
+const PHASE_WORD: Record<string, string> = { forward: 'fwd', backward: 'bwd', accumulate: 'grad acc' };
+
+function num(text: string, value: number): HTMLTableCellElement {
+  return h('td', { class: 'num', 'data-value': String(value) }, text);
+}
+
+export function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort): void {
+  const panel = byId('operators-panel');
+  panel.hidden = !rows || rows.length === 0;
+  const table = byId<HTMLTableElement>('operators-table');
+  clear(table);
+  if (!rows || panel.hidden) return;
+  byId<HTMLSelectElement>('ops-sort').value = sort;
+  const order = rows.map((r, i) => ({ r, i }));
+  if (sort === 'share') order.sort((a, b) => b.r.share - a.r.share || a.i - b.i);
+  const compute = rows.filter((r) => r.bound === 'compute').reduce((t, r) => t + r.share, 0);
+  setText(
+    byId('operators-note'),
+    `Operators by the roofline: compute-bound when their FLOP per byte reaches the GPU's ridge point for their unit and precision. ` +
+      `Compute-bound operators take ${fmtPct(100 * compute)} of the forecast time, memory-bound ${fmtPct(100 * (1 - compute))}. ` +
+      `FLOPs and bytes are for all repeats; bytes are the minimal DRAM traffic.`,
+  );
+  markKinds(table, ['compute_bound', 'memory_bound']);
+  table.append(
+    h(
+      'caption',
+      { class: 'sr-only' },
+      'Per-operator FLOPs, bytes, arithmetic intensity, roofline bound and forecast time',
+    ),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Operator'),
+        h('th', { scope: 'col' }, 'Kernel'),
+        h('th', { scope: 'col', class: 'num' }, 'Launches'),
+        h('th', { scope: 'col', class: 'num' }, 'FLOPs'),
+        h('th', { scope: 'col', class: 'num' }, 'Bytes'),
+        h('th', { scope: 'col', class: 'num' }, 'FLOP/byte'),
+        h('th', { scope: 'col', class: 'num' }, 'Ridge'),
+        h('th', { scope: 'col' }, 'Bound'),
+        h('th', { scope: 'col', class: 'num' }, 'Time'),
+        h('th', { scope: 'col', class: 'num', 'aria-sort': sort === 'share' ? 'descending' : 'none' }, 'Share'),
+      ),
+    ),
+  );
+  const tbody = h('tbody');
+  for (const { r, i } of order) {
+    const kind = r.bound === 'compute' ? 'compute_bound' : 'memory_bound';
+    const tr = h(
+      'tr',
+      { 'data-index': String(i) },
+      h(
+        'th',
+        { scope: 'row' },
+        `${r.name} `,
+        h('span', { class: 'hint' }, `${r.section} · ${PHASE_WORD[r.phase] ?? r.phase}`),
+      ),
+      h('td', {}, r.kernel),
+      num(String(r.launches), r.launches),
+      num(fmtSi(r.flops), r.flops),
+      num(fmtSi(r.bytes), r.bytes),
+      num(fmtNum(r.intensity_flop_per_byte), r.intensity_flop_per_byte),
+      num(fmtNum(r.ridge_flop_per_byte), r.ridge_flop_per_byte),
+      h(
+        'td',
+        { 'data-bound': r.bound },
+        h('span', { class: 'bound-mark', 'data-kind': kind, style: `background:${PALETTE[kind]}` }),
+        ` ${r.bound}`,
+      ),
+      num(fmtMs(r.time_ms), r.time_ms),
+      num(fmtPct(100 * r.share), r.share),
+    );
+    tbody.append(tr);
+  }
+  table.append(tbody);
+}

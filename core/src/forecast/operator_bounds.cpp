@@ -44,7 +44,7 @@ std::vector<OperatorBound> operator_bounds(const GpuSpec& gpu, const OpGraph& gr
     std::map<std::tuple<std::string, std::string, Phase>, std::size_t> index;  // into rows
     for (std::size_t oi = 0; oi < s.ops.size(); ++oi) {
       const GraphOp& o = s.ops[oi];
-      const std::string kernel = o.fused_bytes > 0         ? std::string("fused")
+      const std::string kernel = o.fused_bytes > 0    ? std::string("fused")
                                  : o.mem_elements > 0 ? std::string("copy")
                                                       : std::string(op_name(o.kernel.op));
       const auto key = std::make_tuple(o.name, kernel, o.phase);

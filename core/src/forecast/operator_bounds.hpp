@@ -5,10 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -32,9 +31,9 @@ struct OperatorBound {
   std::string kernel;
   OpKind kind = OpKind::elementwise;
   Phase phase = Phase::forward;
-  std::int64_t launches = 0;  // kernel launches, repeats counted
-  double flops = 0;           // repeats counted
-  double bytes = 0;           // minimal DRAM traffic, repeats counted
+  std::int64_t launches = 0;       // kernel launches, repeats counted
+  double flops = 0;                // repeats counted
+  double bytes = 0;                // minimal DRAM traffic, repeats counted
   double ridge_flop_per_byte = 0;  // peak FLOP/s over bandwidth, for its unit and data type
   double time_ms = 0;              // charged by the replay, repeats counted
   // the roofline's verdict: its FLOPs take at least as long at peak as its bytes at bandwidth

@@ -13,7 +13,7 @@ help:
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
 	@echo "make bench   - speed and size benchmarks"
-	@echo "make fuzz-smoke - the harnesses on their corpus plus 20 s each with sanitizers (~5 min; not in make test)"
+	@echo "make fuzz-smoke - the harnesses on their corpus plus 20 s each with sanitizers (~3 min; part of make test)"
 	@echo "make fuzz    - libFuzzer harnesses with ASan + UBSan, 30 min each (FUZZ_SECONDS=N to change; docs/fuzzing.md)"
 	@echo "make device-session OUT=DIR - on a GPU machine: the prepared profiled measurements (docs/measure.md, ~7 min)"
 	@echo "make format  - format the C++ (clang-format) and the calculator's TypeScript (prettier)"

@@ -17,8 +17,8 @@ namespace {
 
 // Llama-2 7B training on one A100 80GB in BF16 (autocast), batch 4, seq 2048.
 nlohmann::json lora_request(const nlohmann::json& finetune) {
-  nlohmann::json r = {{"gpu", "a100-80gb-sxm"}, {"model", "llama2-7b"}, {"batch", 4},
-                      {"seq", 2048},            {"mode", "training"},    {"precision", "bf16"}};
+  nlohmann::json r = {{"gpu", "a100-80gb-sxm"}, {"model", "llama2-7b"}, {"batch", 4}, {"seq", 2048},
+                      {"mode", "training"},     {"precision", "bf16"}};
   if (!finetune.is_null()) r["finetune"] = finetune;
   return r;
 }

@@ -170,5 +170,9 @@ TEST_SUITE("enum_names") {
           primary_names(link_class_names()));
     CHECK(schema_enum("system.schema.json", "/properties/topology") ==
           primary_names(topology_names()));
+    CHECK(schema_enum("model_forecast.schema.json", "/definitions/Finetune/properties/method") ==
+          names_of(finetune_method_names(), kFinetuneMethods));
+    CHECK(schema_enum("model_forecast.schema.json", "/definitions/Finetune/properties/targets") ==
+          primary_names(lora_target_names()));
   }
 }

@@ -243,6 +243,7 @@ export interface ModelForecast {
    * what one GPU needs against its capacity: a training step's (Adam's states included) or a pass's
    */
   memory: TrainingMemory | PassMemory;
+  finetune?: Finetune;
   /**
    * per-operator bound analysis (core/src/forecast/operator_bounds.cpp): one row per section, module or function, kernel op and phase, in graph order; their time_ms sum to latency_ms
    */
@@ -374,6 +375,36 @@ export interface PassMemory {
    * the smallest tensor-parallel GPU count (1, 2, 4, ... 64, dividing the heads) whose per-GPU share fits; 0 when none does
    */
   tp_to_fit: number;
+}
+/**
+ * a training request's LoRA / QLoRA fine-tuning (request field finetune: {method, rank, targets}; core/src/api/model.cpp, graph/op_graph.cpp); absent in full training
+ */
+export interface Finetune {
+  method: 'lora' | 'qlora';
+  /**
+   * the adapters' rank r
+   */
+  rank: number;
+  /**
+   * the linears with adapters: the attention's q, k, v, o projections, or every linear of the blocks (the LM head excluded)
+   */
+  targets: 'attention' | 'all_linear';
+  /**
+   * linears with an adapter, repeats counted
+   */
+  adapted_linears: number;
+  /**
+   * the adapters' parameters: r x (d_in + d_out) per adapted linear
+   */
+  trainable_params: number;
+  /**
+   * the base model's parameters, frozen
+   */
+  frozen_params: number;
+  /**
+   * what the forecast assumes about the fine-tuning, with sources
+   */
+  assumptions: string[];
 }
 /**
  * One operator of the step: its work, where it sits on the roofline and the time the replay charged it, repeats counted.

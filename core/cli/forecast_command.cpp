@@ -106,6 +106,8 @@ int run_forecast(const Args& args) {
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const std::string engine_word = args.get("engine", args.has("compile") ? "compiled" : "eager");
   if (engine_word == "megatron") {
+    if (args.has("finetune"))
+      throw Error("--finetune (LoRA / QLoRA) applies to --engine eager or compiled, one GPU");
     nlohmann::json req = request_with(gpu, model_arg, model);
     req["batch"] = w.batch;
     req["seq"] = seq;
@@ -136,9 +138,22 @@ int run_forecast(const Args& args) {
     require_precision(gpu, w.dtype);
   }
 
+  // --finetune lora|qlora [--lora-rank R] [--lora-targets T]: the API's request field, which
+  // validates it; the text path reads the method, rank and targets back from its answer
+  nlohmann::json finetune;
+  if (args.has("finetune")) {
+    finetune["method"] = args.get("finetune");
+    if (args.has("lora-rank")) finetune["rank"] = args.integer("lora-rank", 16, 1, kMaxLoraRank);
+    if (args.has("lora-targets")) finetune["targets"] = args.get("lora-targets");
+  } else if (args.has("lora-rank") || args.has("lora-targets")) {
+    throw Error("--lora-rank and --lora-targets apply with --finetune " +
+                enum_names_of(finetune_method_names(), kFinetuneMethods, "|"));
+  }
+
   for (const char* f : kParallelFlags)
     if (args.has(f)) {
       nlohmann::json req = request_with(gpu, model_arg, model);
+      if (!finetune.is_null()) req["finetune"] = finetune;
       req["batch"] = w.batch;
       req["seq"] = seq;
       req["mode"] = mode;
@@ -159,8 +174,26 @@ int run_forecast(const Args& args) {
     if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
     if (args.has("price-per-gpu-hour"))
       req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+    if (!finetune.is_null()) req["finetune"] = finetune;
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
+  }
+  nlohmann::ordered_json finetune_answer;  // the API's "finetune" object, when asked for
+  if (!finetune.is_null()) {
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    req["batch"] = w.batch;
+    req["seq"] = seq;
+    req["mode"] = mode;
+    req["predictor"] = predictor_name(predictor);
+    req["engine"] = engine_name(engine);
+    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+    req["finetune"] = finetune;
+    finetune_answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()))["finetune"];
+    w.finetune.method =
+        parse_enum(finetune_method_names(), finetune_answer["method"].get<std::string>(), "");
+    w.finetune.rank = finetune_answer["rank"].get<std::int64_t>();
+    w.finetune.targets =
+        parse_enum(lora_target_names(), finetune_answer["targets"].get<std::string>(), "");
   }
 
   const OpGraph graph = build_engine_graph(model, w, engine);
@@ -199,6 +232,7 @@ int run_forecast(const Args& args) {
     if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
     if (args.has("price-per-gpu-hour"))
       req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+    if (!finetune.is_null()) req["finetune"] = finetune;
     const auto j = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
     print_utilization(j);
     print_cost(j);
@@ -238,6 +272,19 @@ int run_forecast(const Args& args) {
         m.context_gb);
     for (const std::string& c : memory_caveats(m)) std::printf("\nnote: %s\n", c.c_str());
   }
+  if (!finetune_answer.is_null()) {
+    std::printf(
+        "\n%s, rank %lld on %s: %lld adapted linears, %.4g trainable and %.4g frozen "
+        "parameters\n",
+        finetune_answer["method"].get<std::string>().c_str(),
+        static_cast<long long>(finetune_answer["rank"].get<std::int64_t>()),
+        finetune_answer["targets"].get<std::string>().c_str(),
+        static_cast<long long>(finetune_answer["adapted_linears"].get<std::int64_t>()),
+        finetune_answer["trainable_params"].get<double>(),
+        finetune_answer["frozen_params"].get<double>());
+    for (const auto& a : finetune_answer["assumptions"])
+      std::printf("note: %s\n", a.get<std::string>().c_str());
+  }
   return 0;
 }
 
@@ -258,21 +305,26 @@ int run_forecast(const Args& args) {
          " --attention flash|fused-softmax --virtual-stages V --sequence-parallel --cp N "
          "(context parallel) --ep N (expert parallel, MoE) --no-distributed-optimizer "
          "--no-overlap-grad-reduce --tokens N] [--price-per-gpu-hour P (cost per step / per "
-         "million tokens)]",
+         "million tokens)] [--finetune " +
+         enum_names_of(finetune_method_names(), kFinetuneMethods, "|") +
+         " --lora-rank R (default 16) --lora-targets " +
+         enum_names_joined(lora_target_names(), "|") + " (training on one GPU: LoRA / QLoRA)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu",       "model",
-      "batch",     "seq",
-      "mode",      "context",
-      "predictor", "precision",
-      "weights",   "gpus",
-      "dp",        "tp",
-      "pp",        "microbatches",
-      "zero",      "recompute",
-      "schedule",  "bucket-mb",
-      "system",    "engine",
-      "attention", "virtual-stages",
-      "tokens",    "cp",
-      "ep",        "price-per-gpu-hour"},
+     {"gpu",         "model",
+      "batch",       "seq",
+      "mode",        "context",
+      "predictor",   "precision",
+      "weights",     "gpus",
+      "dp",          "tp",
+      "pp",          "microbatches",
+      "zero",        "recompute",
+      "schedule",    "bucket-mb",
+      "system",      "engine",
+      "attention",   "virtual-stages",
+      "tokens",      "cp",
+      "ep",          "price-per-gpu-hour",
+      "finetune",    "lora-rank",
+      "lora-targets"},
      {"json", "compile", "sequence-parallel", "no-distributed-optimizer", "no-overlap-grad-reduce"},
      run_forecast});
 

@@ -127,6 +127,24 @@ export function spread(lists) {
     seq: 64,
     mode: 'inference',
   });
+  // LoRA / QLoRA fine-tuning on one GPU (issue 32 item 9)
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'llama2-7b',
+    batch: 1,
+    seq: 512,
+    mode: 'training',
+    precision: 'bf16',
+    finetune: { method: 'lora', rank: 8 },
+  });
+  add('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    batch: 2,
+    seq: 256,
+    mode: 'training',
+    finetune: { method: 'qlora', targets: 'all_linear' },
+  });
 
   // Multi-GPU training steps.
   add('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt3-2.7b', batch: 16, seq: 2048, mode: 'training', gpus: 8 });
@@ -442,6 +460,14 @@ export function spread(lists) {
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 1, seq: 128, precision: 'fp8' });
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'gpt2', batch: 1, seq: 128, engine: 'jit' });
   bad('forecastModel', { gpu: 'a100-80gb-sxm', model: 'bert-base', batch: 1, seq: 128, mode: 'decode' });
+  bad('forecastModel', {
+    gpu: 'a100-80gb-sxm',
+    model: 'gpt2',
+    batch: 1,
+    seq: 128,
+    mode: 'training',
+    finetune: { method: 'x' },
+  });
   bad('forecastModel', {
     gpu: 'a100-80gb-sxm',
     model: 'gpt2',

@@ -31,19 +31,21 @@ template <class E>
 using EnumNames = std::span<const EnumName<E>>;
 
 // The tables, each defined in the file that names its enum.
-EnumNames<DataType> dtype_names();                // kernel/precision.cpp
-EnumNames<ComputeUnit> unit_names();              // kernel/precision.cpp
-EnumNames<Mode> mode_names();                     // graph/workload.cpp
-EnumNames<Engine> engine_names();                 // graph/engines/engine.cpp
-EnumNames<Predictor> predictor_names();           // forecast/kernel_forecast.cpp
-EnumNames<Recompute> recompute_names();           // parallel/step.cpp
-EnumNames<PipelineSchedule> schedule_names();     // parallel/step.cpp
-EnumNames<Collective> collective_names();         // comm/registry.cpp
-EnumNames<CommAlgorithm> comm_algorithm_names();  // comm/registry.cpp
-EnumNames<LinkClass> link_class_names();          // comm/registry.cpp
-EnumNames<CommFamily> comm_family_names();        // comm/registry.cpp
-EnumNames<Topology> topology_names();             // hw/system.cpp
-EnumNames<WeightFormat> weight_format_names();    // serve/quantize.cpp
+EnumNames<DataType> dtype_names();                  // kernel/precision.cpp
+EnumNames<ComputeUnit> unit_names();                // kernel/precision.cpp
+EnumNames<Mode> mode_names();                       // graph/workload.cpp
+EnumNames<Engine> engine_names();                   // graph/engines/engine.cpp
+EnumNames<Predictor> predictor_names();             // forecast/kernel_forecast.cpp
+EnumNames<Recompute> recompute_names();             // parallel/step.cpp
+EnumNames<PipelineSchedule> schedule_names();       // parallel/step.cpp
+EnumNames<Collective> collective_names();           // comm/registry.cpp
+EnumNames<CommAlgorithm> comm_algorithm_names();    // comm/registry.cpp
+EnumNames<LinkClass> link_class_names();            // comm/registry.cpp
+EnumNames<CommFamily> comm_family_names();          // comm/registry.cpp
+EnumNames<Topology> topology_names();               // hw/system.cpp
+EnumNames<WeightFormat> weight_format_names();      // serve/quantize.cpp
+EnumNames<FinetuneMethod> finetune_method_names();  // graph/workload.cpp
+EnumNames<LoraTargets> lora_target_names();         // graph/workload.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).
@@ -63,6 +65,9 @@ inline constexpr DataType kServingPrecisions[] = {DataType::fp32, DataType::fp16
 inline constexpr DataType kMegatronPrecisions[] = {DataType::bf16, DataType::fp16, DataType::fp8};
 // The engines of a single-GPU model forecast (fused is the serving engine's).
 inline constexpr Engine kModelEngines[] = {Engine::eager, Engine::compiled};
+
+// The methods a request's `finetune` names (full training is the request without it).
+inline constexpr FinetuneMethod kFinetuneMethods[] = {FinetuneMethod::lora, FinetuneMethod::qlora};
 
 // The value a word names, by its name or an alias; nullopt when none.
 template <class E>

@@ -61,6 +61,11 @@ struct GraphOp {
   double traffic_scale = 1;
   TpSplit tp = TpSplit::none;  // forward ops only
   double tp_elements = 0;      // the elements its tensor-parallel all-reduce carries
+  // LoRA / QLoRA fine-tuning (Finetune): `adapter` marks a low-rank adapter's op, whose
+  // parameters train; > 0: this op's parameters are frozen base weights stored at that many
+  // bytes an element (no gradient, no optimizer state). Both unset in full training.
+  bool adapter = false;
+  double frozen_bytes_per_param = 0;
 };
 
 // An op's floating-point operations: a fused chain's, none for a memory-bound copy, else its
@@ -83,6 +88,30 @@ std::string_view mode_name(Mode m);  // "training", "inference", "prefill", "dec
 // inference (inf), prefill, decode. Throws Error listing them.
 Mode parse_mode(std::string_view word);
 
+// Parameter-efficient fine-tuning of a training step (graph/op_graph.cpp, docs/model-forecast.md):
+// `full` trains every weight; `lora` freezes the base weights and trains low-rank adapters
+// y = x W^T + (x A^T) B^T * alpha/r on the target linears (Hu et al. 2021, arXiv 2106.09685);
+// `qlora` also stores the frozen linears' weights as 4-bit NF4 and dequantizes them before each
+// use (Dettmers et al. 2023, arXiv 2305.14314).
+enum class FinetuneMethod { full, lora, qlora };
+// The linears that get adapters: the attention's q, k, v, o projections (PEFT's usual default
+// for Llama), or every linear of the blocks (attention and MLP; PEFT's "all-linear", the LM head
+// excluded).
+enum class LoraTargets { attention, all_linear };
+struct Finetune {
+  FinetuneMethod method = FinetuneMethod::full;
+  std::int64_t rank = 16;  // the adapters' rank r (1..1024)
+  LoraTargets targets = LoraTargets::attention;
+  bool frozen_base() const { return method != FinetuneMethod::full; }
+};
+inline constexpr std::int64_t kMaxLoraRank = 1024;
+// The bytes an NF4 weight element takes: 4 bits plus QLoRA's double-quantized block constants
+// (an FP8 scale per 64 weights and an FP32 scale per 256 of those: 0.127 bits a parameter,
+// arXiv 2305.14314, section 3).
+inline constexpr double kNf4BytesPerParam = (4.0 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
+std::string_view finetune_method_name(FinetuneMethod m);  // "full" | "lora" | "qlora"
+std::string_view lora_targets_name(LoraTargets t);        // "attention" | "all_linear"
+
 struct Workload {
   Mode mode = Mode::inference;
   std::int64_t batch = 1;
@@ -91,6 +120,7 @@ struct Workload {
   // The data type GEMMs and vector ops compute in (every kernel's make_kernel dtype); FP32,
   // the default, is the eager FP32 graph every existing forecast uses.
   DataType dtype = DataType::fp32;
+  Finetune finetune;  // training only: full, LoRA or QLoRA
   bool training() const { return mode == Mode::training; }
 };
 

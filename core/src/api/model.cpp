@@ -137,6 +137,87 @@ std::int64_t training_max_batch(const TrainingMemory& m, std::int64_t batch) {
   return std::int64_t(std::min(std::floor((m.capacity_gb - fixed) / per_sample), 2147483648.0));
 }
 
+// The request's `finetune` object (absent: full training): method lora | qlora, rank, targets.
+Finetune finetune_from_request(const nlohmann::json& req, Mode mode) {
+  Finetune f;
+  if (!detail::has_field(req, "finetune")) return f;
+  constexpr const char* origin = "model request: field 'finetune'";
+  const std::string methods = enum_names_of(finetune_method_names(), kFinetuneMethods, ", ");
+  const nlohmann::json& o = req["finetune"];
+  if (!o.is_object())
+    throw Error(std::string(origin) + " must be an object: {\"method\": one of " + methods +
+                ", \"rank\": 1 to " + std::to_string(kMaxLoraRank) +
+                " (default 16), \"targets\": one of " +
+                enum_names_joined(lora_target_names(), ", ") + " (default attention)}");
+  if (mode != Mode::training)
+    throw Error(std::string(origin) + " (LoRA / QLoRA) applies to mode training only");
+  for (const auto& [key, value] : o.items())
+    if (key != "method" && key != "rank" && key != "targets")
+      throw Error(std::string(origin) + ": unknown field '" + key +
+                  "'; allowed: method, rank, targets");
+  const std::string method = detail::string_field(o, "method", origin);
+  const auto m = find_enum(finetune_method_names(), method);
+  if (!m || std::find(std::begin(kFinetuneMethods), std::end(kFinetuneMethods), *m) ==
+                std::end(kFinetuneMethods))
+    throw Error(std::string(origin) + ": field 'method' is '" + method + "'; allowed: " + methods);
+  f.method = *m;
+  if (detail::has_field(o, "rank"))
+    f.rank = detail::integer_field(o, "rank", origin, 1, kMaxLoraRank);
+  if (detail::has_field(o, "targets")) {
+    try {
+      f.targets = parse_enum(lora_target_names(), detail::string_field(o, "targets", origin),
+                             "a LoRA target set");
+    } catch (const Error& e) {
+      throw Error(std::string(origin) + ": field 'targets': " + e.what());
+    }
+  }
+  return f;
+}
+
+// The response's `finetune` object: what trains, what is frozen and what the forecast assumes.
+nlohmann::ordered_json finetune_json(const Finetune& f, const OpGraph& graph) {
+  double adapters = 0, frozen = 0;
+  std::int64_t adapted = 0;  // linears with an adapter (repeats counted)
+  for (const auto& s : graph.sections)
+    for (const auto& o : s.ops) {
+      if (o.phase != Phase::forward) continue;
+      if (o.adapter) adapters += o.param_elements * double(s.count);
+      if (o.frozen_bytes_per_param > 0) frozen += o.param_elements * double(s.count);
+      if (o.adapter && o.name.ends_with(" lora_A")) adapted += s.count;
+    }
+  nlohmann::ordered_json j;
+  j["method"] = std::string(finetune_method_name(f.method));
+  j["rank"] = f.rank;
+  j["targets"] = std::string(lora_targets_name(f.targets));
+  j["adapted_linears"] = adapted;
+  j["trainable_params"] = adapters;
+  j["frozen_params"] = frozen;
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  a.push_back(
+      "LoRA (Hu et al. 2021, arXiv 2106.09685): the base weights are frozen: no weight-gradient "
+      "GEMM, gradient or Adam state for them; the input-gradient GEMMs stay. Each adapted linear "
+      "adds x A^T (rank r) and B (r x d_out), a scale and an add, with their input- and "
+      "weight-gradient GEMMs; adapters hold r x (d_in + d_out) parameters, trained with "
+      "gradients and Adam states as any trainable parameter. Activations are kept as in full "
+      "training; the optimizer step is not forecast, as in full training");
+  a.push_back(
+      "frozen weights not stored as NF4 (all under LoRA; embeddings, norms and the LM head under "
+      "QLoRA) are held in the compute precision, 2 bytes at fp16/bf16");
+  if (f.method == FinetuneMethod::qlora)
+    a.push_back(
+        "QLoRA (Dettmers et al. 2023, arXiv 2305.14314): the blocks' linear weights are stored "
+        "as 4-bit NF4 with double-quantized block scales (64-element blocks: 4.127 bits a "
+        "parameter) and dequantized to the compute precision before each forward and backward "
+        "GEMM: a memory-bound kernel reading 0.516 bytes and writing the compute type per "
+        "parameter; paged optimizers are not modelled");
+  a.push_back(
+      "model_tflops_per_gpu and mfu keep full training's model FLOPs (forward and backward, 3x the "
+      "forward), "
+      "more than a fine-tuning step computes");
+  j["assumptions"] = std::move(a);
+  return j;
+}
+
 }  // namespace
 
 std::string list_models() {
@@ -181,9 +262,19 @@ std::string forecast_model(std::string_view request_json) {
       throw Error("model request: field 'context' (the cache length) applies to mode decode only");
     cache = detail::integer_field(req, "context", kModelOrigin, 1, 1LL << 31);
   }
-  if (detail::string_field(req, "engine", kModelOrigin, false) == "megatron")
+  const Finetune finetune = finetune_from_request(req, mode);
+  if (finetune.frozen_base() && wants_parallel(req))
+    throw Error(
+        "model request: field 'finetune' (LoRA / QLoRA) is forecast on one GPU: drop the "
+        "parallel fields (gpus, dp, tp, pp, ...)");
+  if (detail::string_field(req, "engine", kModelOrigin, false) == "megatron") {
+    if (finetune.frozen_base())
+      throw Error("model request: field 'finetune' (LoRA / QLoRA) applies to engines " +
+                  enum_names_of(engine_names(), kModelEngines, ", ") + ", not megatron");
     return detail::forecast_megatron_request(req, gpu, model, mode, batch, seq);
+  }
   Workload w = make_workload(mode, batch, seq, cache);
+  w.finetune = finetune;
   w.dtype = detail::request_precision(req, gpu, kModelOrigin);
   const std::string pname = detail::string_field(req, "predictor", kModelOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
@@ -254,6 +345,7 @@ std::string forecast_model(std::string_view request_json) {
   const TrainingMemory m = training_memory(gpu, graph, w.dtype);
   j["memory"] = detail::memory_json(m);
   j["memory"]["max_batch"] = training_max_batch(m, batch);
+  if (finetune.frozen_base()) j["finetune"] = finetune_json(finetune, graph);
   for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));
   return j.dump(2);
 }

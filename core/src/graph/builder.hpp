@@ -58,6 +58,9 @@ struct LinearOptions {
   bool tied = false;           // the weight is another op's (a tied LM head); its bias is own
   bool shares_input = false;   // its input is kept already by an earlier op (k, v beside q)
   TpSplit tp = TpSplit::none;  // its tensor-parallel role (the blocks set column and row)
+  // Which LoRA targets include it (Finetune::targets): the attention's projections, an MLP's
+  // linears, or none (heads, routers, poolers).
+  enum class LoraSite { none, attention, mlp } lora = LoraSite::none;
 };
 
 class GraphBuilder {
@@ -111,8 +114,10 @@ class GraphBuilder {
   // is another embedding's, e.g. an encoder-decoder's shared one).
   void embedding(std::string_view name, std::int64_t rows, std::int64_t vocab, std::int64_t h,
                  bool tied = false);
-  // Accumulation of a weight gradient of `elements` elements.
+  // Accumulation of a weight gradient of `elements` elements (none for frozen weights).
   void accumulate(std::string_view name, double elements);
+  // LoRA / QLoRA (Workload::finetune): whether base weights are frozen in this step.
+  bool frozen_base() const { return w_.training() && w_.finetune.frozen_base() && !in_adapter_; }
 
  private:
   friend class OpRef;
@@ -122,9 +127,17 @@ class GraphBuilder {
   GraphOp& op(std::size_t section, std::size_t index) {
     return graph_.sections[section].ops[index];
   }
+  // A frozen linear's low-rank adapter beside it: x A^T (rank r), then B, scaled and added to
+  // the base output (its backward adds the adapter's input gradient into the base's).
+  void lora_adapter(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out);
+  // QLoRA's dequantization of a frozen NF4 weight of `elements` to the compute type before a
+  // GEMM reads it: a memory-bound copy reading kNf4BytesPerParam and writing the GEMM's type.
+  void nf4_dequantize(std::string_view name, Phase phase, double elements, std::int64_t h);
+  bool lora_target(LinearOptions::LoraSite site) const;
   const Workload& w_;
   OpGraph& graph_;
   std::int64_t vocab_ = 0;
+  bool in_adapter_ = false;  // building an adapter: its weights train
 };
 
 // The forward passes (graph/<file>.cpp); each architecture's row names its builder

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "common/format.hpp"
 #include "graph/builder.hpp"
 #include "model/architectures.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/precision.hpp"
 
 namespace tilecast {
 
@@ -100,27 +102,67 @@ OpRef GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int
 
 OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_t in,
                            std::int64_t out, LinearOptions opts) {
+  // LoRA / QLoRA: the base weight is frozen (no weight gradient, no accumulation, no cast of a
+  // weight stored in the compute type); QLoRA's NF4 weights (the blocks' linears; the LM head
+  // stays in the compute type, as bitsandbytes leaves it) are dequantized before each GEMM
+  const bool frozen = frozen_base();
+  const bool nf4 = frozen && w_.finetune.method == FinetuneMethod::qlora && !opts.tied &&
+                   !(vocab_ > 0 && out == vocab_);
+  if (nf4) nf4_dequantize(name, Phase::forward, double(in) * double(out), in);
   OpRef fw = push(name, Op::linear, 1, rows, in, out, OpKind::gemm, Phase::forward);
   GraphOp& f = graph_.sections.back().ops.back();
   f.param_elements = (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0);
   f.tp = vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp;
   f.tp_elements = f.tp == TpSplit::row ? double(rows) * double(out) : double(rows) * double(in);
+  f.adapter = in_adapter_;
+  if (frozen) f.frozen_bytes_per_param = nf4 ? kNf4BytesPerParam : dtype_bytes(w_.dtype);
   if (!training()) return fw;
   if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * gemm_input_bytes();
   const double weight = double(in) * double(out), input = double(rows) * double(in);
   if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
-    autocast_cast(name, Phase::forward, weight, in);
+    if (!frozen) autocast_cast(name, Phase::forward, weight, in);
     autocast_cast(name, Phase::forward, input, in);
   }
+  if (nf4) nf4_dequantize(name, Phase::backward, weight, in);
   push(name, Op::linear, 1, rows, out, in, OpKind::gemm, Phase::backward);
-  push(name, Op::linear, 1, out, rows, in, OpKind::gemm, Phase::backward);
+  if (!frozen) push(name, Op::linear, 1, out, rows, in, OpKind::gemm, Phase::backward);
   if (autocast()) {
     autocast_cast(name, Phase::backward, input, in);
-    autocast_cast(name, Phase::backward, weight, in);
+    if (!frozen) autocast_cast(name, Phase::backward, weight, in);
   }
   accumulate(name, double(in) * double(out));
   if (opts.bias) accumulate(name, double(out));
+  if (frozen && lora_target(opts.lora)) lora_adapter(name, rows, in, out);
   return fw;
+}
+
+bool GraphBuilder::lora_target(LinearOptions::LoraSite site) const {
+  switch (site) {
+    case LinearOptions::LoraSite::attention: return true;
+    case LinearOptions::LoraSite::mlp: return w_.finetune.targets == LoraTargets::all_linear;
+    case LinearOptions::LoraSite::none: return false;
+  }
+  return false;
+}
+
+void GraphBuilder::lora_adapter(std::string_view name, std::int64_t rows, std::int64_t in,
+                                std::int64_t out) {
+  const std::int64_t r = w_.finetune.rank;
+  const std::string base(name);
+  in_adapter_ = true;  // the adapters' weights train: gradients, accumulation, casts
+  linear(base + " lora_A", rows, in, r, {.shares_input = true});
+  linear(base + " lora_B", rows, r, out, {});
+  vec(base + " lora scale", Op::mulu, rows, out, OpKind::elementwise);
+  vec(base + " lora add", Op::add, rows, out, OpKind::elementwise, 2);
+  vec_bw(base + " lora input gradient", Op::add, rows, in, OpKind::elementwise);
+  in_adapter_ = false;
+}
+
+void GraphBuilder::nf4_dequantize(std::string_view name, Phase phase, double elements,
+                                  std::int64_t h) {
+  // mem() moves 4 bytes per listed element (elements / 2 addu elements of 8 bytes)
+  const double bytes = elements * (kNf4BytesPerParam + dtype_bytes(w_.dtype));
+  mem(name, phase, bytes / 4, h, "nf4 dequantize");
 }
 
 OpRef GraphBuilder::bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n,
@@ -216,14 +258,14 @@ void GraphBuilder::embedding(std::string_view name, std::int64_t rows, std::int6
     o.tp = TpSplit::vocab_embedding;
     o.tp_elements = double(rows) * double(h);
   }
-  if (!training()) return;
+  if (!training() || frozen_base()) return;
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
   mem(name, Phase::backward, double(vocab) * double(h), h, "embedding backward");
   accumulate(name, double(vocab) * double(h));
 }
 
 void GraphBuilder::accumulate(std::string_view name, double elements) {
-  if (!training()) return;
+  if (!training() || frozen_base()) return;
   if (elements <= kMaxDim) {
     push(name, Op::add, 1, mul(elements, 1), 1, 1, OpKind::elementwise, Phase::accumulate);
     return;
@@ -256,10 +298,25 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
     throw Error(std::string(mode_name(w.mode)) + " needs a decoder-only model (" +
                 architecture_names(Stack::decoder_only) + "); " + std::string(arch.model_type) +
                 " is " + std::string(stack_name(arch.stack)) + ": use training or inference");
+  if (w.finetune.frozen_base()) {
+    if (!w.training())
+      throw Error("finetune (LoRA / QLoRA) applies to mode training only, not " +
+                  std::string(mode_name(w.mode)));
+    if (w.finetune.rank < 1 || w.finetune.rank > kMaxLoraRank)
+      throw Error("finetune rank must be 1.." + std::to_string(kMaxLoraRank) + ", got " +
+                  std::to_string(w.finetune.rank));
+  }
   OpGraph graph;
   detail::GraphBuilder g(w, graph);
   g.set_vocab(model.vocab_size);
   arch.build(model, g);
+  if (w.training() && w.finetune.frozen_base()) {
+    // every other parameter (embeddings, norms, routers) is frozen in the compute type
+    for (auto& s : graph.sections)
+      for (auto& o : s.ops)
+        if (o.param_elements > 0 && !o.adapter && o.frozen_bytes_per_param == 0)
+          o.frozen_bytes_per_param = dtype_bytes(w.dtype);
+  }
   return graph;
 }
 

@@ -14,7 +14,20 @@ constexpr EnumName<Mode> kModes[] = {{"training", Mode::training},   {"train", M
                                      {"inference", Mode::inference}, {"inf", Mode::inference},
                                      {"prefill", Mode::prefill},     {"decode", Mode::decode}};
 
+constexpr EnumName<FinetuneMethod> kFinetuneMethodNames[] = {{"full", FinetuneMethod::full},
+                                                             {"lora", FinetuneMethod::lora},
+                                                             {"qlora", FinetuneMethod::qlora}};
+constexpr EnumName<LoraTargets> kLoraTargetNames[] = {{"attention", LoraTargets::attention},
+                                                      {"all_linear", LoraTargets::all_linear}};
+
 }  // namespace
+
+EnumNames<FinetuneMethod> finetune_method_names() { return kFinetuneMethodNames; }
+EnumNames<LoraTargets> lora_target_names() { return kLoraTargetNames; }
+std::string_view finetune_method_name(FinetuneMethod m) {
+  return enum_name(finetune_method_names(), m);
+}
+std::string_view lora_targets_name(LoraTargets t) { return enum_name(lora_target_names(), t); }
 
 EnumNames<Mode> mode_names() { return kModes; }
 

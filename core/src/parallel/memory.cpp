@@ -1,6 +1,7 @@
 // Memory per GPU for a training step (docs/parallel.md, "Memory"):
 //   weights, gradients, optimizer  model_state_bytes (zero.cpp) of the stage's tp-sharded
-//                                  parameters
+//                                  trainable parameters; LoRA / QLoRA's frozen weights add
+//                                  their stored bytes to the weights
 //   activations  the bytes autograd keeps for backward per micro-batch (the graph's rules after
 //                recomputation, in the bytes the graph records: FP32, or 16-bit GEMM inputs under
 //                autocast) times
@@ -22,12 +23,14 @@ namespace tilecast::detail {
 
 TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, const ParallelConfig& c,
                             int stage, DataType dtype) {
-  const ModelStateBytes states = model_state_bytes(mb.params, dtype, c.zero, c.dp);
+  // LoRA / QLoRA: only the adapters train; the frozen weights are held as stored
+  const ModelStateBytes states =
+      model_state_bytes(mb.params - mb.frozen_params, dtype, c.zero, c.dp);
   const int alive = c.schedule == PipelineSchedule::gpipe ? c.microbatches
                                                           : std::min(c.microbatches, c.pp - stage);
   TrainingMemory m;
   m.stage = stage;
-  m.weights_gb = states.weights / 1e9;
+  m.weights_gb = (states.weights + mb.frozen_weight_bytes) / 1e9;
   m.gradients_gb = states.gradients / 1e9;
   m.optimizer_gb = states.optimizer / 1e9;
   m.activations_gb = mb.saved_bytes * alive / 1e9;

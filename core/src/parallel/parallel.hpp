@@ -133,6 +133,9 @@ struct MicrobatchReplay {
   double largest_output_bytes = 0;
   double params = 0;            // this stage's (tp-sharded) parameters
   double layer_params_max = 0;  // the largest section instance's (ZeRO-3 gathers)
+  // Of `params`, the frozen base weights of LoRA / QLoRA (no gradients or optimizer states) and
+  // the bytes they are stored in (GraphOp::frozen_bytes_per_param); 0 in full training.
+  double frozen_params = 0, frozen_weight_bytes = 0;
   // ZeRO-3's parameter all-gathers of this micro-batch (forward and backward)
   std::int64_t gathers = 0;
   double gathered_bytes = 0, gather_busy_ms = 0, largest_gather_bytes = 0;

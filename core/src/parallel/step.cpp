@@ -88,6 +88,10 @@ void tally_memory_inputs(const OpGraph& g, MicrobatchReplay& r) {
     r.params += p * double(s.count);
     r.layer_params_max = std::max(r.layer_params_max, p);
     for (const auto& o : s.ops) {
+      if (o.frozen_bytes_per_param > 0) {
+        r.frozen_params += o.param_elements * double(s.count);
+        r.frozen_weight_bytes += o.param_elements * o.frozen_bytes_per_param * double(s.count);
+      }
       r.saved_bytes += o.saved_bytes * double(s.count);
       if (o.phase == Phase::forward)
         r.largest_output_bytes =

@@ -31,15 +31,23 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
 
   // projections
   if (a.fused_qkv) {
-    g.linear(a.names[0], R, a.hidden, Q + 2 * KV, {.bias = a.qkv_bias, .tp = TpSplit::column});
+    g.linear(
+        a.names[0], R, a.hidden, Q + 2 * KV,
+        {.bias = a.qkv_bias, .tp = TpSplit::column, .lora = LinearOptions::LoraSite::attention});
   } else {
-    g.linear(a.names[0], R, a.hidden, Q, {.bias = a.qkv_bias, .tp = TpSplit::column});
+    g.linear(
+        a.names[0], R, a.hidden, Q,
+        {.bias = a.qkv_bias, .tp = TpSplit::column, .lora = LinearOptions::LoraSite::attention});
     if (a.scaling == Scaling::query_mulu) g.vec("scaling", Op::mulu, R, Q, OpKind::elementwise);
     // k and v read the same input as q (self-attention) or the encoder's states,
     // which every decoder layer keeps anyway (cross-attention)
-    g.linear(a.names[1], KR, a.hidden, KV, {.bias = a.qkv_bias, .shares_input = true});
+    g.linear(
+        a.names[1], KR, a.hidden, KV,
+        {.bias = a.qkv_bias, .shares_input = true, .lora = LinearOptions::LoraSite::attention});
     if (a.per_head_copies) g.mem("contiguous (k)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
-    g.linear(a.names[2], KR, a.hidden, KV, {.bias = a.qkv_bias, .shares_input = true});
+    g.linear(
+        a.names[2], KR, a.hidden, KV,
+        {.bias = a.qkv_bias, .shares_input = true, .lora = LinearOptions::LoraSite::attention});
     if (a.per_head_copies) g.mem("contiguous (v)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
     if (a.per_head_copies) g.mem("contiguous (q)", Phase::forward, 2.0 * R * Q, hd, "contiguous");
   }
@@ -128,7 +136,8 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
 
   // heads back to rows, output projection, residual
   g.mem(a.out_copy, Phase::forward, 2.0 * R * Q, a.out_copy_width, a.out_copy_as);
-  g.linear(a.names[3], R, Q, a.hidden, {.bias = a.out_bias, .tp = TpSplit::row});
+  g.linear(a.names[3], R, Q, a.hidden,
+           {.bias = a.out_bias, .tp = TpSplit::row, .lora = LinearOptions::LoraSite::attention});
   residual(g, a.out_dropout, R, a.hidden);
 }
 

@@ -163,32 +163,29 @@ int run_forecast(const Args& args) {
       return run_parallel(args, req);
     }
 
+  // The one-GPU request as the API takes it: the --json answer, and in the text output the
+  // fine-tuning counts, MFU and cost the API computes (one definition each).
+  nlohmann::json req = request_with(gpu, model_arg, model);
+  req["batch"] = w.batch;
+  req["seq"] = seq;
+  req["mode"] = mode;
+  if (args.has("context")) req["context"] = context;
+  req["predictor"] = predictor_name(predictor);
+  req["engine"] = engine_name(engine);
+  if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+  if (args.has("price-per-gpu-hour"))
+    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+  if (!finetune.is_null()) req["finetune"] = finetune;
   if (args.has("json")) {
-    nlohmann::json req = request_with(gpu, model_arg, model);
-    req["batch"] = w.batch;
-    req["seq"] = seq;
-    req["mode"] = mode;
-    if (args.has("context")) req["context"] = context;
-    req["predictor"] = predictor_name(predictor);
-    req["engine"] = engine_name(engine);
-    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
-    if (args.has("price-per-gpu-hour"))
-      req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
-    if (!finetune.is_null()) req["finetune"] = finetune;
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
   }
+  nlohmann::ordered_json answer;  // the API's, when the text output needs its figures
+  if (w.training() || args.has("price-per-gpu-hour") || !finetune.is_null())
+    answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
   nlohmann::ordered_json finetune_answer;  // the API's "finetune" object, when asked for
   if (!finetune.is_null()) {
-    nlohmann::json req = request_with(gpu, model_arg, model);
-    req["batch"] = w.batch;
-    req["seq"] = seq;
-    req["mode"] = mode;
-    req["predictor"] = predictor_name(predictor);
-    req["engine"] = engine_name(engine);
-    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
-    req["finetune"] = finetune;
-    finetune_answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()))["finetune"];
+    finetune_answer = answer["finetune"];
     w.finetune.method =
         parse_enum(finetune_method_names(), finetune_answer["method"].get<std::string>(), "");
     w.finetune.rank = finetune_answer["rank"].get<std::int64_t>();
@@ -222,20 +219,8 @@ int run_forecast(const Args& args) {
               static_cast<long long>(f.kernels), f.flops / 1e12, f.kernel_sum_ms);
   if (w.training() || args.has("price-per-gpu-hour")) {
     // MFU and cost as the API answers them (one definition: tilecast/mfu.hpp, api/cost.cpp)
-    nlohmann::json req = request_with(gpu, model_arg, model);
-    req["batch"] = w.batch;
-    req["seq"] = seq;
-    req["mode"] = mode;
-    if (args.has("context")) req["context"] = context;
-    req["predictor"] = predictor_name(predictor);
-    req["engine"] = engine_name(engine);
-    if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
-    if (args.has("price-per-gpu-hour"))
-      req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
-    if (!finetune.is_null()) req["finetune"] = finetune;
-    const auto j = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
-    print_utilization(j);
-    print_cost(j);
+    print_utilization(answer);
+    print_cost(answer);
   }
   std::printf("\nbreakdown\n");
   for (int k = 0; k < kOpKindCount; ++k)

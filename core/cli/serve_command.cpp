@@ -81,17 +81,19 @@ int run_serve(const Args& args) {
     throw Error(
         "--requests, --seed, --slo-*, --max-batch-tokens, --max-seqs and --scheduler "
         "simulate a request stream: give --qps R, --concurrency C or --trace FILE");
+  // The static request as the API takes it: the --json answer, and the cost the text output
+  // prints (api/cost.cpp, one definition).
+  nlohmann::json req = request_with(gpu, model_arg, model);
+  req["prompt"] = r.prompt;
+  req["output"] = r.output;
+  req["batch"] = r.batch;
+  req["tp"] = r.tp;
+  req["precision"] = std::string(dtype_name(r.dtype));
+  req["engine"] = std::string(engine_name(r.engine));
+  req["predictor"] = std::string(predictor_name(r.predictor));
+  quantization(req);
+  price(req);
   if (args.has("json")) {
-    nlohmann::json req = request_with(gpu, model_arg, model);
-    req["prompt"] = r.prompt;
-    req["output"] = r.output;
-    req["batch"] = r.batch;
-    req["tp"] = r.tp;
-    req["precision"] = std::string(dtype_name(r.dtype));
-    req["engine"] = std::string(engine_name(r.engine));
-    req["predictor"] = std::string(predictor_name(r.predictor));
-    quantization(req);
-    price(req);
     std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
     return 0;
   }
@@ -112,16 +114,6 @@ int run_serve(const Args& args) {
   std::printf("  throughput                    %10.0f generated tokens/s\n", f.tokens_per_s);
   if (r.tp > 1) std::printf("  of which all-reduces          %10.3f ms\n", f.comm_ms);
   if (args.has("price-per-gpu-hour")) {  // the API's cost (api/cost.cpp), one definition
-    nlohmann::json req = request_with(gpu, model_arg, model);
-    req["prompt"] = r.prompt;
-    req["output"] = r.output;
-    req["batch"] = r.batch;
-    req["tp"] = r.tp;
-    req["precision"] = std::string(dtype_name(r.dtype));
-    req["engine"] = std::string(engine_name(r.engine));
-    req["predictor"] = std::string(predictor_name(r.predictor));
-    quantization(req);
-    price(req);
     print_cost(nlohmann::ordered_json::parse(api::forecast_serving(req.dump())));
   }
   std::printf("  KV cache                      %10.0f bytes per token\n",

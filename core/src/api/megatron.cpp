@@ -9,6 +9,7 @@
 #include "api/request.hpp"
 #include "common/checked.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/model_json.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/parallel.hpp"
 
@@ -99,9 +100,8 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   }
   const std::optional<double> price = request_price(req, kMegatronOrigin);
   const MegatronForecast f = forecast_megatron(gpu, system, model, w, c, predictor);
-  const std::string text = megatron_forecast_to_json(gpu, model, f);
-  if (!price) return text;
-  auto j = nlohmann::ordered_json::parse(text);
+  auto j = megatron_forecast_json(gpu, model, f);
+  if (!price) return j.dump(2);
   j["cost"] = cost_json(*price, c.gpus(), f.tokens_per_s, "tokens trained (batch x seq per step)");
   add_training_cost(j["cost"], *price, c.gpus(), f.step_ms, double(w.batch) * double(w.query_len),
                     c.tokens);

@@ -303,9 +303,8 @@ std::string forecast_model(std::string_view request_json) {
     c.engine = engine;  // eager or compiled: each rank replays that graph
     const SystemSpec system = system_for(req, gpu, c.gpus());
     const ParallelForecast pf = forecast_parallel(gpu, system, model, w, c, predictor);
-    const std::string text = parallel_forecast_to_json(gpu, model, pf);
-    if (!price) return text;
-    auto pj = nlohmann::ordered_json::parse(text);
+    auto pj = detail::parallel_forecast_json(gpu, model, pf);
+    if (!price) return pj.dump(2);
     pj["cost"] = detail::cost_json(*price, c.gpus(), pf.tokens_per_s, kTrainedTokens);
     detail::add_training_cost(pj["cost"], *price, c.gpus(), pf.step_ms, double(batch) * double(seq),
                               tokens);

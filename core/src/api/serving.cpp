@@ -6,6 +6,7 @@
 #include "api/request.hpp"
 #include "api/serving_load.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/model_json.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/serving_load.hpp"
@@ -65,17 +66,15 @@ std::string forecast_serving(std::string_view request_json) {
           "load batches its requests itself (max_seqs, max_batch_tokens)");
     const LoadRequest lr = detail::load_request_fields(req, r, kServingOrigin);
     const LoadForecast f = simulate_serving(gpu, model, lr);
-    const std::string text = load_forecast_to_json(gpu, model, f);
-    if (!price) return text;
-    auto j = nlohmann::ordered_json::parse(text);
+    auto j = detail::load_forecast_json(gpu, model, f);
+    if (!price) return j.dump(2);
     j["cost"] = detail::cost_json(*price, r.tp, f.output_tokens_per_s,
                                   "output tokens over the simulated load");
     return j.dump(2);
   }
   const ServingForecast f = forecast_serving(gpu, model, r);
-  const std::string text = serving_forecast_to_json(gpu, model, f);
-  if (!price) return text;
-  auto j = nlohmann::ordered_json::parse(text);
+  auto j = detail::serving_forecast_json(gpu, model, f);
+  if (!price) return j.dump(2);
   // the request's output tokens over its whole time, prefill included
   const double output_per_s = double(r.batch) * double(r.output) / (f.total_ms / 1e3);
   j["cost"] =

@@ -4,7 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tilecast/megatron.hpp"
 #include "tilecast/model_forecast.hpp"
+#include "tilecast/parallel.hpp"
+#include "tilecast/serving.hpp"
+#include "tilecast/serving_load.hpp"
 
 namespace tilecast::detail {
 
@@ -20,5 +24,16 @@ void add_utilization(nlohmann::ordered_json& j, const GpuSpec& gpu, const ModelC
 
 nlohmann::ordered_json model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                            const ModelForecast& f, double roofline_latency_ms);
+
+// The other responses' objects (their *_to_json write these), for the API to extend (a priced
+// request's cost) before writing them once.
+nlohmann::ordered_json parallel_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                              const ParallelForecast& f);
+nlohmann::ordered_json megatron_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                              const MegatronForecast& f);
+nlohmann::ordered_json serving_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                             const ServingForecast& f);
+nlohmann::ordered_json load_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                          const LoadForecast& f);
 
 }  // namespace tilecast::detail

@@ -2,6 +2,7 @@
 // (docs/megatron.md, "Output").
 #include <nlohmann/json.hpp>
 
+#include "forecast/model_json.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/megatron.hpp"
@@ -10,8 +11,8 @@
 
 namespace tilecast {
 
-std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
-                                      const MegatronForecast& f) {
+nlohmann::ordered_json detail::megatron_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                      const MegatronForecast& f) {
   using J = nlohmann::ordered_json;
   J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   j["engine"] = "megatron";
@@ -64,7 +65,12 @@ std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
     caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
   j["caveats"] = caveats;
-  return j.dump(2);
+  return j;
+}
+
+std::string megatron_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const MegatronForecast& f) {
+  return detail::megatron_forecast_json(gpu, model, f).dump(2);
 }
 
 }  // namespace tilecast

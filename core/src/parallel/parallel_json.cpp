@@ -26,8 +26,8 @@ nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelCon
 }
 }  // namespace detail
 
-std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
-                                      const ParallelForecast& f) {
+nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                      const ParallelForecast& f) {
   using J = nlohmann::ordered_json;
   J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
   const ParallelConfig& c = f.config;
@@ -99,7 +99,12 @@ std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mod
   for (std::string& cv : workload_caveats(model, f.workload)) caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
   j["caveats"] = caveats;
-  return j.dump(2);
+  return j;
+}
+
+std::string parallel_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                      const ParallelForecast& f) {
+  return detail::parallel_forecast_json(gpu, model, f).dump(2);
 }
 
 namespace detail {

@@ -6,8 +6,8 @@
 
 namespace tilecast {
 
-std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
-                                     const ServingForecast& f) {
+nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                     const ServingForecast& f) {
   const ServingRequest& r = f.request;
   nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   j["prompt"] = r.prompt;
@@ -42,7 +42,12 @@ std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& mode
   j["max_batch"] = f.max_batch;
   j["max_context"] = f.max_context;
   j["caveats"] = f.caveats;
-  return j.dump(2);
+  return j;
+}
+
+std::string serving_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                     const ServingForecast& f) {
+  return detail::serving_forecast_json(gpu, model, f).dump(2);
 }
 
 }  // namespace tilecast

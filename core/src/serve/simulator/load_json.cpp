@@ -14,8 +14,8 @@ nlohmann::ordered_json percentiles_json(const LatencyPercentiles& p) {
 
 }  // namespace
 
-std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
-                                  const LoadForecast& f) {
+nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
+                                                  const LoadForecast& f) {
   const LoadRequest& r = f.request;
   const ServingRequest& s = r.serving;
   nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
@@ -77,7 +77,12 @@ std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
   j["step_shapes"] = f.step_shapes;
   if (!f.comm_model.empty()) j["comm_model"] = f.comm_model;
   j["caveats"] = f.caveats;
-  return j.dump(2);
+  return j;
+}
+
+std::string load_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
+                                  const LoadForecast& f) {
+  return detail::load_forecast_json(gpu, model, f).dump(2);
 }
 
 }  // namespace tilecast

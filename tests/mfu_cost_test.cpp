@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -21,6 +22,21 @@ nlohmann::json model(const std::string& req) {
 }
 nlohmann::json serving(const std::string& req) {
   return nlohmann::json::parse(api::forecast_serving(req));
+}
+
+// The same training request (`head`, a JSON object's first fields) on one GPU, on 8 GPUs eager
+// (tp 2 on a DGX H100) and on 8 GPUs with the megatron engine: each answer, its GPUs, batch and
+// step-time field.
+struct Layout {
+  nlohmann::json j;
+  double gpus, batch;
+  const char* step;
+};
+std::vector<Layout> three_layouts(const std::string& head) {
+  return {{model(head + R"("batch":2})"), 1, 2, "latency_ms"},
+          {model(head + R"("batch":16,"gpus":8,"tp":2,"system":"dgx-h100"})"), 8, 16, "step_ms"},
+          {model(head + R"("batch":16,"gpus":8,"tp":2,"engine":"megatron","system":"dgx-h100"})"),
+           8, 16, "step_ms"}};
 }
 
 }  // namespace
@@ -51,18 +67,10 @@ TEST_SUITE("mfu_cost") {
   TEST_CASE("every training forecast has the megatron engine's MFU") {
     const std::string head = R"({"gpu":"h100-sxm","model":"llama2-7b","seq":1024,
       "mode":"training","precision":"bf16",)";
-    const auto one = model(head + R"("batch":2})");
-    const auto par = model(head + R"("batch":16,"gpus":8,"tp":2,"system":"dgx-h100"})");
-    const auto meg =
-        model(head + R"("batch":16,"gpus":8,"tp":2,"engine":"megatron","system":"dgx-h100"})");
+    const auto cases = three_layouts(head);
     const ModelConfig& m = find_model("llama2-7b");
-    struct Case {
-      const nlohmann::json* j;
-      double gpus, batch;
-      const char* step;
-    } cases[] = {{&one, 1, 2, "latency_ms"}, {&par, 8, 16, "step_ms"}, {&meg, 8, 16, "step_ms"}};
-    for (const Case& c : cases) {
-      const nlohmann::json& j = *c.j;
+    for (const Layout& c : cases) {
+      const nlohmann::json& j = c.j;
       REQUIRE(j.contains("mfu"));
       const double flops = training_model_flops(m, std::int64_t(c.batch), 1024);
       const double tflops = flops / (j[c.step].get<double>() / 1e3) / c.gpus / 1e12;
@@ -83,18 +91,10 @@ TEST_SUITE("mfu_cost") {
   TEST_CASE("a price per GPU hour prices training steps and tokens") {
     const std::string head = R"({"gpu":"h100-sxm","model":"llama2-7b","seq":1024,
       "mode":"training","precision":"bf16","price_per_gpu_hour":3,"tokens":1e9,)";
-    const auto one = model(head + R"("batch":2})");
-    const auto par = model(head + R"("batch":16,"gpus":8,"tp":2,"system":"dgx-h100"})");
-    const auto meg =
-        model(head + R"("batch":16,"gpus":8,"tp":2,"engine":"megatron","system":"dgx-h100"})");
-    struct Case {
-      const nlohmann::json* j;
-      double gpus, batch;
-      const char* step;
-    } cases[] = {{&one, 1, 2, "latency_ms"}, {&par, 8, 16, "step_ms"}, {&meg, 8, 16, "step_ms"}};
-    for (const Case& c : cases) {
-      const auto& cost = (*c.j)["cost"];
-      const double step_ms = (*c.j)[c.step].get<double>();
+    const auto cases = three_layouts(head);
+    for (const Layout& c : cases) {
+      const auto& cost = c.j["cost"];
+      const double step_ms = c.j[c.step].get<double>();
       CHECK(cost["gpus"].get<double>() == c.gpus);
       CHECK(cost["per_hour"].get<double>() == doctest::Approx(3 * c.gpus));
       CHECK(cost["per_step"].get<double>() == doctest::Approx(3 * c.gpus * step_ms / 3.6e6));
@@ -108,7 +108,7 @@ TEST_SUITE("mfu_cost") {
     const auto plain = model(R"({"gpu":"h100-sxm","model":"llama2-7b","seq":1024,
       "mode":"training","precision":"bf16","batch":2})");
     CHECK(!plain.contains("cost"));
-    CHECK(plain["latency_ms"] == one["latency_ms"]);
+    CHECK(plain["latency_ms"] == cases[0].j["latency_ms"]);
   }
 
   TEST_CASE("serving: cost per million output tokens") {

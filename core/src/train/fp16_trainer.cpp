@@ -73,8 +73,10 @@ std::string fp16_train_config_text(const Fp16TrainConfig& c) {
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.9g", kScalarLoadBytesPerThreadPerS);
+  char share[64];
+  std::snprintf(share, sizeof share, "%.9g", kScalarLoadMinStreamShare);
   s += std::string(" samples=median_per_gpu_kernel gemm_tile=tensor_core_rule scalar_load_rate=") +
-       rate;
+       rate + " scalar_load_min_share=" + share;
   return s;
 }
 

@@ -13,9 +13,11 @@
 
 #include "forecast/model_registry.hpp"
 #include "forecast/tensor_gemm_predictor.hpp"
+#include "kernel/dram_efficiency.hpp"
 #include "kernel/family.hpp"
 #include "kernel/library_profile.hpp"
 #include "kernel/tensor_tiles.hpp"
+#include "learned/features.hpp"
 #include "learned/tensor_gemm.hpp"
 #include "learned/tile_table.hpp"
 #include "test_paths.hpp"
@@ -138,6 +140,31 @@ TEST_SUITE("fp16_model") {
         CHECK(e.mape_pct < e.roofline_mape_pct);
       }
     }
+  }
+
+  TEST_CASE("the token rows' resident-thread bound is held at the training GPUs' lowest share") {
+    // kScalarLoadMinStreamShare must sit at, and just below, the lowest share of bandwidth the
+    // resident threads' bound gives on a training GPU: below it, so their tile times (and the
+    // nets) are what the bound alone gives; near it, so it is the training range's boundary.
+    double lowest = 1e9;
+    for (const GpuData& g : kHalfGpus) {
+      const GpuSpec& gpu = find_gpu(g.catalog_id);
+      const LibraryProfile& lib = library_profile_for(gpu);
+      const double bw_per_sm = learned_mem_bw_gbps(gpu, lib) * 1e9 / gpu.num_sm;
+      const double share = gpu.max_threads_per_sm * kScalarLoadBytesPerThreadPerS / bw_per_sm;
+      lowest = std::min(lowest, share);
+    }
+    CHECK(kScalarLoadMinStreamShare <= lowest);
+    CHECK(kScalarLoadMinStreamShare > lowest - 0.02);
+    // and past it the kernels scale with bandwidth: a copy of the H200 with twice the bandwidth
+    // forecasts an RMSNorm twice as fast, less the fixed overhead
+    GpuSpec fast = find_gpu("h200");
+    const std::int64_t rows[] = {16384, 8192};
+    const Kernel rms = make_kernel(parse_op("rmsnorm"), rows, 2, DataType::bf16);
+    const KernelForecast slow_f = forecast_kernel(fast, rms);
+    fast.mem_bw_gbps *= 2;
+    const KernelForecast fast_f = forecast_kernel(fast, rms);
+    CHECK(slow_f.latency_ms / fast_f.latency_ms > 1.9);
   }
 
   TEST_CASE("the committed FP16 weights are current: inputs, trainer config and hash") {

@@ -86,8 +86,7 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
         gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
     const double resident_per_ms_sm = threads * kScalarLoadBytesPerThreadPerS * 1e-3;
     bytes_per_ms_sm = std::min(
-        bytes_per_ms_sm,
-        std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
+        bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
   }
   return std::max(compute_ms, plan.tile_bytes / bytes_per_ms_sm);
 }

@@ -50,10 +50,10 @@ inline constexpr double kScalarLoadBytesPerThreadPerS = 2.0 / 500e-9;
 
 // The resident threads' bound as a share of the GPU's own streaming rate is held at the lowest
 // share the training GPUs span (the A100's 0.408 of its learned_mem_bw_gbps; the A40's 0.74),
-// not extrapolated below it: a GPU whose bandwidth outgrows its resident threads (H100 0.32, H200 0.22, B200 0.15)
-// streams these kernels at that share of its own bandwidth, so twice the bandwidth still gives
-// twice the rate (issue 29: the output at the training range's boundary is held, not the
-// input). Below the A100's exact share, so the training GPUs' tile times are unchanged
+// not extrapolated below it: a GPU whose bandwidth outgrows its resident threads (H100 0.32, H200
+// 0.22, B200 0.15) streams these kernels at that share of its own bandwidth, so twice the bandwidth
+// still gives twice the rate (issue 29: the output at the training range's boundary is held, not
+// the input). Below the A100's exact share, so the training GPUs' tile times are unchanged
 // (tests/fp16_model_test.cpp checks it against the shipped model's training GPUs).
 inline constexpr double kScalarLoadMinStreamShare = 0.40;
 

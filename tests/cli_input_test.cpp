@@ -71,4 +71,17 @@ TEST_SUITE("cli_input") {
     CHECK(int8.code != 0);
     CHECK(int8.output.find("--precision: allowed fp32, fp16, bf16") != std::string::npos);
   }
+  TEST_CASE("capacity takes serve's quantization flags: weights and KV cache reach the plan") {
+    const std::string base =
+        "capacity --model llama3-8b --gpu h100-sxm --qps 2 --slo-ttft-ms 800 --slo-tpot-ms 80 "
+        "--prompt 256 --output 32 --requests 40 --max-gpus 2 --json";
+    const auto int4 = run_cli(base + " --weights int4 --kv-cache fp8");
+    CHECK(int4.code == 0);
+    CHECK(int4.output.find("\"weights\": \"int4\"") != std::string::npos);
+    CHECK(int4.output.find("\"kv_cache\": \"fp8\"") != std::string::npos);
+    const auto bad = run_cli(base + " --weights int3");
+    CHECK(bad.code != 0);
+    CHECK(bad.output.find("'int3' is not a weight format; allowed: native, int8, int4") !=
+          std::string::npos);
+  }
 }

@@ -10,6 +10,7 @@
 #include "serve_load.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/capacity.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::cli {
@@ -44,6 +45,9 @@ int run_capacity(const Args& args) {
   if (args.has("prompt")) req["prompt"] = args.integer("prompt", 1, 1, kMax);
   if (args.has("output")) req["output"] = args.integer("output", 1, 1, kMax);
   if (args.has("precision")) req["precision"] = args.get("precision");
+  // quantized serving, as `serve` takes it: the API checks the words
+  if (args.has("kv-cache")) req["kv_cache"] = args.get("kv-cache");
+  if (args.has("weights")) req["weights"] = args.get("weights");
   if (args.has("predictor")) req["predictor"] = args.get("predictor");
   if (args.has("max-gpus")) req["max_gpus"] = args.integer("max-gpus", 64, 1, 1024);
   add_load_fields(args, req);
@@ -90,12 +94,14 @@ int run_capacity(const Args& args) {
     {"capacity",
      "--model NAME_OR_PATH --gpu NAME[,NAME...] --qps R --slo-ttft-ms X --slo-tpot-ms Y "
      "--prompt P --output O [--requests N] [--trace FILE] [--price-per-gpu-hour $[,$...]] "
-     "[--max-gpus 64] [--precision bf16|fp16|fp32] [--seed S] [--max-batch-tokens T] "
-     "[--max-seqs S] [--json]",
+     "[--max-gpus 64] [--precision " +
+         enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
+         enum_names_joined(weight_format_names(), "|") +
+         "] [--seed S] [--max-batch-tokens T] [--max-seqs S] [--json]",
      "the cheapest replicas x tensor parallelism serving a request rate within a P99 SLO",
      {"model", "gpu", "qps", "slo-ttft-ms", "slo-tpot-ms", "prompt", "output", "requests", "trace",
-      "price-per-gpu-hour", "max-gpus", "precision", "predictor", "seed", "max-batch-tokens",
-      "max-seqs"},
+      "price-per-gpu-hour", "max-gpus", "precision", "kv-cache", "weights", "predictor", "seed",
+      "max-batch-tokens", "max-seqs"},
      {"json"},
      run_capacity});
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "serve/quantize.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -63,6 +64,35 @@ TEST_SUITE("serving-quantized") {
     CHECK(fp8kv.kv_cache_bytes_per_token == doctest::Approx(fp8.kv_cache_bytes_per_token / 2));
     CHECK(fp8kv.max_batch > fp8.max_batch);
     CHECK(fp8kv.decode_ms_per_token <= fp8.decode_ms_per_token);
+  }
+
+  TEST_CASE("fp4 (W4A4, NVFP4) on a B200: faster than fp8, 0.5625-byte weights; Hopper refuses") {
+    const GpuSpec& b200 = find_gpu("b200");
+    const ModelConfig& m = find_model("llama3-70b");
+    const ServingForecast fp8 = forecast_serving(b200, m, quantized_request(DataType::fp8));
+    const ServingForecast fp4 = forecast_serving(b200, m, quantized_request(DataType::fp4));
+    INFO("prefill fp8 " << fp8.prefill_ms << " fp4 " << fp4.prefill_ms << "; decode fp8 "
+                        << fp8.decode_ms_per_token << " fp4 " << fp4.decode_ms_per_token);
+    CHECK(fp4.prefill_ms < fp8.prefill_ms);
+    CHECK(fp4.decode_ms_per_token < fp8.decode_ms_per_token);
+    // the layers' linears at 0.5625 bytes against 1: the quantized weights' share shrinks by
+    // that ratio, the embedding and the head stay BF16
+    const double quantized_gb = detail::quantized_param_count(m) / 1e9;
+    CHECK(fp8.memory.weights_gb - fp4.memory.weights_gb ==
+          doctest::Approx(quantized_gb * (1 - 0.5625)).epsilon(0.01));
+    CHECK(fp4.max_batch >= fp8.max_batch);
+    CHECK(mentions(fp4.caveats, "W4A4 fp4"));
+    CHECK(mentions(fp4.caveats, "Transferred model"));
+    CHECK(dtype_bytes(DataType::fp4) == 0.5625);
+    try {
+      forecast_serving(find_gpu("h100-sxm"), m, quantized_request(DataType::fp4));
+      FAIL("an H100 has no FP4 tensor cores");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("has no fp4 units") != std::string::npos);
+      CHECK(what.find("Blackwell (b200, gb200, rtx-5090)") != std::string::npos);
+      CHECK(what.find("CDNA 4 (mi355x)") != std::string::npos);
+    }
   }
 
   TEST_CASE("fp8 needs FP8 tensor cores: the error names the GPU and those that have them") {

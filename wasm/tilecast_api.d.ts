@@ -10,7 +10,7 @@ export type GpuList = GpuSpec[];
 /**
  * A data type's name (tilecast/precision.hpp).
  */
-export type Precision = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
+export type Precision = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 export type Predictor = 'tilecast' | 'roofline';
 /**
  * One end of the 80% band in ms; null for the roofline predictor (docs/generalization.md).
@@ -44,13 +44,13 @@ export type Schedule = '1f1b' | 'gpipe';
  */
 export type SystemList = SystemSpec[];
 /**
- * The precisions a serving forecast takes (tilecast/enum_names.hpp kServingPrecisions; fp8: W8A8, the layers' linear GEMMs in FP8, the rest BF16).
+ * The precisions a serving forecast takes (tilecast/enum_names.hpp kServingPrecisions; fp8: W8A8, the layers' linear GEMMs in FP8, the rest BF16; fp4: W4A4 likewise in NVFP4/MXFP4).
  */
-export type ServingPrecision = 'fp32' | 'fp16' | 'bf16' | 'fp8';
+export type ServingPrecision = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'fp4';
 /**
  * A data type's name (tilecast/precision.hpp).
  */
-export type Precision1 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
+export type Precision1 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 /**
  * present only for weight-only quantization (int8, int4)
  */
@@ -58,7 +58,7 @@ export type WeightFormat = 'native' | 'int8' | 'int4';
 /**
  * A data type's name (tilecast/precision.hpp).
  */
-export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8';
+export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 /**
  * present only for weight-only quantization (int8, int4)
  */

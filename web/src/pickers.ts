@@ -106,6 +106,7 @@ const PEAK_FIELDS: { dtype: string; unit: 'tensor' | 'vector'; label: string }[]
   { dtype: 'fp16', unit: 'tensor', label: 'FP16 tensor (TFLOP/s)' },
   { dtype: 'fp16', unit: 'vector', label: 'FP16 vector (TFLOP/s)' },
   { dtype: 'fp8', unit: 'tensor', label: 'FP8 tensor (TFLOP/s)' },
+  { dtype: 'fp4', unit: 'tensor', label: 'FP4 tensor (TFLOP/s)' },
   { dtype: 'int8', unit: 'tensor', label: 'INT8 tensor (TOPS)' },
 ];
 const peakId = (p: { dtype: string; unit: string }) => `cg-peak-${p.dtype}-${p.unit}`;

@@ -51,15 +51,17 @@ EnumNames<LoraTargets> lora_target_names();         // graph/workload.cpp
 // whole pass, or autocast in training).
 inline constexpr DataType kModelPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16};
 // The type of every kernel but the GEMMs when a model's GEMMs run in `t` (by DataType): itself
-// for FP32, FP16 and BF16; FP32 for TF32; BF16 for FP8 and INT8 (TransformerEngine's FP8
-// training and W8A8 serving keep norms, attention and activations in BF16).
+// for FP32, FP16 and BF16; FP32 for TF32; BF16 for FP8, INT8 and FP4 (TransformerEngine's FP8
+// training and W8A8 / W4A4 serving keep norms, attention and activations in BF16).
 inline constexpr DataType kActivationTypes[kDataTypeCount] = {
-    DataType::fp32, DataType::fp32, DataType::fp16, DataType::bf16, DataType::bf16, DataType::bf16};
+    DataType::fp32, DataType::fp32, DataType::fp16, DataType::bf16,
+    DataType::bf16, DataType::bf16, DataType::bf16};
 constexpr DataType activation_dtype(DataType t) { return kActivationTypes[static_cast<int>(t)]; }
 
-// The precisions of a serving forecast (fp8: W8A8 on GPUs with FP8 tensor cores).
+// The precisions of a serving forecast (fp8: W8A8 on GPUs with FP8 tensor cores; fp4: W4A4,
+// NVFP4 / MXFP4, on GPUs with FP4 tensor cores: Blackwell, CDNA 4).
 inline constexpr DataType kServingPrecisions[] = {DataType::fp32, DataType::fp16, DataType::bf16,
-                                                  DataType::fp8};
+                                                  DataType::fp8, DataType::fp4};
 // The precisions of the megatron engine's training (mixed precision; fp8: TransformerEngine's
 // FP8 GEMMs in a BF16 model).
 inline constexpr DataType kMegatronPrecisions[] = {DataType::bf16, DataType::fp16, DataType::fp8};

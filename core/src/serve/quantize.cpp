@@ -3,7 +3,8 @@
 //                         transfer of the tensor-core GEMM model, forecast/model_registry.hpp),
 //                         preceded by one dynamic activation quantize: a memory-bound kernel
 //                         reading the BF16 input and writing FP8 (forecast as the BF16 scale
-//                         kernel mulu at its 3 bytes of 4 an element)
+//                         kernel mulu at its 3 bytes of 4 an element); W4A4 (precision fp4,
+//                         NVFP4/MXFP4) likewise at the FP4 peak, 0.5625 bytes an element
 //   weight-only int8/int4 a memory-bound GEMM (its roofline's memory time above its compute
 //                         time: decode) reads the packed weights (bytes at the packed width, the
 //                         GEMM model's time scaled by the bytes); a compute-bound one (prefill)
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/format.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
@@ -95,6 +97,12 @@ ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
   return t;
 }
 
+std::string quantized_scheme(DataType gemm) {
+  // weights and activations both at the GEMM type's width: W8A8 (fp8), W4A4 (fp4)
+  const std::string bits = std::to_string(int(8 * dtype_bytes(gemm)));
+  return "W" + bits + "A" + bits;
+}
+
 bool is_quantized_linear(const GraphSection& section, const GraphOp& op) {
   if (op.kernel.op != Op::linear || op.phase != Phase::forward || section.name == "head" ||
       section.name == "embeddings")
@@ -167,9 +175,10 @@ std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
     return "Precision: " + act + " weights, activations and KV cache" + by;
   std::string s = "Precision: ";
   if (t.gemm != t.act)
-    s += "W8A8 " + gemm + ": the layers' linear GEMMs at the " + gemm +
-         " tensor peak with 1-byte weights, each after a dynamic activation-quantize kernel (" +
-         act + " read, " + gemm +
+    s += quantized_scheme(t.gemm) + " " + gemm + ": the layers' linear GEMMs at the " + gemm +
+         " tensor peak with " + format_with("%.4g", dtype_bytes(t.gemm)) + "-byte weights" +
+         (t.gemm == DataType::fp4 ? " (4-bit values and their block scales)" : "") +
+         ", each after a dynamic activation-quantize kernel (" + act + " read, " + gemm +
          " written; counted apart, where engines may fuse it into the "
          "norm); the embedding, the head (lm_head), router gates, attention, norms and "
          "activations in " +

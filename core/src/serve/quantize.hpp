@@ -34,6 +34,9 @@ bool is_quantized_linear(const GraphSection& section, const GraphOp& op);
 OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, Engine engine,
                       const ServingTypes& t);
 
+// The scheme a quantized GEMM type names: "W8A8" (fp8), "W4A4" (fp4).
+std::string quantized_scheme(DataType gemm);
+
 // The serving caveat on precision: "Precision: bf16 weights, activations and KV cache; ..." or
 // what the quantization runs in which type.
 std::string precision_caveat(const ServingTypes& t, Predictor predictor);

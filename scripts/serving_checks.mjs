@@ -1,7 +1,8 @@
 // Forecasts every published serving measurement in data/published/serving.json with
-// `tilecast serve --json` and writes the comparison table (docs/serving-checks.md).
+// `tilecast serve --json` and writes the comparison table (docs/serving-checks.md): static
+// batches, loaded runs (a request rate or a client concurrency), TP and quantized rows apart.
 //   node scripts/serving_checks.mjs [OUT.md]      (TILECAST_CLI: the native CLI)
-//   node scripts/serving_checks.mjs --json OUT.json  the same rows as JSON (the accuracy report's)
+//   node scripts/serving_checks.mjs --json OUT.json  the static rows as JSON (the accuracy report's)
 // Deterministic: the same CLI and data give the same file (a test checks it is current).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,12 +15,33 @@ const DATA = path.join(REPO, 'data/published/serving.json');
 const asJson = process.argv[2] === '--json';
 const out = path.resolve(process.argv[asJson ? 3 : 2] ?? path.join(REPO, 'docs/serving-checks.md'));
 
-const METRICS = {
+// A static row (`batch`) is one batch that starts together: the static forecast's fields.
+const STATIC_METRICS = {
   ttft_ms: { label: 'TTFT (ms)', of: (f) => f.prefill_ms },
   tpot_ms: { label: 'TPOT (ms)', of: (f) => f.decode_ms_per_token },
   output_tokens_per_s: { label: 'output tokens/s', of: (f) => (f.batch * f.output) / (f.total_ms / 1000) },
+  output_tokens_per_s_per_gpu: {
+    label: 'output tokens/s per GPU',
+    of: (f) => (f.batch * f.output) / (f.total_ms / 1000) / f.tp,
+  },
   decode_tokens_per_s: { label: 'decode tokens/s', of: (f) => f.tokens_per_s },
 };
+// A loaded row (`qps` or `concurrency`, and `requests`) is a simulated request stream
+// (docs/serving-load.md): percentiles of TTFT, TPOT and end-to-end latency, and throughput.
+const LOADED_METRICS = {
+  output_tokens_per_s: { label: 'output tokens/s', of: (f) => f.output_tokens_per_s },
+  output_tokens_per_s_per_gpu: { label: 'output tokens/s per GPU', of: (f) => f.output_tokens_per_s / f.tp },
+  requests_per_s: { label: 'requests/s', of: (f) => f.requests_per_s },
+};
+for (const [key, name] of [
+  ['ttft', 'TTFT'],
+  ['tpot', 'TPOT'],
+  ['e2e', 'E2E'],
+]) {
+  for (const stat of ['p50', 'p90', 'p99', 'mean'])
+    LOADED_METRICS[`${key}_${stat}_ms`] = { label: `${name} ${stat} (ms)`, of: (f) => f[`${key}_ms`][stat] };
+}
+const QUANTIZED = new Set(['fp8', 'fp4', 'int8', 'int4']);
 
 function fail(message) {
   console.error(`serving_checks: ${message}`);
@@ -29,12 +51,32 @@ function fail(message) {
 if (!fs.existsSync(CLI)) fail(`${CLI} is missing: build the native CLI (scripts/build_native.sh) or set TILECAST_CLI`);
 const data = JSON.parse(fs.readFileSync(DATA, 'utf8'));
 
+const isLoaded = (row) => row.qps !== undefined || row.concurrency !== undefined;
+const isQuantized = (row) => QUANTIZED.has(row.precision) || row.weights !== undefined || row.kv_cache === 'fp8';
+const metricsOf = (row) => (isLoaded(row) ? LOADED_METRICS : STATIC_METRICS);
+
+// The contract command (issue 30): --gpu --model --prompt --output (--qps | --concurrency)
+// --requests [--tp] [--precision] [--seed] --json; static rows take --batch instead.
+function argsOf(row) {
+  const args = ['serve', '--gpu', row.gpu, '--model', row.model, '--prompt', String(row.prompt), '--output', String(row.output)];
+  if (row.qps !== undefined) args.push('--qps', String(row.qps), '--requests', String(row.requests), '--seed', '0');
+  else if (row.concurrency !== undefined)
+    args.push('--concurrency', String(row.concurrency), '--requests', String(row.requests), '--seed', '0');
+  else args.push('--batch', String(row.batch));
+  args.push('--tp', String(row.tp), '--precision', row.precision);
+  if (row.kv_cache) args.push('--kv-cache', row.kv_cache);
+  if (row.weights) args.push('--weights', row.weights);
+  args.push('--json');
+  return args;
+}
+
+// A setup tilecast refuses (e.g. a precision it does not serve yet) is listed with its
+// message, not forecast, and left out of every median.
 function serve(row) {
-  const args = ['serve', '--gpu', row.gpu, '--model', row.model, '--prompt', String(row.prompt), '--output', String(row.output),
-    '--batch', String(row.batch), '--tp', String(row.tp), '--precision', row.precision, '--json'];
-  const r = spawnSync(CLI, args, { encoding: 'utf8' });
-  if (r.status !== 0) fail(`row ${row.id}: tilecast ${args.join(' ')} failed: ${r.stderr.trim()}`);
-  return JSON.parse(r.stdout);
+  const args = argsOf(row);
+  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) return { refused: r.stderr.trim().split('\n')[0].replace(/^tilecast serve: error: /, '') };
+  return { forecast: JSON.parse(r.stdout) };
 }
 
 const median = (xs) => {
@@ -46,65 +88,128 @@ const median = (xs) => {
 const num = (v) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString());
 const pct = (v) => `${(100 * v).toFixed(0)}%`;
 
-const rows = data.rows.map((row) => {
-  const metric = METRICS[row.metric];
-  if (!metric) fail(`row ${row.id}: unknown metric ${row.metric} (known: ${Object.keys(METRICS).join(', ')})`);
+const rows = [];
+const refused = [];
+for (const row of data.rows) {
+  const metric = metricsOf(row)[row.metric];
+  if (!metric)
+    fail(`row ${row.id}: unknown metric ${row.metric} for a ${isLoaded(row) ? 'loaded' : 'static'} row ` +
+      `(known: ${Object.keys(metricsOf(row)).join(', ')})`);
   if (!data.sources[row.source]) fail(`row ${row.id}: unknown source ${row.source}`);
-  const f = serve(row);
-  const tilecast = metric.of(f);
-  return { ...row, tilecast, ratio: tilecast / row.value, fits: f.memory.fits };
-});
+  const r = serve(row);
+  if (r.refused) {
+    refused.push({ ...row, refused: r.refused });
+    continue;
+  }
+  const tilecast = metric.of(r.forecast);
+  if (!Number.isFinite(tilecast)) fail(`row ${row.id}: tilecast gave ${tilecast} for ${row.metric}`);
+  rows.push({ ...row, tilecast, ratio: tilecast / row.value, fits: r.forecast.memory?.fits ?? true });
+}
 
 if (asJson) {
-  const metricLabels = Object.fromEntries(Object.entries(METRICS).map(([k, m]) => [k, m.label]));
-  fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows }, null, 1) + '\n');
+  // The accuracy report's serving rows are static batches (its schema has `batch`).
+  const metricLabels = Object.fromEntries(Object.entries(STATIC_METRICS).map(([k, m]) => [k, m.label]));
+  const staticRows = rows.filter((r) => !isLoaded(r));
+  fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows: staticRows }, null, 1) + '\n');
   process.exit(0);
 }
 
+const labelOf = (r) => metricsOf(r)[r.metric].label;
 const lines = [];
 lines.push('# Serving forecasts beside published measurements');
 lines.push('');
 lines.push('Generated by `make serving-checks` (`scripts/serving_checks.sh`) from');
 lines.push('`data/published/serving.json`: each row is a published figure with its setup, and what');
-lines.push('`tilecast serve` (optimised engine, the stated precision, GPU, tensor parallelism, batch and');
-lines.push('lengths) forecasts for it. Do not edit by hand; `web/tests/serving_checks.test.mjs` checks that');
-lines.push('this file is what the command makes. Metrics: TTFT = `prefill_ms`; TPOT = `decode_ms_per_token`;');
-lines.push('output tokens/s = batch × output / `total_ms` (a static batch\'s whole run);');
-lines.push('decode tokens/s = `tokens_per_s`. Ratio = tilecast / published.');
+lines.push('`tilecast serve` (optimised engine, the stated precision, GPU, tensor parallelism, batch or load,');
+lines.push('and lengths) forecasts for it. Do not edit by hand; `web/tests/serving_checks.test.mjs` checks that');
+lines.push('this file is what the command makes. Ratio = tilecast / published.');
+lines.push('');
+lines.push('* **Static rows** (`batch`: one batch that starts together): TTFT = `prefill_ms`; TPOT =');
+lines.push('  `decode_ms_per_token`; output tokens/s = batch × output / `total_ms` (per GPU: ÷ TP);');
+lines.push('  decode tokens/s = `tokens_per_s`.');
+lines.push('* **Loaded rows** (`qps` or `concurrency`, and `requests`): `tilecast serve --gpu G --model M');
+lines.push('  --prompt P --output O (--qps R | --concurrency C) --requests N --seed 0 --tp T --precision X');
+lines.push('  --json` (docs/serving-load.md); TTFT/TPOT/E2E percentiles and means from `ttft_ms`, `tpot_ms`,');
+lines.push('  `e2e_ms`; output tokens/s and requests/s as the simulation gives them (one replica of TP GPUs).');
+lines.push('  An offline run (every request queued at once) is `--concurrency N --requests N`.');
+lines.push('* **TP rows**: tensor parallelism above 1, static or loaded. **Quantized rows**: FP8, FP4 or INT8');
+lines.push('  precision, weight-only INT4/INT8 weights, or an FP8 KV cache, static or loaded.');
 lines.push('');
 
 function summary(set, label) {
-  const errs = set.map((r) => Math.abs(r.ratio - 1));
   if (!set.length) return `* ${label}: no rows.`;
+  const errs = set.map((r) => Math.abs(r.ratio - 1));
   const worst = set.reduce((a, b) => (Math.abs(b.ratio - 1) > Math.abs(a.ratio - 1) ? b : a));
-  const byMetric = Object.keys(METRICS)
-    .map((m) => {
-      const sub = set.filter((r) => r.metric === m);
-      return sub.length ? `${METRICS[m].label} ${pct(median(sub.map((r) => Math.abs(r.ratio - 1))))} (${sub.length})` : null;
-    })
-    .filter(Boolean);
+  const labels = [...new Set(set.map(labelOf))];
+  const byMetric = labels.map((l) => {
+    const sub = set.filter((r) => labelOf(r) === l);
+    return `${l} ${pct(median(sub.map((r) => Math.abs(r.ratio - 1))))} (${sub.length})`;
+  });
   return `* ${label}: ${set.length} rows, median absolute error **${pct(median(errs))}** (by metric: ${byMetric.join('; ')}); ` +
     `worst \`${worst.id}\` at ${worst.ratio.toFixed(2)}× the published figure.`;
 }
 
-const faithful = rows.filter((r) => r.faithful);
-const differs = rows.filter((r) => !r.faithful);
+const staticRows = rows.filter((r) => !isLoaded(r));
+const loadedRows = rows.filter(isLoaded);
+const tpRows = rows.filter((r) => r.tp > 1);
+const quantRows = rows.filter(isQuantized);
 lines.push('## Summary');
 lines.push('');
-lines.push(summary(faithful, 'Rows whose engine does what tilecast models (FP16/BF16, fused attention, one static batch)'));
-lines.push(summary(differs, 'Rows whose engine differs (FP8, continuous batching of concurrent clients)'));
+lines.push('By group (a row can be in more than one: a loaded FP8 run at TP 2 is loaded, TP and quantized;');
+lines.push('issue 30\'s targets in brackets):');
 lines.push('');
-lines.push('## Rows');
+lines.push(summary(staticRows, 'Static rows (target ≤ 8 % median)'));
+lines.push(summary(loadedRows, 'Loaded rows (target ≤ 15 % median)'));
+lines.push(summary(tpRows, 'TP rows (TP 2-8; target ≤ 12 % median)'));
+lines.push(summary(quantRows, 'Quantized rows (FP8, FP4, INT4/INT8; target ≤ 15 % median)'));
+lines.push('');
+lines.push('By whether the engine does what tilecast models:');
+lines.push('');
+lines.push(summary(staticRows.filter((r) => r.faithful), 'Static rows whose engine does what tilecast models (one static batch, fused attention, the stated precision)'));
+lines.push(summary(staticRows.filter((r) => !r.faithful), 'Static rows whose engine differs (continuous batching of concurrent clients)'));
+lines.push(summary(loadedRows.filter((r) => r.faithful), 'Loaded rows with fixed lengths as stated (the simulation\'s own setup)'));
+lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run approximately (variable-length datasets at their mean lengths; outputs that stop early)'));
+if (refused.length)
+  lines.push(`* Not forecast: ${refused.length} rows tilecast refuses (listed below; in no median).`);
+lines.push('');
+
+const loadOf = (r) => (r.qps !== undefined ? `${r.qps} req/s` : `${r.concurrency} clients`);
+const precisionOf = (r) => [r.precision, r.weights ? `weights ${r.weights}` : null, r.kv_cache ? `KV ${r.kv_cache}` : null].filter(Boolean).join(', ');
+const modelsIt = (r) => (r.faithful ? 'yes' : `no: ${r.differs}`);
+
+lines.push('## Static rows');
 lines.push('');
 lines.push('| id | source | GPU | model | precision | TP | batch | prompt | output | metric | published | tilecast | ratio | models it |');
 lines.push('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |');
-for (const r of rows) {
-  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${r.precision} | ${r.tp} | ${r.batch} | ${r.prompt} | ${r.output} | ` +
-    `${METRICS[r.metric].label} | ${num(r.value)} | ${num(r.tilecast)} | ${r.ratio.toFixed(2)} | ${r.faithful ? 'yes' : `no: ${r.differs}`} |`);
+for (const r of staticRows) {
+  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ${r.batch} | ${r.prompt} | ${r.output} | ` +
+    `${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
 }
 lines.push('');
+lines.push('## Loaded rows');
+lines.push('');
+lines.push('| id | source | GPU | model | precision | TP | load | requests | prompt | output | metric | published | tilecast | ratio | models it |');
+lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |');
+for (const r of loadedRows) {
+  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ${loadOf(r)} | ${r.requests} | ${r.prompt} | ` +
+    `${r.output} | ${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
+}
+lines.push('');
+if (refused.length) {
+  lines.push('## Not forecast');
+  lines.push('');
+  lines.push('| id | source | GPU | model | precision | TP | load | prompt | output | metric | published | tilecast says |');
+  lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | --- | ---: | --- |');
+  for (const r of refused) {
+    lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ` +
+      `${isLoaded(r) ? loadOf(r) : `batch ${r.batch}`} | ${r.prompt} | ${r.output} | ${labelOf(r)} | ${num(r.value)} | ${r.refused} |`);
+  }
+  lines.push('');
+}
 const notes = rows.filter((r) => r.note || !r.fits);
 if (notes.length) {
+  lines.push('## Notes');
+  lines.push('');
   for (const r of notes) {
     const parts = [r.note, r.fits ? null : 'tilecast says this batch does not fit the GPU\'s memory'].filter(Boolean);
     lines.push(`* \`${r.id}\`: ${parts.join('; ')}.`);
@@ -120,4 +225,4 @@ for (const [id, s] of Object.entries(data.sources)) {
   lines.push('');
 }
 fs.writeFileSync(out, lines.join('\n'));
-console.log(`serving_checks: ${rows.length} rows -> ${path.relative(process.cwd(), out)}`);
+console.log(`serving_checks: ${rows.length} rows forecast, ${refused.length} refused -> ${path.relative(process.cwd(), out)}`);

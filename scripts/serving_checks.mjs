@@ -66,6 +66,10 @@ function argsOf(row) {
   args.push('--tp', String(row.tp), '--precision', row.precision);
   if (row.kv_cache) args.push('--kv-cache', row.kv_cache);
   if (row.weights) args.push('--weights', row.weights);
+  // the measured engine's scheduler (a source's `scheduler`, e.g. TensorRT-LLM's no-evict
+  // default); loaded rows only, vLLM's continuous batching otherwise
+  const scheduler = row.scheduler ?? data.sources[row.source]?.scheduler;
+  if (scheduler && isLoaded(row)) args.push('--scheduler', scheduler);
   args.push('--json');
   return args;
 }

@@ -150,6 +150,29 @@ TEST_SUITE("serving_load") {
     CHECK(std::isfinite(f.e2e_ms.p99));
   }
 
+  TEST_CASE("no-evict (TensorRT-LLM's default): whole requests reserved, never preempted") {
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama2-13b");
+    LoadRequest r = poisson(1, 200, 2000, 2000);
+    r.arrivals = Arrivals::closed_loop;
+    r.concurrency = 200;
+    const LoadForecast vllm = simulate_serving(gpu, model, r);
+    r.scheduler = Scheduler::no_evict;
+    const LoadForecast trt = simulate_serving(gpu, model, r);
+    CHECK(vllm.preemptions > 0);
+    CHECK(trt.preemptions == 0);
+    // at most as many sequences as the cache holds at prompt + output tokens each
+    const double whole_blocks = std::ceil(4000.0 / double(r.block_tokens));
+    CHECK(trt.mean_batch_seqs <= std::floor(double(trt.kv_blocks) / whole_blocks) + 1e-9);
+    CHECK(trt.kv_peak_fraction <= 1.0);
+    CHECK(trt.output_tokens_per_s > 0);
+    CHECK(std::string(scheduler_name(Scheduler::no_evict)) == "no-evict");
+    CHECK(parse_scheduler("no-evict") == Scheduler::no_evict);
+    CHECK_THROWS_WITH_AS(parse_scheduler("evict"),
+                         "'evict' is not a scheduler; allowed: continuous, no-evict, static",
+                         Error);
+  }
+
   TEST_CASE("goodput counts the requests meeting both SLOs") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");

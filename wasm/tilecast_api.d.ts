@@ -918,7 +918,7 @@ export interface ServingLoadForecast {
   engine: 'fused';
   predictor: Predictor;
   footing: Footing;
-  scheduler: 'continuous' | 'static';
+  scheduler: 'continuous' | 'no-evict' | 'static';
   max_batch_tokens: number;
   max_seqs: number;
   block_tokens: number;

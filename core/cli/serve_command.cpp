@@ -142,7 +142,8 @@ int run_serve(const Args& args) {
          "] [--price-per-gpu-hour P (cost per million output tokens)] [--json]"
          "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
          "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
-         "[--scheduler continuous|static]",
+         "[--scheduler " +
+         enum_names_joined(scheduler_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
      {"gpu",

@@ -20,6 +20,7 @@
 namespace tilecast {
 
 enum class WeightFormat;  // tilecast/serving.hpp
+enum class Scheduler;     // tilecast/serving_load.hpp
 
 template <class E>
 struct EnumName {
@@ -44,6 +45,7 @@ EnumNames<LinkClass> link_class_names();            // comm/registry.cpp
 EnumNames<CommFamily> comm_family_names();          // comm/registry.cpp
 EnumNames<Topology> topology_names();               // hw/system.cpp
 EnumNames<WeightFormat> weight_format_names();      // serve/quantize.cpp
+EnumNames<Scheduler> scheduler_names();             // serve/simulator/simulate.cpp
 EnumNames<FinetuneMethod> finetune_method_names();  // graph/workload.cpp
 EnumNames<LoraTargets> lora_target_names();         // graph/workload.cpp
 

@@ -32,8 +32,12 @@ struct TraceRequest {
 std::vector<TraceRequest> parse_trace(std::string_view text, std::string_view origin);
 
 enum class Arrivals { poisson, closed_loop, trace };
-enum class Scheduler { continuous, static_batch };
-std::string_view scheduler_name(Scheduler s);  // "continuous" | "static"
+// continuous: vLLM v1's (admit what the step's chunk needs, preempt by recompute when blocks
+// run out); no_evict: TensorRT-LLM's default capacity policy GUARANTEED_NO_EVICT (admit only
+// when the blocks of the prompt and the whole output are free, reserved then, never preempt);
+// static_batch: batches that start together and decode until the longest finishes.
+enum class Scheduler { continuous, static_batch, no_evict };
+std::string_view scheduler_name(Scheduler s);  // "continuous" | "static" | "no-evict"
 Scheduler parse_scheduler(std::string_view word);
 
 struct LoadRequest {

@@ -4,7 +4,9 @@
 // (its blocks freed, its cache recomputed later: prompt and generated tokens prefilled again) and
 // put at the front of the queue; then, if nothing was preempted, waiting requests in arrival
 // order while sequences, budget and blocks allow. A request samples a token when its whole known
-// sequence is in the cache.
+// sequence is in the cache. The no-evict scheduler (TensorRT-LLM's GUARANTEED_NO_EVICT) is the
+// same loop with admission reserving a request's blocks for its prompt and whole output: a
+// running request never needs a block it does not hold, so none is preempted.
 #include "serve/simulator/engine.hpp"
 
 #include <algorithm>
@@ -75,7 +77,8 @@ struct Loop {
     if (r.first_ms < 0) r.first_ms = now;
   }
 
-  void continuous() {
+  // reserve_whole: the no-evict scheduler's admission (see the header)
+  void continuous(bool reserve_whole) {
     std::vector<std::size_t> running;
     std::vector<std::pair<std::size_t, std::int64_t>> scheduled;
     while (done < reqs.size()) {
@@ -90,7 +93,7 @@ struct Loop {
       for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
         SimRequest& r = reqs[running[i]];
         const std::int64_t n = std::min(r.known - r.computed, budget);
-        const std::int64_t need = blocks_for(r.computed + n) - r.blocks;
+        const std::int64_t need = std::max<std::int64_t>(0, blocks_for(r.computed + n) - r.blocks);
         bool self = false;
         while (need > free_blocks) {  // preempt the lowest priority: the last running
           const std::size_t v = running.back();
@@ -117,7 +120,9 @@ struct Loop {
         while (!waiting.empty() && std::int64_t(running.size()) < lim.max_seqs && budget > 0) {
           SimRequest& r = reqs[waiting.front()];
           const std::int64_t n = std::min(r.known - r.computed, budget);
-          const std::int64_t need = blocks_for(r.computed + n) - r.blocks;
+          const std::int64_t need =
+              (reserve_whole ? blocks_for(r.prompt + r.output) : blocks_for(r.computed + n)) -
+              r.blocks;
           if (need > free_blocks) break;
           free_blocks -= need;
           r.blocks += need;
@@ -214,10 +219,10 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
     r.computed = r.generated = r.blocks = 0;
     r.first_ms = r.finish_ms = -1;
   }
-  if (limits.scheduler == Scheduler::continuous)
-    loop.continuous();
-  else
+  if (limits.scheduler == Scheduler::static_batch)
     loop.static_batches();
+  else
+    loop.continuous(limits.scheduler == Scheduler::no_evict);
   return std::move(loop.run);
 }
 
@@ -232,7 +237,7 @@ double simulation_work(const LoadRequest& r) {
     return output + std::ceil(prompt / chunk);
   };
   double steps = 0;
-  if (r.scheduler == Scheduler::continuous) {
+  if (r.scheduler != Scheduler::static_batch) {
     if (!from_trace) {
       steps = n * continuous(double(r.serving.prompt), double(r.serving.output));
     } else {

@@ -13,6 +13,7 @@
 #include "serve/simulator/engine.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/tensor_parallel.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/serving_load.hpp"
@@ -60,15 +61,16 @@ std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<doub
 
 }  // namespace
 
-std::string_view scheduler_name(Scheduler s) {
-  return s == Scheduler::continuous ? "continuous" : "static";
-}
+namespace {
+constexpr EnumName<Scheduler> kSchedulerNames[] = {{"continuous", Scheduler::continuous},
+                                                   {"no-evict", Scheduler::no_evict},
+                                                   {"static", Scheduler::static_batch}};
+}  // namespace
 
+EnumNames<Scheduler> scheduler_names() { return kSchedulerNames; }
+std::string_view scheduler_name(Scheduler s) { return enum_name(scheduler_names(), s); }
 Scheduler parse_scheduler(std::string_view word) {
-  if (word == "continuous") return Scheduler::continuous;
-  if (word == "static") return Scheduler::static_batch;
-  throw Error("unknown scheduler '" + std::string(word.substr(0, 40)) +
-              "'; allowed: continuous, static");
+  return parse_enum(scheduler_names(), word, "a scheduler");
 }
 
 LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, const LoadRequest& r) {
@@ -228,6 +230,14 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
         " KV blocks of " + std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
         detail::format_with("%.2f", r.gpu_memory_utilization) +
         " less weights, activations and context), preemption by recompute.");
+  else if (r.scheduler == Scheduler::no_evict)
+    c.push_back(
+        "Scheduler: TensorRT-LLM's default capacity policy (GUARANTEED_NO_EVICT), simulated "
+        "(docs/serving-load.md): continuous batching, chunked prefill at " +
+        std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
+        std::to_string(r.max_seqs) + " sequences, a request admitted only when the " +
+        std::to_string(lim.blocks) + " KV blocks of " + std::to_string(r.block_tokens) +
+        " tokens hold its prompt and whole output besides those reserved, never preempted.");
   else
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
                 " requests (as many as the KV cache holds at their full length), prefilled "

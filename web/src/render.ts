@@ -5,6 +5,7 @@
 // those arrive. Until the card's forecast arrives the last one stays on screen.
 import { finetuneField, gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderCompareServing } from './compare_serve';
+import { TARGET_WORDS } from './finetune_view';
 import { renderAccuracy } from './accuracy';
 import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
@@ -282,9 +283,10 @@ function finetuneNote(s: State): string {
     s.finetune === 'qlora'
       ? "The blocks' linear weights stored in 4-bit NF4 and dequantized before each GEMM, frozen; only the adapters train."
       : 'The base weights frozen (no weight gradients or optimizer states for them); only the adapters train.';
+  const adapters = `${what} Rank-${s.loraRank} adapters on ${TARGET_WORDS[s.loraTargets]}.`;
   return trainGpus(s) > 1
-    ? `${what} Forecast on one GPU: set the GPUs box to 1 GPU (data, tensor and pipeline parallel 1).`
-    : what;
+    ? `${adapters} Forecast on one GPU: set the GPUs box to 1 GPU (data, tensor and pipeline parallel 1).`
+    : adapters;
 }
 
 // The engine's scope beside its choice.

@@ -1,5 +1,14 @@
 // Shared application context: the engine, catalogs, state, and request building.
-import type { Engine, GpuSpec, ModelRequest, PlanRequest, ServingRequest, SystemSpec, ZooModel } from './engine';
+import type {
+  Engine,
+  FinetuneRequest,
+  GpuSpec,
+  ModelRequest,
+  PlanRequest,
+  ServingRequest,
+  SystemSpec,
+  ZooModel,
+} from './engine';
 import { CUSTOM, DEFAULT_STATE, SIZES, trainGpus, type State } from './state';
 import type { Ui } from './store';
 
@@ -95,6 +104,9 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
     if (s.tokens > 0) r.tokens = s.tokens;
     return r;
   }
+  // LoRA / QLoRA: a training step's (the core refuses it with the parallel fields, and says so).
+  const ft = finetuneField(s);
+  if (ft) r.finetune = ft;
   if (parallel && isParallel(s)) {
     r.dp = s.dp;
     r.tp = s.trainTp;
@@ -106,6 +118,13 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
     if (s.system) r.system = s.system;
   }
   return r;
+}
+
+// The request's finetune field: a training step with LoRA or QLoRA chosen (the megatron engine has
+// none: the page hides the choice there and sends nothing), else undefined (full training).
+export function finetuneField(s: Readonly<State>): FinetuneRequest | undefined {
+  if (s.mode !== 'training' || s.finetune === 'full' || s.forecastEngine === 'megatron') return undefined;
+  return { method: s.finetune, rank: s.loraRank, targets: s.loraTargets };
 }
 
 // The serve view's request; `vary` replaces fields (the charts' batch and context points).

@@ -53,6 +53,14 @@ export interface ModelSizes {
   positions: 'rotary' | 'learned';
 }
 export type ServeEngine = ServingForecast['engine'];
+// LoRA / QLoRA fine-tuning (the request's finetune field; full: no field, every weight trained).
+export type LoraTargets = api.Finetune['targets'];
+export type FinetuneChoice = 'full' | api.Finetune['method'];
+export interface FinetuneRequest {
+  method: api.Finetune['method'];
+  rank: number;
+  targets: LoraTargets;
+}
 
 // The optional fields are sent only when not their default (fp32, eager, one GPU),
 // so a default request is the same JSON as before they existed.
@@ -65,6 +73,8 @@ export interface ModelRequest {
   predictor: Predictor;
   precision?: ForecastPrecision;
   engine?: 'compiled' | 'megatron';
+  // LoRA / QLoRA: training on one GPU, eager or compiled (the core refuses it elsewhere).
+  finetune?: FinetuneRequest;
   // Multi-GPU training (api::forecast_model's parallel fields, docs/parallel.md).
   dp?: number;
   tp?: number;

@@ -94,6 +94,12 @@ export function forecastCsv(f: AnyForecast, link: string): string {
   }
   // Memory per GPU (training forecasts).
   for (const [k, v] of Object.entries(f.memory ?? {})) rows.push(['memory', k, '', '', '', v]);
+  // LoRA / QLoRA: what trains and what is frozen, and what the forecast assumes of it.
+  if (f.finetune) {
+    const { assumptions, ...fields } = f.finetune;
+    for (const [k, v] of Object.entries(fields)) rows.push(['finetune', k, '', '', '', v]);
+    for (const a of assumptions) rows.push(['assumption', '', '', '', '', a]);
+  }
   for (const c of f.caveats ?? []) rows.push(['caveat', '', '', '', '', c]);
   for (const [k, v] of Object.entries(f.breakdown ?? {})) rows.push(['breakdown', k, '', '', '', v]);
   for (const l of f.layers ?? []) rows.push(['layer', l.name, l.count, l.forward_ms, l.backward_ms, l.total_ms]);

@@ -1,7 +1,7 @@
 // Whether a forecast fits in the GPU's memory, as a state of the headline cards, and what
 // would fit instead (the largest batch, more GPUs, a smaller precision). The numbers come from
 // the core (memory.fits, max_batch, tp_to_fit) or from forecasts of the changed request (memo).
-import { requestFor, servingRequestFor, type App } from './app';
+import { finetuneField, requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import {
   isMegatron,
@@ -17,7 +17,7 @@ import { planKey, planRequests } from './plan_view';
 import type { Patch } from './store';
 
 export interface FitOption {
-  id: string; // 'batch' | 'precision' | 'gpus' | 'plans': a test's handle
+  id: string; // 'batch' | 'precision' | 'qlora' | 'gpus' | 'plans': a test's handle
   label: string; // the button
   detail: string; // why it fits
   patch: Patch | null; // what the button changes (null: words only)
@@ -141,6 +141,27 @@ export function forecastFit(app: App, f: AnyForecast): FitState {
       );
       break;
     }
+  }
+  // LoRA that does not fit: QLoRA's 4-bit base (forecast here, remembered).
+  const ft = finetuneField(s);
+  if (!f.parallel && ft?.method === 'lora') {
+    const request: ModelRequest = {
+      ...requestFor(app, undefined, undefined, true),
+      finetune: { ...ft, method: 'qlora' },
+    };
+    const r = peek(request);
+    if (!r) pending.push(request);
+    else if (r.ok && r.f.memory)
+      options.push(
+        r.f.memory.fits
+          ? {
+              id: 'qlora',
+              label: 'QLoRA',
+              detail: `the base's linear weights in 4-bit NF4: ${gb(r.f.memory.total_gb)}.`,
+              patch: { finetune: 'qlora' },
+            }
+          : { id: 'qlora', label: 'QLoRA', detail: `still needs ${gb(r.f.memory.total_gb)}.`, patch: null },
+      );
   }
   if ('tp_to_fit' in m) {
     options.push(

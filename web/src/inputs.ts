@@ -19,8 +19,11 @@ import {
   ATTENTIONS,
   BATCH_MAX,
   CUSTOM,
+  FINETUNES,
   FORECAST_ENGINES,
   FORECAST_PRECISIONS,
+  LORA_RANK_MAX,
+  LORA_TARGETS,
   MODES,
   PAR_MAX,
   PRECISIONS,
@@ -42,8 +45,10 @@ import {
 } from './state';
 import type {
   Attention,
+  FinetuneChoice,
   ForecastEngine,
   ForecastPrecision,
+  LoraTargets,
   Mode,
   ModelSizes,
   Precision,
@@ -74,6 +79,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('ep').value = String(s.ep);
   byId<HTMLInputElement>('vpp').value = String(s.virtualStages);
   byId<HTMLInputElement>('train-tokens').value = s.tokens > 0 ? formatTokens(s.tokens) : '';
+  byId<HTMLInputElement>('lora-rank').value = String(s.loraRank);
   if (s.model === SIZES && s.modelSizes) {
     fillSizesForm(s.modelSizes);
     byId<HTMLDetailsElement>('sizes-model').open = true;
@@ -134,6 +140,7 @@ export function wireInputs(app: App): void {
   wireWorkload(app);
   wireServe(app);
   wireTraining(app);
+  wireFinetune(app);
   wireViews(app);
   wireShare(app);
 }
@@ -420,6 +427,30 @@ function wireTraining(app: App): void {
   byId('plan-find').addEventListener('click', () => {
     const { requests, why } = planRequests(app);
     update({ ui: { planWanted: requests.length ? planKey(requests) : `!${why}` } });
+  });
+}
+
+// LoRA / QLoRA fine-tuning of the training step: the method and the adapters' linears chosen,
+// the rank typed (an unreadable one leaves the forecast on screen, dimmed, saying why).
+function wireFinetune(app: App): void {
+  const method = byId<HTMLSelectElement>('finetune');
+  method.addEventListener('change', () => {
+    if ((FINETUNES as string[]).includes(method.value)) update({ finetune: method.value as FinetuneChoice });
+  });
+  const targets = byId<HTMLSelectElement>('lora-targets');
+  targets.addEventListener('change', () => {
+    if ((LORA_TARGETS as string[]).includes(targets.value)) update({ loraTargets: targets.value as LoraTargets });
+  });
+  byId('lora-rank').addEventListener('input', () => {
+    try {
+      const loraRank = readWholeNumber('lora-rank', 'LoRA rank', 1, LORA_RANK_MAX);
+      byId('lora-rank').setAttribute('aria-invalid', 'false');
+      const ok = { finetuneError: '' };
+      update(loraRank === app.state.loraRank ? { ui: ok } : { loraRank, ui: ok }, true);
+    } catch (e) {
+      byId('lora-rank').setAttribute('aria-invalid', 'true');
+      update({ ui: { finetuneError: errorMessage(e) } }, true);
+    }
   });
 }
 

@@ -3,7 +3,7 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import { gpuById, planRequestHead, systemById, type App } from './app';
+import { finetuneField, gpuById, planRequestHead, systemById, type App } from './app';
 import { byId, clear, h, setText } from './dom';
 import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
@@ -36,6 +36,11 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   if (!system)
     return { requests: [], why: 'No catalog system is built from this GPU: choose a system above to plan on.' };
   if (isMegatronState(s)) return { requests: [megatronPlanRequest(app, system, TOP)], why: '' }; // one GPU count
+  if (finetuneField(s))
+    return {
+      requests: [],
+      why: 'LoRA and QLoRA are forecast on one GPU (the plan search ranks full training across GPUs): try QLoRA, a smaller batch or a GPU with more memory.',
+    };
   const base: PlanRequest = planRequestHead(app, system, TOP);
   // The search trains every configuration in the forecast's precision (autocast when 16-bit).
   if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;

@@ -3,8 +3,9 @@
 // after a keystroke costs a few text updates. Every view shows what the memo has and asks
 // jobs.ts for the rest (computed on the forecaster's own thread); it is drawn again when
 // those arrive. Until the card's forecast arrives the last one stays on screen.
-import { gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
+import { finetuneField, gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
 import { renderCompareServing } from './compare_serve';
+import { TARGET_WORDS } from './finetune_view';
 import { renderAccuracy } from './accuracy';
 import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
@@ -127,6 +128,8 @@ export function render(app: App): void {
       s.distributedOptimizer,
       s.overlapGradReduce,
       s.attention,
+      s.finetune,
+      s.loraTargets,
     ])
   ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
@@ -139,7 +142,17 @@ export function render(app: App): void {
     byId<HTMLSelectElement>('recompute').value = s.recompute;
     byId<HTMLSelectElement>('schedule').value = s.schedule;
     byId<HTMLSelectElement>('train-system').value = s.system;
+    byId<HTMLSelectElement>('finetune').value = s.finetune;
+    byId<HTMLSelectElement>('lora-targets').value = s.loraTargets;
   }
+  // LoRA / QLoRA: a training step's choice, in every view that forecasts one (not Megatron-Core's).
+  const serving = s.view === 'serve' || (s.view === 'compare' && s.compareServing);
+  if (changed('finetune-fields', [serving, s.mode, mega, s.finetune])) {
+    byId('finetune-fields').hidden = serving || s.mode !== 'training' || mega;
+    byId('lora-fields').hidden = s.finetune === 'full';
+  }
+  text('finetune-note', finetuneNote(s));
+  text('finetune-error', ui.finetuneError);
   // The GPUs box: the forecast view's training step; with Megatron-Core also the comparison's
   // and the sweep's (they forecast its layout). Its own fields shown, the eager engine's
   // ZeRO and schedule hidden (the core refuses them for this engine); the plan search its own.
@@ -197,12 +210,15 @@ export function render(app: App): void {
     if (shown.pending.length) fill('roofline', requestKey(shown.pending[0]), shown.pending, false, requestRender);
     // A batch size or sequence length that cannot be read leaves the last forecast
     // on screen, dimmed, saying why it was not updated.
-    const why = ui.workloadError || (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '');
+    const why =
+      ui.workloadError ||
+      (s.view === 'forecast' && s.mode === 'training' ? ui.trainError : '') ||
+      (finetuneField(s) ? ui.finetuneError : '');
     // An input that cannot be read explains the dimmed forecast alone: no older error beside it.
     text('forecast-error', why || main.ok ? '' : `No forecast: ${main.error}`);
     if (changed('stale', [main.ok, why])) {
       byId('forecast-body').classList.toggle('stale', !main.ok || why !== '');
-      text('stale-note', why ? `Not updated: ${why.replace(/^./, (c) => c.toLowerCase())}` : '');
+      text('stale-note', why ? `Not updated: ${lowerFirst(why)}` : '');
     }
     // A config that parses but cannot be forecast says why beside the config box.
     text('model-config-error', ui.configError || (s.model === CUSTOM && !main.ok ? `No forecast: ${main.error}` : ''));
@@ -214,6 +230,11 @@ export function render(app: App): void {
   if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
   showOthers(app);
   cardShown();
+}
+
+// "Batch size must…" → "batch size must…" after "Not updated: "; an acronym ("LoRA rank") kept.
+function lowerFirst(text: string): string {
+  return text.replace(/^[A-Z](?=[a-z]*\b)/, (c) => c.toLowerCase());
 }
 
 // The parts beside the card: plans, comparison, sweep, notices.
@@ -253,6 +274,19 @@ function trainNote(app: App): string {
     return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, the experts over ${s.ep} of the data-parallel ranks` : ''}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
   if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
   return `${n} GPUs: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp}, on ${system}.`;
+}
+
+// What the fine-tuning choice forecasts, beside it.
+function finetuneNote(s: State): string {
+  if (s.finetune === 'full') return '';
+  const what =
+    s.finetune === 'qlora'
+      ? "The blocks' linear weights stored in 4-bit NF4 and dequantized before each GEMM, frozen; only the adapters train."
+      : 'The base weights frozen (no weight gradients or optimizer states for them); only the adapters train.';
+  const adapters = `${what} Rank-${s.loraRank} adapters on ${TARGET_WORDS[s.loraTargets]}.`;
+  return trainGpus(s) > 1
+    ? `${adapters} Forecast on one GPU: set the GPUs box to 1 GPU (data, tensor and pipeline parallel 1).`
+    : adapters;
 }
 
 // The engine's scope beside its choice.
@@ -400,7 +434,7 @@ function showServe(app: App): ServeResult | undefined {
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {
     byId('serve-body').classList.toggle('stale', stale);
-    text('serve-stale-note', why ? `Not updated: ${why.replace(/^./, (c) => c.toLowerCase())}` : '');
+    text('serve-stale-note', why ? `Not updated: ${lowerFirst(why)}` : '');
   }
   text('model-config-error', ui.configError || (s.model === CUSTOM && !r.ok ? `No serving forecast: ${r.error}` : ''));
   if (r.ok) showServeCharts(app, r.f);

@@ -3,8 +3,8 @@
 // prec and engine; the model forecast's precision, torch.compile and multi-GPU
 // training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
 // cp, ep, vpp, sp, attn, tokens, dopt (distributed optimizer), overlap (gradient reduction
-// overlapped with the backward pass)) appear only when not their default; links without them open with the
-// defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
+// overlapped with the backward pass); LoRA / QLoRA fine-tuning: ft, lrank, ltgt) appear only when not
+// their default; links without them open with the defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
 // in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers
@@ -12,9 +12,11 @@
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type {
   Attention,
+  FinetuneChoice,
   ForecastEngine,
   ForecastPrecision,
   GpuSpec,
+  LoraTargets,
   ModelSizes,
   Mode,
   Precision,
@@ -34,6 +36,8 @@ export const ATTENTIONS: Attention[] = ['flash', 'fused-softmax'];
 export const SERVE_ENGINES: ServeEngine[] = ['fused', 'eager'];
 export const RECOMPUTES: Recompute[] = ['none', 'selective', 'full'];
 export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
+export const FINETUNES: FinetuneChoice[] = ['full', 'lora', 'qlora'];
+export const LORA_TARGETS: LoraTargets[] = ['attention', 'all_linear'];
 export const CUSTOM = 'custom';
 export const SIZES = 'sizes'; // the model is state.modelSizes
 
@@ -86,6 +90,12 @@ export interface State {
   tokens: number;
   distributedOptimizer: boolean;
   overlapGradReduce: boolean;
+  // LoRA / QLoRA fine-tuning of a training step (one GPU, eager or torch.compile; the request's
+  // finetune field, docs/model-forecast.md): full trains every weight; the adapters' rank and the
+  // linears they sit on.
+  finetune: FinetuneChoice;
+  loraRank: number;
+  loraTargets: LoraTargets;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -125,6 +135,9 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   tokens: 0,
   distributedOptimizer: true,
   overlapGradReduce: true,
+  finetune: 'full',
+  loraRank: 16,
+  loraTargets: 'attention',
 });
 
 // The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
@@ -145,6 +158,7 @@ export const TOKENS_MAX = 1 << 20; // prompt and output tokens
 export const TP_MAX = 64;
 export const PAR_MAX = 4096; // dp, tp, pp, cp, ep, virtual stages and micro-batches each (the core checks the system)
 export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
+export const LORA_RANK_MAX = 1024; // the core's kMaxLoraRank
 // More than the catalog holds: a comparison of every GPU fits a link.
 export const COMPARE_MAX = 64;
 // A custom GPU's name is cut to this (the form's limit) wherever it comes from.
@@ -370,6 +384,9 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.tokens !== d.tokens) q.set('tokens', formatTokens(s.tokens));
   if (s.distributedOptimizer !== d.distributedOptimizer) q.set('dopt', s.distributedOptimizer ? '1' : '0');
   if (s.overlapGradReduce !== d.overlapGradReduce) q.set('overlap', s.overlapGradReduce ? '1' : '0');
+  if (s.finetune !== d.finetune) q.set('ft', s.finetune);
+  if (s.loraRank !== d.loraRank) q.set('lrank', String(s.loraRank));
+  if (s.loraTargets !== d.loraTargets) q.set('ltgt', s.loraTargets);
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -479,6 +496,9 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'tokens',
     'dopt',
     'overlap',
+    'ft',
+    'lrank',
+    'ltgt',
   ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
@@ -591,7 +611,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   const ints: [
     string,
     string,
-    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'ep' | 'virtualStages',
+    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'ep' | 'virtualStages' | 'loraRank',
     number,
     number,
   ][] = [
@@ -603,6 +623,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     ['cp', 'context-parallel size', 'cp', 1, PAR_MAX],
     ['ep', 'expert-parallel size', 'ep', 1, PAR_MAX],
     ['vpp', 'virtual pipeline stages', 'virtualStages', 1, PAR_MAX],
+    ['lrank', 'LoRA rank', 'loraRank', 1, LORA_RANK_MAX],
   ];
   for (const [name, words, field, min, max] of ints) {
     const v = p.get(name);
@@ -628,6 +649,16 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     if (v === null) continue;
     if (v === '1' || v === '0') s[field] = v === '1';
     else problems.push(`The link's ${words} "${clip(v)}" is neither 1 nor 0.`);
+  }
+  const ft = p.get('ft');
+  if (ft !== null) {
+    if ((FINETUNES as string[]).includes(ft)) s.finetune = ft as FinetuneChoice;
+    else problems.push(`The link's fine-tuning "${clip(ft)}" is not one of ${FINETUNES.join(', ')}.`);
+  }
+  const ltgt = p.get('ltgt');
+  if (ltgt !== null) {
+    if ((LORA_TARGETS as string[]).includes(ltgt)) s.loraTargets = ltgt as LoraTargets;
+    else problems.push(`The link's LoRA targets "${clip(ltgt)}" are not one of ${LORA_TARGETS.join(', ')}.`);
   }
   const attn = p.get('attn');
   if (attn !== null) {

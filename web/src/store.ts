@@ -17,6 +17,7 @@ export interface Ui {
   sweepError: string; // the sweep size input's own error
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
+  finetuneError: string; // the LoRA rank that cannot be read
   planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
   planMaxGpus: number; // the plan search's largest GPU count; 0: all the system holds
   customGpuError: string;
@@ -35,6 +36,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   sweepError: '',
   serveError: '',
   trainError: '',
+  finetuneError: '',
   planWanted: '',
   planMaxGpus: 0,
   customGpuError: '',

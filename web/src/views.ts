@@ -10,6 +10,7 @@ import type { Result } from './memo';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { CUSTOM, clip, isMegatronState } from './state';
 import { renderTraining } from './train_view';
+import { METHOD_NAME, finetuneWords, renderFinetune } from './finetune_view';
 import { FOOTING_KEY, footing, footingMark, type Footing } from './footing';
 import { gb } from './memory_bar';
 import { megatronAssumptions, megatronEmbedSetting, megatronSetting, renderMegatron } from './megatron_view';
@@ -88,7 +89,8 @@ export function settingText(f: AnyForecast): string {
   const gpus = p
     ? `on ${p.gpus} GPUs of system ${p.system} (data ${p.dp} × tensor ${p.tp} × pipeline ${p.pp}, ${p.microbatches} micro-batch${p.microbatches === 1 ? '' : 'es'} of ${p.microbatch_size}, ZeRO ${p.zero}, recomputation ${p.recompute}${p.pp > 1 ? `, ${p.schedule === 'gpipe' ? 'GPipe' : '1F1B'} schedule` : ''})`
     : 'on one GPU';
-  return `${engine}, ${precision}, ${gpus}`;
+  const ft = f.finetune ? `, ${finetuneWords(f)}, base weights frozen` : '';
+  return `${engine}, ${precision}, ${gpus}${ft}`;
 }
 
 // The embed card's short form: "PyTorch eager, FP32, one GPU".
@@ -98,7 +100,8 @@ export function embedSetting(f: AnyForecast): string {
   const name = PRECISION_NAME[f.precision] ?? 'FP32';
   const precision = f.mode === 'training' && f.precision && f.precision !== 'fp32' ? `${name} mixed precision` : name;
   const p = f.parallel;
-  return `${engine}, ${precision}, ${p ? `${p.gpus} GPUs (${p.dp}×${p.tp}×${p.pp})` : 'one GPU'}`;
+  const ft = f.finetune ? `, ${METHOD_NAME[f.finetune.method]} r${f.finetune.rank}` : '';
+  return `${engine}, ${precision}, ${p ? `${p.gpus} GPUs (${p.dp}×${p.tp}×${p.pp})` : 'one GPU'}${ft}`;
 }
 
 // What every forecast assumes (the setting of the measurements the model learned from).
@@ -106,7 +109,7 @@ export function assumptionsText(f: AnyForecast): string {
   if (isMegatron(f)) return megatronAssumptions(f);
   const what =
     f.mode === 'training'
-      ? 'one training step (forward and backward pass, optimizer excluded)'
+      ? `one ${f.finetune ? `${METHOD_NAME[f.finetune.method]} fine-tuning` : 'training'} step (forward and backward pass, optimizer excluded)`
       : f.mode === 'decode'
         ? "one decode step: one new token per sequence against a KV cache of that many tokens, as Hugging Face's generate runs it (a DynamicCache appended with torch.cat)"
         : 'one inference pass: a single forward pass over the whole sequence (prefill), no token-by-token generation';
@@ -183,6 +186,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
     renderCaveats(byId('caveats'), f.caveats ?? []);
     renderMegatron(f);
     renderTraining(f);
+    renderFinetune(f);
     return;
   }
   byId('roofline-card').hidden = false;
@@ -198,7 +202,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   body.dataset.gpus = String(p?.gpus ?? 1);
   setText(
     byId('forecast-title'),
-    `${forecastTitle(f, pasted)} — ${modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, ${seqWords(f)}`,
+    `${forecastTitle(f, pasted)} — ${f.finetune ? `${METHOD_NAME[f.finetune.method]} fine-tuning step` : modeWords(f.mode)}${p ? ` on ${p.gpus} GPUs` : ''}, ${p ? 'global ' : ''}batch ${f.batch}, ${seqWords(f)}`,
   );
   showFigures('', f);
   showFooting(byId('latency-footing'), footing(f));
@@ -264,6 +268,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   });
 
   renderTraining(f);
+  renderFinetune(f);
   if (p) return; // the stage table stands where the layers were
 
   setText(byId('layers-heading'), 'Per layer');

@@ -54,8 +54,9 @@ double median_small_error_pct(const CommReport& report, int gpus) {
 
 TEST_SUITE("comm_protocol") {
   TEST_CASE("a decode-sized all-reduce on one node runs on LL at NCCL's latency + launch") {
-    const double launch_us =
-        default_comm_calibration().curves.at({LinkClass::kNvswitch, CommFamily::kCollective}).launch_us;
+    const double launch_us = default_comm_calibration()
+                                 .curves.at({LinkClass::kNvswitch, CommFamily::kCollective})
+                                 .launch_us;
     REQUIRE(launch_us > 0);
     const CollectiveForecast f = all_reduce(10240, 8);
     CHECK(f.protocol == CommProtocol::kLl);

@@ -8,8 +8,8 @@
 #include "parallel/parallel.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/quantize.hpp"
-#include "serve/step.hpp"
 #include "serve/simulator/step_cost.hpp"
+#include "serve/step.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/serving.hpp"
@@ -48,10 +48,9 @@ TEST_SUITE("serving_fixed_costs") {
     const double sampling = detail::sampling_step_ms(gpu, 256, model.vocab_size);
     // the kernels of the decode step at 128 cached tokens, without the sampler
     detail::StepClock clock(gpu, s.predictor, s.engine);
-    const double kernels = clock.forward_ms(
-        detail::serving_graph(gpu, detail::shard_model(model, 1),
-                              make_workload(Mode::decode, 256, 1, 128), Engine::fused,
-                              detail::serving_types(gpu, s)));
+    const double kernels = clock.forward_ms(detail::serving_graph(
+        gpu, detail::shard_model(model, 1), make_workload(Mode::decode, 256, 1, 128), Engine::fused,
+        detail::serving_types(gpu, s)));
     REQUIRE(f.decode_ms_at.front().first == 128);
     CHECK(f.decode_ms_at.front().second == doctest::Approx(kernels + sampling).epsilon(1e-12));
     // the simulator's step of the same shape is the same time

@@ -81,7 +81,7 @@ double low_latency_ms(CommProtocol protocol, const LowLatencyShape& s, double by
   if (s.where.nodes > 1 && protocol == CommProtocol::kLl) intra_hop *= t.ll_intra_across_nodes;
   const double latency_us =
       t.base_us[a][q] + steps.intra * intra_hop + steps.inter * t.hop_us[2][a][q];
-  const double fraction = protocol == CommProtocol::kLl128 ? t.ll128
+  const double fraction = protocol == CommProtocol::kLl128   ? t.ll128
                           : s.kind == Collective::kAllReduce ? t.ll_all_reduce
                                                              : t.ll_other;
   const double bw = s.path_bw_gbps * s.cost.bw_scale * s.e_max * fraction * 1e9;

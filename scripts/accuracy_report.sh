@@ -57,7 +57,8 @@ for run in bf16-seed0 bf16-seed0-labels; do
   done
   for f in "$d"/kernels-bf16/*.csv; do
     op="$(basename "$f" .csv)"
-    "$cli" eval-kernels --devices "$d/devices" --model nvidia-half --model nvidia-half-gemm --json "$f" \
+    "$cli" eval-kernels --devices "$d/devices" --model nvidia-fp32 --model nvidia-half \
+      --model nvidia-half-gemm --json "$f" \
       >"$tmp/h200/$run/$op.json" 2>"$tmp/h200/$run/$op.err" || rm "$tmp/h200/$run/$op.json"
   done
 done

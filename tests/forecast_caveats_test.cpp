@@ -49,7 +49,15 @@ TEST_SUITE("caveats") {
     const auto a10 = forecast_caveats(find_gpu("a10"), Predictor::tilecast);
     REQUIRE(a10.size() == 1);
     CHECK(a10[0].find("issue slot") != std::string::npos);
-    CHECK(forecast_caveats(find_gpu("a10"), Predictor::tilecast, DataType::fp16).empty());
+    // FP16: the softmax transfer, unless the forecast says it used no transfer
+    const auto a10_fp16 = forecast_caveats(find_gpu("a10"), Predictor::tilecast, DataType::fp16);
+    REQUIRE(a10_fp16.size() == 1);
+    CHECK(a10_fp16[0].find("take model 'nvidia-fp32'") != std::string::npos);
+    const std::vector<std::string> none;
+    CHECK(forecast_caveats(find_gpu("a10"), Predictor::tilecast, DataType::fp16, &none).empty());
+    const std::vector<std::string> used{"fp16 softmax"};
+    CHECK(forecast_caveats(find_gpu("a10"), Predictor::tilecast, DataType::fp16, &used) ==
+          a10_fp16);
     const auto h100 = forecast_caveats(find_gpu("h100-sxm"), Predictor::tilecast);
     REQUIRE(h100.size() == 2);
     CHECK(h100[0].find("No Hopper GPU was measured") != std::string::npos);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,15 +77,30 @@ TEST_SUITE("kernel_times") {
     CHECK(roof.roofline_fallbacks().empty());
   }
 
-  TEST_CASE("a learned set without the family: the roofline for that family only") {
+  TEST_CASE("a learned set without the family: a transfer, else the roofline for that family") {
     const GpuSpec& h100 = find_gpu("h100-sxm");
     Kernel softmax;
     softmax.op = Op::softmax;
     softmax.dims = {4096, 2048, 0, 0};
-    softmax.dtype = DataType::fp16;
-    CHECK_FALSE(has_learned_model(h100, softmax));  // the FP16 nets have no softmax
     softmax.dtype = DataType::fp32;
     CHECK(has_learned_model(h100, softmax));
+    CHECK_FALSE(is_transferred(h100, softmax));
+    // the FP16 nets have no softmax: the FP32 nets' transfer serves it, and a replay says so
+    softmax.dtype = DataType::fp16;
+    CHECK(has_learned_model(h100, softmax));
+    CHECK(is_transferred(h100, softmax));
+    detail::KernelTimes half(h100, Predictor::tilecast);
+    const detail::TimedKernel t = half.kernel(softmax);
+    CHECK(half.roofline_fallbacks().empty());
+    CHECK(half.transfers_used() == std::set<std::string>{"fp16 softmax"});
+    CHECK(t.exec_ms + t.launch_ms > forecast_kernel(h100, softmax, Predictor::roofline).latency_ms);
+    // an FP8 softmax (FP8 models run it in BF16) has no model of any kind: the roofline
+    softmax.dtype = DataType::fp8;
+    CHECK_FALSE(has_learned_model(h100, softmax));
+    detail::KernelTimes fp8(h100, Predictor::tilecast);
+    fp8.kernel(softmax);
+    CHECK(fp8.roofline_fallbacks() == std::set<std::string>{"softmax"});
+    CHECK(fp8.transfers_used().empty());
   }
 
   TEST_CASE(

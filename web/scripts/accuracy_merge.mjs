@@ -236,7 +236,7 @@ const bf16Run = (run) => {
     run,
     precision: 'bf16',
     command:
-      `tilecast eval-kernels --devices ${D}/devices --model nvidia-half --model nvidia-half-gemm ${D}/kernels-bf16/OP.csv (each op)` +
+      `tilecast eval-kernels --devices ${D}/devices --model nvidia-fp32 --model nvidia-half --model nvidia-half-gemm ${D}/kernels-bf16/OP.csv (each op)` +
       (labelsRun
         ? `; each inference label: tilecast forecast --gpu 'NVIDIA H200' --model ${D}/models/MODEL.json --mode inference --seq S --batch B --precision bf16`
         : ''),
@@ -254,7 +254,7 @@ const h200Section = {
     data: `${H200} (measured with scripts/measure/measure.py on a lent H200; ${H200}/README.md)`,
     protocol:
       'Shipped models as embedded. FP32 runs: eval-kernels (MAPE per op) and eval-e2e (mean absolute error of ' +
-      'whole-model latency). BF16 runs: kernels by the FP16/BF16 models (PyTorch-profiler timings of random, ' +
+      'whole-model latency). BF16 runs: kernels by the FP16/BF16 models, softmax by the FP32 nets transferred (PyTorch-profiler timings of random, ' +
       'mostly unaligned shapes). The BF16 whole-model labels are pure-BF16 models (weights and activations in ' +
       'BF16): the inference ones are forecast one by one with tilecast forecast --precision bf16 (eval-e2e reads FP32 ' +
       "labels only); the training ones are counted, not evaluated (tilecast's BF16 training is autocast with FP32 " +

@@ -13,14 +13,17 @@
 
 namespace tilecast {
 
-// `dtype`: the forecast's GEMM precision (the FP32 issue ceiling is said for FP32 only).
+// `dtype`: the forecast's GEMM precision (the FP32 issue ceiling is said for FP32 only);
+// `transfers_used`: as forecast_footing's (null: every transfer to the GPU's vendor and type).
 std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor,
-                                          DataType dtype = DataType::fp32);
+                                          DataType dtype = DataType::fp32,
+                                          const std::vector<std::string>* transfers_used = nullptr);
 
 // The models serving `dtype` kernels (and the kernels beside FP8 GEMMs, BF16) on the GPU's
 // vendor by transfer, with the model they came from (the registry's transfers; learned
-// forecasts only, part of forecast_caveats).
-std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype);
+// forecasts only, part of forecast_caveats): those the forecast used, when it says.
+std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
+                                          const std::vector<std::string>* transfers_used = nullptr);
 
 // A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
 // every real GPU, or more memory bandwidth per SM than any GPU has.

@@ -110,11 +110,13 @@ std::string families_served(const ModelManifest& m) {
 
 }  // namespace
 
-std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype) {
+std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
+                                          const std::vector<std::string>* transfers_used) {
   std::vector<std::string> c;
   std::set<DataType> types{dtype, activation_dtype(dtype)};
   for (DataType t : types)
     for (const TransferUse& u : transfers_to(described(gpu).vendor, t)) {
+      if (transfers_used && !transfer_was_used(u, t, *transfers_used)) continue;
       std::set<std::string> on(u.model->trained_on.begin(), u.model->trained_on.end());
       c.push_back("Transferred model: " + std::string(dtype_name(t)) + " " +
                   families_served(*u.model) + " on " + gpu.name + " take model '" + u.model->id +
@@ -268,18 +270,24 @@ constexpr EnumName<Footing> kFootings[] = {{"roofline", Footing::roofline},
 std::string_view footing_name(Footing f) { return enum_name(EnumNames<Footing>(kFootings), f); }
 
 Footing forecast_footing(const GpuSpec& gpu, Predictor predictor, DataType dtype,
-                         bool roofline_fallbacks) {
+                         bool roofline_fallbacks, const std::vector<std::string>* transfers_used) {
   if (predictor == Predictor::roofline) return Footing::roofline;
   if (reach_of(described(gpu)).reach != Reach::measured) return Footing::transferred;
-  for (DataType t : std::set<DataType>{dtype, activation_dtype(dtype)})
-    if (!transfers_to(described(gpu).vendor, t).empty()) return Footing::transferred;
+  if (transfers_used) {
+    if (!transfers_used->empty()) return Footing::transferred;
+  } else {
+    for (DataType t : std::set<DataType>{dtype, activation_dtype(dtype)})
+      if (!transfers_to(described(gpu).vendor, t).empty()) return Footing::transferred;
+  }
   return roofline_fallbacks ? Footing::partly_roofline : Footing::learned;
 }
 
-std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype) {
+std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predictor, DataType dtype,
+                                          const std::vector<std::string>* transfers_used) {
   std::vector<std::string> caveats = gpu_spec_warnings(gpu);
   if (predictor != Predictor::tilecast) return caveats;
-  for (std::string& t : transfer_caveats(gpu, dtype)) caveats.push_back(std::move(t));
+  for (std::string& t : transfer_caveats(gpu, dtype, transfers_used))
+    caveats.push_back(std::move(t));
   const GpuSpec& g = described(gpu);
   const ReachOf reach = reach_of(g);
   const auto& [vendors, by_vendor] = reach.measured;

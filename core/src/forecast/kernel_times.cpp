@@ -34,6 +34,8 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   if (p != Predictor::roofline && !has_learned_model(gpu_, k)) {
     p = Predictor::roofline;
     fallbacks_.insert(std::string(op_name(k.op)));
+  } else if (p != Predictor::roofline && is_transferred(gpu_, k)) {
+    transfers_.insert(transfer_use_key(k));
   }
   const KernelForecast f = forecast_kernel(gpu_, k, p);
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);

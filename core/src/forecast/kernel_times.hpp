@@ -2,7 +2,9 @@
 // passes, the parallel stages and the plan search) forecast once, as its GPU execution time and
 // the host's launch cost. Where no learned model covers a kernel (its GPU's vendor, data type
 // and family), the kernel is forecast by the roofline and named in roofline_fallbacks(), for
-// the caveats: that decision is made here and nowhere else.
+// the caveats: that decision is made here and nowhere else. Kernels a transferred model
+// forecast (the registry's transfers) are named in transfers_used(), for the footing and the
+// transfer caveats.
 #pragma once
 
 #include <map>
@@ -36,12 +38,15 @@ class KernelTimes {
   const GpuSpec& gpu() const { return gpu_; }
   // Ops no learned model covers, forecast by the roofline (sorted, unique).
   const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
+  // "<type> <family>" of the kernels a transferred model forecast (sorted, unique).
+  const std::set<std::string>& transfers_used() const { return transfers_; }
 
  private:
   const GpuSpec& gpu_;
   Predictor predictor_;
   std::map<Kernel, TimedKernel> cache_;
   std::set<std::string> fallbacks_;
+  std::set<std::string> transfers_;
 };
 
 // The peak GFLOP/s such a fused kernel runs at: FP32 the FP32 GEMM peak, other types the

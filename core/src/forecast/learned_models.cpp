@@ -57,11 +57,17 @@ bool model_serves(std::string_view id, std::string_view vendor, const Kernel& ke
   const ModelManifest* m = find_manifest(id);
   if (!m) throw Error("no model '" + std::string(id) + "' is built in; known: " + model_ids());
   const std::string_view family = family_of(kernel.op).name;
-  return (m->serves_any_vendor || m->vendor == vendor) &&
-         std::find(m->precisions.begin(), m->precisions.end(), kernel.dtype) !=
-             m->precisions.end() &&
-         (m->families.empty() ||
-          std::find(m->families.begin(), m->families.end(), family) != m->families.end());
+  if (!m->families.empty() &&
+      std::find(m->families.begin(), m->families.end(), family) == m->families.end())
+    return false;
+  const auto has = [&](const std::vector<DataType>& types) {
+    return std::find(types.begin(), types.end(), kernel.dtype) != types.end();
+  };
+  if ((m->serves_any_vendor || m->vendor == vendor) && has(m->precisions)) return true;
+  // or by one of its transfers (ModelManifest::transfers)
+  return std::any_of(
+      m->transfers.begin(), m->transfers.end(),
+      [&](const ModelManifest::Transfer& t) { return t.vendor == vendor && has(t.precisions); });
 }
 
 namespace {

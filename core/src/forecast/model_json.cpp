@@ -68,8 +68,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   j["batch"] = w.batch;
   j["seq"] = sequence_length(w);
   j["predictor"] = std::string(predictor_name(f.predictor));
-  j["footing"] = std::string(
-      footing_name(forecast_footing(gpu, f.predictor, w.dtype, !f.roofline_fallbacks.empty())));
+  j["footing"] = std::string(footing_name(forecast_footing(
+      gpu, f.predictor, w.dtype, !f.roofline_fallbacks.empty(), &f.transfers_used)));
   j["engine"] = std::string(engine_name(f.engine));
   // fp32 (eager FP32), or fp16/bf16: autocast mixed precision in training, the whole pass in
   // the type otherwise (caveats)
@@ -100,7 +100,7 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   for (const auto& s : f.substitutions)
     subs.push_back({{"kernel", s.kernel}, {"forecast_as", s.forecast_as}});
   j["substitutions"] = subs;
-  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, w.dtype);
+  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, w.dtype, &f.transfers_used);
   for (std::string& c : workload_caveats(model, w)) caveats.push_back(std::move(c));
   if (f.engine == Engine::compiled)
     caveats.push_back(

@@ -504,4 +504,20 @@ bool is_transferred(const GpuSpec& gpu, const Kernel& kernel) {
   return e && e->key.transfer;
 }
 
+std::string transfer_use_key(const Kernel& kernel) {
+  return std::string(dtype_name(kernel.dtype)) + " " + std::string(family_of(kernel.op).name);
+}
+
+bool transfer_was_used(const TransferUse& u, DataType dtype, const std::vector<std::string>& used) {
+  const std::string type = std::string(dtype_name(dtype)) + " ";
+  for (const std::string& key : used) {
+    if (key.rfind(type, 0) != 0) continue;
+    const std::string family = key.substr(type.size());
+    if (u.model->families.empty() || std::find(u.model->families.begin(), u.model->families.end(),
+                                               family) != u.model->families.end())
+      return true;
+  }
+  return false;
+}
+
 }  // namespace tilecast

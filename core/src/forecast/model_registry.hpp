@@ -168,12 +168,9 @@ struct LearnedModelKey {
   bool transfer = false;
 };
 
-// Adds a learned model; the most specific entry for a kernel wins (vendor before family), and
-// among equals the latest. Entries are never removed (at most 256). The embedded models are
-// entered from their manifests first.
 // Adds a learned model; the most specific entry for a kernel wins (a model of its own before a
 // transfer, then vendor before family), and among equals the latest. Entries are never removed (at
-// most 64). The embedded models are entered from their manifests first.
+// most 256). The embedded models are entered from their manifests first.
 void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
 // Enters `model` for every (precision, family) of its manifest, for its vendor (any vendor when
 // the manifest serves any), and for each of its transfers' (vendor, precision, family).
@@ -187,5 +184,10 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 // Whether the kernel's model is a transfer (learned for another vendor or precision).
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel);
+// "<type> <family>" (e.g. "fp8 gemm") of a kernel a transfer forecast: what a replay records
+// (KernelTimes::transfers_used) and the footing and transfer caveats are built from.
+std::string transfer_use_key(const Kernel& kernel);
+// Whether transfer `u` forecast any `dtype` kernel of those `used` names (transfer_use_key).
+bool transfer_was_used(const TransferUse& u, DataType dtype, const std::vector<std::string>& used);
 
 }  // namespace tilecast

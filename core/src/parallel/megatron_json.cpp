@@ -14,7 +14,8 @@ namespace tilecast {
 nlohmann::ordered_json detail::megatron_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                                       const MegatronForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks,
+                                       f.transfers_used);
   j["engine"] = "megatron";
   const MegatronConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
@@ -60,7 +61,8 @@ nlohmann::ordered_json detail::megatron_forecast_json(const GpuSpec& gpu, const 
     j["train_days"] = f.train_days;
   }
   j["assumptions"] = f.assumptions;
-  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
+  std::vector<std::string> caveats =
+      forecast_caveats(gpu, f.predictor, f.workload.dtype, &f.transfers_used);
   for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))
     caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));

@@ -463,6 +463,7 @@ MegatronForecast detail::forecast_megatron_cached(const GpuSpec& gpu, const Syst
       f.peak_tflops > 0 ? f.hardware_flops / seconds / double(c.gpus()) / 1e12 / f.peak_tflops : 0;
   if (c.tokens > 0) f.train_days = c.tokens / f.tokens_per_s / 86400;
   f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
+  f.transfers_used.assign(times.transfers_used().begin(), times.transfers_used().end());
 
   for (int r = 0; r < pp; ++r) {
     RankMemoryInputs in;

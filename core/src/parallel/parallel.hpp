@@ -168,10 +168,12 @@ double run_schedule(const std::vector<StageTimes>& stages, int m, PipelineSchedu
 // ---- parallel_json.cpp ----
 // The opening fields every multi-GPU training response shares (version, gpu, model, mode,
 // batch, seq, precision, predictor, footing), in that order; `roofline_fallbacks`: the ops the
-// replay forecast by the roofline (tilecast/footing.hpp).
+// replay forecast by the roofline, `transfers_used` the kernels a transfer forecast
+// (tilecast/footing.hpp).
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
                                               const Workload& w, Predictor predictor,
-                                              const std::vector<std::string>& roofline_fallbacks);
+                                              const std::vector<std::string>& roofline_fallbacks,
+                                              const std::vector<std::string>& transfers_used);
 
 // ---- memory.cpp ----
 // {"stage","weights_gb",...,"total_gb","capacity_gb","fits"}: forecast JSON's "memory".

@@ -13,15 +13,16 @@ namespace tilecast {
 namespace detail {
 nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelConfig& model,
                                               const Workload& w, Predictor predictor,
-                                              const std::vector<std::string>& roofline_fallbacks) {
+                                              const std::vector<std::string>& roofline_fallbacks,
+                                              const std::vector<std::string>& transfers_used) {
   nlohmann::ordered_json j = detail::forecast_response_head(gpu, model);
   j["mode"] = std::string(mode_name(w.mode));
   j["batch"] = w.batch;
   j["seq"] = w.query_len;
   j["precision"] = std::string(dtype_name(w.dtype));
   j["predictor"] = std::string(predictor_name(predictor));
-  j["footing"] = std::string(
-      footing_name(forecast_footing(gpu, predictor, w.dtype, !roofline_fallbacks.empty())));
+  j["footing"] = std::string(footing_name(
+      forecast_footing(gpu, predictor, w.dtype, !roofline_fallbacks.empty(), &transfers_used)));
   return j;
 }
 }  // namespace detail
@@ -29,7 +30,8 @@ nlohmann::ordered_json training_response_head(const GpuSpec& gpu, const ModelCon
 nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                                       const ParallelForecast& f) {
   using J = nlohmann::ordered_json;
-  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks);
+  J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks,
+                                       f.transfers_used);
   const ParallelConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},
@@ -93,7 +95,8 @@ nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const 
         {"gathered_gb", pg.gathered_gb},           {"received_gb_per_gpu", pg.received_gb_per_gpu},
         {"largest_layer_gb", pg.largest_layer_gb}, {"busy_ms", pg.busy_ms}};
   j["assumptions"] = f.assumptions;
-  std::vector<std::string> caveats = forecast_caveats(gpu, f.predictor, f.workload.dtype);
+  std::vector<std::string> caveats =
+      forecast_caveats(gpu, f.predictor, f.workload.dtype, &f.transfers_used);
   for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))
     caveats.push_back(std::move(cv));
   for (std::string& cv : workload_caveats(model, f.workload)) caveats.push_back(std::move(cv));

@@ -498,6 +498,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   a.push_back("recomputation " + std::string(recompute_name(c.recompute)) +
               "; the optimizer step itself is not forecast (as for one GPU)");
   f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
+  f.transfers_used.assign(times.transfers_used().begin(), times.transfers_used().end());
   if (const int keep = spans_kept_per_end(c.pp); 2 * std::int64_t{keep} < c.microbatches)
     a.push_back("timeline: each stage lists the spans of the first and last " +
                 std::to_string(keep) + " of " + std::to_string(c.microbatches) +

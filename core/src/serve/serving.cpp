@@ -147,7 +147,9 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
       break;
   }
   c.push_back(detail::precision_caveat(types, r.predictor));
-  f.footing = forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty());
+  const std::vector<std::string> transfers = clock.transfers_used();
+  f.footing =
+      forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty(), &transfers);
   if (!clock.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : clock.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
@@ -174,7 +176,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 " tokens is " + std::to_string(f.max_batch) + "; the longest context at batch " +
                 std::to_string(r.batch) + " is " + std::to_string(f.max_context) +
                 " tokens). The times are forecast as if it did.");
-  for (auto& w : forecast_caveats(gpu, r.predictor, r.dtype)) c.push_back(std::move(w));
+  for (auto& w : forecast_caveats(gpu, r.predictor, r.dtype, &transfers)) c.push_back(std::move(w));
   return f;
 }
 

@@ -253,7 +253,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
       "server) are not modelled.");
   c.push_back(detail::precision_caveat(types, s.predictor));
-  f.footing = forecast_footing(gpu, s.predictor, s.dtype, !cost.roofline_fallbacks().empty());
+  const std::vector<std::string> transfers = cost.transfers_used();
+  f.footing =
+      forecast_footing(gpu, s.predictor, s.dtype, !cost.roofline_fallbacks().empty(), &transfers);
   if (!cost.roofline_fallbacks().empty()) {
     std::string ops;
     for (const auto& o : cost.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
@@ -286,7 +288,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
                 " requests at their times and lengths.");
   Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
-  for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype)) c.push_back(std::move(w));
+  for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype, &transfers)) c.push_back(std::move(w));
   return f;
 }
 

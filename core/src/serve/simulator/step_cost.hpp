@@ -40,6 +40,7 @@ class StepCost {
   static std::int64_t grid_next(std::int64_t point);
   std::int64_t shapes() const { return std::int64_t(layers_ms_.size()); }
   const std::set<std::string>& roofline_fallbacks() const { return clock_.roofline_fallbacks(); }
+  std::vector<std::string> transfers_used() const { return clock_.transfers_used(); }
   const std::string& comm_model() const { return all_reduce_.description(); }
   std::int64_t window() const { return window_; }
 

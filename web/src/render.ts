@@ -518,12 +518,13 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
     const capRequest = capacityRequest(app, f);
     const cap = capRequest.batch === f.batch ? { ok: true as const, f } : peekServing(capRequest);
     if (!cap) {
+      busy('load-panel', true);
       text('load-status', 'Forecasting the largest batch to choose the request rates…');
       fillTasks('load', `cap|${servingKey(capRequest)}`, [servingTask(capRequest)], requestRender);
       return;
     }
     maxQps = cap.ok ? autoMaxQps(cap.f) : autoMaxQps(f);
-    if (changed('load-auto', [maxQps])) qpsInput.placeholder = `from the forecast: ${maxQps}`;
+    if (changed('load-auto', [maxQps])) qpsInput.placeholder = `auto: ${maxQps}`;
   }
   const rates = loadRates(maxQps, s.loadPoints);
   const requests = rates.map((q) => loadRequestFor(app, q));
@@ -536,6 +537,7 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
     if (!known.ok) break;
   }
   const failed = results.find((r) => !r.ok);
+  busy('load-panel', !failed && results.length < requests.length);
   if (!failed && results.length < requests.length) {
     const status = byId('load-status');
     delete status.dataset.points;

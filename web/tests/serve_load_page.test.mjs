@@ -204,7 +204,7 @@ test('by default the largest rate comes from the static forecast and the link ca
   ]);
   const max = Number(((batch * 1000 * 1.5) / cap.total_ms).toPrecision(2));
   assert.equal(sweep[sweep.length - 1].qps, max);
-  assert.equal(await page.locator('#load-qps').getAttribute('placeholder'), `from the forecast: ${max}`);
+  assert.equal(await page.locator('#load-qps').getAttribute('placeholder'), `auto: ${max}`);
   const link = await page.locator('#share-link').inputValue();
   assert.doesNotMatch(link, /lqps=|lseed=|sttft=|stpot=/);
   assert.match(link, /lpts=3&lreq=200/);
@@ -226,5 +226,13 @@ test('damaged load values in a link each get a notice and keep their defaults', 
   assert.match(notice, /TPOT SLO \(ms\) "x" is not a positive number/);
   assert.equal(await page.locator('#load-points').inputValue(), '8');
   assert.equal(await page.locator('#slo-ttft').inputValue(), '500');
-  await page.close();
+  // The core's refusal (the simulator runs the fused engine only) in place of the plot.
+  const eager = await open(`${SERVE_QUERY.replace('engine=fused', 'engine=eager')}&lpts=2&lreq=50`);
+  await eager.waitForSelector('#load-status[data-points="0"]', { timeout: 60000 });
+  assert.match(
+    await eager.locator('#load-status').textContent(),
+    /^No simulation: a serving simulation runs the fused engine \(vLLM-like\), not eager$/,
+  );
+  assert.equal(await eager.locator('#load-verdict').textContent(), '');
+  for (const p of [page, eager]) await p.close();
 });

@@ -91,6 +91,7 @@ TEST_SUITE("comm_accuracy") {
       CHECK(f.e_max == doctest::Approx(c.e_max).epsilon(1e-3));
       CHECK(f.alpha_us == doctest::Approx(c.alpha_us).epsilon(1e-3));
       CHECK(f.s_half_bytes == doctest::Approx(c.s_half_bytes).epsilon(1e-3));
+      CHECK(f.launch_us == doctest::Approx(c.launch_us).epsilon(1e-3));
     }
   }
 

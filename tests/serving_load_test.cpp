@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "serve/fixed_costs.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/simulator/step_cost.hpp"
 #include "tilecast/api.hpp"
@@ -80,14 +81,14 @@ TEST_SUITE("serving_load") {
     CHECK(detail::StepCost::grid_next(7936) == 8192);
   }
 
-  TEST_CASE("one request alone: TTFT is its prefill, TPOT its decode steps") {
+  TEST_CASE("one request alone: TTFT is its tokenisation and prefill, TPOT its decode steps") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama2-7b");
     LoadRequest r = poisson(1, 1, 512, 64);
     const LoadForecast f = simulate_serving(gpu, model, r);
     ServingRequest s = r.serving;
     const ServingForecast st = forecast_serving(gpu, model, s);
-    CHECK(close(f.ttft_ms.p50, st.prefill_ms, 1e-9) == true);
+    CHECK(close(f.ttft_ms.p50, st.prefill_ms + detail::request_host_ms(512), 1e-9) == true);
     CHECK(close(f.tpot_ms.p50, st.decode_ms_per_token, 0.01) == true);
     CHECK(f.steps == 64);
     CHECK(f.preemptions == 0);

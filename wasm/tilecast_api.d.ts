@@ -789,6 +789,10 @@ export interface CollectiveForecast {
    * direct for send_recv
    */
   algorithm: 'ring' | 'tree' | 'direct';
+  /**
+   * NCCL's protocol priced fastest: LL and LL128 for small messages on one node (docs/comm.md, Small messages), else Simple
+   */
+  protocol: 'simple' | 'll' | 'll128';
   steps: number;
   /**
    * bytes each GPU moves over its slowest hop / bytes

@@ -68,9 +68,9 @@ int run_comm(const Args& args) {
   std::printf("  time       %10.4f ms  (latency %.4f + transfer %.4f)\n",
               f["time_ms"].get<double>(), f["latency_ms"].get<double>(),
               f["transfer_ms"].get<double>());
-  std::printf("  algorithm  %s, %.0f steps, bytes factor %.3f\n",
-              f["algorithm"].get<std::string>().c_str(), f["steps"].get<double>(),
-              f["bytes_factor"].get<double>());
+  std::printf("  algorithm  %s (%s protocol), %.0f steps, bytes factor %.3f\n",
+              f["algorithm"].get<std::string>().c_str(), f["protocol"].get<std::string>().c_str(),
+              f["steps"].get<double>(), f["bytes_factor"].get<double>());
   std::printf(
       "  path       %s, %.1f GB/s per direction, efficiency %.2f, bus bandwidth %.1f GB/s\n",
       f["link"].get<std::string>().c_str(), f["path_bw_gbps"].get<double>(),

@@ -61,18 +61,20 @@ int run_eval_comm(const Args& args) {
   std::printf(
       "median absolute error of collective forecasts (held out: every other size, never "
       "fitted)\n");
-  std::printf("%-21s %-10s %5s %5s %-13s %5s %7s %6s %8s %8s\n", "node", "collective", "gpus",
-              "nodes", "link", "n", "all %", "n>=1M", ">=1MiB %", "held %");
+  std::printf("%-21s %-10s %5s %5s %-13s %5s %7s %6s %8s %8s %5s %9s\n", "node", "collective",
+              "gpus", "nodes", "link", "n", "all %", "n>=1M", ">=1MiB %", "held %", "n<=64K",
+              "<=64KiB %");
   for (const auto& g : report.groups) {
     if (!g.modelled) {
       std::printf("%-21s %-10s %5d %5d %-13s %5d   not modelled: %s\n", g.node.c_str(),
                   g.collective.c_str(), g.gpus, g.nodes, "-", g.n, g.note.c_str());
       continue;
     }
-    std::printf("%-21s %-10s %5d %5d %-13s %5d %7.1f %6d %8.1f %8.1f%s\n", g.node.c_str(),
+    std::printf("%-21s %-10s %5d %5d %-13s %5d %7.1f %6d %8.1f %8.1f %6d %9.1f%s\n", g.node.c_str(),
                 g.collective.c_str(), g.gpus, g.nodes, g.link.c_str(), g.n, g.median_abs_error_pct,
                 g.n_ge_1mib, g.median_abs_error_pct_ge_1mib,
-                g.median_abs_error_pct_ge_1mib_held_out, g.calibrated ? "" : "  (borrowed curve)");
+                g.median_abs_error_pct_ge_1mib_held_out, g.n_le_64kib,
+                g.median_abs_error_pct_le_64kib, g.calibrated ? "" : "  (borrowed curve)");
   }
   return 0;
 }

@@ -21,18 +21,26 @@ enum class CommAlgorithm { kAuto, kRing, kTree };  // tree: all-reduce only
 enum class LinkClass { kNvswitch, kNvlinkBridge, kPcie, kInfinityFabric, kNetwork };
 // Point-to-point copies and ring/tree collectives reach different efficiencies on one link.
 enum class CommFamily { kCollective, kP2p };
+// NCCL's protocols: Simple (the calibrated curve), LL and LL128 (small messages; NCCL's tuning
+// model's latencies plus the calibrated launch cost, core/src/comm/protocol.cpp).
+enum class CommProtocol { kSimple, kLl, kLl128 };
 
 std::string_view collective_name(Collective c);      // "all_reduce", ...
 Collective parse_collective(std::string_view name);  // throws Error listing the names
 std::string_view comm_algorithm_name(CommAlgorithm a);
 CommAlgorithm parse_comm_algorithm(std::string_view name);
-std::string_view link_class_name(LinkClass c);    // "nvswitch", "nvlink-bridge", ...
-std::string_view comm_family_name(CommFamily f);  // "collective", "p2p"
+std::string_view link_class_name(LinkClass c);        // "nvswitch", "nvlink-bridge", ...
+std::string_view comm_family_name(CommFamily f);      // "collective", "p2p"
+std::string_view comm_protocol_name(CommProtocol p);  // "simple", "ll", "ll128"
 
 struct EfficiencyCurve {
   double alpha_us = 0;      // latency per algorithm step
   double e_max = 1;         // large-message fraction of the path bandwidth
   double s_half_bytes = 0;  // message size at which efficiency is e_max / 2
+  // The per-call cost the low-latency protocols (LL, LL128) pay beyond NCCL's tuning-model
+  // latency (kernel launch, waiting for the peers), fitted on the smallest messages; < 0:
+  // not fitted, the forecast prices Simple only (docs/comm.md, "Small messages").
+  double launch_us = -1;
 };
 
 struct CommCalibration {
@@ -63,6 +71,7 @@ struct CollectiveForecast {
   double latency_ms = 0;                           // steps x alpha
   double transfer_ms = 0;                          // the bandwidth term
   CommAlgorithm algorithm = CommAlgorithm::kRing;  // the one used (auto resolved)
+  CommProtocol protocol = CommProtocol::kSimple;   // the fastest of those priced
   double steps = 0;
   double bytes_factor = 0;  // bytes each GPU moves over its slowest hop / bytes
   LinkClass link = LinkClass::kPcie;

@@ -42,6 +42,8 @@ struct CommGroup {
   double median_abs_error_pct_ge_1mib = 0;
   int n_ge_1mib_held_out = 0;
   double median_abs_error_pct_ge_1mib_held_out = 0;
+  int n_le_64kib = 0;  // the smallest messages (a decode step's all-reduce), every size
+  double median_abs_error_pct_le_64kib = 0;
 };
 
 struct CommReport {
@@ -52,7 +54,8 @@ struct CommReport {
 CommReport evaluate_comm(const std::vector<CommRow>& rows, const CommCalibration& calibration);
 // {"groups":[{"system","node","collective","gpus","gpus_per_node","nodes","link","modelled",
 //  "calibrated","n","median_abs_error_pct","n_ge_1mib","median_abs_error_pct_ge_1mib",
-//  "n_ge_1mib_held_out","median_abs_error_pct_ge_1mib_held_out","note"}]}
+//  "n_ge_1mib_held_out","median_abs_error_pct_ge_1mib_held_out","n_le_64kib",
+//  "median_abs_error_pct_le_64kib","note"}]}
 std::string comm_report_to_json(const CommReport& report);
 
 struct CommFitOptions {

@@ -43,6 +43,7 @@ EnumNames<Collective> collective_names();           // comm/registry.cpp
 EnumNames<CommAlgorithm> comm_algorithm_names();    // comm/registry.cpp
 EnumNames<LinkClass> link_class_names();            // comm/registry.cpp
 EnumNames<CommFamily> comm_family_names();          // comm/registry.cpp
+EnumNames<CommProtocol> comm_protocol_names();      // comm/registry.cpp
 EnumNames<Topology> topology_names();               // hw/system.cpp
 EnumNames<WeightFormat> weight_format_names();      // serve/quantize.cpp
 EnumNames<Scheduler> scheduler_names();             // serve/simulator/simulate.cpp

@@ -68,6 +68,7 @@ std::string forecast_collective(std::string_view request_json) {
   j["algorithm"] = q.collective == Collective::kSendRecv
                        ? std::string("direct")
                        : std::string(comm_algorithm_name(f.algorithm));
+  j["protocol"] = std::string(comm_protocol_name(f.protocol));
   j["steps"] = f.steps;
   j["bytes_factor"] = f.bytes_factor;
   j["link"] = std::string(link_class_name(f.link));

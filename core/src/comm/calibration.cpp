@@ -45,6 +45,8 @@ CommCalibration parse_comm_calibration(std::string_view json_text, std::string_v
     e.alpha_us = detail::number_field(c, "alpha_us", o, 0, 1e5);
     e.e_max = detail::number_field(c, "e_max", o, 1e-3, 2);
     e.s_half_bytes = detail::number_field(c, "s_half_bytes", o, 0, 1e12);
+    if (detail::has_field(c, "launch_us"))
+      e.launch_us = detail::number_field(c, "launch_us", o, 0, 1e5);
     if (!out.curves.emplace(std::make_pair(link, family), e).second)
       throw Error(o + ": a second curve for " + std::string(link_class_name(link)) + "/" +
                   std::string(comm_family_name(family)));
@@ -68,6 +70,7 @@ std::string comm_calibration_to_json(const CommCalibration& calibration) {
     c["alpha_us"] = round4(e.alpha_us);
     c["e_max"] = round4(e.e_max);
     c["s_half_bytes"] = round4(e.s_half_bytes);
+    if (e.launch_us >= 0) c["launch_us"] = round4(e.launch_us);
     curves.push_back(c);
   }
   nlohmann::ordered_json j;
@@ -75,7 +78,9 @@ std::string comm_calibration_to_json(const CommCalibration& calibration) {
   j["command"] = calibration.command;
   j["model"] =
       "time = steps x alpha_us + bytes x bytes_factor / (path bandwidth x e_max x bytes "
-      "/ (bytes + s_half_bytes)); docs/comm.md";
+      "/ (bytes + s_half_bytes)) for Simple; LL and LL128 at NCCL's tuning-model latency "
+      "(core/data/comm_protocols.json) plus launch_us, the median excess of the one-node rows of "
+      "at most 64 KiB over LL; on one node the fastest of the three; docs/comm.md";
   j["curves"] = curves;
   return j.dump(2);
 }

@@ -6,6 +6,7 @@
 
 #include "comm/collective.hpp"
 #include "comm/path.hpp"
+#include "comm/protocol.hpp"
 #include "common/format.hpp"
 #include "tilecast/error.hpp"
 
@@ -70,6 +71,12 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
         pick_curve(calibration, comm::slowest_hop(system, node, model.family).link, model.family)
             .first;
   }
+  // the node's own fabric, for the low-latency protocols' hops inside a node
+  const LinkClass intra_link =
+      where.nodes > 1
+          ? comm::slowest_hop(system, {where.gpus_per_node, 1, where.gpus_per_node}, model.family)
+                .link
+          : path.link;
   auto evaluate = [&, curve = curve](CommAlgorithm algorithm) {
     comm::CollectiveCost cost = model.cost(algorithm, where);
     double intra_latency_ms = 0;
@@ -93,6 +100,34 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     f.bus_bw_gbps = request.bytes * cost.bytes_factor / (f.time_ms * 1e-3) / 1e9;
     f.nodes = where.nodes;
     f.gpus_per_node = where.gpus_per_node;
+    // LL and LL128 on one node where the calibration has their launch cost: NCCL runs the
+    // fastest. Across nodes Simple only: the network curve is fitted to Vidur's two-node rows,
+    // far below line rate (docs/comm.md), and NCCL's protocol choice there is not checked.
+    if (curve->launch_us >= 0 && where.nodes == 1 &&
+        comm::has_low_latency_protocols(request.collective)) {
+      comm::LowLatencyShape shape;
+      shape.kind = request.collective;
+      shape.algorithm = algorithm;
+      shape.where = where;
+      shape.intra_link = intra_link;
+      shape.cost = model.cost(algorithm, where);
+      shape.path_bw_gbps = path.bw_gbps;
+      shape.e_max = curve->e_max;
+      for (CommProtocol p : {CommProtocol::kLl, CommProtocol::kLl128}) {
+        const double t = curve->launch_us * 1e-3 + comm::low_latency_ms(p, shape, request.bytes);
+        if (!(t < f.time_ms)) continue;
+        const double latency = curve->launch_us * 1e-3 + comm::low_latency_ms(p, shape, 0);
+        f.protocol = p;
+        f.latency_ms = latency;
+        f.transfer_ms = t - latency;
+        f.time_ms = t;
+        f.efficiency = f.transfer_ms > 0
+                           ? request.bytes * cost.bytes_factor / (f.transfer_ms * 1e-3) /
+                                 (path.bw_gbps * cost.bw_scale * 1e9)
+                           : 0;
+        f.bus_bw_gbps = request.bytes * cost.bytes_factor / (f.time_ms * 1e-3) / 1e9;
+      }
+    }
     return f;
   };
   CollectiveForecast out;

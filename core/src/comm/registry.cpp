@@ -37,6 +37,8 @@ constexpr EnumName<LinkClass> kLinkClasses[] = {{"nvswitch", LinkClass::kNvswitc
                                                 {"network", LinkClass::kNetwork}};
 constexpr EnumName<CommFamily> kFamilies[] = {{"collective", CommFamily::kCollective},
                                               {"p2p", CommFamily::kP2p}};
+constexpr EnumName<CommProtocol> kProtocols[] = {
+    {"simple", CommProtocol::kSimple}, {"ll", CommProtocol::kLl}, {"ll128", CommProtocol::kLl128}};
 
 }  // namespace
 
@@ -44,6 +46,7 @@ EnumNames<Collective> collective_names() { return kCollectives; }
 EnumNames<CommAlgorithm> comm_algorithm_names() { return kAlgorithms; }
 EnumNames<LinkClass> link_class_names() { return kLinkClasses; }
 EnumNames<CommFamily> comm_family_names() { return kFamilies; }
+EnumNames<CommProtocol> comm_protocol_names() { return kProtocols; }
 
 std::string_view collective_name(Collective c) { return enum_name(collective_names(), c); }
 
@@ -62,5 +65,7 @@ CommAlgorithm parse_comm_algorithm(std::string_view name) {
 std::string_view link_class_name(LinkClass c) { return enum_name(link_class_names(), c); }
 
 std::string_view comm_family_name(CommFamily f) { return enum_name(comm_family_names(), f); }
+
+std::string_view comm_protocol_name(CommProtocol p) { return enum_name(comm_protocol_names(), p); }
 
 }  // namespace tilecast

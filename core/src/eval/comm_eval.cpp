@@ -106,7 +106,7 @@ CommReport evaluate_comm(const std::vector<CommRow>& rows, const CommCalibration
   constexpr double kMiB = 1024.0 * 1024.0;
   struct Acc {
     CommGroup g;
-    std::vector<double> all, big, big_held;
+    std::vector<double> all, big, big_held, small;
   };
   using Key = std::tuple<std::string, std::string, int, int, int>;
   std::map<Key, Acc> acc;
@@ -148,6 +148,7 @@ CommReport evaluate_comm(const std::vector<CommRow>& rows, const CommCalibration
     g.calibrated = f.calibrated;
     const double err = std::abs(f.time_ms / r.measured_ms - 1) * 100;
     a.all.push_back(err);
+    if (r.bytes <= 64 * 1024) a.small.push_back(err);
     if (r.bytes >= kMiB) {
       a.big.push_back(err);
       if (r.held_out) a.big_held.push_back(err);
@@ -162,6 +163,8 @@ CommReport evaluate_comm(const std::vector<CommRow>& rows, const CommCalibration
       g.median_abs_error_pct_ge_1mib = median(a.big);
       g.n_ge_1mib_held_out = static_cast<int>(a.big_held.size());
       g.median_abs_error_pct_ge_1mib_held_out = median(a.big_held);
+      g.n_le_64kib = static_cast<int>(a.small.size());
+      g.median_abs_error_pct_le_64kib = median(a.small);
     }
     report.groups.push_back(g);
   }
@@ -187,6 +190,8 @@ std::string comm_report_to_json(const CommReport& report) {
       j["median_abs_error_pct_ge_1mib"] = g.median_abs_error_pct_ge_1mib;
       j["n_ge_1mib_held_out"] = g.n_ge_1mib_held_out;
       j["median_abs_error_pct_ge_1mib_held_out"] = g.median_abs_error_pct_ge_1mib_held_out;
+      j["n_le_64kib"] = g.n_le_64kib;
+      j["median_abs_error_pct_le_64kib"] = g.median_abs_error_pct_le_64kib;
     }
     if (!g.note.empty()) j["note"] = g.note;
     groups.push_back(j);

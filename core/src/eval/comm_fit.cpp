@@ -6,9 +6,11 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "comm/collective.hpp"
 #include "comm/path.hpp"
+#include "comm/protocol.hpp"
 #include "tilecast/comm_eval.hpp"
 #include "tilecast/system.hpp"
 
@@ -22,7 +24,17 @@ struct FitRow {
   comm::CollectiveCost ring, tree;
   bool try_tree = false;  // auto picks the faster across nodes, as the forecast does
   double path_bw_gbps = 0, bytes = 0, log_measured = 0;
+  comm::LowLatencyShape ring_ll;  // for the launch cost of the low-latency protocols
 };
+
+// The largest message whose excess over NCCL's LL latency sets launch_us.
+constexpr double kSmallMessageBytes = 64 * 1024;
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 EfficiencyCurve curve_of(const Params& p) {
   return {std::exp(p[0]), std::exp(p[1]), std::exp(p[2])};
@@ -120,6 +132,15 @@ CommCalibration fit_comm_calibration(const std::vector<CommRow>& rows,
     f.path_bw_gbps = path.bw_gbps;
     f.bytes = r.bytes;
     f.log_measured = std::log(r.measured_ms);
+    f.ring_ll.kind = r.collective;
+    f.ring_ll.where = where;
+    f.ring_ll.intra_link =
+        where.nodes > 1 ? comm::slowest_hop(*system, {where.gpus_per_node, 1, where.gpus_per_node},
+                                            model.family)
+                              .link
+                        : path.link;
+    f.ring_ll.cost = f.ring;
+    f.ring_ll.path_bw_gbps = path.bw_gbps;
     by_curve[{path.link, model.family}].push_back(f);
   }
   CommCalibration out;
@@ -133,7 +154,20 @@ CommCalibration fit_comm_calibration(const std::vector<CommRow>& rows,
         const double l = loss(p, fit_rows);
         if (l < best_loss) best = p, best_loss = l;
       }
-    out.curves[key] = curve_of(best);
+    EfficiencyCurve curve = curve_of(best);
+    // launch_us: the median excess of the smallest messages over NCCL's ring LL time
+    std::vector<double> excess_us;
+    for (const FitRow& r : fit_rows) {
+      if (r.bytes > kSmallMessageBytes || !comm::has_low_latency_protocols(r.ring_ll.kind) ||
+          r.ring_ll.where.nodes > 1)
+        continue;
+      comm::LowLatencyShape s = r.ring_ll;
+      s.e_max = curve.e_max;
+      excess_us.push_back(std::exp(r.log_measured) * 1e3 -
+                          comm::low_latency_ms(CommProtocol::kLl, s, r.bytes) * 1e3);
+    }
+    if (!excess_us.empty()) curve.launch_us = std::max(0.0, median_of(excess_us));
+    out.curves[key] = curve;
   }
   return out;
 }

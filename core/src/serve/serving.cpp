@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "forecast/work_budget.hpp"
+#include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
 #include "serve/step.hpp"
@@ -86,14 +87,16 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   // the prefill and each sampled decode step replay a graph of the same kernels per layer
   detail::require_within_budget(detail::replay_steps(prefill) * double(1 + sampled.size()),
                                 "serving forecast", "the model's layers or experts");
-  f.prefill_ms = clock.forward_ms(prefill) + prefill_comm;
+  // the sampler's pass over each sequence's logits, every step (serve/fixed_costs.hpp)
+  const double sampling = detail::sampling_step_ms(gpu, r.batch, model.vocab_size);
+  f.prefill_ms = clock.forward_ms(prefill) + prefill_comm + sampling;
 
   const double step_comm = comm_ms(1);
   for (std::int64_t i : sampled) {
     const Workload w = make_workload(Mode::decode, r.batch, 1, r.prompt + i);
     f.decode_ms_at.emplace_back(
-        r.prompt + i,
-        clock.forward_ms(detail::serving_graph(gpu, shard, w, r.engine, types)) + step_comm);
+        r.prompt + i, clock.forward_ms(detail::serving_graph(gpu, shard, w, r.engine, types)) +
+                          step_comm + sampling);
   }
   // each step's time, linear between the sampled ones
   for (std::size_t k = 0; k + 1 < f.decode_ms_at.size(); ++k) {
@@ -155,8 +158,10 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   c.push_back(
       "Serving forecasts are checked through their kernels and against published serving "
       "measurements (data/published/serving.json, docs/serving-checks.md), not against runs "
-      "of this setup. Requests are a static batch that starts together; queueing, continuous "
-      "batching and sampling are not modelled.");
+      "of this setup. Requests are a static batch that starts together (serve --qps or "
+      "--concurrency simulates queueing and continuous batching); each step includes the "
+      "sampler's read of the logits, and the host's scheduling work is assumed hidden behind "
+      "the GPU (core/data/engines/serving.json).");
   if (r.tp > 1)
     c.push_back("Tensor parallelism over " + std::to_string(r.tp) + " GPUs: " + f.comm_model +
                 ", two per layer, not overlapped with compute.");

@@ -41,13 +41,15 @@ struct Loop {
   std::int64_t blocks_for(std::int64_t tokens) const {
     return (tokens + lim.block_tokens - 1) / lim.block_tokens;
   }
+  // when a request reaches the scheduler: its arrival and its host work (tokenisation)
+  double ready_ms(std::size_t i) const { return reqs[i].arrival_ms + reqs[i].host_ms; }
   void admit() {
-    while (next < issued && reqs[next].arrival_ms <= now) waiting.push_back(next++);
+    while (next < issued && ready_ms(next) <= now) waiting.push_back(next++);
   }
   // Nothing to run: jump to the next arrival.
   void idle() {
     if (next >= issued) throw Error("internal: the serving simulation has nothing to run");
-    now = std::max(now, reqs[next].arrival_ms);
+    now = std::max(now, ready_ms(next));
   }
   void finish(SimRequest& r, double at_ms) {
     r.finish_ms = at_ms;

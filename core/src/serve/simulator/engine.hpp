@@ -15,6 +15,7 @@ namespace tilecast::detail {
 struct SimRequest {
   double arrival_ms = 0;  // closed loop: set when its client's previous request finishes
   std::int64_t prompt = 0, output = 0;
+  double host_ms = 0;  // before it can be scheduled: tokenisation (serve/fixed_costs.hpp)
   // state
   std::int64_t known = 0;      // tokens known: prompt + generated
   std::int64_t computed = 0;   // tokens in the KV cache

@@ -8,6 +8,7 @@
 #include "common/checked.hpp"
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
+#include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
 #include "serve/simulator/engine.hpp"
@@ -138,9 +139,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   }
   double outputs = 0;
   std::int64_t longest = 0;
-  for (const auto& q : reqs) {
+  for (auto& q : reqs) {
     outputs += double(q.output);
     longest = std::max(longest, q.prompt + q.output);
+    q.host_ms = detail::request_host_ms(q.prompt);  // tokenisation before scheduling
   }
 
   // the KV cache, as vLLM sizes it

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "parallel/parallel.hpp"
+#include "serve/fixed_costs.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -33,6 +34,7 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
       types_(serving_types(gpu, r)),
       layers_(double(model.num_layers)),
       hidden_(double(model.hidden_size)),
+      vocab_(model.vocab_size),
       clock_(gpu, r.predictor, Engine::fused),
       all_reduce_(gpu, r.tp) {
   for (std::int64_t i = 0; i < model.num_layers; ++i)
@@ -101,7 +103,7 @@ double StepCost::step_ms(std::int64_t tokens, std::int64_t seqs, const Attention
     const std::int64_t hi = grid_next(lo);
     layers += (layers_ms(hi) - layers) * double(tokens - lo) / double(hi - lo);
   }
-  return layers + head_ms(seqs) + attention_ms(attention);
+  return layers + head_ms(seqs) + attention_ms(attention) + sampling_step_ms(gpu_, seqs, vocab_);
 }
 
 }  // namespace tilecast::detail

@@ -2,7 +2,8 @@
 // runs them) from the fused engine's kernel forecasts: the layers' token-row kernels and GEMMs at
 // the step's token count (forecast once per count on a grid, linear between), the logits of each
 // sequence, the attention of every sequence summed into one roofline per layer (as the fused
-// engine forecasts its attention kernel), and the tensor-parallel all-reduces.
+// engine forecasts its attention kernel), the tensor-parallel all-reduces and the sampler's pass
+// over the logits (serve/fixed_costs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,7 @@ class StepCost {
   ServingRequest r_;
   ServingTypes types_;
   double layers_ = 0, hidden_ = 0;
+  std::int64_t vocab_ = 0;
   std::int64_t window_ = 0;
   std::int64_t sliding_layers_ = 0, global_layers_ = 0;
   StepClock clock_;

@@ -1,0 +1,52 @@
+// Serving fixed costs from core/data/engines/serving.json (sources and assumptions there).
+#include "serve/fixed_costs.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/embedded_data.hpp"
+#include "forecast/kernel_times.hpp"
+#include "tilecast/error.hpp"
+
+namespace tilecast::detail {
+
+const ServingFixedCosts& serving_fixed_costs() {
+  static const ServingFixedCosts c = [] {
+    constexpr const char* kPath = "core/data/engines/serving.json";
+    const std::string_view text = embedded::find(kPath);
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (text.empty() || j.is_discarded() || !j.is_object())
+      throw Error(std::string(kPath) + " is missing or not valid JSON");
+    auto num = [&](const char* key, double lo, double hi) {
+      if (!j.contains(key) || !j[key].is_number() || !(j[key].get<double>() >= lo) ||
+          !(j[key].get<double>() <= hi))
+        throw Error(std::string(kPath) + ": field '" + key + "' must be a number from " +
+                    std::to_string(lo) + " to " + std::to_string(hi));
+      return j[key].get<double>();
+    };
+    ServingFixedCosts f;
+    f.sampling_logits_bytes = num("sampling_logits_bytes", 1, 8);
+    f.sampling_passes = num("sampling_passes", 0, 10);
+    f.tokenize_tokens_per_s = num("tokenize_tokens_per_s", 1, 1e9);
+    f.host_ms_per_step = num("host_ms_per_step", 0, 1e3);
+    f.host_ms_per_request = num("host_ms_per_request", 0, 1e3);
+    return f;
+  }();
+  return c;
+}
+
+double sampling_step_ms(const GpuSpec& gpu, std::int64_t seqs, std::int64_t vocab) {
+  const ServingFixedCosts& c = serving_fixed_costs();
+  const double logits = double(seqs) * double(vocab);
+  // a max/compare (or exp and add) per logit and pass; the read dominates
+  const double ms = fused_roofline_ms(gpu, DataType::fp32, 2 * logits * c.sampling_passes,
+                                      logits * c.sampling_logits_bytes * c.sampling_passes);
+  return ms + c.host_ms_per_step;
+}
+
+double request_host_ms(std::int64_t prompt_tokens) {
+  const ServingFixedCosts& c = serving_fixed_costs();
+  return double(prompt_tokens) / c.tokenize_tokens_per_s * 1e3 + c.host_ms_per_request;
+}
+
+}  // namespace tilecast::detail

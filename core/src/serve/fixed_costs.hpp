@@ -1,0 +1,30 @@
+// A serving engine's costs beyond its model's kernels (core/data/engines/serving.json): the
+// sampler's pass over the logits each step, the prompt's tokenisation for a served request,
+// and the host's per-step and per-request work (an assumption, stated in the file).
+#pragma once
+
+#include <cstdint>
+
+#include "tilecast/gpu_spec.hpp"
+
+namespace tilecast::detail {
+
+struct ServingFixedCosts {
+  double sampling_logits_bytes = 4;  // per logit the sampler reads (FP32)
+  double sampling_passes = 1;        // reads of each logits row per step
+  double tokenize_tokens_per_s = 0;  // the API server's tokeniser
+  double host_ms_per_step = 0;       // assumption: hidden behind the GPU
+  double host_ms_per_request = 0;    // assumption: hidden behind the GPU
+};
+
+const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once
+
+// One step's sampling of `seqs` sequences over a `vocab`-token vocabulary: the roofline of
+// reading their logits rows, plus the host's per-step work.
+double sampling_step_ms(const GpuSpec& gpu, std::int64_t seqs, std::int64_t vocab);
+
+// A served request's time before it can be scheduled: its prompt's tokenisation and the host's
+// per-request work.
+double request_host_ms(std::int64_t prompt_tokens);
+
+}  // namespace tilecast::detail

@@ -12,6 +12,7 @@ import { createEngine, type Engine } from './engine';
 export const CORE_CALLS = [
   'forecastModel',
   'forecastServing',
+  'simulateServing',
   'forecastKernel',
   'planParallel',
   'validateGpu',

@@ -11,6 +11,7 @@ import type {
   Recompute,
   Schedule,
   ServingForecast,
+  ServingLoadForecast,
   TilecastResponses,
   MegatronBreakdown,
 } from './generated/api';
@@ -18,6 +19,7 @@ import type {
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
+export type { ServingLoadForecast } from './generated/api';
 export type { MegatronPlan, MegatronPlanEntry } from './generated/api';
 export type {
   TrainingMemory,
@@ -165,6 +167,14 @@ export interface ServingRequest {
   predictor: Predictor;
 }
 
+// A serving simulation under load (api::forecast_serving with qps; docs/serving-load.md): the serve
+// request without its batch (the scheduler batches), Poisson arrivals at `qps`.
+export interface LoadRequest extends Omit<ServingRequest, 'batch'> {
+  qps: number;
+  requests: number;
+  seed: number;
+}
+
 type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Engine {
@@ -175,6 +185,7 @@ export interface Engine {
   validateModel(config: unknown): Answer<'validateModel'>;
   forecastModel(request: ModelRequest): AnyForecast;
   forecastServing(request: ServingRequest): ServingForecast; // no load fields: never a simulation
+  simulateServing(request: LoadRequest): ServingLoadForecast; // the same call with load fields
   forecastKernel(request: unknown): Answer<'forecastKernel'>;
   listSystems(): Answer<'listSystems'>;
   planParallel(request: PlanRequest): Answer<'planParallel'>;
@@ -209,7 +220,7 @@ export class ModelLoading extends Error {
 }
 
 // What the wrapper needs of tilecast.js beyond the Engine's calls.
-interface Forecaster extends Omit<Engine, 'whenModels' | 'onModelsChanged'> {
+interface Forecaster extends Omit<Engine, 'whenModels' | 'onModelsChanged' | 'simulateServing'> {
   loadModel(request: string): unknown;
 }
 
@@ -270,6 +281,11 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
     validateModel: guard((config) => tc.validateModel(config)),
     forecastModel: guard((request) => tc.forecastModel(request)),
     forecastServing: guard((request) => tc.forecastServing(request)),
+    // tilecast.js's one forecastServing answers a simulation when the request has load fields
+    simulateServing: guard(
+      (request: LoadRequest) =>
+        tc.forecastServing(request as unknown as ServingRequest) as unknown as ServingLoadForecast,
+    ),
     forecastKernel: guard((request) => tc.forecastKernel(request)),
     listSystems: guard(() => tc.listSystems()),
     planParallel: guard((request) => tc.planParallel(request)),

@@ -24,6 +24,12 @@ import {
   FORECAST_PRECISIONS,
   LORA_RANK_MAX,
   LORA_TARGETS,
+  LOAD_POINTS_MAX,
+  LOAD_POINTS_MIN,
+  LOAD_QPS_MAX,
+  LOAD_REQUESTS_MAX,
+  LOAD_REQUESTS_MIN,
+  LOAD_SEED_MAX,
   MODES,
   PAR_MAX,
   PRECISIONS,
@@ -34,6 +40,7 @@ import {
   SCHEDULES,
   SEQ_MAX,
   SERVE_ENGINES,
+  SLO_MS_MAX,
   SWEEP_MAX,
   TOKENS_MAX,
   TP_MAX,
@@ -71,6 +78,12 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('tp').value = String(s.tp);
   byId<HTMLSelectElement>('precision').value = s.precision;
   byId<HTMLSelectElement>('serve-engine').value = s.engine;
+  byId<HTMLInputElement>('load-qps').value = s.loadMaxQps > 0 ? String(s.loadMaxQps) : '';
+  byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
+  byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
+  byId<HTMLInputElement>('load-seed').value = String(s.loadSeed);
+  byId<HTMLInputElement>('slo-ttft').value = String(s.sloTtftMs);
+  byId<HTMLInputElement>('slo-tpot').value = String(s.sloTpotMs);
   byId<HTMLInputElement>('dp').value = String(s.dp);
   byId<HTMLInputElement>('train-tp').value = String(s.trainTp);
   byId<HTMLInputElement>('pp').value = String(s.pp);
@@ -123,6 +136,17 @@ function readSizesForm(): ModelSizes {
   } as ModelSizes;
 }
 
+// A positive number with at most six decimals ("12.5"), at most `max` (what a link carries exactly).
+function readPositive(id: string, label: string, max: number): number {
+  const raw = byId<HTMLInputElement>(id).value.trim();
+  const v = Number(raw);
+  if (!/^\d{1,9}(\.\d{1,6})?$/.test(raw) || !(v > 0) || v > max)
+    throw new Error(
+      `${label} must be a number above 0 and at most ${max.toLocaleString('en-US')} (six decimals at most).`,
+    );
+  return v;
+}
+
 function readWholeNumber(id: string, label: string, min: number, max: number): number {
   const raw = byId<HTMLInputElement>(id).value.trim();
   const range = `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
@@ -139,6 +163,7 @@ export function wireInputs(app: App): void {
   wireSizes();
   wireWorkload(app);
   wireServe(app);
+  wireLoad();
   wireTraining(app);
   wireFinetune(app);
   wireViews(app);
@@ -324,6 +349,38 @@ function wireServe(app: App): void {
   engine.addEventListener('change', () => {
     if ((SERVE_ENGINES as string[]).includes(engine.value)) update({ engine: engine.value as ServeEngine });
   });
+}
+
+// The serve view's load sweep: the largest rate (empty: from the forecast), the rates, requests
+// per rate, seed and the SLO typed; one that cannot be read leaves the last plot, dimmed, saying why.
+function wireLoad(): void {
+  const fields: [string, (id: string) => number][] = [
+    [
+      'load-qps',
+      (id) => (byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, 'Largest rate', LOAD_QPS_MAX)),
+    ],
+    ['load-points', (id) => readWholeNumber(id, 'Rates simulated', LOAD_POINTS_MIN, LOAD_POINTS_MAX)],
+    ['load-requests', (id) => readWholeNumber(id, 'Requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX)],
+    ['load-seed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
+    ['slo-ttft', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
+    ['slo-tpot', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
+  ];
+  const onLoad = () => {
+    const values: number[] = [];
+    for (const [id, read] of fields) {
+      try {
+        values.push(read(id));
+        byId(id).setAttribute('aria-invalid', 'false');
+      } catch (e) {
+        byId(id).setAttribute('aria-invalid', 'true');
+        update({ ui: { loadError: errorMessage(e) } }, true);
+        return;
+      }
+    }
+    const [loadMaxQps, loadPoints, loadRequests, loadSeed, sloTtftMs, sloTpotMs] = values;
+    update({ loadMaxQps, loadPoints, loadRequests, loadSeed, sloTtftMs, sloTpotMs, ui: { loadError: '' } }, true);
+  };
+  for (const [id] of fields) byId(id).addEventListener('input', onLoad);
 }
 
 // The model forecast's precision and torch.compile, and the multi-GPU training

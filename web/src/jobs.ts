@@ -29,6 +29,7 @@ export const jobStats: Record<Slot, SlotStats> = {
   sweep: emptyStats(),
   compare: emptyStats(),
   serve: emptyStats(),
+  load: emptyStats(),
   plan: emptyStats(),
   roofline: emptyStats(),
   fit: emptyStats(),

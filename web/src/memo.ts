@@ -1,17 +1,27 @@
 // Every model forecast the page shows goes through here: results (and errors) are
 // remembered by request, so the same request is computed once however many views
 // ask for it (the forecast card, a compare row, a sweep point, an export).
-import { isMegatron, type AnyForecast, type ModelRequest, type ServingForecast, type ServingRequest } from './engine';
+import {
+  isMegatron,
+  type AnyForecast,
+  type LoadRequest,
+  type ModelRequest,
+  type ServingForecast,
+  type ServingLoadForecast,
+  type ServingRequest,
+} from './engine';
 import type { Task } from './jobs';
 
 // A forecast that needs a learned model fetched on demand is answered once the model is in (the
 // forecaster's thread waits for it, core_worker.ts): no result here ever says "loading".
 export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string };
 export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
+export type LoadResult = { ok: true; f: ServingLoadForecast } | { ok: false; error: string };
+type AnyResult = Result | ServeResult | LoadResult;
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
 const CAPACITY = 600;
-const results = new Map<string, Result | ServeResult>(); // insertion order = least recently used first
+const results = new Map<string, AnyResult>(); // insertion order = least recently used first
 
 // computed: core calls answered; hits: requests answered from memory.
 export const memoStats = { computed: 0, hits: 0 };
@@ -42,7 +52,7 @@ export function requestKey(r: ModelRequest): string {
   return `${par}|cp${r.cp}|ep${r.ep ?? ''}|v${r.virtual_stages}|sp${r.sequence_parallel ? 1 : 0}|${r.attention ?? ''}|t${r.tokens ?? ''}|do${r.distributed_optimizer ?? ''}|ov${r.overlap_grad_reduce ?? ''}`;
 }
 
-function remember<R extends Result | ServeResult>(key: string, r: R): R {
+function remember<R extends AnyResult>(key: string, r: R): R {
   results.set(key, r);
   if (results.size > CAPACITY) results.delete(results.keys().next().value as string);
   return r;
@@ -53,7 +63,7 @@ export function peek(request: ModelRequest, key = requestKey(request)): Result |
   return lookup(key) as Result | undefined;
 }
 
-function lookup(key: string): Result | ServeResult | undefined {
+function lookup(key: string): AnyResult | undefined {
   const r = results.get(key);
   if (r) {
     memoStats.hits += 1;
@@ -65,12 +75,9 @@ function lookup(key: string): Result | ServeResult | undefined {
 
 // Requests being computed: a second job asking for one (the comparison's row of the card's
 // GPU while the card's forecast is on its way) waits for that answer instead of asking again.
-const computing = new Map<string, Promise<Result | ServeResult | undefined>>();
+const computing = new Map<string, Promise<AnyResult | undefined>>();
 
-function computeOnce(
-  key: string,
-  compute: () => Promise<Result | ServeResult | undefined>,
-): Promise<Result | ServeResult | undefined> {
+function computeOnce(key: string, compute: () => Promise<AnyResult | undefined>): Promise<AnyResult | undefined> {
   const other = computing.get(key);
   const p = (async () => (other && (await other)) || results.get(key) || compute())();
   computing.set(key, p);
@@ -82,16 +89,16 @@ function computeOnce(
 
 // A forecast to compute (jobs.ts): the core's answer (or its message) is remembered under
 // `key`; a superseded call remembers nothing.
-function coreTask(key: string, name: 'forecastModel' | 'forecastServing', request: unknown): Task {
+function coreTask(key: string, name: 'forecastModel' | 'forecastServing' | 'simulateServing', request: unknown): Task {
   return {
     peek: () => lookup(key),
     run: (ask) =>
       computeOnce(key, async () => {
-        const a = await ask<AnyForecast | ServingForecast>(name, request);
+        const a = await ask<AnyForecast | ServingForecast | ServingLoadForecast>(name, request);
         if (!a.ok && 'superseded' in a) return undefined;
         memoStats.computed += 1;
         // the call's name says which: a model forecast or a serving one
-        return remember(key, (a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error }) as Result | ServeResult);
+        return remember(key, (a.ok ? { ok: true, f: a.value } : { ok: false, error: a.error }) as AnyResult);
       }),
   };
 }
@@ -140,6 +147,20 @@ export function peekServing(request: ServingRequest, key = servingKey(request)):
 
 export function servingTask(request: ServingRequest): Task {
   return coreTask(servingKey(request), 'forecastServing', request);
+}
+
+// ---- serving simulations under load (the serve view's load sweep) -----------
+
+export function loadKey(r: LoadRequest): string {
+  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}`;
+}
+
+export function peekLoad(request: LoadRequest, key = loadKey(request)): LoadResult | undefined {
+  return lookup(key) as LoadResult | undefined;
+}
+
+export function loadTask(request: LoadRequest): Task {
+  return coreTask(loadKey(request), 'simulateServing', request);
 }
 
 export function forgetAll(): void {

@@ -13,6 +13,10 @@ export const PALETTE = {
   prefill: '#0369a1',
   decode: '#be185d',
   beyond: '#a8a29e',
+  // serving under load: the median (P50) beside the P99 (prefill, decode above) and the SLO's line
+  prefill_p50: '#7dd3fc',
+  decode_p50: '#f9a8d4',
+  slo: '#111827',
   // time by kind of operation (the eager and compiled engines' breakdown)
   gemm: '#1e3a8a',
   attention_bmm: '#7b5cd6',

@@ -15,14 +15,30 @@ import { syncLink } from './link';
 import {
   forecastShown,
   forecastTask,
+  loadKey,
+  loadTask,
   peek,
+  peekLoad,
   peekServing,
   requestKey,
   servingKey,
   servingTask,
+  type LoadResult,
   type Result,
   type ServeResult,
 } from './memo';
+import {
+  autoMaxQps,
+  capacityRequest,
+  clearLoad,
+  loadCommand,
+  loadPoint,
+  loadRates,
+  loadRequestFor,
+  renderLoad,
+  renderLoadAssumptions,
+  type LoadPoint,
+} from './load_view';
 import { customModelName, fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, SIZES, VIEWS, isMegatronState, trainGpus, type State, type View } from './state';
 import {
@@ -184,6 +200,7 @@ export function render(app: App): void {
     shownResult = r;
   } else {
     cancel('serve');
+    cancel('load');
     // The forecast view's own request carries the multi-GPU fields; the comparison
     // and the sweep forecast one GPU each.
     const request = requestFor(app, undefined, undefined, s.view === 'forecast');
@@ -437,8 +454,13 @@ function showServe(app: App): ServeResult | undefined {
     text('serve-stale-note', why ? `Not updated: ${lowerFirst(why)}` : '');
   }
   text('model-config-error', ui.configError || (s.model === CUSTOM && !r.ok ? `No serving forecast: ${r.error}` : ''));
-  if (r.ok) showServeCharts(app, r.f);
-  else cancel('serve');
+  if (r.ok) {
+    showServeCharts(app, r.f);
+    showLoad(app, r.f);
+  } else {
+    cancel('serve');
+    cancel('load');
+  }
   return r;
 }
 
@@ -479,6 +501,71 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
   const done = `${points.batch.length + points.context.length} serving forecasts${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}`;
   text('serve-status', failed.length ? `${done}; ${failed.length} could not be forecast: ${failed[0]}` : `${done}.`);
   byId('serve-status').dataset.points = String(points.batch.length + points.context.length);
+}
+
+// ---- under load ------------------------------------------------------------
+
+// The load sweep: its largest rate (the user's, or from a static forecast at the largest batch:
+// a job of one forecast first), then one simulation per rate, a job off the input path with
+// progress between rates. The SLO is checked here, not sent: changing it redraws at once.
+function showLoad(app: App, f: import('./engine').ServingForecast): void {
+  const { state: s, ui } = app;
+  text('load-error', ui.loadError);
+  if (changed('load-stale', [ui.loadError])) byId('load-panel').classList.toggle('stale', ui.loadError !== '');
+  const qpsInput = byId<HTMLInputElement>('load-qps');
+  let maxQps = s.loadMaxQps;
+  if (maxQps === 0) {
+    const capRequest = capacityRequest(app, f);
+    const cap = capRequest.batch === f.batch ? { ok: true as const, f } : peekServing(capRequest);
+    if (!cap) {
+      busy('load-panel', true);
+      text('load-status', 'Forecasting the largest batch to choose the request rates…');
+      fillTasks('load', `cap|${servingKey(capRequest)}`, [servingTask(capRequest)], requestRender);
+      return;
+    }
+    maxQps = cap.ok ? autoMaxQps(cap.f) : autoMaxQps(f);
+    if (changed('load-auto', [maxQps])) qpsInput.placeholder = `auto: ${maxQps}`;
+  }
+  const rates = loadRates(maxQps, s.loadPoints);
+  const requests = rates.map((q) => loadRequestFor(app, q));
+  const key = requests.map((r) => loadKey(r)).join('\n');
+  const results: LoadResult[] = [];
+  for (const r of requests) {
+    const known = peekLoad(r);
+    if (!known) break;
+    results.push(known);
+    if (!known.ok) break;
+  }
+  const failed = results.find((r) => !r.ok);
+  busy('load-panel', !failed && results.length < requests.length);
+  if (!failed && results.length < requests.length) {
+    const status = byId('load-status');
+    delete status.dataset.points;
+    text(
+      'load-status',
+      `Simulating ${s.loadRequests.toLocaleString('en-US')} requests at each of ${rates.length} rates up to ${maxQps} requests/s: ${results.length} of ${rates.length} done…`,
+    );
+    fillTasks('load', key, requests.map(loadTask), requestRender, { stopOnError: true, each: requestRender });
+    return;
+  }
+  if (failed && !failed.ok) {
+    if (changed('load-draw', [key, 'error'])) clearLoad();
+    text('load-status', `No simulation: ${failed.error}`);
+    byId('load-status').dataset.points = '0';
+    return;
+  }
+  const slo = { ttftMs: s.sloTtftMs, tpotMs: s.sloTpotMs };
+  if (!changed('load-draw', [key, slo.ttftMs, slo.tpotMs])) return;
+  const points: LoadPoint[] = results.map((r, i) => loadPoint(rates[i], (r as LoadResult & { ok: true }).f));
+  renderLoad(points, slo);
+  const first = (results[0] as LoadResult & { ok: true }).f;
+  renderLoadAssumptions(first, loadCommand(requests[0]));
+  const ms = jobMs(key);
+  text(
+    'load-status',
+    `${points.length} rates, ${(points.length * s.loadRequests).toLocaleString('en-US')} requests simulated${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}.`,
+  );
+  byId('load-status').dataset.points = String(points.length);
 }
 
 // ---- plans -----------------------------------------------------------------

@@ -3,8 +3,8 @@
 // prec and engine; the model forecast's precision, torch.compile and multi-GPU
 // training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
 // cp, ep, vpp, sp, attn, tokens, dopt (distributed optimizer), overlap (gradient reduction
-// overlapped with the backward pass); LoRA / QLoRA fine-tuning: ft, lrank, ltgt) appear only when not
-// their default; links without them open with the defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
+// overlapped with the backward pass); LoRA / QLoRA fine-tuning: ft, lrank, ltgt; the serve view's
+// load sweep: lqps, lpts, lreq, lseed, sttft, stpot) appear only when not their default; links without them open with the defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
 // in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
 // travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers
@@ -96,6 +96,15 @@ export interface State {
   finetune: FinetuneChoice;
   loraRank: number;
   loraTargets: LoraTargets;
+  // The serve view's "Under load" sweep (load_view.ts; docs/serving-load.md): Poisson arrivals at
+  // loadPoints rates up to loadMaxQps (0: 1.5 x the static forecast's capacity), loadRequests
+  // requests per rate from loadSeed; the SLO at P99 (ms) is checked on the page, not sent.
+  loadMaxQps: number;
+  loadPoints: number;
+  loadRequests: number;
+  loadSeed: number;
+  sloTtftMs: number;
+  sloTpotMs: number;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -138,6 +147,12 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   finetune: 'full',
   loraRank: 16,
   loraTargets: 'attention',
+  loadMaxQps: 0,
+  loadPoints: 8,
+  loadRequests: 1000,
+  loadSeed: 0,
+  sloTtftMs: 500,
+  sloTpotMs: 50,
 });
 
 // The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
@@ -156,6 +171,14 @@ export const SEQ_MAX = 1 << 20;
 export const SWEEP_MAX = 256;
 export const TOKENS_MAX = 1 << 20; // prompt and output tokens
 export const TP_MAX = 64;
+// The load sweep's bounds (the core's work budget refuses far less than their product at long outputs).
+export const LOAD_QPS_MAX = 100_000; // requests/s
+export const LOAD_POINTS_MIN = 2;
+export const LOAD_POINTS_MAX = 32;
+export const LOAD_REQUESTS_MIN = 10;
+export const LOAD_REQUESTS_MAX = 20_000;
+export const LOAD_SEED_MAX = 999_999_999;
+export const SLO_MS_MAX = 10_000_000;
 export const PAR_MAX = 4096; // dp, tp, pp, cp, ep, virtual stages and micro-batches each (the core checks the system)
 export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
 export const LORA_RANK_MAX = 1024; // the core's kMaxLoraRank
@@ -387,6 +410,15 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.finetune !== d.finetune) q.set('ft', s.finetune);
   if (s.loraRank !== d.loraRank) q.set('lrank', String(s.loraRank));
   if (s.loraTargets !== d.loraTargets) q.set('ltgt', s.loraTargets);
+  // The serve view's load sweep (not the embed card's), each field only when not its default.
+  if (!embed && s.view === 'serve') {
+    if (s.loadMaxQps !== d.loadMaxQps) q.set('lqps', String(s.loadMaxQps));
+    if (s.loadPoints !== d.loadPoints) q.set('lpts', String(s.loadPoints));
+    if (s.loadRequests !== d.loadRequests) q.set('lreq', String(s.loadRequests));
+    if (s.loadSeed !== d.loadSeed) q.set('lseed', String(s.loadSeed));
+    if (s.sloTtftMs !== d.sloTtftMs) q.set('sttft', String(s.sloTtftMs));
+    if (s.sloTpotMs !== d.sloTpotMs) q.set('stpot', String(s.sloTpotMs));
+  }
   q.set('v', version);
   const fragment = new URLSearchParams();
   let configLeftOut = false;
@@ -437,6 +469,20 @@ function parseInt(text: string, name: string, min: number, max: number, problems
   const v = Number(text);
   if (v < min || v > max) {
     problems.push(`The link's ${name} ${v} is outside ${min}–${max}.`);
+    return null;
+  }
+  return v;
+}
+
+// A positive decimal ("12.5"), at most `max`; else a sentence in `problems` and null.
+function parsePositive(text: string, name: string, max: number, problems: string[]): number | null {
+  const v = Number(text);
+  if (!/^\d{1,9}(\.\d{1,6})?$/.test(text) || !(v > 0)) {
+    problems.push(`The link's ${name} "${clip(text)}" is not a positive number.`);
+    return null;
+  }
+  if (v > max) {
+    problems.push(`The link's ${name} ${v} is above ${max.toLocaleString('en-US')}.`);
     return null;
   }
   return v;
@@ -499,6 +545,12 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'ft',
     'lrank',
     'ltgt',
+    'lqps',
+    'lpts',
+    'lreq',
+    'lseed',
+    'sttft',
+    'stpot',
   ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
@@ -696,6 +748,22 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     if (cmpServe === '1' || cmpServe === '0') s.compareServing = cmpServe === '1';
     else problems.push(`The link's cmpserve "${clip(cmpServe)}" is not 1 or 0.`);
   }
+  const lqps = p.get('lqps');
+  if (lqps !== null) s.loadMaxQps = parsePositive(lqps, 'largest request rate', LOAD_QPS_MAX, problems) ?? s.loadMaxQps;
+  const lpts = p.get('lpts');
+  if (lpts !== null)
+    s.loadPoints =
+      parseInt(lpts, 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, problems) ?? s.loadPoints;
+  const lreq = p.get('lreq');
+  if (lreq !== null)
+    s.loadRequests =
+      parseInt(lreq, 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, problems) ?? s.loadRequests;
+  const lseed = p.get('lseed');
+  if (lseed !== null) s.loadSeed = parseInt(lseed, 'arrival seed', 0, LOAD_SEED_MAX, problems) ?? s.loadSeed;
+  const sttft = p.get('sttft');
+  if (sttft !== null) s.sloTtftMs = parsePositive(sttft, 'TTFT SLO (ms)', SLO_MS_MAX, problems) ?? s.sloTtftMs;
+  const stpot = p.get('stpot');
+  if (stpot !== null) s.sloTpotMs = parsePositive(stpot, 'TPOT SLO (ms)', SLO_MS_MAX, problems) ?? s.sloTpotMs;
   const embedParam = p.get('embed');
   return { state: s, problems, version: p.get('v'), embed: embedParam === '1' || embedParam === 'true', empty };
 }

@@ -16,6 +16,7 @@ export interface Ui {
   seqInvalid: boolean;
   sweepError: string; // the sweep size input's own error
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
+  loadError: string; // the load sweep's rate, count, seed or SLO that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
   finetuneError: string; // the LoRA rank that cannot be read
   planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
@@ -35,6 +36,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   seqInvalid: false,
   sweepError: '',
   serveError: '',
+  loadError: '',
   trainError: '',
   finetuneError: '',
   planWanted: '',

@@ -7,13 +7,14 @@
 // Two lanes of one worker kind: the card the user is typing into never waits behind a sweep.
 import type { CoreCall, WorkerAnswer, WorkerAsk, WorkerNote } from './core_worker';
 
-export type Slot = 'card' | 'sweep' | 'compare' | 'serve' | 'plan' | 'roofline' | 'fit';
+export type Slot = 'card' | 'sweep' | 'compare' | 'serve' | 'load' | 'plan' | 'roofline' | 'fit';
 type Lane = 'input' | 'background';
 const LANE: Record<Slot, Lane> = {
   card: 'input',
   sweep: 'background',
   compare: 'background',
   serve: 'background',
+  load: 'background',
   plan: 'background',
   roofline: 'background',
   fit: 'background',
@@ -34,6 +35,7 @@ export const workerStats = { workers: 0, calls: 0, dropped: 0, endedSuperseded: 
 const REDUCE: Record<CoreCall, string> = {
   forecastModel: 'reduce the batch size, the sequence length, the micro-batches or the GPUs',
   forecastServing: 'reduce the output tokens, the prompt or the batch size',
+  simulateServing: 'reduce the requests per rate, the output tokens or the prompt',
   forecastKernel: 'reduce the kernel sizes',
   planParallel: 'search fewer GPUs',
   validateGpu: 'shorten the GPU spec',
@@ -42,6 +44,7 @@ const REDUCE: Record<CoreCall, string> = {
 const WHAT: Record<CoreCall, string> = {
   forecastModel: 'The forecast',
   forecastServing: 'The serving forecast',
+  simulateServing: 'The serving simulation',
   forecastKernel: 'The kernel forecast',
   planParallel: 'The plan search',
   validateGpu: 'Checking the GPU spec',

@@ -1,0 +1,219 @@
+// The serve view's "Under load" panel (issue 30 item 2): the serving simulator (docs/serving-load.md)
+// run at several Poisson request rates, its P50 and P99 TTFT and TPOT plotted against requests/s
+// with the SLO's lines, the highest rate meeting the SLO said in words, the simulator's
+// assumptions beside. Builds the requests and draws what it is given; render.ts runs the jobs.
+import type { App } from './app';
+import { gpuField, modelField, servingRequestFor } from './app';
+import { drawChart } from './draw';
+import { byId, setText } from './dom';
+import type { LoadRequest, ServingForecast, ServingLoadForecast, ServingRequest } from './engine';
+import { fmtMs, fmtRate } from './format';
+import { PALETTE, markKinds, type Kind } from './palette';
+import { renderCaveats } from './views';
+
+// The largest rate when none is given: this many times the static forecast's capacity (past
+// saturation, so the knee shows), and that capacity's batch at most (vLLM's max_num_seqs).
+export const AUTO_HEADROOM = 1.5;
+export const CAPACITY_BATCH_MAX = 256;
+
+// `v` to `digits` significant digits (the rates the page asks for and shows).
+export function roundSig(v: number, digits: number): number {
+  return Number(v.toPrecision(digits));
+}
+
+// The static forecast whose throughput gives the default largest rate: the batch that fits (at
+// most CAPACITY_BATCH_MAX), every request prefilled together then decoded.
+export function capacityRequest(app: App, f: ServingForecast): ServingRequest {
+  return servingRequestFor(app, { batch: Math.max(1, Math.min(f.max_batch, CAPACITY_BATCH_MAX)) });
+}
+
+// Requests/s that static batch serves (batch / whole request time), times AUTO_HEADROOM, to two
+// significant digits; 1 when the forecast gives nothing usable.
+export function autoMaxQps(cap: ServingForecast): number {
+  const perS = (cap.batch * 1000) / cap.total_ms;
+  return Number.isFinite(perS) && perS > 0 ? roundSig(perS * AUTO_HEADROOM, 2) : 1;
+}
+
+// `points` rates evenly spaced up to maxQps (max/points, 2 max/points, ..., max), three
+// significant digits each, duplicates (tiny rates) left out.
+export function loadRates(maxQps: number, points: number): number[] {
+  const out: number[] = [];
+  for (let i = 1; i <= points; i++) {
+    const r = roundSig((maxQps * i) / points, 3);
+    if (r > 0 && !out.includes(r)) out.push(r);
+  }
+  return out;
+}
+
+// The simulation at one rate: the serve view's request (its batch left out: the scheduler batches).
+export function loadRequestFor(app: App, qps: number): LoadRequest {
+  const s = app.state;
+  return {
+    gpu: gpuField(s),
+    model: modelField(s),
+    prompt: s.prompt,
+    output: s.output,
+    tp: s.tp,
+    precision: s.precision,
+    engine: s.engine,
+    predictor: s.predictor,
+    qps,
+    requests: s.loadRequests,
+    seed: s.loadSeed,
+  };
+}
+
+// The same simulation on the command line (catalog GPU and model only), for the assumptions.
+export function loadCommand(r: LoadRequest): string | null {
+  if (typeof r.gpu !== 'string' || typeof r.model !== 'string') return null;
+  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision} --qps R --requests ${r.requests} --seed ${r.seed} --json`;
+}
+
+export interface LoadPoint {
+  qps: number; // the asked rate
+  ttft: { p50: number; p99: number };
+  tpot: { p50: number; p99: number };
+  e2e: { p50: number; p99: number };
+  requests_per_s: number; // served
+}
+
+export function loadPoint(qps: number, f: ServingLoadForecast): LoadPoint {
+  return {
+    qps,
+    ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
+    tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
+    e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
+    requests_per_s: f.requests_per_s,
+  };
+}
+
+export interface Slo {
+  ttftMs: number;
+  tpotMs: number;
+}
+
+export function meetsSlo(p: LoadPoint, slo: Slo): boolean {
+  return p.ttft.p99 <= slo.ttftMs && p.tpot.p99 <= slo.tpotMs;
+}
+
+// The highest rate of the sweep below which every rate meets the SLO at P99 (0: not even the
+// lowest), and the sentence saying it.
+export function sloVerdict(points: LoadPoint[], slo: Slo): { maxQps: number; words: string } {
+  const target = `P99 TTFT ≤ ${fmtMs(slo.ttftMs)} and P99 TPOT ≤ ${fmtMs(slo.tpotMs)}`;
+  const firstMiss = points.findIndex((p) => !meetsSlo(p, slo));
+  const rate = (p: LoadPoint) => `${fmtRate(p.qps)} requests/s`;
+  if (firstMiss === -1) {
+    const last = points[points.length - 1];
+    return {
+      maxQps: last?.qps ?? 0,
+      words: `Every rate simulated meets the SLO (${target}), up to ${last ? rate(last) : '—'}: raise the largest rate to find where it stops.`,
+    };
+  }
+  const miss = points[firstMiss];
+  const why = [
+    miss.ttft.p99 > slo.ttftMs ? `P99 TTFT is ${fmtMs(miss.ttft.p99)}` : '',
+    miss.tpot.p99 > slo.tpotMs ? `P99 TPOT is ${fmtMs(miss.tpot.p99)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  if (firstMiss === 0)
+    return {
+      maxQps: 0,
+      words: `No rate simulated meets the SLO (${target}): at the lowest, ${rate(miss)}, ${why}. Lower the largest rate, or loosen the SLO.`,
+    };
+  const best = points[firstMiss - 1];
+  return {
+    maxQps: best.qps,
+    words: `Meets the SLO (${target}) up to ${rate(best)} of the rates simulated; at ${rate(miss)} ${why}.`,
+  };
+}
+
+// What the simulation assumed, from its answer (one rate's: they share every setting but the rate).
+export function loadAssumptions(f: ServingLoadForecast, command: string | null): string {
+  const gpus = f.tp === 1 ? 'one GPU' : `${f.tp} GPUs in tensor parallel`;
+  const scheduler =
+    f.scheduler === 'continuous'
+      ? "vLLM v1's scheduler (continuous batching, chunked prefill, preemption by recompute when the KV cache is full)"
+      : `the ${f.scheduler} scheduler`;
+  return (
+    `Each rate: ${f.requests.toLocaleString('en-US')} requests arriving as a Poisson stream (seed ${f.seed}), every one ${f.prompt ?? '?'} prompt and ${f.output ?? '?'} output tokens, on one replica of ${gpus}; ${scheduler}, at most ${f.max_seqs} sequences and ${f.max_batch_tokens.toLocaleString('en-US')} tokens a step, a KV cache of ${f.kv_blocks.toLocaleString('en-US')} blocks of ${f.block_tokens} tokens (${Math.round(f.gpu_memory_utilization * 100)} % of the memory). ` +
+    `Requests/s on the axis are the rates asked; TTFT and TPOT as vLLM's benchmark measures them.` +
+    (command ? ` Each point is \`${command}\`.` : '')
+  );
+}
+
+type Metric = 'ttft' | 'tpot';
+
+function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: number): void {
+  const canvas = byId<HTMLCanvasElement>(id);
+  const [p99Kind, p50Kind]: [Kind, Kind] = metric === 'ttft' ? ['prefill', 'prefill_p50'] : ['decode', 'decode_p50'];
+  const name = metric === 'ttft' ? 'TTFT' : 'TPOT';
+  canvas.dataset.points = String(points.length);
+  canvas.dataset.slo = String(sloMs);
+  markKinds(canvas, [p99Kind, p50Kind, 'slo']);
+  drawChart(canvas, {
+    type: 'line',
+    data: {
+      labels: points.map((p) => fmtRate(p.qps)),
+      datasets: [
+        {
+          label: `P99 ${name}`,
+          data: points.map((p) => p[metric].p99),
+          borderColor: PALETTE[p99Kind],
+          backgroundColor: PALETTE[p99Kind],
+        },
+        {
+          label: `P50 ${name}`,
+          data: points.map((p) => p[metric].p50),
+          borderColor: PALETTE[p50Kind],
+          backgroundColor: PALETTE[p50Kind],
+        },
+        {
+          label: `SLO ${fmtMs(sloMs)}`,
+          data: points.map(() => sloMs),
+          borderColor: PALETTE.slo,
+          backgroundColor: PALETTE.slo,
+          borderDash: [6, 4],
+          pointRadius: 0,
+        },
+      ],
+    },
+    options: {
+      interaction: { mode: 'index', intersect: false },
+      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}` } } },
+      scales: {
+        x: { title: { display: true, text: 'requests/s' } },
+        // TTFT grows by orders of magnitude once requests queue: a log axis keeps the low rates readable.
+        y:
+          metric === 'ttft'
+            ? { type: 'logarithmic', title: { display: true, text: 'ms (log scale)' } }
+            : { beginAtZero: true, title: { display: true, text: 'ms' } },
+      },
+    },
+  });
+}
+
+// The plot, the verdict and the points (data-sweep: the exact numbers, for tests and tools).
+export function renderLoad(points: LoadPoint[], slo: Slo): void {
+  drawLoadChart('load-ttft-chart', 'ttft', points, slo.ttftMs);
+  drawLoadChart('load-tpot-chart', 'tpot', points, slo.tpotMs);
+  const verdict = sloVerdict(points, slo);
+  const box = byId('load-verdict');
+  setText(box, verdict.words);
+  box.dataset.maxQps = String(verdict.maxQps);
+  byId('load-panel').dataset.sweep = JSON.stringify(points);
+}
+
+export function renderLoadAssumptions(f: ServingLoadForecast, command: string | null): void {
+  setText(byId('load-assumptions'), loadAssumptions(f, command));
+  renderCaveats(byId('load-caveats'), f.caveats ?? []);
+}
+
+// Nothing to plot (an error): the charts and words of an earlier sweep go.
+export function clearLoad(): void {
+  setText(byId('load-verdict'), '');
+  setText(byId('load-assumptions'), '');
+  renderCaveats(byId('load-caveats'), []);
+  delete byId('load-panel').dataset.sweep;
+  delete byId('load-verdict').dataset.maxQps;
+}

@@ -1,0 +1,238 @@
+// Browser tests of the serve view's "Under load" panel (issue 30 item 2): each point of the page's
+// sweep equals `tilecast serve ... --qps R --requests N --seed S --json` of the same request, the
+// default largest rate follows the static forecast, the link carries the sweep's fields (only when
+// not default) and reopens it exactly, a damaged value gets its own notice, and the SLO's line and
+// the stated highest rate follow the SLO inputs without simulating again.
+// Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson } from './helpers.mjs';
+import { startPages } from './support/browser.mjs';
+
+let pages;
+let base;
+const open = (query) => pages.open(query);
+
+before(async () => {
+  pages = await startPages();
+  base = pages.base;
+});
+
+after(async () => {
+  await pages?.close();
+});
+
+const REQ = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, precision: 'bf16' };
+const SERVE_QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=1&prompt=${REQ.prompt}&out=${REQ.output}&prec=${REQ.precision}&engine=fused`;
+
+// The CLI's simulation of one rate.
+function native(qps, requests, seed) {
+  return cliJson([
+    'serve',
+    '--gpu',
+    REQ.gpu,
+    '--model',
+    REQ.model,
+    '--prompt',
+    String(REQ.prompt),
+    '--output',
+    String(REQ.output),
+    '--precision',
+    REQ.precision,
+    '--qps',
+    String(qps),
+    '--requests',
+    String(requests),
+    '--seed',
+    String(seed),
+    '--json',
+  ]);
+}
+
+// The sweep on screen once `points` rates are drawn: [{qps, ttft, tpot, e2e, requests_per_s}].
+async function shownSweep(page, points) {
+  await page.waitForSelector(`#load-status[data-points="${points}"]`, { timeout: 90000 });
+  return JSON.parse(await page.locator('#load-panel').getAttribute('data-sweep'));
+}
+
+// The page's rule: the highest rate below which every rate meets both P99 SLOs (0: none).
+function expectedMax(points, ttft, tpot) {
+  let best = 0;
+  for (const p of points) {
+    if (p.ttft.p99 > ttft || p.tpot.p99 > tpot) break;
+    best = p.qps;
+  }
+  return best;
+}
+
+const verdictMax = async (page) => Number(await page.locator('#load-verdict').getAttribute('data-max-qps'));
+
+test("the load sweep's points equal `tilecast serve --qps R --requests N --seed S --json`; the link reopens it", async () => {
+  const query = `${SERVE_QUERY}&lqps=40&lpts=4&lreq=300&lseed=3&sttft=400&stpot=30`;
+  const page = await open(query);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+  const sweep = await shownSweep(page, 4);
+  assert.deepEqual(
+    sweep.map((p) => p.qps),
+    [10, 20, 30, 40],
+  );
+  for (const p of sweep) {
+    const f = native(p.qps, 300, 3);
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
+      {
+        ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
+        tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
+        e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
+        requests_per_s: f.requests_per_s,
+      },
+      `${p.qps} requests/s`,
+    );
+  }
+  // The assumptions name the simulation, its command and the simulator's caveats.
+  const assumptions = await page.locator('#load-assumptions').textContent();
+  assert.match(assumptions, /300 requests arriving as a Poisson stream \(seed 3\)/);
+  assert.match(
+    assumptions,
+    /tilecast serve --gpu h100-sxm --model llama3-8b --prompt 512 --output 128 --precision bf16 --qps R --requests 300 --seed 3 --json/,
+  );
+  const caveats = native(10, 300, 3).caveats;
+  assert.ok(caveats.length > 0);
+  assert.equal(Number(await page.locator('#load-caveats').getAttribute('data-count')), caveats.length);
+  // The verdict and the SLO's lines.
+  assert.equal(await verdictMax(page), expectedMax(sweep, 400, 30));
+  assert.equal(await page.locator('#load-ttft-chart').getAttribute('data-slo'), '400');
+  assert.equal(await page.locator('#load-tpot-chart').getAttribute('data-slo'), '30');
+  // The link carries the fields as given and reopens the same sweep, inputs and verdict.
+  const link = await page.locator('#share-link').inputValue();
+  for (const part of ['lqps=40', 'lpts=4', 'lreq=300', 'lseed=3', 'sttft=400', 'stpot=30'])
+    assert.ok(link.includes(part), `${part} in ${link}`);
+  const again = await open(link.slice(base.length));
+  assert.deepEqual(await shownSweep(again, 4), sweep);
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  const inputs = {};
+  for (const id of ['load-qps', 'load-points', 'load-requests', 'load-seed', 'slo-ttft', 'slo-tpot'])
+    inputs[id] = await again.locator(`#${id}`).inputValue();
+  assert.deepEqual(inputs, {
+    'load-qps': '40',
+    'load-points': '4',
+    'load-requests': '300',
+    'load-seed': '3',
+    'slo-ttft': '400',
+    'slo-tpot': '30',
+  });
+  assert.equal(await verdictMax(again), await verdictMax(page));
+  for (const p of [page, again]) await p.close();
+});
+
+test('the SLO line and the highest rate meeting it follow the SLO inputs, without simulating again', async () => {
+  const page = await open(`${SERVE_QUERY}&lqps=40&lpts=4&lreq=300&lseed=3`);
+  const sweep = await shownSweep(page, 4);
+  const started = await page.evaluate(() => window.tilecastPage.jobs.load.started);
+  const setSlo = async (ttft, tpot) => {
+    await page.fill('#slo-ttft', String(ttft));
+    await page.fill('#slo-tpot', String(tpot));
+    await page.waitForFunction(
+      ([a, b]) =>
+        document.getElementById('load-ttft-chart').dataset.slo === a &&
+        document.getElementById('load-tpot-chart').dataset.slo === b,
+      [String(ttft), String(tpot)],
+    );
+  };
+  // Loose: every rate meets it.
+  await setSlo(1e6, 1e6);
+  assert.equal(await verdictMax(page), 40);
+  assert.match(await page.locator('#load-verdict').textContent(), /^Every rate simulated meets the SLO/);
+  // Tighter than the lowest rate's P99 TTFT: none does.
+  const tight = Math.floor(sweep[0].ttft.p99 / 2);
+  await setSlo(tight, 1e6);
+  assert.equal(await verdictMax(page), 0);
+  assert.match(await page.locator('#load-verdict').textContent(), /^No rate simulated meets the SLO/);
+  // Between two rates' P99 TPOT: the rate below is the answer, said in words.
+  const mid = (sweep[1].tpot.p99 + sweep[2].tpot.p99) / 2;
+  if (sweep[2].tpot.p99 > sweep[1].tpot.p99) {
+    const slo = Math.round(mid * 1000) / 1000;
+    await setSlo(1e6, slo);
+    assert.equal(await verdictMax(page), expectedMax(sweep, 1e6, slo));
+    assert.equal(await verdictMax(page), 20);
+    assert.match(
+      await page.locator('#load-verdict').textContent(),
+      /up to 20 requests\/s of the rates simulated; at 30 requests\/s P99 TPOT is/,
+    );
+  }
+  // The SLO travels in the link; no new simulation ran.
+  assert.match(await page.locator('#share-link').inputValue(), /sttft=1000000&stpot=/);
+  assert.equal(await page.evaluate(() => window.tilecastPage.jobs.load.started), started);
+  // An SLO that cannot be read: said beside the inputs, the plot kept.
+  await page.fill('#slo-ttft', '-5');
+  await page.waitForFunction(() => document.getElementById('load-error').textContent !== '');
+  assert.match(await page.locator('#load-error').textContent(), /TTFT SLO \(ms\) must be a number above 0/);
+  assert.equal(await page.locator('#load-panel').getAttribute('class'), 'panel load-panel stale');
+  await page.close();
+});
+
+test('by default the largest rate comes from the static forecast and the link carries no load fields', async () => {
+  const page = await open(`${SERVE_QUERY}&lpts=3&lreq=200`);
+  const sweep = await shownSweep(page, 3);
+  // 1.5 x the requests/s of the largest batch that fits (at most 256), two significant digits.
+  const one = cliJson([
+    'serve',
+    '--gpu',
+    REQ.gpu,
+    '--model',
+    REQ.model,
+    '--prompt',
+    '512',
+    '--output',
+    '128',
+    '--json',
+  ]);
+  const batch = Math.min(one.max_batch, 256);
+  const cap = cliJson([
+    'serve',
+    '--gpu',
+    REQ.gpu,
+    '--model',
+    REQ.model,
+    '--prompt',
+    '512',
+    '--output',
+    '128',
+    '--batch',
+    String(batch),
+    '--json',
+  ]);
+  const max = Number(((batch * 1000 * 1.5) / cap.total_ms).toPrecision(2));
+  assert.equal(sweep[sweep.length - 1].qps, max);
+  assert.equal(await page.locator('#load-qps').getAttribute('placeholder'), `auto: ${max}`);
+  const link = await page.locator('#share-link').inputValue();
+  assert.doesNotMatch(link, /lqps=|lseed=|sttft=|stpot=/);
+  assert.match(link, /lpts=3&lreq=200/);
+  // The default sweep's link has none of them.
+  await page.fill('#load-points', '8');
+  await page.fill('#load-requests', '1000');
+  await page.waitForFunction(() => !/lpts=|lreq=/.test(document.getElementById('share-link').value));
+  await page.close();
+});
+
+test('damaged load values in a link each get a notice and keep their defaults', async () => {
+  const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&sttft=0&stpot=x`);
+  const notice = await page.locator('#notice').textContent();
+  assert.match(notice, /largest request rate "-3" is not a positive number/);
+  assert.match(notice, /request rates to simulate 99 is outside 2–32/);
+  assert.match(notice, /requests per rate "abc" is not a whole number/);
+  assert.match(notice, /arrival seed "1\.5" is not a whole number/);
+  assert.match(notice, /TTFT SLO \(ms\) "0" is not a positive number/);
+  assert.match(notice, /TPOT SLO \(ms\) "x" is not a positive number/);
+  assert.equal(await page.locator('#load-points').inputValue(), '8');
+  assert.equal(await page.locator('#slo-ttft').inputValue(), '500');
+  // The core's refusal (the simulator runs the fused engine only) in place of the plot.
+  const eager = await open(`${SERVE_QUERY.replace('engine=fused', 'engine=eager')}&lpts=2&lreq=50`);
+  await eager.waitForSelector('#load-status[data-points="0"]', { timeout: 60000 });
+  assert.match(
+    await eager.locator('#load-status').textContent(),
+    /^No simulation: a serving simulation runs the fused engine \(vLLM-like\), not eager$/,
+  );
+  assert.equal(await eager.locator('#load-verdict').textContent(), '');
+  for (const p of [page, eager]) await p.close();
+});

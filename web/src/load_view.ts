@@ -3,7 +3,7 @@
 // with the SLO's lines, the highest rate meeting the SLO said in words, the simulator's
 // assumptions beside. Builds the requests and draws what it is given; render.ts runs the jobs.
 import type { App } from './app';
-import { gpuField, modelField, servingRequestFor } from './app';
+import { servingRequestFor } from './app';
 import { drawChart } from './draw';
 import { byId, setText } from './dom';
 import type { LoadRequest, ServingForecast, ServingLoadForecast, ServingRequest } from './engine';
@@ -47,20 +47,8 @@ export function loadRates(maxQps: number, points: number): number[] {
 
 // The simulation at one rate: the serve view's request (its batch left out: the scheduler batches).
 export function loadRequestFor(app: App, qps: number): LoadRequest {
-  const s = app.state;
-  return {
-    gpu: gpuField(s),
-    model: modelField(s),
-    prompt: s.prompt,
-    output: s.output,
-    tp: s.tp,
-    precision: s.precision,
-    engine: s.engine,
-    predictor: s.predictor,
-    qps,
-    requests: s.loadRequests,
-    seed: s.loadSeed,
-  };
+  const { batch: _batch, ...serving } = servingRequestFor(app);
+  return { ...serving, qps, requests: app.state.loadRequests, seed: app.state.loadSeed };
 }
 
 // The same simulation on the command line (catalog GPU and model only), for the assumptions.

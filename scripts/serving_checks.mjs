@@ -119,11 +119,21 @@ for (const row of data.rows) {
   rows.push({ ...row, tilecast, ratio: tilecast / row.value, fits: r.forecast.memory?.fits ?? true });
 }
 
+// A loaded row's load in words (the tables' and the accuracy report's).
+const loadOf = (r) => (r.qps !== undefined ? `${r.qps} req/s` : `${r.concurrency} clients`);
+
 if (asJson) {
-  // The accuracy report's serving rows are static batches (its schema has `batch`).
-  const metricLabels = Object.fromEntries(Object.entries(STATIC_METRICS).map(([k, m]) => [k, m.label]));
-  const staticRows = rows.filter((r) => !isLoaded(r));
-  fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows: staticRows }, null, 1) + '\n');
+  // Every row, static and loaded, with its groups (the accuracy report's serving section).
+  const metricLabels = Object.fromEntries(
+    [...Object.entries(LOADED_METRICS), ...Object.entries(STATIC_METRICS)].map(([k, m]) => [k, m.label]),
+  );
+  const all = rows.map((r) => ({
+    ...r,
+    load: isLoaded(r) ? `${loadOf(r)}, ${r.requests} requests` : `batch ${r.batch}`,
+    loaded: isLoaded(r),
+    quantized: isQuantized(r),
+  }));
+  fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows: all }, null, 1) + '\n');
   process.exit(0);
 }
 
@@ -188,7 +198,6 @@ if (refused.length)
   lines.push(`* Not forecast: ${refused.length} rows tilecast refuses (listed below; in no median).`);
 lines.push('');
 
-const loadOf = (r) => (r.qps !== undefined ? `${r.qps} req/s` : `${r.concurrency} clients`);
 const precisionOf = (r) => [r.precision, r.weights ? `weights ${r.weights}` : null, r.kv_cache ? `KV ${r.kv_cache}` : null].filter(Boolean).join(', ');
 const modelsIt = (r) => (r.faithful ? 'yes' : `no: ${r.differs}`);
 

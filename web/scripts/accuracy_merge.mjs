@@ -355,7 +355,7 @@ const servingRows = serving.rows.map((r) => ({
   model: r.model,
   precision: r.precision,
   tp: r.tp,
-  batch: r.batch,
+  load: r.load,
   prompt: r.prompt,
   output: r.output,
   metric: serving.metrics[r.metric] ?? r.metric,
@@ -365,6 +365,8 @@ const servingRows = serving.rows.map((r) => ({
   faithful: r.faithful,
   differs: r.differs ?? '',
   fits: r.fits,
+  loaded: r.loaded,
+  quantized: r.quantized,
 }));
 const servingSummary = (rows, label) => ({
   rows: label,
@@ -376,9 +378,10 @@ const servingSection = {
     title: 'Serving: tilecast serve beside published measurements',
     data: 'data/published/serving.json: published TensorRT-LLM, lmdeploy and vLLM figures, each with its source and setup',
     protocol:
-      'Each row forecast with tilecast serve (optimised engine, its GPU, precision, tensor parallelism, batch and ' +
-      'lengths); ratio = tilecast / published. Rows whose engine does what tilecast models (FP16/BF16, one static batch) ' +
-      'are summarised apart from the others (FP8, continuous batching).',
+      'Each row forecast with tilecast serve (optimised engine, its GPU, precision, tensor parallelism, lengths, and ' +
+      'a static batch or a load: a request rate or clients, simulated); ratio = tilecast / published. Static rows whose ' +
+      'engine does what tilecast models are summarised apart from the others, and loaded, tensor-parallel and ' +
+      'quantized rows each apart (a row can be in more than one).',
     training:
       'No serving figure was used to fit anything (kernel models as shipped); each row says whether the kernel ' +
       'models of its GPU and precision were trained on that GPU.',
@@ -387,12 +390,24 @@ const servingSection = {
   rows: servingRows,
   summary: [
     servingSummary(
-      servingRows.filter((r) => r.faithful),
-      'engine as tilecast models it',
+      servingRows.filter((r) => !r.loaded && r.faithful),
+      'static batches, engine as tilecast models it',
     ),
     servingSummary(
-      servingRows.filter((r) => !r.faithful),
-      'engine differs (FP8, continuous batching)',
+      servingRows.filter((r) => !r.loaded && !r.faithful),
+      'static batches, engine differs',
+    ),
+    servingSummary(
+      servingRows.filter((r) => r.loaded),
+      'loaded (request streams at a rate or a client concurrency)',
+    ),
+    servingSummary(
+      servingRows.filter((r) => r.tp > 1),
+      'tensor parallelism 2-8',
+    ),
+    servingSummary(
+      servingRows.filter((r) => r.quantized),
+      'quantized (FP8, FP4, INT4/INT8 weights, FP8 KV cache)',
     ),
   ],
 };

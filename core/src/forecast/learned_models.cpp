@@ -57,9 +57,7 @@ bool model_serves(std::string_view id, std::string_view vendor, const Kernel& ke
   const ModelManifest* m = find_manifest(id);
   if (!m) throw Error("no model '" + std::string(id) + "' is built in; known: " + model_ids());
   const std::string_view family = family_of(kernel.op).name;
-  if (!m->families.empty() &&
-      std::find(m->families.begin(), m->families.end(), family) == m->families.end())
-    return false;
+  if (!m->serves_family(family)) return false;
   const auto has = [&](const std::vector<DataType>& types) {
     return std::find(types.begin(), types.end(), kernel.dtype) != types.end();
   };

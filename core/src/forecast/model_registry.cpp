@@ -340,8 +340,7 @@ const ModelManifest* manifest_for(std::string_view vendor, DataType dtype,
     const bool own = listed && m.vendor == vendor;
     if (!own && !(listed && m.serves_any_vendor) && !transfer) continue;
     const bool whole = m.families.empty();
-    if (!whole && std::find(m.families.begin(), m.families.end(), family) == m.families.end())
-      continue;
+    if (!m.serves_family(family)) continue;
     const int score = (own || (listed && m.serves_any_vendor) ? 4 : 0) +
                       (own && !m.serves_any_vendor ? 2 : 0) + (whole ? 0 : 1);
     if (score > best_score) {
@@ -510,14 +509,10 @@ std::string transfer_use_key(const Kernel& kernel) {
 
 bool transfer_was_used(const TransferUse& u, DataType dtype, const std::vector<std::string>& used) {
   const std::string type = std::string(dtype_name(dtype)) + " ";
-  for (const std::string& key : used) {
-    if (key.rfind(type, 0) != 0) continue;
-    const std::string family = key.substr(type.size());
-    if (u.model->families.empty() || std::find(u.model->families.begin(), u.model->families.end(),
-                                               family) != u.model->families.end())
-      return true;
-  }
-  return false;
+  return std::any_of(used.begin(), used.end(), [&](const std::string& key) {
+    return key.rfind(type, 0) == 0 &&
+           u.model->serves_family(std::string_view(key).substr(type.size()));
+  });
 }
 
 }  // namespace tilecast

@@ -7,6 +7,7 @@
 // line in the kind table (model_registry.cpp).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,12 @@ struct ModelManifest {
     std::string note;  // why this model, in a sentence, for the caveat
   };
   std::vector<Transfer> transfers;
+
+  // Whether its kernels include `family` (every family when the list is empty).
+  bool serves_family(std::string_view family) const {
+    return families.empty() ||
+           std::find(families.begin(), families.end(), family) != families.end();
+  }
 };
 
 // Throws tilecast::Error naming `origin` and the field (an unknown kind lists the known ones).

@@ -237,7 +237,7 @@ int run_forecast(const Args& args) {
     for (const auto& s : f.substitutions)
       std::printf("  %-30s as %s\n", s.kernel.c_str(), s.forecast_as.c_str());
   }
-  for (const std::string& c : forecast_caveats(gpu, predictor))
+  for (const std::string& c : forecast_caveats(gpu, predictor, w.dtype, &f.transfers_used))
     std::printf("\nnote: %s\n", c.c_str());
   for (const std::string& c : workload_caveats(model, w)) std::printf("\nnote: %s\n", c.c_str());
   if (engine == Engine::compiled)

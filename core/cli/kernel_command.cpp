@@ -44,9 +44,8 @@ int run_kernel(const Args& args) {
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
               static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
-  for (const std::string& c : forecast_caveats(gpu, predictor))
+  for (const std::string& c : single_kernel_caveats(gpu, predictor, kernel))
     std::printf("note: %s\n", c.c_str());
-  for (const std::string& c : kernel_caveats(gpu, kernel)) std::printf("note: %s\n", c.c_str());
   return 0;
 }
 

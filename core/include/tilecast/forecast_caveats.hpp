@@ -25,6 +25,11 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
 std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
                                           const std::vector<std::string>* transfers_used = nullptr);
 
+// One kernel's forecast: the GPU's caveats, its model's transfer when it is one, and the
+// kernel's own (kernel_caveats). What `tilecast kernel` says, as text and as JSON.
+std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
+                                               const Kernel& kernel);
+
 // A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
 // every real GPU, or more memory bandwidth per SM than any GPU has.
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);

@@ -3,7 +3,6 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
-#include "forecast/model_registry.hpp"
 #include "forecast/work_budget.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
@@ -68,13 +67,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["tiles"] = f.tiles;
   j["waves"] = f.waves;
   j["utilization"] = f.utilization;
-  // a transfer's caveat only when this kernel's model is one
-  std::vector<std::string> transfers;
-  if (predictor == Predictor::tilecast && is_transferred(gpu, kernel))
-    transfers.push_back(transfer_use_key(kernel));
-  std::vector<std::string> caveats = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
-  for (std::string& c : kernel_caveats(gpu, kernel)) caveats.push_back(std::move(c));
-  j["caveats"] = caveats;
+  j["caveats"] = single_kernel_caveats(gpu, predictor, kernel);
   return j.dump(2);
 }
 

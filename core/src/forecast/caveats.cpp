@@ -133,6 +133,16 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
   return c;
 }
 
+std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
+                                               const Kernel& kernel) {
+  std::vector<std::string> transfers;
+  if (predictor == Predictor::tilecast && is_transferred(gpu, kernel))
+    transfers.push_back(transfer_use_key(kernel));
+  std::vector<std::string> c = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
+  for (std::string& k : kernel_caveats(gpu, kernel)) c.push_back(std::move(k));
+  return c;
+}
+
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
   std::vector<std::string> w;
   const double sm = std::max(gpu.num_sm, 1);

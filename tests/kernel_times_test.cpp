@@ -92,7 +92,7 @@ TEST_SUITE("kernel_times") {
     detail::KernelTimes half(h100, Predictor::tilecast);
     const detail::TimedKernel t = half.kernel(softmax);
     CHECK(half.roofline_fallbacks().empty());
-    CHECK(half.transfers_used() == std::set<std::string>{"fp16 softmax"});
+    CHECK(half.transfers_used() == std::set<std::string>{"nvidia-fp32 fp16 softmax"});
     CHECK(t.exec_ms + t.launch_ms > forecast_kernel(h100, softmax, Predictor::roofline).latency_ms);
     // an FP8 softmax (FP8 models run it in BF16) has no model of any kind: the roofline
     softmax.dtype = DataType::fp8;

@@ -29,8 +29,8 @@ std::string_view footing_name(Footing f);
 // `dtype`: the forecast's precision (its GEMMs; the other kernels' type follows it);
 // `roofline_fallbacks`: whether the replay forecast any kernel by the roofline for want of a
 // learned model (the forecast's roofline_fallbacks are not empty); `transfers_used`: the
-// kernels a transferred model forecast ("<type> <family>", the replay's transfers_used), or
-// null where the forecast does not say (then any transfer to the GPU's vendor and type counts).
+// kernels a transferred model forecast ("<model id> <type> <family>", the replay's transfers_used),
+// or null where the forecast does not say (then any transfer to the GPU's vendor and type counts).
 Footing forecast_footing(const GpuSpec& gpu, Predictor predictor, DataType dtype,
                          bool roofline_fallbacks,
                          const std::vector<std::string>* transfers_used = nullptr);

@@ -73,7 +73,7 @@ struct MegatronForecast {
   double train_days = 0;  // config.tokens > 0
   // Ops no learned model covers on this GPU at their data type, forecast by the roofline.
   std::vector<std::string> roofline_fallbacks;
-  // The kernels a transferred model forecast, "<type> <family>" (sorted, unique).
+  // The kernels a transferred model forecast, "<model id> <type> <family>" (sorted, unique).
   std::vector<std::string> transfers_used;
   std::vector<std::string> assumptions;
 };

@@ -53,7 +53,7 @@ struct ModelForecast {
   // Ops that no learned model covers on this GPU's vendor at their data type, forecast by the
   // roofline instead (sorted, unique; empty at FP32 with the built-in models).
   std::vector<std::string> roofline_fallbacks;
-  // The kernels a transferred model forecast, "<type> <family>" (sorted, unique).
+  // The kernels a transferred model forecast, "<model id> <type> <family>" (sorted, unique).
   std::vector<std::string> transfers_used;
 };
 

@@ -126,7 +126,7 @@ struct ParallelForecast {
   // Ops no learned model covers on this GPU's vendor at their data type, forecast by the
   // roofline instead (sorted, unique).
   std::vector<std::string> roofline_fallbacks;
-  // The kernels a transferred model forecast, "<type> <family>" (sorted, unique).
+  // The kernels a transferred model forecast, "<model id> <type> <family>" (sorted, unique).
   std::vector<std::string> transfers_used;
 };
 

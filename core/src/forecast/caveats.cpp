@@ -100,11 +100,11 @@ Measured measured_for(std::string_view vendor) {
   return r;
 }
 
-// "GEMMs" or "every kernel but GEMMs" for a model's families.
-std::string families_served(const ModelManifest& m) {
-  if (m.families.empty()) return "kernels";
+// "GEMMs", "softmax kernels", ... for a list of families; "kernels" for every family (empty).
+std::string families_served(const std::vector<std::string>& families) {
+  if (families.empty()) return "kernels";
   std::string s;
-  for (const std::string& f : m.families) s += (s.empty() ? "" : ", ") + f;
+  for (const std::string& f : families) s += (s.empty() ? "" : ", ") + f;
   return s == "gemm" ? "GEMMs" : s + " kernels";
 }
 
@@ -116,10 +116,15 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
   std::set<DataType> types{dtype, activation_dtype(dtype)};
   for (DataType t : types)
     for (const TransferUse& u : transfers_to(described(gpu).vendor, t)) {
-      if (transfers_used && !transfer_was_used(u, t, *transfers_used)) continue;
+      // the families it forecast, where the forecast says; else every family it serves
+      std::vector<std::string> families = u.model->families;
+      if (transfers_used) {
+        families = transfer_families_used(u, t, *transfers_used);
+        if (families.empty()) continue;
+      }
       std::set<std::string> on(u.model->trained_on.begin(), u.model->trained_on.end());
       c.push_back("Transferred model: " + std::string(dtype_name(t)) + " " +
-                  families_served(*u.model) + " on " + gpu.name + " take model '" + u.model->id +
+                  families_served(families) + " on " + gpu.name + " take model '" + u.model->id +
                   "' (" + u.model->vendor + " " +
                   [&] {
                     std::string p;
@@ -136,8 +141,8 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
 std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
                                                const Kernel& kernel) {
   std::vector<std::string> transfers;
-  if (predictor == Predictor::tilecast && is_transferred(gpu, kernel))
-    transfers.push_back(transfer_use_key(kernel));
+  if (predictor == Predictor::tilecast)
+    if (std::string key = transfer_use_key(gpu, kernel); !key.empty()) transfers.push_back(key);
   std::vector<std::string> c = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
   for (std::string& k : kernel_caveats(gpu, kernel)) c.push_back(std::move(k));
   return c;

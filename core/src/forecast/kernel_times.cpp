@@ -34,8 +34,9 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   if (p != Predictor::roofline && !has_learned_model(gpu_, k)) {
     p = Predictor::roofline;
     fallbacks_.insert(std::string(op_name(k.op)));
-  } else if (p != Predictor::roofline && is_transferred(gpu_, k)) {
-    transfers_.insert(transfer_use_key(k));
+  } else if (p != Predictor::roofline) {
+    if (std::string key = transfer_use_key(gpu_, k); !key.empty())
+      transfers_.insert(std::move(key));
   }
   const KernelForecast f = forecast_kernel(gpu_, k, p);
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);

@@ -38,7 +38,7 @@ class KernelTimes {
   const GpuSpec& gpu() const { return gpu_; }
   // Ops no learned model covers, forecast by the roofline (sorted, unique).
   const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
-  // "<type> <family>" of the kernels a transferred model forecast (sorted, unique).
+  // "<model id> <type> <family>" of the kernels a transferred model forecast (sorted, unique).
   const std::set<std::string>& transfers_used() const { return transfers_; }
 
  private:

@@ -135,6 +135,7 @@ class LazyModel final : public KernelPredictor {
 struct Entry {
   LearnedModelKey key;
   std::shared_ptr<const KernelPredictor> model;
+  std::string model_id;  // its manifest's id (empty: entered by register_learned_model)
 };
 
 constexpr int kMaxEntries = 256;
@@ -153,13 +154,13 @@ void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const Kernel
   for (DataType t : m.precisions)
     for (const std::string& family : families) {
       if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-      r.entries[std::size_t(n++)] = {{vendor, t, family}, model};
+      r.entries[std::size_t(n++)] = {{vendor, t, family}, model, m.id};
     }
   for (const ModelManifest::Transfer& x : m.transfers)
     for (DataType t : x.precisions)
       for (const std::string& family : families) {
         if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, model};
+        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, model, m.id};
       }
   r.count.store(n, std::memory_order_release);
 }
@@ -474,7 +475,7 @@ void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPre
   const std::lock_guard<std::mutex> lock(r.write);
   const int n = r.count.load(std::memory_order_relaxed);
   if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-  r.entries[std::size_t(n)] = {std::move(key), std::move(model)};
+  r.entries[std::size_t(n)] = {std::move(key), std::move(model), ""};
   r.count.store(n + 1, std::memory_order_release);
 }
 
@@ -503,16 +504,20 @@ bool is_transferred(const GpuSpec& gpu, const Kernel& kernel) {
   return e && e->key.transfer;
 }
 
-std::string transfer_use_key(const Kernel& kernel) {
-  return std::string(dtype_name(kernel.dtype)) + " " + std::string(family_of(kernel.op).name);
+std::string transfer_use_key(const GpuSpec& gpu, const Kernel& kernel) {
+  const Entry* e = find_entry(gpu, kernel);
+  if (!e || !e->key.transfer) return {};
+  return e->model_id + " " + std::string(dtype_name(kernel.dtype)) + " " +
+         std::string(family_of(kernel.op).name);
 }
 
-bool transfer_was_used(const TransferUse& u, DataType dtype, const std::vector<std::string>& used) {
-  const std::string type = std::string(dtype_name(dtype)) + " ";
-  return std::any_of(used.begin(), used.end(), [&](const std::string& key) {
-    return key.rfind(type, 0) == 0 &&
-           u.model->serves_family(std::string_view(key).substr(type.size()));
-  });
+std::vector<std::string> transfer_families_used(const TransferUse& u, DataType dtype,
+                                                const std::vector<std::string>& used) {
+  const std::string prefix = u.model->id + " " + std::string(dtype_name(dtype)) + " ";
+  std::vector<std::string> families;
+  for (const std::string& key : used)
+    if (key.rfind(prefix, 0) == 0) families.push_back(key.substr(prefix.size()));
+  return families;  // in `used`'s order (sorted)
 }
 
 }  // namespace tilecast

@@ -191,10 +191,13 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 // Whether the kernel's model is a transfer (learned for another vendor or precision).
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel);
-// "<type> <family>" (e.g. "fp8 gemm") of a kernel a transfer forecast: what a replay records
-// (KernelTimes::transfers_used) and the footing and transfer caveats are built from.
-std::string transfer_use_key(const Kernel& kernel);
-// Whether transfer `u` forecast any `dtype` kernel of those `used` names (transfer_use_key).
-bool transfer_was_used(const TransferUse& u, DataType dtype, const std::vector<std::string>& used);
+// "<model id> <type> <family>" (e.g. "nvidia-half-gemm fp8 gemm") when the kernel's model is a
+// transfer, else empty: what a replay records (KernelTimes::transfers_used) and the footing
+// and the transfer caveats are built from.
+std::string transfer_use_key(const GpuSpec& gpu, const Kernel& kernel);
+// The families of the `dtype` kernels transfer `u` forecast, of those `used` names
+// (transfer_use_key); empty: it forecast none.
+std::vector<std::string> transfer_families_used(const TransferUse& u, DataType dtype,
+                                                const std::vector<std::string>& used);
 
 }  // namespace tilecast

@@ -26,7 +26,7 @@ class StepClock {
 
   // Ops whose data type has no learned model on this GPU's vendor, forecast by the roofline.
   const std::set<std::string>& roofline_fallbacks() const { return times_.roofline_fallbacks(); }
-  // The kernels a transferred model forecast ("<type> <family>").
+  // The kernels a transferred model forecast ("<model id> <type> <family>").
   std::vector<std::string> transfers_used() const {
     return {times_.transfers_used().begin(), times_.transfers_used().end()};
   }

@@ -25,9 +25,9 @@ after(async () => {
 const REQ = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, precision: 'bf16' };
 const SERVE_QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=1&prompt=${REQ.prompt}&out=${REQ.output}&prec=${REQ.precision}&engine=fused`;
 
-// The CLI's simulation of one rate.
-function native(qps, requests, seed) {
-  return cliJson([
+// `tilecast serve` of the test's model and lengths, with `extra` flags, as JSON.
+const serveCli = (extra) =>
+  cliJson([
     'serve',
     '--gpu',
     REQ.gpu,
@@ -37,6 +37,13 @@ function native(qps, requests, seed) {
     String(REQ.prompt),
     '--output',
     String(REQ.output),
+    ...extra,
+    '--json',
+  ]);
+
+// The CLI's simulation of one rate.
+function native(qps, requests, seed) {
+  return serveCli([
     '--precision',
     REQ.precision,
     '--qps',
@@ -45,7 +52,6 @@ function native(qps, requests, seed) {
     String(requests),
     '--seed',
     String(seed),
-    '--json',
   ]);
 }
 
@@ -175,33 +181,9 @@ test('by default the largest rate comes from the static forecast and the link ca
   const page = await open(`${SERVE_QUERY}&lpts=3&lreq=200`);
   const sweep = await shownSweep(page, 3);
   // 1.5 x the requests/s of the largest batch that fits (at most 256), two significant digits.
-  const one = cliJson([
-    'serve',
-    '--gpu',
-    REQ.gpu,
-    '--model',
-    REQ.model,
-    '--prompt',
-    '512',
-    '--output',
-    '128',
-    '--json',
-  ]);
+  const one = serveCli([]);
   const batch = Math.min(one.max_batch, 256);
-  const cap = cliJson([
-    'serve',
-    '--gpu',
-    REQ.gpu,
-    '--model',
-    REQ.model,
-    '--prompt',
-    '512',
-    '--output',
-    '128',
-    '--batch',
-    String(batch),
-    '--json',
-  ]);
+  const cap = serveCli(['--batch', String(batch)]);
   const max = Number(((batch * 1000 * 1.5) / cap.total_ms).toPrecision(2));
   assert.equal(sweep[sweep.length - 1].qps, max);
   assert.equal(await page.locator('#load-qps').getAttribute('placeholder'), `auto: ${max}`);

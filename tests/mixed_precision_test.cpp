@@ -59,6 +59,45 @@ TEST_SUITE("mixed_precision") {
       }
   }
 
+  TEST_CASE(
+      "a pure half forward: Hugging Face's FP32 islands (RMSNorm, Llama softmax), eager only") {
+    const ModelConfig m = find_model("llama3-8b");
+    Workload inf = make_workload(Mode::inference, 1, 256);
+    inf.dtype = DataType::bf16;
+    const OpGraph g = build_op_graph(m, inf);
+    int casts = 0, fp32_norm = 0, fp32_softmax = 0, half_softmax = 0;
+    double cast_bytes = 0;
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops) {
+        if (o.stands_for == "to float32" || o.stands_for == "to half") {
+          ++casts;
+          cast_bytes += double(s.count) * kernel_bytes(o.kernel);
+        }
+        if (o.kind == OpKind::norm && o.kernel.dtype == DataType::fp32) ++fp32_norm;
+        if (o.kernel.op == Op::softmax)
+          (o.kernel.dtype == DataType::fp32 ? fp32_softmax : half_softmax) += 1;
+        if (is_gemm(o.kernel.op)) CHECK(o.kernel.dtype == DataType::bf16);
+      }
+    // two casts per RMSNorm (2 a layer and the final one), one for the probabilities a layer
+    const double layers = double(m.num_layers), tokens = 256, hidden = double(m.hidden_size);
+    const double scores = double(m.num_heads) * tokens * tokens;
+    CHECK(fp32_softmax == 1);
+    CHECK(half_softmax == 0);
+    CHECK(fp32_norm > 0);
+    CHECK(casts == 2 * 2 + 2 + 1);  // the layer's sections list it once, counted by s.count
+    CHECK(cast_bytes ==
+          doctest::Approx(6 * (2 * (2 * layers + 1) * tokens * hidden + layers * scores)));
+    // torch.compile fuses the islands into their neighbours: no casts, no FP32 kernel
+    for (const auto& s : build_engine_graph(m, inf, Engine::compiled).sections)
+      for (const auto& o : s.ops) {
+        CHECK(o.kernel.dtype == DataType::bf16);
+        CHECK(o.stands_for.find("to ") != 0);
+      }
+    // autocast training already runs them in FP32: no island casts there
+    for (const auto& s : build_op_graph(m, test::training(1, 256, DataType::bf16)).sections)
+      for (const auto& o : s.ops) CHECK(o.stands_for.find("to ") != 0);
+  }
+
   TEST_CASE("a bf16 step is faster than FP32 on tensor-core GPUs, by less than the peak ratio") {
     for (const char* gpu : {"a100-80gb-sxm", "h100-sxm"}) {
       CAPTURE(gpu);

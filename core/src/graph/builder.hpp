@@ -65,7 +65,11 @@ struct LinearOptions {
 
 class GraphBuilder {
  public:
-  GraphBuilder(const Workload& w, OpGraph& graph) : w_(w), graph_(graph) {}
+  // `fp32_islands`: whether a pure half forward launches Hugging Face's FP32 islands as their
+  // own kernels (eager), or not (torch.compile fuses them into their neighbours, which read
+  // and write the half type: graph/engines/compiled.cpp).
+  GraphBuilder(const Workload& w, OpGraph& graph, bool fp32_islands = true)
+      : w_(w), graph_(graph), fp32_islands_(fp32_islands) {}
 
   const Workload& workload() const { return w_; }
   // The model's vocabulary: embeddings over it and linears onto it are marked vocabulary-
@@ -79,6 +83,31 @@ class GraphBuilder {
   // An autocast cast (FP32 <-> half) of `elements` elements in the phase: a copy reading 4 and
   // writing 2 bytes an element (no kernel unless autocast).
   void autocast_cast(std::string_view name, Phase phase, double elements, std::int64_t h);
+  // Whether this is a pure half-precision forward (inference at FP16 or BF16, no autocast)
+  // launched kernel by kernel. Hugging Face still computes RMSNorm and the Llama family's
+  // attention probabilities in FP32 there (`hidden.to(torch.float32)`, `softmax(...,
+  // dtype=torch.float32).to(query.dtype)`): those kernels run in FP32 between casts
+  // (docs/mixed-precision.md, "FP32 islands of a half forward").
+  bool fp32_islands() const {
+    return fp32_islands_ && !w_.training() &&
+           (w_.dtype == DataType::fp16 || w_.dtype == DataType::bf16);
+  }
+  // While alive, the kernels pushed (GEMMs aside) run in FP32, as every one does under autocast.
+  class Fp32Kernels {
+   public:
+    explicit Fp32Kernels(GraphBuilder& g) : g_(g), was_(g.fp32_kernels_) { g.fp32_kernels_ = true; }
+    ~Fp32Kernels() { g_.fp32_kernels_ = was_; }
+    Fp32Kernels(const Fp32Kernels&) = delete;
+    Fp32Kernels& operator=(const Fp32Kernels&) = delete;
+
+   private:
+    GraphBuilder& g_;
+    bool was_;
+  };
+  // A cast between FP32 and the half type of `elements` elements in the phase: a copy reading
+  // one and writing the other, 6 bytes an element, whatever type its kernel is listed in.
+  void cast(std::string_view name, Phase phase, double elements, std::int64_t h,
+            std::string_view stands_for);
   std::int64_t batch() const { return w_.batch; }
   std::int64_t query_len() const { return w_.query_len; }      // tokens computed per sequence
   std::int64_t context_len() const { return w_.context_len; }  // keys attended per query
@@ -136,9 +165,18 @@ class GraphBuilder {
   bool lora_target(LinearOptions::LoraSite site) const;
   const Workload& w_;
   OpGraph& graph_;
+  bool fp32_islands_ = true;
   std::int64_t vocab_ = 0;
-  bool in_adapter_ = false;  // building an adapter: its weights train
+  bool in_adapter_ = false;    // building an adapter: its weights train
+  bool fp32_kernels_ = false;  // Fp32Kernels alive
+  // The data type of a kernel pushed now: GEMMs in the workload's, the rest in FP32 under
+  // autocast or Fp32Kernels.
+  DataType kernel_dtype(Op op) const;
 };
+
+// The Hugging Face module graph (build_op_graph), with or without the FP32 islands of a pure
+// half forward as kernels of their own (GraphBuilder's constructor).
+OpGraph build_module_graph(const ModelConfig& model, const Workload& w, bool fp32_islands);
 
 // The forward passes (graph/<file>.cpp); each architecture's row names its builder
 // (model/architectures.cpp).

@@ -87,9 +87,7 @@ OpRef GraphBuilder::push(std::string_view name, Op op, std::int64_t d0, std::int
   if (graph_.sections.empty()) section("model", 1);
   GraphOp o;
   const std::int64_t dims[4] = {d0, d1, d2, d3};
-  // autocast: only the GEMMs in the half type (header)
-  const DataType dtype = autocast() && !is_gemm(op) ? DataType::fp32 : w_.dtype;
-  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2, dtype);
+  o.kernel = make_kernel(op, dims, is_gemm(op) ? 4 : 2, kernel_dtype(op));
   o.kind = kind;
   o.phase = phase;
   o.mem_elements = mem;
@@ -242,10 +240,21 @@ OpRef GraphBuilder::mem(std::string_view name, Phase phase, double elements, std
   return push(name, Op::addu, rows, width, 1, 1, OpKind::memory, phase, elements, stands_for);
 }
 
+DataType GraphBuilder::kernel_dtype(Op op) const {
+  // autocast: only the GEMMs in the half type (header)
+  return (autocast() || fp32_kernels_) && !is_gemm(op) ? DataType::fp32 : w_.dtype;
+}
+
+void GraphBuilder::cast(std::string_view name, Phase phase, double elements, std::int64_t h,
+                        std::string_view stands_for) {
+  // mem() lists values read and written in its kernel's type: 6 bytes an element in values
+  const double value_bytes = dtype_bytes(kernel_dtype(Op::addu));
+  mem(name, phase, 6.0 * elements / value_bytes, h, stands_for);
+}
+
 void GraphBuilder::autocast_cast(std::string_view name, Phase phase, double elements,
                                  std::int64_t h) {
-  // mem() forecasts elements / 2 FP32 addu elements (8 bytes each): 1.5 x n moves 6 n bytes
-  if (autocast()) mem(name, phase, 1.5 * elements, h, "autocast cast");
+  if (autocast()) cast(name, phase, elements, h, "autocast cast");
 }
 
 void GraphBuilder::embedding(std::string_view name, std::int64_t rows, std::int64_t vocab,
@@ -278,6 +287,10 @@ void GraphBuilder::accumulate(std::string_view name, double elements) {
 }  // namespace detail
 
 OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
+  return detail::build_module_graph(model, w, true);
+}
+
+OpGraph detail::build_module_graph(const ModelConfig& model, const Workload& w, bool fp32_islands) {
   if (w.batch < 1) throw Error("batch must be a positive integer, got " + std::to_string(w.batch));
   if (w.query_len < 1)
     throw Error("seq must be a positive integer, got " + std::to_string(w.query_len));
@@ -307,7 +320,7 @@ OpGraph build_op_graph(const ModelConfig& model, const Workload& w) {
                   std::to_string(w.finetune.rank));
   }
   OpGraph graph;
-  detail::GraphBuilder g(w, graph);
+  detail::GraphBuilder g(w, graph, fp32_islands);
   g.set_vocab(model.vocab_size);
   arch.build(model, g);
   if (w.training() && w.finetune.frozen_base()) {

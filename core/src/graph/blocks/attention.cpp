@@ -1,5 +1,7 @@
 // Multi-head attention, written once: every architecture's self- and
 // cross-attention is an AttentionSpec over this one sequence of kernels.
+#include <optional>
+
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -124,7 +126,15 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
       g.vec_bw("max (clamp)", Op::mulu, BHS, S, OpKind::elementwise, "masked_fill");
       break;
   }
-  g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
+  // FP32 probabilities in a pure half forward: the softmax kernel listed in FP32 (it reads the
+  // half scores: 2 of the 4 bytes it is listed with), then the cast back
+  const bool fp32_probabilities = a.fp32_probabilities && g.fp32_islands();
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (fp32_probabilities) fp32.emplace(g);
+    g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
+  }
+  if (fp32_probabilities) g.cast("probs cast", Phase::forward, scores, S, "to half");
   g.dropout("attention dropout", a.dropout, BHS, S);
   // autocast: the FP32 probabilities cast to the half type for P V, and their gradient back
   g.autocast_cast("probs cast", Phase::forward, scores, S);

@@ -67,6 +67,9 @@ struct AttentionSpec {
   std::int64_t out_copy_width = 0;
   bool cross = false;  // keys and values from an encoder's states (T5 decoder)
   double softcap = 0;  // > 0: scores = softcap * tanh(scores / softcap) (Gemma 2)
+  // softmax(scores, dtype=float32).to(query.dtype) (the Llama family's eager attention): in a
+  // pure half forward the probabilities are FP32, then cast back (GraphBuilder::fp32_islands)
+  bool fp32_probabilities = false;
 };
 
 // From the q/k/v projections to the residual add (the norm before it is the

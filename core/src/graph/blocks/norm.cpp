@@ -1,5 +1,7 @@
 // LayerNorm and RMSNorm, with the parameters they hold and what they keep for
 // the backward pass.
+#include <optional>
+
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -19,19 +21,30 @@ void layer_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::
 
 void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h) {
   const double n = double(rows) * double(h);
-  // hidden.pow(2).mean(-1, keepdim) ; + eps ; rsqrt ; hidden * r ; weight * hidden
-  g.vec(name, Op::powu, rows, h, OpKind::norm);  // keeps hidden
-  g.mem(name, Phase::forward, n + double(rows), h, "rmsnorm mean");
-  if (g.training()) {
-    g.mem(name, Phase::backward, n, h, "rmsnorm mean");
-    g.mem(name, Phase::backward, n, h, "rmsnorm mean");
+  // Every Hugging Face RMSNorm computes in FP32: in a pure half forward the input is cast up
+  // and the normed rows cast back before the weight's multiply (Gemma's multiplies in FP32
+  // and casts last: the same kernels and bytes but the weight's).
+  const bool upcast = g.fp32_islands();
+  if (upcast) g.cast(name, Phase::forward, n, h, "to float32");
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (upcast) fp32.emplace(g);
+    // hidden.pow(2).mean(-1, keepdim) ; + eps ; rsqrt ; hidden * r ; weight * hidden
+    g.vec(name, Op::powu, rows, h, OpKind::norm);  // keeps hidden
+    g.mem(name, Phase::forward, n + double(rows), h, "rmsnorm mean");
+    if (g.training()) {
+      g.mem(name, Phase::backward, n, h, "rmsnorm mean");
+      g.mem(name, Phase::backward, n, h, "rmsnorm mean");
+    }
+    g.vec_fw(name, Op::addu, rows, 1, OpKind::norm);
+    g.mem(name, Phase::forward, 2.0 * double(rows), 1, "rmsnorm rsqrt")
+        .saves(double(rows) * kFloatBytes);
+    if (g.training()) g.mem(name, Phase::backward, 2.0 * double(rows), 1, "rmsnorm rsqrt");
+    // hidden * r keeps r (hidden is kept above)
+    g.vec(name, Op::mul, rows, h, OpKind::norm, 2).saves(double(rows) * kFloatBytes);
   }
-  g.vec_fw(name, Op::addu, rows, 1, OpKind::norm);
-  g.mem(name, Phase::forward, 2.0 * double(rows), 1, "rmsnorm rsqrt")
-      .saves(double(rows) * kFloatBytes);
-  if (g.training()) g.mem(name, Phase::backward, 2.0 * double(rows), 1, "rmsnorm rsqrt");
-  // hidden * r keeps r (hidden is kept above); weight * normed keeps the normed
-  g.vec(name, Op::mul, rows, h, OpKind::norm, 2).saves(double(rows) * kFloatBytes);
+  if (upcast) g.cast(name, Phase::forward, n, h, "to half");
+  // weight * normed keeps the normed
   g.vec(name, Op::mul, rows, h, OpKind::norm, 2).holds(double(h)).saves(n * kFloatBytes);
   if (g.training()) g.accumulate(name, double(h));
 }

@@ -3,6 +3,7 @@
 // compiled the eager graph with torch.compile's vector-chain fusion (compiled.cpp).
 #include <string>
 
+#include "graph/builder.hpp"
 #include "graph/engines/engines.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -29,7 +30,8 @@ OpGraph build_engine_graph(const ModelConfig& model, const Workload& w, Engine e
   switch (engine) {
     case Engine::eager: return build_op_graph(model, w);
     case Engine::fused: return detail::build_fused_graph(model, w);
-    case Engine::compiled: return detail::fuse_vector_chains(build_op_graph(model, w));
+    case Engine::compiled:
+      return detail::fuse_vector_chains(detail::build_module_graph(model, w, false));
   }
   return build_op_graph(model, w);
 }

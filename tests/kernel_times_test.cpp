@@ -44,7 +44,7 @@ TEST_SUITE("kernel_times") {
     const GpuSpec& h100 = find_gpu("h100-sxm");
     const Kernel k = linear(DataType::bf16);
     REQUIRE(has_learned_model(h100, k));
-    detail::KernelTimes times(h100, Predictor::tilecast);
+    detail::KernelTimes times(h100, Predictor::tilecast, Launch::eager);
     const KernelForecast f = forecast_kernel(h100, k);
     const detail::TimedKernel& t = times.kernel(k);
     CHECK(t.launch_ms == doctest::Approx(std::clamp(f.overhead_ms, 0.0, f.latency_ms)));
@@ -59,20 +59,20 @@ TEST_SUITE("kernel_times") {
     const Kernel k = linear(DataType::int8);
     CHECK_FALSE(has_learned_model(h100, k));
     CHECK(has_learned_model(h100, linear(DataType::fp8)));  // a transfer (model_registry)
-    detail::KernelTimes times(h100, Predictor::tilecast);
+    detail::KernelTimes times(h100, Predictor::tilecast, Launch::eager);
     const detail::TimedKernel t = times.kernel(k);
     CHECK(t.exec_ms + t.launch_ms == forecast_kernel(h100, k, Predictor::roofline).latency_ms);
     REQUIRE(times.roofline_fallbacks().size() == 1);
     CHECK(*times.roofline_fallbacks().begin() == "linear");
     // a transferred model is no fallback: AMD BF16 GEMMs take the tensor-core GEMM model
     const GpuSpec& mi300x = find_gpu("mi300x");
-    detail::KernelTimes amd(mi300x, Predictor::tilecast);
+    detail::KernelTimes amd(mi300x, Predictor::tilecast, Launch::eager);
     const detail::TimedKernel g = amd.kernel(linear(DataType::bf16));
     CHECK(g.exec_ms + g.launch_ms >
           forecast_kernel(mi300x, linear(DataType::bf16), Predictor::roofline).latency_ms);
     CHECK(amd.roofline_fallbacks().empty());
     // the roofline predictor never falls back
-    detail::KernelTimes roof(h100, Predictor::roofline);
+    detail::KernelTimes roof(h100, Predictor::roofline, Launch::eager);
     roof.kernel(k);
     CHECK(roof.roofline_fallbacks().empty());
   }
@@ -89,7 +89,7 @@ TEST_SUITE("kernel_times") {
     softmax.dtype = DataType::fp16;
     CHECK(has_learned_model(h100, softmax));
     CHECK(is_transferred(h100, softmax));
-    detail::KernelTimes half(h100, Predictor::tilecast);
+    detail::KernelTimes half(h100, Predictor::tilecast, Launch::eager);
     const detail::TimedKernel t = half.kernel(softmax);
     CHECK(half.roofline_fallbacks().empty());
     CHECK(half.transfers_used() == std::set<std::string>{"nvidia-fp32 fp16 softmax"});
@@ -97,7 +97,7 @@ TEST_SUITE("kernel_times") {
     // an FP8 softmax (FP8 models run it in BF16) has no model of any kind: the roofline
     softmax.dtype = DataType::fp8;
     CHECK_FALSE(has_learned_model(h100, softmax));
-    detail::KernelTimes fp8(h100, Predictor::tilecast);
+    detail::KernelTimes fp8(h100, Predictor::tilecast, Launch::eager);
     fp8.kernel(softmax);
     CHECK(fp8.roofline_fallbacks() == std::set<std::string>{"softmax"});
     CHECK(fp8.transfers_used().empty());

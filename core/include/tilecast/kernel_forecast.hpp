@@ -32,7 +32,16 @@ struct KernelForecast {
   double band_high_ms = 0;
 };
 
+// How a kernel is launched, which decides the host's cost per launch: by PyTorch eager, one
+// Python call per kernel (the dispatch cost NeuSight's per-call timings hold, and the FP32
+// models learned), or by an engine (a CUDA graph or a C++ runtime: the kernel alone, as vidur's
+// CUDA-event timings hold it). A model timed on kernels alone (its manifest's `timing`) takes,
+// under eager launches, the per-launch cost its vendor's per-call FP32 model gives the same
+// kernel in FP32, where that is higher (docs/fp16-model.md, "Launch cost").
+enum class Launch { eager, engine };
+
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel,
-                               Predictor predictor = Predictor::tilecast);
+                               Predictor predictor = Predictor::tilecast,
+                               Launch launch = Launch::eager);
 
 }  // namespace tilecast

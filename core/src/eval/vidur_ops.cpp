@@ -106,7 +106,8 @@ class Forecaster {
   }
   KernelForecast operator()(const GpuSpec& gpu, const Kernel& k) const {
     if (gemm_ && family_of(k.op).name == "gemm") return gemm_->forecast(gpu, k);
-    return own_ ? own_->forecast(gpu, k) : forecast_kernel(gpu, k, predictor_);
+    // vidur timed each operator alone (CUDA events): no eager launch cost
+    return own_ ? own_->forecast(gpu, k) : forecast_kernel(gpu, k, predictor_, Launch::engine);
   }
 
  private:

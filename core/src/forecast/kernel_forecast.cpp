@@ -25,9 +25,22 @@ Predictor parse_predictor(std::string_view name) {
 
 std::string_view predictor_name(Predictor p) { return enum_name(predictor_names(), p); }
 
-KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor) {
+KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predictor predictor,
+                               Launch launch) {
   if (predictor == Predictor::roofline) return RooflinePredictor().forecast(gpu, kernel);
   KernelForecast f = learned_model(gpu, kernel).forecast(gpu, kernel);
+  if (launch == Launch::eager && kernel.dtype != DataType::fp32 && timed_kernel_only(gpu, kernel)) {
+    // PyTorch eager's per-call cost, as the vendor's per-call FP32 model has it (header)
+    Kernel fp32 = kernel;
+    fp32.dtype = DataType::fp32;
+    if (has_learned_model(gpu, fp32) && !timed_kernel_only(gpu, fp32)) {
+      const double eager_ms = learned_model(gpu, fp32).forecast(gpu, fp32).overhead_ms;
+      if (eager_ms > f.overhead_ms) {
+        f.latency_ms += eager_ms - f.overhead_ms;
+        f.overhead_ms = eager_ms;
+      }
+    }
+  }
   if (const ErrorBand* band =
           embedded_error_bands().kernel_band(family_of(kernel.op).name, f.latency_ms)) {
     f.band_low_ms = f.latency_ms * band->low;

@@ -38,7 +38,7 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
     if (std::string key = transfer_use_key(gpu_, k); !key.empty())
       transfers_.insert(std::move(key));
   }
-  const KernelForecast f = forecast_kernel(gpu_, k, p);
+  const KernelForecast f = forecast_kernel(gpu_, k, p, launch_);
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
   return cache_.emplace(k, TimedKernel{f.latency_ms - launch, launch}).first->second;
 }

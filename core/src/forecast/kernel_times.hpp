@@ -24,8 +24,10 @@ struct TimedKernel {
 
 class KernelTimes {
  public:
-  // The GPU must outlive the cache.
-  KernelTimes(const GpuSpec& gpu, Predictor predictor) : gpu_(gpu), predictor_(predictor) {}
+  // The GPU must outlive the cache. `launch`: how the replay's kernels are launched, which
+  // decides their host cost (tilecast/kernel_forecast.hpp, Launch).
+  KernelTimes(const GpuSpec& gpu, Predictor predictor, Launch launch)
+      : gpu_(gpu), predictor_(predictor), launch_(launch) {}
 
   // A kernel's times, forecast on first use.
   const TimedKernel& kernel(const Kernel& k);
@@ -44,6 +46,7 @@ class KernelTimes {
  private:
   const GpuSpec& gpu_;
   Predictor predictor_;
+  Launch launch_;
   std::map<Kernel, TimedKernel> cache_;
   std::set<std::string> fallbacks_;
   std::set<std::string> transfers_;

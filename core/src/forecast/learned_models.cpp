@@ -173,7 +173,8 @@ void use_model(
     for (int f = 0; f < family_count(); ++f) families.emplace_back(family_traits(OpFamily(f)).name);
   for (const std::string& vendor : vendors)
     for (DataType t : m->precisions)
-      for (const std::string& family : families) register_learned_model({vendor, t, family}, model);
+      for (const std::string& family : families)
+        register_learned_model({vendor, t, family}, model, m->id);
 }
 
 }  // namespace tilecast

@@ -38,7 +38,8 @@ ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, c
   ModelForecast f;
   f.workload = w;
   f.predictor = predictor;
-  detail::KernelTimes times(gpu, predictor);  // each distinct kernel forecast once
+  // each distinct kernel forecast once; eager and compiled graphs launch from Python
+  detail::KernelTimes times(gpu, predictor, Launch::eager);
   std::vector<std::vector<detail::TimedKernel>> timed(graph.sections.size());
   std::vector<Substitution> subs;
   charged.assign(graph.sections.size(), {});

@@ -9,6 +9,7 @@
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
 #include "kernel/family.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_not_loaded.hpp"
 
@@ -201,6 +202,10 @@ const Entry* find_entry(const GpuSpec& gpu, const Kernel& kernel) {
   return best;
 }
 
+constexpr EnumName<Timing> kTimings[] = {{"per_call", Timing::per_call},
+                                         {"kernel_only", Timing::kernel_only}};
+EnumNames<Timing> timing_names() { return kTimings; }
+
 const KernelPredictor* find_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
   const Entry* e = find_entry(gpu, kernel);
   return e ? e->model.get() : nullptr;
@@ -244,6 +249,14 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
   }
   m.uses = detail::string_field(j, "uses", origin, false);
   m.trained_on = strings(j, "trained_on", origin);
+  if (detail::has_field(j, "timing")) {
+    const std::string t = detail::string_field(j, "timing", origin);
+    try {
+      m.timing = parse_enum(timing_names(), t, "a timing");
+    } catch (const Error& e) {
+      throw Error(std::string(origin) + ": field 'timing': " + e.what());
+    }
+  }
   m.command = detail::string_field(j, "command", origin, false);
   m.hash = detail::string_field(j, "hash", origin, false);
   if (detail::has_field(j, "train")) {
@@ -469,13 +482,14 @@ std::shared_ptr<const KernelPredictor> build_model(
   return kind_named(m.kind, m.id).make(TextSource(m, texts, origins, std::move(used)));
 }
 
-void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model) {
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model,
+                            std::string model_id) {
   if (!model) throw Error("register_learned_model: no model given");
   Registry& r = registry();
   const std::lock_guard<std::mutex> lock(r.write);
   const int n = r.count.load(std::memory_order_relaxed);
   if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-  r.entries[std::size_t(n)] = {std::move(key), std::move(model), ""};
+  r.entries[std::size_t(n)] = {std::move(key), std::move(model), std::move(model_id)};
   r.count.store(n + 1, std::memory_order_release);
 }
 
@@ -502,6 +516,13 @@ bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel) {
   const Entry* e = find_entry(gpu, kernel);
   return e && e->key.transfer;
+}
+
+bool timed_kernel_only(const GpuSpec& gpu, const Kernel& kernel) {
+  const Entry* e = find_entry(gpu, kernel);
+  if (!e || e->model_id.empty()) return false;
+  const ModelManifest* m = find_manifest(e->model_id);
+  return m && m->timing == Timing::kernel_only;
 }
 
 std::string transfer_use_key(const GpuSpec& gpu, const Kernel& kernel) {

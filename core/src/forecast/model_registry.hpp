@@ -23,6 +23,10 @@
 
 namespace tilecast {
 
+// What a model's timings held (ModelManifest::timing): each kernel's PyTorch call as a whole,
+// launch cost included (NeuSight's per-call protocol), or the kernel alone (vidur's CUDA events).
+enum class Timing { per_call, kernel_only };
+
 struct ModelManifest {
   std::string id;      // its folder's name
   std::string kind;    // a name in the kind table, e.g. "learned_net", "tensor_gemm", "amd_gemm"
@@ -34,6 +38,7 @@ struct ModelManifest {
   std::map<std::string, std::string> files;  // role (e.g. "weights") -> file in the folder
   std::string uses;  // the id of a model it builds on (files it lacks, its measured GPUs' model)
   std::vector<std::string> trained_on;  // GPU names, as in the catalog or the device files
+  Timing timing = Timing::per_call;     // what its training timings held
   std::string command, hash;            // what made it (as the trainer wrote into its files)
   // How `tilecast train --model ID` remakes it: a CLI command and its arguments, with {data:SET}
   // (../shared/data/SET or --data), {out} and {out:ID} (a model's folder or --out) and brace
@@ -177,8 +182,11 @@ struct LearnedModelKey {
 
 // Adds a learned model; the most specific entry for a kernel wins (a model of its own before a
 // transfer, then vendor before family), and among equals the latest. Entries are never removed (at
-// most 256). The embedded models are entered from their manifests first.
-void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model);
+// most 256). The embedded models are entered from their manifests first. `model_id`: the built-in
+// model (core/data/models/<id>) it is a version of, whose manifest says what it is (e.g. its
+// timing); empty for a model of its own.
+void register_learned_model(LearnedModelKey key, std::shared_ptr<const KernelPredictor> model,
+                            std::string model_id = {});
 // Enters `model` for every (precision, family) of its manifest, for its vendor (any vendor when
 // the manifest serves any), and for each of its transfers' (vendor, precision, family).
 void register_model(const ModelManifest& m, std::shared_ptr<const KernelPredictor> model);
@@ -191,6 +199,9 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 // Whether the kernel's model is a transfer (learned for another vendor or precision).
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel);
+// Whether the kernel's model was timed on kernels alone (ModelManifest::timing); false for a
+// model entered without a manifest (register_learned_model) or none.
+bool timed_kernel_only(const GpuSpec& gpu, const Kernel& kernel);
 // "<model id> <type> <family>" (e.g. "nvidia-half-gemm fp8 gemm") when the kernel's model is a
 // transfer, else empty: what a replay records (KernelTimes::transfers_used) and the footing
 // and the transfer caveats are built from.

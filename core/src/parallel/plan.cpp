@@ -81,7 +81,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
   detail::require_within_budget(steps, "plan request",
                                 "the model's layers, max_microbatches or gpus");
 
-  detail::KernelTimes times(gpu, q.predictor);
+  detail::KernelTimes times(gpu, q.predictor, Launch::eager);  // each rank's eager graph
   detail::ReplayMemo memo;
   for_each_split([&](int dp, int tp, int pp) {
     for (int m = 1; m <= q.max_microbatches; ++m)

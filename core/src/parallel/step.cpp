@@ -356,7 +356,7 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
 ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
                                    const ModelConfig& model, const Workload& w,
                                    const ParallelConfig& c, Predictor predictor) {
-  detail::KernelTimes times(gpu, predictor);
+  detail::KernelTimes times(gpu, predictor, Launch::eager);  // each rank's eager graph
   return detail::forecast_parallel_with(gpu, system, model, w, c, times);
 }
 

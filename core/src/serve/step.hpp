@@ -16,7 +16,8 @@ namespace tilecast::detail {
 class StepClock {
  public:
   StepClock(const GpuSpec& gpu, Predictor predictor, Engine engine)
-      : times_(gpu, predictor), engine_(engine) {}
+      : times_(gpu, predictor, engine == Engine::eager ? Launch::eager : Launch::engine),
+        engine_(engine) {}
 
   // The forward pass's time. Eager: the host/compute timeline replay of model_forecast.cpp
   // (each kernel's learned launch cost paid on the host, showing where the GPU runs dry).

@@ -70,6 +70,10 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   // default); loaded rows only, vLLM's continuous batching otherwise
   const scheduler = row.scheduler ?? data.sources[row.source]?.scheduler;
   if (scheduler && isLoaded(row)) args.push('--scheduler', scheduler);
+  // the measured tool's own batch limits (a source's `batch_limits`, e.g. trtllm-bench's
+  // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's 256 / 8192 otherwise
+  const limits = row.batch_limits ?? data.sources[row.source]?.batch_limits;
+  if (limits && isLoaded(row)) args.push('--batch-limits', limits);
   args.push('--json');
   return args;
 }

@@ -1,13 +1,12 @@
 // trtllm-bench's own batch limits (serve/simulator/batch_limits.hpp, core/data/engines/
 // serving.json "trtllm_bench"): its KV-cache estimate, the caps, the rounding ladders and the
 // prompt floor without chunked prefill, each against a hand computation of tuning.py's rules.
-#include "serve/simulator/batch_limits.hpp"
-
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
+#include "serve/simulator/batch_limits.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -36,9 +35,8 @@ detail::TrtllmBenchLimits limits(const char* gpu, const char* model, int tp, Dat
 
 // tuning.py's KV-cache estimate by hand: (memory GiB x GPUs - engine GiB) x 0.90 / (GiB per
 // token x (prompt + output)).
-double requests_by_hand(double mem_gib, int tp, double params, double weight_bytes,
-                        double layers, double kv_heads, double head_dim, double kv_bytes,
-                        double seq) {
+double requests_by_hand(double mem_gib, int tp, double params, double weight_bytes, double layers,
+                        double kv_heads, double head_dim, double kv_bytes, double seq) {
   const double gib = 1024.0 * 1024.0 * 1024.0;
   const double per_token = 2 * layers * kv_heads * head_dim * kv_bytes / gib;
   return (mem_gib * tp - params * weight_bytes / gib) * 0.90 / (per_token * seq);
@@ -49,8 +47,8 @@ double requests_by_hand(double mem_gib, int tp, double params, double weight_byt
 TEST_SUITE("trtllm_bench_limits") {
   TEST_CASE("Llama 3.1 8B FP8, FP8 cache, one H200, 128 + 2048: 905 requests -> 1024 / 2048") {
     const auto l = limits("h200", "llama3.1-8b", 1, DataType::fp8, true, 128, 2048);
-    const double by_hand = requests_by_hand(141, 1, params_of(find_model("llama3.1-8b")), 1.0, 32,
-                                            8, 128, 1.0, 2176);
+    const double by_hand =
+        requests_by_hand(141, 1, params_of(find_model("llama3.1-8b")), 1.0, 32, 8, 128, 1.0, 2176);
     CHECK(l.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
     CHECK(l.kv_requests == doctest::Approx(905).epsilon(0.005));
     CHECK(l.max_batch_size == 1024);  // 905 in [256, 1024): up to a multiple of 128
@@ -79,15 +77,15 @@ TEST_SUITE("trtllm_bench_limits") {
     CHECK(bf16_kv.max_batch_size == 128);  // 102 requests below 256: a multiple of 32
     CHECK(fp8_kv.max_batch_size == 224);   // 204 requests
     const auto fp4 = limits("b200", "llama3-70b", 1, DataType::fp4, true, 128, 2048);
-    const double by_hand = requests_by_hand(180, 1, params_of(find_model("llama3-70b")), 0.5, 80,
-                                            8, 128, 1.0, 2176);
+    const double by_hand =
+        requests_by_hand(180, 1, params_of(find_model("llama3-70b")), 0.5, 80, 8, 128, 1.0, 2176);
     CHECK(fp4.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
   }
 
   TEST_CASE("every GPU holds a KV head: past 8 GPUs Llama 3 70B's cache per token grows") {
     const auto tp8 = limits("b200", "llama3-70b", 8, DataType::fp4, true, 128, 2048);
-    const double by_hand = requests_by_hand(180, 8, params_of(find_model("llama3-70b")), 0.5, 80,
-                                            8, 128, 1.0, 2176);
+    const double by_hand =
+        requests_by_hand(180, 8, params_of(find_model("llama3-70b")), 0.5, 80, 8, 128, 1.0, 2176);
     CHECK(tp8.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
   }
 
@@ -99,16 +97,14 @@ TEST_SUITE("trtllm_bench_limits") {
     CHECK(out.find("\"batch_limits\": \"trtllm-bench\"") != std::string::npos);
     CHECK(out.find("\"max_seqs\": 4096") != std::string::npos);
     CHECK(out.find("Batch limits: trtllm-bench's own") != std::string::npos);
-    CHECK_THROWS_WITH_AS(
-        api::forecast_serving(
-            R"({"gpu": "h200", "model": "llama3.1-8b", "prompt": 128, "output": 64,
+    CHECK_THROWS_WITH_AS(api::forecast_serving(
+                             R"({"gpu": "h200", "model": "llama3.1-8b", "prompt": 128, "output": 64,
                 "concurrency": 4, "requests": 4, "batch_limits": "trtllm-bench", "max_seqs": 8})"),
-        doctest::Contains("not both"), Error);
-    CHECK_THROWS_WITH_AS(
-        api::forecast_serving(
-            R"({"gpu": "h200", "model": "llama3.1-8b", "prompt": 128, "output": 64,
+                         doctest::Contains("not both"), Error);
+    CHECK_THROWS_WITH_AS(api::forecast_serving(
+                             R"({"gpu": "h200", "model": "llama3.1-8b", "prompt": 128, "output": 64,
                 "concurrency": 4, "requests": 4, "weights": "int4", "batch_limits": "trtllm-bench"})"),
-        doctest::Contains("not weight-only int4"), Error);
+                         doctest::Contains("not weight-only int4"), Error);
     CHECK(parse_batch_limits("trtllm-bench") == BatchLimits::trtllm_bench);
     CHECK_THROWS_WITH_AS(parse_batch_limits("vllm"),
                          "'vllm' is not batch limits; allowed: fixed, trtllm-bench", Error);

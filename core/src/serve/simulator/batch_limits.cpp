@@ -102,20 +102,20 @@ double round_up(double raw, const std::vector<Band>& bands, double floor) {
 }  // namespace
 
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
-                                      const ServingTypes& types, double params,
-                                      double mean_prompt, double mean_output,
-                                      std::int64_t longest_prompt) {
+                                      const ServingTypes& types, double params, double mean_prompt,
+                                      double mean_output, std::int64_t longest_prompt) {
   const BenchRules& b = bench_rules();
   if (types.weights != WeightFormat::native)
-    throw Error("batch limits trtllm-bench: trtllm-bench tunes FP8, NVFP4 and unquantized "
-                "checkpoints, not weight-only " +
-                std::string(weight_format_name(types.weights)) +
-                "; give max_seqs and max_batch_tokens");
+    throw Error(
+        "batch limits trtllm-bench: trtllm-bench tunes FP8, NVFP4 and unquantized "
+        "checkpoints, not weight-only " +
+        std::string(weight_format_name(types.weights)) + "; give max_seqs and max_batch_tokens");
   if (!(mean_prompt >= 1 && mean_output >= 1))
     throw Error("batch limits trtllm-bench: the requests' mean prompt and output must be >= 1");
   // bytes per weight and per cached element: FP8 1, NVFP4 0.5, anything else 2 (tuning.py)
-  const double weight_bytes =
-      types.gemm == DataType::fp8 ? 1.0 : types.gemm == DataType::fp4 ? 0.5 : 2.0;
+  const double weight_bytes = types.gemm == DataType::fp8   ? 1.0
+                              : types.gemm == DataType::fp4 ? 0.5
+                                                            : 2.0;
   const double kv_bytes = types.kv == DataType::fp8 ? 1.0 : 2.0;
   // every GPU holds at least one KV head
   const double kv_heads = double(std::max<std::int64_t>(tp, model.num_kv_heads));

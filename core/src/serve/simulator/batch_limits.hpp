@@ -23,8 +23,7 @@ struct TrtllmBenchLimits {
 // lengths and the longest prompt of the requests. Throws Error where trtllm-bench has no
 // heuristic (weight-only quantization) or the model leaves no memory for the cache.
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
-                                      const ServingTypes& types, double params,
-                                      double mean_prompt, double mean_output,
-                                      std::int64_t longest_prompt);
+                                      const ServingTypes& types, double params, double mean_prompt,
+                                      double mean_output, std::int64_t longest_prompt);
 
 }  // namespace tilecast::detail

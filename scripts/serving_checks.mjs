@@ -70,6 +70,10 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   // default); loaded rows only, vLLM's continuous batching otherwise
   const scheduler = row.scheduler ?? data.sources[row.source]?.scheduler;
   if (scheduler && isLoaded(row)) args.push('--scheduler', scheduler);
+  // the measured tool's own batch limits (a source's `batch_limits`, e.g. trtllm-bench's
+  // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's 256 / 8192 otherwise
+  const limits = row.batch_limits ?? data.sources[row.source]?.batch_limits;
+  if (limits && isLoaded(row)) args.push('--batch-limits', limits);
   args.push('--json');
   return args;
 }
@@ -156,7 +160,9 @@ lines.push('* **Loaded rows** (`qps` or `concurrency`, and `requests`): `tilecas
 lines.push('  --prompt P --output O (--qps R | --concurrency C) --requests N --seed 0 --tp T --precision X');
 lines.push('  --json` (docs/serving-load.md); TTFT/TPOT/E2E percentiles and means from `ttft_ms`, `tpot_ms`,');
 lines.push('  `e2e_ms`; output tokens/s and requests/s as the simulation gives them (one replica of TP GPUs).');
-lines.push('  An offline run (every request queued at once) is `--concurrency N --requests N`.');
+lines.push('  An offline run (every request queued at once) is `--concurrency N --requests N`. A source\'s');
+lines.push('  `scheduler` and `batch_limits` (its engine\'s own: TensorRT-LLM\'s no-evict admission,');
+lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`.');
 lines.push('* **TP rows**: tensor parallelism above 1, static or loaded. **Quantized rows**: FP8, FP4 or INT8');
 lines.push('  precision, weight-only INT4/INT8 weights, or an FP8 KV cache, static or loaded.');
 lines.push('');

@@ -923,6 +923,7 @@ export interface ServingLoadForecast {
   predictor: Predictor;
   footing: Footing;
   scheduler: 'continuous' | 'no-evict' | 'static';
+  batch_limits: 'fixed' | 'trtllm-bench';
   max_batch_tokens: number;
   max_seqs: number;
   block_tokens: number;

@@ -77,10 +77,10 @@ int run_serve(const Args& args) {
   }
   if (args.has("requests") || args.has("seed") || args.has("slo-ttft-ms") ||
       args.has("slo-tpot-ms") || args.has("max-batch-tokens") || args.has("max-seqs") ||
-      args.has("scheduler"))
+      args.has("scheduler") || args.has("batch-limits"))
     throw Error(
-        "--requests, --seed, --slo-*, --max-batch-tokens, --max-seqs and --scheduler "
-        "simulate a request stream: give --qps R, --concurrency C or --trace FILE");
+        "--requests, --seed, --slo-*, --max-batch-tokens, --max-seqs, --scheduler and "
+        "--batch-limits simulate a request stream: give --qps R, --concurrency C or --trace FILE");
   // The static request as the API takes it: the --json answer, and the cost the text output
   // prints (api/cost.cpp, one definition).
   nlohmann::json req = request_with(gpu, model_arg, model);
@@ -143,7 +143,8 @@ int run_serve(const Args& args) {
          "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
          "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
          "[--scheduler " +
-         enum_names_joined(scheduler_names(), "|") + "]",
+         enum_names_joined(scheduler_names(), "|") + "] [--batch-limits " +
+         enum_names_joined(batch_limits_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
      {"gpu",
@@ -167,6 +168,7 @@ int run_serve(const Args& args) {
       "max-batch-tokens",
       "max-seqs",
       "scheduler",
+      "batch-limits",
       "price-per-gpu-hour"},
      {"json"},
      run_serve});

@@ -53,6 +53,7 @@ void add_load_fields(const Args& args, nlohmann::json& req) {
     req["max_batch_tokens"] = args.integer("max-batch-tokens", 8192, 1, 1 << 20);
   if (args.has("max-seqs")) req["max_seqs"] = args.integer("max-seqs", 256, 1, 65536);
   if (args.has("scheduler")) req["scheduler"] = args.get("scheduler");
+  if (args.has("batch-limits")) req["batch_limits"] = args.get("batch-limits");
 }
 
 int print_load_run(const nlohmann::json& req, bool json) {

@@ -21,6 +21,7 @@ namespace tilecast {
 
 enum class WeightFormat;  // tilecast/serving.hpp
 enum class Scheduler;     // tilecast/serving_load.hpp
+enum class BatchLimits;   // tilecast/serving_load.hpp
 
 template <class E>
 struct EnumName {
@@ -47,6 +48,7 @@ EnumNames<CommProtocol> comm_protocol_names();      // comm/registry.cpp
 EnumNames<Topology> topology_names();               // hw/system.cpp
 EnumNames<WeightFormat> weight_format_names();      // serve/quantize.cpp
 EnumNames<Scheduler> scheduler_names();             // serve/simulator/simulate.cpp
+EnumNames<BatchLimits> batch_limits_names();        // serve/simulator/batch_limits.cpp
 EnumNames<FinetuneMethod> finetune_method_names();  // graph/workload.cpp
 EnumNames<LoraTargets> lora_target_names();         // graph/workload.cpp
 

@@ -40,6 +40,14 @@ enum class Scheduler { continuous, static_batch, no_evict };
 std::string_view scheduler_name(Scheduler s);  // "continuous" | "static" | "no-evict"
 Scheduler parse_scheduler(std::string_view word);
 
+// Where a step's sequence and token limits come from. fixed: max_seqs and max_batch_tokens as
+// given (vLLM's defaults 256 and 8192); trtllm_bench: trtllm-bench throughput's own choice when
+// neither is given, from the model, the GPUs, the precision and the requests' mean lengths
+// (core/data/engines/serving.json "trtllm_bench", serve/simulator/batch_limits.hpp).
+enum class BatchLimits { fixed, trtllm_bench };
+std::string_view batch_limits_name(BatchLimits b);  // "fixed" | "trtllm-bench"
+BatchLimits parse_batch_limits(std::string_view word);
+
 struct LoadRequest {
   // prompt and output (fixed lengths without a trace), tp, dtype, predictor; the engine is fused
   // (an optimised serving engine; eager and compiled are refused) and batch is ignored.
@@ -51,11 +59,12 @@ struct LoadRequest {
   std::uint64_t seed = 0;
   std::vector<TraceRequest> trace;
   Scheduler scheduler = Scheduler::continuous;
-  std::int64_t max_batch_tokens = 8192;     // tokens per step (vLLM max_num_batched_tokens)
-  std::int64_t max_seqs = 256;              // sequences per step (vLLM max_num_seqs)
-  std::int64_t block_tokens = 16;           // tokens per KV block (vLLM block_size)
-  double gpu_memory_utilization = 0.9;      // of the GPU's memory the engine may use (vLLM)
-  double slo_ttft_ms = 0, slo_tpot_ms = 0;  // 0: no SLO
+  BatchLimits batch_limits = BatchLimits::fixed;  // trtllm_bench: the two below are its choice
+  std::int64_t max_batch_tokens = 8192;           // tokens per step (vLLM max_num_batched_tokens)
+  std::int64_t max_seqs = 256;                    // sequences per step (vLLM max_num_seqs)
+  std::int64_t block_tokens = 16;                 // tokens per KV block (vLLM block_size)
+  double gpu_memory_utilization = 0.9;            // of the GPU's memory the engine may use (vLLM)
+  double slo_ttft_ms = 0, slo_tpot_ms = 0;        // 0: no SLO
 };
 
 struct LatencyPercentiles {

@@ -58,6 +58,19 @@ LoadRequest load_request_fields(const nlohmann::json& req, const ServingRequest&
       throw Error(std::string(origin) + ": field 'scheduler': " + e.what());
     }
   }
+  const std::string limits = string_field(req, "batch_limits", origin, false);
+  if (!limits.empty()) {
+    try {
+      r.batch_limits = parse_batch_limits(limits);
+    } catch (const Error& e) {
+      throw Error(std::string(origin) + ": field 'batch_limits': " + e.what());
+    }
+    if (r.batch_limits == BatchLimits::trtllm_bench &&
+        (has_field(req, "max_seqs") || has_field(req, "max_batch_tokens")))
+      throw Error(std::string(origin) +
+                  ": batch_limits trtllm-bench chooses max_seqs and max_batch_tokens itself; "
+                  "give it or them, not both");
+  }
   return r;
 }
 

@@ -46,6 +46,7 @@ nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const Mode
   j["predictor"] = std::string(predictor_name(s.predictor));
   j["footing"] = std::string(footing_name(f.footing));
   j["scheduler"] = std::string(scheduler_name(r.scheduler));
+  j["batch_limits"] = std::string(batch_limits_name(r.batch_limits));
   j["max_batch_tokens"] = r.max_batch_tokens;
   j["max_seqs"] = r.max_seqs;
   j["block_tokens"] = r.block_tokens;

@@ -11,6 +11,7 @@
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
+#include "serve/simulator/batch_limits.hpp"
 #include "serve/simulator/engine.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/tensor_parallel.hpp"
@@ -74,7 +75,9 @@ Scheduler parse_scheduler(std::string_view word) {
   return parse_enum(scheduler_names(), word, "a scheduler");
 }
 
-LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, const LoadRequest& r) {
+LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
+                              const LoadRequest& given) {
+  LoadRequest r = given;  // trtllm-bench's batch limits, when asked, replace the two limits
   const ServingRequest& s = r.serving;
   if (s.engine != Engine::fused)
     throw Error("a serving simulation runs the fused engine (vLLM-like), not " +
@@ -137,12 +140,29 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
       lim.clients = r.concurrency;
     }
   }
-  double outputs = 0;
-  std::int64_t longest = 0;
+  double outputs = 0, prompts = 0;
+  std::int64_t longest = 0, longest_prompt = 0;
   for (auto& q : reqs) {
     outputs += double(q.output);
+    prompts += double(q.prompt);
     longest = std::max(longest, q.prompt + q.output);
+    longest_prompt = std::max(longest_prompt, q.prompt);
     q.host_ms = detail::request_host_ms(q.prompt);  // tokenisation before scheduling
+  }
+  const double params =
+      graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
+  detail::TrtllmBenchLimits bench;
+  if (r.batch_limits == BatchLimits::trtllm_bench) {
+    const double n = double(reqs.size());
+    bench = detail::trtllm_bench_limits(gpu, model, s.tp, types, params, prompts / n, outputs / n,
+                                        longest_prompt);
+    if (bench.max_batch_size > 65536 || bench.max_num_tokens > (1 << 20))
+      throw Error("batch limits trtllm-bench: max_batch_size " +
+                  std::to_string(bench.max_batch_size) + " and max_num_tokens " +
+                  std::to_string(bench.max_num_tokens) +
+                  " exceed the simulator's 65536 sequences and 1048576 tokens per step");
+    r.max_seqs = bench.max_batch_size;
+    r.max_batch_tokens = bench.max_num_tokens;
   }
 
   // the KV cache, as vLLM sizes it
@@ -150,8 +170,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
   ServingRequest profile = s;
   profile.batch = 1;
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
-  const double params =
-      graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
   const detail::MemoryModel mem = detail::serving_memory_model(
       gpu, shard, params, types.quantized() ? detail::quantized_param_count(model) : 0, profile);
   const double block_bytes =
@@ -244,6 +262,15 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model, cons
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
                 " requests (as many as the KV cache holds at their full length), prefilled "
                 "together and decoded until the longest finishes.");
+  if (r.batch_limits == BatchLimits::trtllm_bench)
+    c.push_back(
+        "Batch limits: trtllm-bench's own (core/data/engines/serving.json "
+        "\"trtllm_bench\"): its KV-cache estimate holds " +
+        detail::format_with("%.0f", bench.kv_requests) + " requests of the mean " +
+        detail::format_with("%.0f", prompts / double(reqs.size())) + " + " +
+        detail::format_with("%.0f", outputs / double(reqs.size())) + " tokens, so max_batch_size " +
+        std::to_string(r.max_seqs) + " and max_num_tokens " + std::to_string(r.max_batch_tokens) +
+        ".");
   c.push_back(
       "Engine: the fused engine (vLLM-like, CUDA graphs, attention by its roofline: a lower "
       "bound). Each step is timed from its batch shape: the layers' kernels at the step's token "

@@ -1,0 +1,145 @@
+// trtllm-bench's batch limits (header): its KV-cache estimate, caps and rounding, read from
+// core/data/engines/serving.json "trtllm_bench" (the TensorRT-LLM source is cited there).
+#include "serve/simulator/batch_limits.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/embedded_data.hpp"
+#include "common/format.hpp"
+#include "tilecast/enum_names.hpp"
+#include "tilecast/error.hpp"
+#include "tilecast/serving_load.hpp"
+
+namespace tilecast {
+namespace {
+
+constexpr EnumName<BatchLimits> kBatchLimitsNames[] = {{"fixed", BatchLimits::fixed},
+                                                       {"trtllm-bench", BatchLimits::trtllm_bench}};
+
+}  // namespace
+
+EnumNames<BatchLimits> batch_limits_names() { return kBatchLimitsNames; }
+std::string_view batch_limits_name(BatchLimits b) { return enum_name(batch_limits_names(), b); }
+BatchLimits parse_batch_limits(std::string_view word) {
+  return parse_enum(batch_limits_names(), word, "batch limits");
+}
+
+namespace detail {
+namespace {
+
+constexpr const char* kBenchPath = "core/data/engines/serving.json";
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// A value rounded up by the first band it falls below ([below, multiple], below 0: the rest);
+// the first band's result at least `floor`.
+struct Band {
+  double below = 0, multiple = 1;
+};
+
+struct BenchRules {
+  double kv_fraction = 0, max_requests = 0, max_tokens = 0, min_batch = 0, min_tokens = 0;
+  std::vector<Band> batch_steps, token_steps;
+  bool chunked_prefill = false;
+};
+
+const BenchRules& bench_rules() {
+  static const BenchRules rules = [] {
+    const std::string_view text = embedded::find(kBenchPath);
+    const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
+    if (text.empty() || all.is_discarded() || !all.contains("trtllm_bench") ||
+        !all["trtllm_bench"].is_object())
+      throw Error(std::string(kBenchPath) + ": object 'trtllm_bench' is missing");
+    const nlohmann::json& j = all["trtllm_bench"];
+    const std::string where = std::string(kBenchPath) + ": trtllm_bench.";
+    auto num = [&](const char* key, double lo, double hi) {
+      if (!j.contains(key) || !j[key].is_number() || !(j[key].get<double>() >= lo) ||
+          !(j[key].get<double>() <= hi))
+        throw Error(where + key + " must be a number from " + format_with("%g", lo) + " to " +
+                    format_with("%g", hi));
+      return j[key].get<double>();
+    };
+    auto bands = [&](const char* key) {
+      std::vector<Band> out;
+      if (j.contains(key) && j[key].is_array())
+        for (const auto& b : j[key])
+          if (b.is_array() && b.size() == 2 && b[0].is_number() && b[1].is_number() &&
+              b[1].get<double>() >= 1 && b[0].get<double>() >= 0)
+            out.push_back({b[0].get<double>(), b[1].get<double>()});
+      if (out.empty() || out.size() != j[key].size() || out.back().below != 0)
+        throw Error(where + key +
+                    " must be [[below, multiple], ...] ending with [0, multiple] (the rest)");
+      return out;
+    };
+    BenchRules r;
+    r.kv_fraction = num("kv_cache_free_gpu_mem_fraction", 0.01, 1);
+    r.max_requests = num("max_requests", 1, 1e6);
+    r.max_tokens = num("max_tokens", 1, 1e7);
+    r.min_batch = num("min_batch", 1, 1e6);
+    r.min_tokens = num("min_tokens", 1, 1e7);
+    r.batch_steps = bands("batch_steps");
+    r.token_steps = bands("token_steps");
+    if (!j.contains("chunked_prefill") || !j["chunked_prefill"].is_boolean())
+      throw Error(where + "chunked_prefill must be true or false");
+    r.chunked_prefill = j["chunked_prefill"].get<bool>();
+    return r;
+  }();
+  return rules;
+}
+
+double round_up(double raw, const std::vector<Band>& bands, double floor) {
+  for (std::size_t i = 0; i < bands.size(); ++i)
+    if (bands[i].below == 0 || raw < bands[i].below) {
+      const double v = bands[i].multiple * std::ceil(raw / bands[i].multiple);
+      return i == 0 ? std::max(floor, v) : v;
+    }
+  return raw;  // unreachable: the last band takes the rest
+}
+
+}  // namespace
+
+TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
+                                      const ServingTypes& types, double params, double mean_prompt,
+                                      double mean_output, std::int64_t longest_prompt) {
+  const BenchRules& b = bench_rules();
+  if (types.weights != WeightFormat::native)
+    throw Error(
+        "batch limits trtllm-bench: trtllm-bench tunes FP8, NVFP4 and unquantized "
+        "checkpoints, not weight-only " +
+        std::string(weight_format_name(types.weights)) + "; give max_seqs and max_batch_tokens");
+  if (!(mean_prompt >= 1 && mean_output >= 1))
+    throw Error("batch limits trtllm-bench: the requests' mean prompt and output must be >= 1");
+  // bytes per weight and per cached element: FP8 1, NVFP4 0.5, anything else 2 (tuning.py)
+  const double weight_bytes = types.gemm == DataType::fp8   ? 1.0
+                              : types.gemm == DataType::fp4 ? 0.5
+                                                            : 2.0;
+  const double kv_bytes = types.kv == DataType::fp8 ? 1.0 : 2.0;
+  // every GPU holds at least one KV head
+  const double kv_heads = double(std::max<std::int64_t>(tp, model.num_kv_heads));
+  const double gib_per_token =
+      2 * double(model.num_layers) * kv_heads * double(model.head_dim) * kv_bytes / kGiB;
+  const double engine_gib = params * weight_bytes / kGiB;
+  const double available_gib = gpu.mem_gb * double(tp) - engine_gib;
+  const double requests =
+      available_gib * b.kv_fraction / (gib_per_token * (mean_prompt + mean_output));
+  if (!(requests >= 1))
+    throw Error("batch limits trtllm-bench: " + model.name + " leaves no KV cache for one " +
+                "request on " + std::to_string(tp) + " x " + gpu.name +
+                " (trtllm-bench refuses this mapping)");
+  const double raw_batch = std::min(requests, b.max_requests);
+  const double raw_tokens = std::min(raw_batch * (1 + mean_prompt / mean_output), b.max_tokens);
+  TrtllmBenchLimits out;
+  out.kv_requests = requests;
+  out.max_batch_size = std::int64_t(round_up(raw_batch, b.batch_steps, b.min_batch));
+  out.max_num_tokens = std::int64_t(round_up(raw_tokens, b.token_steps, b.min_tokens));
+  // chunked prefill off: a whole prompt and a full decode batch fit one step
+  if (!b.chunked_prefill)
+    out.max_num_tokens = std::max(out.max_num_tokens, longest_prompt + out.max_batch_size);
+  return out;
+}
+
+}  // namespace detail
+}  // namespace tilecast

@@ -1,0 +1,45 @@
+// Tensor-parallel serving on the DGX H200 and DGX B200 (gpu_catalog/systems/): their
+// all-reduces take the comm model on the system, with its latency and efficiency, not the
+// latency-free ring bound at the NVLink bandwidth the H200 and B200 fell back to before.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <tuple>
+
+#include "serve/tensor_parallel.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/system.hpp"
+
+using namespace tilecast;
+
+TEST_SUITE("serving_tp_system") {
+  TEST_CASE("the H200 and B200 have their DGX systems, at their catalog NVLink bandwidth") {
+    for (const auto& [gpu, system, gbps] :
+         {std::tuple{"h200", "dgx-h200", 450.0}, std::tuple{"b200", "dgx-b200", 900.0}}) {
+      CAPTURE(gpu);
+      const SystemSpec& s = find_system(system);
+      CHECK(s.gpu == gpu);
+      CHECK(s.gpus_per_node == 8);
+      CHECK(s.topology == Topology::kNvswitch);
+      CHECK(s.link_bw_gbps_per_direction == doctest::Approx(gbps));
+      const detail::AllReduce ar(find_gpu(gpu), 8);
+      CHECK(ar.description().find("comm model") != std::string::npos);
+      CHECK(ar.description().find(s.name) != std::string::npos);
+    }
+  }
+
+  TEST_CASE("a B200 TP 8 all-reduce pays the comm model's latency and efficiency") {
+    const detail::AllReduce ar(find_gpu("b200"), 8);
+    // the ring bound it had: 2 (n - 1) / n x bytes at 900 GB/s, no latency
+    auto ring_ms = [](double bytes) { return 2.0 * 7 / 8 * bytes / 900e9 * 1e3; };
+    // 4 MiB: Llama 3 70B's hidden states of 256 decode tokens in BF16
+    const double big = 4.0 * 1024 * 1024;
+    CHECK(ar.ms(big) > 3 * ring_ms(big));
+    CHECK(ar.ms(big) < 10 * ring_ms(big));
+    // a decode step of one sequence (16 KiB): a launch and protocol latency of microseconds
+    CHECK(ar.ms(16384) > 0.005);
+    CHECK(ar.ms(16384) > 100 * ring_ms(16384));
+    // one GPU: nothing to reduce
+    CHECK(detail::AllReduce(find_gpu("b200"), 1).ms(big) == 0);
+  }
+}

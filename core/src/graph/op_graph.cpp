@@ -242,6 +242,13 @@ OpRef GraphBuilder::mem(std::string_view name, Phase phase, double elements, std
   return push(name, Op::addu, rows, width, 1, 1, OpKind::memory, phase, elements, stands_for);
 }
 
+OpRef GraphBuilder::host_sync(std::string_view name, Phase phase) {
+  if (phase != Phase::forward && !training()) return {};
+  OpRef r = mem(name, phase, 2 * kIndexBytes / kFloatBytes, 1, "device-to-host copy");
+  graph_.sections.back().ops.back().host_sync = true;
+  return r;
+}
+
 void GraphBuilder::autocast_cast(std::string_view name, Phase phase, double elements,
                                  std::int64_t h) {
   // mem() forecasts elements / 2 FP32 addu elements (8 bytes each): 1.5 x n moves 6 n bytes

@@ -165,4 +165,21 @@ TEST_SUITE("switch_router") {
     CHECK(mae(r4, "inference") > 38.0);
     CHECK(mae(r4, "training") > 25.0);
   }
+
+  TEST_CASE("eval-e2e takes the release from the run's machine.json (transformers 5.17.0)") {
+    const E2eReport r5 = h200_switch("5.17.0");
+    const std::string d = switch_run();
+    for (const char* slash : {"", "/"}) {
+      CAPTURE(slash);
+      const test::CliRun e2e =
+          test::run_cli("eval-e2e --devices '" + d + "/devices' --models '" + d +
+                        "/models' --labels '" + d + "/labels" + slash + "' --json");
+      REQUIRE(e2e.code == 0);
+      const auto j = nlohmann::json::parse(e2e.output);
+      REQUIRE(j.at("summary").size() == r5.summary.size());
+      for (std::size_t i = 0; i < r5.summary.size(); ++i)
+        CHECK(j.at("summary")[i].at("mean_abs_error_pct").get<double>() ==
+              doctest::Approx(r5.summary[i].mean_abs_error_pct));
+    }
+  }
 }

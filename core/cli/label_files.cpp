@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "io.hpp"
 #include "tilecast/error.hpp"
@@ -22,11 +23,34 @@ std::vector<std::string> subdirectories(const std::string& dir) {
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+// The transformers release a measurement ran ("transformers" in the machine.json the kit writes
+// beside labels/), or "" when the label set records none (NeuSight's data).
+std::string measured_transformers(const std::string& labels) {
+  std::filesystem::path dir = std::filesystem::path(labels).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "labels/"
+  const std::string machine = (dir.parent_path() / "machine.json").string();
+  if (!is_regular_file(machine)) return "";
+  const auto j = nlohmann::json::parse(read_text_file(machine), nullptr, false);
+  if (!j.is_object() || !j.contains("transformers") || !j["transformers"].is_string()) return "";
+  return j["transformers"].get<std::string>();
+}
+
+// The model config with the release its labels ran (ModelConfig::transformers_major), unless
+// the config names one itself.
+std::string with_transformers(const std::string& model_json, const std::string& version) {
+  if (version.empty()) return model_json;
+  auto j = nlohmann::json::parse(model_json, nullptr, false);
+  if (!j.is_object() || j.contains("tilecast_transformers_version")) return model_json;
+  j["tilecast_transformers_version"] = version;
+  return j.dump();
+}
+
 }  // namespace
 
 LabelFiles collect_labels(const std::string& devices, const std::string& models,
                           const std::string& labels, bool with_options) {
   LabelFiles out;
+  const std::string transformers = measured_transformers(labels);
   for (const auto& device : subdirectories(labels)) {
     const std::string spec = devices + "/" + device + ".json";
     const auto files = list_files(labels + "/" + device, ".json");
@@ -53,7 +77,8 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         out.notes.push_back("no model config " + model + ": " + device + "/" + stem + " skipped");
         continue;
       }
-      out.inputs.push_back({stem, gpu_json, read_text_file(model), read_text_file(f)});
+      out.inputs.push_back({stem, gpu_json, with_transformers(read_text_file(model), transformers),
+                            read_text_file(f)});
     }
   }
   return out;

@@ -16,7 +16,9 @@ struct LabelFiles {
 };
 
 // Every label of every device folder under `labels_dir`, with its device spec
-// (`devices_dir/<device>.json`) and model config (`models_dir/<model>.json`).
+// (`devices_dir/<device>.json`) and model config (`models_dir/<model>.json`). Where a
+// machine.json beside `labels_dir` (the measurement kit's) names the transformers release the
+// labels ran, each model config gets it as "tilecast_transformers_version" unless it names one.
 // with_options: also the labels with an option eval-e2e models (multi-GPU dp<N>, tp<N>,
 // pp<N>_<M>; torch.compile's fusion: option_modelled); otherwise every label with an option is
 // skipped.

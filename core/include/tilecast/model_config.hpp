@@ -73,6 +73,12 @@ struct ModelConfig {
   std::int64_t encoder_sparse_step = 0;
   std::int64_t decoder_sparse_step = 0;
   bool tie_word_embeddings = false;
+  // The major release of Hugging Face transformers whose eager modules the graph follows where
+  // releases differ (today the Switch Transformers router, graph/blocks/switch_moe.cpp): 4 (the
+  // default; NeuSight's labels) or 5. From the config's "tilecast_transformers_version"
+  // (e.g. "5.17.0", the version a measurement ran; eval-e2e takes it from a label set's
+  // machine.json).
+  int transformers_major = 4;
 
   double params() const;  // parameter count
 };

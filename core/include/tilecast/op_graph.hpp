@@ -66,6 +66,10 @@ struct GraphOp {
   // bytes an element (no gradient, no optimizer state). Both unset in full training.
   bool adapter = false;
   double frozen_bytes_per_param = 0;
+  // A device-to-host copy whose value Python reads before it goes on (nonzero's count,
+  // .item(), .tolist()): the host waits for every kernel launched before it, then for the copy,
+  // so the GPU runs dry until the host launches again. `kernel` is the copy's stand-in.
+  bool host_sync = false;
 };
 
 // An op's floating-point operations: a fused chain's, none for a memory-bound copy, else its

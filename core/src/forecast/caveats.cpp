@@ -204,13 +204,27 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 " experts share the tokens' top-" + std::to_string(model.experts_per_token) +
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident.");
-  if (model.architecture == Architecture::switch_transformers && model.expert_capacity > 0)
-    c.push_back("Experts: each of the " + std::to_string(model.num_experts) +
-                " experts runs on a buffer of " + std::to_string(model.expert_capacity) +
-                " tokens per sequence (its capacity, which the router of transformers 4 "
-                "enforces); transformers 5's router (the version the H200 was measured with "
-                "here) does not enforce it, so every token reaches its expert and longer "
-                "sequences take longer than forecast (docs/model-forecast.md).");
+  if (model.architecture == Architecture::switch_transformers && model.expert_capacity > 0) {
+    const std::string experts = std::to_string(model.num_experts);
+    if (model.transformers_major >= 5)
+      c.push_back(
+          "Experts: as transformers 5 runs them, every token reaches its expert (the "
+          "router's capacity of " +
+          std::to_string(model.expert_capacity) +
+          " binds nothing once the tokens are flattened), the " + experts +
+          " experts sharing the tokens evenly; each layer's expert loop waits for the "
+          "host " +
+          std::to_string(1 + 2 * model.num_experts) +
+          " times (nonzero, .item()) (docs/model-forecast.md).");
+    else
+      c.push_back("Experts: each of the " + experts + " experts runs on a buffer of " +
+                  std::to_string(model.expert_capacity) +
+                  " tokens per sequence (its capacity, which the router of transformers 4 "
+                  "enforces); transformers 5's router (the version the H200 was measured with "
+                  "here; a config's \"tilecast_transformers_version\" selects it) does not "
+                  "enforce it, so every token reaches its expert and longer sequences take "
+                  "longer than forecast (docs/model-forecast.md).");
+  }
   if (model.sliding_window > 0)
     c.push_back("Sliding window: half the layers attend to at most " +
                 std::to_string(model.sliding_window) +

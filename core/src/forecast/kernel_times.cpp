@@ -48,6 +48,7 @@ TimedKernel KernelTimes::op(const GraphOp& op) {
     return {fused_roofline_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes), 0};
   TimedKernel t = kernel(op.kernel);
   if (op.fused_kernels > 0) t.exec_ms *= op.traffic_scale;  // graph/engines/compiled.cpp
+  t.host_waits = op.host_sync;
   return t;
 }
 

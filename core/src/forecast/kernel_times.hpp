@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "forecast/timeline.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/op_graph.hpp"
@@ -18,9 +19,19 @@
 namespace tilecast::detail {
 
 struct TimedKernel {
-  double exec_ms = 0;    // on the GPU
-  double launch_ms = 0;  // on the host: the predictor's per-launch cost, at most the latency
+  double exec_ms = 0;       // on the GPU
+  double launch_ms = 0;     // on the host: the predictor's per-launch cost, at most the latency
+  bool host_waits = false;  // the host waits for it to finish (GraphOp::host_sync)
 };
+
+// Replays one kernel on the timeline: the host dispatches it, the compute stream runs it after
+// everything launched before; where the host waits for it (a device-to-host copy Python reads),
+// the host goes on only once it has finished. Returns the execution event.
+inline Event launch(Timeline& t, const TimedKernel& k) {
+  const Event e = t.launch(k.launch_ms, k.exec_ms);
+  if (k.host_waits) t.run(Stream::host, 0, {e});
+  return e;
+}
 
 class KernelTimes {
  public:

@@ -26,7 +26,7 @@ namespace {
 // far it moved the compute stream's finish time (the time it is charged).
 double replay(detail::Timeline& t, const detail::TimedKernel& k) {
   const double before_ms = t.ready_ms(detail::Stream::compute);
-  return t.launch(k.launch_ms, k.exec_ms).finish_ms - before_ms;
+  return detail::launch(t, k).finish_ms - before_ms;
 }
 
 }  // namespace

@@ -139,6 +139,9 @@ class GraphBuilder {
   // A memory-bound copy listing `elements` tensor elements in the phase, forecast as addu.
   OpRef mem(std::string_view name, Phase phase, double elements, std::int64_t h,
             std::string_view stands_for = "copy");
+  // A host synchronisation (GraphOp::host_sync): the device-to-host copy of a few bytes (an
+  // int64 count or index) that the host waits for, forecast as a copy of two elements.
+  OpRef host_sync(std::string_view name, Phase phase = Phase::forward);
   // An embedding lookup of rows tokens into a table of vocab x h (`tied`: the table
   // is another embedding's, e.g. an encoder-decoder's shared one).
   void embedding(std::string_view name, std::int64_t rows, std::int64_t vocab, std::int64_t h,

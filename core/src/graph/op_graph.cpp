@@ -252,6 +252,13 @@ void GraphBuilder::cast(std::string_view name, Phase phase, double elements, std
   mem(name, phase, 6.0 * elements / value_bytes, h, stands_for);
 }
 
+OpRef GraphBuilder::host_sync(std::string_view name, Phase phase) {
+  if (phase != Phase::forward && !training()) return {};
+  OpRef r = mem(name, phase, 2 * kIndexBytes / kFloatBytes, 1, "device-to-host copy");
+  graph_.sections.back().ops.back().host_sync = true;
+  return r;
+}
+
 void GraphBuilder::autocast_cast(std::string_view name, Phase phase, double elements,
                                  std::int64_t h) {
   if (autocast()) cast(name, phase, elements, h, "autocast cast");

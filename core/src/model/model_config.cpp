@@ -313,6 +313,18 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
                 ": field 'partial_rotary_factor' below 1 is not supported; allowed: 1");
 }
 
+// The major version of "tilecast_transformers_version" ("5.17.0" -> 5); 4 when absent.
+int transformers_major(const nlohmann::json& j, std::string_view origin) {
+  const std::string field = "tilecast_transformers_version";
+  const std::string v = detail::string_field(j, field, origin, false);
+  if (v.empty()) return 4;
+  const std::string major = v.substr(0, v.find('.'));
+  if (major != "4" && major != "5")
+    throw Error(std::string(origin) + ": field '" + field + "' ('" + v +
+                "') must name a transformers release 4.x or 5.x (allowed: 4, 5)");
+  return major == "4" ? 4 : 5;
+}
+
 }  // namespace
 
 bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
@@ -408,6 +420,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
     }
   }
   m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
+  m.transformers_major = transformers_major(j, origin);
   check_unsupported(j, origin);
 
   switch (t.hf.dialect) {

@@ -122,7 +122,7 @@ struct Replayer {
     }
     const TimedKernel k = times.op(o);
     const double before = t.ready_ms(Stream::compute);
-    const detail::Event e = t.launch(k.launch_ms, k.exec_ms);
+    const detail::Event e = detail::launch(t, k);
     r.breakdown_ms[static_cast<int>(o.kind)] += e.finish_ms - before;
     return e;
   }

@@ -25,7 +25,7 @@ double StepClock::forward_ms(const OpGraph& graph) {
     for (const auto& o : s.ops)
       if (o.phase == Phase::forward) ops.push_back(times_.op(o));
     for (std::int64_t r = 0; r < s.count; ++r)
-      for (const TimedKernel& k : ops) t.launch(k.launch_ms, k.exec_ms);
+      for (const TimedKernel& k : ops) launch(t, k);
   }
   return t.ready_ms(Stream::compute);
 }

@@ -115,6 +115,22 @@ std::int64_t active_experts(const MoeSpec& s, std::int64_t rows);
 // its gated MLP at the routed rows, the routing-weight scale and an index_add back.
 void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows);
 
+// ---- the Switch Transformers sparse MLP (switch_moe.cpp) ----
+struct SwitchMoeSpec {
+  std::int64_t hidden = 0;
+  std::int64_t experts = 0;
+  std::int64_t expert_inner = 0;  // one expert's MLP width (d_ff)
+  Activation act = Activation::relu;
+  double dropout = 0;              // after the expert's activation (T5)
+  std::int64_t capacity_rows = 0;  // transformers 4: each expert's buffer (capacity x batch)
+  int transformers_major = 4;      // ModelConfig::transformers_major
+};
+// The sparse MLP over `rows` tokens (no norm, no residual): the router, then per expert its
+// tokens gathered (transformers 4: its capacity buffer; 5: its share of the tokens under
+// balanced routing), its MLP and the result put back, with transformers 5's host
+// synchronisations.
+void switch_sparse_mlp(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t rows);
+
 // Dropout (p may be 0) and the residual add over rows x h.
 void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h);
 

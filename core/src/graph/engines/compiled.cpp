@@ -21,8 +21,9 @@ namespace tilecast::detail {
 namespace {
 
 bool fusible(const GraphOp& op) {
+  // a host synchronisation is a graph break: Inductor fuses nothing across it
   return op.kind != OpKind::gemm && op.kind != OpKind::attention_bmm &&
-         op.phase != Phase::accumulate && op.fused_bytes == 0;
+         op.phase != Phase::accumulate && op.fused_bytes == 0 && !op.host_sync;
 }
 
 // The elements a member writes (a copy's stand-in kernel lists half its elements: its output).

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/embedded_data.hpp"
-#include "common/format.hpp"
+#include "common/json_fields.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/serving_load.hpp"
@@ -48,20 +48,11 @@ struct BenchRules {
 
 const BenchRules& bench_rules() {
   static const BenchRules rules = [] {
-    const std::string_view text = embedded::find(kBenchPath);
-    const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
-    if (text.empty() || all.is_discarded() || !all.contains("trtllm_bench") ||
-        !all["trtllm_bench"].is_object())
+    const nlohmann::json all = detail::parse_json(embedded::find(kBenchPath), kBenchPath);
+    if (!all.is_object() || !all.contains("trtllm_bench") || !all["trtllm_bench"].is_object())
       throw Error(std::string(kBenchPath) + ": object 'trtllm_bench' is missing");
     const nlohmann::json& j = all["trtllm_bench"];
-    const std::string where = std::string(kBenchPath) + ": trtllm_bench.";
-    auto num = [&](const char* key, double lo, double hi) {
-      if (!j.contains(key) || !j[key].is_number() || !(j[key].get<double>() >= lo) ||
-          !(j[key].get<double>() <= hi))
-        throw Error(where + key + " must be a number from " + format_with("%g", lo) + " to " +
-                    format_with("%g", hi));
-      return j[key].get<double>();
-    };
+    const std::string where = std::string(kBenchPath) + ": trtllm_bench";
     auto bands = [&](const char* key) {
       std::vector<Band> out;
       if (j.contains(key) && j[key].is_array())
@@ -70,20 +61,20 @@ const BenchRules& bench_rules() {
               b[1].get<double>() >= 1 && b[0].get<double>() >= 0)
             out.push_back({b[0].get<double>(), b[1].get<double>()});
       if (out.empty() || out.size() != j[key].size() || out.back().below != 0)
-        throw Error(where + key +
+        throw Error(where + "." + key +
                     " must be [[below, multiple], ...] ending with [0, multiple] (the rest)");
       return out;
     };
     BenchRules r;
-    r.kv_fraction = num("kv_cache_free_gpu_mem_fraction", 0.01, 1);
-    r.max_requests = num("max_requests", 1, 1e6);
-    r.max_tokens = num("max_tokens", 1, 1e7);
-    r.min_batch = num("min_batch", 1, 1e6);
-    r.min_tokens = num("min_tokens", 1, 1e7);
+    r.kv_fraction = detail::number_field(j, "kv_cache_free_gpu_mem_fraction", where, 0.01, 1);
+    r.max_requests = detail::number_field(j, "max_requests", where, 1, 1e6);
+    r.max_tokens = detail::number_field(j, "max_tokens", where, 1, 1e7);
+    r.min_batch = detail::number_field(j, "min_batch", where, 1, 1e6);
+    r.min_tokens = detail::number_field(j, "min_tokens", where, 1, 1e7);
     r.batch_steps = bands("batch_steps");
     r.token_steps = bands("token_steps");
     if (!j.contains("chunked_prefill") || !j["chunked_prefill"].is_boolean())
-      throw Error(where + "chunked_prefill must be true or false");
+      throw Error(where + ".chunked_prefill must be true or false");
     r.chunked_prefill = j["chunked_prefill"].get<bool>();
     return r;
   }();

@@ -22,11 +22,11 @@ int main() {
   for (int i = 0; i < kRuns; ++i) {
     lines = 0;
     const auto start = std::chrono::steady_clock::now();
-    bytes += tilecast::api::plan_capacity_with_progress(req, [&](const std::string&) { ++lines; })
-                 .size();
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+    bytes += tilecast::api::plan_capacity_with_progress(req, [&](const std::string&) {
+               ++lines;
+             }).size();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
   }
   const double first = ms.front();
   std::sort(ms.begin(), ms.end());

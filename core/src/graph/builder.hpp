@@ -142,6 +142,8 @@ class GraphBuilder {
   // A host synchronisation (GraphOp::host_sync): the device-to-host copy of a few bytes (an
   // int64 count or index) that the host waits for, forecast as a copy of two elements.
   OpRef host_sync(std::string_view name, Phase phase = Phase::forward);
+  // mem()'s elements (its kernel's type) that `bytes` bytes make: an int64 index, a bool.
+  double mem_elements(double bytes) const { return bytes / dtype_bytes(kernel_dtype(Op::addu)); }
   // An embedding lookup of rows tokens into a table of vocab x h (`tied`: the table
   // is another embedding's, e.g. an encoder-decoder's shared one).
   void embedding(std::string_view name, std::int64_t rows, std::int64_t vocab, std::int64_t h,

@@ -20,7 +20,8 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
                         .expert_inner = m.expert_intermediate_size,
                         .norm_topk = m.norm_topk_prob,
                         .act = m.activation,
-                        .shared_inner = m.shared_expert_intermediate_size};
+                        .shared_inner = m.shared_expert_intermediate_size,
+                        .transformers_major = m.transformers_major};
   const MlpSpec dense = gated_mlp(m, m.intermediate_size);
 
   g.section("embeddings", 1);

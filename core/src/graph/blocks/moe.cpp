@@ -2,12 +2,57 @@
 // blocks run it. Routing is assumed balanced: the rows x top_k token-expert assignments spread
 // evenly over the experts (a real router is uneven; the slowest expert then sets the pace in a
 // fused kernel, and eager time grows with the busiest experts' GEMMs). docs/models.md.
+// The expert loop reads values on the host, each a device-to-host copy it waits for
+// (GraphBuilder::host_sync: the GPU drains, the kernels after it run at the host's launch pace):
+//  * both releases: the experts hit (sum, > 0, nonzero) and per expert torch.where (a nonzero);
+//  * transformers 4 (the 4.5x releases' MixtralSparseMoeBlock, Qwen2MoeSparseMoeBlock):
+//    self.experts[expert_idx] turns the one-element index tensor into an int (.item());
+//    expert_mask[expert_idx] is an index kernel;
+//  * transformers 5 (MixtralExperts, Qwen2MoeExperts: gate_up_proj and down_proj as stacked
+//    weights): `if expert_idx == num_experts` reads a bool, and each 0-d index tensor
+//    (expert_mask[..], gate_up_proj[..], down_proj[..]) is read by .item() before its select.
 #include <algorithm>
 #include <cmath>
 
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
+namespace moe_detail {  // a named namespace: the unity build joins the block files
+
+// torch.nonzero on CUDA over `mask` elements (of `width` per row) writing `found` indices of
+// `dims` int64 coordinates: a counting pass, the count copied to the host, the writing pass.
+void nonzero(GraphBuilder& g, const char* name, double mask, std::int64_t width, double found,
+             double dims) {
+  const double i64 = g.mem_elements(kIndexBytes);
+  g.mem(name, Phase::forward, mask + i64, width, "nonzero count");
+  g.host_sync(name);
+  g.mem(name, Phase::forward, mask + found * dims * i64, width, "nonzero");
+}
+
+// One expert's SwiGLU on its `rows` tokens; transformers 5 runs gate_up_proj as one GEMM, each
+// stacked weight selected by a 0-d index tensor (.item(), a host sync) just before its GEMM.
+void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  if (s.transformers_major < 5) {
+    mlp(g,
+        {.hidden = s.hidden,
+         .inner = s.expert_inner,
+         .names = {"expert gate_proj", "expert up_proj", "expert down_proj"},
+         .gated = true,
+         .act = s.act,
+         .act_name = "expert act"},
+        rows);
+    return;
+  }
+  const std::int64_t H = s.hidden, F = s.expert_inner;
+  g.host_sync("gate_up_proj[expert_idx] (item)");
+  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
+  activation(g, "expert act", s.act, rows, F);
+  g.vec("gate * up", Op::mul, rows, F, OpKind::elementwise, 2);
+  g.host_sync("down_proj[expert_idx] (item)");
+  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
+}
+
+}  // namespace moe_detail
 
 std::int64_t active_experts(const MoeSpec& s, std::int64_t rows) {
   const double assignments = double(rows) * double(s.top_k);
@@ -35,29 +80,45 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
     g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
     g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
   }
-  // the output buffer and the one-hot expert mask (permuted to experts x k x rows)
+  // the output buffer; the one-hot int64 mask (zeros, scatter; its permute is a view); the
+  // experts hit: the mask summed per expert, > 0, nonzero
+  const double i64 = g.mem_elements(kIndexBytes), b1 = g.mem_elements(kMaskBytes);
+  const double dE = double(E), re = double(rows_e), eh = re * double(H);
   g.mem("zeros (output)", Phase::forward, RH, H, "zeros");
-  g.mem("one_hot expert mask", Phase::forward, Rk + Rk * double(E), E, "one_hot");
-  g.mem("expert mask permute", Phase::forward, 2 * Rk * double(E), E, "contiguous");
-
-  const double eh = double(rows_e) * double(H);
-  const MlpSpec expert{.hidden = H,
-                       .inner = s.expert_inner,
-                       .names = {"expert gate_proj", "expert up_proj", "expert down_proj"},
-                       .gated = true,
-                       .act = s.act,
-                       .act_name = "expert act"};
+  g.mem("one_hot expert mask", Phase::forward, Rk * dE * i64, E, "zeros");
+  g.mem("one_hot expert mask", Phase::forward, 2 * Rk * i64, E, "scatter");
+  g.mem("experts hit", Phase::forward, (Rk * dE + dE) * i64, E, "sum");
+  g.mem("experts hit", Phase::forward, dE * (i64 + b1), E, "gt");
+  moe_detail::nonzero(g, "experts hit", dE * b1, E, dE, 1);
   for (std::int64_t e = 0; e < n; ++e) {
-    // torch.where over the expert's k x rows mask: the token indices
-    g.mem("expert where", Phase::forward, Rk + 2.0 * double(rows_e), k, "nonzero");
-    g.mem("expert gather", Phase::forward, 2 * eh + double(rows_e), H, "index gather");
-    if (g.training()) g.mem("expert gather", Phase::backward, 2 * eh + RH, H, "index backward");
-    mlp(g, expert, rows_e);
+    if (s.transformers_major < 5) {
+      g.host_sync("self.experts[expert_idx] (item)");
+      g.mem("expert mask", Phase::forward, 2 * Rk * i64 + i64, R, "index");
+    } else {
+      g.mem("expert_idx == num_experts", Phase::forward, i64 + b1, 1, "eq");
+      g.host_sync("expert_idx == num_experts (bool)");
+      g.host_sync("expert_mask[expert_idx] (item)");
+    }
+    // torch.where over the expert's k x rows mask: (k position, token) per routed token
+    moe_detail::nonzero(g, "expert where", Rk * i64, R, re, 2);
+    // the expert's tokens gathered by index (backward: a zero gradient, index_put accumulating)
+    g.mem("expert gather", Phase::forward, 2 * eh + re * i64, H, "index");
+    if (g.training()) {
+      g.mem("expert gather", Phase::backward, 2 * eh + re * i64, H, "index_put");
+      g.mem("expert gather", Phase::backward, RH, H, "zeros");
+    }
+    moe_detail::expert_mlp(g, s, rows_e);
+    // routing_weights[top_x, idx, None], the scale, index_add_ into the output's rows
+    g.mem("routing weight", Phase::forward, 2 * re + 2 * re * i64, 1, "index");
+    if (g.training()) {
+      g.mem("routing weight", Phase::backward, 2 * re + 2 * re * i64, 1, "index_put");
+      g.mem("routing weight", Phase::backward, Rk, 1, "zeros");
+    }
     g.vec("routing weight scale", Op::mul, rows_e, H, OpKind::elementwise, 2);
-    g.mem("expert index_add", Phase::forward, 2 * eh + RH + double(rows_e), H, "index_add");
+    g.mem("expert index_add", Phase::forward, 3 * eh + re * i64, H, "index_add");
     if (g.training())
-      g.mem("expert index_add", Phase::backward, 2 * eh + double(rows_e), H,
-            "index_add backward (gather)");
+      g.mem("expert index_add", Phase::backward, 2 * eh + re * i64, H,
+            "index_add backward (index_select)");
   }
   if (s.shared_inner > 0) {  // Qwen2-MoE: sigmoid(shared_expert_gate(x)) * shared_expert(x)
     const MlpSpec shared{.hidden = H,

@@ -115,6 +115,16 @@ std::int64_t active_experts(const MoeSpec& s, std::int64_t rows);
 // softmax (FP32), top-k, one-hot expert mask, then per active expert a gather of its tokens,
 // its gated MLP at the routed rows, the routing-weight scale and an index_add back.
 void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows);
+// torch.nonzero on CUDA over `mask` elements (of `width` per row) writing `found` indices of
+// `dims` int64 coordinates: a counting pass, the count copied to the host (a synchronisation,
+// GraphBuilder::host_sync), the writing pass. The eager expert loops' torch.where.
+void nonzero(GraphBuilder& g, std::string_view name, double mask, std::int64_t width, double found,
+             double dims);
+// An expert's output into its tokens' rows, as the eager expert loops add it back:
+// routing_weights[top_x, idx, None] (its backward an index_put into `weight_elements` zeros),
+// the scale, index_add_. Returns the routing-weight index op.
+OpRef expert_combine(GraphBuilder& g, std::int64_t rows, std::int64_t hidden,
+                     double weight_elements);
 
 // ---- the Switch Transformers sparse MLP (switch_moe.cpp) ----
 struct SwitchMoeSpec {

@@ -17,17 +17,32 @@
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
-namespace moe_detail {  // a named namespace: the unity build joins the block files
 
-// torch.nonzero on CUDA over `mask` elements (of `width` per row) writing `found` indices of
-// `dims` int64 coordinates: a counting pass, the count copied to the host, the writing pass.
-void nonzero(GraphBuilder& g, const char* name, double mask, std::int64_t width, double found,
+void nonzero(GraphBuilder& g, std::string_view name, double mask, std::int64_t width, double found,
              double dims) {
   const double i64 = g.mem_elements(kIndexBytes);
   g.mem(name, Phase::forward, mask + i64, width, "nonzero count");
   g.host_sync(name);
   g.mem(name, Phase::forward, mask + found * dims * i64, width, "nonzero");
 }
+
+OpRef expert_combine(GraphBuilder& g, std::int64_t rows, std::int64_t hidden,
+                     double weight_elements) {
+  const double i64 = g.mem_elements(kIndexBytes), r = double(rows), rh = r * double(hidden);
+  OpRef weights = g.mem("routing weight", Phase::forward, 2 * r + 2 * r * i64, 1, "index");
+  if (g.training()) {
+    g.mem("routing weight", Phase::backward, 2 * r + 2 * r * i64, 1, "index_put");
+    g.mem("routing weight", Phase::backward, weight_elements, 1, "zeros");
+  }
+  g.vec("routing weight scale", Op::mul, rows, hidden, OpKind::elementwise, 2);
+  g.mem("expert index_add", Phase::forward, 3 * rh + r * i64, hidden, "index_add");
+  if (g.training())
+    g.mem("expert index_add", Phase::backward, 2 * rh + r * i64, hidden,
+          "index_add backward (index_select)");
+  return weights;
+}
+
+namespace moe_detail {  // a named namespace: the unity build joins the block files
 
 // One expert's SwiGLU on its `rows` tokens; transformers 5 runs gate_up_proj as one GEMM, each
 // stacked weight selected by a 0-d index tensor (.item(), a host sync) just before its GEMM.
@@ -89,7 +104,7 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   g.mem("one_hot expert mask", Phase::forward, 2 * Rk * i64, E, "scatter");
   g.mem("experts hit", Phase::forward, (Rk * dE + dE) * i64, E, "sum");
   g.mem("experts hit", Phase::forward, dE * (i64 + b1), E, "gt");
-  moe_detail::nonzero(g, "experts hit", dE * b1, E, dE, 1);
+  nonzero(g, "experts hit", dE * b1, E, dE, 1);
   for (std::int64_t e = 0; e < n; ++e) {
     if (s.transformers_major < 5) {
       g.host_sync("self.experts[expert_idx] (item)");
@@ -100,7 +115,7 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
       g.host_sync("expert_mask[expert_idx] (item)");
     }
     // torch.where over the expert's k x rows mask: (k position, token) per routed token
-    moe_detail::nonzero(g, "expert where", Rk * i64, R, re, 2);
+    nonzero(g, "expert where", Rk * i64, R, re, 2);
     // the expert's tokens gathered by index (backward: a zero gradient, index_put accumulating)
     g.mem("expert gather", Phase::forward, 2 * eh + re * i64, H, "index");
     if (g.training()) {
@@ -108,17 +123,7 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
       g.mem("expert gather", Phase::backward, RH, H, "zeros");
     }
     moe_detail::expert_mlp(g, s, rows_e);
-    // routing_weights[top_x, idx, None], the scale, index_add_ into the output's rows
-    g.mem("routing weight", Phase::forward, 2 * re + 2 * re * i64, 1, "index");
-    if (g.training()) {
-      g.mem("routing weight", Phase::backward, 2 * re + 2 * re * i64, 1, "index_put");
-      g.mem("routing weight", Phase::backward, Rk, 1, "zeros");
-    }
-    g.vec("routing weight scale", Op::mul, rows_e, H, OpKind::elementwise, 2);
-    g.mem("expert index_add", Phase::forward, 3 * eh + re * i64, H, "index_add");
-    if (g.training())
-      g.mem("expert index_add", Phase::backward, 2 * eh + re * i64, H,
-            "index_add backward (index_select)");
+    expert_combine(g, rows_e, H, Rk);
   }
   if (s.shared_inner > 0) {  // Qwen2-MoE: sigmoid(shared_expert_gate(x)) * shared_expert(x)
     const MlpSpec shared{.hidden = H,

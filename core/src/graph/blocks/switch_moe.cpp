@@ -33,16 +33,6 @@ MlpSpec expert_mlp(const SwitchMoeSpec& s) {
   return m;
 }
 
-// torch.nonzero on CUDA over `mask` elements (of `width` per row) writing `found` indices of
-// `dims` coordinates: a counting pass, the count copied to the host (a synchronisation), then
-// the pass that writes the indices.
-void nonzero(GraphBuilder& g, const char* name, double mask, std::int64_t width, double found,
-             double dims) {
-  g.mem(name, Phase::forward, mask + kInt64, width, "nonzero count");
-  g.host_sync(name);
-  g.mem(name, Phase::forward, mask + found * dims * kInt64, width, "nonzero");
-}
-
 // transformers 4 (SwitchTransformersTop1Router and SparseMLP of the 4.x releases), as tilecast
 // has listed it since the NeuSight comparison: its host synchronisations (the experts hit, then
 // per expert a nonzero before the gather and one before the scatter) are not listed, because
@@ -126,18 +116,7 @@ void sparse_mlp_5(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t R) {
     // self[f"expert_{expert_idx[0]}"]: formatting a 0-d CUDA tensor calls .item()
     g.host_sync("expert index (item)");
     mlp(g, expert_mlp(s), n);
-    // routing_weights[top_x, idx, None], the scale and index_add_ into the output
-    g.mem("routing weight", Phase::forward, 2 * dn + 2 * dn * kInt64, 1, "index")
-        .saves(2 * dn * kIndexBytes);
-    if (g.training()) {
-      g.mem("routing weight", Phase::backward, 2 * dn + 2 * dn * kInt64, 1, "index_put");
-      g.mem("routing weight", Phase::backward, dR, 1, "zeros");
-    }
-    g.vec("routing weight scale", Op::mul, n, H, OpKind::elementwise, 2);
-    g.mem("expert index_add", Phase::forward, 3 * nH + dn * kInt64, H, "index_add");
-    if (g.training())
-      g.mem("expert index_add", Phase::backward, 2 * nH + dn * kInt64, H,
-            "index_add backward (index_select)");
+    expert_combine(g, n, H, dR).saves(2 * dn * kIndexBytes);
   }
 }
 

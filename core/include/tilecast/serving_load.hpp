@@ -48,6 +48,10 @@ enum class BatchLimits { fixed, trtllm_bench };
 std::string_view batch_limits_name(BatchLimits b);  // "fixed" | "trtllm-bench"
 BatchLimits parse_batch_limits(std::string_view word);
 
+// The most a simulated step may hold (the request fields' and the simulator's one limit).
+inline constexpr std::int64_t kMaxSeqsPerStep = 65536;
+inline constexpr std::int64_t kMaxBatchTokensPerStep = 1 << 20;
+
 struct LoadRequest {
   // prompt and output (fixed lengths without a trace), tp, dtype, predictor; the engine is fused
   // (an optimised serving engine; eager and compiled are refused) and batch is ignored.

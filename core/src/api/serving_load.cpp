@@ -48,8 +48,9 @@ LoadRequest load_request_fields(const nlohmann::json& req, const ServingRequest&
   if (has_field(req, "slo_tpot_ms"))
     r.slo_tpot_ms = number_field(req, "slo_tpot_ms", origin, 1e-6, 1e9);
   if (has_field(req, "max_batch_tokens"))
-    r.max_batch_tokens = integer_field(req, "max_batch_tokens", origin, 1, 1 << 20);
-  if (has_field(req, "max_seqs")) r.max_seqs = integer_field(req, "max_seqs", origin, 1, 65536);
+    r.max_batch_tokens = integer_field(req, "max_batch_tokens", origin, 1, kMaxBatchTokensPerStep);
+  if (has_field(req, "max_seqs"))
+    r.max_seqs = integer_field(req, "max_seqs", origin, 1, kMaxSeqsPerStep);
   const std::string scheduler = string_field(req, "scheduler", origin, false);
   if (!scheduler.empty()) {
     try {

@@ -84,9 +84,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 std::string(engine_name(s.engine)));
   const detail::ServingTypes types = detail::serving_types(gpu, s);
   if (s.tp < 1 || s.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
-  if (r.max_batch_tokens < 1 || r.max_batch_tokens > (1 << 20))
-    throw Error("max_batch_tokens must be 1 to 1048576");
-  if (r.max_seqs < 1 || r.max_seqs > 65536) throw Error("max_seqs must be 1 to 65536");
+  if (r.max_batch_tokens < 1 || r.max_batch_tokens > kMaxBatchTokensPerStep)
+    throw Error("max_batch_tokens must be 1 to " + std::to_string(kMaxBatchTokensPerStep));
+  if (r.max_seqs < 1 || r.max_seqs > kMaxSeqsPerStep)
+    throw Error("max_seqs must be 1 to " + std::to_string(kMaxSeqsPerStep));
   if (r.block_tokens < 1 || r.block_tokens > 1024) throw Error("block_tokens must be 1 to 1024");
   if (!(r.gpu_memory_utilization > 0 && r.gpu_memory_utilization <= 1))
     throw Error("gpu_memory_utilization must be above 0 and at most 1");
@@ -156,11 +157,12 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     const double n = double(reqs.size());
     bench = detail::trtllm_bench_limits(gpu, model, s.tp, types, params, prompts / n, outputs / n,
                                         longest_prompt);
-    if (bench.max_batch_size > 65536 || bench.max_num_tokens > (1 << 20))
+    if (bench.max_batch_size > kMaxSeqsPerStep || bench.max_num_tokens > kMaxBatchTokensPerStep)
       throw Error("batch limits trtllm-bench: max_batch_size " +
                   std::to_string(bench.max_batch_size) + " and max_num_tokens " +
-                  std::to_string(bench.max_num_tokens) +
-                  " exceed the simulator's 65536 sequences and 1048576 tokens per step");
+                  std::to_string(bench.max_num_tokens) + " exceed the simulator's " +
+                  std::to_string(kMaxSeqsPerStep) + " sequences and " +
+                  std::to_string(kMaxBatchTokensPerStep) + " tokens per step");
     r.max_seqs = bench.max_batch_size;
     r.max_batch_tokens = bench.max_num_tokens;
   }

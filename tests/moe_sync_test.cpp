@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -84,13 +85,8 @@ TEST_SUITE("moe_sync") {
       const Workload w = mode == Mode::decode ? make_workload(Mode::decode, 2, 1, 512)
                                               : make_workload(Mode::inference, 2, 512);
       const OpGraph g = build_op_graph(mixtral(4), w);
-      OpGraph no_sync = g;
       int syncs = 0;
-      for (auto& s : no_sync.sections)
-        for (auto& o : s.ops) {
-          syncs += o.host_sync ? int(s.count) : 0;
-          o.host_sync = false;
-        }
+      const OpGraph no_sync = test::without_host_syncs(g, syncs);
       CHECK(syncs == 32 * (1 + 2 * (mode == Mode::decode ? 4 : 8)));
       const double with_ms = forecast_graph(gpu, g, w, Predictor::tilecast).latency_ms;
       const double without_ms = forecast_graph(gpu, no_sync, w, Predictor::tilecast).latency_ms;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/helpers.hpp"
 #include "test_paths.hpp"
 #include "tilecast/e2e_eval.hpp"
 #include "tilecast/error.hpp"
@@ -133,13 +134,8 @@ TEST_SUITE("switch_router") {
     const GpuSpec& gpu = find_gpu("h200");
     const Workload w = make_workload(Mode::inference, 4, 512);
     const OpGraph g = build_op_graph(switch_xl("5.17.0"), w);
-    OpGraph no_sync = g;
     int syncs = 0;
-    for (auto& s : no_sync.sections)
-      for (auto& o : s.ops) {
-        syncs += o.host_sync ? int(s.count) : 0;
-        o.host_sync = false;
-      }
+    const OpGraph no_sync = test::without_host_syncs(g, syncs);
     CHECK(syncs == 24 * 9);
     const double with_ms = forecast_graph(gpu, g, w, Predictor::tilecast).latency_ms;
     const double without_ms = forecast_graph(gpu, no_sync, w, Predictor::tilecast).latency_ms;

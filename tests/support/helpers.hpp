@@ -1,4 +1,5 @@
-// What the tests of refused inputs compare: the message of the tilecast::Error a call throws.
+// Shared test helpers: the message of the tilecast::Error a call throws (what the tests of
+// refused inputs compare), workloads, graphs without their host synchronisations.
 #pragma once
 
 #include <string>
@@ -36,6 +37,18 @@ inline Workload training(std::int64_t batch, std::int64_t seq, DataType t = Data
   Workload w = make_workload(Mode::training, batch, seq);
   w.dtype = t;
   return w;
+}
+
+// The graph with its host synchronisations (GraphOp::host_sync) turned into plain copies, and
+// into `syncs` how many a pass makes (each op times its section's count).
+inline OpGraph without_host_syncs(OpGraph g, int& syncs) {
+  syncs = 0;
+  for (auto& s : g.sections)
+    for (auto& o : s.ops) {
+      syncs += o.host_sync ? int(s.count) : 0;
+      o.host_sync = false;
+    }
+  return g;
 }
 
 }  // namespace tilecast::test

@@ -74,7 +74,7 @@ struct ModelConfig {
   std::int64_t decoder_sparse_step = 0;
   bool tie_word_embeddings = false;
   // The major release of Hugging Face transformers whose eager modules the graph follows where
-  // releases differ (today the Switch Transformers router, graph/blocks/switch_moe.cpp): 4 (the
+  // releases differ (the expert loops: graph/blocks/switch_moe.cpp, graph/blocks/moe.cpp): 4 (the
   // default; NeuSight's labels) or 5. From the config's "tilecast_transformers_version"
   // (e.g. "5.17.0", the version a measurement ran; eval-e2e takes it from a label set's
   // machine.json).

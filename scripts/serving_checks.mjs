@@ -74,6 +74,10 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's 256 / 8192 otherwise
   const limits = row.batch_limits ?? data.sources[row.source]?.batch_limits;
   if (limits && isLoaded(row)) args.push('--batch-limits', limits);
+  // the measured engine's decode attention kernel (a source's `decode_attention`: TensorRT-LLM
+  // before XQA read the K/V cache once per query head); grouped-query kernels otherwise
+  const attention = row.decode_attention ?? data.sources[row.source]?.decode_attention;
+  if (attention) args.push('--decode-attention', attention);
   args.push('--json');
   return args;
 }
@@ -162,7 +166,9 @@ lines.push('  --json` (docs/serving-load.md); TTFT/TPOT/E2E percentiles and mean
 lines.push('  `e2e_ms`; output tokens/s and requests/s as the simulation gives them (one replica of TP GPUs).');
 lines.push('  An offline run (every request queued at once) is `--concurrency N --requests N`. A source\'s');
 lines.push('  `scheduler` and `batch_limits` (its engine\'s own: TensorRT-LLM\'s no-evict admission,');
-lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`.');
+lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`. A source\'s');
+lines.push('  `decode_attention` (TensorRT-LLM before XQA: the K/V cache read once per query head) passes');
+lines.push('  `--decode-attention`, static or loaded.');
 lines.push('* **TP rows**: tensor parallelism above 1, static or loaded. **Quantized rows**: FP8, FP4 or INT8');
 lines.push('  precision, weight-only INT4/INT8 weights, or an FP8 KV cache, static or loaded.');
 lines.push('');

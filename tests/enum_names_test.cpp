@@ -122,6 +122,7 @@ TEST_SUITE("enum_names") {
     };
     check_table(topology_names(), parse_topology, topology_name);
     check_table(weight_format_names(), parse_weight_format, weight_format_name);
+    check_table(decode_attention_names(), parse_decode_attention, decode_attention_name);
   }
 
   TEST_CASE("aliases are listed after their name; help lists names only") {
@@ -155,6 +156,8 @@ TEST_SUITE("enum_names") {
           names_of(dtype_names(), kServingPrecisions));
     CHECK(schema_enum("common.schema.json", "/definitions/WeightFormat") ==
           primary_names(weight_format_names()));
+    CHECK(schema_enum("common.schema.json", "/definitions/DecodeAttention") ==
+          primary_names(decode_attention_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/Predictor") ==
           primary_names(predictor_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/Mode") == primary_names(mode_names()));

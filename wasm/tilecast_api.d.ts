@@ -56,6 +56,10 @@ export type Precision1 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'f
  */
 export type WeightFormat = 'native' | 'int8' | 'int4';
 /**
+ * present only when not grouped
+ */
+export type DecodeAttention = 'grouped' | 'per-query-head';
+/**
  * A data type's name (tilecast/precision.hpp).
  */
 export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
@@ -63,6 +67,10 @@ export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'f
  * present only for weight-only quantization (int8, int4)
  */
 export type WeightFormat1 = 'native' | 'int8' | 'int4';
+/**
+ * present only when not grouped
+ */
+export type DecodeAttention1 = 'grouped' | 'per-query-head';
 
 /**
  * What each call of the JSON API (core/include/tilecast/api.hpp; the WASM binding's camelCase names, wasm/bindings.cpp) returns on success. A failure is error.schema.json. The TypeScript types in wasm/tilecast_api.d.ts are generated from these files (web/scripts/gen_api_types.mjs; the page re-exports them).
@@ -834,6 +842,7 @@ export interface ServingForecast {
   precision: ServingPrecision;
   kv_cache?: Precision1;
   weights?: WeightFormat;
+  decode_attention?: DecodeAttention;
   engine: 'fused' | 'eager';
   predictor: Predictor;
   footing: Footing;
@@ -919,6 +928,7 @@ export interface ServingLoadForecast {
   precision: ServingPrecision;
   kv_cache?: Precision2;
   weights?: WeightFormat1;
+  decode_attention?: DecodeAttention1;
   engine: 'fused';
   predictor: Predictor;
   footing: Footing;

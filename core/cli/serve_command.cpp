@@ -46,11 +46,15 @@ int run_serve(const Args& args) {
   r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
   if (args.has("kv-cache")) r.kv_cache = word(args, "kv-cache", DataType::bf16, parse_dtype);
   r.weights = word(args, "weights", WeightFormat::native, parse_weight_format);
-  // the quantization fields of a JSON request, when given
-  auto quantization = [&](nlohmann::json& req) {
+  r.decode_attention =
+      word(args, "decode-attention", DecodeAttention::grouped, parse_decode_attention);
+  // the quantization and attention-kernel fields of a JSON request, when given
+  auto kernels = [&](nlohmann::json& req) {
     if (r.kv_cache) req["kv_cache"] = std::string(dtype_name(*r.kv_cache));
     if (r.weights != WeightFormat::native)
       req["weights"] = std::string(weight_format_name(r.weights));
+    if (args.has("decode-attention"))
+      req["decode_attention"] = std::string(decode_attention_name(r.decode_attention));
   };
 
   auto price = [&](nlohmann::json& req) {
@@ -70,7 +74,7 @@ int run_serve(const Args& args) {
     req["precision"] = std::string(dtype_name(r.dtype));
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
-    quantization(req);
+    kernels(req);
     price(req);
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
@@ -91,7 +95,7 @@ int run_serve(const Args& args) {
   req["precision"] = std::string(dtype_name(r.dtype));
   req["engine"] = std::string(engine_name(r.engine));
   req["predictor"] = std::string(predictor_name(r.predictor));
-  quantization(req);
+  kernels(req);
   price(req);
   if (args.has("json")) {
     std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
@@ -136,7 +140,8 @@ int run_serve(const Args& args) {
      "--gpu NAME_OR_PATH --model NAME_OR_PATH --prompt N --output N [--batch B] [--tp N] "
      "[--precision " +
          enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
-         enum_names_joined(weight_format_names(), "|") + "] [--engine " +
+         enum_names_joined(weight_format_names(), "|") + "] [--decode-attention " +
+         enum_names_joined(decode_attention_names(), "|") + "] [--engine " +
          enum_names_of(engine_names(), {Engine::fused, Engine::eager}, "|") + "] [--predictor " +
          enum_names_joined(predictor_names(), "|") +
          "] [--price-per-gpu-hour P (cost per million output tokens)] [--json]"
@@ -147,29 +152,18 @@ int run_serve(const Args& args) {
          enum_names_joined(batch_limits_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     {"gpu",
-      "model",
-      "prompt",
-      "output",
-      "batch",
-      "tp",
-      "precision",
-      "kv-cache",
-      "weights",
-      "engine",
-      "predictor",
-      "qps",
-      "concurrency",
-      "requests",
-      "seed",
-      "trace",
-      "slo-ttft-ms",
-      "slo-tpot-ms",
-      "max-batch-tokens",
-      "max-seqs",
-      "scheduler",
-      "batch-limits",
-      "price-per-gpu-hour"},
+     {"gpu",          "model",
+      "prompt",       "output",
+      "batch",        "tp",
+      "precision",    "kv-cache",
+      "weights",      "decode-attention",
+      "engine",       "predictor",
+      "qps",          "concurrency",
+      "requests",     "seed",
+      "trace",        "slo-ttft-ms",
+      "slo-tpot-ms",  "max-batch-tokens",
+      "max-seqs",     "scheduler",
+      "batch-limits", "price-per-gpu-hour"},
      {"json"},
      run_serve});
 

@@ -19,9 +19,10 @@
 
 namespace tilecast {
 
-enum class WeightFormat;  // tilecast/serving.hpp
-enum class Scheduler;     // tilecast/serving_load.hpp
-enum class BatchLimits;   // tilecast/serving_load.hpp
+enum class WeightFormat;     // tilecast/serving.hpp
+enum class DecodeAttention;  // tilecast/serving.hpp
+enum class Scheduler;        // tilecast/serving_load.hpp
+enum class BatchLimits;      // tilecast/serving_load.hpp
 
 template <class E>
 struct EnumName {
@@ -33,24 +34,25 @@ template <class E>
 using EnumNames = std::span<const EnumName<E>>;
 
 // The tables, each defined in the file that names its enum.
-EnumNames<DataType> dtype_names();                  // kernel/precision.cpp
-EnumNames<ComputeUnit> unit_names();                // kernel/precision.cpp
-EnumNames<Mode> mode_names();                       // graph/workload.cpp
-EnumNames<Engine> engine_names();                   // graph/engines/engine.cpp
-EnumNames<Predictor> predictor_names();             // forecast/kernel_forecast.cpp
-EnumNames<Recompute> recompute_names();             // parallel/step.cpp
-EnumNames<PipelineSchedule> schedule_names();       // parallel/step.cpp
-EnumNames<Collective> collective_names();           // comm/registry.cpp
-EnumNames<CommAlgorithm> comm_algorithm_names();    // comm/registry.cpp
-EnumNames<LinkClass> link_class_names();            // comm/registry.cpp
-EnumNames<CommFamily> comm_family_names();          // comm/registry.cpp
-EnumNames<CommProtocol> comm_protocol_names();      // comm/registry.cpp
-EnumNames<Topology> topology_names();               // hw/system.cpp
-EnumNames<WeightFormat> weight_format_names();      // serve/quantize.cpp
-EnumNames<Scheduler> scheduler_names();             // serve/simulator/simulate.cpp
-EnumNames<BatchLimits> batch_limits_names();        // serve/simulator/batch_limits.cpp
-EnumNames<FinetuneMethod> finetune_method_names();  // graph/workload.cpp
-EnumNames<LoraTargets> lora_target_names();         // graph/workload.cpp
+EnumNames<DataType> dtype_names();                    // kernel/precision.cpp
+EnumNames<ComputeUnit> unit_names();                  // kernel/precision.cpp
+EnumNames<Mode> mode_names();                         // graph/workload.cpp
+EnumNames<Engine> engine_names();                     // graph/engines/engine.cpp
+EnumNames<Predictor> predictor_names();               // forecast/kernel_forecast.cpp
+EnumNames<Recompute> recompute_names();               // parallel/step.cpp
+EnumNames<PipelineSchedule> schedule_names();         // parallel/step.cpp
+EnumNames<Collective> collective_names();             // comm/registry.cpp
+EnumNames<CommAlgorithm> comm_algorithm_names();      // comm/registry.cpp
+EnumNames<LinkClass> link_class_names();              // comm/registry.cpp
+EnumNames<CommFamily> comm_family_names();            // comm/registry.cpp
+EnumNames<CommProtocol> comm_protocol_names();        // comm/registry.cpp
+EnumNames<Topology> topology_names();                 // hw/system.cpp
+EnumNames<WeightFormat> weight_format_names();        // serve/quantize.cpp
+EnumNames<DecodeAttention> decode_attention_names();  // serve/decode_attention.cpp
+EnumNames<Scheduler> scheduler_names();               // serve/simulator/simulate.cpp
+EnumNames<BatchLimits> batch_limits_names();          // serve/simulator/batch_limits.cpp
+EnumNames<FinetuneMethod> finetune_method_names();    // graph/workload.cpp
+EnumNames<LoraTargets> lora_target_names();           // graph/workload.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).

@@ -28,6 +28,14 @@ enum class WeightFormat { native, int8, int4 };
 std::string_view weight_format_name(WeightFormat w);      // "native" | "int8" | "int4"
 WeightFormat parse_weight_format(std::string_view word);  // throws Error listing them
 
+// How a decode step's attention kernel reads a grouped-query model's K/V cache: once per K/V head
+// (grouped: what GQA-aware decode kernels do, e.g. TensorRT-LLM's XQA since v0.8, FlashAttention's
+// and FlashInfer's decode), or once per query head (per-query-head: TensorRT-LLM's masked
+// multi-head attention kernel before XQA, one thread block per query head). Prefill is unchanged.
+enum class DecodeAttention { grouped, per_query_head };
+std::string_view decode_attention_name(DecodeAttention a);      // "grouped" | "per-query-head"
+DecodeAttention parse_decode_attention(std::string_view word);  // throws Error listing them
+
 struct ServingRequest {
   std::int64_t prompt = 512;  // tokens per request
   std::int64_t output = 128;  // generated tokens per request (the first comes from prefill)
@@ -38,6 +46,7 @@ struct ServingRequest {
   DataType dtype = DataType::bf16;
   std::optional<DataType> kv_cache;  // the KV cache's type; none: the activations' (fp8 allowed)
   WeightFormat weights = WeightFormat::native;
+  DecodeAttention decode_attention = DecodeAttention::grouped;
   Engine engine = Engine::fused;
   Predictor predictor = Predictor::tilecast;
 };

@@ -56,6 +56,8 @@ std::string forecast_serving(std::string_view request_json) {
   if (detail::has_field(req, "kv_cache"))
     r.kv_cache = word_field(req, "kv_cache", DataType::bf16, parse_dtype);
   r.weights = word_field(req, "weights", WeightFormat::native, parse_weight_format);
+  r.decode_attention =
+      word_field(req, "decode_attention", DecodeAttention::grouped, parse_decode_attention);
   r.engine = word_field(req, "engine", Engine::fused, parse_engine);
   r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
   const std::optional<double> price = detail::request_price(req, kServingOrigin);

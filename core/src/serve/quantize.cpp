@@ -12,6 +12,8 @@
 //                         read, BF16 write), as AWQ's kernels do past a few hundred tokens
 //   KV cache fp8          K and V stored in 1 byte: the fused engine's cache write and attention
 //                         reads at 1 byte (graph/engines/fused.cpp)
+//   decode attention      per query head: a decode step's attention reads the K/V cache once
+//                         per query head (serve/decode_attention.hpp)
 #include "serve/quantize.hpp"
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "serve/decode_attention.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
@@ -78,6 +81,7 @@ ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
   t.act = activation_dtype(r.dtype);
   t.kv = r.kv_cache.value_or(t.act);
   t.weights = r.weights;
+  t.decode_attention = r.decode_attention;
   require_precision(gpu, t.act);
   require_precision(gpu, t.gemm);
   if (t.kv != t.act && t.kv != DataType::fp8)
@@ -87,6 +91,10 @@ ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
     throw Error("kv cache fp8: the fused engine's (vLLM-like) option; engine " +
                 std::string(engine_name(r.engine)) + " keeps the cache in " +
                 std::string(dtype_name(t.act)));
+  if (t.decode_attention != DecodeAttention::grouped && r.engine != Engine::fused)
+    throw Error("decode attention " + std::string(decode_attention_name(t.decode_attention)) +
+                ": the fused engine's (vLLM-like) option; engine " +
+                std::string(engine_name(r.engine)) + " materialises the attention scores");
   if (t.weights != WeightFormat::native &&
       (t.gemm != t.act || (t.act != DataType::fp16 && t.act != DataType::bf16)))
     throw Error("weights " + std::string(weight_format_name(t.weights)) +
@@ -114,7 +122,9 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
                       const ServingTypes& t) {
   w.dtype = t.act;
   OpGraph g = build_engine_graph(shard, w, engine);
-  if (!t.quantized() && t.kv == t.act) return g;
+  // a decode step's attention reads each K/V head once, or once per query head
+  const double kv_reads = w.mode == Mode::decode ? decode_kv_reads(t.decode_attention, shard) : 1;
+  if (!t.quantized() && t.kv == t.act && kv_reads == 1) return g;
   const double eb = dtype_bytes(t.act);
   // an FP8 cache (the fused engine's only): the cache write (K and V read at the activations'
   // width, written at the cache's) and the fused attention's K and V reads at the cache's width
@@ -125,8 +135,8 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
     std::vector<GraphOp> ops;
     ops.reserve(s.ops.size() * 2);
     for (GraphOp& o : s.ops) {
-      if (kv_ratio != 1 && o.fused_bytes > 0)
-        o.fused_bytes = q_bytes + (o.fused_bytes - q_bytes) * kv_ratio;
+      if ((kv_ratio != 1 || kv_reads != 1) && o.fused_bytes > 0)
+        o.fused_bytes = q_bytes + (o.fused_bytes - q_bytes) * kv_ratio * kv_reads;
       if (kv_ratio != 1 && o.name == kKvCacheWrite) {  // its copy kernel's traffic scaled
         o.fused_kernels = 1;
         o.chain_flops = 0;

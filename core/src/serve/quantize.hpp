@@ -18,6 +18,8 @@ struct ServingTypes {
   DataType kv = DataType::bf16;    // the KV cache
   WeightFormat weights = WeightFormat::native;
   double weight_bytes = 2;  // per parameter of a quantized linear (packed, with its scales)
+  // how a decode step's attention reads the cache (serve/decode_attention.hpp)
+  DecodeAttention decode_attention = DecodeAttention::grouped;
   bool quantized() const { return gemm != act || weights != WeightFormat::native; }
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "forecast/work_budget.hpp"
+#include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
@@ -147,6 +148,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
       break;
   }
   c.push_back(detail::precision_caveat(types, r.predictor));
+  if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
+    c.push_back(std::move(d));
   const std::vector<std::string> transfers = clock.transfers_used();
   f.footing =
       forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty(), &transfers);

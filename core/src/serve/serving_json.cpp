@@ -17,6 +17,8 @@ nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const M
   j["precision"] = std::string(dtype_name(r.dtype));
   if (r.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.kv_cache));
   if (r.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(r.weights));
+  if (r.decode_attention != DecodeAttention::grouped)
+    j["decode_attention"] = std::string(decode_attention_name(r.decode_attention));
   j["engine"] = std::string(engine_name(r.engine));
   j["predictor"] = std::string(predictor_name(r.predictor));
   j["footing"] = std::string(footing_name(f.footing));

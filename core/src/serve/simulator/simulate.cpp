@@ -8,6 +8,7 @@
 #include "common/checked.hpp"
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
+#include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
@@ -282,6 +283,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
       "server) are not modelled.");
   c.push_back(detail::precision_caveat(types, s.predictor));
+  if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
+    c.push_back(std::move(d));
   const std::vector<std::string> transfers = cost.transfers_used();
   f.footing =
       forecast_footing(gpu, s.predictor, s.dtype, !cost.roofline_fallbacks().empty(), &transfers);

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "parallel/parallel.hpp"
+#include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "tilecast/error.hpp"
 
@@ -18,12 +19,15 @@ void AttentionLoad::add(std::int64_t cached, std::int64_t query, std::int64_t wi
   tokens += q;
   // a decode token reads its cache and itself; a chunk computes its rows against the cache and
   // the causal half of its own square (a whole prompt: S^2 / 2, as the fused engine's prefill)
-  const double p = (query == 1 && cached > 0) ? c + 1 : q * c + q * q / 2;
+  const bool decode = query == 1 && cached > 0;
+  const double p = decode ? c + 1 : q * c + q * q / 2;
   pairs += p;
   keys += c + q;
+  if (decode) decode_keys += c + q;
   if (window > 0) {
     window_pairs += std::min(p, q * w);
     window_keys += std::min(c + q, w);
+    if (decode) window_decode_keys += std::min(c + q, w);
   }
 }
 
@@ -82,17 +86,21 @@ double StepCost::head_ms(std::int64_t seqs) {
 }
 
 // The fused engine's attention roofline (graph/engines/fused.cpp) over the step's sequences:
-// QK^T and PV FLOPs of every pair, Q read and the output written for every token, K and V read.
+// QK^T and PV FLOPs of every pair, Q read and the output written for every token, K and V read
+// (a decoding sequence's as often as the decode kernel reads them: serve/decode_attention.hpp).
 double StepCost::attention_ms(const AttentionLoad& a) const {
   const double hd = double(shard_.head_dim), q_width = double(shard_.num_heads) * hd,
                kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(types_.act),
-               kv_ratio = dtype_bytes(types_.kv) / b;  // 1 but for an FP8 cache
-  auto one = [&](double pairs, double keys) {
+               kv_ratio = dtype_bytes(types_.kv) / b,  // 1 but for an FP8 cache
+      extra_reads = decode_kv_reads(types_.decode_attention, shard_) - 1;
+  auto one = [&](double pairs, double keys, double decode_keys) {
+    const double read = keys + extra_reads * decode_keys;
     return fused_roofline_ms(gpu_, types_.act, 4 * pairs * double(shard_.num_heads) * hd,
-                             (2 * a.tokens * q_width + 2 * keys * kv_width * kv_ratio) * b);
+                             (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b);
   };
-  double ms = double(global_layers_) * one(a.pairs, a.keys);
-  if (sliding_layers_ > 0) ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys);
+  double ms = double(global_layers_) * one(a.pairs, a.keys, a.decode_keys);
+  if (sliding_layers_ > 0)
+    ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys, a.window_decode_keys);
   return ms;
 }
 

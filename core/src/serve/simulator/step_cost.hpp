@@ -24,8 +24,10 @@ struct AttentionLoad {
   double tokens = 0;        // query tokens
   double pairs = 0;         // query-key pairs (a chunk's causal half counted as computed)
   double keys = 0;          // keys read (each sequence's cache + new tokens)
+  double decode_keys = 0;   // of keys, those decoding sequences read (one new token each)
   double window_pairs = 0;  // the same at a sliding window (Gemma 2's sliding layers)
   double window_keys = 0;
+  double window_decode_keys = 0;
   // A sequence computing `query` new tokens after `cached` ones.
   void add(std::int64_t cached, std::int64_t query, std::int64_t window);
 };

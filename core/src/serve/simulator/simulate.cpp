@@ -280,8 +280,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       "count (forecast at every count to 128, then 16 counts per octave, linear between; " +
       std::to_string(f.step_shapes) +
       " counts forecast), the logits of each sequence, the attention of all sequences as one "
-      "kernel per layer. Per-request costs (sampling, detokenisation, scheduling, the HTTP "
-      "server) are not modelled.");
+      "kernel per layer. Each step includes the sampler's read of the logits and each request "
+      "waits for its prompt's tokenisation before it is scheduled; the host's scheduling, "
+      "detokenisation and the HTTP server are assumed hidden behind the GPU "
+      "(core/data/engines/serving.json).");
   c.push_back(detail::precision_caveat(types, s.predictor));
   if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
     c.push_back(std::move(d));

@@ -59,6 +59,14 @@ TEST_SUITE("model_config") {
     CHECK(find_model("GPT-3 2.7B").id == "gpt3-2.7b");
     CHECK(find_model("meta-llama/Llama-2-7b-hf").id == "llama2-7b");
     CHECK(find_model("bert_large").id == "bert-large");
+    // checkpoints of zoo models: owners, release and quantization suffixes
+    CHECK(find_model("meta-llama/Llama-3.1-70B-Instruct").id == "llama3.1-70b");
+    CHECK(find_model("nvidia/Llama-3.3-70B-Instruct-FP8").id == "llama3.3-70b");
+    CHECK(find_model("amd/Llama-3.1-405B-Instruct-FP8-KV").id == "llama3.1-405b");
+    CHECK(find_model("nvidia/Llama-3.1-8B-Instruct-FP4").id == "llama3.1-8b");
+    CHECK(find_model("Meta-Llama-3-8B-Instruct").id == "llama3-8b");
+    CHECK(find_model("mistralai/Mixtral-8x7B-Instruct-v0.1").id == "mixtral-8x7b");
+    CHECK_THROWS_AS(find_model("meta-llama/Llama-3.1-13B-Instruct"), Error);  // no such zoo model
     CHECK(model_zoo().size() >= 19);
     try {
       find_model("gpt-5");

@@ -81,15 +81,15 @@ TEST_SUITE("models") {
     // Mixtral 8x7B 46.7B (Mistral AI, https://mistral.ai/news/mixtral-of-experts/); Qwen1.5-MoE-
     // A2.7B 14.3B (https://qwenlm.github.io/blog/qwen-moe/); Gemma 7B 8.54B (Gemma report,
     // arXiv:2403.08295, Table 2: 7,751M non-embedding + 786M embedding); Gemma 2 9B 9.24B (model
-    // card / arXiv:2408.00118); Phi-3-mini 3.8B (arXiv:2404.14219; 3.82B in the model card).
+    // card / arXiv:2408.00118); Phi-3-mini 3.8B (arXiv:2404.14219; 3.82B in the model card);
+    // Llama 3.1 70B 70.6B and 405B 406B (the Hugging Face model pages' safetensors totals of
+    // meta-llama/Llama-3.1-70B and -405B; Meta's model card rounds to 70B and 405B).
     const struct {
       const char* id;
       double billions;
-    } kPublished[] = {{"mixtral-8x7b", 46.7},
-                      {"qwen1.5-moe-a2.7b", 14.3},
-                      {"gemma-7b", 8.54},
-                      {"gemma2-9b", 9.24},
-                      {"phi3-mini-4k", 3.82}};
+    } kPublished[] = {{"mixtral-8x7b", 46.7}, {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
+                      {"gemma2-9b", 9.24},    {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
+                      {"llama3.1-405b", 406}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

@@ -12,7 +12,9 @@ namespace tilecast {
 const std::vector<ModelConfig>& model_zoo();
 
 // Case-insensitive match on id, tilecast_name or alias, ignoring spaces, '-', '_'
-// and '.'. Throws tilecast::Error listing the zoo ids when nothing matches.
+// and '.'; failing that, a checkpoint of a zoo model: the name without its owner ("nvidia/")
+// and its release and quantization suffixes ("-Instruct", "-FP8", ...). Throws
+// tilecast::Error listing the zoo ids when nothing matches.
 const ModelConfig& find_model(std::string_view name);
 
 }  // namespace tilecast

@@ -135,6 +135,13 @@ export interface GpuSpec {
     [k: string]: UnitPeaks | undefined;
   };
   peak_source?: string;
+  /**
+   * the clock the matrix cores sustain through a dense GEMM, MHz, per data type, where the vendor measured it (kernel/matrix_clock.hpp)
+   */
+  matrix_clock_mhz?: {
+    [k: string]: number | undefined;
+  };
+  matrix_clock_source?: string;
   source: string;
 }
 export interface UnitPeaks {

@@ -26,6 +26,11 @@ struct GpuSpec {
   // type and unit; 0 where the datasheet gives none. FP32 is not repeated here.
   std::array<std::array<double, kComputeUnitCount>, kDataTypeCount> peak_tflops{};
   std::string peak_source;  // where those peaks come from
+  // The clock the matrix cores sustain through a dense GEMM of a data type, MHz, where the
+  // vendor has measured it (AMD's Max-Achievable FLOPs: an MI300X's BF16 GEMM runs at 1207 of
+  // its 2100 MHz); 0 = not stated, the boost clock. kernel/matrix_clock.cpp.
+  std::array<double, kDataTypeCount> matrix_clock_mhz{};
+  std::string matrix_clock_source;
   double mem_gb = 0;
   double mem_bw_gbps = 0;
   // Share of mem_bw_gbps the vendor states its memory controller delivers (e.g. the V100

@@ -6,6 +6,7 @@
 #include "forecast/model_registry.hpp"
 #include "kernel/issue_ceiling.hpp"
 #include "kernel/library_profile.hpp"
+#include "kernel/matrix_clock.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/footing.hpp"
@@ -344,6 +345,7 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
                       "); forecasts for an unmeasured architecture are less certain, softmax "
                       "and layer norm most of all." +
                       (dtype == DataType::fp32 ? tile_source(g) : std::string()));
+  if (std::string c = matrix_clock_caveat(g, dtype); !c.empty()) caveats.push_back(std::move(c));
   Kernel sgemm;
   sgemm.op = Op::linear;
   if (g.vendor == "NVIDIA" && dtype == DataType::fp32) {

@@ -74,6 +74,27 @@ void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
   }
 }
 
+// "matrix_clock_mhz": {"bf16": 1207, ...}: a type with a tensor peak, a clock up to the boost
+// clock, and its "matrix_clock_source".
+void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
+  const std::string where = std::string(origin) + ": field 'matrix_clock_mhz'";
+  const nlohmann::json& clocks = j.at("matrix_clock_mhz");
+  if (!clocks.is_object())
+    throw Error(where + " must be an object of data types, e.g. {\"bf16\": 1207}");
+  for (const auto& [type, value] : clocks.items()) {
+    const std::optional<DataType> t = find_enum(dtype_names(), type);
+    if (!t || g.peak_tflops_of(*t, ComputeUnit::tensor) <= 0)
+      throw Error(where + ": '" + type + "' is not a data type with a tensor peak in peak_tflops");
+    const double mhz = value.is_number() ? value.get<double>() : -1;
+    if (!(mhz >= 50) || !(mhz <= g.clock_mhz))
+      throw Error(where + "." + type + " is " + value.dump() +
+                  ": a clock in MHz from 50 to the boost clock (boost_clock_mhz " +
+                  std::to_string(int(g.clock_mhz)) + ")");
+    g.matrix_clock_mhz[std::size_t(*t)] = mhz;
+  }
+  g.matrix_clock_source = string_field(j, "matrix_clock_source", origin);
+}
+
 GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   GpuSpec g;
   g.name = string_field(j, "Device", origin);
@@ -103,6 +124,8 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
     g.dram_efficiency_source = c->dram_efficiency_source;
     g.peak_tflops = c->peak_tflops;
     g.peak_source = c->peak_source;
+    g.matrix_clock_mhz = c->matrix_clock_mhz;
+    g.matrix_clock_source = c->matrix_clock_source;
   } else if (has_field(j, "Vendor")) {
     g.vendor = string_field(j, "Vendor", origin);
     check_vendor(g.vendor, origin, "Vendor");
@@ -155,6 +178,7 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
     g.issue_source = string_field(j, "issue_source", origin);
   }
   if (has_field(j, "peak_tflops")) parse_peaks(j, origin, g);
+  if (has_field(j, "matrix_clock_mhz")) parse_matrix_clocks(j, origin, g);
   g.peak_source = string_field(j, "peak_source", origin, false);
   g.source = string_field(j, "source", origin, false);
   return g;
@@ -199,6 +223,14 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
         peaks[std::string(dtype_name(DataType(t)))][std::string(unit_name(u))] = v;
   if (!peaks.empty()) j["peak_tflops"] = peaks;
   if (!g.peak_source.empty()) j["peak_source"] = g.peak_source;
+  nlohmann::ordered_json clocks = nlohmann::ordered_json::object();
+  for (int t = 0; t < kDataTypeCount; ++t)
+    if (const double mhz = g.matrix_clock_mhz[std::size_t(t)]; mhz > 0)
+      clocks[std::string(dtype_name(DataType(t)))] = mhz;
+  if (!clocks.empty()) {
+    j["matrix_clock_mhz"] = clocks;
+    j["matrix_clock_source"] = g.matrix_clock_source;
+  }
   j["source"] = g.source;
   return j.dump(2);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/json_fields.hpp"
+#include "kernel/matrix_clock.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
@@ -20,7 +21,10 @@ constexpr double kMaxOverheadMs = 1e3;
 
 TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
-  const double flop_per_ms_sm = peak_gflops(gpu, k) * 1e6 / sm;
+  // A GEMM whose tiles fill every SM runs at the clock the matrix cores sustain through a dense
+  // GEMM; a smaller one leaves the GPU lightly loaded, where it boosts (kernel/matrix_clock.hpp).
+  const double clock = plan.tiles >= gpu.num_sm ? matrix_clock_share(gpu, k.dtype) : 1.0;
+  const double flop_per_ms_sm = peak_gflops(gpu, k) * clock * 1e6 / sm;
   TensorGemmTerms t;
   t.compute_ms = double(plan.waves) * plan.tile_flops / flop_per_ms_sm;
   t.memory_ms = kernel_bytes(k) / (gpu.mem_bw_gbps * 1e6);

@@ -46,7 +46,7 @@ TEST_SUITE("matrix_clock") {
           std::string::npos);
   }
 
-  TEST_CASE("a GEMM filling the GPU slows by the clock; the roofline and small GEMMs do not") {
+  TEST_CASE("a compute-bound GEMM slows by the clock; the roofline and memory-bound GEMMs do not") {
     const GpuSpec& mi300x = find_gpu("mi300x");
     GpuSpec boost = mi300x;
     boost.matrix_clock_mhz = {};
@@ -59,8 +59,8 @@ TEST_SUITE("matrix_clock") {
     const Kernel k = make_kernel(Op::linear, dims, 4, DataType::bf16);
     CHECK(forecast_kernel(mi300x, k, Predictor::roofline).latency_ms ==
           forecast_kernel(boost, k, Predictor::roofline).latency_ms);
-    // one token through a 4096 x 4096 weight: fewer tiles than CUs, a lightly loaded GPU at its
-    // boost clock
+    // one token through a 4096 x 4096 weight: memory-bound, the matrix cores lightly loaded, the
+    // GPU at its boost clock
     const std::int64_t gemv[4] = {1, 1, 4096, 4096};
     const Kernel v = make_kernel(Op::linear, gemv, 4, DataType::bf16);
     CHECK(forecast_kernel(mi300x, v, Predictor::tilecast).latency_ms ==

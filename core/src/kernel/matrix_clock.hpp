@@ -3,9 +3,10 @@
 // vendor has measured it (gpu_catalog `matrix_clock_mhz`). A datasheet mechanism like the DRAM
 // efficiency: the tensor-core GEMM model learned NVIDIA GPUs that hold about their boost clock,
 // and a GPU whose vendor states a lower sustained clock keeps its vendor's statement. It applies
-// to GEMMs whose tiles fill every SM/CU (learned/tensor_gemm.cpp); a smaller GEMM leaves the GPU
-// lightly loaded, where, by the same vendor, it boosts ("boost clock capabilities remain
-// important for latency-sensitive workloads such as LLM inference with small batch sizes").
+// to GEMMs that keep the matrix cores busy, compute-bound at that clock (learned/tensor_gemm.cpp);
+// a memory-bound GEMM leaves them lightly loaded, where, by the same vendor, the GPU boosts
+// ("boost clock capabilities remain important for latency-sensitive workloads such as LLM
+// inference with small batch sizes").
 #pragma once
 
 #include <string>

@@ -21,9 +21,13 @@ constexpr double kMaxOverheadMs = 1e3;
 
 TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
-  // A GEMM whose tiles fill every SM runs at the clock the matrix cores sustain through a dense
-  // GEMM; a smaller one leaves the GPU lightly loaded, where it boosts (kernel/matrix_clock.hpp).
-  const double clock = plan.tiles >= gpu.num_sm ? matrix_clock_share(gpu, k.dtype) : 1.0;
+  // A GEMM that keeps the matrix cores busy (compute-bound at the sustained clock: its FLOPs per
+  // byte at or above that clock's ridge) runs at the clock they sustain through a dense GEMM; a
+  // memory-bound one (decode at small batches) leaves them lightly loaded, at the boost clock
+  // (kernel/matrix_clock.hpp).
+  const double share = matrix_clock_share(gpu, k.dtype);
+  const double ridge = peak_gflops(gpu, k) * share / gpu.mem_bw_gbps;  // FLOPs per byte
+  const double clock = kernel_flops(k) >= ridge * kernel_bytes(k) ? share : 1.0;
   const double flop_per_ms_sm = peak_gflops(gpu, k) * clock * 1e6 / sm;
   TensorGemmTerms t;
   t.compute_ms = double(plan.waves) * plan.tile_flops / flop_per_ms_sm;

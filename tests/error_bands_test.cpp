@@ -91,6 +91,26 @@ TEST_SUITE("error-bands") {
     CHECK(roof.band_high_ms == 0);
   }
 
+  TEST_CASE("forecasts in another precision than the bands' residuals carry none") {
+    REQUIRE(kBandPrecision == DataType::fp32);
+    const GpuSpec gpu = find_gpu("a100-80gb-sxm");
+    for (DataType t : {DataType::fp16, DataType::bf16}) {
+      CAPTURE(dtype_name(t));
+      for (const char* op : {"linear", "add"}) {
+        const Kernel k =
+            parse_kernel(op, op == std::string("add") ? "1,4096" : "1,4096,4096,4096", t);
+        const KernelForecast f = forecast_kernel(gpu, k);
+        CHECK(f.latency_ms > 0);
+        CHECK(f.band_low_ms == 0);
+        CHECK(f.band_high_ms == 0);
+      }
+      Workload w = make_workload(Mode::inference, 4, 512);
+      w.dtype = t;
+      const ModelForecast m = forecast_model(gpu, find_model("gpt2"), w, Predictor::tilecast);
+      CHECK(m.band_high_ms == 0);
+    }
+  }
+
   TEST_CASE("JSON: band_low_ms / band_high_ms on kernel and model forecasts and eval-e2e cases") {
     const auto k = nlohmann::json::parse(
         api::forecast_kernel(R"({"gpu":"t4","op":"linear","dims":[1,1024,1024,1024]})"));

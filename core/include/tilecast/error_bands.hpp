@@ -17,6 +17,11 @@
 
 namespace tilecast {
 
+// The precision the bands' residuals were measured in (the protocol's FP32 kernels and whole
+// models): a forecast in another precision carries no band, its error never having been
+// evaluated this way (kernel and whole-model forecasts alike).
+inline constexpr DataType kBandPrecision = DataType::fp32;
+
 struct ErrorBand {
   double low = 1;      // measured / forecast at the 10th percentile
   double high = 1;     // ... at the 90th

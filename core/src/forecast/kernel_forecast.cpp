@@ -42,7 +42,9 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
     }
   }
   if (const ErrorBand* band =
-          embedded_error_bands().kernel_band(family_of(kernel.op).name, f.latency_ms)) {
+          kernel.dtype == kBandPrecision
+              ? embedded_error_bands().kernel_band(family_of(kernel.op).name, f.latency_ms)
+              : nullptr) {
     f.band_low_ms = f.latency_ms * band->low;
     f.band_high_ms = f.latency_ms * band->high;
   }

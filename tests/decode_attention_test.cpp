@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -26,12 +27,6 @@ ServingRequest request(DecodeAttention a) {
   r.batch = 8;
   r.decode_attention = a;
   return r;
-}
-
-bool mentions(const std::vector<std::string>& caveats, const std::string& words) {
-  for (const auto& c : caveats)
-    if (c.find(words) != std::string::npos) return true;
-  return false;
 }
 
 }  // namespace
@@ -59,8 +54,8 @@ TEST_SUITE("decode-attention") {
       CHECK(per_head.decode_ms_at[i].second - ms ==
             doctest::Approx(extra_bytes / (h200.mem_bw_gbps * 1e6)).epsilon(1e-6));
     }
-    CHECK(mentions(per_head.caveats, "reads the K/V cache 8 times"));
-    CHECK_FALSE(mentions(grouped.caveats, "Decode attention"));
+    CHECK(test::mentions(per_head.caveats, "reads the K/V cache 8 times"));
+    CHECK_FALSE(test::mentions(grouped.caveats, "Decode attention"));
   }
 
   TEST_CASE("a multi-head model (one K/V head per query head) is unchanged") {
@@ -72,7 +67,7 @@ TEST_SUITE("decode-attention") {
         forecast_serving(a100, m, request(DecodeAttention::per_query_head));
     CHECK(per_head.decode_ms_per_token == grouped.decode_ms_per_token);
     CHECK(per_head.total_ms == grouped.total_ms);
-    CHECK(mentions(per_head.caveats, "reads the K/V cache once"));
+    CHECK(test::mentions(per_head.caveats, "reads the K/V cache once"));
   }
 
   TEST_CASE("the load simulator's decode steps read as the static forecast's") {

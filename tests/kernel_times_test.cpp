@@ -13,6 +13,7 @@
 
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -29,12 +30,6 @@ Kernel linear(DataType t) {
   k.dims = {1, 2048, 4096, 4096};
   k.dtype = t;
   return k;
-}
-
-bool names(const std::vector<std::string>& caveats, const std::string& text) {
-  for (const auto& c : caveats)
-    if (c.find(text) != std::string::npos) return true;
-  return false;
 }
 
 }  // namespace
@@ -120,7 +115,7 @@ TEST_SUITE("kernel_times") {
     const ModelForecast one = forecast_model(mi300x, m, w, Predictor::tilecast);
     CHECK(one.roofline_fallbacks == p.roofline_fallbacks);
     const auto j = nlohmann::json::parse(parallel_forecast_to_json(mi300x, m, p));
-    CHECK(names(
+    CHECK(test::mentions(
         j["caveats"].get<std::vector<std::string>>(),
         "Transferred model: bf16 GEMMs on AMD Instinct MI300X take model 'nvidia-half-gemm'"));
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "serve/quantize.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -29,12 +30,6 @@ ServingRequest quantized_request(DataType t, std::int64_t batch = 8) {
   return r;
 }
 
-bool mentions(const std::vector<std::string>& caveats, const std::string& words) {
-  for (const auto& c : caveats)
-    if (c.find(words) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
 
 TEST_SUITE("serving-quantized") {
@@ -53,9 +48,9 @@ TEST_SUITE("serving-quantized") {
     CHECK(fp8.memory.weights_gb > bf16.memory.weights_gb / 2);
     CHECK(fp8.max_batch > bf16.max_batch);
     CHECK(fp8.kv_cache_bytes_per_token == bf16.kv_cache_bytes_per_token);
-    CHECK(mentions(fp8.caveats, "W8A8"));
-    CHECK(mentions(fp8.caveats, "Transferred model"));  // FP8 GEMMs: no FP8 measurement
-    CHECK_FALSE(mentions(bf16.caveats, "Transferred model"));
+    CHECK(test::mentions(fp8.caveats, "W8A8"));
+    CHECK(test::mentions(fp8.caveats, "Transferred model"));  // FP8 GEMMs: no FP8 measurement
+    CHECK_FALSE(test::mentions(bf16.caveats, "Transferred model"));
 
     // an FP8 KV cache: half the bytes per token, more sequences fit, decode reads less
     ServingRequest kv = quantized_request(DataType::fp8);
@@ -81,8 +76,8 @@ TEST_SUITE("serving-quantized") {
     CHECK(fp8.memory.weights_gb - fp4.memory.weights_gb ==
           doctest::Approx(quantized_gb * (1 - 0.5625)).epsilon(0.01));
     CHECK(fp4.max_batch >= fp8.max_batch);
-    CHECK(mentions(fp4.caveats, "W4A4 fp4"));
-    CHECK(mentions(fp4.caveats, "Transferred model"));
+    CHECK(test::mentions(fp4.caveats, "W4A4 fp4"));
+    CHECK(test::mentions(fp4.caveats, "Transferred model"));
     CHECK(dtype_bytes(DataType::fp4) == 0.5625);
     try {
       forecast_serving(find_gpu("h100-sxm"), m, quantized_request(DataType::fp4));
@@ -146,7 +141,7 @@ TEST_SUITE("serving-quantized") {
     CHECK(int4.memory.weights_gb < int8.memory.weights_gb);
     CHECK(int8.memory.weights_gb < fp16.memory.weights_gb);
     CHECK(int4.max_batch > fp16.max_batch);
-    CHECK(mentions(int4.caveats, "weight-only int4"));
+    CHECK(test::mentions(int4.caveats, "weight-only int4"));
   }
 
   TEST_CASE("the load simulator and the JSON API take the same fields") {

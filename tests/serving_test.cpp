@@ -10,6 +10,7 @@
 #include <string>
 
 #include "serve/fixed_costs.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -28,12 +29,6 @@ ServingRequest serving_request(std::int64_t prompt, std::int64_t output, std::in
   r.batch = batch;
   r.dtype = dtype;
   return r;
-}
-
-bool mentions(const ServingForecast& f, const std::string& words) {
-  for (const auto& c : f.caveats)
-    if (c.find(words) != std::string::npos) return true;
-  return false;
 }
 
 }  // namespace
@@ -154,16 +149,17 @@ TEST_SUITE("serving") {
     const ModelConfig& model = find_model("llama2-7b");  // 4,096 positions
     const ServingForecast longer =
         forecast_serving(find_gpu("h100-sxm"), model, serving_request(4000, 200, 1));
-    CHECK(mentions(longer, "4096 positions"));
-    CHECK_FALSE(mentions(
-        forecast_serving(find_gpu("h100-sxm"), model, serving_request(3000, 200, 1)), "positions"));
+    CHECK(test::mentions(longer.caveats, "4096 positions"));
+    CHECK_FALSE(test::mentions(
+        forecast_serving(find_gpu("h100-sxm"), model, serving_request(3000, 200, 1)).caveats,
+        "positions"));
 
     const ServingForecast huge =
         forecast_serving(find_gpu("h100-sxm"), model, serving_request(2048, 2048, 256));
     CHECK_FALSE(huge.memory.fits);
     CHECK(std::isfinite(huge.total_ms));
-    CHECK(mentions(huge, "Does not fit"));
-    CHECK(mentions(huge, "more than"));
+    CHECK(test::mentions(huge.caveats, "Does not fit"));
+    CHECK(test::mentions(huge.caveats, "more than"));
 
     // a V100 has FP16 tensor cores but no BF16
     CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, serving_request(128, 16, 1)),

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "parallel/parallel.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -26,12 +27,6 @@ ParallelForecast run(const std::string& model, std::int64_t batch, std::int64_t 
   w.dtype = dtype;
   return forecast_parallel(find_gpu(gpu), find_system(system), find_model(model), w, c,
                            Predictor::tilecast);
-}
-
-bool mentions(const std::vector<std::string>& lines, const std::string& what) {
-  for (const auto& l : lines)
-    if (l.find(what) != std::string::npos) return true;
-  return false;
 }
 
 }  // namespace
@@ -57,8 +52,8 @@ TEST_SUITE("zero3") {
         // the largest gather is one layer (or the embeddings): far below the whole model
         CHECK(pg.largest_layer_gb > 0);
         CHECK(pg.largest_layer_gb < f.params * 4 / 1e9 / 4);
-        CHECK(mentions(f.assumptions, "ZeRO-3 parameter all-gathers"));
-        CHECK(mentions(f.assumptions, "prefetched one layer ahead"));
+        CHECK(test::mentions(f.assumptions, "ZeRO-3 parameter all-gathers"));
+        CHECK(test::mentions(f.assumptions, "prefetched one layer ahead"));
       }
     // tp shards the layers: each gather carries the tp rank's share
     ParallelConfig one{.dp = 4, .zero = 3};
@@ -75,7 +70,7 @@ TEST_SUITE("zero3") {
       ParallelConfig c{.dp = 4, .zero = z};
       const ParallelForecast f = run("gpt2-large", 8, 256, c);
       CHECK(f.param_gathers.gathers == 0);
-      CHECK(!mentions(f.assumptions, "ZeRO-3 parameter all-gathers"));
+      CHECK(!test::mentions(f.assumptions, "ZeRO-3 parameter all-gathers"));
       const auto j = nlohmann::json::parse(
           parallel_forecast_to_json(find_gpu("a100-40gb-sxm"), find_model("gpt2-large"), f));
       CHECK(!j.contains("param_gathers"));
@@ -141,7 +136,7 @@ TEST_SUITE("zero3") {
       // the same gathers either way; only their overlap differs
       CHECK(blocking.param_gathers.gathers == three.param_gathers.gathers);
       CHECK(blocking.param_gathers.gathered_gb == doctest::Approx(three.param_gathers.gathered_gb));
-      CHECK(mentions(blocking.assumptions, "not prefetched"));
+      CHECK(test::mentions(blocking.assumptions, "not prefetched"));
       // blocking: every gather is exposed, so the exposed communication covers them all
       CHECK(blocking.communication_ms >= 0.999 * blocking.param_gathers.busy_ms);
     }

@@ -1,9 +1,11 @@
 // Shared test helpers: the message of the tilecast::Error a call throws (what the tests of
-// refused inputs compare), workloads, graphs without their host synchronisations.
+// refused inputs compare), caveats that mention words, workloads, graphs without their host
+// synchronisations.
 #pragma once
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tilecast/error.hpp"
 #include "tilecast/model_config.hpp"
@@ -30,6 +32,13 @@ inline std::string config_error(const std::string& text) {
 // Why a model cannot be built into an operator graph for a workload ("" when it can).
 inline std::string graph_error(const ModelConfig& m, const Workload& w) {
   return error_of([&] { (void)build_op_graph(m, w); });
+}
+
+// Whether any of `lines` (a forecast's caveats, a plan's notes) contains `words`.
+inline bool mentions(const std::vector<std::string>& lines, const std::string& words) {
+  for (const auto& l : lines)
+    if (l.find(words) != std::string::npos) return true;
+  return false;
 }
 
 // A training workload of `batch` sequences of `seq` tokens in precision `t`.

@@ -2,7 +2,8 @@
 // static forecast, the load simulator and the memory model: W8A8 FP8 (the layers' linear GEMMs
 // at the FP8 peak behind an activation-quantize kernel, their weights 1 byte), weight-only INT8 /
 // INT4 (packed weights read and dequantized), an FP8 KV cache; everything else in the activation
-// type (BF16 beside FP8 GEMMs).
+// type (BF16 beside FP8 GEMMs). With them travels how the decode kernel reads that cache
+// (serve/decode_attention.hpp), which the same graph pass applies.
 #pragma once
 
 #include "tilecast/gpu_spec.hpp"

@@ -1,11 +1,12 @@
 // Sanity of every catalog GPU x every precision it has (issue 29, item 3), all cases at once:
 // a large GEMM and a large copy at 0.3-0.95 of the GPU's own peak, no forecast below the
-// roofline, a synthetic GPU with 2x bandwidth >= 1.6x faster on memory-bound kernels and one
-// with 2x compute >= 1.6x faster on GEMMs. What fails today is listed, with its figure, in
-// catalog_sanity_gaps.inc: the suite fails when a new case fails, when a listed one gets worse,
-// and when a listed one passes (remove it). catalog_scaling_test.cpp holds the per-check cases
-// for the (GPU, precision, kernel)s with a learned model; this file covers every one.
-// The docs table (docs/catalog-sanity.md) comes from the skipped case at the end.
+// roofline, a synthetic GPU with 2x bandwidth >= 1.6x faster on memory-bound kernels, one
+// with 2x compute >= 1.6x faster on GEMMs, and one with a 2x clock >= 1.6x faster on the
+// issue-bound embedding gather (learned/features.hpp, kGatherIntOpsPerElement). What fails today is
+// listed, with its figure, in catalog_sanity_gaps.inc: the suite fails when a new case fails, when
+// a listed one gets worse, and when a listed one passes (remove it). catalog_scaling_test.cpp holds
+// the per-check cases for the (GPU, precision, kernel)s with a learned model; this file covers
+// every one. The docs table (docs/catalog-sanity.md) comes from the skipped case at the end.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -33,6 +34,7 @@ constexpr const char* kCopyShare = "copy_share";      // roofline / forecast, la
 constexpr const char* kRoofline = "above_roofline";   // forecast / roofline, >= 1
 constexpr const char* kBandwidth2x = "bandwidth_2x";  // speed-up, memory-bound kernel
 constexpr const char* kCompute2x = "compute_2x";      // speed-up, large GEMM
+constexpr const char* kClock2x = "clock_2x";          // speed-up, issue-bound kernel
 
 struct Gap {
   const char* gpu;  // catalog id
@@ -53,13 +55,16 @@ Kernel big_copy(DataType t) { return parse_kernel("addu", "16384,16384", t); }
 // Memory-bound kernels of every family that has one, 2^27-2^28 elements.
 std::vector<Kernel> memory_bound(DataType t) {
   std::vector<Kernel> ks = {big_copy(t), parse_kernel("add", "16384,16384", t)};
-  for (const char* op : {"softmax", "ln", "rmsnorm", "rotary", "silu_mul", "embedding"})
+  for (const char* op : {"softmax", "ln", "rmsnorm", "rotary", "silu_mul"})
     ks.push_back(parse_kernel(op, "16384,8192", t));
   return ks;
 }
+// The embedding gather: bound by its index arithmetic's instruction issue, not by memory.
+Kernel big_gather(DataType t) { return parse_kernel("embedding", "16384,8192", t); }
 
-GpuSpec scaled(GpuSpec gpu, double bandwidth, double compute) {
+GpuSpec scaled(GpuSpec gpu, double bandwidth, double compute, double clock = 1) {
   gpu.mem_bw_gbps *= bandwidth;
+  gpu.clock_mhz *= clock;
   gpu.fp32_gflops *= compute;
   gpu.fp32_matrix_gflops *= compute;
   for (auto& units : gpu.peak_tflops)
@@ -123,6 +128,14 @@ std::vector<Failure> failures_today(int& checked) {
         check(gpu, t, k, kRoofline, f.latency_ms / f.roofline_ms, f.latency_ms >= f.roofline_ms);
         if (try_forecast(fast_memory, k, fast))
           check(gpu, t, k, kBandwidth2x, f.latency_ms / fast.latency_ms,
+                f.latency_ms >= kMinSpeedup * fast.latency_ms);
+      }
+      const Kernel gather = big_gather(t);
+      if (try_forecast(gpu, gather, f)) {
+        check(gpu, t, gather, kRoofline, f.latency_ms / f.roofline_ms,
+              f.latency_ms >= f.roofline_ms);
+        if (try_forecast(scaled(gpu, 1, 1, 2), gather, fast))
+          check(gpu, t, gather, kClock2x, f.latency_ms / fast.latency_ms,
                 f.latency_ms >= kMinSpeedup * fast.latency_ms);
       }
     }

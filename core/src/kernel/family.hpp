@@ -77,6 +77,10 @@ struct FamilyTraits {
   // families/token_rows.cpp): their streaming rate per SM is also bounded by the loads the
   // resident threads keep in flight (kScalarLoadBytesPerThreadPerS, learned/features.hpp).
   bool scalar_loads = false;
+  // Integer instructions per output element its index arithmetic issues, for ops whose rate is
+  // bound by instruction issue rather than memory (the embedding gather): a tile takes at least
+  // its elements x this at kInt32LanesPerSm per clock (learned/features.hpp). Null or 0: none.
+  double (*issue_ops)(const Kernel& k) = nullptr;
   // Set for row kernels learned against the streaming time (learned/latency.hpp): the DRAM
   // traffic relative to one read and one write per element, >= 1.
   double (*streaming_traffic)(const Kernel& k, const GpuSpec& gpu,

@@ -88,7 +88,12 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     bytes_per_ms_sm = std::min(
         bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
   }
-  return std::max(compute_ms, plan.tile_bytes / bytes_per_ms_sm);
+  double issue_ms = 0;
+  if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {
+    const double tile_elements = traits.elements(k) * plan.tile_flops / traits.flops(k);
+    issue_ms = tile_elements * traits.issue_ops(k) / (kInt32LanesPerSm * gpu.clock_mhz * 1e3);
+  }
+  return std::max({compute_ms, issue_ms, plan.tile_bytes / bytes_per_ms_sm});
 }
 
 std::vector<std::string> feature_names(OpFamily family) {

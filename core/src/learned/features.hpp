@@ -57,10 +57,25 @@ inline constexpr double kScalarLoadBytesPerThreadPerS = 2.0 / 500e-9;
 // (tests/fp16_model_test.cpp checks it against the shipped model's training GPUs).
 inline constexpr double kScalarLoadMinStreamShare = 0.40;
 
+// 32-bit integer instructions an SM issues per clock: 64 on NVIDIA GPUs of compute capability
+// 7.0 to 9.0 (CUDA C++ Programming Guide, "Arithmetic Instructions": 32-bit integer add,
+// subtract, multiply-add, 64 results per clock per multiprocessor) and on AMD CDNA compute units
+// (four 16-lane SIMDs).
+inline constexpr double kInt32LanesPerSm = 64;
+
+// Integer instructions per element of PyTorch's embedding gather (index_select: each element
+// splits its flat index by division and remainder, loads its index, then computes source and
+// destination offsets). The gather is issue-bound, not memory-bound: on vidur's FP16 rows of
+// 1,024 tokens and more it streams 0.15 of the A100's bandwidth and 0.50 of the A40's, yet
+// 0.50 and 0.59 elements per SM per clock. 128 = kInt32LanesPerSm / 0.50, the A100's rate (the
+// A40's gives 108); the learned net takes the rest. docs/fp16-model.md, "Embedding".
+inline constexpr double kGatherIntOpsPerElement = 104;
+
 // One tile's time at full roofline throughput (ms): the larger of its compute at
 // peak/SMs and its traffic at bandwidth/SMs (for scalar-load families, at the smaller of
 // that and the resident threads' in-flight rate, held at kScalarLoadMinStreamShare of the
-// bandwidth's). Tiles that share operands through L2
+// bandwidth's; for issue-bound ops, FamilyTraits::issue_ops, at least its integer instructions
+// at kInt32LanesPerSm per clock). Tiles that share operands through L2
 // (GEMMs) take the kernel's minimal DRAM traffic per wave at full bandwidth instead. FP32
 // GEMM compute runs at the peak times the instruction-issue ceiling (kernel/issue_ceiling.hpp).
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,

@@ -76,7 +76,9 @@ std::string fp16_train_config_text(const Fp16TrainConfig& c) {
   char share[64];
   std::snprintf(share, sizeof share, "%.9g", kScalarLoadMinStreamShare);
   s += std::string(" samples=median_per_gpu_kernel gemm_tile=tensor_core_rule scalar_load_rate=") +
-       rate + " scalar_load_min_share=" + share;
+       rate + " scalar_load_min_share=" + share +
+       " gather_int_ops=" + std::to_string(int(kGatherIntOpsPerElement)) +
+       " int32_lanes=" + std::to_string(int(kInt32LanesPerSm));
   return s;
 }
 

@@ -17,13 +17,15 @@ struct TokenOp {
   const char* name;
   double flops_per_element;
   double elements_moved;  // read and written per element of H
+  double issue_ops = 0;   // integer instructions per element where they bound the rate
 };
 constexpr TokenOp kOps[] = {
-    {"rmsnorm", 4, 2},    // square, sum, scale, weight; read x once (twice from L1), write once
-    {"rotary", 3, 2},     // q and k in place: read and write each element (the cos/sin cache
-                          // is small and cached)
-    {"silu_mul", 6, 3},   // H outputs from 2H inputs: gate and up read, product written
-    {"embedding", 1, 2},  // gather a row of the table, write it
+    {"rmsnorm", 4, 2},   // square, sum, scale, weight; read x once (twice from L1), write once
+    {"rotary", 3, 2},    // q and k in place: read and write each element (the cos/sin cache
+                         // is small and cached)
+    {"silu_mul", 6, 3},  // H outputs from 2H inputs: gate and up read, product written
+    // gather a row of the table, write it: issue-bound index arithmetic (learned/features.hpp)
+    {"embedding", 1, 2, kGatherIntOpsPerElement},
 };
 
 double elements(const Kernel& k) { return double(k.dims[0]) * double(k.dims[1]); }
@@ -39,6 +41,7 @@ double flops(const Kernel& k) { return token_op(k).flops_per_element * elements(
 double bytes(const Kernel& k) {
   return token_op(k).elements_moved * dtype_bytes(k.dtype) * elements(k);
 }
+double issue_ops(const Kernel& k) { return token_op(k).issue_ops; }
 TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
 
 }  // namespace token_rows_detail
@@ -64,6 +67,7 @@ FamilyTraits token_rows_family() {
   t.flops = flops;
   t.bytes = bytes;
   t.scalar_loads = true;
+  t.issue_ops = issue_ops;
   t.fit = {{16, 16}, {16, 16}, 200, 1.0};
   return t;
 }

@@ -23,35 +23,12 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req) {
     throw Error("capacity request: field 'output' is missing");
   if (has_field(req, "prompt")) s.prompt = integer_field(req, "prompt", kOrigin, 1, kMax);
   if (has_field(req, "output")) s.output = integer_field(req, "output", kOrigin, 1, kMax);
-  const std::string precision = string_field(req, "precision", kOrigin, false);
-  if (!precision.empty()) {
-    try {
-      s.dtype = parse_dtype(precision);
-    } catch (const Error& e) {
-      throw Error(std::string(kOrigin) + ": field 'precision': " + e.what());
-    }
-  }
+  s.dtype = word_field(req, "precision", kOrigin, s.dtype, parse_dtype);
   // quantized serving (serve/quantize.hpp), as in a serving request
-  const std::string kv = string_field(req, "kv_cache", kOrigin, false);
-  try {
-    if (!kv.empty()) s.kv_cache = parse_dtype(kv);
-  } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": field 'kv_cache': " + e.what());
-  }
-  const std::string weights = string_field(req, "weights", kOrigin, false);
-  try {
-    if (!weights.empty()) s.weights = parse_weight_format(weights);
-  } catch (const Error& e) {
-    throw Error(std::string(kOrigin) + ": field 'weights': " + e.what());
-  }
-  const std::string predictor = string_field(req, "predictor", kOrigin, false);
-  if (!predictor.empty()) {
-    try {
-      s.predictor = parse_predictor(predictor);
-    } catch (const Error& e) {
-      throw Error(std::string(kOrigin) + ": field 'predictor': " + e.what());
-    }
-  }
+  if (!string_field(req, "kv_cache", kOrigin, false).empty())
+    s.kv_cache = word_field(req, "kv_cache", kOrigin, DataType::bf16, parse_dtype);
+  s.weights = word_field(req, "weights", kOrigin, s.weights, parse_weight_format);
+  s.predictor = word_field(req, "predictor", kOrigin, s.predictor, parse_predictor);
   for (const char* f : {"concurrency", "batch", "tp"})
     if (has_field(req, f))
       throw Error(std::string(kOrigin) + ": field '" + f +

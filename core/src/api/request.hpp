@@ -3,13 +3,31 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <string_view>
 
+#include "common/json_fields.hpp"
+#include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/precision.hpp"
 #include "tilecast/system.hpp"
 
 namespace tilecast::detail {
+
+// A word field read by `parse` (e.g. parse_dtype), or `fallback` when it is absent or empty; a
+// word `parse` refuses throws Error "<origin>: field '<field>': <parse's message>".
+template <class T, class Parse>
+T word_field(const nlohmann::json& req, const char* field, std::string_view origin, T fallback,
+             Parse parse) {
+  const std::string word = string_field(req, field, origin, false);
+  if (word.empty()) return fallback;
+  try {
+    return parse(word);
+  } catch (const Error& e) {
+    throw Error(std::string(origin) + ": field '" + field + "': " + e.what());
+  }
+}
 
 // "gpu": a catalog name, or an inline spec object (catalog or dataset format).
 GpuSpec request_gpu(const nlohmann::json& request);

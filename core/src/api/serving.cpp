@@ -16,18 +16,6 @@ namespace {
 
 constexpr const char* kServingOrigin = "serving request";
 
-// A word field parsed by `parse`, its error prefixed with the field.
-template <class T, class Parse>
-T word_field(const nlohmann::json& req, const char* field, T fallback, Parse parse) {
-  const std::string word = detail::string_field(req, field, kServingOrigin, false);
-  if (word.empty()) return fallback;
-  try {
-    return parse(word);
-  } catch (const Error& e) {
-    throw Error(std::string(kServingOrigin) + ": field '" + field + "': " + e.what());
-  }
-}
-
 }  // namespace
 
 std::string forecast_serving(std::string_view request_json) {
@@ -52,14 +40,16 @@ std::string forecast_serving(std::string_view request_json) {
   r.tp = detail::has_field(req, "tp")
              ? int(detail::integer_field(req, "tp", kServingOrigin, 1, 1024))
              : 1;
-  r.dtype = word_field(req, "precision", DataType::bf16, parse_dtype);
+  r.dtype = detail::word_field(req, "precision", kServingOrigin, DataType::bf16, parse_dtype);
   if (detail::has_field(req, "kv_cache"))
-    r.kv_cache = word_field(req, "kv_cache", DataType::bf16, parse_dtype);
-  r.weights = word_field(req, "weights", WeightFormat::native, parse_weight_format);
-  r.decode_attention =
-      word_field(req, "decode_attention", DecodeAttention::grouped, parse_decode_attention);
-  r.engine = word_field(req, "engine", Engine::fused, parse_engine);
-  r.predictor = word_field(req, "predictor", Predictor::tilecast, parse_predictor);
+    r.kv_cache = detail::word_field(req, "kv_cache", kServingOrigin, DataType::bf16, parse_dtype);
+  r.weights =
+      detail::word_field(req, "weights", kServingOrigin, WeightFormat::native, parse_weight_format);
+  r.decode_attention = detail::word_field(req, "decode_attention", kServingOrigin,
+                                          DecodeAttention::grouped, parse_decode_attention);
+  r.engine = detail::word_field(req, "engine", kServingOrigin, Engine::fused, parse_engine);
+  r.predictor =
+      detail::word_field(req, "predictor", kServingOrigin, Predictor::tilecast, parse_predictor);
   const std::optional<double> price = detail::request_price(req, kServingOrigin);
   if (load) {
     if (detail::has_field(req, "batch"))

@@ -1,6 +1,7 @@
 // Reading a serving simulation request (header).
 #include "api/serving_load.hpp"
 
+#include "api/request.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
 
@@ -51,27 +52,13 @@ LoadRequest load_request_fields(const nlohmann::json& req, const ServingRequest&
     r.max_batch_tokens = integer_field(req, "max_batch_tokens", origin, 1, kMaxBatchTokensPerStep);
   if (has_field(req, "max_seqs"))
     r.max_seqs = integer_field(req, "max_seqs", origin, 1, kMaxSeqsPerStep);
-  const std::string scheduler = string_field(req, "scheduler", origin, false);
-  if (!scheduler.empty()) {
-    try {
-      r.scheduler = parse_scheduler(scheduler);
-    } catch (const Error& e) {
-      throw Error(std::string(origin) + ": field 'scheduler': " + e.what());
-    }
-  }
-  const std::string limits = string_field(req, "batch_limits", origin, false);
-  if (!limits.empty()) {
-    try {
-      r.batch_limits = parse_batch_limits(limits);
-    } catch (const Error& e) {
-      throw Error(std::string(origin) + ": field 'batch_limits': " + e.what());
-    }
-    if (r.batch_limits == BatchLimits::trtllm_bench &&
-        (has_field(req, "max_seqs") || has_field(req, "max_batch_tokens")))
-      throw Error(std::string(origin) +
-                  ": batch_limits trtllm-bench chooses max_seqs and max_batch_tokens itself; "
-                  "give it or them, not both");
-  }
+  r.scheduler = word_field(req, "scheduler", origin, r.scheduler, parse_scheduler);
+  r.batch_limits = word_field(req, "batch_limits", origin, r.batch_limits, parse_batch_limits);
+  if (r.batch_limits == BatchLimits::trtllm_bench &&
+      (has_field(req, "max_seqs") || has_field(req, "max_batch_tokens")))
+    throw Error(std::string(origin) +
+                ": batch_limits trtllm-bench chooses max_seqs and max_batch_tokens itself; "
+                "give it or them, not both");
   return r;
 }
 

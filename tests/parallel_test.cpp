@@ -398,6 +398,8 @@ TEST_SUITE("parallel") {
                          doctest::Contains("give field 'system'"), Error);
     CHECK_THROWS_WITH_AS(api::forecast_model(base + R"(,"dp":2,"recompute":"some"})"),
                          doctest::Contains("none, selective, full"), Error);
+    CHECK_THROWS_WITH_AS(api::forecast_model(base + R"(,"dp":2,"schedule":"zigzag"})"),
+                         doctest::Contains("model request: field 'schedule'"), Error);
   }
 }
 

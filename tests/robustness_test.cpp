@@ -177,6 +177,21 @@ TEST_SUITE("robustness") {
     CHECK(has(e3, "heads x head_dim"));
   }
 
+  // A word field the megatron engine refuses names the field and the allowed words.
+  TEST_CASE("megatron engine: unknown precision, recompute or attention words name the field") {
+    for (const auto& [field, word] : {std::pair{"precision", "fp7"}, std::pair{"recompute", "half"},
+                                      std::pair{"attention", "sparse"}}) {
+      const std::string e = tilecast::test::error_of([&] {
+        tilecast::api::forecast_model(
+            std::string(R"({"gpu":"h100-sxm","model":"llama3-8b","batch":1,"seq":128,)") +
+            R"("mode":"training","engine":"megatron",")" + field + R"(":")" + word + R"("})");
+      });
+      INFO(e);
+      CHECK(has(e, std::string("field '") + field + "'"));
+      CHECK(has(e, std::string("'") + word + "'"));
+    }
+  }
+
   // The serving simulator is under the one work budget (forecast/work_budget.hpp), estimated
   // before it runs; capacity plans before their first simulation.
   TEST_CASE(

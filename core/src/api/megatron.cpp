@@ -36,12 +36,7 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
         "model request: field 'engine': megatron forecasts training; set 'mode' to "
         "training");
   Workload w = make_workload(Mode::training, batch, seq);
-  const std::string word = string_field(req, "precision", kMegatronOrigin, false);
-  try {
-    w.dtype = word.empty() ? DataType::bf16 : parse_dtype(word);
-  } catch (const Error& e) {
-    throw Error(std::string(kMegatronOrigin) + ": field 'precision': " + e.what());
-  }
+  w.dtype = word_field(req, "precision", kMegatronOrigin, DataType::bf16, parse_dtype);
   MegatronConfig c;
   auto opt_int = [&](const char* name, int fallback) {
     return has_field(req, name) ? int(integer_field(req, name, kMegatronOrigin, 1, 65536))
@@ -72,12 +67,9 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   c.distributed_optimizer = bool_field(req, "distributed_optimizer", true);
   c.overlap_grad_reduce = bool_field(req, "overlap_grad_reduce", true);
   if (has_field(req, "tokens")) c.tokens = number_field(req, "tokens", kMegatronOrigin, 1, 1e18);
-  try {
-    c.recompute = parse_recompute(string_field(req, "recompute", kMegatronOrigin, false));
-    c.attention = parse_attention_kernel(string_field(req, "attention", kMegatronOrigin, false));
-  } catch (const Error& e) {
-    throw Error(std::string(kMegatronOrigin) + ": " + e.what());
-  }
+  c.recompute = word_field(req, "recompute", kMegatronOrigin, Recompute::none, parse_recompute);
+  c.attention =
+      word_field(req, "attention", kMegatronOrigin, AttentionKernel::flash, parse_attention_kernel);
   for (const char* f : {"zero", "schedule", "bucket_mb"})
     if (has_field(req, f))
       throw Error(std::string(kMegatronOrigin) + ": field '" + f +

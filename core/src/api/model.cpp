@@ -86,12 +86,10 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
   c.microbatches = opt_int("microbatches", 1);
   if (detail::has_field(req, "zero"))
     c.zero = int(detail::integer_field(req, "zero", kModelOrigin, 0, 3));
-  try {
-    c.recompute = parse_recompute(detail::string_field(req, "recompute", kModelOrigin, false));
-    c.schedule = parse_schedule(detail::string_field(req, "schedule", kModelOrigin, false));
-  } catch (const Error& e) {
-    throw Error(std::string("model request: ") + e.what());
-  }
+  c.recompute =
+      detail::word_field(req, "recompute", kModelOrigin, Recompute::none, parse_recompute);
+  c.schedule = detail::word_field(req, "schedule", kModelOrigin, PipelineSchedule::one_f_one_b,
+                                  parse_schedule);
   if (detail::has_field(req, "bucket_mb"))
     c.bucket_mb = detail::number_field(req, "bucket_mb", kModelOrigin, 1e-3, 1e6);
   return c;
@@ -164,12 +162,9 @@ Finetune finetune_from_request(const nlohmann::json& req, Mode mode) {
   if (detail::has_field(o, "rank"))
     f.rank = detail::integer_field(o, "rank", origin, 1, kMaxLoraRank);
   if (detail::has_field(o, "targets")) {
-    try {
-      f.targets = parse_enum(lora_target_names(), detail::string_field(o, "targets", origin),
-                             "a LoRA target set");
-    } catch (const Error& e) {
-      throw Error(std::string(origin) + ": field 'targets': " + e.what());
-    }
+    f.targets = detail::word_field(o, "targets", origin, f.targets, [](std::string_view word) {
+      return parse_enum(lora_target_names(), word, "a LoRA target set");
+    });
   }
   return f;
 }
@@ -249,13 +244,7 @@ std::string forecast_model(std::string_view request_json) {
   const ModelConfig model = detail::request_model(req);
   const std::int64_t batch = detail::integer_field(req, "batch", kModelOrigin, 1, 1LL << 31);
   const std::int64_t seq = detail::integer_field(req, "seq", kModelOrigin, 1, 1LL << 31);
-  const std::string mode_word = detail::string_field(req, "mode", kModelOrigin, false);
-  Mode mode = Mode::inference;
-  try {
-    if (!mode_word.empty()) mode = parse_mode(mode_word);
-  } catch (const Error& e) {
-    throw Error(std::string("model request: field 'mode': ") + e.what());
-  }
+  const Mode mode = detail::word_field(req, "mode", kModelOrigin, Mode::inference, parse_mode);
   std::int64_t cache = 0;
   if (detail::has_field(req, "context")) {
     if (mode != Mode::decode)
@@ -278,13 +267,8 @@ std::string forecast_model(std::string_view request_json) {
   w.dtype = detail::request_precision(req, gpu, kModelOrigin);
   const std::string pname = detail::string_field(req, "predictor", kModelOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
-  const std::string engine_word = detail::string_field(req, "engine", kModelOrigin, false);
-  Engine engine = Engine::eager;
-  try {
-    if (!engine_word.empty()) engine = parse_engine(engine_word);
-  } catch (const Error& e) {
-    throw Error(std::string("model request: field 'engine': ") + e.what());
-  }
+  const Engine engine =
+      detail::word_field(req, "engine", kModelOrigin, Engine::eager, parse_engine);
   if (engine == Engine::fused)
     throw Error(
         "model request: field 'engine': 'fused' is the serving engine (forecast_serving, "

@@ -8,6 +8,7 @@
 
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
 
@@ -72,6 +73,53 @@ TEST_SUITE("capacity") {
     REQUIRE(p.options.front().meets);
     CHECK(p.options.front().gpu == "a100-80gb-sxm");
     CHECK(p.options.front().tokens_per_dollar > 0);
+  }
+
+  // What a plan assumes: each option's footing and the caveats every simulation of a GPU gave
+  // (its precision, transferred models, matrix clock), not a run's own rate or cache size.
+  TEST_CASE("a plan says what its simulations stood on") {
+    const ModelConfig& model = find_model("llama3-8b");
+    CapacityRequest r = capacity_request(2, 2000, 100);
+    r.load.requests = 40;
+    r.max_gpus = 2;
+    const CapacityPlan p = plan_capacity({find_gpu("a100-80gb-sxm"), find_gpu("mi300x")}, model, r);
+    for (const CapacityOption& o : p.options) {
+      REQUIRE(o.footing);
+      CHECK(*o.footing == (o.gpu == "mi300x" ? Footing::transferred : Footing::learned));
+    }
+    auto has = [&](std::string_view prefix) {
+      int n = 0;
+      for (const std::string& c : p.caveats) n += c.rfind(prefix, 0) == 0;
+      return n;
+    };
+    CHECK(has("Engine: the fused engine") == 1);
+    CHECK(has("Precision: bf16") == 1);
+    CHECK(has("Transferred model:") >= 1);
+    CHECK(has("Arrivals:") == 0);   // each replica count's own rate
+    CHECK(has("Scheduler:") == 0);  // each GPU and TP's own KV blocks
+    const auto j = nlohmann::json::parse(capacity_plan_to_json(model, p));
+    CHECK(j["options"][0].contains("footing"));
+    // an SLO missed at one replica of one GPU says so in the singular
+    CapacityRequest one = capacity_request(2, 0.001, 0.001);
+    one.max_gpus = 1;
+    const CapacityPlan missed = plan_capacity({find_gpu("a100-80gb-sxm")}, model, one);
+    REQUIRE(missed.options.size() == 1);
+    CHECK(missed.options[0].why == "the SLO is missed even at 1 replica (1 GPU)");
+  }
+
+  TEST_CASE("a capacity request takes the serving request's decode attention") {
+    const std::string base =
+        R"({"gpu":"h100-sxm","model":"llama3-8b","qps":1,"prompt":64,"output":8,"requests":8,)"
+        R"("slo_ttft_ms":1000,"slo_tpot_ms":100,"max_gpus":1)";
+    const auto grouped = nlohmann::json::parse(api::plan_capacity(base + "}"));
+    const auto per_head = nlohmann::json::parse(
+        api::plan_capacity(base + R"(,"decode_attention":"per-query-head"})"));
+    CHECK_FALSE(grouped.contains("decode_attention"));
+    CHECK(per_head["decode_attention"] == "per-query-head");
+    CHECK(per_head["options"][0]["tpot_p99_ms"].get<double>() >
+          grouped["options"][0]["tpot_p99_ms"].get<double>());
+    CHECK_THROWS_WITH_AS(api::plan_capacity(base + R"(,"decode_attention":"flat"})"),
+                         doctest::Contains("capacity request: field 'decode_attention'"), Error);
   }
 
   TEST_CASE("bad capacity requests are named") {

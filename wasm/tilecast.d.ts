@@ -25,7 +25,7 @@ export interface Tilecast {
   forecastCollective(request: Request): Answer<'forecastCollective'>;
   forecastServing(request: Request): Answer<'forecastServing'>;
   planParallel(request: Request): Answer<'planParallel'>;
-  planCapacity(request: Request): unknown; // no response schema yet (issue 31 item 4)
+  planCapacity(request: Request): Answer<'planCapacity'>;
   // The text of models/<id>.json (or the same object): a model the build does not embed.
   loadModel(request: Request): Answer<'loadModel'>;
   // The same calls returning the JSON text exactly as the core wrote it.

@@ -71,6 +71,22 @@ export type WeightFormat1 = 'native' | 'int8' | 'int4';
  * present only when not grouped
  */
 export type DecodeAttention1 = 'grouped' | 'per-query-head';
+/**
+ * A data type's name (tilecast/precision.hpp).
+ */
+export type Precision3 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
+/**
+ * present only for weight-only quantization (int8, int4)
+ */
+export type WeightFormat2 = 'native' | 'int8' | 'int4';
+/**
+ * present only when not grouped
+ */
+export type DecodeAttention2 = 'grouped' | 'per-query-head';
+/**
+ * What the forecast stands on, weakest first (tilecast/footing.hpp, decided from the learned models' manifests and the kernels forecast by the roofline): roofline (the roofline predictor forecast every kernel); transferred (learned models reach this GPU only by transfer: no GPU of its vendor or architecture was measured, or a model of another vendor or precision serves its kernels); partly_roofline (learned models of its own, but kernels no learned model covers were forecast by the roofline); learned (learned models of its vendor and architecture for every kernel). The fused serving engine's attention is by its roofline by design (caveats) and does not count.
+ */
+export type Footing1 = 'roofline' | 'transferred' | 'partly_roofline' | 'learned';
 
 /**
  * What each call of the JSON API (core/include/tilecast/api.hpp; the WASM binding's camelCase names, wasm/bindings.cpp) returns on success. A failure is error.schema.json. The TypeScript types in wasm/tilecast_api.d.ts are generated from these files (web/scripts/gen_api_types.mjs; the page re-exports them).
@@ -96,6 +112,7 @@ export interface TilecastResponses {
    * the eager engine's layout search (Plan), or with "engine": "megatron" the megatron engine's (MegatronPlan)
    */
   planParallel: Plan | MegatronPlan;
+  planCapacity: CapacityPlan;
   loadModel: ModelLoad;
   error: ErrorEnvelope;
 }
@@ -1104,6 +1121,100 @@ export interface MegatronPlanEntry {
   memory_gb: number;
   capacity_gb: number;
   breakdown_ms: MegatronBreakdown;
+}
+/**
+ * The cheapest replicas x tensor parallelism serving a request rate within a P99 SLO: api::plan_capacity (core/src/serve/simulator/capacity.cpp), `tilecast capacity --json`, planCapacity in WASM. docs/serving-load.md "Capacity".
+ */
+export interface CapacityPlan {
+  tilecast_version: string;
+  model: ModelIdName;
+  /**
+   * the whole service's requests per second
+   */
+  qps: number;
+  slo: {
+    ttft_ms: number;
+    tpot_ms: number;
+    percentile: 'p99';
+  };
+  /**
+   * fixed lengths (no trace) only
+   */
+  prompt?: number;
+  /**
+   * fixed lengths (no trace) only
+   */
+  output?: number;
+  /**
+   * a trace's own lengths (instead of prompt and output)
+   */
+  lengths?: 'trace';
+  /**
+   * requests each replica's simulation runs
+   */
+  requests: number;
+  precision: ServingPrecision;
+  kv_cache?: Precision3;
+  weights?: WeightFormat2;
+  decode_attention?: DecodeAttention2;
+  max_gpus: number;
+  /**
+   * the first option when it meets the SLO, else null
+   */
+  best: CapacityOption | null;
+  /**
+   * meeting first, cheapest (price per hour, else GPUs) first; then the rest
+   */
+  options: CapacityOption[];
+  /**
+   * serving simulations run
+   */
+  simulations: number;
+  caveats: Caveats;
+}
+/**
+ * One GPU at one tensor-parallel size: the fewest replicas meeting the SLO, or why none up to max_gpus does.
+ */
+export interface CapacityOption {
+  /**
+   * catalog id (or name)
+   */
+  gpu: string;
+  tp: number;
+  meets: boolean;
+  /**
+   * 0 when none meets
+   */
+  replicas: number;
+  /**
+   * replicas x tp; when the SLO is missed, the most tried
+   */
+  gpus: number;
+  /**
+   * at that count (0 when no simulation ran)
+   */
+  ttft_p99_ms: number;
+  /**
+   * at that count (0 when no simulation ran)
+   */
+  tpot_p99_ms: number;
+  footing?: Footing1;
+  /**
+   * meeting options only: output tokens
+   */
+  tokens_per_gpu_hour?: number;
+  /**
+   * meeting options with a price only: the option's GPUs
+   */
+  price_per_hour?: number;
+  /**
+   * meeting options with a price only
+   */
+  tokens_per_dollar?: number;
+  /**
+   * options not meeting only
+   */
+  why?: string;
 }
 /**
  * loadModel (api::load_model): a learned model the build does not embed, taken from its files' text (the site's models/<id>.json); the forecasts that needed it (error envelope's missing_model) answer from then on, as a build embedding it does.

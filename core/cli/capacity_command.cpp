@@ -48,6 +48,7 @@ int run_capacity(const Args& args) {
   // quantized serving, as `serve` takes it: the API checks the words
   if (args.has("kv-cache")) req["kv_cache"] = args.get("kv-cache");
   if (args.has("weights")) req["weights"] = args.get("weights");
+  if (args.has("decode-attention")) req["decode_attention"] = args.get("decode-attention");
   if (args.has("predictor")) req["predictor"] = args.get("predictor");
   if (args.has("max-gpus")) req["max_gpus"] = args.integer("max-gpus", 64, 1, 1024);
   add_load_fields(args, req);
@@ -96,12 +97,13 @@ int run_capacity(const Args& args) {
      "--prompt P --output O [--requests N] [--trace FILE] [--price-per-gpu-hour $[,$...]] "
      "[--max-gpus 64] [--precision " +
          enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
-         enum_names_joined(weight_format_names(), "|") +
+         enum_names_joined(weight_format_names(), "|") + "] [--decode-attention " +
+         enum_names_joined(decode_attention_names(), "|") +
          "] [--seed S] [--max-batch-tokens T] [--max-seqs S] [--json]",
      "the cheapest replicas x tensor parallelism serving a request rate within a P99 SLO",
      {"model", "gpu", "qps", "slo-ttft-ms", "slo-tpot-ms", "prompt", "output", "requests", "trace",
-      "price-per-gpu-hour", "max-gpus", "precision", "kv-cache", "weights", "predictor", "seed",
-      "max-batch-tokens", "max-seqs"},
+      "price-per-gpu-hour", "max-gpus", "precision", "kv-cache", "weights", "decode-attention",
+      "predictor", "seed", "max-batch-tokens", "max-seqs"},
      {"json"},
      run_capacity});
 

@@ -30,6 +30,7 @@ const std::map<std::string, JsonArg> kJsonArg = {
     {"forecastCollective", &tilecast::api::forecast_collective},
     {"forecastServing", &tilecast::api::forecast_serving},
     {"planParallel", &tilecast::api::plan_parallel},
+    {"planCapacity", &tilecast::api::plan_capacity},
     {"loadModel", &tilecast::api::load_model}};
 
 nlohmann::json answer(const nlohmann::json& line) {

@@ -414,6 +414,46 @@ export function spread(lists) {
     top: 3,
   });
 
+  // Capacity plans: two GPUs with prices (one needs TP to fit, one a transferred model), a plan
+  // nothing meets (best null), quantized serving with the pre-XQA decode kernel, a trace's lengths.
+  const capacity = {
+    model: 'llama3-8b',
+    qps: 2,
+    slo_ttft_ms: 2000,
+    slo_tpot_ms: 100,
+    prompt: 256,
+    output: 32,
+    requests: 24,
+  };
+  add('planCapacity', {
+    ...capacity,
+    model: 'llama3-70b',
+    gpu: ['a100-80gb-sxm', 'mi300x'],
+    price_per_gpu_hour: [2, 3],
+    max_gpus: 8,
+  });
+  add('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', slo_ttft_ms: 0.01, slo_tpot_ms: 0.01, max_gpus: 2 });
+  add('planCapacity', {
+    ...capacity,
+    gpu: 'h100-sxm',
+    precision: 'fp8',
+    kv_cache: 'fp8',
+    decode_attention: 'per-query-head',
+    max_gpus: 2,
+    price_per_gpu_hour: 4,
+  });
+  add('planCapacity', { ...capacity, gpu: 'l40s', weights: 'int4', max_gpus: 1 });
+  add('planCapacity', {
+    model: 'qwen2-7b',
+    gpu: 'a100-80gb-sxm',
+    qps: 1,
+    slo_ttft_ms: 1000,
+    slo_tpot_ms: 50,
+    trace: 'arrival_ms,prompt,output\n0,100,10\n50,300,20\n80,40,1\n',
+    trace_name: 't.csv',
+    max_gpus: 1,
+  });
+
   // Collectives.
   for (const s of systems)
     for (const collective of ['all_reduce', 'reduce_scatter', 'all_gather', 'send_recv', 'all_to_all'])
@@ -508,6 +548,10 @@ export function spread(lists) {
     requests: 4,
     scheduler: 'fifo',
   });
+  bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', qps: undefined });
+  bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', decode_attention: 'flat' });
+  bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', tp: 2 });
+  bad('planCapacity', { ...capacity, gpu: ['a100-80gb-sxm', 'h100-sxm'], price_per_gpu_hour: [1, 2, 3] });
   bad('planParallel', { model: 'gpt2', global_batch: 8 });
   bad('forecastModel', {
     gpu: 'a100-80gb-sxm',

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct CapacityOption {
   double tokens_per_gpu_hour = 0;
   double price_per_hour = 0, tokens_per_dollar = 0;  // 0 without a price
   std::string why;  // when not meeting: does not fit, no interconnect, SLO missed at max_gpus
+  std::optional<Footing> footing;  // what its simulations stood on; none when none ran
 };
 
 struct CapacityPlan {

@@ -28,6 +28,8 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req) {
   if (!string_field(req, "kv_cache", kOrigin, false).empty())
     s.kv_cache = word_field(req, "kv_cache", kOrigin, DataType::bf16, parse_dtype);
   s.weights = word_field(req, "weights", kOrigin, s.weights, parse_weight_format);
+  s.decode_attention =
+      word_field(req, "decode_attention", kOrigin, s.decode_attention, parse_decode_attention);
   s.predictor = word_field(req, "predictor", kOrigin, s.predictor, parse_predictor);
   for (const char* f : {"concurrency", "batch", "tp"})
     if (has_field(req, f))

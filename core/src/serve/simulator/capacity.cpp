@@ -9,13 +9,16 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/footing.hpp"
 #include "tilecast/model_not_loaded.hpp"
+#include "tilecast/serving.hpp"
 #include "tilecast/version.hpp"
 
 namespace tilecast {
@@ -54,8 +57,12 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   detail::require_within_budget(double(gpus.size()) * simulations * detail::simulation_work(each),
                                 "capacity plan",
                                 "requests, output tokens, max_gpus or the GPUs named");
+  // what every simulation of a GPU assumed (its precision, transferred models, matrix clock, ...):
+  // the caveats all of them gave, in their order; those naming a run's own rate or cache are not
+  std::vector<std::string> shared_caveats;
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuSpec& gpu = gpus[g];
+    std::optional<std::vector<std::string>> gpu_caveats;
     const double price = r.price_per_gpu_hour.empty()       ? 0
                          : r.price_per_gpu_hour.size() == 1 ? r.price_per_gpu_hour[0]
                                                             : r.price_per_gpu_hour[g];
@@ -73,6 +80,14 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         lr.qps = r.qps / replicas;
         LoadForecast f = simulate_serving(gpu, model, lr);
         ++plan.simulations;
+        o.footing = f.footing;
+        if (!gpu_caveats) {
+          gpu_caveats = f.caveats;
+        } else {
+          std::erase_if(*gpu_caveats, [&](const std::string& line) {
+            return std::find(f.caveats.begin(), f.caveats.end(), line) == f.caveats.end();
+          });
+        }
         const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
         if (progress)
           progress(o.gpu + " tp " + std::to_string(tp) + " x " + std::to_string(replicas) +
@@ -88,8 +103,9 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           o.ttft_p99_ms = f_most.ttft_ms.p99;
           o.tpot_p99_ms = f_most.tpot_ms.p99;
           o.gpus = most * tp;
-          o.why = "the SLO is missed even at " + std::to_string(most) + " replicas (" +
-                  std::to_string(most * tp) + " GPUs)";
+          o.why = "the SLO is missed even at " + std::to_string(most) +
+                  (most == 1 ? " replica (" : " replicas (") + std::to_string(most * tp) +
+                  (most * tp == 1 ? " GPU)" : " GPUs)");
           plan.options.push_back(o);
           continue;
         }
@@ -122,6 +138,10 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       }
       plan.options.push_back(o);
     }
+    if (gpu_caveats)
+      for (std::string& line : *gpu_caveats)
+        if (std::find(shared_caveats.begin(), shared_caveats.end(), line) == shared_caveats.end())
+          shared_caveats.push_back(std::move(line));
   }
   std::stable_sort(plan.options.begin(), plan.options.end(),
                    [](const CapacityOption& a, const CapacityOption& b) {
@@ -138,6 +158,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       std::to_string(r.load.requests) +
       " requests; the SLO is met when the P99 TTFT and the P99 TPOT are within it.");
   c.push_back("Load balancing is assumed even (each replica a Poisson stream at its share).");
+  c.insert(c.end(), shared_caveats.begin(), shared_caveats.end());
   return plan;
 }
 
@@ -159,6 +180,8 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
   if (r.load.serving.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.load.serving.kv_cache));
   if (r.load.serving.weights != WeightFormat::native)
     j["weights"] = std::string(weight_format_name(r.load.serving.weights));
+  if (r.load.serving.decode_attention != DecodeAttention::grouped)
+    j["decode_attention"] = std::string(decode_attention_name(r.load.serving.decode_attention));
   j["max_gpus"] = r.max_gpus;
   nlohmann::ordered_json opts = nlohmann::ordered_json::array();
   for (const CapacityOption& o : p.options) {
@@ -170,6 +193,7 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
     x["gpus"] = o.gpus;
     x["ttft_p99_ms"] = o.ttft_p99_ms;
     x["tpot_p99_ms"] = o.tpot_p99_ms;
+    if (o.footing) x["footing"] = std::string(footing_name(*o.footing));
     if (o.meets) {
       x["tokens_per_gpu_hour"] = o.tokens_per_gpu_hour;
       if (o.price_per_hour > 0) {

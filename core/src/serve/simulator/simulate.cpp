@@ -277,9 +277,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   c.push_back(
       "Engine: the fused engine (vLLM-like, CUDA graphs, attention by its roofline: a lower "
       "bound). Each step is timed from its batch shape: the layers' kernels at the step's token "
-      "count (forecast at every count to 128, then 16 counts per octave, linear between; " +
-      std::to_string(f.step_shapes) +
-      " counts forecast), the logits of each sequence, the attention of all sequences as one "
+      "count (forecast at every count to 128, then 16 counts per octave, linear between: "
+      "step_shapes counts them), the logits of each sequence, the attention of all sequences as "
+      "one "
       "kernel per layer. Each step includes the sampler's read of the logits and each request "
       "waits for its prompt's tokenisation before it is scheduled; the host's scheduling, "
       "detokenisation and the HTTP server are assumed hidden behind the GPU "

@@ -13,6 +13,7 @@
 
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
+#include "serve/quantize.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -118,5 +119,56 @@ TEST_SUITE("kernel_times") {
     CHECK(test::mentions(
         j["caveats"].get<std::vector<std::string>>(),
         "Transferred model: bf16 GEMMs on AMD Instinct MI300X take model 'nvidia-half-gemm'"));
+  }
+}
+
+// The fused engine's attention (fused_attention_ms): FlashAttention's published share of the
+// tensor peak where compute-bound, the roofline where memory-bound, and the roofline where the
+// table has no figure (FP32, Volta) or the roofline predictor is asked for.
+TEST_SUITE("fused_attention") {
+  TEST_CASE("a long prefill runs at FlashAttention's efficiency, a decode at the roofline") {
+    using detail::fused_attention_ms;
+    using detail::fused_roofline_ms;
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    // one layer of a 4096-token causal prefill, 32 heads of 128: compute-bound
+    const double s = 4096, heads = 32, hd = 128;
+    const double flops = 4 * s * s / 2 * heads * hd, bytes = 4 * s * heads * hd * 2;
+    const double roof = fused_roofline_ms(h100, DataType::bf16, flops, bytes);
+    const double fa =
+        fused_attention_ms(h100, DataType::bf16, flops, bytes, s, Predictor::tilecast);
+    // FlashAttention-3's 0.75 of the peak at 4096 keys (x 4096 / (4096 + 128))
+    CHECK(fa / roof == doctest::Approx(1 / (0.75 * s / (s + 128))).epsilon(1e-9));
+    CHECK(fused_attention_ms(h100, DataType::bf16, flops, bytes, s, Predictor::roofline) == roof);
+    CHECK(fused_attention_ms(h100, DataType::fp32, flops, bytes, s, Predictor::tilecast) ==
+          fused_roofline_ms(h100, DataType::fp32, flops, bytes));
+    const GpuSpec& v100 = find_gpu("v100-sxm");
+    CHECK(fused_attention_ms(v100, DataType::fp16, flops, bytes, s, Predictor::tilecast) ==
+          fused_roofline_ms(v100, DataType::fp16, flops, bytes));
+    // a decode step: one query per sequence against 4096 keys, bandwidth-bound either way
+    const double dflops = 4 * 64 * s * heads * hd, dbytes = 2 * 64 * s * 8 * hd * 2;
+    CHECK(fused_attention_ms(h100, DataType::bf16, dflops, dbytes, s, Predictor::tilecast) ==
+          doctest::Approx(fused_roofline_ms(h100, DataType::bf16, dflops, dbytes)).epsilon(1e-12));
+  }
+
+  TEST_CASE("a served prefill's attention is slower than its roofline, its decode is not") {
+    const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
+    const ModelConfig& m = find_model("llama3-8b");
+    auto attention_ms = [&](Mode mode, Predictor p) {
+      const detail::ServingTypes t = detail::serving_types(a100, ServingRequest{});
+      const OpGraph g = detail::serving_graph(
+          a100, m,
+          make_workload(mode, 1, mode == Mode::prefill ? 4096 : 1, mode == Mode::decode ? 4096 : 0),
+          Engine::fused, t);
+      detail::KernelTimes times(a100, p, Launch::engine);
+      double ms = 0;
+      for (const auto& sec : g.sections)
+        for (const auto& o : sec.ops)
+          if (o.fused_bytes > 0) ms += times.op(o).exec_ms * double(sec.count);
+      return ms;
+    };
+    CHECK(attention_ms(Mode::prefill, Predictor::tilecast) >
+          1.3 * attention_ms(Mode::prefill, Predictor::roofline));
+    CHECK(attention_ms(Mode::decode, Predictor::tilecast) ==
+          doctest::Approx(attention_ms(Mode::decode, Predictor::roofline)));
   }
 }

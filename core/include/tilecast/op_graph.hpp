@@ -49,9 +49,11 @@ struct GraphOp {
   // e.g. a linear's input, a softmax's output, a dropout's mask.
   double saved_bytes = 0;
   // > 0: a fused kernel outside the kernel vocabulary (the fused engine's attention), forecast
-  // by the roofline of these FLOPs and bytes; `kernel` then only names its shape.
+  // from these FLOPs and bytes and the keys each query attends to (forecast/kernel_times.hpp,
+  // fused_attention_ms); `kernel` then only names its shape.
   double fused_flops = 0;
   double fused_bytes = 0;
+  double fused_keys = 0;
   // > 0: this op is a chain of that many eager vector kernels fused into one (torch.compile,
   // graph/engines/compiled.cpp), forecast as `kernel` (the chain's largest member, its anchor)
   // with the execution time scaled by `traffic_scale` (the chain's external bytes over the

@@ -6,6 +6,7 @@
 
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
+#include "kernel/flash_attention.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -27,6 +28,13 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
   return std::max(flops / peak_gflops, bytes / gpu.mem_bw_gbps) / 1e6;
 }
 
+double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
+                          double keys, Predictor predictor) {
+  if (predictor == Predictor::roofline || !(keys > 0) || !runs_flash_attention(gpu, dtype))
+    return fused_roofline_ms(gpu, dtype, flops, bytes);
+  return flash_attention_time(gpu, dtype, flops, bytes, keys, false).ms;
+}
+
 const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   auto it = cache_.find(k);
   if (it != cache_.end()) return it->second;
@@ -45,7 +53,9 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
 
 TimedKernel KernelTimes::op(const GraphOp& op) {
   if (op.fused_bytes > 0)
-    return {fused_roofline_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes), 0};
+    return {fused_attention_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes, op.fused_keys,
+                               predictor_),
+            0};
   TimedKernel t = kernel(op.kernel);
   if (op.fused_kernels > 0) t.exec_ms *= op.traffic_scale;  // graph/engines/compiled.cpp
   t.host_waits = op.host_sync;

@@ -69,5 +69,12 @@ double fused_peak_gflops(const GpuSpec& gpu, DataType dtype);
 // The roofline of a fused kernel outside the kernel vocabulary: max(FLOPs at the data type's
 // tensor peak (FP32: the FP32 GEMM peak), bytes at the memory bandwidth).
 double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes);
+// The fused engine's attention kernel (FlashAttention / PagedAttention, one per layer), `keys`
+// the keys a query attends to (a prompt's length): FlashAttention's published share of the
+// tensor peak at those keys (kernel/flash_attention.hpp) where its table has the GPU's
+// generation and the type, never faster than the roofline; the roofline itself for the roofline
+// predictor and where the table has no figure (FP32, Pascal, Volta).
+double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
+                          double keys, Predictor predictor);
 
 }  // namespace tilecast::detail

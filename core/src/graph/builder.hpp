@@ -43,9 +43,9 @@ class OpRef {
   OpRef& saves(double bytes);
   // Parameters the op owns (elements).
   OpRef& holds(double elements);
-  // Marks a fused kernel outside the kernel vocabulary, forecast by the roofline of these
-  // FLOPs and bytes (GraphOp::fused_flops, fused_bytes).
-  OpRef& fused(double flops, double bytes);
+  // Marks a fused attention kernel outside the kernel vocabulary: its FLOPs, bytes and keys per
+  // query (GraphOp::fused_flops, fused_bytes, fused_keys).
+  OpRef& fused(double flops, double bytes, double keys);
 
  private:
   GraphBuilder* g_ = nullptr;  // null: no op was added

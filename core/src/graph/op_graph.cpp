@@ -56,10 +56,11 @@ OpRef& OpRef::holds(double elements) {
   return *this;
 }
 
-OpRef& OpRef::fused(double flops, double bytes) {
+OpRef& OpRef::fused(double flops, double bytes, double keys) {
   if (g_) {
     g_->op(section_, op_).fused_flops = flops;
     g_->op(section_, op_).fused_bytes = bytes;
+    g_->op(section_, op_).fused_keys = keys;
   }
   return *this;
 }

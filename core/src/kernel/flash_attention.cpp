@@ -74,6 +74,16 @@ const Table& table() {
 
 }  // namespace
 
+bool runs_flash_attention(const GpuSpec& gpu, DataType dtype) {
+  if (dtype != DataType::fp16 && dtype != DataType::bf16) return false;
+  if (!(gpu.peak_tflops_of(dtype, ComputeUnit::tensor) > 0)) return false;
+  for (const auto& g : table().generations)
+    if (std::find(g.architectures.begin(), g.architectures.end(), gpu.architecture) !=
+        g.architectures.end())
+      return true;
+  return false;
+}
+
 FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, double flops,
                                         double bytes, double keys, bool backward) {
   const Table& t = table();

@@ -17,6 +17,10 @@ struct FlashAttentionTime {
   std::string source;
 };
 
+// Whether the table has the GPU's generation and the type a tensor peak there (FlashAttention
+// runs FP16/BF16 on tensor cores): the fused serving engine's attention then takes its time.
+bool runs_flash_attention(const GpuSpec& gpu, DataType dtype);
+
 // Throws Error when the GPU's architecture runs no FlashAttention (Pascal, Volta, unknown),
 // naming the alternative (--attention fused-softmax).
 FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, double flops,

@@ -131,7 +131,9 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
     case Engine::fused:
       c.push_back(
           "Engine: an optimised serving engine (vLLM-like): one fused attention kernel per "
-          "layer that never writes the score matrix (forecast by its roofline, a lower bound), "
+          "layer that never writes the score matrix (FlashAttention's published share of the "
+          "tensor peak for the GPU's generation at the prompt's keys, the roofline where it "
+          "publishes none or the kernel is memory-bound, as a decode's is), "
           "fused norm + residual and activation + gate kernels, logits of the last position "
           "only, and no host launch gaps (CUDA graphs). Use engine eager for plain PyTorch.");
       break;

@@ -9,8 +9,9 @@
 // Kernels: the 2-byte types use the FP16/BF16 models' token-row kernels (rmsnorm, rotary,
 // silu_mul, embedding: what vidur measured); FP32 has no model for those, so its fused
 // kernels are the closest FP32 classes (ln, mul, gelu, a copy). The fused attention is
-// outside the kernel vocabulary: it is forecast by the roofline of its FLOPs (QK^T and AV;
-// causal prefill skips the masked half) and bytes (Q, K, V read once, output written).
+// outside the kernel vocabulary: it is forecast from its FLOPs (QK^T and AV; causal prefill
+// skips the masked half), bytes (Q, K, V read once, output written) and keys per query
+// (forecast/kernel_times.hpp, fused_attention_ms).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -115,7 +116,7 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       // shape stand-in: one BMM per K/V head group over the keys read
       const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
       const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
-      g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved);
+      g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
     }
     g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
     if (t.sandwich_norms) add_norm();  // post-attention norm before the residual

@@ -275,8 +275,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         std::to_string(r.max_seqs) + " and max_num_tokens " + std::to_string(r.max_batch_tokens) +
         ".");
   c.push_back(
-      "Engine: the fused engine (vLLM-like, CUDA graphs, attention by its roofline: a lower "
-      "bound). Each step is timed from its batch shape: the layers' kernels at the step's token "
+      "Engine: the fused engine (vLLM-like, CUDA graphs; attention at FlashAttention's "
+      "published share of the tensor peak where compute-bound, its roofline where memory-bound "
+      "or no figure exists). Each step is timed from its batch shape: the layers' kernels at the "
+      "step's token "
       "count (forecast at every count to 128, then 16 counts per octave, linear between: "
       "step_shapes counts them), the logits of each sequence, the attention of all sequences as "
       "one "

@@ -23,6 +23,7 @@ void AttentionLoad::add(std::int64_t cached, std::int64_t query, std::int64_t wi
   const double p = decode ? c + 1 : q * c + q * q / 2;
   pairs += p;
   keys += c + q;
+  key_pairs += p * (c + q);
   if (decode) decode_keys += c + q;
   if (window > 0) {
     window_pairs += std::min(p, q * w);
@@ -85,22 +86,26 @@ double StepCost::head_ms(std::int64_t seqs) {
   return head_ms_.emplace(seqs, clock_.forward_ms(g)).first->second;
 }
 
-// The fused engine's attention roofline (graph/engines/fused.cpp) over the step's sequences:
-// QK^T and PV FLOPs of every pair, Q read and the output written for every token, K and V read
-// (a decoding sequence's as often as the decode kernel reads them: serve/decode_attention.hpp).
+// The fused engine's attention (graph/engines/fused.cpp) over the step's sequences: QK^T and PV
+// FLOPs of every pair, Q read and the output written for every token, K and V read (a decoding
+// sequence's as often as the decode kernel reads them: serve/decode_attention.hpp), at the keys
+// per query of the pairs (forecast/kernel_times.hpp, fused_attention_ms).
 double StepCost::attention_ms(const AttentionLoad& a) const {
   const double hd = double(shard_.head_dim), q_width = double(shard_.num_heads) * hd,
                kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(types_.act),
                kv_ratio = dtype_bytes(types_.kv) / b,  // 1 but for an FP8 cache
       extra_reads = decode_kv_reads(types_.decode_attention, shard_) - 1;
-  auto one = [&](double pairs, double keys, double decode_keys) {
+  const double keys_per_query = a.pairs > 0 ? a.key_pairs / a.pairs : 0;
+  auto one = [&](double pairs, double keys, double decode_keys, double key_per_query) {
     const double read = keys + extra_reads * decode_keys;
-    return fused_roofline_ms(gpu_, types_.act, 4 * pairs * double(shard_.num_heads) * hd,
-                             (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b);
+    return fused_attention_ms(gpu_, types_.act, 4 * pairs * double(shard_.num_heads) * hd,
+                              (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b,
+                              key_per_query, r_.predictor);
   };
-  double ms = double(global_layers_) * one(a.pairs, a.keys, a.decode_keys);
+  double ms = double(global_layers_) * one(a.pairs, a.keys, a.decode_keys, keys_per_query);
   if (sliding_layers_ > 0)
-    ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys, a.window_decode_keys);
+    ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys, a.window_decode_keys,
+                                        std::min(keys_per_query, double(window_)));
   return ms;
 }
 

@@ -1,9 +1,9 @@
 // One engine step's time for a mixed batch (prefill chunks and decode tokens together, as vLLM v1
 // runs them) from the fused engine's kernel forecasts: the layers' token-row kernels and GEMMs at
 // the step's token count (forecast once per count on a grid, linear between), the logits of each
-// sequence, the attention of every sequence summed into one roofline per layer (as the fused
-// engine forecasts its attention kernel), the tensor-parallel all-reduces and the sampler's pass
-// over the logits (serve/fixed_costs.hpp).
+// sequence, the attention of every sequence summed into one kernel per layer (as the fused
+// engine forecasts its attention kernel: forecast/kernel_times.hpp), the tensor-parallel
+// all-reduces and the sampler's pass over the logits (serve/fixed_costs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,7 @@ struct AttentionLoad {
   double pairs = 0;         // query-key pairs (a chunk's causal half counted as computed)
   double keys = 0;          // keys read (each sequence's cache + new tokens)
   double decode_keys = 0;   // of keys, those decoding sequences read (one new token each)
+  double key_pairs = 0;     // pairs x each sequence's keys: their ratio, FlashAttention's keys
   double window_pairs = 0;  // the same at a sliding window (Gemma 2's sliding layers)
   double window_keys = 0;
   double window_decode_keys = 0;

@@ -157,18 +157,13 @@ void validate(const GpuSpec& gpu, const SystemSpec& system, const ModelConfig& m
                 enum_names_of(dtype_names(), kMegatronPrecisions, ", "));
   require_precision(gpu, activation_dtype(w.dtype));
   require_precision(gpu, w.dtype);
-  auto positive = [](long long v, const char* name) {
-    if (v < 1 || v > 65536)
-      throw Error(std::string(name) + " must be an integer from 1 to 65536, got " +
-                  std::to_string(v));
-  };
-  positive(c.dp, "dp");
-  positive(c.tp, "tp");
-  positive(c.pp, "pp");
-  positive(c.microbatches, "microbatches");
-  positive(c.virtual_stages, "virtual_stages");
-  positive(c.cp, "cp");
-  positive(c.ep, "ep");
+  require_layout_count(c.dp, "dp");
+  require_layout_count(c.tp, "tp");
+  require_layout_count(c.pp, "pp");
+  require_layout_count(c.microbatches, "microbatches");
+  require_layout_count(c.virtual_stages, "virtual_stages");
+  require_layout_count(c.cp, "cp");
+  require_layout_count(c.ep, "ep");
   const long long gpus = c.gpus();
   const long long room = 1LL * system.gpus_per_node * system.max_nodes;
   if (gpus > room)

@@ -99,6 +99,8 @@ class BucketFiller {
 };
 
 // ---- step.cpp ----
+// A layout's count (dp, tp, pp, micro-batches, ...): throws Error naming it unless 1 to 65536.
+void require_layout_count(long long value, const char* name);
 struct MicrobatchReplay;
 // The stages' micro-batch replays of one model, by what they depend on (tp, pp, micro-batch
 // size, seq, recomputation, ZeRO-3's dp, bucket size): configurations differing only in dp or

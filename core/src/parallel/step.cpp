@@ -62,6 +62,12 @@ const SystemSpec* default_system_for(const GpuSpec& gpu, std::int64_t gpus) {
 
 namespace detail {
 
+void require_layout_count(long long value, const char* name) {
+  if (value < 1 || value > 65536)
+    throw Error(std::string(name) + " must be an integer from 1 to 65536, got " +
+                std::to_string(value));
+}
+
 namespace {
 
 using detail::Stream;
@@ -320,15 +326,10 @@ void validate(const SystemSpec& system, const Workload& w, const ParallelConfig&
         "bucket_mb, system) are for "
         "training; mode is " +
         std::string(mode_name(w.mode)) + " (serving's tensor parallelism: tilecast serve --tp)");
-  auto positive = [](int v, const char* name) {
-    if (v < 1 || v > 65536)
-      throw Error(std::string(name) + " must be an integer from 1 to 65536, got " +
-                  std::to_string(v));
-  };
-  positive(c.dp, "dp");
-  positive(c.tp, "tp");
-  positive(c.pp, "pp");
-  positive(c.microbatches, "microbatches");
+  require_layout_count(c.dp, "dp");
+  require_layout_count(c.tp, "tp");
+  require_layout_count(c.pp, "pp");
+  require_layout_count(c.microbatches, "microbatches");
   if (c.engine == Engine::fused)
     throw Error("engine fused is the serving engine; multi-GPU training replays eager or compiled");
   if (c.zero < 0 || c.zero > 3)

@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "io.hpp"
 #include "label_files.hpp"
+#include "model_flag.hpp"
 #include "tilecast/e2e_eval.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -40,6 +41,7 @@ int run_eval_e2e(const Args& args) {
   const std::string devices = args.require("devices"), models = args.require("models"),
                     labels = args.require("labels");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+  apply_model_flag(args, read_device_dir(devices));
   const LabelFiles files = collect_labels(devices, models, labels, true);
   const std::vector<E2eInput>& inputs = files.inputs;
   const std::vector<std::string>& skipped = files.skipped;
@@ -80,9 +82,9 @@ int run_eval_e2e(const Args& args) {
                       "--devices DIR --models DIR --labels DIR [--predictor " +
                           enum_names_joined(predictor_names(), "|") +
                           "] [--json] "
-                          "[--weights DIR]",
+                          "[--weights DIR] [--model ID]... [--model-dir DIR]",
                       "whole-model forecasts against measured end-to-end latencies",
-                      {"devices", "models", "labels", "predictor", "weights"},
+                      {"devices", "models", "labels", "predictor", "weights", "model", "model-dir"},
                       {"json"},
                       run_eval_e2e});
 

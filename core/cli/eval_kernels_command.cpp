@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "model_flag.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/kernel_eval.hpp"
@@ -14,26 +15,13 @@
 namespace tilecast::cli {
 namespace {
 
-// --model ID [--model ID2...] [--model-dir DIR]: each model (its files from DIR, a
-// `train --model ID --out DIR` output, else the built-in ones) forecasts every row it serves,
-// a later one ahead of an earlier (e.g. amd-fp32 then amd-fp32-gemm for the GEMMs); the rows
-// none serves are left out.
-void apply_model_flag(const Args& args, const std::map<std::string, GpuSpec>& devices,
-                      std::vector<MeasuredKernel>& rows) {
-  const std::vector<std::string> ids = args.all("model");
-  if (args.has("model-dir") && ids.empty())
-    throw Error("eval-kernels: --model-dir needs --model ID (the model whose files it holds)");
+// --model ID [--model ID2...] [--model-dir DIR] (model_flag.hpp): each model forecasts every row
+// it serves, a later one ahead of an earlier (e.g. amd-fp32 then amd-fp32-gemm for the GEMMs);
+// the rows none serves are left out.
+void keep_rows_of_models(const Args& args, const std::map<std::string, GpuSpec>& devices,
+                         std::vector<MeasuredKernel>& rows) {
+  const std::vector<std::string> ids = apply_model_flag(args, devices);
   if (ids.empty()) return;
-  const std::string dir = args.get("model-dir");
-  std::vector<std::string> vendors;
-  for (const auto& [name, gpu] : devices)
-    if (std::find(vendors.begin(), vendors.end(), gpu.vendor) == vendors.end())
-      vendors.push_back(gpu.vendor);
-  for (const std::string& id : ids)
-    use_model(id, vendors, [&](const std::string& file) -> std::optional<std::string> {
-      if (dir.empty() || !is_regular_file(dir + "/" + file)) return std::nullopt;
-      return read_text_file(dir + "/" + file);
-    });
   const std::size_t before = rows.size();
   std::erase_if(rows, [&](const MeasuredKernel& r) {
     const auto d = devices.find(r.device);
@@ -53,7 +41,7 @@ int run_eval_kernels(const Args& args) {
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const std::map<std::string, GpuSpec> devices = read_device_dir(devices_dir);
   std::vector<MeasuredKernel> rows = read_kernel_files(args.positional());
-  apply_model_flag(args, devices, rows);
+  keep_rows_of_models(args, devices, rows);
   // Only rows measured at or above a latency: separates kernels near a harness's launch floor
   // (which differs between measuring hosts) from the rest.
   if (args.has("min-measured-us")) {

@@ -118,6 +118,19 @@ test('the sections made from committed long runs are those runs, on the current 
       const csv = fs.readFileSync(path.join(amdData, dir, r.op, `${r.test_gpu}.csv`), 'utf8');
       assert.equal(r.n, csv.trim().split('\n').length - 1, `${r.test_gpu} ${r.op}`);
     }
+  // ... and its whole models: every label of the GPU held out, each mode's band counts consistent
+  const labels = path.join(REPO, '../shared/data/neusight/labels');
+  for (const d of amdx.directions) {
+    assert.ok(d.whole.length > 0, `${d.test_gpu}: no whole-model cases`);
+    for (const w of d.whole) assert.ok(w.inside_band <= w.banded && w.banded <= w.n, `${d.test_gpu} ${w.mode}`);
+    const dir = path.join(labels, d.test_gpu.replaceAll(' ', '_'));
+    if (fs.existsSync(dir))
+      assert.equal(
+        d.whole.reduce((n, w) => n + w.n, 0),
+        fs.readdirSync(dir).filter((f) => f.endsWith('.json')).length,
+        `${d.test_gpu}: whole-model cases`,
+      );
+  }
 });
 
 test('the shape check finds a missing, an extra and a mistyped field', () => {

@@ -174,6 +174,67 @@ TEST_SUITE("serving_load") {
                          Error);
   }
 
+  // vLLM's random dataset with --random-range-ratio: lengths uniform within +-r of the given
+  // ones, from their own stream of the seed (the arrivals stay the seed's).
+  TEST_CASE("a range ratio draws each request's lengths uniform around the given ones") {
+    CHECK(length_range(512, 0.5) == std::pair<std::int64_t, std::int64_t>{256, 768});
+    CHECK(length_range(3, 0.9) == std::pair<std::int64_t, std::int64_t>{1, 6});  // at least 1
+    CHECK(length_range(128, 0) == std::pair<std::int64_t, std::int64_t>{128, 128});
+    detail::SplitMix64 rng(3);
+    std::int64_t lo = 1000, hi = 0;
+    double sum = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const std::int64_t x = detail::uniform_int(rng, 256, 768);
+      lo = std::min(lo, x), hi = std::max(hi, x), sum += double(x);
+    }
+    CHECK(lo == 256);
+    CHECK(hi == 768);
+    CHECK(close(sum / 20000, 512, 0.01) == true);
+
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    LoadRequest fixed = poisson(4, 200), varied = fixed;
+    varied.range_ratio = 0.5;
+    const LoadForecast a = simulate_serving(gpu, model, fixed);
+    const LoadForecast b = simulate_serving(gpu, model, varied);
+    const LoadForecast b2 = simulate_serving(gpu, model, varied);
+    CHECK(b.e2e_ms.p99 == b2.e2e_ms.p99);  // deterministic
+    CHECK(b.e2e_ms.p99 != a.e2e_ms.p99);   // the lengths differ
+    // the mean lengths stay near the given ones: output tokens per request within a few %
+    const double tokens_a = a.output_tokens_per_s / a.requests_per_s;
+    const double tokens_b = b.output_tokens_per_s / b.requests_per_s;
+    CHECK(tokens_a == doctest::Approx(128));
+    CHECK(close(tokens_b, 128, 0.05) == true);
+    // closed-loop clients of fixed lengths run in step; varied lengths drift apart and wait less
+    LoadRequest clients = fixed;
+    clients.arrivals = Arrivals::closed_loop;
+    clients.concurrency = 16;
+    LoadRequest clients_varied = clients;
+    clients_varied.range_ratio = 0.5;
+    CHECK(simulate_serving(gpu, model, clients_varied).ttft_ms.mean <
+          0.5 * simulate_serving(gpu, model, clients).ttft_ms.mean);
+    // refused: at or above 1, negative, beside a trace; named in the API
+    for (double bad : {1.0, -0.1}) {
+      LoadRequest r = fixed;
+      r.range_ratio = bad;
+      CHECK_THROWS_WITH_AS(simulate_serving(gpu, model, r), doctest::Contains("range_ratio"),
+                           Error);
+    }
+    LoadRequest traced = fixed;
+    traced.trace = parse_trace("arrival_ms,prompt,output\n0,10,5\n", "t.csv");
+    traced.range_ratio = 0.2;
+    CHECK_THROWS_WITH_AS(simulate_serving(gpu, model, traced),
+                         doctest::Contains("a trace gives its own"), Error);
+    const std::string base =
+        R"({"gpu":"a100-80gb-sxm","model":"llama3-8b","prompt":512,"output":128,)";
+    const auto j = nlohmann::json::parse(
+        api::forecast_serving(base + R"("qps":2,"requests":20,"range_ratio":0.25})"));
+    CHECK(j["range_ratio"] == 0.25);
+    CHECK_THROWS_WITH_AS(api::forecast_serving(base + R"("range_ratio":0.25})"),
+                         doctest::Contains("field 'range_ratio' is for a simulation under load"),
+                         Error);
+  }
+
   TEST_CASE("goodput counts the requests meeting both SLOs") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");

@@ -943,6 +943,10 @@ export interface ServingLoadForecast {
    */
   output?: number;
   /**
+   * present only when given: each request's prompt and output drawn uniform within +-range_ratio of them (vLLM's random dataset, --random-range-ratio)
+   */
+  range_ratio?: number;
+  /**
    * a trace's own lengths (instead of prompt and output)
    */
   lengths?: 'trace';
@@ -1145,6 +1149,10 @@ export interface CapacityPlan {
    * fixed lengths (no trace) only
    */
   output?: number;
+  /**
+   * present only when given: each request's prompt and output drawn uniform within +-range_ratio of them (vLLM's random dataset, --random-range-ratio)
+   */
+  range_ratio?: number;
   /**
    * a trace's own lengths (instead of prompt and output)
    */

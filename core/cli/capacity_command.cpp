@@ -99,11 +99,28 @@ int run_capacity(const Args& args) {
          enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
          enum_names_joined(weight_format_names(), "|") + "] [--decode-attention " +
          enum_names_joined(decode_attention_names(), "|") +
-         "] [--seed S] [--max-batch-tokens T] [--max-seqs S] [--json]",
+         "] [--seed S] [--range-ratio R] [--max-batch-tokens T] [--max-seqs S] [--json]",
      "the cheapest replicas x tensor parallelism serving a request rate within a P99 SLO",
-     {"model", "gpu", "qps", "slo-ttft-ms", "slo-tpot-ms", "prompt", "output", "requests", "trace",
-      "price-per-gpu-hour", "max-gpus", "precision", "kv-cache", "weights", "decode-attention",
-      "predictor", "seed", "max-batch-tokens", "max-seqs"},
+     {"model",
+      "gpu",
+      "qps",
+      "slo-ttft-ms",
+      "slo-tpot-ms",
+      "prompt",
+      "output",
+      "requests",
+      "trace",
+      "price-per-gpu-hour",
+      "max-gpus",
+      "precision",
+      "kv-cache",
+      "weights",
+      "decode-attention",
+      "predictor",
+      "seed",
+      "range-ratio",
+      "max-batch-tokens",
+      "max-seqs"},
      {"json"},
      run_capacity});
 

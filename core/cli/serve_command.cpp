@@ -79,11 +79,12 @@ int run_serve(const Args& args) {
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
   }
-  if (args.has("requests") || args.has("seed") || args.has("slo-ttft-ms") ||
-      args.has("slo-tpot-ms") || args.has("max-batch-tokens") || args.has("max-seqs") ||
-      args.has("scheduler") || args.has("batch-limits"))
+  if (args.has("requests") || args.has("seed") || args.has("range-ratio") ||
+      args.has("slo-ttft-ms") || args.has("slo-tpot-ms") || args.has("max-batch-tokens") ||
+      args.has("max-seqs") || args.has("scheduler") || args.has("batch-limits"))
     throw Error(
-        "--requests, --seed, --slo-*, --max-batch-tokens, --max-seqs, --scheduler and "
+        "--requests, --seed, --range-ratio, --slo-*, --max-batch-tokens, --max-seqs, --scheduler "
+        "and "
         "--batch-limits simulate a request stream: give --qps R, --concurrency C or --trace FILE");
   // The static request as the API takes it: the --json answer, and the cost the text output
   // prints (api/cost.cpp, one definition).
@@ -146,24 +147,38 @@ int run_serve(const Args& args) {
          enum_names_joined(predictor_names(), "|") +
          "] [--price-per-gpu-hour P (cost per million output tokens)] [--json]"
          "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
+         "[--range-ratio R (lengths uniform within +-R, as vLLM's random dataset)] "
          "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
          "[--scheduler " +
          enum_names_joined(scheduler_names(), "|") + "] [--batch-limits " +
          enum_names_joined(batch_limits_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     {"gpu",          "model",
-      "prompt",       "output",
-      "batch",        "tp",
-      "precision",    "kv-cache",
-      "weights",      "decode-attention",
-      "engine",       "predictor",
-      "qps",          "concurrency",
-      "requests",     "seed",
-      "trace",        "slo-ttft-ms",
-      "slo-tpot-ms",  "max-batch-tokens",
-      "max-seqs",     "scheduler",
-      "batch-limits", "price-per-gpu-hour"},
+     {"gpu",
+      "model",
+      "prompt",
+      "output",
+      "batch",
+      "tp",
+      "precision",
+      "kv-cache",
+      "weights",
+      "decode-attention",
+      "engine",
+      "predictor",
+      "qps",
+      "concurrency",
+      "requests",
+      "seed",
+      "range-ratio",
+      "trace",
+      "slo-ttft-ms",
+      "slo-tpot-ms",
+      "max-batch-tokens",
+      "max-seqs",
+      "scheduler",
+      "batch-limits",
+      "price-per-gpu-hour"},
      {"json"},
      run_serve});
 

@@ -41,6 +41,7 @@ void add_load_fields(const Args& args, nlohmann::json& req) {
   if (args.has("concurrency")) req["concurrency"] = args.integer("concurrency", 1, 1, kMax);
   if (args.has("requests")) req["requests"] = args.integer("requests", 1, 1, kMax);
   if (args.has("seed")) req["seed"] = args.integer("seed", 0, 0, std::int64_t{9007199254740991});
+  number_flag(args, req, "range-ratio", "range_ratio");
   if (args.has("trace")) {
     const std::string path = args.get("trace");
     reject_directory("--trace", path);

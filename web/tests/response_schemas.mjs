@@ -372,6 +372,15 @@ export function spread(lists) {
     slo_tpot_ms: 50,
   });
   add('forecastServing', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 256,
+    output: 32,
+    concurrency: 8,
+    requests: 24,
+    range_ratio: 0.5,
+  });
+  add('forecastServing', {
     gpu: 'a100-80gb-sxm',
     model: 'gpt2',
     qps: 10,
@@ -549,6 +558,17 @@ export function spread(lists) {
     scheduler: 'fifo',
   });
   bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', qps: undefined });
+  add('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', max_gpus: 1, range_ratio: 0.3 });
+  bad('forecastServing', { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 256, output: 32, range_ratio: 0.5 });
+  bad('forecastServing', {
+    gpu: 'h100-sxm',
+    model: 'llama3-8b',
+    prompt: 256,
+    output: 32,
+    qps: 1,
+    requests: 4,
+    range_ratio: 1,
+  });
   bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', decode_attention: 'flat' });
   bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', tp: 2 });
   bad('planCapacity', { ...capacity, gpu: ['a100-80gb-sxm', 'h100-sxm'], price_per_gpu_hour: [1, 2, 3] });

@@ -52,6 +52,10 @@ BatchLimits parse_batch_limits(std::string_view word);
 inline constexpr std::int64_t kMaxSeqsPerStep = 65536;
 inline constexpr std::int64_t kMaxBatchTokensPerStep = 1 << 20;
 
+// The lengths a range ratio draws from: [floor(length (1 - ratio)), ceil(length (1 + ratio))],
+// at least 1 (vLLM's random dataset, --random-range-ratio).
+std::pair<std::int64_t, std::int64_t> length_range(std::int64_t length, double ratio);
+
 struct LoadRequest {
   // prompt and output (fixed lengths without a trace), tp, dtype, predictor; the engine is fused
   // (an optimised serving engine; eager and compiled are refused) and batch is ignored.
@@ -61,6 +65,10 @@ struct LoadRequest {
   std::int64_t concurrency = 0;  // closed loop: clients
   std::int64_t requests = 0;     // how many (a trace: its length)
   std::uint64_t seed = 0;
+  // > 0 (below 1; no trace): each request's lengths drawn uniform in [floor(L (1 - r)),
+  // ceil(L (1 + r))] around the prompt and output L (output at least 1), as vLLM's random
+  // dataset does with --random-range-ratio r; from the seed, apart from the arrivals.
+  double range_ratio = 0;
   std::vector<TraceRequest> trace;
   Scheduler scheduler = Scheduler::continuous;
   BatchLimits batch_limits = BatchLimits::fixed;  // trtllm_bench: the two below are its choice

@@ -172,6 +172,7 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
   if (r.load.trace.empty()) {
     j["prompt"] = r.load.serving.prompt;
     j["output"] = r.load.serving.output;
+    if (r.load.range_ratio > 0) j["range_ratio"] = r.load.range_ratio;
   } else {
     j["lengths"] = "trace";
   }

@@ -241,7 +241,8 @@ double simulation_work(const LoadRequest& r) {
   double steps = 0;
   if (r.scheduler != Scheduler::static_batch) {
     if (!from_trace) {
-      steps = n * continuous(double(r.serving.prompt), double(r.serving.output));
+      steps = n * continuous(double(length_range(r.serving.prompt, r.range_ratio).second),
+                             double(length_range(r.serving.output, r.range_ratio).second));
     } else {
       // the trace's lengths, cycled over the requests
       double per_pass = 0;
@@ -254,7 +255,7 @@ double simulation_work(const LoadRequest& r) {
     }
   } else {
     // every sequence of a batch stays to its batch's longest output: at most the longest of all
-    double longest = double(r.serving.output);
+    double longest = double(length_range(r.serving.output, r.range_ratio).second);
     if (from_trace) {
       longest = 0;
       for (const TraceRequest& t : r.trace) longest = std::max(longest, double(t.output));

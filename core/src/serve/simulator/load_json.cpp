@@ -33,6 +33,7 @@ nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const Mode
   if (r.trace.empty()) {
     j["prompt"] = s.prompt;
     j["output"] = s.output;
+    if (r.range_ratio > 0) j["range_ratio"] = r.range_ratio;
   } else {
     j["lengths"] = "trace";
   }

@@ -41,6 +41,11 @@ inline double portable_log(double x) {
   return 2 * sum + double(e) * 0.69314718055994530942;
 }
 
+// Uniform in [lo, hi] (hi >= lo; the modulo's bias is below (hi - lo + 1) / 2^64).
+inline std::int64_t uniform_int(SplitMix64& rng, std::int64_t lo, std::int64_t hi) {
+  return lo + std::int64_t(rng.next() % std::uint64_t(hi - lo + 1));
+}
+
 // An exponential interval of mean 1 / rate.
 inline double exponential(SplitMix64& rng, double rate) { return -portable_log(rng.unit()) / rate; }
 

@@ -25,6 +25,8 @@ namespace tilecast {
 namespace {
 
 constexpr std::size_t kKvPoints = 200;
+// The lengths' random stream: the seed xor this, so the arrivals stay those of the seed.
+constexpr std::uint64_t kLengthStream = 0x6c656e6774687321ULL;
 
 // numpy's default (linear between the two nearest ranks).
 LatencyPercentiles percentiles(std::vector<double> v) {
@@ -76,6 +78,12 @@ Scheduler parse_scheduler(std::string_view word) {
   return parse_enum(scheduler_names(), word, "a scheduler");
 }
 
+std::pair<std::int64_t, std::int64_t> length_range(std::int64_t length, double ratio) {
+  const auto lo = std::int64_t(std::floor(double(length) * (1 - ratio)));
+  const auto hi = std::int64_t(std::ceil(double(length) * (1 + ratio)));
+  return {std::max<std::int64_t>(lo, 1), std::max<std::int64_t>(hi, 1)};
+}
+
 LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                               const LoadRequest& given) {
   LoadRequest r = given;  // trtllm-bench's batch limits, when asked, replace the two limits
@@ -100,6 +108,13 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   std::vector<detail::SimRequest> reqs;
   detail::EngineLimits lim;
   if (r.arrivals == Arrivals::trace && r.trace.empty()) throw Error("the trace has no requests");
+  if (!(r.range_ratio >= 0 && r.range_ratio < 1))
+    throw Error("range_ratio must be at least 0 and below 1 (vLLM's --random-range-ratio)");
+  if (r.range_ratio > 0 && !r.trace.empty())
+    throw Error("range_ratio draws lengths around prompt and output; a trace gives its own");
+  if (r.range_ratio > 0 && (length_range(s.prompt, r.range_ratio).second > kMaxServingTokens ||
+                            length_range(s.output, r.range_ratio).second > kMaxServingTokens))
+    throw Error("prompt and output x (1 + range_ratio) must be at most 2^31 tokens");
   if (std::int64_t(r.trace.size()) > kMaxLoadRequests)
     throw Error("the trace has more than 1000000 requests");
   for (const TraceRequest& t : r.trace)
@@ -127,6 +142,15 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     for (std::size_t i = 0; i < reqs.size() && !r.trace.empty(); ++i) {  // the trace's lengths
       reqs[i].prompt = r.trace[i % r.trace.size()].prompt;
       reqs[i].output = r.trace[i % r.trace.size()].output;
+    }
+    if (r.range_ratio > 0) {  // lengths around the given ones (their own stream of the seed)
+      const auto [p_lo, p_hi] = length_range(s.prompt, r.range_ratio);
+      const auto [o_lo, o_hi] = length_range(s.output, r.range_ratio);
+      detail::SplitMix64 lengths(r.seed ^ kLengthStream);
+      for (detail::SimRequest& q : reqs) {
+        q.prompt = detail::uniform_int(lengths, p_lo, p_hi);
+        q.output = detail::uniform_int(lengths, o_lo, o_hi);
+      }
     }
     if (r.arrivals == Arrivals::poisson) {
       if (!(r.qps > 0 && r.qps <= 1e6)) throw Error("qps must be above 0 and at most 1000000");
@@ -306,11 +330,18 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         "Sliding-window layers: their KV blocks are counted at full length (vLLM v1's "
         "hybrid allocator frees them past the window), so the cache holds fewer tokens "
         "than the engine's.");
-  const std::string lengths = r.trace.empty()
-                                  ? "every request " + std::to_string(s.prompt) + " prompt and " +
-                                        std::to_string(s.output) + " output tokens, no early stop"
-                                  : "prompt and output lengths from the trace's " +
-                                        std::to_string(r.trace.size()) + " requests, in order";
+  auto range = [&](std::int64_t length) {
+    const auto [lo, hi] = length_range(length, r.range_ratio);
+    return std::to_string(lo) + "-" + std::to_string(hi);
+  };
+  const std::string lengths =
+      !r.trace.empty() ? "prompt and output lengths from the trace's " +
+                             std::to_string(r.trace.size()) + " requests, in order"
+      : r.range_ratio > 0 ? "prompts of " + range(s.prompt) + " and outputs of " + range(s.output) +
+                                " tokens, uniform (vLLM's random dataset, range ratio " +
+                                detail::format_with("%g", r.range_ratio) + "), no early stop"
+                          : "every request " + std::to_string(s.prompt) + " prompt and " +
+                                std::to_string(s.output) + " output tokens, no early stop";
   if (r.arrivals == Arrivals::poisson)
     c.push_back("Arrivals: Poisson at " + detail::format_with("%g", r.qps) + " requests/s (seed " +
                 std::to_string(r.seed) + "); " + lengths + ".");

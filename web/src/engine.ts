@@ -173,6 +173,7 @@ export interface LoadRequest extends Omit<ServingRequest, 'batch'> {
   qps: number;
   requests: number;
   seed: number;
+  range_ratio?: number; // lengths within +-range_ratio of prompt and output; absent: fixed
 }
 
 type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];

@@ -29,6 +29,7 @@ import {
   LOAD_QPS_MAX,
   LOAD_REQUESTS_MAX,
   LOAD_REQUESTS_MIN,
+  LOAD_RANGE_RATIO_MAX,
   LOAD_SEED_MAX,
   MODES,
   PAR_MAX,
@@ -82,6 +83,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
   byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
   byId<HTMLInputElement>('load-seed').value = String(s.loadSeed);
+  byId<HTMLInputElement>('load-range').value = String(s.loadRangeRatio);
   byId<HTMLInputElement>('slo-ttft').value = String(s.sloTtftMs);
   byId<HTMLInputElement>('slo-tpot').value = String(s.sloTpotMs);
   byId<HTMLInputElement>('dp').value = String(s.dp);
@@ -144,6 +146,15 @@ function readPositive(id: string, label: string, max: number): number {
     throw new Error(
       `${label} must be a number above 0 and at most ${max.toLocaleString('en-US')} (six decimals at most).`,
     );
+  return v;
+}
+
+// A range ratio: 0 to LOAD_RANGE_RATIO_MAX with two decimals at most ("0.25"; what a link carries).
+function readRangeRatio(id: string, label: string): number {
+  const raw = byId<HTMLInputElement>(id).value.trim();
+  const v = Number(raw);
+  if (!/^0(\.\d{1,2})?$/.test(raw) || v > LOAD_RANGE_RATIO_MAX)
+    throw new Error(`${label} must be a number from 0 to ${LOAD_RANGE_RATIO_MAX} (two decimals at most).`);
   return v;
 }
 
@@ -362,6 +373,7 @@ function wireLoad(): void {
     ['load-points', (id) => readWholeNumber(id, 'Rates simulated', LOAD_POINTS_MIN, LOAD_POINTS_MAX)],
     ['load-requests', (id) => readWholeNumber(id, 'Requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX)],
     ['load-seed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
+    ['load-range', (id) => readRangeRatio(id, 'The length spread')],
     ['slo-ttft', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
     ['slo-tpot', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
   ];
@@ -377,8 +389,11 @@ function wireLoad(): void {
         return;
       }
     }
-    const [loadMaxQps, loadPoints, loadRequests, loadSeed, sloTtftMs, sloTpotMs] = values;
-    update({ loadMaxQps, loadPoints, loadRequests, loadSeed, sloTtftMs, sloTpotMs, ui: { loadError: '' } }, true);
+    const [loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs] = values;
+    update(
+      { loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs, ui: { loadError: '' } },
+      true,
+    );
   };
   for (const [id] of fields) byId(id).addEventListener('input', onLoad);
 }

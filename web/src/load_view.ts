@@ -48,13 +48,15 @@ export function loadRates(maxQps: number, points: number): number[] {
 // The simulation at one rate: the serve view's request (its batch left out: the scheduler batches).
 export function loadRequestFor(app: App, qps: number): LoadRequest {
   const { batch: _batch, ...serving } = servingRequestFor(app);
-  return { ...serving, qps, requests: app.state.loadRequests, seed: app.state.loadSeed };
+  const r: LoadRequest = { ...serving, qps, requests: app.state.loadRequests, seed: app.state.loadSeed };
+  if (app.state.loadRangeRatio > 0) r.range_ratio = app.state.loadRangeRatio;
+  return r;
 }
 
 // The same simulation on the command line (catalog GPU and model only), for the assumptions.
 export function loadCommand(r: LoadRequest): string | null {
   if (typeof r.gpu !== 'string' || typeof r.model !== 'string') return null;
-  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision} --qps R --requests ${r.requests} --seed ${r.seed} --json`;
+  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision} --qps R --requests ${r.requests} --seed ${r.seed}${r.range_ratio ? ` --range-ratio ${r.range_ratio}` : ''} --json`;
 }
 
 export interface LoadPoint {
@@ -117,6 +119,15 @@ export function sloVerdict(points: LoadPoint[], slo: Slo): { maxQps: number; wor
 }
 
 // What the simulation assumed, from its answer (one rate's: they share every setting but the rate).
+// The requests' lengths as the simulation drew them.
+function lengthsText(f: ServingLoadForecast): string {
+  const p = f.prompt ?? '?',
+    o = f.output ?? '?';
+  if (!f.range_ratio) return `every one ${p} prompt and ${o} output tokens`;
+  const pct = Math.round(f.range_ratio * 100);
+  return `prompts and outputs drawn uniform within ±${pct} % of ${p} and ${o} tokens (vLLM's random dataset, range ratio ${f.range_ratio})`;
+}
+
 export function loadAssumptions(f: ServingLoadForecast, command: string | null): string {
   const gpus = f.tp === 1 ? 'one GPU' : `${f.tp} GPUs in tensor parallel`;
   const scheduler =
@@ -124,7 +135,7 @@ export function loadAssumptions(f: ServingLoadForecast, command: string | null):
       ? "vLLM v1's scheduler (continuous batching, chunked prefill, preemption by recompute when the KV cache is full)"
       : `the ${f.scheduler} scheduler`;
   return (
-    `Each rate: ${f.requests.toLocaleString('en-US')} requests arriving as a Poisson stream (seed ${f.seed}), every one ${f.prompt ?? '?'} prompt and ${f.output ?? '?'} output tokens, on one replica of ${gpus}; ${scheduler}, at most ${f.max_seqs} sequences and ${f.max_batch_tokens.toLocaleString('en-US')} tokens a step, a KV cache of ${f.kv_blocks.toLocaleString('en-US')} blocks of ${f.block_tokens} tokens (${Math.round(f.gpu_memory_utilization * 100)} % of the memory). ` +
+    `Each rate: ${f.requests.toLocaleString('en-US')} requests arriving as a Poisson stream (seed ${f.seed}), ${lengthsText(f)}, on one replica of ${gpus}; ${scheduler}, at most ${f.max_seqs} sequences and ${f.max_batch_tokens.toLocaleString('en-US')} tokens a step, a KV cache of ${f.kv_blocks.toLocaleString('en-US')} blocks of ${f.block_tokens} tokens (${Math.round(f.gpu_memory_utilization * 100)} % of the memory). ` +
     `Requests/s on the axis are the rates asked; TTFT and TPOT as vLLM's benchmark measures them.` +
     (command ? ` Each point is \`${command}\`.` : '')
   );

@@ -152,7 +152,7 @@ export function servingTask(request: ServingRequest): Task {
 // ---- serving simulations under load (the serve view's load sweep) -----------
 
 export function loadKey(r: LoadRequest): string {
-  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}`;
+  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}|${r.range_ratio ?? 0}`;
 }
 
 export function peekLoad(request: LoadRequest, key = loadKey(request)): LoadResult | undefined {

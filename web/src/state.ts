@@ -98,11 +98,13 @@ export interface State {
   loraTargets: LoraTargets;
   // The serve view's "Under load" sweep (load_view.ts; docs/serving-load.md): Poisson arrivals at
   // loadPoints rates up to loadMaxQps (0: 1.5 x the static forecast's capacity), loadRequests
-  // requests per rate from loadSeed; the SLO at P99 (ms) is checked on the page, not sent.
+  // requests per rate from loadSeed, their lengths within +-loadRangeRatio of the prompt and output
+  // (0: fixed; vLLM's --random-range-ratio); the SLO at P99 (ms) is checked on the page, not sent.
   loadMaxQps: number;
   loadPoints: number;
   loadRequests: number;
   loadSeed: number;
+  loadRangeRatio: number;
   sloTtftMs: number;
   sloTpotMs: number;
 }
@@ -151,6 +153,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   loadPoints: 8,
   loadRequests: 1000,
   loadSeed: 0,
+  loadRangeRatio: 0,
   sloTtftMs: 500,
   sloTpotMs: 50,
 });
@@ -178,6 +181,7 @@ export const LOAD_POINTS_MAX = 32;
 export const LOAD_REQUESTS_MIN = 10;
 export const LOAD_REQUESTS_MAX = 20_000;
 export const LOAD_SEED_MAX = 999_999_999;
+export const LOAD_RANGE_RATIO_MAX = 0.99; // the core takes below 1
 export const SLO_MS_MAX = 10_000_000;
 export const PAR_MAX = 4096; // dp, tp, pp, cp, ep, virtual stages and micro-batches each (the core checks the system)
 export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
@@ -416,6 +420,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
     if (s.loadPoints !== d.loadPoints) q.set('lpts', String(s.loadPoints));
     if (s.loadRequests !== d.loadRequests) q.set('lreq', String(s.loadRequests));
     if (s.loadSeed !== d.loadSeed) q.set('lseed', String(s.loadSeed));
+    if (s.loadRangeRatio !== d.loadRangeRatio) q.set('lrr', String(s.loadRangeRatio));
     if (s.sloTtftMs !== d.sloTtftMs) q.set('sttft', String(s.sloTtftMs));
     if (s.sloTpotMs !== d.sloTpotMs) q.set('stpot', String(s.sloTpotMs));
   }
@@ -488,6 +493,17 @@ function parsePositive(text: string, name: string, max: number, problems: string
   return v;
 }
 
+// A range ratio ("0.25"): 0 to LOAD_RANGE_RATIO_MAX, two decimals at most; else a sentence in
+// `problems` and null.
+function parseRangeRatio(text: string, name: string, problems: string[]): number | null {
+  const v = Number(text);
+  if (!/^0(\.\d{1,2})?$/.test(text) || v > LOAD_RANGE_RATIO_MAX) {
+    problems.push(`The link's ${name} "${clip(text)}" is not a number from 0 to ${LOAD_RANGE_RATIO_MAX}.`);
+    return null;
+  }
+  return v;
+}
+
 export function clip(text: string, n = 40): string {
   return text.length > n ? text.slice(0, n - 1) + '…' : text;
 }
@@ -549,6 +565,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'lpts',
     'lreq',
     'lseed',
+    'lrr',
     'sttft',
     'stpot',
   ]);
@@ -760,6 +777,9 @@ export function parseParams(search: string, hash = ''): ParsedLink {
       parseInt(lreq, 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, problems) ?? s.loadRequests;
   const lseed = p.get('lseed');
   if (lseed !== null) s.loadSeed = parseInt(lseed, 'arrival seed', 0, LOAD_SEED_MAX, problems) ?? s.loadSeed;
+  const lrr = p.get('lrr');
+  if (lrr !== null)
+    s.loadRangeRatio = parseRangeRatio(lrr, 'length spread (range ratio)', problems) ?? s.loadRangeRatio;
   const sttft = p.get('sttft');
   if (sttft !== null) s.sloTtftMs = parsePositive(sttft, 'TTFT SLO (ms)', SLO_MS_MAX, problems) ?? s.sloTtftMs;
   const stpot = p.get('stpot');

@@ -41,8 +41,8 @@ const serveCli = (extra) =>
     '--json',
   ]);
 
-// The CLI's simulation of one rate.
-function native(qps, requests, seed) {
+// The CLI's simulation of one rate (`extra`: e.g. the range ratio).
+function native(qps, requests, seed, extra = []) {
   return serveCli([
     '--precision',
     REQ.precision,
@@ -52,6 +52,7 @@ function native(qps, requests, seed) {
     String(requests),
     '--seed',
     String(seed),
+    ...extra,
   ]);
 }
 
@@ -197,13 +198,41 @@ test('by default the largest rate comes from the static forecast and the link ca
   await page.close();
 });
 
+test('a length spread draws the lengths as `--range-ratio` does, in the command, the assumptions and the link', async () => {
+  const page = await open(`${SERVE_QUERY}&lqps=20&lpts=2&lreq=200&lrr=0.5`);
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  assert.equal(await page.locator('#load-range').inputValue(), '0.5');
+  const sweep = await shownSweep(page, 2);
+  for (const p of sweep) {
+    const f = native(p.qps, 200, 0, ['--range-ratio', '0.5']);
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot },
+      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
+      `${p.qps} requests/s`,
+    );
+    assert.notDeepEqual(p.ttft, { p50: native(p.qps, 200, 0).ttft_ms.p50, p99: native(p.qps, 200, 0).ttft_ms.p99 });
+  }
+  const assumptions = await page.locator('#load-assumptions').textContent();
+  assert.match(assumptions, /within ±50 % of 512 and 128 tokens \(vLLM's random dataset, range ratio 0\.5\)/);
+  assert.match(assumptions, /--seed 0 --range-ratio 0\.5 --json/);
+  assert.match(await page.locator('#share-link').inputValue(), /lrr=0\.5/);
+  // back to fixed lengths: the link drops it; a spread of 1 or more is refused beside the inputs
+  await page.fill('#load-range', '0');
+  await page.waitForFunction(() => !/lrr=/.test(document.getElementById('share-link').value));
+  await page.fill('#load-range', '1');
+  await page.waitForFunction(() => document.getElementById('load-error').textContent !== '');
+  assert.match(await page.locator('#load-error').textContent(), /length spread must be a number from 0 to 0\.99/);
+  await page.close();
+});
+
 test('damaged load values in a link each get a notice and keep their defaults', async () => {
-  const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&sttft=0&stpot=x`);
+  const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&lrr=2&sttft=0&stpot=x`);
   const notice = await page.locator('#notice').textContent();
   assert.match(notice, /largest request rate "-3" is not a positive number/);
   assert.match(notice, /request rates to simulate 99 is outside 2–32/);
   assert.match(notice, /requests per rate "abc" is not a whole number/);
   assert.match(notice, /arrival seed "1\.5" is not a whole number/);
+  assert.match(notice, /length spread \(range ratio\) "2" is not a number from 0 to 0\.99/);
   assert.match(notice, /TTFT SLO \(ms\) "0" is not a positive number/);
   assert.match(notice, /TPOT SLO \(ms\) "x" is not a positive number/);
   assert.equal(await page.locator('#load-points').inputValue(), '8');

@@ -1165,6 +1165,11 @@ export interface CapacityPlan {
   kv_cache?: Precision3;
   weights?: WeightFormat2;
   decode_attention?: DecodeAttention2;
+  /**
+   * each replica's simulated scheduler
+   */
+  scheduler: 'continuous' | 'no-evict' | 'static';
+  batch_limits: 'fixed' | 'trtllm-bench';
   max_gpus: number;
   /**
    * the first option when it meets the SLO, else null

@@ -99,7 +99,9 @@ int run_capacity(const Args& args) {
          enum_names_of(dtype_names(), kServingPrecisions, "|") + "] [--kv-cache fp8] [--weights " +
          enum_names_joined(weight_format_names(), "|") + "] [--decode-attention " +
          enum_names_joined(decode_attention_names(), "|") +
-         "] [--seed S] [--range-ratio R] [--max-batch-tokens T] [--max-seqs S] [--json]",
+         "] [--seed S] [--range-ratio R] [--max-batch-tokens T] [--max-seqs S] [--scheduler " +
+         enum_names_joined(scheduler_names(), "|") + "] [--batch-limits " +
+         enum_names_joined(batch_limits_names(), "|") + "] [--json]",
      "the cheapest replicas x tensor parallelism serving a request rate within a P99 SLO",
      {"model",
       "gpu",
@@ -120,7 +122,9 @@ int run_capacity(const Args& args) {
       "seed",
       "range-ratio",
       "max-batch-tokens",
-      "max-seqs"},
+      "max-seqs",
+      "scheduler",
+      "batch-limits"},
      {"json"},
      run_capacity});
 

@@ -559,6 +559,13 @@ export function spread(lists) {
   });
   bad('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', qps: undefined });
   add('planCapacity', { ...capacity, gpu: 'a100-80gb-sxm', max_gpus: 1, range_ratio: 0.3 });
+  add('planCapacity', {
+    ...capacity,
+    gpu: 'h100-sxm',
+    max_gpus: 2,
+    scheduler: 'no-evict',
+    batch_limits: 'trtllm-bench',
+  });
   bad('forecastServing', { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 256, output: 32, range_ratio: 0.5 });
   bad('forecastServing', {
     gpu: 'h100-sxm',

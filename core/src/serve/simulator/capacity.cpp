@@ -183,6 +183,8 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
     j["weights"] = std::string(weight_format_name(r.load.serving.weights));
   if (r.load.serving.decode_attention != DecodeAttention::grouped)
     j["decode_attention"] = std::string(decode_attention_name(r.load.serving.decode_attention));
+  j["scheduler"] = std::string(scheduler_name(r.load.scheduler));
+  j["batch_limits"] = std::string(batch_limits_name(r.load.batch_limits));
   j["max_gpus"] = r.max_gpus;
   nlohmann::ordered_json opts = nlohmann::ordered_json::array();
   for (const CapacityOption& o : p.options) {

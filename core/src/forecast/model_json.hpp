@@ -35,5 +35,8 @@ nlohmann::ordered_json serving_forecast_json(const GpuSpec& gpu, const ModelConf
                                              const ServingForecast& f);
 nlohmann::ordered_json load_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                           const LoadForecast& f);
+// The serving request's options every serving response echoes, each only when not its default:
+// kv_cache, weights, decode_attention (static, loaded and capacity responses alike).
+void write_serving_options(nlohmann::ordered_json& j, const ServingRequest& r);
 
 }  // namespace tilecast::detail

@@ -6,6 +6,13 @@
 
 namespace tilecast {
 
+void detail::write_serving_options(nlohmann::ordered_json& j, const ServingRequest& r) {
+  if (r.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.kv_cache));
+  if (r.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(r.weights));
+  if (r.decode_attention != DecodeAttention::grouped)
+    j["decode_attention"] = std::string(decode_attention_name(r.decode_attention));
+}
+
 nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                                      const ServingForecast& f) {
   const ServingRequest& r = f.request;
@@ -15,10 +22,7 @@ nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const M
   j["batch"] = r.batch;
   j["tp"] = r.tp;
   j["precision"] = std::string(dtype_name(r.dtype));
-  if (r.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.kv_cache));
-  if (r.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(r.weights));
-  if (r.decode_attention != DecodeAttention::grouped)
-    j["decode_attention"] = std::string(decode_attention_name(r.decode_attention));
+  detail::write_serving_options(j, r);
   j["engine"] = std::string(engine_name(r.engine));
   j["predictor"] = std::string(predictor_name(r.predictor));
   j["footing"] = std::string(footing_name(f.footing));

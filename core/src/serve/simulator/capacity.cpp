@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "common/format.hpp"
+#include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/simulator/engine.hpp"
@@ -178,11 +179,7 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
   }
   j["requests"] = r.load.requests;
   j["precision"] = std::string(dtype_name(r.load.serving.dtype));
-  if (r.load.serving.kv_cache) j["kv_cache"] = std::string(dtype_name(*r.load.serving.kv_cache));
-  if (r.load.serving.weights != WeightFormat::native)
-    j["weights"] = std::string(weight_format_name(r.load.serving.weights));
-  if (r.load.serving.decode_attention != DecodeAttention::grouped)
-    j["decode_attention"] = std::string(decode_attention_name(r.load.serving.decode_attention));
+  detail::write_serving_options(j, r.load.serving);
   j["scheduler"] = std::string(scheduler_name(r.load.scheduler));
   j["batch_limits"] = std::string(batch_limits_name(r.load.batch_limits));
   j["max_gpus"] = r.max_gpus;

@@ -41,10 +41,7 @@ nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const Mode
   j["seed"] = r.seed;
   j["tp"] = s.tp;
   j["precision"] = std::string(dtype_name(s.dtype));
-  if (s.kv_cache) j["kv_cache"] = std::string(dtype_name(*s.kv_cache));
-  if (s.weights != WeightFormat::native) j["weights"] = std::string(weight_format_name(s.weights));
-  if (s.decode_attention != DecodeAttention::grouped)
-    j["decode_attention"] = std::string(decode_attention_name(s.decode_attention));
+  detail::write_serving_options(j, s);
   j["engine"] = std::string(engine_name(s.engine));
   j["predictor"] = std::string(predictor_name(s.predictor));
   j["footing"] = std::string(footing_name(f.footing));

@@ -120,6 +120,11 @@ TEST_SUITE("capacity") {
           grouped["options"][0]["tpot_p99_ms"].get<double>());
     CHECK_THROWS_WITH_AS(api::plan_capacity(base + R"(,"decode_attention":"flat"})"),
                          doctest::Contains("capacity request: field 'decode_attention'"), Error);
+    // a range ratio beside a trace is the request's error, not every option's
+    CHECK_THROWS_WITH_AS(
+        api::plan_capacity(base +
+                           R"(,"range_ratio":0.2,"trace":"arrival_ms,prompt,output\n0,8,4\n"})"),
+        doctest::Contains("capacity request: field 'range_ratio'"), Error);
   }
 
   TEST_CASE("bad capacity requests are named") {

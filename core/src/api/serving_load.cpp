@@ -42,8 +42,13 @@ LoadRequest load_request_fields(const nlohmann::json& req, const ServingRequest&
       throw Error(std::string(origin) + ": field 'requests' is missing (how many to simulate)");
     if (has_field(req, "requests")) r.requests = integer_field(req, "requests", origin, 1, 1000000);
   }
-  if (has_field(req, "range_ratio"))
+  if (has_field(req, "range_ratio")) {
     r.range_ratio = number_field(req, "range_ratio", origin, 0, 0.999999);
+    if (!r.trace.empty())
+      throw Error(std::string(origin) +
+                  ": field 'range_ratio' draws lengths around prompt and output; a trace gives "
+                  "its own");
+  }
   if (has_field(req, "seed"))
     r.seed = std::uint64_t(integer_field(req, "seed", origin, 0, 9007199254740991LL));
   if (has_field(req, "slo_ttft_ms"))

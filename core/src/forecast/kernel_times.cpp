@@ -28,11 +28,25 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
   return std::max(flops / peak_gflops, bytes / gpu.mem_bw_gbps) / 1e6;
 }
 
+FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor)
+    : peak_gflops_(fused_peak_gflops(gpu, dtype)), mem_bw_gbps_(gpu.mem_bw_gbps) {
+  if (predictor == Predictor::roofline) return;
+  if (const auto f = flash_forward(gpu, dtype)) {
+    max_efficiency_ = f->max_efficiency;
+    s_half_ = f->s_half;
+  }
+}
+
+double FusedAttention::ms(double flops, double bytes, double keys) const {
+  const double roofline_ms = std::max(flops / peak_gflops_, bytes / mem_bw_gbps_) / 1e6;
+  if (!(max_efficiency_ > 0 && keys > 0)) return roofline_ms;
+  const double efficiency = max_efficiency_ * keys / (keys + s_half_);
+  return std::max(roofline_ms, flops / (peak_gflops_ * efficiency) / 1e6);
+}
+
 double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
                           double keys, Predictor predictor) {
-  if (predictor == Predictor::roofline || !(keys > 0) || !runs_flash_attention(gpu, dtype))
-    return fused_roofline_ms(gpu, dtype, flops, bytes);
-  return flash_attention_time(gpu, dtype, flops, bytes, keys, false).ms;
+  return FusedAttention(gpu, dtype, predictor).ms(flops, bytes, keys);
 }
 
 const TimedKernel& KernelTimes::kernel(const Kernel& k) {

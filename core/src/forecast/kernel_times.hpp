@@ -73,7 +73,17 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
 // the keys a query attends to (a prompt's length): FlashAttention's published share of the
 // tensor peak at those keys (kernel/flash_attention.hpp) where its table has the GPU's
 // generation and the type, never faster than the roofline; the roofline itself for the roofline
-// predictor and where the table has no figure (FP32, Pascal, Volta).
+// predictor and where the table has no figure (FP32, Pascal, Volta). The GPU's figures are looked
+// up once (the simulator times every step's attention).
+class FusedAttention {
+ public:
+  FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor);
+  double ms(double flops, double bytes, double keys) const;
+
+ private:
+  double peak_gflops_ = 0, mem_bw_gbps_ = 0;
+  double max_efficiency_ = 0, s_half_ = 0;  // 0: the roofline
+};
 double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
                           double keys, Predictor predictor);
 

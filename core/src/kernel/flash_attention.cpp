@@ -74,14 +74,15 @@ const Table& table() {
 
 }  // namespace
 
-bool runs_flash_attention(const GpuSpec& gpu, DataType dtype) {
-  if (dtype != DataType::fp16 && dtype != DataType::bf16) return false;
-  if (!(gpu.peak_tflops_of(dtype, ComputeUnit::tensor) > 0)) return false;
-  for (const auto& g : table().generations)
+std::optional<FlashForward> flash_forward(const GpuSpec& gpu, DataType dtype) {
+  if (dtype != DataType::fp16 && dtype != DataType::bf16) return std::nullopt;
+  if (!(gpu.peak_tflops_of(dtype, ComputeUnit::tensor) > 0)) return std::nullopt;
+  const Table& t = table();
+  for (const auto& g : t.generations)
     if (std::find(g.architectures.begin(), g.architectures.end(), gpu.architecture) !=
         g.architectures.end())
-      return true;
-  return false;
+      return FlashForward{g.forward, t.s_half};
+  return std::nullopt;
 }
 
 FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, double flops,

@@ -3,6 +3,7 @@
 // publish it, growing with the keys per query; never faster than the roofline.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "tilecast/gpu_spec.hpp"
@@ -17,9 +18,14 @@ struct FlashAttentionTime {
   std::string source;
 };
 
-// Whether the table has the GPU's generation and the type a tensor peak there (FlashAttention
-// runs FP16/BF16 on tensor cores): the fused serving engine's attention then takes its time.
-bool runs_flash_attention(const GpuSpec& gpu, DataType dtype);
+// The forward kernel's share of the dense tensor peak at `keys` keys per query is
+// max_efficiency x keys / (keys + s_half): the table's figures for the GPU's generation where it
+// has them and the type is FP16/BF16 with a tensor peak (FlashAttention runs on tensor cores).
+struct FlashForward {
+  double max_efficiency = 0;
+  double s_half = 0;
+};
+std::optional<FlashForward> flash_forward(const GpuSpec& gpu, DataType dtype);
 
 // Throws Error when the GPU's architecture runs no FlashAttention (Pascal, Volta, unknown),
 // naming the alternative (--attention fused-softmax).

@@ -41,6 +41,7 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
       hidden_(double(model.hidden_size)),
       vocab_(model.vocab_size),
       clock_(gpu, r.predictor, Engine::fused),
+      attention_(gpu, types_.act, r.predictor),
       all_reduce_(gpu, r.tp) {
   for (std::int64_t i = 0; i < model.num_layers; ++i)
     (is_sliding_layer(model, i) ? sliding_layers_ : global_layers_) += 1;
@@ -98,9 +99,9 @@ double StepCost::attention_ms(const AttentionLoad& a) const {
   const double keys_per_query = a.pairs > 0 ? a.key_pairs / a.pairs : 0;
   auto one = [&](double pairs, double keys, double decode_keys, double key_per_query) {
     const double read = keys + extra_reads * decode_keys;
-    return fused_attention_ms(gpu_, types_.act, 4 * pairs * double(shard_.num_heads) * hd,
-                              (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b,
-                              key_per_query, r_.predictor);
+    return attention_.ms(4 * pairs * double(shard_.num_heads) * hd,
+                         (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b,
+                         key_per_query);
   };
   double ms = double(global_layers_) * one(a.pairs, a.keys, a.decode_keys, keys_per_query);
   if (sliding_layers_ > 0)

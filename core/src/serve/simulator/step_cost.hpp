@@ -61,6 +61,7 @@ class StepCost {
   std::int64_t window_ = 0;
   std::int64_t sliding_layers_ = 0, global_layers_ = 0;
   StepClock clock_;
+  FusedAttention attention_;
   AllReduce all_reduce_;
   std::map<std::int64_t, double> layers_ms_, head_ms_;
 };

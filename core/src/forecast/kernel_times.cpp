@@ -40,7 +40,7 @@ FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor pre
 double FusedAttention::ms(double flops, double bytes, double keys) const {
   const double roofline_ms = std::max(flops / peak_gflops_, bytes / mem_bw_gbps_) / 1e6;
   if (!(max_efficiency_ > 0 && keys > 0)) return roofline_ms;
-  const double efficiency = max_efficiency_ * keys / (keys + s_half_);
+  const double efficiency = flash_efficiency(max_efficiency_, keys, s_half_);
   return std::max(roofline_ms, flops / (peak_gflops_ * efficiency) / 1e6);
 }
 

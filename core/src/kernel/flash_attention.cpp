@@ -104,7 +104,7 @@ FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, doub
                 " tensor peak for FlashAttention");
   FlashAttentionTime r;
   const double max_eff = backward ? gen->backward : gen->forward;
-  r.efficiency = max_eff * keys / (keys + t.s_half);
+  r.efficiency = flash_efficiency(max_eff, keys, t.s_half);
   r.kernel = gen->kernel;
   r.assumed = gen->assumed;
   r.source = gen->source;

@@ -18,6 +18,12 @@ struct FlashAttentionTime {
   std::string source;
 };
 
+// A FlashAttention kernel's share of the dense tensor peak at `keys` keys per query, from the
+// table's figure for long sequences (forward or backward) and its s_half.
+inline double flash_efficiency(double max_efficiency, double keys, double s_half) {
+  return max_efficiency * keys / (keys + s_half);
+}
+
 // The forward kernel's share of the dense tensor peak at `keys` keys per query is
 // max_efficiency x keys / (keys + s_half): the table's figures for the GPU's generation where it
 // has them and the type is FP16/BF16 with a tensor peak (FlashAttention runs on tensor cores).

@@ -25,6 +25,7 @@ inline constexpr ApiCall kApiCalls[] = {
     {"forecast_serving", api::forecast_serving}, {"forecast_collective", api::forecast_collective},
     {"plan_parallel", api::plan_parallel},       {"validate_gpu", api::validate_gpu},
     {"validate_model", api::validate_model},     {"validate_system", api::validate_system},
+    {"plan_capacity", api::plan_capacity},  // last: the raw corpus's first bytes 0-7 keep theirs
 };
 inline constexpr std::size_t kApiCallCount = sizeof(kApiCalls) / sizeof(kApiCalls[0]);
 

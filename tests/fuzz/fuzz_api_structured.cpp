@@ -6,6 +6,8 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -154,17 +156,77 @@ json model_request(FuzzedDataProvider& in) {
   return r;
 }
 
+// A ratio in [0, 1) now and then, else a hostile number (edges, null, a string, an array).
+json fraction(FuzzedDataProvider& in) {
+  if (in.ConsumeBool()) return in.ConsumeFloatingPointInRange<double>(0, 1);
+  return number(in, 0, 1);
+}
+
+// The serving options a static batch, a simulation and a capacity plan share.
+void serving_options(FuzzedDataProvider& in, json& r) {
+  maybe(in, r, "precision", [&] { return word(in, {"bf16", "fp16", "fp32", "fp8", "fp4"}); });
+  maybe(in, r, "kv_cache", [&] { return word(in, {"fp8", "bf16"}); });
+  maybe(in, r, "weights", [&] { return word(in, {"native", "int8", "int4"}); });
+  maybe(in, r, "decode_attention", [&] { return word(in, {"grouped", "per-query-head"}); });
+  maybe(in, r, "predictor", [&] { return word(in, {"tilecast", "roofline"}); });
+}
+
+// A simulation's fields. Sizes that set its work (requests, clients, lengths) stay small: the
+// work budget holds a request to about a second natively, far more under the sanitizers.
+void load_fields(FuzzedDataProvider& in, json& r) {
+  if (in.ConsumeBool())
+    r["qps"] = in.ConsumeBool() ? json(in.ConsumeFloatingPointInRange<double>(0.01, 100))
+                                : number(in, 1, 100);
+  else
+    r["concurrency"] = in.ConsumeIntegralInRange<int>(-1, 64);
+  r["requests"] = in.ConsumeIntegralInRange<int>(-1, 64);
+  maybe(in, r, "seed", [&] { return number(in, 0, 1000); });
+  maybe(in, r, "range_ratio", [&] { return fraction(in); });
+  maybe(in, r, "scheduler", [&] { return word(in, {"continuous", "no-evict", "static"}); });
+  maybe(in, r, "batch_limits", [&] { return word(in, {"fixed", "trtllm-bench"}); });
+  maybe(in, r, "max_batch_tokens", [&] { return number(in, 1, 8192); });
+  maybe(in, r, "max_seqs", [&] { return number(in, 1, 256); });
+  maybe(in, r, "slo_ttft_ms", [&] { return number(in, 1, 1000); });
+  maybe(in, r, "slo_tpot_ms", [&] { return number(in, 1, 100); });
+}
+
 json serving_request(FuzzedDataProvider& in) {
   json r;
   r["gpu"] = gpu(in);
   r["model"] = model(in);
-  r["prompt"] = number(in, 1, 8192);
-  r["output"] = number(in, 1, 4096);
-  maybe(in, r, "batch", [&] { return number(in, 1, 256); });
+  const bool load = in.ConsumeIntegralInRange<int>(0, 3) == 0;
+  r["prompt"] = load ? json(in.ConsumeIntegralInRange<int>(0, 512)) : number(in, 1, 8192);
+  r["output"] = load ? json(in.ConsumeIntegralInRange<int>(0, 64)) : number(in, 1, 4096);
+  if (!load) maybe(in, r, "batch", [&] { return number(in, 1, 256); });
   maybe(in, r, "tp", [&] { return number(in, 1, 8); });
-  maybe(in, r, "precision", [&] { return word(in, {"bf16", "fp16", "fp32"}); });
   maybe(in, r, "engine", [&] { return word(in, {"fused", "eager", "compiled"}); });
-  maybe(in, r, "predictor", [&] { return word(in, {"tilecast", "roofline"}); });
+  serving_options(in, r);
+  if (load) load_fields(in, r);
+  return r;
+}
+
+// A capacity plan: one GPU or a few, a rate and the two SLOs, at most 8 GPUs (its work: a
+// simulation per GPU, TP size and bisection step).
+json capacity_request(FuzzedDataProvider& in) {
+  json r;
+  if (in.ConsumeBool()) {
+    r["gpu"] = gpu(in);
+  } else {
+    r["gpu"] = json::array();
+    for (int i = in.ConsumeIntegralInRange<int>(0, 3); i > 0; --i) r["gpu"].push_back(gpu(in));
+  }
+  r["model"] = model(in);
+  r["prompt"] = in.ConsumeIntegralInRange<int>(0, 512);
+  r["output"] = in.ConsumeIntegralInRange<int>(0, 32);
+  r["requests"] = in.ConsumeIntegralInRange<int>(-1, 32);
+  r["qps"] = number(in, 1, 50);
+  r["slo_ttft_ms"] = number(in, 1, 2000);
+  r["slo_tpot_ms"] = number(in, 1, 200);
+  r["max_gpus"] = in.ConsumeIntegralInRange<int>(-1, 8);
+  maybe(in, r, "price_per_gpu_hour", [&] { return number(in, 1, 10); });
+  maybe(in, r, "range_ratio", [&] { return fraction(in); });
+  maybe(in, r, "scheduler", [&] { return word(in, {"continuous", "no-evict", "static"}); });
+  serving_options(in, r);
   return r;
 }
 
@@ -195,12 +257,14 @@ json plan_request(FuzzedDataProvider& in) {
   return r;
 }
 
+static_assert(tilecast::fuzz::kApiCallCount == 9, "one request builder per API call below");
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tilecast::fuzz;
   FuzzedDataProvider in(data, size);
-  const int which = in.ConsumeIntegralInRange<int>(0, 7);
+  const int which = in.ConsumeIntegralInRange<int>(0, int(kApiCallCount) - 1);
   json req;
   switch (which) {
     case 0: req = kernel_request(in); break;
@@ -210,9 +274,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: req = plan_request(in); break;
     case 5: req = mutated(in, gpu(in)); break;
     case 6: req = mutated(in, model(in)); break;
-    default: req = mutated(in, system(in)); break;
+    case 7: req = mutated(in, system(in)); break;
+    default: req = capacity_request(in); break;
   }
   // random words may not be UTF-8: replaced, as the page's JSON.stringify would never send them
-  call_and_check(kApiCalls[which], req.dump(-1, ' ', false, json::error_handler_t::replace));
+  const std::string text = req.dump(-1, ' ', false, json::error_handler_t::replace);
+  // triage: TILECAST_FUZZ_PRINT=1 ./fuzz_api_structured UNIT prints the request an input builds
+  static const bool print = std::getenv("TILECAST_FUZZ_PRINT") != nullptr;
+  if (print) std::fprintf(stderr, "%s %s\n", kApiCalls[which].name, text.c_str());
+  call_and_check(kApiCalls[which], text);
   return 0;
 }

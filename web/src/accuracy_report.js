@@ -26,6 +26,16 @@ const KERNEL_GROUP = /** @type {const} */ ({
   mape_pct: 'number',
   roofline_mape_pct: 'number',
 });
+// A row of a cross-GPU table (models trained on one GPU, the other's rows forecast).
+const CROSS_GPU_ROW = /** @type {const} */ ({
+  train_gpu: 'string',
+  test_gpu: 'string',
+  training: 'string',
+  op: 'string',
+  n: 'number',
+  mape_pct: 'number',
+  roofline_mape_pct: 'number',
+});
 const E2E_SUMMARY = /** @type {const} */ ({
   gpu: 'string',
   training: 'string',
@@ -104,33 +114,12 @@ export const REPORT_SHAPE = /** @type {const} */ ({
   },
   fp16_cross_gpu: {
     about: ABOUT,
-    rows: [
-      {
-        train_gpu: 'string',
-        test_gpu: 'string',
-        training: 'string',
-        op: 'string',
-        n: 'number',
-        mape_pct: 'number',
-        roofline_mape_pct: 'number',
-        learned_gemm_mape_pct: 'number|null',
-      },
-    ],
+    rows: [{ ...CROSS_GPU_ROW, learned_gemm_mape_pct: 'number|null' }],
     overall: [{ train_gpu: 'string', test_gpu: 'string', mape_pct: 'number' }],
   },
   amd_cross_gpu: {
     about: ABOUT,
-    rows: [
-      {
-        train_gpu: 'string',
-        test_gpu: 'string',
-        training: 'string',
-        op: 'string',
-        n: 'number',
-        mape_pct: 'number',
-        roofline_mape_pct: 'number',
-      },
-    ],
+    rows: [CROSS_GPU_ROW],
   },
   serving: {
     about: ABOUT,

@@ -41,7 +41,7 @@ int run_eval_e2e(const Args& args) {
   const std::string devices = args.require("devices"), models = args.require("models"),
                     labels = args.require("labels");
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
-  apply_model_flag(args, read_device_dir(devices));
+  if (args.has("model") || args.has("model-dir")) apply_model_flag(args, read_device_dir(devices));
   const LabelFiles files = collect_labels(devices, models, labels, true);
   const std::vector<E2eInput>& inputs = files.inputs;
   const std::vector<std::string>& skipped = files.skipped;

@@ -67,8 +67,10 @@ inline constexpr double kInt32LanesPerSm = 64;
 // splits its flat index by division and remainder, loads its index, then computes source and
 // destination offsets). The gather is issue-bound, not memory-bound: on vidur's FP16 rows of
 // 1,024 tokens and more it streams 0.15 of the A100's bandwidth and 0.50 of the A40's, yet
-// 0.50 and 0.59 elements per SM per clock. 128 = kInt32LanesPerSm / 0.50, the A100's rate (the
-// A40's gives 108); the learned net takes the rest. docs/fp16-model.md, "Embedding".
+// 0.50 and 0.59 elements per SM per clock. 104 = kInt32LanesPerSm / 0.585, the A100's fastest
+// row's elements per SM per clock, rounded down to a multiple of 8 (taken from the A100 alone; the
+// A40's fastest row beats it by 5 %); the learned net takes the rest. docs/fp16-model.md,
+// "Embedding".
 inline constexpr double kGatherIntOpsPerElement = 104;
 
 // One tile's time at full roofline throughput (ms): the larger of its compute at

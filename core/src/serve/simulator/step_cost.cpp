@@ -97,11 +97,10 @@ double StepCost::attention_ms(const AttentionLoad& a) const {
                kv_ratio = dtype_bytes(types_.kv) / b,  // 1 but for an FP8 cache
       extra_reads = decode_kv_reads(types_.decode_attention, shard_) - 1;
   const double keys_per_query = a.pairs > 0 ? a.key_pairs / a.pairs : 0;
-  auto one = [&](double pairs, double keys, double decode_keys, double key_per_query) {
+  auto one = [&](double pairs, double keys, double decode_keys, double per_query) {
     const double read = keys + extra_reads * decode_keys;
     return attention_.ms(4 * pairs * double(shard_.num_heads) * hd,
-                         (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b,
-                         key_per_query);
+                         (2 * a.tokens * q_width + 2 * read * kv_width * kv_ratio) * b, per_query);
   };
   double ms = double(global_layers_) * one(a.pairs, a.keys, a.decode_keys, keys_per_query);
   if (sliding_layers_ > 0)

@@ -233,6 +233,10 @@ TEST_SUITE("serving_load") {
     CHECK_THROWS_WITH_AS(api::forecast_serving(base + R"("range_ratio":0.25})"),
                          doctest::Contains("field 'range_ratio' is for a simulation under load"),
                          Error);
+    // every field only a simulation reads is refused in a static request, not ignored
+    for (const char* field : {R"("scheduler":"static")", R"("slo_tpot_ms":20)", R"("max_seqs":8)"})
+      CHECK_THROWS_WITH_AS(api::forecast_serving(base + field + "}"),
+                           doctest::Contains("is for a simulation under load"), Error);
   }
 
   TEST_CASE("goodput counts the requests meeting both SLOs") {

@@ -64,10 +64,7 @@ std::string forecast_serving(std::string_view request_json) {
                                   "output tokens over the simulated load");
     return j.dump(2);
   }
-  for (const char* field : {"range_ratio", "requests", "seed"})
-    if (detail::has_field(req, field))
-      throw Error(std::string("serving request: field '") + field +
-                  "' is for a simulation under load: give 'qps' or 'concurrency' too");
+  detail::refuse_load_fields(req, kServingOrigin);
   const ServingForecast f = forecast_serving(gpu, model, r);
   auto j = detail::serving_forecast_json(gpu, model, f);
   if (!price) return j.dump(2);

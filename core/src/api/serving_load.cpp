@@ -11,6 +11,14 @@ bool is_load_request(const nlohmann::json& req) {
   return has_field(req, "qps") || has_field(req, "concurrency") || has_field(req, "trace");
 }
 
+void refuse_load_fields(const nlohmann::json& req, const char* origin) {
+  for (const char* field : {"requests", "seed", "range_ratio", "slo_ttft_ms", "slo_tpot_ms",
+                            "max_batch_tokens", "max_seqs", "scheduler", "batch_limits"})
+    if (has_field(req, field))
+      throw Error(std::string(origin) + ": field '" + field +
+                  "' is for a simulation under load: give 'qps', 'concurrency' or 'trace' too");
+}
+
 LoadRequest load_request_fields(const nlohmann::json& req, const ServingRequest& base,
                                 const char* origin) {
   LoadRequest r;

@@ -31,6 +31,7 @@ import {
   LOAD_REQUESTS_MIN,
   LOAD_RANGE_RATIO_MAX,
   LOAD_SEED_MAX,
+  rangeRatioOf,
   MODES,
   PAR_MAX,
   PRECISIONS,
@@ -149,11 +150,10 @@ function readPositive(id: string, label: string, max: number): number {
   return v;
 }
 
-// A range ratio: 0 to LOAD_RANGE_RATIO_MAX with two decimals at most ("0.25"; what a link carries).
+// A range ratio as a link carries it (state.ts, rangeRatioOf).
 function readRangeRatio(id: string, label: string): number {
-  const raw = byId<HTMLInputElement>(id).value.trim();
-  const v = Number(raw);
-  if (!/^0(\.\d{1,2})?$/.test(raw) || v > LOAD_RANGE_RATIO_MAX)
+  const v = rangeRatioOf(byId<HTMLInputElement>(id).value.trim());
+  if (v === null)
     throw new Error(`${label} must be a number from 0 to ${LOAD_RANGE_RATIO_MAX} (two decimals at most).`);
   return v;
 }

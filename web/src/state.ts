@@ -496,12 +496,17 @@ function parsePositive(text: string, name: string, max: number, problems: string
 // A range ratio ("0.25"): 0 to LOAD_RANGE_RATIO_MAX, two decimals at most; else a sentence in
 // `problems` and null.
 function parseRangeRatio(text: string, name: string, problems: string[]): number | null {
-  const v = Number(text);
-  if (!/^0(\.\d{1,2})?$/.test(text) || v > LOAD_RANGE_RATIO_MAX) {
+  const v = rangeRatioOf(text);
+  if (v === null)
     problems.push(`The link's ${name} "${clip(text)}" is not a number from 0 to ${LOAD_RANGE_RATIO_MAX}.`);
-    return null;
-  }
   return v;
+}
+
+// A range ratio as the page and its links write it: 0 to LOAD_RANGE_RATIO_MAX, two decimals at
+// most ("0.25"); null otherwise.
+export function rangeRatioOf(text: string): number | null {
+  const v = Number(text);
+  return /^0(\.\d{1,2})?$/.test(text) && v <= LOAD_RANGE_RATIO_MAX ? v : null;
 }
 
 export function clip(text: string, n = 40): string {

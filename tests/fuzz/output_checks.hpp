@@ -20,11 +20,12 @@ namespace tilecast::fuzz {
   std::abort();
 }
 
-// Fields that may hold null: the bands of predictors without one, and optional links.
+// Fields that may hold null: the bands of predictors without one, optional links, and a
+// capacity plan's best option when none meets the SLO (capacity_plan.schema.json).
 inline bool nullable(std::string_view key) {
   return key == "band_low_ms" || key == "band_high_ms" || key == "calibration" ||
          key == "gpu_interconnect" || key == "network" || key == "nvlink" || key == "pcie" ||
-         key == "memory";
+         key == "memory" || key == "best";
 }
 
 // Fields that may be negative: a stream span of no micro-batch (-1).

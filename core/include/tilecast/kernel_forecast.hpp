@@ -37,7 +37,9 @@ struct KernelForecast {
 // models learned), or by an engine (a CUDA graph or a C++ runtime: the kernel alone, as vidur's
 // CUDA-event timings hold it). A model timed on kernels alone (its manifest's `timing`) takes,
 // under eager launches, the per-launch cost its vendor's per-call FP32 model gives the same
-// kernel in FP32, where that is higher (docs/fp16-model.md, "Launch cost").
+// kernel in FP32 (its fixed cost, or its forecast of the op's smallest kernel where its net
+// learned the call as a low utilization), where that is higher (docs/fp16-model.md, "Launch
+// cost", "Launch cost of a layer norm").
 enum class Launch { eager, engine };
 
 KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel,

@@ -248,6 +248,13 @@ TEST_SUITE("models") {
               .find("'num_local_experts'") != std::string::npos);
     CHECK(test::config_error("{" + moe + R"(,"num_local_experts":2,"num_experts_per_tok":3})")
               .find("'num_experts_per_tok'") != std::string::npos);
+    // Switch's experts are bounded as top-k ones are (the fuzzer's 49,054 took a second to build)
+    const std::string sw = R"("model_type":"switch_transformers","d_model":64,"num_layers":2,
+      "num_heads":4,"d_ff":128,"d_kv":16,"vocab_size":100,"expert_capacity":8)";
+    CHECK(test::config_error("{" + sw + R"(,"num_experts":4})").empty());
+    const std::string many = test::config_error("{" + sw + R"(,"num_experts":49054})");
+    CHECK(many.find("'num_experts'") != std::string::npos);
+    CHECK(many.find("4096") != std::string::npos);
     const std::string qwen = R"("model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4)";
     CHECK(test::config_error("{" + qwen + "}").find("'moe_intermediate_size'") !=

@@ -28,6 +28,10 @@ std::string first_present(const nlohmann::json& obj, std::initializer_list<const
 
 // Layers a config may have (the work budget refuses deep models' forecasts long before).
 constexpr std::int64_t kMaxLayers = 100000;
+// Experts a mixture may have: the graph lists each expert's kernels (Switch) or each active
+// one's (top-k), and building it is not part of the work budget's estimate (the largest
+// released MoE has 256).
+constexpr std::int64_t kMaxExperts = 4096;
 
 std::int64_t size_field(const nlohmann::json& obj, std::initializer_list<const char*> names,
                         std::string_view origin, std::int64_t max = kMaxSize) {
@@ -243,12 +247,7 @@ void read_common(const nlohmann::json& j, std::string_view origin, const Archite
 void read_top_k(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
                 std::string_view count_field) {
   const std::string field(count_field);
-  m.num_experts = size_field(j, {field.c_str()}, origin);
-  // the graph lists each active expert's kernels: bound them (the largest released MoE has 256)
-  constexpr std::int64_t kMaxExperts = 4096;
-  if (m.num_experts > kMaxExperts)
-    throw Error(std::string(origin) + ": field '" + field + "' (" + std::to_string(m.num_experts) +
-                ") is above the " + std::to_string(kMaxExperts) + " experts tilecast models");
+  m.num_experts = size_field(j, {field.c_str()}, origin, kMaxExperts);
   m.experts_per_token = optional_size(j, {"num_experts_per_tok"}, origin, 2);
   if (m.experts_per_token > m.num_experts)
     throw Error(std::string(origin) + ": field 'num_experts_per_tok' (" +
@@ -261,7 +260,7 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
   switch (t.routing) {
     case Routing::none: break;
     case Routing::top1_capacity:
-      m.num_experts = size_field(j, {std::string(t.hf.experts_field).c_str()}, origin);
+      m.num_experts = size_field(j, {std::string(t.hf.experts_field).c_str()}, origin, kMaxExperts);
       m.expert_capacity = size_field(j, {"expert_capacity"}, origin);
       m.encoder_sparse_step = optional_step(j, "encoder_sparse_step", origin, 0);
       m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 0);

@@ -14,7 +14,13 @@ namespace tilecast::detail {
 
 // Replay steps one request may take. Measured natively (docs/fuzzing.md, "Work budget"):
 // about 1 s at the slowest replay (the learned predictor's training step on a long graph).
-inline constexpr double kMaxReplaySteps = 4e6;
+// The fuzz builds set a smaller budget (TILECAST_MAX_REPLAY_STEPS, CMakeLists.txt): under the
+// sanitizers a request runs several hundred times slower, and the harness's timeout then
+// stays a test that the estimate bounds the work.
+#ifndef TILECAST_MAX_REPLAY_STEPS
+#define TILECAST_MAX_REPLAY_STEPS 4e6
+#endif
+inline constexpr double kMaxReplaySteps = TILECAST_MAX_REPLAY_STEPS;
 
 // One sequence-step of the serving simulator (a sequence scheduled in one engine step: its
 // tokens, attention and bookkeeping) in replay steps' time (docs/fuzzing.md, "Work budget").

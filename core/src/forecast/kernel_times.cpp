@@ -23,9 +23,16 @@ double fused_peak_gflops(const GpuSpec& gpu, DataType dtype) {
   return peak_gflops;
 }
 
+namespace {
+
+double roofline_ms(double flops, double bytes, double peak_gflops, double mem_bw_gbps) {
+  return std::max(flops / peak_gflops, bytes / mem_bw_gbps) / 1e6;
+}
+
+}  // namespace
+
 double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes) {
-  const double peak_gflops = fused_peak_gflops(gpu, dtype);
-  return std::max(flops / peak_gflops, bytes / gpu.mem_bw_gbps) / 1e6;
+  return roofline_ms(flops, bytes, fused_peak_gflops(gpu, dtype), gpu.mem_bw_gbps);
 }
 
 FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor)
@@ -38,10 +45,10 @@ FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor pre
 }
 
 double FusedAttention::ms(double flops, double bytes, double keys) const {
-  const double roofline_ms = std::max(flops / peak_gflops_, bytes / mem_bw_gbps_) / 1e6;
-  if (!(max_efficiency_ > 0 && keys > 0)) return roofline_ms;
+  const double bound_ms = roofline_ms(flops, bytes, peak_gflops_, mem_bw_gbps_);
+  if (!(max_efficiency_ > 0 && keys > 0)) return bound_ms;
   const double efficiency = flash_efficiency(max_efficiency_, keys, s_half_);
-  return std::max(roofline_ms, flops / (peak_gflops_ * efficiency) / 1e6);
+  return std::max(bound_ms, flops / (peak_gflops_ * efficiency) / 1e6);
 }
 
 double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,

@@ -62,6 +62,10 @@ Table load() {
         if (a.is_string()) x.architectures.push_back(a.get<std::string>());
     if (x.kernel.empty() || x.source.empty() || x.architectures.empty())
       throw Error(std::string(kPath) + ": every generation needs kernel, architectures, source");
+    for (const std::string& a : x.architectures)
+      for (const Generation& y : t.generations)
+        if (std::find(y.architectures.begin(), y.architectures.end(), a) != y.architectures.end())
+          throw Error(std::string(kPath) + ": architecture '" + a + "' is in two generations");
     t.generations.push_back(std::move(x));
   }
   return t;
@@ -72,26 +76,28 @@ const Table& table() {
   return t;
 }
 
+// The generation that lists the GPU's architecture, or none.
+const Generation* generation_of(const GpuSpec& gpu) {
+  for (const Generation& g : table().generations)
+    if (std::find(g.architectures.begin(), g.architectures.end(), gpu.architecture) !=
+        g.architectures.end())
+      return &g;
+  return nullptr;
+}
+
 }  // namespace
 
 std::optional<FlashForward> flash_forward(const GpuSpec& gpu, DataType dtype) {
   if (dtype != DataType::fp16 && dtype != DataType::bf16) return std::nullopt;
   if (!(gpu.peak_tflops_of(dtype, ComputeUnit::tensor) > 0)) return std::nullopt;
-  const Table& t = table();
-  for (const auto& g : t.generations)
-    if (std::find(g.architectures.begin(), g.architectures.end(), gpu.architecture) !=
-        g.architectures.end())
-      return FlashForward{g.forward, t.s_half};
-  return std::nullopt;
+  const Generation* gen = generation_of(gpu);
+  if (!gen) return std::nullopt;
+  return FlashForward{gen->forward, table().s_half};
 }
 
 FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, double flops,
                                         double bytes, double keys, bool backward) {
-  const Table& t = table();
-  const Generation* gen = nullptr;
-  for (const auto& g : t.generations)
-    for (const auto& a : g.architectures)
-      if (a == gpu.architecture) gen = &g;
+  const Generation* gen = generation_of(gpu);
   if (!gen)
     throw Error(
         "FlashAttention does not run on " + gpu.name + " (" +
@@ -104,7 +110,7 @@ FlashAttentionTime flash_attention_time(const GpuSpec& gpu, DataType dtype, doub
                 " tensor peak for FlashAttention");
   FlashAttentionTime r;
   const double max_eff = backward ? gen->backward : gen->forward;
-  r.efficiency = flash_efficiency(max_eff, keys, t.s_half);
+  r.efficiency = flash_efficiency(max_eff, keys, table().s_half);
   r.kernel = gen->kernel;
   r.assumed = gen->assumed;
   r.source = gen->source;

@@ -95,7 +95,7 @@ TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
   double act = layer_activation_bytes(m, d, c.recompute) * in_flight_layers;
   if (c.recompute == Recompute::full && in.layers > 0)
     act += layer_activation_bytes(m, d, Recompute::none);  // the layer running backward
-  const double vocab_local = std::ceil(double(m.vocab) / d.tp);
+  const double vocab_local = double(megatron_vocab_share(m, d.tp));
   if (in.first) act += T * double(m.hidden) * (m.hidden_dropout ? 1 : 0) / sp;  // embedding mask
   if (in.last) act += 4 * T * vocab_local + 2 * T * double(m.hidden) / sp;
   mem.activations_gb = act / 1e9;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/checked.hpp"
 #include "graph/blocks/blocks.hpp"
 #include "graph/engines/engines.hpp"
 #include "tilecast/error.hpp"
@@ -157,9 +158,14 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
   g.section("head", 1);
   // the last layer's residual add + final norm, logits of the last position per sequence
   token_kernel(g, "add + norm", "rmsnorm", norm_fp32, B, H, OpKind::norm);
-  g.linear("lm_head", B, H, m.vocab_size, {.tied = m.tie_word_embeddings});
-  if (m.final_logit_softcap > 0)
-    g.vec_fw("final softcap", Op::tanh, B, m.vocab_size, OpKind::elementwise);
+  // vLLM's ParallelLMHead pads the vocabulary to a multiple of 64 before splitting it over the TP
+  // GPUs (DEFAULT_VOCAB_PADDING_SIZE, vllm/model_executor/layers/vocab_parallel_embedding.py), so
+  // each GPU's share (m here) is a multiple of 64 / TP >= 8 rows up to TP 8: padded to 8, its
+  // logits GEMM stays as aligned as vLLM's (kernel/library_profile.hpp, misaligned GEMMs)
+  constexpr std::int64_t kVocabRows = 8;
+  const std::int64_t vocab = ceil_div(m.vocab_size, kVocabRows) * kVocabRows;
+  g.linear("lm_head", B, H, vocab, {.tied = m.tie_word_embeddings});
+  if (m.final_logit_softcap > 0) g.vec_fw("final softcap", Op::tanh, B, vocab, OpKind::elementwise);
   return graph;
 }
 

@@ -214,6 +214,13 @@ void moe_mlp(MegatronPass& p, Emitter& f, Emitter& g, const MegatronShape& m, co
 
 }  // namespace
 
+std::int64_t megatron_vocab_share(const MegatronShape& m, int tp) {
+  // --make-vocab-size-divisible-by's default; the TP factor Megatron multiplies it by, which
+  // moves each GPU's share by under 1 %, is left out
+  constexpr std::int64_t kMultiple = 128;
+  return ceil_div(ceil_div(m.vocab, kMultiple) * kMultiple, tp);
+}
+
 MegatronShape megatron_shape(const ModelConfig& model) {
   const ArchitectureTraits& t = traits(model);
   if (t.stack == Stack::encoder_decoder)
@@ -403,7 +410,7 @@ MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d) {
   const std::int64_t T = tokens(d);
   const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
   const double full = double(T) * double(m.hidden), hid = double(Tn) * double(m.hidden);
-  const std::int64_t vocab = ceil_div(m.vocab, d.tp);
+  const std::int64_t vocab = megatron_vocab_share(m, d.tp);
   p.params = double(vocab) * double(m.hidden) +
              (m.learned_positions ? double(m.max_positions) * double(m.hidden) : 0.0);
   Emitter f{p.forward, d.dtype, act};
@@ -429,7 +436,7 @@ MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
   const double eb = dtype_bytes(act);
   const std::int64_t T = tokens(d);
   const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
-  const std::int64_t h = m.hidden, vocab = ceil_div(m.vocab, d.tp);
+  const std::int64_t h = m.hidden, vocab = megatron_vocab_share(m, d.tp);
   const double full = double(T) * double(h), hid = double(Tn) * double(h);
   const double logits = double(T) * double(vocab);
   p.params = 2.0 * double(h) + (m.tied_embeddings ? 0.0 : double(vocab) * double(h));

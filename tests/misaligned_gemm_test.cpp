@@ -73,9 +73,9 @@ TEST_SUITE("misaligned_gemm") {
     }
     auto rounded = [](double v) { return std::round(v * 100) / 100; };
     for (const auto& c : cuda.misaligned_gemm_classes) {
-      INFO("alignment up to " << c.max_align_bytes << " bytes: " << compute[c.max_align_bytes].size()
-                              << " compute-bound rows, " << memory[c.max_align_bytes].size()
-                              << " memory-bound");
+      INFO("alignment up to " << c.max_align_bytes << " bytes: "
+                              << compute[c.max_align_bytes].size() << " compute-bound rows, "
+                              << memory[c.max_align_bytes].size() << " memory-bound");
       REQUIRE(compute[c.max_align_bytes].size() >= 8);
       REQUIRE(memory[c.max_align_bytes].size() >= 8);
       CHECK(rounded(median(compute[c.max_align_bytes])) == doctest::Approx(c.compute_multiple));
@@ -101,7 +101,8 @@ TEST_SUITE("misaligned_gemm") {
     CHECK(mentions_misaligned(single_kernel_caveats(h200, Predictor::tilecast, lm_head)));
     CHECK_FALSE(mentions_misaligned(single_kernel_caveats(h200, Predictor::roofline, lm_head)));
     // padded to 50304 (a multiple of 64): the sm90 kernels' time, several times faster
-    const KernelForecast padded = forecast_kernel(h200, gemm(Op::linear, 4096, 50304, 1280, DataType::bf16));
+    const KernelForecast padded =
+        forecast_kernel(h200, gemm(Op::linear, 4096, 50304, 1280, DataType::bf16));
     CHECK(padded.latency_ms * 3 < f.latency_ms);
     // FP32 (SIMT kernels), FP8 (not measured misaligned) and AMD (hipBLASLt): unchanged
     CHECK_FALSE(cuda.misaligned_gemm_class(gemm(Op::linear, 4096, 50257, 1280, DataType::fp32)));
@@ -118,7 +119,8 @@ TEST_SUITE("misaligned_gemm") {
     w.dtype = DataType::bf16;
     const ModelForecast eager = forecast_model(h200, gpt2, w, Predictor::tilecast);
     REQUIRE(eager.misaligned_gemms.size() == 1);
-    CHECK(eager.misaligned_gemms[0] == "linear 1,4096,1280,50257");  // the logits: 1280 in, 50257 out
+    CHECK(eager.misaligned_gemms[0] ==
+          "linear 1,4096,1280,50257");  // the logits: 1280 in, 50257 out
     // vLLM's padded vocabulary: the serving forecast's logits GEMM is aligned
     ServingRequest r;
     r.prompt = 1024;

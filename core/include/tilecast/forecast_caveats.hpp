@@ -26,7 +26,8 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
                                           const std::vector<std::string>* transfers_used = nullptr);
 
 // One kernel's forecast: the GPU's caveats, its model's transfer when it is one, and the
-// kernel's own (kernel_caveats). What `tilecast kernel` says, as text and as JSON.
+// kernel's own (kernel_caveats; a misaligned GEMM's, misaligned_gemm_caveat). What `tilecast
+// kernel` says, as text and as JSON.
 std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
                                                const Kernel& kernel);
 
@@ -35,8 +36,13 @@ std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor pre
 std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu);
 
 // A kernel whose operands and result (at its data type) exceed the GPU's memory: it cannot run
-// as one kernel there, so its forecast is a bound, not a time.
+// as one kernel there, so its forecast is a bound, not a time; a layer norm row the library
+// runs on its slower fallback.
 std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel);
+
+// GEMMs ("<op> <dims>") with misaligned leading dimensions, forecast on the library's
+// narrow-load kernels (kernel/library_profile.hpp), and how to avoid them.
+std::string misaligned_gemm_caveat(const GpuSpec& gpu, const std::vector<std::string>& gemms);
 
 // A half-precision forecast's precision (mixed-precision autocast for training, the whole pass
 // in the type otherwise) and the ops no learned model covers (forecast by the roofline: the

@@ -55,6 +55,9 @@ struct ModelForecast {
   std::vector<std::string> roofline_fallbacks;
   // The kernels a transferred model forecast, "<model id> <type> <family>" (sorted, unique).
   std::vector<std::string> transfers_used;
+  // "<op> <dims>" of the half-precision GEMMs on the library's narrow-load kernels (misaligned
+  // leading dimensions; kernel/library_profile.hpp), sorted, unique.
+  std::vector<std::string> misaligned_gemms;
 };
 
 // Throws tilecast::Error on a bad workload or when the result is not finite.

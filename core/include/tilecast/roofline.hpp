@@ -19,7 +19,14 @@ double peak_gflops(const GpuSpec& gpu, Op op);  // an FP32 kernel of `op`
 // min(peak, intensity x bandwidth), in GFLOP/s, for `flops` over `bytes` of an FP32 `op`.
 double roofline_gflops(const GpuSpec& gpu, Op op, double flops, double bytes);
 
-// The roofline's lower bound on the kernel's latency.
+// The roofline's two times: the kernel's FLOPs at the peak, its bytes at the bandwidth.
+struct RooflineTerms {
+  double compute_ms = 0;
+  double memory_ms = 0;
+};
+RooflineTerms roofline_terms(const GpuSpec& gpu, const Kernel& k);
+
+// The roofline's lower bound on the kernel's latency: the larger term.
 double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k);
 // The same for the kernel's FLOPs and bytes, already computed.
 double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k, double flops, double bytes);

@@ -146,6 +146,9 @@ std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor pre
     if (std::string key = transfer_use_key(gpu, kernel); !key.empty()) transfers.push_back(key);
   std::vector<std::string> c = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
   for (std::string& k : kernel_caveats(gpu, kernel)) c.push_back(std::move(k));
+  if (predictor == Predictor::tilecast && library_profile_for(gpu).misaligned_gemm_class(kernel))
+    c.push_back(misaligned_gemm_caveat(
+        gpu, {std::string(op_name(kernel.op)) + " " + dims_to_string(kernel)}));
   return c;
 }
 
@@ -168,6 +171,31 @@ std::vector<std::string> gpu_spec_warnings(const GpuSpec& gpu) {
                 " GB/s) is far above any real GPU's (at most about 55 GB/s); check num_sm and "
                 "mem_bw_gbps.");
   return w;
+}
+
+std::string misaligned_gemm_caveat(const GpuSpec& gpu, const std::vector<std::string>& gemms) {
+  const LibraryProfile& library = library_profile_for(gpu);
+  std::string multiples;  // "10.14x the compute and 5.37x the memory roofline at 1 to 2 bytes, ..."
+  std::int64_t below = 1;
+  for (const auto& c : library.misaligned_gemm_classes) {
+    multiples += (multiples.empty() ? "" : "; ") + number(c.compute_multiple) +
+                 "x the compute and " + number(c.memory_multiple) + "x the memory roofline at " +
+                 std::to_string(below) +
+                 (c.max_align_bytes > below ? " to " + std::to_string(c.max_align_bytes) : "") +
+                 "-byte alignment";
+    below = c.max_align_bytes + 1;
+  }
+  const std::string which =
+      gemms.size() == 1 ? "The GEMM " + gemms[0] + " has"
+                        : std::to_string(gemms.size()) + " GEMMs (e.g. " + gemms[0] + ") have";
+  return which + " a leading dimension (K or N) that is not a multiple of " +
+         std::to_string(library.misaligned_gemm_aligned_bytes) +
+         " bytes: the library runs such GEMMs on its older narrow-load kernels, forecast at the "
+         "slowdown measured on the H200 (at least " +
+         multiples +
+         "; docs/fp16-model.md, 'Misaligned GEMMs'; other GPUs assumed alike). "
+         "Padding the dimension (a vocabulary to a multiple of 64, as vLLM and Megatron do) avoids "
+         "it.";
 }
 
 std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel) {

@@ -6,9 +6,11 @@
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "kernel/family.hpp"
+#include "kernel/library_profile.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
+#include "tilecast/roofline.hpp"
 
 namespace tilecast {
 
@@ -55,6 +57,18 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
         f.latency_ms += eager_ms - f.overhead_ms;
         f.overhead_ms = eager_ms;
       }
+    }
+  }
+  // operands the library's tensor-core kernels cannot load 16 bytes at a time: its narrow-load
+  // kernels take at least their measured multiples of the roofline's times, the call included,
+  // as the measurement had it (kernel/library_profile.hpp)
+  if (const auto* slow = library_profile_for(gpu).misaligned_gemm_class(kernel)) {
+    const RooflineTerms t = roofline_terms(gpu, kernel);
+    const double floor_ms =
+        std::max(slow->compute_multiple * t.compute_ms, slow->memory_multiple * t.memory_ms);
+    if (floor_ms > f.latency_ms) {
+      f.latency_ms = floor_ms;
+      f.utilization = std::min(1.0, f.roofline_ms / (f.latency_ms - f.overhead_ms));
     }
   }
   if (const ErrorBand* band =

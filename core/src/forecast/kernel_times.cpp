@@ -7,6 +7,7 @@
 #include "forecast/model_registry.hpp"
 #include "forecast/predictor.hpp"
 #include "kernel/flash_attention.hpp"
+#include "kernel/library_profile.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::detail {
@@ -66,6 +67,8 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   } else if (p != Predictor::roofline) {
     if (std::string key = transfer_use_key(gpu_, k); !key.empty())
       transfers_.insert(std::move(key));
+    if (library_profile_for(gpu_).misaligned_gemm_class(k))
+      misaligned_.insert(std::string(op_name(k.op)) + " " + dims_to_string(k));
   }
   const KernelForecast f = forecast_kernel(gpu_, k, p, launch_);
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);

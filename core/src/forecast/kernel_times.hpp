@@ -53,6 +53,9 @@ class KernelTimes {
   const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
   // "<model id> <type> <family>" of the kernels a transferred model forecast (sorted, unique).
   const std::set<std::string>& transfers_used() const { return transfers_; }
+  // Dims "B,M,N,K" of the GEMMs the library runs on its narrow-load kernels (their leading
+  // dimensions misaligned, kernel/library_profile.hpp), forecast at their measured slowdown.
+  const std::set<std::string>& misaligned_gemms() const { return misaligned_; }
 
  private:
   const GpuSpec& gpu_;
@@ -61,6 +64,7 @@ class KernelTimes {
   std::map<Kernel, TimedKernel> cache_;
   std::set<std::string> fallbacks_;
   std::set<std::string> transfers_;
+  std::set<std::string> misaligned_;
 };
 
 // The peak GFLOP/s such a fused kernel runs at: FP32 the FP32 GEMM peak, other types the

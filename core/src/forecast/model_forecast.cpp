@@ -105,6 +105,7 @@ ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, c
   f.substitutions = std::move(subs);
   f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
   f.transfers_used.assign(times.transfers_used().begin(), times.transfers_used().end());
+  f.misaligned_gemms.assign(times.misaligned_gemms().begin(), times.misaligned_gemms().end());
   f.latency_ms = f.forward_ms + f.backward_ms;
   if (!std::isfinite(f.latency_ms) || !std::isfinite(f.flops) || f.latency_ms <= 0)
     throw Error("the forecast is not finite: the workload is too large for this model");

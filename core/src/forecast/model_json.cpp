@@ -108,6 +108,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
         "norm, softmax and copy kernels is one generated kernel forecast as its largest member "
         "scaled by the run's external traffic; GEMMs stay library kernels (docs/fusion.md).");
   for (std::string& c : precision_caveats(w, f.roofline_fallbacks)) caveats.push_back(std::move(c));
+  if (!f.misaligned_gemms.empty())
+    caveats.push_back(misaligned_gemm_caveat(gpu, f.misaligned_gemms));
   j["caveats"] = caveats;
   j["roofline_latency_ms"] = roofline_latency_ms;
   j["workload"] = {{"mode", std::string(mode_name(w.mode))},

@@ -1,8 +1,12 @@
 #include "kernel/library_profile.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/precision.hpp"
 
 namespace tilecast {
 
@@ -58,7 +62,69 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
       p.gemm_kernel_generation_assumed_for.push_back(arch.get<std::string>());
     }
   }
+  if (detail::has_field(j, "misaligned_tensor_gemm")) {
+    const std::string o = std::string(origin) + ": misaligned_tensor_gemm";
+    const nlohmann::json& m = j.at("misaligned_tensor_gemm");
+    if (!m.is_object()) throw Error(o + " must be an object {ops, types, aligned_bytes, classes}");
+    const nlohmann::json& ops = m.contains("ops") ? m.at("ops") : nlohmann::json();
+    if (!ops.is_array() || ops.empty())
+      throw Error(o + ".ops must be a non-empty array of GEMM ops (e.g. [\"linear\"])");
+    for (const nlohmann::json& op : ops) {
+      if (!op.is_string()) throw Error(o + ".ops entries must be strings");
+      const Op parsed = parse_op(op.get<std::string>());
+      if (op_family(parsed) != OpFamily::gemm)
+        throw Error(o + ".ops: '" + op.get<std::string>() + "' is not a GEMM");
+      p.misaligned_gemm_ops.push_back(parsed);
+    }
+    const nlohmann::json& types = m.contains("types") ? m.at("types") : nlohmann::json();
+    if (!types.is_array() || types.empty())
+      throw Error(o + ".types must be a non-empty array of data types (e.g. [\"fp16\", \"bf16\"])");
+    for (const nlohmann::json& t : types) {
+      if (!t.is_string()) throw Error(o + ".types entries must be strings");
+      p.misaligned_gemm_types.push_back(parse_dtype(t.get<std::string>()));
+    }
+    p.misaligned_gemm_aligned_bytes = integer_field(m, "aligned_bytes", o, 2, 256);
+    const nlohmann::json& classes = m.contains("classes") ? m.at("classes") : nlohmann::json();
+    if (!classes.is_array() || classes.empty())
+      throw Error(o +
+                  ".classes must be a non-empty array of {max_align_bytes, compute_multiple, "
+                  "memory_multiple}");
+    for (const nlohmann::json& c : classes) {
+      const std::string co = o + ".classes";
+      const std::int64_t below = p.misaligned_gemm_classes.empty()
+                                     ? 1
+                                     : p.misaligned_gemm_classes.back().max_align_bytes + 1;
+      p.misaligned_gemm_classes.push_back(
+          {integer_field(c, "max_align_bytes", co, below, p.misaligned_gemm_aligned_bytes - 1),
+           number_field(c, "compute_multiple", co, 1, 1000),
+           number_field(c, "memory_multiple", co, 1, 1000)});
+    }
+  }
   return p;
+}
+
+std::int64_t gemm_alignment_bytes(const Kernel& k) {
+  const double bytes = dtype_bytes(k.dtype);
+  if (op_family(k.op) != OpFamily::gemm || bytes < 1) return 0;
+  // dims {B, M, N, K}: a linear's input and weight run along K, its output along N; a bmm's
+  // operands along K and N likewise
+  const std::int64_t g = std::gcd(k.dims[2], k.dims[3]) * std::int64_t(bytes);
+  return g & -g;  // its lowest set bit
+}
+
+const LibraryProfile::MisalignedGemmClass* LibraryProfile::misaligned_gemm_class(
+    const Kernel& k) const {
+  if (misaligned_gemm_classes.empty() ||
+      std::find(misaligned_gemm_ops.begin(), misaligned_gemm_ops.end(), k.op) ==
+          misaligned_gemm_ops.end() ||
+      std::find(misaligned_gemm_types.begin(), misaligned_gemm_types.end(), k.dtype) ==
+          misaligned_gemm_types.end())
+    return nullptr;
+  const std::int64_t align = gemm_alignment_bytes(k);
+  if (align <= 0 || align >= misaligned_gemm_aligned_bytes) return nullptr;
+  for (const MisalignedGemmClass& c : misaligned_gemm_classes)
+    if (align <= c.max_align_bytes) return &c;
+  return nullptr;
 }
 
 std::string_view LibraryProfile::gemm_kernel_generation(std::string_view architecture) const {

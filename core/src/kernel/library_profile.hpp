@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel.hpp"
 
 namespace tilecast {
 
@@ -54,12 +55,34 @@ struct LibraryProfile {
   // GEMM forecasts say so (forecast/caveats.cpp): in the protocol's Ampere fold, with no GPU of
   // its generation measured, the tiles made most of the GEMM error (docs/generalization.md).
   std::vector<std::string> gemm_kernel_generation_assumed_for;
+  // Tensor-core GEMMs of these ops and types whose operands' leading dimensions (K and N) are
+  // not a multiple of `misaligned_gemm_aligned_bytes`: the library runs older kernels with narrow
+  // loads (cuBLAS's cutlass_75/cutlass_80 "align1"/"align2" ones), which take at least measured
+  // multiples of the roofline's compute and memory times, per class of alignment (ascending).
+  // Empty: no such rule. (A linear's layout is fixed by its dims; a bmm's is not: attention
+  // multiplies transposed views.)
+  struct MisalignedGemmClass {
+    std::int64_t max_align_bytes = 0;  // the class: alignments up to this many bytes
+    double compute_multiple = 1;       // of the FLOPs at the tensor peak
+    double memory_multiple = 1;        // of the bytes at the DRAM bandwidth
+  };
+  std::vector<Op> misaligned_gemm_ops;
+  std::vector<DataType> misaligned_gemm_types;
+  std::int64_t misaligned_gemm_aligned_bytes = 0;
+  std::vector<MisalignedGemmClass> misaligned_gemm_classes;
 
   // The generation of `architecture`, or "" when the profile does not name one.
   std::string_view gemm_kernel_generation(std::string_view architecture) const;
   // Whether that generation is an assumption (gemm_kernel_generation_assumed_for).
   bool gemm_kernel_generation_assumed(std::string_view architecture) const;
+  // The class of a misaligned GEMM (above), or null when the rule does not apply (another op or
+  // type, aligned, or no rule).
+  const MisalignedGemmClass* misaligned_gemm_class(const Kernel& k) const;
 };
+
+// The largest power of two, in bytes, dividing the leading dimensions (K and N) of a GEMM's
+// operands at its element width; 0 for a type narrower than a byte (packed FP4) or not a GEMM.
+std::int64_t gemm_alignment_bytes(const Kernel& k);
 
 // Throws tilecast::Error naming `origin` and the bad field.
 LibraryProfile parse_library_profile(std::string_view json_text, std::string_view origin);

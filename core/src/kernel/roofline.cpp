@@ -50,10 +50,19 @@ double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k) {
   return roofline_latency_ms(gpu, k, kernel_flops(k), kernel_bytes(k));
 }
 
+namespace {
+RooflineTerms terms_of(const GpuSpec& gpu, const Kernel& k, double flops, double bytes) {
+  return {flops / (peak_gflops(gpu, k) * 1e6), bytes / (gpu.mem_bw_gbps * 1e6)};
+}
+}  // namespace
+
+RooflineTerms roofline_terms(const GpuSpec& gpu, const Kernel& k) {
+  return terms_of(gpu, k, kernel_flops(k), kernel_bytes(k));
+}
+
 double roofline_latency_ms(const GpuSpec& gpu, const Kernel& k, double flops, double bytes) {
-  const double compute_ms = flops / (peak_gflops(gpu, k) * 1e6);
-  const double memory_ms = bytes / (gpu.mem_bw_gbps * 1e6);
-  return std::max(compute_ms, memory_ms);
+  const RooflineTerms t = terms_of(gpu, k, flops, bytes);
+  return std::max(t.compute_ms, t.memory_ms);
 }
 
 }  // namespace tilecast

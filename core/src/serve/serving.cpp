@@ -162,6 +162,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 gpu.name + " (" + (gpu.vendor.empty() ? "this vendor" : gpu.vendor) +
                 "): those kernels are forecast by the roofline.");
   }
+  if (const auto gemms = clock.misaligned_gemms(); !gemms.empty())
+    c.push_back(misaligned_gemm_caveat(gpu, gemms));
   c.push_back(
       "Serving forecasts are checked through their kernels and against published serving "
       "measurements (data/published/serving.json, docs/serving-checks.md), not against runs "

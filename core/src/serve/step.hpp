@@ -27,6 +27,10 @@ class StepClock {
 
   // Ops whose data type has no learned model on this GPU's vendor, forecast by the roofline.
   const std::set<std::string>& roofline_fallbacks() const { return times_.roofline_fallbacks(); }
+  // The GEMMs on the library's narrow-load kernels ("<op> <dims>"; forecast/kernel_times.hpp).
+  std::vector<std::string> misaligned_gemms() const {
+    return {times_.misaligned_gemms().begin(), times_.misaligned_gemms().end()};
+  }
   // The kernels a transferred model forecast ("<model id> <type> <family>").
   std::vector<std::string> transfers_used() const {
     return {times_.transfers_used().begin(), times_.transfers_used().end()};

@@ -13,6 +13,7 @@
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/op_graph.hpp"
+#include "tilecast/parallel.hpp"
 
 using namespace tilecast;
 
@@ -144,5 +145,60 @@ TEST_SUITE("mixed_precision") {
         forecast_error(
             R"({"gpu":"v100-sxm","model":"gpt2","batch":1,"seq":128,"mode":"training","precision":"fp16"})")
             .empty());
+  }
+  TEST_CASE("half master weights: every kernel, gradient and saved activation in the type") {
+    const ModelConfig m = find_model("gpt2-large");
+    Workload pure = test::training(4, 512, DataType::bf16);
+    pure.master_weights = MasterWeights::half;
+    CHECK_FALSE(pure.autocast());
+    CHECK(test::training(4, 512, DataType::bf16).autocast());
+    const OpGraph gp = build_op_graph(m, pure);
+    const OpGraph ga = build_op_graph(m, test::training(4, 512, DataType::bf16));
+    int accumulations = 0;
+    for (const auto& s : gp.sections)
+      for (const auto& o : s.ops) {
+        CHECK(o.kernel.dtype == DataType::bf16);
+        CHECK(o.stands_for != "autocast cast");
+        if (o.phase == Phase::accumulate) ++accumulations;
+      }
+    CHECK(accumulations > 0);
+    CHECK(graph_flops(gp, Phase::forward) == doctest::Approx(graph_flops(ga, Phase::forward)));
+    CHECK(graph_kernel_count(gp) < graph_kernel_count(ga));  // no casts
+    CHECK(graph_saved_bytes(gp) < graph_saved_bytes(ga));    // norms' and masks' inputs halved
+    // Adam over BF16 parameters: 2 + 2 + 4 bytes a parameter, no FP32 master copy
+    const ModelStateBytes half = model_state_bytes(1e9, DataType::bf16, 0, 1, MasterWeights::half);
+    const ModelStateBytes mixed = model_state_bytes(1e9, DataType::bf16, 0, 1);
+    CHECK(half.weights + half.gradients + half.optimizer == doctest::Approx(8e9));
+    CHECK(mixed.weights + mixed.gradients + mixed.optimizer == doctest::Approx(16e9));
+    // FP32 ignores it
+    Workload fp32 = test::training(4, 512, DataType::fp32);
+    fp32.master_weights = MasterWeights::half;
+    CHECK(graph_kernel_count(build_op_graph(m, fp32)) ==
+          graph_kernel_count(build_op_graph(m, test::training(4, 512, DataType::fp32))));
+  }
+
+  TEST_CASE(
+      "the API's master_weights field: echoed, faster than autocast, refused where it does "
+      "not apply") {
+    const std::string base =
+        R"({"gpu":"h200","model":"gpt2-large","batch":4,"seq":512,"mode":"training","precision":"bf16")";
+    const auto pure =
+        nlohmann::json::parse(api::forecast_model(base + R"(,"master_weights":"half"})"));
+    const auto mixed = nlohmann::json::parse(api::forecast_model(base + "}"));
+    CHECK(pure["workload"]["master_weights"] == "half");
+    CHECK(mixed["workload"]["master_weights"] == "fp32");
+    CHECK(pure["latency_ms"].get<double>() < mixed["latency_ms"].get<double>());
+    CHECK(pure["memory"]["optimizer_gb"].get<double>() <
+          mixed["memory"]["optimizer_gb"].get<double>());
+    CHECK(forecast_error(base + R"(,"master_weights":"bf16"})").find("allowed: fp32, half") !=
+          std::string::npos);
+    CHECK(
+        forecast_error(
+            R"({"gpu":"h200","model":"gpt2","batch":1,"seq":128,"precision":"bf16","master_weights":"half"})")
+            .find("applies to mode training") != std::string::npos);
+    CHECK(forecast_error(base + R"(,"master_weights":"half","gpus":2})").find("one GPU") !=
+          std::string::npos);
+    CHECK(forecast_error(base + R"(,"master_weights":"half","engine":"megatron","gpus":8})")
+              .find("megatron keeps FP32 master weights") != std::string::npos);
   }
 }

@@ -358,6 +358,10 @@ export interface WorkloadEcho {
   query_len: number;
   context_len: number;
   precision: ModelPrecision;
+  /**
+   * a half-precision training step's: fp32 (torch.autocast over FP32 master weights) or half (model.to(half): every kernel, gradient and Adam state in the type); absent at FP32 and outside training
+   */
+  master_weights?: 'fp32' | 'half';
   tokens_per_s_counts: string;
 }
 /**

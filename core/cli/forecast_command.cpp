@@ -114,6 +114,7 @@ int run_forecast(const Args& args) {
     req["mode"] = mode;
     req["predictor"] = predictor_name(predictor);
     if (args.has("precision")) req["precision"] = args.get("precision");
+    if (args.has("master-weights")) req["master_weights"] = args.get("master-weights");
     return run_megatron(args, req);
   }
   for (const char* f : kMegatronFlags)
@@ -160,6 +161,7 @@ int run_forecast(const Args& args) {
       req["predictor"] = predictor_name(predictor);
       if (engine != Engine::eager) req["engine"] = engine_name(engine);
       if (args.has("precision")) req["precision"] = dtype_name(w.dtype);
+      if (args.has("master-weights")) req["master_weights"] = args.get("master-weights");
       return run_parallel(args, req);
     }
 
@@ -176,12 +178,21 @@ int run_forecast(const Args& args) {
   if (args.has("price-per-gpu-hour"))
     req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
   if (!finetune.is_null()) req["finetune"] = finetune;
+  if (args.has("master-weights")) {  // the API validates the word and where it applies
+    req["master_weights"] = args.get("master-weights");
+    try {
+      w.master_weights = parse_master_weights(args.get("master-weights"));
+    } catch (const Error& e) {
+      throw Error(std::string("--master-weights: ") + e.what());
+    }
+  }
   if (args.has("json")) {
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
   }
   nlohmann::ordered_json answer;  // the API's, when the text output needs its figures
-  if (w.training() || args.has("price-per-gpu-hour") || !finetune.is_null())
+  if (w.training() || args.has("price-per-gpu-hour") || !finetune.is_null() ||
+      args.has("master-weights"))
     answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
   nlohmann::ordered_json finetune_answer;  // the API's "finetune" object, when asked for
   if (!finetune.is_null()) {
@@ -247,7 +258,7 @@ int run_forecast(const Args& args) {
   for (const std::string& c : precision_caveats(w, f.roofline_fallbacks))
     std::printf("\nnote: %s\n", c.c_str());
   if (w.training()) {
-    const TrainingMemory m = training_memory(gpu, graph, w.dtype);
+    const TrainingMemory m = training_memory(gpu, graph, w.dtype, w.master_weights);
     std::printf("\nmemory (one GPU, Adam): %.2f GB of %.2f GB, %s\n", m.total_gb, m.capacity_gb,
                 m.fits ? "fits" : "does NOT fit");
     std::printf(
@@ -280,7 +291,10 @@ int run_forecast(const Args& args) {
          "] [--context N (decode: cached tokens, default S)] [--predictor " +
          enum_names_joined(predictor_names(), "|") + "] [--precision " +
          enum_names_of(dtype_names(), kModelPrecisions, "|") +
-         " (training: autocast)] [--compile] [--json] [--weights DIR] [training on many GPUs: "
+         " (training: autocast)] [--master-weights " +
+         enum_names_joined(master_weights_names(), "|") +
+         " (half-precision training on one GPU: fp32 = autocast, half = model.to(half))] "
+         "[--compile] [--json] [--weights DIR] [training on many GPUs: "
          "--gpus N --dp N --tp N --pp N --microbatches M --zero 0-3 --recompute " +
          enum_names_joined(recompute_names(), "|") + " --schedule " +
          enum_names_joined(schedule_names(), "|") +
@@ -295,21 +309,21 @@ int run_forecast(const Args& args) {
          " --lora-rank R (default 16) --lora-targets " +
          enum_names_joined(lora_target_names(), "|") + " (training on one GPU: LoRA / QLoRA)]",
      "forecast a whole model's inference pass, training step, prompt prefill or decode step",
-     {"gpu",         "model",
-      "batch",       "seq",
-      "mode",        "context",
-      "predictor",   "precision",
-      "weights",     "gpus",
-      "dp",          "tp",
-      "pp",          "microbatches",
-      "zero",        "recompute",
-      "schedule",    "bucket-mb",
-      "system",      "engine",
-      "attention",   "virtual-stages",
-      "tokens",      "cp",
-      "ep",          "price-per-gpu-hour",
-      "finetune",    "lora-rank",
-      "lora-targets"},
+     {"gpu",          "model",
+      "batch",        "seq",
+      "mode",         "context",
+      "predictor",    "precision",
+      "weights",      "gpus",
+      "dp",           "tp",
+      "pp",           "microbatches",
+      "zero",         "recompute",
+      "schedule",     "bucket-mb",
+      "system",       "engine",
+      "attention",    "virtual-stages",
+      "tokens",       "cp",
+      "ep",           "price-per-gpu-hour",
+      "finetune",     "lora-rank",
+      "lora-targets", "master-weights"},
      {"json", "compile", "sequence-parallel", "no-distributed-optimizer", "no-overlap-grad-reduce"},
      run_forecast});
 

@@ -53,6 +53,7 @@ EnumNames<Scheduler> scheduler_names();               // serve/simulator/simulat
 EnumNames<BatchLimits> batch_limits_names();          // serve/simulator/batch_limits.cpp
 EnumNames<FinetuneMethod> finetune_method_names();    // graph/workload.cpp
 EnumNames<LoraTargets> lora_target_names();           // graph/workload.cpp
+EnumNames<MasterWeights> master_weights_names();      // graph/workload.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).

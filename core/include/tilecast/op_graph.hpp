@@ -117,6 +117,13 @@ inline constexpr std::int64_t kMaxLoraRank = 1024;
 inline constexpr double kNf4BytesPerParam = (4.0 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
 std::string_view finetune_method_name(FinetuneMethod m);  // "full" | "lora" | "qlora"
 std::string_view lora_targets_name(LoraTargets t);        // "attention" | "all_linear"
+// The weights a half-precision training step updates: `fp32` master weights under autocast
+// (torch.autocast over an FP32 model: GEMMs in the half type, the rest in FP32, casts between),
+// or the `half` type itself (model.to(torch.bfloat16): every kernel, gradient and Adam state in
+// the half type, no casts). Ignored at FP32 and outside training.
+enum class MasterWeights { fp32, half };
+std::string_view master_weights_name(MasterWeights m);  // "fp32" | "half"
+MasterWeights parse_master_weights(std::string_view word);
 
 struct Workload {
   Mode mode = Mode::inference;
@@ -126,8 +133,13 @@ struct Workload {
   // The data type GEMMs and vector ops compute in (every kernel's make_kernel dtype); FP32,
   // the default, is the eager FP32 graph every existing forecast uses.
   DataType dtype = DataType::fp32;
-  Finetune finetune;  // training only: full, LoRA or QLoRA
+  Finetune finetune;                                   // training only: full, LoRA or QLoRA
+  MasterWeights master_weights = MasterWeights::fp32;  // training at FP16/BF16 only
   bool training() const { return mode == Mode::training; }
+  // A training step at FP16/BF16 with FP32 master weights: torch.autocast.
+  bool autocast() const {
+    return training() && dtype != DataType::fp32 && master_weights == MasterWeights::fp32;
+  }
 };
 
 // A workload from the front ends' words: `seq` is the sequence (prompt) length;

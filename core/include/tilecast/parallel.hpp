@@ -62,12 +62,14 @@ struct TrainingMemory {
 
 // Bytes per parameter of the model states (weights, gradients, optimizer) with Adam: FP32
 // training 4 + 4 + 8; mixed precision (16-bit dtype) 2 + 2 + 12 (FP32 master + moments; the
-// ZeRO paper's 16 bytes per parameter). ZeRO stage z shards the optimizer (z >= 1), the
-// gradients (z >= 2) and the weights (z = 3) over `dp` ranks.
+// ZeRO paper's 16 bytes per parameter); half master weights (model.to(bf16)) 2 + 2 + 4 (Adam's
+// moments in the parameters' type, as torch.optim.Adam keeps them). ZeRO stage z shards the
+// optimizer (z >= 1), the gradients (z >= 2) and the weights (z = 3) over `dp` ranks.
 struct ModelStateBytes {
   double weights = 0, gradients = 0, optimizer = 0;
 };
-ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp);
+ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp,
+                                  MasterWeights master = MasterWeights::fp32);
 // Bytes one GPU receives in an all-gather of `gathered_bytes` over `dp` ranks: the shards it
 // does not hold, gathered_bytes x (dp - 1) / dp (ZeRO-3's parameter gathers).
 double all_gather_received_bytes(double gathered_bytes, int dp);
@@ -171,7 +173,8 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
 
 // One GPU's memory for a training step of `graph` (no parallelism; the rules of
 // forecast_parallel's memory per GPU, Adam's states included). docs/parallel.md, "Memory".
-TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype);
+TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype,
+                               MasterWeights master = MasterWeights::fp32);
 
 // What memory near or over the GPU's capacity means for the forecast (none below 90%):
 // PyTorch's caching allocator then frees and retries allocations, which no forecast models.

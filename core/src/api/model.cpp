@@ -257,6 +257,10 @@ std::string forecast_model(std::string_view request_json) {
         "model request: field 'finetune' (LoRA / QLoRA) is forecast on one GPU: drop the "
         "parallel fields (gpus, dp, tp, pp, ...)");
   if (detail::string_field(req, "engine", kModelOrigin, false) == "megatron") {
+    if (detail::has_field(req, "master_weights"))
+      throw Error("model request: field 'master_weights' applies to engines " +
+                  enum_names_of(engine_names(), kModelEngines, ", ") +
+                  "; megatron keeps FP32 master weights (its distributed optimizer)");
     if (finetune.frozen_base())
       throw Error("model request: field 'finetune' (LoRA / QLoRA) applies to engines " +
                   enum_names_of(engine_names(), kModelEngines, ", ") + ", not megatron");
@@ -265,6 +269,20 @@ std::string forecast_model(std::string_view request_json) {
   Workload w = make_workload(mode, batch, seq, cache);
   w.finetune = finetune;
   w.dtype = detail::request_precision(req, gpu, kModelOrigin);
+  if (detail::has_field(req, "master_weights")) {
+    w.master_weights = detail::word_field(req, "master_weights", kModelOrigin, MasterWeights::fp32,
+                                          parse_master_weights);
+    if (w.master_weights == MasterWeights::half) {
+      if (mode != Mode::training || w.dtype == DataType::fp32)
+        throw Error(
+            "model request: field 'master_weights' 'half' (a pure half-precision training step) "
+            "applies to mode training at precision fp16 or bf16");
+      if (finetune.frozen_base() || wants_parallel(req))
+        throw Error(
+            "model request: field 'master_weights' 'half' is forecast for full training on one "
+            "GPU: drop the finetune and parallel fields (gpus, dp, tp, pp, ...)");
+    }
+  }
   const std::string pname = detail::string_field(req, "predictor", kModelOrigin, false);
   const Predictor predictor = pname.empty() ? Predictor::tilecast : parse_predictor(pname);
   const Engine engine =
@@ -325,7 +343,7 @@ std::string forecast_model(std::string_view request_json) {
     return j.dump(2);
   }
   // a training step: memory on the one GPU (Adam's states included) and what pressure means
-  const TrainingMemory m = training_memory(gpu, graph, w.dtype);
+  const TrainingMemory m = training_memory(gpu, graph, w.dtype, w.master_weights);
   j["memory"] = detail::memory_json(m);
   j["memory"]["max_batch"] = training_max_batch(m, batch);
   if (finetune.frozen_base()) j["finetune"] = finetune_json(finetune, graph);

@@ -276,7 +276,15 @@ std::vector<std::string> precision_caveats(const Workload& w,
   if (w.dtype == DataType::fp32) return roofline_caveats(w.dtype, roofline_ops);
   std::vector<std::string> c;
   const std::string t(dtype_name(w.dtype));
-  if (w.training())
+  if (w.training() && !w.autocast())
+    c.push_back("Precision: " + t + " throughout (model.to(" + t + "), master weights in " + t +
+                "): every kernel, gradient and Adam state in " + t +
+                ", no casts. Hugging Face's FP32 islands (RMSNorm's and the Llama family's "
+                "softmax upcasts) are forecast in " +
+                t +
+                " here, not in FP32. No optimizer step is modelled (the step ends with the "
+                "gradients accumulated), nor a loss scaler (fp16).");
+  else if (w.training())
     c.push_back("Precision: " + t +
                 " mixed precision (torch.autocast): GEMMs and batched matmuls in " + t +
                 " on tensor cores, every other kernel (norms, softmax, element-wise) in FP32, "
@@ -287,8 +295,10 @@ std::vector<std::string> precision_caveats(const Workload& w,
   else
     c.push_back("Precision: " + t + " weights and activations; every kernel in " + t + ".");
   for (std::string& r : roofline_caveats(w.dtype, roofline_ops)) c.push_back(std::move(r));
-  c.push_back("No 80% band: the bands are fitted on FP32 forecasts; " + t +
-              " whole-model forecasts have not been checked against measurements.");
+  c.push_back(
+      "No 80% band: the bands are fitted on FP32 forecasts' residuals across architectures; "
+      "half-precision whole models were measured on one GPU only (the H200's BF16 labels: "
+      "docs/mixed-precision.md), too few to fit one.");
   return c;
 }
 

@@ -118,6 +118,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
                    {"context_len", w.context_len},
                    {"precision", std::string(dtype_name(w.dtype))},
                    {"tokens_per_s_counts", tokens_meaning(w.mode)}};
+  if (w.training() && w.dtype != DataType::fp32)
+    j["workload"]["master_weights"] = std::string(master_weights_name(w.master_weights));
   return j;
 }
 

@@ -76,10 +76,21 @@ class GraphBuilder {
   // parallel (TpSplit) for every architecture without each builder saying so.
   void set_vocab(std::int64_t vocab) { vocab_ = vocab; }
   bool training() const { return w_.training(); }
-  // A mixed-precision (autocast) training step: training at FP16 or BF16.
-  bool autocast() const { return w_.training() && w_.dtype != DataType::fp32; }
-  // Bytes an element of a GEMM's saved input: the half type's under autocast, else FP32.
-  double gemm_input_bytes() const { return autocast() ? dtype_bytes(w_.dtype) : kFloatBytes; }
+  // A mixed-precision (autocast) training step: training at FP16 or BF16 over FP32 master
+  // weights (Workload::autocast); with half master weights every kernel runs in the half type.
+  bool autocast() const { return w_.autocast(); }
+  // Bytes an element of a GEMM's saved input: the half type's in a half training step (autocast
+  // saves the cast inputs), else FP32.
+  double gemm_input_bytes() const {
+    return w_.dtype != DataType::fp32 ? dtype_bytes(w_.dtype) : kFloatBytes;
+  }
+  // What the other saved activations (listed at FP32 bytes) take: half as much in a step whose
+  // master weights are half (every activation in the half type), else as listed.
+  double saved_scale() const {
+    return w_.training() && !autocast() && w_.dtype != DataType::fp32
+               ? dtype_bytes(w_.dtype) / kFloatBytes
+               : 1;
+  }
   // An autocast cast (FP32 <-> half) of `elements` elements in the phase: a copy reading 4 and
   // writing 2 bytes an element (no kernel unless autocast).
   void autocast_cast(std::string_view name, Phase phase, double elements, std::int64_t h);

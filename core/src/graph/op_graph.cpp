@@ -47,7 +47,7 @@ double saved_tensors(Op op, int grads) {
 }  // namespace
 
 OpRef& OpRef::saves(double bytes) {
-  if (g_ && g_->training()) g_->op(section_, op_).saved_bytes = bytes;
+  if (g_ && g_->training()) g_->op(section_, op_).saved_bytes = bytes * g_->saved_scale();
   return *this;
 }
 
@@ -190,7 +190,7 @@ OpRef GraphBuilder::vec(std::string_view name, Op op, std::int64_t rows, std::in
   OpRef fw = vec_fw(name, op, rows, h, kind, stands_for);
   if (!training()) return fw;
   graph_.sections.back().ops.back().saved_bytes =
-      saved_tensors(op, grads) * double(rows) * double(h) * kFloatBytes;
+      saved_tensors(op, grads) * double(rows) * double(h) * kFloatBytes * saved_scale();
   auto bw = [&](Op b) { vec_bw(name, b, rows, h, kind, stands_for); };
   switch (op) {
     case Op::add:

@@ -20,7 +20,18 @@ constexpr EnumName<FinetuneMethod> kFinetuneMethodNames[] = {{"full", FinetuneMe
 constexpr EnumName<LoraTargets> kLoraTargetNames[] = {{"attention", LoraTargets::attention},
                                                       {"all_linear", LoraTargets::all_linear}};
 
+constexpr EnumName<MasterWeights> kMasterWeightsNames[] = {{"fp32", MasterWeights::fp32},
+                                                           {"half", MasterWeights::half}};
+
 }  // namespace
+
+EnumNames<MasterWeights> master_weights_names() { return kMasterWeightsNames; }
+std::string_view master_weights_name(MasterWeights m) {
+  return enum_name(master_weights_names(), m);
+}
+MasterWeights parse_master_weights(std::string_view word) {
+  return parse_enum(master_weights_names(), word, "master weights");
+}
 
 EnumNames<FinetuneMethod> finetune_method_names() { return kFinetuneMethodNames; }
 EnumNames<LoraTargets> lora_target_names() { return kLoraTargetNames; }

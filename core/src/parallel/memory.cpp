@@ -22,10 +22,10 @@
 namespace tilecast::detail {
 
 TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, const ParallelConfig& c,
-                            int stage, DataType dtype) {
+                            int stage, DataType dtype, MasterWeights master) {
   // LoRA / QLoRA: only the adapters train; the frozen weights are held as stored
   const ModelStateBytes states =
-      model_state_bytes(mb.params - mb.frozen_params, dtype, c.zero, c.dp);
+      model_state_bytes(mb.params - mb.frozen_params, dtype, c.zero, c.dp, master);
   const int alive = c.schedule == PipelineSchedule::gpipe ? c.microbatches
                                                           : std::min(c.microbatches, c.pp - stage);
   TrainingMemory m;
@@ -71,10 +71,11 @@ std::vector<std::string> memory_caveats(const TrainingMemory& m) {
   return {c};
 }
 
-TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype) {
+TrainingMemory training_memory(const GpuSpec& gpu, const OpGraph& graph, DataType dtype,
+                               MasterWeights master) {
   detail::MicrobatchReplay r;
   detail::tally_memory_inputs(graph, r);
-  return detail::stage_memory(gpu, r, ParallelConfig{}, 0, dtype);
+  return detail::stage_memory(gpu, r, ParallelConfig{}, 0, dtype, master);
 }
 
 }  // namespace tilecast

@@ -184,6 +184,6 @@ nlohmann::ordered_json memory_json(const TrainingMemory& m);
 // to `r` (the memory inputs of stage_memory).
 void tally_memory_inputs(const OpGraph& g, MicrobatchReplay& r);
 TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, const ParallelConfig& c,
-                            int stage, DataType dtype);
+                            int stage, DataType dtype, MasterWeights master = MasterWeights::fp32);
 
 }  // namespace tilecast::detail

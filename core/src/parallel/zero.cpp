@@ -19,14 +19,16 @@
 
 namespace tilecast {
 
-ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp) {
+ModelStateBytes model_state_bytes(double params, DataType dtype, int zero, int dp,
+                                  MasterWeights master) {
   if (zero < 0 || zero > 3)
     throw Error("zero must be 0 (none), 1, 2 or 3, got " + std::to_string(zero));
   if (dp < 1) throw Error("dp must be a positive integer, got " + std::to_string(dp));
   const bool mixed = dtype_bytes(dtype) < 4;
   const double w = mixed ? dtype_bytes(dtype) : 4;  // the weights the kernels read
   const double g = w;                               // gradients in the weights' type
-  const double o = mixed ? 12 : 8;                  // (FP32 master +) two FP32 moments
+  // (FP32 master +) two FP32 moments; half master weights: two moments in the half type
+  const double o = !mixed ? 8 : master == MasterWeights::half ? 2 * w : 12;
   ModelStateBytes b;
   b.weights = params * w / (zero >= 3 ? dp : 1);
   b.gradients = params * g / (zero >= 2 ? dp : 1);

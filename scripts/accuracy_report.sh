@@ -46,14 +46,19 @@ done
 for run in bf16-seed0 bf16-seed0-labels; do
   d="$h200/$run"
   mkdir -p "$tmp/h200/$run/labels"
-  # BF16 inference labels (pure BF16 models, as `forecast --precision bf16` models them): one
-  # forecast each. eval-e2e forecasts FP32 labels only; the BF16 training labels are pure-BF16
-  # steps, which tilecast's BF16 training (autocast, FP32 master weights) does not model.
-  for l in "$d"/labels/*/*-inf-*-bf16.json; do
+  # BF16 labels of pure BF16 models (model.to(torch.bfloat16)), as `forecast --precision bf16`
+  # models them: inference as it is, a training step with --master-weights half (every kernel,
+  # gradient and Adam state in BF16); one forecast each. eval-e2e forecasts FP32 labels only.
+  for l in "$d"/labels/*/*-bf16.json; do
     [ -e "$l" ] || continue
-    IFS=- read -r model _ seq batch _ <<<"$(basename "$l" .json)"
+    IFS=- read -r model mode seq batch _ <<<"$(basename "$l" .json)"
+    case "$mode" in
+      inf) args=(--mode inference) ;;
+      train) args=(--mode training --master-weights half) ;;
+      *) continue ;;
+    esac
     "$cli" forecast --gpu "$(basename "$(dirname "$l")" | tr _ ' ')" --model "$d/models/$model.json" \
-      --mode inference --seq "$seq" --batch "$batch" --precision bf16 --json >"$tmp/h200/$run/labels/$(basename "$l")"
+      "${args[@]}" --seq "$seq" --batch "$batch" --precision bf16 --json >"$tmp/h200/$run/labels/$(basename "$l")"
   done
   for f in "$d"/kernels-bf16/*.csv; do
     op="$(basename "$f" .csv)"

@@ -238,7 +238,7 @@ const bf16Run = (run) => {
     command:
       `tilecast eval-kernels --devices ${D}/devices --model nvidia-fp32 --model nvidia-half --model nvidia-half-gemm ${D}/kernels-bf16/OP.csv (each op)` +
       (labelsRun
-        ? `; each inference label: tilecast forecast --gpu 'NVIDIA H200' --model ${D}/models/MODEL.json --mode inference --seq S --batch B --precision bf16`
+        ? `; each label: tilecast forecast --gpu 'NVIDIA H200' --model ${D}/models/MODEL.json --mode inference --seq S --batch B --precision bf16 (training: --mode training --master-weights half)`
         : ''),
     kernels: groups,
     kernels_overall_mape_pct: weightedMape(groups),
@@ -256,9 +256,8 @@ const h200Section = {
       'Shipped models as embedded. FP32 runs: eval-kernels (MAPE per op) and eval-e2e (mean absolute error of ' +
       'whole-model latency). BF16 runs: kernels by the FP16/BF16 models, softmax by the FP32 nets transferred (PyTorch-profiler timings of random, ' +
       'mostly unaligned shapes). The BF16 whole-model labels are pure-BF16 models (weights and activations in ' +
-      'BF16): the inference ones are forecast one by one with tilecast forecast --precision bf16 (eval-e2e reads FP32 ' +
-      "labels only); the training ones are counted, not evaluated (tilecast's BF16 training is autocast with FP32 " +
-      'master weights, another setup).',
+      'BF16), forecast one by one with tilecast forecast --precision bf16 (eval-e2e reads FP32 labels only), the ' +
+      'training ones with --master-weights half (every kernel, gradient and Adam state in BF16, no autocast).',
     training: `Validation only: no model was trained on the H200, and no training GPU is a Hopper (FP32 models: ${trainedList('fp32')}; BF16 models: ${trainedList('bf16')}).`,
     command: 'make reports (scripts/accuracy_report.sh runs the commands each run names)',
   },

@@ -452,7 +452,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   f.tokens_per_s_per_gpu = f.tokens_per_s / c.gpus();
 
   for (std::size_t s = 0; s < st.size(); ++s) {
-    const TrainingMemory m = stage_memory(gpu, st[s].mb, c, int(s), w.dtype);
+    const TrainingMemory m = stage_memory(gpu, st[s].mb, c, int(s), w.dtype, w.master_weights);
     if (s == 0 || m.total_gb > f.memory.total_gb) f.memory = m;
   }
 

@@ -107,6 +107,8 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
   // LoRA / QLoRA: a training step's (the core refuses it with the parallel fields, and says so).
   const ft = finetuneField(s);
   if (ft) r.finetune = ft;
+  if (masterWeightsApply(s) && s.masterWeights !== 'fp32' && !(parallel && isParallel(s)))
+    r.master_weights = s.masterWeights;
   if (parallel && isParallel(s)) {
     r.dp = s.dp;
     r.tp = s.trainTp;
@@ -118,6 +120,18 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
     if (s.system) r.system = s.system;
   }
   return r;
+}
+
+// Whether the master-weights choice applies: a full training step at bf16/fp16, eager or compiled,
+// on one GPU (the core forecasts half master weights there only, and refuses them elsewhere).
+export function masterWeightsApply(s: Readonly<State>): boolean {
+  return (
+    s.mode === 'training' &&
+    (s.forecastPrecision === 'bf16' || s.forecastPrecision === 'fp16') &&
+    s.forecastEngine !== 'megatron' &&
+    s.finetune === 'full' &&
+    !isParallel(s)
+  );
 }
 
 // The request's finetune field: a training step with LoRA or QLoRA chosen (the megatron engine has

@@ -58,6 +58,9 @@ export type ServeEngine = ServingForecast['engine'];
 // LoRA / QLoRA fine-tuning (the request's finetune field; full: no field, every weight trained).
 export type LoraTargets = api.Finetune['targets'];
 export type FinetuneChoice = 'full' | api.Finetune['method'];
+// A half-precision training step's master weights (the request's master_weights): fp32 is
+// torch.autocast, half a model.to(bf16/fp16) step (docs/mixed-precision.md).
+export type MasterWeights = NonNullable<api.WorkloadEcho['master_weights']>;
 export interface FinetuneRequest {
   method: api.Finetune['method'];
   rank: number;
@@ -77,6 +80,8 @@ export interface ModelRequest {
   engine?: 'compiled' | 'megatron';
   // LoRA / QLoRA: training on one GPU, eager or compiled (the core refuses it elsewhere).
   finetune?: FinetuneRequest;
+  // Half master weights: a full training step on one GPU at bf16/fp16, eager or compiled.
+  master_weights?: MasterWeights;
   // Multi-GPU training (api::forecast_model's parallel fields, docs/parallel.md).
   dp?: number;
   tp?: number;

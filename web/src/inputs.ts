@@ -31,6 +31,7 @@ import {
   LOAD_REQUESTS_MIN,
   LOAD_RANGE_RATIO_MAX,
   LOAD_SEED_MAX,
+  MASTER_WEIGHTS,
   rangeRatioOf,
   MODES,
   PAR_MAX,
@@ -58,6 +59,7 @@ import type {
   ForecastEngine,
   ForecastPrecision,
   LoraTargets,
+  MasterWeights,
   Mode,
   ModelSizes,
   Precision,
@@ -505,6 +507,10 @@ function wireTraining(app: App): void {
 // LoRA / QLoRA fine-tuning of the training step: the method and the adapters' linears chosen,
 // the rank typed (an unreadable one leaves the forecast on screen, dimmed, saying why).
 function wireFinetune(app: App): void {
+  const weights = byId<HTMLSelectElement>('master-weights');
+  weights.addEventListener('change', () => {
+    if ((MASTER_WEIGHTS as string[]).includes(weights.value)) update({ masterWeights: weights.value as MasterWeights });
+  });
   const method = byId<HTMLSelectElement>('finetune');
   method.addEventListener('change', () => {
     if ((FINETUNES as string[]).includes(method.value)) update({ finetune: method.value as FinetuneChoice });

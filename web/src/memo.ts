@@ -45,7 +45,8 @@ function textOf(v: string | object): string {
 
 export function requestKey(r: ModelRequest): string {
   const ft = r.finetune ? `|${r.finetune.method}:${r.finetune.rank}:${r.finetune.targets}` : '';
-  const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}${ft}`;
+  const mw = r.master_weights ? `|mw${r.master_weights}` : '';
+  const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}${ft}${mw}`;
   if (r.dp === undefined) return base;
   const par = `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
   if (r.engine !== 'megatron') return par;

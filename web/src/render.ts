@@ -3,7 +3,16 @@
 // after a keystroke costs a few text updates. Every view shows what the memo has and asks
 // jobs.ts for the rest (computed on the forecaster's own thread); it is drawn again when
 // those arrive. Until the card's forecast arrives the last one stays on screen.
-import { finetuneField, gpuLabel, modelById, requestFor, servingRequestFor, systemById, type App } from './app';
+import {
+  finetuneField,
+  gpuLabel,
+  masterWeightsApply,
+  modelById,
+  requestFor,
+  servingRequestFor,
+  systemById,
+  type App,
+} from './app';
 import { renderCompareServing } from './compare_serve';
 import { TARGET_WORDS } from './finetune_view';
 import { renderAccuracy } from './accuracy';
@@ -146,6 +155,7 @@ export function render(app: App): void {
       s.attention,
       s.finetune,
       s.loraTargets,
+      s.masterWeights,
     ])
   ) {
     byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
@@ -160,9 +170,12 @@ export function render(app: App): void {
     byId<HTMLSelectElement>('train-system').value = s.system;
     byId<HTMLSelectElement>('finetune').value = s.finetune;
     byId<HTMLSelectElement>('lora-targets').value = s.loraTargets;
+    byId<HTMLSelectElement>('master-weights').value = s.masterWeights;
   }
   // LoRA / QLoRA: a training step's choice, in every view that forecasts one (not Megatron-Core's).
   const serving = s.view === 'serve' || (s.view === 'compare' && s.compareServing);
+  const weightsShown = !serving && masterWeightsApply(s);
+  if (changed('master-weights-fields', [weightsShown])) byId('master-weights-fields').hidden = !weightsShown;
   if (changed('finetune-fields', [serving, s.mode, mega, s.finetune])) {
     byId('finetune-fields').hidden = serving || s.mode !== 'training' || mega;
     byId('lora-fields').hidden = s.finetune === 'full';

@@ -17,6 +17,7 @@ import type {
   ForecastPrecision,
   GpuSpec,
   LoraTargets,
+  MasterWeights,
   ModelSizes,
   Mode,
   Precision,
@@ -38,6 +39,7 @@ export const RECOMPUTES: Recompute[] = ['none', 'selective', 'full'];
 export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
 export const FINETUNES: FinetuneChoice[] = ['full', 'lora', 'qlora'];
 export const LORA_TARGETS: LoraTargets[] = ['attention', 'all_linear'];
+export const MASTER_WEIGHTS: MasterWeights[] = ['fp32', 'half'];
 export const CUSTOM = 'custom';
 export const SIZES = 'sizes'; // the model is state.modelSizes
 
@@ -94,6 +96,9 @@ export interface State {
   // finetune field, docs/model-forecast.md): full trains every weight; the adapters' rank and the
   // linears they sit on.
   finetune: FinetuneChoice;
+  // A half-precision training step's master weights (the request's master_weights): fp32 is
+  // torch.autocast, half a model.to(half) step; sent only where the core forecasts it (app.ts).
+  masterWeights: MasterWeights;
   loraRank: number;
   loraTargets: LoraTargets;
   // The serve view's "Under load" sweep (load_view.ts; docs/serving-load.md): Poisson arrivals at
@@ -147,6 +152,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   distributedOptimizer: true,
   overlapGradReduce: true,
   finetune: 'full',
+  masterWeights: 'fp32',
   loraRank: 16,
   loraTargets: 'attention',
   loadMaxQps: 0,
@@ -412,6 +418,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
   if (s.distributedOptimizer !== d.distributedOptimizer) q.set('dopt', s.distributedOptimizer ? '1' : '0');
   if (s.overlapGradReduce !== d.overlapGradReduce) q.set('overlap', s.overlapGradReduce ? '1' : '0');
   if (s.finetune !== d.finetune) q.set('ft', s.finetune);
+  if (s.masterWeights !== d.masterWeights) q.set('mw', s.masterWeights);
   if (s.loraRank !== d.loraRank) q.set('lrank', String(s.loraRank));
   if (s.loraTargets !== d.loraTargets) q.set('ltgt', s.loraTargets);
   // The serve view's load sweep (not the embed card's), each field only when not its default.
@@ -728,6 +735,11 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (ft !== null) {
     if ((FINETUNES as string[]).includes(ft)) s.finetune = ft as FinetuneChoice;
     else problems.push(`The link's fine-tuning "${clip(ft)}" is not one of ${FINETUNES.join(', ')}.`);
+  }
+  const mw = p.get('mw');
+  if (mw !== null) {
+    if ((MASTER_WEIGHTS as string[]).includes(mw)) s.masterWeights = mw as MasterWeights;
+    else problems.push(`The link's master weights "${clip(mw)}" is not one of ${MASTER_WEIGHTS.join(', ')}.`);
   }
   const ltgt = p.get('ltgt');
   if (ltgt !== null) {

@@ -82,9 +82,11 @@ export function settingText(f: AnyForecast): string {
   const precision =
     !f.precision || f.precision === 'fp32'
       ? 'FP32 without TF32'
-      : f.mode === 'training'
-        ? `${name} mixed precision (torch.autocast: ${name} GEMMs on tensor cores, the rest in FP32, FP32 master weights)`
-        : `${name} throughout`;
+      : f.mode === 'training' && 'workload' in f && f.workload?.master_weights === 'half'
+        ? `${name} throughout (model.to(${f.precision}): every kernel, gradient and Adam state in ${name})`
+        : f.mode === 'training'
+          ? `${name} mixed precision (torch.autocast: ${name} GEMMs on tensor cores, the rest in FP32, FP32 master weights)`
+          : `${name} throughout`;
   const p = f.parallel;
   const gpus = p
     ? `on ${p.gpus} GPUs of system ${p.system} (data ${p.dp} × tensor ${p.tp} × pipeline ${p.pp}, ${p.microbatches} micro-batch${p.microbatches === 1 ? '' : 'es'} of ${p.microbatch_size}, ZeRO ${p.zero}, recomputation ${p.recompute}${p.pp > 1 ? `, ${p.schedule === 'gpipe' ? 'GPipe' : '1F1B'} schedule` : ''})`
@@ -98,7 +100,9 @@ export function embedSetting(f: AnyForecast): string {
   if (isMegatron(f)) return megatronEmbedSetting(f);
   const engine = f.engine === 'compiled' ? 'torch.compile' : 'PyTorch eager';
   const name = PRECISION_NAME[f.precision] ?? 'FP32';
-  const precision = f.mode === 'training' && f.precision && f.precision !== 'fp32' ? `${name} mixed precision` : name;
+  const half = f.mode === 'training' && f.precision && f.precision !== 'fp32';
+  const pure = half && 'workload' in f && f.workload?.master_weights === 'half';
+  const precision = pure ? `${name} throughout` : half ? `${name} mixed precision` : name;
   const p = f.parallel;
   const ft = f.finetune ? `, ${METHOD_NAME[f.finetune.method]} r${f.finetune.rank}` : '';
   return `${engine}, ${precision}, ${p ? `${p.gpus} GPUs (${p.dp}×${p.tp}×${p.pp})` : 'one GPU'}${ft}`;

@@ -207,6 +207,30 @@ test('fine-tuning where it applies: training only, not Megatron-Core; one GPU; Q
   await p70.close();
 });
 
+test("half master weights: the CLI's --master-weights half number, the choice shown only where it applies", async () => {
+  const f = cliJson([
+    ...cliForecastArgs({ predictor: 'tilecast', ...LLAMA }),
+    '--precision',
+    'bf16',
+    '--master-weights',
+    'half',
+  ]);
+  const autocast = native(LLAMA);
+  assert.equal(f.workload.master_weights, 'half');
+  assert.ok(f.latency_ms < autocast.latency_ms, 'no casts, no FP32 kernels');
+  const page = await open(`${LLAMA_QUERY}&mw=half`);
+  await showsLatency(page, f.latency_ms);
+  assert.equal(await page.getByLabel('Master weights', { exact: true }).inputValue(), 'half');
+  // back to FP32 master weights: autocast's number, and the link drops the word
+  await page.getByLabel('Master weights', { exact: true }).selectOption('fp32');
+  await showsLatency(page, autocast.latency_ms);
+  await page.waitForFunction(() => !/[?&]mw=/.test(document.getElementById('share-link').value));
+  // not offered for LoRA (the core forecasts half master weights for full training only)
+  await page.getByLabel('Fine-tuning', { exact: true }).selectOption('lora');
+  assert.equal(await page.locator('#master-weights-fields').isHidden(), true);
+  await page.close();
+});
+
 test('no script error happened', () => {
   assert.deepEqual(pages.pageErrors, []);
 });

@@ -101,6 +101,22 @@ TEST_SUITE("library profile") {
           parse_library_profile(
               base + R"(, "gemm_kernel_generation_by_architecture": )" + bad + "}", "lib.json"),
           doctest::Contains("lib.json"), Error);
+    // the misaligned-GEMM rule: GEMM ops and data types by name, alignment classes ascending
+    const std::string good =
+        R"({"ops": ["linear"], "types": ["bf16"], "aligned_bytes": 16, "classes": )"
+        R"([{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})";
+    CHECK(parse_library_profile(base + R"(, "misaligned_tensor_gemm": )" + good + "}", "lib.json")
+              .misaligned_gemm_classes.size() == 1);
+    for (const char* bad :
+         {R"({"ops": ["add"], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
+          R"({"ops": [], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
+          R"({"ops": ["linear"], "types": [7], "aligned_bytes": 16, "classes": []})",
+          R"({"ops": ["linear"], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
+          R"({"ops": ["linear"], "types": ["bf16"], "aligned_bytes": 16, "classes": )"
+          R"([{"max_align_bytes": 16, "compute_multiple": 10, "memory_multiple": 5}]})"})
+      CHECK_THROWS_WITH_AS(
+          parse_library_profile(base + R"(, "misaligned_tensor_gemm": )" + bad + "}", "lib.json"),
+          doctest::Contains("lib.json: misaligned_tensor_gemm"), Error);
   }
 
   TEST_CASE("tiles and features follow the profile's launch rules") {

@@ -110,6 +110,22 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
   return static_cast<long long>(x);
 }
 
+std::vector<std::string> string_list_field(const nlohmann::json& obj, std::string_view field,
+                                           std::string_view origin) {
+  std::vector<std::string> out;
+  if (!has_field(obj, field)) return out;
+  const nlohmann::json& a = obj.at(std::string(field));
+  if (!a.is_array())
+    throw Error(std::string(origin) + ": field '" + std::string(field) + "' must be a list");
+  for (const auto& v : a) {
+    if (!v.is_string())
+      throw Error(std::string(origin) + ": field '" + std::string(field) +
+                  "' must list strings, got " + v.dump());
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required) {
   auto it = obj.find(std::string(field));

@@ -23,6 +23,9 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
                         long long min, long long max);
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required = true);
+// A list of strings (empty when the field is absent); throws naming the field for another type.
+std::vector<std::string> string_list_field(const nlohmann::json& obj, std::string_view field,
+                                           std::string_view origin);
 
 // The fields the parsers read on this thread while a sink is set: each numeric one with its
 // origin and allowed range, and every name asked for (has_field: the optional ones). The tests

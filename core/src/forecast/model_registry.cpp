@@ -48,22 +48,6 @@ const Kind& kind_named(std::string_view name, std::string_view origin) {
 constexpr std::string_view kModelsFolder = "core/data/models/";
 constexpr std::string_view kManifest = "/manifest.json";
 
-std::vector<std::string> strings(const nlohmann::json& j, std::string_view field,
-                                 std::string_view origin) {
-  std::vector<std::string> out;
-  if (!detail::has_field(j, field)) return out;
-  const nlohmann::json& a = j.at(std::string(field));
-  if (!a.is_array())
-    throw Error(std::string(origin) + ": field '" + std::string(field) + "' must be a list");
-  for (const auto& v : a) {
-    if (!v.is_string())
-      throw Error(std::string(origin) + ": field '" + std::string(field) +
-                  "' must list strings, got " + v.dump());
-    out.push_back(v.get<std::string>());
-  }
-  return out;
-}
-
 // The models the kind table builds from embedded files.
 class EmbeddedSource final : public ModelSource {
  public:
@@ -224,7 +208,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
       throw Error(std::string(origin) + ": field 'serves_any_vendor' must be true or false");
     m.serves_any_vendor = j["serves_any_vendor"].get<bool>();
   }
-  for (const std::string& p : strings(j, "precisions", origin)) {
+  for (const std::string& p : detail::string_list_field(j, "precisions", origin)) {
     try {
       m.precisions.push_back(parse_dtype(p));
     } catch (const Error& e) {
@@ -233,7 +217,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
   }
   if (m.precisions.empty())
     throw Error(std::string(origin) + ": field 'precisions' must list at least one data type");
-  m.families = strings(j, "families", origin);
+  m.families = detail::string_list_field(j, "families", origin);
   for (const std::string& f : m.families)
     if (!find_family(f))
       throw Error(std::string(origin) + ": field 'families' names '" + f +
@@ -248,7 +232,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
     m.files[role] = file.get<std::string>();
   }
   m.uses = detail::string_field(j, "uses", origin, false);
-  m.trained_on = strings(j, "trained_on", origin);
+  m.trained_on = detail::string_list_field(j, "trained_on", origin);
   if (detail::has_field(j, "timing")) {
     const std::string t = detail::string_field(j, "timing", origin);
     try {
@@ -263,7 +247,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
     if (j["train"].is_string())
       m.train_with = j["train"].get<std::string>();
     else
-      m.train = strings(j, "train", origin);
+      m.train = detail::string_list_field(j, "train", origin);
     if (m.train_with.empty() && m.train.empty())
       throw Error(std::string(origin) +
                   ": field 'train' must list a command and its arguments, or name the model "
@@ -279,7 +263,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
       ModelManifest::Transfer t;
       t.vendor = detail::string_field(x, "vendor", where);
       t.note = detail::string_field(x, "note", where);
-      for (const std::string& p : strings(x, "precisions", where)) {
+      for (const std::string& p : detail::string_list_field(x, "precisions", where)) {
         try {
           t.precisions.push_back(parse_dtype(p));
         } catch (const Error& e) {

@@ -66,23 +66,18 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
     const std::string o = std::string(origin) + ": misaligned_tensor_gemm";
     const nlohmann::json& m = j.at("misaligned_tensor_gemm");
     if (!m.is_object()) throw Error(o + " must be an object {ops, types, aligned_bytes, classes}");
-    const nlohmann::json& ops = m.contains("ops") ? m.at("ops") : nlohmann::json();
-    if (!ops.is_array() || ops.empty())
-      throw Error(o + ".ops must be a non-empty array of GEMM ops (e.g. [\"linear\"])");
-    for (const nlohmann::json& op : ops) {
-      if (!op.is_string()) throw Error(o + ".ops entries must be strings");
-      const Op parsed = parse_op(op.get<std::string>());
-      if (op_family(parsed) != OpFamily::gemm)
-        throw Error(o + ".ops: '" + op.get<std::string>() + "' is not a GEMM");
-      p.misaligned_gemm_ops.push_back(parsed);
+    const std::vector<std::string> ops = detail::string_list_field(m, "ops", o);
+    const std::vector<std::string> types = detail::string_list_field(m, "types", o);
+    if (ops.empty() || types.empty())
+      throw Error(o +
+                  ": fields 'ops' (GEMM ops, e.g. [\"linear\"]) and 'types' (data types, e.g. "
+                  "[\"fp16\", \"bf16\"]) must list at least one each");
+    for (const std::string& op : ops) {
+      p.misaligned_gemm_ops.push_back(parse_op(op));
+      if (op_family(p.misaligned_gemm_ops.back()) != OpFamily::gemm)
+        throw Error(o + ".ops: '" + op + "' is not a GEMM");
     }
-    const nlohmann::json& types = m.contains("types") ? m.at("types") : nlohmann::json();
-    if (!types.is_array() || types.empty())
-      throw Error(o + ".types must be a non-empty array of data types (e.g. [\"fp16\", \"bf16\"])");
-    for (const nlohmann::json& t : types) {
-      if (!t.is_string()) throw Error(o + ".types entries must be strings");
-      p.misaligned_gemm_types.push_back(parse_dtype(t.get<std::string>()));
-    }
+    for (const std::string& t : types) p.misaligned_gemm_types.push_back(parse_dtype(t));
     p.misaligned_gemm_aligned_bytes = integer_field(m, "aligned_bytes", o, 2, 256);
     const nlohmann::json& classes = m.contains("classes") ? m.at("classes") : nlohmann::json();
     if (!classes.is_array() || classes.empty())

@@ -107,8 +107,7 @@ export function requestFor(app: App, gpu?: string, batch?: number, parallel = fa
   // LoRA / QLoRA: a training step's (the core refuses it with the parallel fields, and says so).
   const ft = finetuneField(s);
   if (ft) r.finetune = ft;
-  if (masterWeightsApply(s) && s.masterWeights !== 'fp32' && !(parallel && isParallel(s)))
-    r.master_weights = s.masterWeights;
+  if (masterWeightsApply(s) && s.masterWeights === 'half') r.master_weights = 'half';
   if (parallel && isParallel(s)) {
     r.dp = s.dp;
     r.tp = s.trainTp;

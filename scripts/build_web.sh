@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds the static calculator into web/dist/ (servable by any static host):
-# copies the WebAssembly forecaster (and its on-demand models/) into web/public/tilecast/, then type-checks
+# copies the WebAssembly forecaster (its two parts and its on-demand models/) into web/public/tilecast/, then type-checks
 # and bundles with Vite. Run scripts/build_wasm.sh first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wasm_dir="${TILECAST_WASM_DIR:-build-wasm/wasm}"
-for f in tilecast_wasm.mjs tilecast_wasm.wasm tilecast.js; do
+# the forecaster's loader, its two parts (the deferred one loaded on first need) and its JavaScript layer
+forecaster=(tilecast_wasm.mjs tilecast_wasm.wasm tilecast_wasm.deferred.wasm tilecast.js)
+for f in "${forecaster[@]}"; do
   [ -f "$wasm_dir/$f" ] || { echo "build_web: $wasm_dir/$f is missing; run scripts/build_wasm.sh" >&2; exit 1; }
 done
 [ -d web/node_modules ] || bash scripts/bootstrap.sh
 mkdir -p web/public/tilecast
-cp "$wasm_dir/tilecast_wasm.mjs" "$wasm_dir/tilecast_wasm.wasm" "$wasm_dir/tilecast.js" web/public/tilecast/
+for f in "${forecaster[@]}"; do cp "$wasm_dir/$f" web/public/tilecast/; done
 # The learned models the WASM build does not embed, fetched by the page on demand (src/engine.ts).
 rm -rf web/public/tilecast/models
 if [ -d "$wasm_dir/models" ]; then cp -r "$wasm_dir/models" web/public/tilecast/models; fi

@@ -7,6 +7,9 @@ export type * from './tilecast_api';
 export class TilecastError extends Error {
   // The learned model the call needs and the build does not embed (models/<id>.json: loadModel).
   readonly missingModel?: string;
+  // 'deferred' when the call needed the deferred part (tilecast_wasm.deferred.wasm) and it could
+  // not be loaded (the page's own thread, or offline before it was fetched).
+  readonly missingModule?: 'deferred';
 }
 
 type Request = string | object;
@@ -14,6 +17,8 @@ type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Tilecast {
   readonly version: string;
+  // Whether the deferred part is loaded (the first call reaching its code loads it).
+  readonly deferredLoaded: boolean;
   listGpus(): Answer<'listGpus'>;
   validateGpu(spec: Request): Answer<'validateGpu'>;
   forecastKernel(request: Request): Answer<'forecastKernel'>;

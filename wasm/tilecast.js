@@ -1,17 +1,43 @@
 // The JavaScript face of the WebAssembly forecaster: JSON text or plain objects
 // in, parsed objects out; a failed call throws a TilecastError carrying the C++
 // message unchanged. The instance stays usable after any error.
+//
+// The module comes in two files (scripts/split_wasm.mjs, docs/web.md "The deferred part"):
+// tilecast_wasm.wasm, all the single-GPU calls need, and tilecast_wasm.deferred.wasm, the code
+// only several GPUs, Megatron, serving, collectives and plans run. The first call that reaches
+// the deferred code loads it, synchronously, inside the call: read from disk in Node, fetched
+// with a synchronous request in a worker. Where that cannot be done (the page's own thread, or
+// offline before it was ever fetched) the call throws a TilecastError with missingModule
+// 'deferred'.
 import createTilecastModule from './tilecast_wasm.mjs';
 
 // missingModel: the learned model the call needs and this build does not embed (the site
 // serves it as models/<id>.json beside this file: pass that text to loadModel, then ask again).
 export class TilecastError extends Error {
-  constructor(message, missingModel) {
+  constructor(message, missingModel, missingModule) {
     super(message);
     this.name = 'TilecastError';
     if (missingModel) this.missingModel = missingModel;
+    if (missingModule) this.missingModule = missingModule;
   }
 }
+
+// Every call, by its argument: none (the catalog lists) or one request.
+const NO_ARG = ['listGpus', 'listModels', 'listSystems'];
+const ONE_ARG = [
+  'validateGpu',
+  'forecastKernel',
+  'validateModel',
+  'forecastModel',
+  'validateSystem',
+  'forecastCollective',
+  'forecastServing',
+  'planParallel',
+  'planCapacity',
+  'loadModel',
+];
+// What Emscripten's loader says each time it loads the deferred part (kept off the console).
+const LOADER_NOTES = /^(placeholder function called|instantiated deferred module)/;
 
 function requestText(request) {
   const text = typeof request === 'string' ? request : JSON.stringify(request);
@@ -31,48 +57,66 @@ function unwrap(envelope) {
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
+// The deferred part's bytes at `file` (the URL Emscripten's loader gives, beside the .wasm).
+function readDeferred(file, fs) {
+  if (fs) return fs.readFileSync(new URL(file));
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', file, false);
+  xhr.responseType = 'arraybuffer';
+  xhr.send(null);
+  if (xhr.status !== 200) throw new Error(`HTTP ${xhr.status} ${xhr.statusText}`.trim());
+  return new Uint8Array(xhr.response);
+}
+
 // options are passed to the Emscripten factory (e.g. {locateFile} or {wasmBinary}).
-// In Node the .wasm beside this file is read from disk: Emscripten 3.1.6's loader
+// In Node the .wasm files beside this file are read from disk: Emscripten 3.1.6's loader
 // is built for the web only (its Node path needs CommonJS globals an ES module lacks).
 export async function createTilecast(options = {}) {
   const settings = { ...options };
-  if (isNode && !settings.wasmBinary) {
-    const fs = await import('node:fs');
-    settings.wasmBinary = fs.readFileSync(new URL('./tilecast_wasm.wasm', import.meta.url));
-  }
-  const m = await createTilecastModule(settings);
-  const call = (fn, request) => unwrap(fn(requestText(request)));
-  const list = (fn) => unwrap(fn());
-  return {
-    version: m.version(),
-    listGpus: () => JSON.parse(list(m.listGpus)),
-    validateGpu: (spec) => JSON.parse(call(m.validateGpu, spec)),
-    forecastKernel: (request) => JSON.parse(call(m.forecastKernel, request)),
-    listModels: () => JSON.parse(list(m.listModels)),
-    validateModel: (config) => JSON.parse(call(m.validateModel, config)),
-    forecastModel: (request) => JSON.parse(call(m.forecastModel, request)),
-    listSystems: () => JSON.parse(list(m.listSystems)),
-    validateSystem: (spec) => JSON.parse(call(m.validateSystem, spec)),
-    forecastCollective: (request) => JSON.parse(call(m.forecastCollective, request)),
-    forecastServing: (request) => JSON.parse(call(m.forecastServing, request)),
-    planParallel: (request) => JSON.parse(call(m.planParallel, request)),
-    planCapacity: (request) => JSON.parse(call(m.planCapacity, request)),
-    loadModel: (request) => JSON.parse(call(m.loadModel, request)),
-    // The same calls returning the JSON text exactly as the core wrote it.
-    text: {
-      listGpus: () => list(m.listGpus),
-      validateGpu: (spec) => call(m.validateGpu, spec),
-      forecastKernel: (request) => call(m.forecastKernel, request),
-      listModels: () => list(m.listModels),
-      validateModel: (config) => call(m.validateModel, config),
-      forecastModel: (request) => call(m.forecastModel, request),
-      listSystems: () => list(m.listSystems),
-      validateSystem: (spec) => call(m.validateSystem, spec),
-      forecastCollective: (request) => call(m.forecastCollective, request),
-      forecastServing: (request) => call(m.forecastServing, request),
-      planParallel: (request) => call(m.planParallel, request),
-      planCapacity: (request) => call(m.planCapacity, request),
-      loadModel: (request) => call(m.loadModel, request),
-    },
+  const fs = isNode ? await import('node:fs') : null;
+  if (fs && !settings.wasmBinary) settings.wasmBinary = fs.readFileSync(new URL('./tilecast_wasm.wasm', import.meta.url));
+  let deferredLoaded = false;
+  let deferredFailure = null; // why the running call could not load the deferred part
+  settings.loadSplitModule = (file, imports) => {
+    let module;
+    try {
+      module = new WebAssembly.Module(readDeferred(file, fs));
+    } catch (e) {
+      deferredFailure = `the forecaster's deferred part (${file.split('/').pop()}) could not be loaded: ${e?.message ?? e}`;
+      throw new TilecastError(deferredFailure, undefined, 'deferred');
+    }
+    new WebAssembly.Instance(module, imports);
+    deferredLoaded = true;
   };
+  const printErr = settings.printErr ?? ((line) => console.warn(line));
+  settings.printErr = (line) => {
+    if (!LOADER_NOTES.test(String(line))) printErr(line);
+  };
+  const m = await createTilecastModule(settings);
+  const run = (call) => {
+    deferredFailure = null;
+    let envelope;
+    try {
+      envelope = call();
+    } catch (e) {
+      if (deferredFailure) throw new TilecastError(deferredFailure, undefined, 'deferred');
+      throw e;
+    }
+    if (deferredFailure) throw new TilecastError(deferredFailure, undefined, 'deferred');
+    return unwrap(envelope);
+  };
+  const text = {};
+  for (const name of NO_ARG) text[name] = () => run(() => m[name]());
+  for (const name of ONE_ARG) text[name] = (request) => run(() => m[name](requestText(request)));
+  const tc = {
+    version: m.version(),
+    // whether the deferred part is in (for the tests and the benchmarks)
+    get deferredLoaded() {
+      return deferredLoaded;
+    },
+    // The same calls returning the JSON text exactly as the core wrote it.
+    text,
+  };
+  for (const name of [...NO_ARG, ...ONE_ARG]) tc[name] = (request) => JSON.parse(text[name](request));
+  return tc;
 }

@@ -1395,6 +1395,45 @@ test("an AMD GPU's model is fetched once, on demand, and gives the CLI's numbers
   await offline.close();
 });
 
+test('the first forecast downloads the forecaster without its deferred part; several GPUs load it; a failed fetch says so', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const parts = [];
+  ctx.on('request', (r) => {
+    const name = new URL(r.url()).pathname;
+    if (/\/tilecast\/tilecast_wasm\.(deferred\.)?wasm$/.test(name)) parts.push(name.replace('/tilecast/', ''));
+  });
+  const page = await ctx.newPage();
+  const req = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 8, seq: 2048, mode: 'training' };
+  await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048', page);
+  await assertMatchesCli(page, req);
+  assert.deepEqual([...new Set(parts)], ['tilecast_wasm.wasm'], 'the first forecast');
+  await page.fill('#dp', '2');
+  await page.fill('#train-tp', '2');
+  await page.fill('#pp', '2');
+  await page.fill('#microbatches', '4');
+  await page.waitForSelector('#forecast-body[data-gpus="8"]', { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById('share-link').value.includes('mb=4'));
+  await assertParallelMatchesCli(page, req, { dp: 2, tp: 2, pp: 2, mb: 4 });
+  assert.deepEqual([...new Set(parts)].sort(), ['tilecast_wasm.deferred.wasm', 'tilecast_wasm.wasm'], 'then');
+  await ctx.close();
+
+  const offline = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  await offline.route(/\/tilecast\/tilecast_wasm\.deferred\.wasm$/, (r) => r.abort());
+  const failed = await offline.newPage();
+  await open('?gpu=h100-sxm&model=gpt3-2.7b&mode=training&batch=8&seq=2048&dp=2&ptp=2&pp=2&mb=4', failed);
+  await failed.waitForFunction(() =>
+    /could not be loaded/.test(document.getElementById('forecast-error')?.textContent ?? ''),
+  );
+  assert.match((await shown(failed)).error, /deferred part \(tilecast_wasm\.deferred\.wasm\) could not be loaded/);
+  // One GPU still forecasts in the same page.
+  await failed.fill('#dp', '1');
+  await failed.fill('#train-tp', '1');
+  await failed.fill('#pp', '1');
+  await failed.waitForSelector('#forecast-body[data-gpus="1"]', { timeout: 20000 });
+  await assertMatchesCli(failed, req);
+  await offline.close();
+});
+
 test('no request leaves the site and no script error happened', () => {
   assert.deepEqual(external, []);
   assert.deepEqual(pageErrors, []);

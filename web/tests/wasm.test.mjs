@@ -6,7 +6,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, cli, cliJson, cliForecastArgs, loadWasm, onDemandModels, tempFile } from './helpers.mjs';
+import { REPO, WASM_DIR, cli, cliJson, cliForecastArgs, loadWasm, onDemandModels, tempFile } from './helpers.mjs';
 
 let tc;
 let TilecastError;
@@ -267,6 +267,38 @@ test('a forecast whose model is loaded on demand is identical to the native one'
   );
   assert.throws(() => fresh.loadModel({ id: 'no-such-model', files: {} }), /no model 'no-such-model'/);
   assert.throws(() => fresh.loadModel({ id: 'amd-fp32', files: { weights: '{}' } }), /files\.tile_table/);
+});
+
+test('the deferred part: not loaded by single-GPU calls, loaded by the first scale-out call; a failed load says so', async () => {
+  const mod = await import(path.join(WASM_DIR, 'tilecast.js'));
+  const fresh = await mod.createTilecast();
+  const landing = { gpu: 'h100-sxm', model: 'gpt3-2.7b', batch: 1, seq: 1024, mode: 'training', predictor: 'tilecast' };
+  fresh.listGpus();
+  fresh.listModels();
+  fresh.listSystems();
+  fresh.validateGpu(spec('a100-80gb-sxm'));
+  for (const c of MODEL_CASES.filter((c) => c.gpu !== 'mi300x' && c.gpu !== 'mi250-gcd')) fresh.forecastModel(c);
+  fresh.forecastModel({ ...landing, precision: 'bf16', engine: 'compiled' });
+  fresh.forecastModel({ ...landing, mode: 'decode', context: 512 });
+  fresh.forecastKernel({ gpu: 'a100-80gb-sxm', op: 'linear', dims: [1, 4096, 4096, 4096] });
+  assert.throws(() => fresh.forecastModel({ ...landing, batch: 0 }), /'batch'/);
+  assert.equal(fresh.deferredLoaded, false, 'single-GPU calls stay in tilecast_wasm.wasm');
+  const parallel = { ...landing, batch: 16, gpus: 8, tp: 2 };
+  const args = [...cliForecastArgs(parallel), '--gpus', '8', '--tp', '2'];
+  sameOutcome(cli(args), () => fresh.text.forecastModel(parallel), 'several GPUs, the deferred part loaded on need');
+  assert.equal(fresh.deferredLoaded, true);
+
+  const lost = await mod.createTilecast({ locateFile: (file) => `file:///nonexistent/${file}` });
+  assert.equal(lost.text.forecastModel(landing), fresh.text.forecastModel(landing));
+  assert.throws(
+    () => lost.forecastModel(parallel),
+    (e) =>
+      e instanceof mod.TilecastError &&
+      e.missingModule === 'deferred' &&
+      /deferred part .* could not be loaded/.test(e.message),
+  );
+  assert.equal(lost.deferredLoaded, false);
+  assert.equal(lost.text.forecastModel(landing), fresh.text.forecastModel(landing), 'the instance keeps working');
 });
 
 test('C++ error messages reach JavaScript unchanged', () => {

@@ -98,8 +98,18 @@ TEST_SUITE("misaligned_gemm") {
     const KernelForecast f = forecast_kernel(h200, lm_head);
     REQUIRE(cuda.misaligned_gemm_class(lm_head) == &cuda.misaligned_gemm_classes[0]);
     CHECK(f.latency_ms >= cuda.misaligned_gemm_classes[0].compute_multiple * f.roofline_ms);
-    CHECK(mentions_misaligned(single_kernel_caveats(h200, Predictor::tilecast, lm_head)));
-    CHECK_FALSE(mentions_misaligned(single_kernel_caveats(h200, Predictor::roofline, lm_head)));
+    CHECK(f.misaligned_floor);
+    CHECK(mentions_misaligned(single_kernel_caveats(h200, Predictor::tilecast, lm_head, f)));
+    const KernelForecast roof = forecast_kernel(h200, lm_head, Predictor::roofline);
+    CHECK_FALSE(roof.misaligned_floor);
+    CHECK_FALSE(
+        mentions_misaligned(single_kernel_caveats(h200, Predictor::roofline, lm_head, roof)));
+    // a tiny misaligned GEMM, whose call outlasts 10x its roofline: no floor, no caveat
+    const Kernel tiny = gemm(Op::linear, 8, 50257, 2, DataType::bf16);
+    const KernelForecast small = forecast_kernel(h200, tiny);
+    REQUIRE(cuda.misaligned_gemm_class(tiny));
+    CHECK_FALSE(small.misaligned_floor);
+    CHECK_FALSE(mentions_misaligned(single_kernel_caveats(h200, Predictor::tilecast, tiny, small)));
     // padded to 50304 (a multiple of 64): the sm90 kernels' time, several times faster
     const KernelForecast padded =
         forecast_kernel(h200, gemm(Op::linear, 4096, 50304, 1280, DataType::bf16));

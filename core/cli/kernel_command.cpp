@@ -44,7 +44,7 @@ int run_kernel(const Args& args) {
   std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
               static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
   std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
-  for (const std::string& c : single_kernel_caveats(gpu, predictor, kernel))
+  for (const std::string& c : single_kernel_caveats(gpu, predictor, kernel, f))
     std::printf("note: %s\n", c.c_str());
   return 0;
 }

@@ -26,10 +26,10 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
                                           const std::vector<std::string>* transfers_used = nullptr);
 
 // One kernel's forecast: the GPU's caveats, its model's transfer when it is one, and the
-// kernel's own (kernel_caveats; a misaligned GEMM's, misaligned_gemm_caveat). What `tilecast
-// kernel` says, as text and as JSON.
+// kernel's own (kernel_caveats; a misaligned GEMM's, misaligned_gemm_caveat, where its floor set
+// the forecast `f`). What `tilecast kernel` says, as text and as JSON.
 std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
-                                               const Kernel& kernel);
+                                               const Kernel& kernel, const KernelForecast& f);
 
 // A spec no real GPU matches: an FP32 peak per SM per clock cycle far outside the 128-256 of
 // every real GPU, or more memory bandwidth per SM than any GPU has.

@@ -30,6 +30,9 @@ struct KernelForecast {
   // (the roofline predictor, or no bands built in).
   double band_low_ms = 0;
   double band_high_ms = 0;
+  // The library's narrow-load floor for a misaligned half-precision GEMM set latency_ms
+  // (kernel/library_profile.hpp): what its caveat says, only where it did.
+  bool misaligned_floor = false;
 };
 
 // How a kernel is launched, which decides the host's cost per launch: by PyTorch eager, one

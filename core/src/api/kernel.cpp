@@ -67,7 +67,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["tiles"] = f.tiles;
   j["waves"] = f.waves;
   j["utilization"] = f.utilization;
-  j["caveats"] = single_kernel_caveats(gpu, predictor, kernel);
+  j["caveats"] = single_kernel_caveats(gpu, predictor, kernel, f);
   return j.dump(2);
 }
 

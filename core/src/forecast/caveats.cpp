@@ -140,13 +140,13 @@ std::vector<std::string> transfer_caveats(const GpuSpec& gpu, DataType dtype,
 }
 
 std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor predictor,
-                                               const Kernel& kernel) {
+                                               const Kernel& kernel, const KernelForecast& f) {
   std::vector<std::string> transfers;
   if (predictor == Predictor::tilecast)
     if (std::string key = transfer_use_key(gpu, kernel); !key.empty()) transfers.push_back(key);
   std::vector<std::string> c = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
   for (std::string& k : kernel_caveats(gpu, kernel)) c.push_back(std::move(k));
-  if (predictor == Predictor::tilecast && library_profile_for(gpu).misaligned_gemm_class(kernel))
+  if (f.misaligned_floor)
     c.push_back(misaligned_gemm_caveat(
         gpu, {std::string(op_name(kernel.op)) + " " + dims_to_string(kernel)}));
   return c;

@@ -69,6 +69,7 @@ KernelForecast forecast_kernel(const GpuSpec& gpu, const Kernel& kernel, Predict
     if (floor_ms > f.latency_ms) {
       f.latency_ms = floor_ms;
       f.utilization = std::min(1.0, f.roofline_ms / (f.latency_ms - f.overhead_ms));
+      f.misaligned_floor = true;
     }
   }
   if (const ErrorBand* band =

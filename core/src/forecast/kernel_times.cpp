@@ -67,10 +67,9 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   } else if (p != Predictor::roofline) {
     if (std::string key = transfer_use_key(gpu_, k); !key.empty())
       transfers_.insert(std::move(key));
-    if (library_profile_for(gpu_).misaligned_gemm_class(k))
-      misaligned_.insert(std::string(op_name(k.op)) + " " + dims_to_string(k));
   }
   const KernelForecast f = forecast_kernel(gpu_, k, p, launch_);
+  if (f.misaligned_floor) misaligned_.insert(std::string(op_name(k.op)) + " " + dims_to_string(k));
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
   return cache_.emplace(k, TimedKernel{f.latency_ms - launch, launch}).first->second;
 }

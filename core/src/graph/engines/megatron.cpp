@@ -215,10 +215,11 @@ void moe_mlp(MegatronPass& p, Emitter& f, Emitter& g, const MegatronShape& m, co
 }  // namespace
 
 std::int64_t megatron_vocab_share(const MegatronShape& m, int tp) {
-  // --make-vocab-size-divisible-by's default; the TP factor Megatron multiplies it by, which
-  // moves each GPU's share by under 1 %, is left out
+  // Megatron pads the vocabulary to a multiple of --make-vocab-size-divisible-by (default 128)
+  // times the tensor-parallel size (megatron/training/tokenizer/tokenizer.py,
+  // _vocab_size_with_padding), so each GPU's share is a multiple of 128
   constexpr std::int64_t kMultiple = 128;
-  return ceil_div(ceil_div(m.vocab, kMultiple) * kMultiple, tp);
+  return ceil_div(m.vocab, kMultiple * tp) * kMultiple;
 }
 
 MegatronShape megatron_shape(const ModelConfig& model) {

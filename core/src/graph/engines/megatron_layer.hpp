@@ -71,9 +71,10 @@ struct MegatronShape {
 // supported.
 MegatronShape megatron_shape(const ModelConfig& model);
 // One GPU's share of the vocabulary Megatron-LM embeds and projects to: padded to a multiple of
-// 128 (--make-vocab-size-divisible-by; megatron/training/tokenizer, _vocab_size_with_padding),
-// so GPT-2's 50,257 runs as 50,304 and its logits GEMM stays aligned (kernel/library_profile.hpp),
-// then split over TP. Model FLOPs (tilecast/mfu.hpp) count the model's own vocabulary.
+// 128 x TP (--make-vocab-size-divisible-by times the tensor-parallel size; megatron/training/
+// tokenizer, _vocab_size_with_padding), so GPT-2's 50,257 runs as 50,304 on one GPU and 51,200
+// over TP 8, every share a multiple of 128 and its logits GEMM aligned
+// (kernel/library_profile.hpp). Model FLOPs (tilecast/mfu.hpp) count the model's own vocabulary.
 std::int64_t megatron_vocab_share(const MegatronShape& m, int tp);
 
 struct MegatronDims {

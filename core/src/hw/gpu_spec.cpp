@@ -16,6 +16,7 @@ using detail::has_field;
 using detail::integer_field;
 using detail::number_field;
 using detail::string_field;
+using detail::string_list_field;
 
 // Generous bounds: anything outside is a typo or a unit mix-up, not a GPU.
 constexpr double kMaxGflops = 1e7;  // 10 PFLOP/s
@@ -141,15 +142,7 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   g.id = string_field(j, "id", origin, false);
   g.name = string_field(j, "name", origin);
   if (g.name.empty()) throw Error(std::string(origin) + ": field 'name' is empty");
-  if (has_field(j, "aliases")) {
-    const auto& a = j.at("aliases");
-    if (!a.is_array()) throw Error(std::string(origin) + ": field 'aliases' must be an array");
-    for (const auto& s : a) {
-      if (!s.is_string())
-        throw Error(std::string(origin) + ": field 'aliases' must hold only strings");
-      g.aliases.push_back(s.get<std::string>());
-    }
-  }
+  g.aliases = string_list_field(j, "aliases", origin);
   g.vendor = string_field(j, "vendor", origin);
   check_vendor(g.vendor, origin, "vendor");
   g.architecture = string_field(j, "architecture", origin, false);

@@ -16,6 +16,7 @@ using detail::has_field;
 using detail::integer_field;
 using detail::number_field;
 using detail::string_field;
+using detail::string_list_field;
 
 constexpr EnumName<Topology> kTopologies[] = {
     {"nvswitch", Topology::kNvswitch},
@@ -70,13 +71,7 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
   s.id = string_field(j, "id", origin);
   s.name = string_field(j, "name", origin, false);
   if (s.name.empty()) s.name = s.id;
-  if (has_field(j, "aliases")) {
-    if (!j["aliases"].is_array()) throw Error(where + ": field 'aliases' must be an array");
-    for (const auto& a : j["aliases"]) {
-      if (!a.is_string()) throw Error(where + ": field 'aliases' must hold strings");
-      s.aliases.push_back(a.get<std::string>());
-    }
-  }
+  s.aliases = string_list_field(j, "aliases", origin);
   const std::string gpu = string_field(j, "gpu", origin);
   const GpuSpec* spec = lookup_gpu(gpu);
   s.gpu = spec ? spec->id : gpu;

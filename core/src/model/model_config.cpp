@@ -408,16 +408,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   if (m.name.empty()) m.name = detail::string_field(j, "_name_or_path", origin, false);
   if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));
   m.source = detail::string_field(j, "tilecast_source", origin, false);
-  if (detail::has_field(j, "tilecast_aliases")) {
-    const auto& a = j.at("tilecast_aliases");
-    if (!a.is_array())
-      throw Error(std::string(origin) + ": field 'tilecast_aliases' must be an array");
-    for (const auto& s : a) {
-      if (!s.is_string())
-        throw Error(std::string(origin) + ": field 'tilecast_aliases' must hold only strings");
-      m.aliases.push_back(s.get<std::string>());
-    }
-  }
+  for (std::string& a : detail::string_list_field(j, "tilecast_aliases", origin))
+    m.aliases.push_back(std::move(a));
   m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
   m.transformers_major = transformers_major(j, origin);
   check_unsupported(j, origin);

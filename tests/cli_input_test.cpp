@@ -71,6 +71,24 @@ TEST_SUITE("cli_input") {
     CHECK(int8.code != 0);
     CHECK(int8.output.find("--precision: allowed fp32, fp16, bf16") != std::string::npos);
   }
+
+  TEST_CASE("forecast --master-weights: the API reads the word; the text shows its step") {
+    const std::string base = "forecast --gpu h200 --model gpt2 --seq 64 --mode training";
+    const auto half = run_cli(base + " --precision bf16 --master-weights half");
+    const auto autocast = run_cli(base + " --precision bf16");
+    CHECK(half.code == 0);
+    CHECK(half.output != autocast.output);  // the pure-BF16 step, its memory included
+    CHECK(run_cli(base + " --master-weights fp32").code == 0);  // FP32: the word changes nothing
+    CHECK(run_cli(base + " --master-weights fp32").output == run_cli(base).output);
+    const auto bad = run_cli(base + " --precision bf16 --master-weights nope");
+    CHECK(bad.code != 0);
+    CHECK(bad.output.find("'nope' is not master weights; allowed: fp32, half") !=
+          std::string::npos);
+    const auto fp32_half = run_cli(base + " --master-weights half");
+    CHECK(fp32_half.code != 0);
+    CHECK(fp32_half.output.find("applies to mode training at precision fp16 or bf16") !=
+          std::string::npos);
+  }
   TEST_CASE("capacity takes serve's quantization flags: weights and KV cache reach the plan") {
     const std::string base =
         "capacity --model llama3-8b --gpu h100-sxm --qps 2 --slo-ttft-ms 800 --slo-tpot-ms 80 "

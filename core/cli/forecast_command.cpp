@@ -178,14 +178,8 @@ int run_forecast(const Args& args) {
   if (args.has("price-per-gpu-hour"))
     req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
   if (!finetune.is_null()) req["finetune"] = finetune;
-  if (args.has("master-weights")) {  // the API validates the word and where it applies
-    req["master_weights"] = args.get("master-weights");
-    try {
-      w.master_weights = parse_master_weights(args.get("master-weights"));
-    } catch (const Error& e) {
-      throw Error(std::string("--master-weights: ") + e.what());
-    }
-  }
+  // the API validates the word and where it applies; the text path reads it back from its answer
+  if (args.has("master-weights")) req["master_weights"] = args.get("master-weights");
   if (args.has("json")) {
     std::printf("%s\n", api::forecast_model(req.dump()).c_str());
     return 0;
@@ -194,6 +188,9 @@ int run_forecast(const Args& args) {
   if (w.training() || args.has("price-per-gpu-hour") || !finetune.is_null() ||
       args.has("master-weights"))
     answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
+  // (the answer names them for half-precision training steps only; FP32 otherwise)
+  if (const auto& load = answer["workload"]; load.contains("master_weights"))
+    w.master_weights = parse_master_weights(load["master_weights"].get<std::string>());
   nlohmann::ordered_json finetune_answer;  // the API's "finetune" object, when asked for
   if (!finetune.is_null()) {
     finetune_answer = answer["finetune"];

@@ -277,7 +277,10 @@ test('the deferred part: not loaded by single-GPU calls, loaded by the first sca
   fresh.listModels();
   fresh.listSystems();
   fresh.validateGpu(spec('a100-80gb-sxm'));
-  for (const c of MODEL_CASES.filter((c) => c.gpu !== 'mi300x' && c.gpu !== 'mi250-gcd')) fresh.forecastModel(c);
+  for (const text of Object.values(onDemandModels())) fresh.loadModel(text);
+  for (const c of MODEL_CASES) fresh.forecastModel(c); // NVIDIA and AMD, every learned model
+  fresh.forecastModel({ ...landing, gpu: 'mi300x', precision: 'bf16' });
+  fresh.forecastModel({ ...landing, precision: 'bf16', finetune: { method: 'qlora' } });
   fresh.forecastModel({ ...landing, precision: 'bf16', engine: 'compiled' });
   fresh.forecastModel({ ...landing, mode: 'decode', context: 512 });
   fresh.forecastKernel({ gpu: 'a100-80gb-sxm', op: 'linear', dims: [1, 4096, 4096, 4096] });

@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# clang + libclang-rt-dev (its sanitizer and libFuzzer runtimes): the fuzz smoke (scripts/fuzz.sh)
-debs=(cmake g++ make nlohmann-json3-dev doctest-dev emscripten node-acorn chromium gzip clang-format
-  clang libclang-rt-dev)
+# clang + libclang-rt-dev (its sanitizer and libFuzzer runtimes): the fuzz smoke (scripts/fuzz.sh);
+# binaryen (Emscripten's own dependency): wasm-opt and wasm-split, which scripts/split_wasm.mjs runs
+debs=(cmake g++ make nlohmann-json3-dev doctest-dev emscripten binaryen node-acorn chromium gzip
+  clang-format clang libclang-rt-dev)
 missing=()
 # Node may come from Debian or NodeSource (whose nodejs ships npm and conflicts with Debian's npm).
 command -v node >/dev/null 2>&1 || debs+=(nodejs)

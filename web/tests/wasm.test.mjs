@@ -293,13 +293,24 @@ test('the deferred part: not loaded by single-GPU calls, loaded by the first sca
 
   const lost = await mod.createTilecast({ locateFile: (file) => `file:///nonexistent/${file}` });
   assert.equal(lost.text.forecastModel(landing), fresh.text.forecastModel(landing));
-  assert.throws(
-    () => lost.forecastModel(parallel),
-    (e) =>
-      e instanceof mod.TilecastError &&
-      e.missingModule === 'deferred' &&
-      /deferred part .* could not be loaded/.test(e.message),
-  );
+  const serve = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 64, batch: 4, precision: 'bf16' };
+  const scaleOut = {
+    'several GPUs': () => lost.forecastModel(parallel),
+    megatron: () => lost.forecastModel({ ...parallel, engine: 'megatron', precision: 'bf16' }),
+    serving: () => lost.forecastServing(serve),
+    'serving under load': () => lost.forecastServing({ ...serve, batch: undefined, qps: 4, requests: 50 }),
+    plan: () => lost.planParallel({ model: 'gpt2-large', system: 'dgx-a100', global_batch: 32, seq: 1024 }),
+    collective: () => lost.forecastCollective({ system: 'dgx-a100', collective: 'all_reduce', bytes: 1024 }),
+  };
+  for (const [what, call] of Object.entries(scaleOut))
+    assert.throws(
+      call,
+      (e) =>
+        e instanceof mod.TilecastError &&
+        e.missingModule === 'deferred' &&
+        /deferred part .* could not be loaded/.test(e.message),
+      what,
+    );
   assert.equal(lost.deferredLoaded, false);
   assert.equal(lost.text.forecastModel(landing), fresh.text.forecastModel(landing), 'the instance keeps working');
 });

@@ -17,8 +17,10 @@ type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Tilecast {
   readonly version: string;
-  // Whether the deferred part is loaded (the first call reaching its code loads it).
+  // Whether the deferred part is loaded (the first call reaching its code loads it), and its URL
+  // (for a front end that fetches it ahead, e.g. to keep it for offline use).
   readonly deferredLoaded: boolean;
+  readonly deferredUrl: string;
   listGpus(): Answer<'listGpus'>;
   validateGpu(spec: Request): Answer<'validateGpu'>;
   forecastKernel(request: Request): Answer<'forecastKernel'>;

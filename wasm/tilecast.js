@@ -110,6 +110,8 @@ export async function createTilecast(options = {}) {
   for (const name of ONE_ARG) text[name] = (request) => run(() => m[name](requestText(request)));
   const tc = {
     version: m.version(),
+    // where the deferred part lives, for a front end that fetches it ahead (e.g. to keep it offline)
+    deferredUrl: new URL('./tilecast_wasm.deferred.wasm', import.meta.url).href,
     // whether the deferred part is in (for the tests and the benchmarks)
     get deferredLoaded() {
       return deferredLoaded;

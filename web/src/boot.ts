@@ -113,13 +113,18 @@ export async function boot(): Promise<void> {
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
-  // Fetch the accuracy report now so the page keeps working offline.
+  // Fetch the accuracy report and the forecaster's deferred part (several GPUs, serving, plans:
+  // tilecast.js loads it in a forecaster's thread on first need) now, after the first forecast,
+  // so the page keeps working offline.
   if (!link.embed)
     setTimeout(
       () =>
-        void loadReport()
-          .catch(() => undefined)
-          .finally(registerOffline),
+        void Promise.all([
+          loadReport().catch(() => undefined),
+          fetch(engine.deferredUrl)
+            .then((r) => r.arrayBuffer())
+            .catch(() => undefined),
+        ]).finally(registerOffline),
       0,
     );
 }

@@ -185,6 +185,7 @@ type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Engine {
   readonly version: string;
+  readonly deferredUrl: string; // the forecaster's deferred part (tilecast.js), fetched ahead for offline use
   listGpus(): Answer<'listGpus'>;
   validateGpu(spec: unknown): Answer<'validateGpu'>;
   listModels(): Answer<'listModels'>;
@@ -281,6 +282,7 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
     };
   const engine: Engine = {
     version: tc.version,
+    deferredUrl: tc.deferredUrl,
     listGpus: guard(() => tc.listGpus()),
     validateGpu: guard((spec) => tc.validateGpu(spec)),
     listModels: guard(() => tc.listModels()),

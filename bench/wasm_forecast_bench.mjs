@@ -25,7 +25,7 @@ for (const f of ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'tilecast.js', 'tile
   const gz = zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length;
   total += gz;
   if (!f.includes('deferred')) first += gz;
-  console.log(`  ${f.padEnd(27)} ${kb(gz).padStart(9)} gzipped${f.includes('deferred') ? ', fetched by the first call needing it' : ''}`);
+  console.log(`  ${f.padEnd(27)} ${kb(gz).padStart(9)} gzipped${f.includes('deferred') ? ', after the first forecast (the page) or by the first call needing it' : ''}`);
 }
 console.log(`  single-GPU forecasts need  ${kb(first).padStart(9)} gzipped (first forecast's target <= 300 KB with the page's JS)`);
 console.log(`  forecaster download        ${kb(total).padStart(9)} gzipped`);

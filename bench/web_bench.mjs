@@ -29,7 +29,7 @@ function files(dir) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 
-// the forecaster: its two parts (the deferred one fetched by the first call needing it) and its JS
+// the forecaster: its two parts (the deferred one fetched after the first forecast) and its JS
 const engineFiles = ['tilecast_wasm.wasm', 'tilecast_wasm.deferred.wasm', 'tilecast_wasm.mjs', 'tilecast.js'].map((f) =>
   path.join(DIST, 'tilecast', f),
 );

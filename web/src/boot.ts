@@ -4,7 +4,6 @@
 // instance answers the catalog lists and the pickers' checks (quick, synchronous); every
 // forecast runs on the forecaster's thread (worker_client.ts), started here at once.
 import { type App } from './app';
-import { loadReport } from './accuracy';
 import { byId, setText } from './dom';
 import { renderEmbed, showEmbedLoading } from './embed';
 import { errorMessage, loadEngine, type Engine } from './engine';
@@ -113,14 +112,14 @@ export async function boot(): Promise<void> {
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
-  // Fetch the accuracy report and the forecaster's deferred part (several GPUs, serving, plans:
+  // Fetch the accuracy page (its code and report) and the forecaster's deferred part (several GPUs, serving, plans:
   // tilecast.js loads it in a forecaster's thread on first need) now, after the first forecast,
   // so the page keeps working offline.
   if (!link.embed)
     setTimeout(
       () =>
         void Promise.all([
-          loadReport().catch(() => undefined),
+          import('./accuracy').then((m) => m.loadReport()).catch(() => undefined),
           fetch(engine.deferredUrl)
             .then((r) => r.arrayBuffer())
             .catch(() => undefined),

@@ -15,7 +15,6 @@ import {
 } from './app';
 import { renderCompareServing } from './compare_serve';
 import { TARGET_WORDS } from './finetune_view';
-import { renderAccuracy } from './accuracy';
 import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
@@ -412,7 +411,20 @@ function showView(app: App, view: View): void {
   setText(byId('share-link-label'), SHARE_LABEL[view]);
   document.querySelector('.layout')?.classList.toggle('wide', view === 'accuracy');
   if (view === 'sweep') byId<HTMLInputElement>('sweep-max').value = String(app.state.sweepMax);
-  if (view === 'accuracy') void renderAccuracy();
+  if (view === 'accuracy') showAccuracy();
+}
+
+// The accuracy page's code loads on its first showing (boot.ts fetches it after the first
+// forecast, for offline use): not in the first forecast's bytes.
+function showAccuracy(): void {
+  import('./accuracy').then(
+    (m) => m.renderAccuracy(),
+    (e: unknown) =>
+      setText(
+        byId('accuracy-status'),
+        `The accuracy page could not be loaded (${e instanceof Error ? e.message : String(e)}); reload the page to try again.`,
+      ),
+  );
 }
 
 // An error leaves the last forecast on screen, dimmed (see 'stale' in render).

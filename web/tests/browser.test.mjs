@@ -844,6 +844,27 @@ test('without the charts chunk the page says so and shows the numbers', async ()
   await ctx.close();
 });
 
+test("the accuracy page's code is not in the first forecast's bytes; without it the page says so", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const errors = [];
+  ctx.on('weberror', (e) => errors.push(e.error().message));
+  await ctx.route(/\/assets\/accuracy-[\w-]+\.js$/, (r) => r.abort());
+  const page = await ctx.newPage();
+  await open('?model=gpt2&seq=128', page);
+  assert.ok((await shown(page)).latency > 0);
+  await page.click('#tab-accuracy');
+  await page.waitForFunction(() =>
+    /could not be loaded/.test(document.getElementById('accuracy-status')?.textContent ?? ''),
+  );
+  assert.match(
+    await page.locator('#accuracy-status').textContent(),
+    /accuracy page could not be loaded .*reload the page/,
+  );
+  await page.waitForTimeout(200);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('embed notices and caveats fit the 250 px frame, the caveat in words', async () => {
   const page = await context.newPage();
   await page.setViewportSize({ width: 440, height: 250 });

@@ -63,6 +63,8 @@ Kernel make_kernel(Op op, const std::int64_t* dims, std::size_t count,
 Kernel parse_kernel(std::string_view op, std::string_view dims_csv,
                     DataType dtype = DataType::fp32);
 std::string dims_to_string(const Kernel& k);
+// "<op> <dims>", e.g. "linear 1,4096,50257,1280": how caveats name a kernel.
+std::string kernel_label(const Kernel& k);
 
 double kernel_flops(const Kernel& k);     // floating-point (int8: integer) operations
 double kernel_bytes(const Kernel& k);     // minimal DRAM traffic at the dtype's element size

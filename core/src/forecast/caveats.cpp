@@ -146,9 +146,7 @@ std::vector<std::string> single_kernel_caveats(const GpuSpec& gpu, Predictor pre
     if (std::string key = transfer_use_key(gpu, kernel); !key.empty()) transfers.push_back(key);
   std::vector<std::string> c = forecast_caveats(gpu, predictor, kernel.dtype, &transfers);
   for (std::string& k : kernel_caveats(gpu, kernel)) c.push_back(std::move(k));
-  if (f.misaligned_floor)
-    c.push_back(misaligned_gemm_caveat(
-        gpu, {std::string(op_name(kernel.op)) + " " + dims_to_string(kernel)}));
+  if (f.misaligned_floor) c.push_back(misaligned_gemm_caveat(gpu, {kernel_label(kernel)}));
   return c;
 }
 

@@ -69,7 +69,7 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
       transfers_.insert(std::move(key));
   }
   const KernelForecast f = forecast_kernel(gpu_, k, p, launch_);
-  if (f.misaligned_floor) misaligned_.insert(std::string(op_name(k.op)) + " " + dims_to_string(k));
+  if (f.misaligned_floor) misaligned_.insert(kernel_label(k));
   const double launch = std::clamp(f.overhead_ms, 0.0, f.latency_ms);
   return cache_.emplace(k, TimedKernel{f.latency_ms - launch, launch}).first->second;
 }

@@ -53,8 +53,8 @@ class KernelTimes {
   const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
   // "<model id> <type> <family>" of the kernels a transferred model forecast (sorted, unique).
   const std::set<std::string>& transfers_used() const { return transfers_; }
-  // Dims "B,M,N,K" of the GEMMs the library runs on its narrow-load kernels (their leading
-  // dimensions misaligned, kernel/library_profile.hpp), forecast at their measured slowdown.
+  // The GEMMs ("<op> B,M,N,K", kernel_label) whose forecast the library's narrow-load floor set
+  // (leading dimensions misaligned, kernel/library_profile.hpp): their measured slowdown.
   const std::set<std::string>& misaligned_gemms() const { return misaligned_; }
 
  private:

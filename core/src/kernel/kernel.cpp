@@ -94,6 +94,10 @@ std::string dims_to_string(const Kernel& k) {
   return s;
 }
 
+std::string kernel_label(const Kernel& k) {
+  return std::string(op_name(k.op)) + " " + dims_to_string(k);
+}
+
 double kernel_elements(const Kernel& k) { return family_of(k.op).elements(k); }
 double kernel_flops(const Kernel& k) { return family_of(k.op).flops(k); }
 double kernel_bytes(const Kernel& k) { return family_of(k.op).bytes(k); }

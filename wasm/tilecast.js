@@ -93,17 +93,19 @@ export async function createTilecast(options = {}) {
     if (!LOADER_NOTES.test(String(line))) printErr(line);
   };
   const m = await createTilecastModule(settings);
+  // A call during which the deferred part could not be loaded fails saying so, whatever the
+  // core made of the hook's exception (it may unwind to here or be caught as an internal error).
   const run = (call) => {
     deferredFailure = null;
-    let envelope;
+    let outcome;
     try {
-      envelope = call();
+      outcome = { envelope: call() };
     } catch (e) {
-      if (deferredFailure) throw new TilecastError(deferredFailure, undefined, 'deferred');
-      throw e;
+      outcome = { thrown: e };
     }
     if (deferredFailure) throw new TilecastError(deferredFailure, undefined, 'deferred');
-    return unwrap(envelope);
+    if ('thrown' in outcome) throw outcome.thrown;
+    return unwrap(outcome.envelope);
   };
   const text = {};
   for (const name of NO_ARG) text[name] = () => run(() => m[name]());

@@ -72,6 +72,11 @@ export function seqWords(f: { mode: string; seq: number }): string {
 
 const PRECISION_NAME: Record<string, string> = { fp32: 'FP32', bf16: 'BF16', fp16: 'FP16' };
 
+// A training step whose master weights are the half type (model.to(half)), as the core answered.
+function halfMasterWeights(f: AnyForecast): boolean {
+  return f.mode === 'training' && 'workload' in f && f.workload?.master_weights === 'half';
+}
+
 // The engine, precision and GPUs a forecast assumes, in words ("in PyTorch eager
 // mode, FP32 without TF32, on one GPU" for the default).
 export function settingText(f: AnyForecast): string {
@@ -82,7 +87,7 @@ export function settingText(f: AnyForecast): string {
   const precision =
     !f.precision || f.precision === 'fp32'
       ? 'FP32 without TF32'
-      : f.mode === 'training' && 'workload' in f && f.workload?.master_weights === 'half'
+      : halfMasterWeights(f)
         ? `${name} throughout (model.to(${f.precision}): every kernel, gradient and Adam state in ${name})`
         : f.mode === 'training'
           ? `${name} mixed precision (torch.autocast: ${name} GEMMs on tensor cores, the rest in FP32, FP32 master weights)`
@@ -101,8 +106,7 @@ export function embedSetting(f: AnyForecast): string {
   const engine = f.engine === 'compiled' ? 'torch.compile' : 'PyTorch eager';
   const name = PRECISION_NAME[f.precision] ?? 'FP32';
   const half = f.mode === 'training' && f.precision && f.precision !== 'fp32';
-  const pure = half && 'workload' in f && f.workload?.master_weights === 'half';
-  const precision = pure ? `${name} throughout` : half ? `${name} mixed precision` : name;
+  const precision = halfMasterWeights(f) ? `${name} throughout` : half ? `${name} mixed precision` : name;
   const p = f.parallel;
   const ft = f.finetune ? `, ${METHOD_NAME[f.finetune.method]} r${f.finetune.rank}` : '';
   return `${engine}, ${precision}, ${p ? `${p.gpus} GPUs (${p.dp}×${p.tp}×${p.pp})` : 'one GPU'}${ft}`;

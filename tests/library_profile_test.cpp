@@ -107,13 +107,28 @@ TEST_SUITE("library profile") {
         R"([{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})";
     CHECK(parse_library_profile(base + R"(, "misaligned_tensor_gemm": )" + good + "}", "lib.json")
               .misaligned_gemm_classes.size() == 1);
+    const std::string with_rows =
+        R"({"ops": ["linear", "bmm"], "min_rows": {"bmm": 8}, "types": ["bf16"], )"
+        R"("aligned_bytes": 16, "classes": )"
+        R"([{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})";
+    const LibraryProfile rows = parse_library_profile(
+        base + R"(, "misaligned_tensor_gemm": )" + with_rows + "}", "lib.json");
+    REQUIRE(rows.misaligned_gemm_min_rows.size() == 1);
+    CHECK(rows.misaligned_gemm_min_rows[0] == std::pair<Op, std::int64_t>(Op::bmm, 8));
     for (const char* bad :
          {R"({"ops": ["add"], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
           R"({"ops": [], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
           R"({"ops": ["linear"], "types": [7], "aligned_bytes": 16, "classes": []})",
           R"({"ops": ["linear"], "types": ["bf16"], "aligned_bytes": 16, "classes": []})",
           R"({"ops": ["linear"], "types": ["bf16"], "aligned_bytes": 16, "classes": )"
-          R"([{"max_align_bytes": 16, "compute_multiple": 10, "memory_multiple": 5}]})"})
+          R"([{"max_align_bytes": 16, "compute_multiple": 10, "memory_multiple": 5}]})",
+          // min_rows: an object of the rule's own ops, each at least one row
+          R"({"ops": ["linear"], "min_rows": {"bmm": 8}, "types": ["bf16"], "aligned_bytes": 16, )"
+          R"("classes": [{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})",
+          R"({"ops": ["bmm"], "min_rows": {"bmm": 0}, "types": ["bf16"], "aligned_bytes": 16, )"
+          R"("classes": [{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})",
+          R"({"ops": ["bmm"], "min_rows": [8], "types": ["bf16"], "aligned_bytes": 16, )"
+          R"("classes": [{"max_align_bytes": 2, "compute_multiple": 10, "memory_multiple": 5}]})"})
       CHECK_THROWS_WITH_AS(
           parse_library_profile(base + R"(, "misaligned_tensor_gemm": )" + bad + "}", "lib.json"),
           doctest::Contains("lib.json: misaligned_tensor_gemm"), Error);

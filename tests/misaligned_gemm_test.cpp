@@ -57,9 +57,9 @@ TEST_SUITE("misaligned_gemm") {
     const LibraryProfile& cuda = library_profile_for(h200);
     REQUIRE(cuda.misaligned_gemm_classes.size() == 2);
     // per class (its largest alignment): measured / roofline of the compute-bound and the
-    // memory-bound rows
-    std::map<std::int64_t, std::vector<double>> compute, memory;
-    for (const Op op : cuda.misaligned_gemm_ops) {
+    // memory-bound rows of one op
+    using Ratios = std::map<std::int64_t, std::vector<double>>;
+    auto ratios = [&](Op op, Ratios& compute, Ratios& memory) {
       const std::string path = run + "/kernels-bf16/" + std::string(op_name(op)) + ".csv";
       for (const MeasuredKernel& m :
            parse_kernel_csv(test::read_file(path), path, kernel_csv_dtype_from_path(path))) {
@@ -70,7 +70,10 @@ TEST_SUITE("misaligned_gemm") {
         (t.compute_ms >= t.memory_ms ? compute : memory)[c->max_align_bytes].push_back(
             m.latency_ms / roofline_ms);
       }
-    }
+    };
+    // the multiples: the linear rows'
+    Ratios compute, memory;
+    ratios(Op::linear, compute, memory);
     auto rounded = [](double v) { return std::round(v * 100) / 100; };
     for (const auto& c : cuda.misaligned_gemm_classes) {
       INFO("alignment up to " << c.max_align_bytes << " bytes: "
@@ -80,6 +83,17 @@ TEST_SUITE("misaligned_gemm") {
       REQUIRE(memory[c.max_align_bytes].size() >= 8);
       CHECK(rounded(median(compute[c.max_align_bytes])) == doctest::Approx(c.compute_multiple));
       CHECK(rounded(median(memory[c.max_align_bytes])) == doctest::Approx(c.memory_multiple));
+    }
+    // the bmm rows, not used for them, agree within 10 % (all memory-bound): why a bmm takes them
+    Ratios bmm_compute, bmm_memory;
+    ratios(Op::bmm, bmm_compute, bmm_memory);
+    CHECK(bmm_compute.empty());
+    for (const auto& c : cuda.misaligned_gemm_classes) {
+      INFO("bmm, alignment up to "
+           << c.max_align_bytes << " bytes: " << bmm_memory[c.max_align_bytes].size() << " rows");
+      REQUIRE(bmm_memory[c.max_align_bytes].size() >= 8);
+      CHECK(median(bmm_memory[c.max_align_bytes]) / c.memory_multiple ==
+            doctest::Approx(1).epsilon(0.10));
     }
   }
 
@@ -118,8 +132,16 @@ TEST_SUITE("misaligned_gemm") {
     CHECK_FALSE(cuda.misaligned_gemm_class(gemm(Op::linear, 4096, 50257, 1280, DataType::fp32)));
     CHECK_FALSE(cuda.misaligned_gemm_class(gemm(Op::linear, 4096, 50257, 1280, DataType::fp8)));
     CHECK_FALSE(library_profile_for(find_gpu("mi300x")).misaligned_gemm_class(lm_head));
-    // a bmm's layout is not in its dims (attention multiplies transposed views): no rule
+    // a bmm from the fewest rows measured misaligned (8): an eager prefill's attention at an odd
+    // length takes the floor, a decode step's one query row per head does not
+    Kernel scores = gemm(Op::bmm, 1023, 1023, 128, DataType::bf16);
+    scores.dims[0] = 32;  // batch x heads
+    CHECK(cuda.misaligned_gemm_class(scores) == &cuda.misaligned_gemm_classes[0]);
+    CHECK(forecast_kernel(h200, scores).misaligned_floor);
+    CHECK(cuda.misaligned_gemm_class(gemm(Op::bmm, 8, 1023, 128, DataType::bf16)));
+    CHECK_FALSE(cuda.misaligned_gemm_class(gemm(Op::bmm, 7, 1023, 128, DataType::bf16)));
     CHECK_FALSE(cuda.misaligned_gemm_class(gemm(Op::bmm, 1, 1023, 128, DataType::bf16)));
+    CHECK(cuda.misaligned_gemm_class(gemm(Op::linear, 1, 50257, 1280, DataType::bf16)));
   }
 
   TEST_CASE("eager GPT-2 names its misaligned logits GEMMs; the padding engines have none") {

@@ -65,7 +65,8 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
   if (detail::has_field(j, "misaligned_tensor_gemm")) {
     const std::string o = std::string(origin) + ": misaligned_tensor_gemm";
     const nlohmann::json& m = j.at("misaligned_tensor_gemm");
-    if (!m.is_object()) throw Error(o + " must be an object {ops, types, aligned_bytes, classes}");
+    if (!m.is_object())
+      throw Error(o + " must be an object {ops, types, aligned_bytes, min_rows, classes}");
     const std::vector<std::string> ops = detail::string_list_field(m, "ops", o);
     const std::vector<std::string> types = detail::string_list_field(m, "types", o);
     if (ops.empty() || types.empty())
@@ -79,6 +80,19 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
     }
     for (const std::string& t : types) p.misaligned_gemm_types.push_back(parse_dtype(t));
     p.misaligned_gemm_aligned_bytes = integer_field(m, "aligned_bytes", o, 2, 256);
+    if (detail::has_field(m, "min_rows")) {
+      const nlohmann::json& rows = m.at("min_rows");
+      if (!rows.is_object())
+        throw Error(o + ".min_rows must be an object {op: rows}, e.g. {\"bmm\": 8}");
+      for (const auto& [name, value] : rows.items()) {
+        const Op op = parse_op(name);
+        if (std::find(p.misaligned_gemm_ops.begin(), p.misaligned_gemm_ops.end(), op) ==
+            p.misaligned_gemm_ops.end())
+          throw Error(o + ".min_rows: '" + name + "' is not one of its ops");
+        p.misaligned_gemm_min_rows.emplace_back(
+            op, integer_field(rows, name, o + ".min_rows", 1, std::int64_t(1) << 30));
+      }
+    }
     const nlohmann::json& classes = m.contains("classes") ? m.at("classes") : nlohmann::json();
     if (!classes.is_array() || classes.empty())
       throw Error(o +
@@ -115,6 +129,8 @@ const LibraryProfile::MisalignedGemmClass* LibraryProfile::misaligned_gemm_class
       std::find(misaligned_gemm_types.begin(), misaligned_gemm_types.end(), k.dtype) ==
           misaligned_gemm_types.end())
     return nullptr;
+  for (const auto& [op, rows] : misaligned_gemm_min_rows)
+    if (op == k.op && k.dims[1] < rows) return nullptr;
   const std::int64_t align = gemm_alignment_bytes(k);
   if (align <= 0 || align >= misaligned_gemm_aligned_bytes) return nullptr;
   for (const MisalignedGemmClass& c : misaligned_gemm_classes)

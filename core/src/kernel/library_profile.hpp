@@ -58,9 +58,9 @@ struct LibraryProfile {
   // Tensor-core GEMMs of these ops and types whose operands' leading dimensions (K and N) are
   // not a multiple of `misaligned_gemm_aligned_bytes`: the library runs older kernels with narrow
   // loads (cuBLAS's cutlass_75/cutlass_80 "align1"/"align2" ones), which take at least measured
-  // multiples of the roofline's compute and memory times, per class of alignment (ascending).
-  // Empty: no such rule. (A linear's layout is fixed by its dims; a bmm's is not: attention
-  // multiplies transposed views.)
+  // multiples of the roofline's compute and memory times, per class of alignment (ascending);
+  // an op in `misaligned_gemm_min_rows` from that many rows (M) up, the fewest its measurements
+  // had (a decode step's one-row attention bmm is outside them). Empty: no such rule.
   struct MisalignedGemmClass {
     std::int64_t max_align_bytes = 0;  // the class: alignments up to this many bytes
     double compute_multiple = 1;       // of the FLOPs at the tensor peak
@@ -69,6 +69,7 @@ struct LibraryProfile {
   std::vector<Op> misaligned_gemm_ops;
   std::vector<DataType> misaligned_gemm_types;
   std::int64_t misaligned_gemm_aligned_bytes = 0;
+  std::vector<std::pair<Op, std::int64_t>> misaligned_gemm_min_rows;
   std::vector<MisalignedGemmClass> misaligned_gemm_classes;
 
   // The generation of `architecture`, or "" when the profile does not name one.
@@ -76,7 +77,7 @@ struct LibraryProfile {
   // Whether that generation is an assumption (gemm_kernel_generation_assumed_for).
   bool gemm_kernel_generation_assumed(std::string_view architecture) const;
   // The class of a misaligned GEMM (above), or null when the rule does not apply (another op or
-  // type, aligned, or no rule).
+  // type, fewer rows, aligned, or no rule).
   const MisalignedGemmClass* misaligned_gemm_class(const Kernel& k) const;
 };
 

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "test_paths.hpp"
+#include "tilecast/gpu_spec.hpp"
+#include "tilecast/kernel_csv.hpp"
 #include "tilecast/kernel_eval.hpp"
 
 using namespace tilecast;
@@ -35,6 +37,15 @@ struct KernelGap {
 const KernelGap kKnownKernelGaps[] = {
 #include "kernel_accuracy_gaps.inc"
 };
+
+// The H200's own BF16 kernels (data/measured/h200/bf16-seed0, never trained on), issue 29's
+// targets: GEMMs <= 12 %, the rest <= 15 % MAPE. powu meets its target and is held to it; every
+// other op misses today and is held to today's error x 1.05 + 0.5 (tilecast eval-kernels on that
+// run, 3 Dec 2026), so a regression fails and a gain can lower its ceiling.
+const std::map<std::string, double> kH200Bf16Ceilings = {
+    {"add", 18.7},  {"addu", 23.9},   {"bmm", 34.3},  {"div", 19.3},     {"divu", 25.8},
+    {"gelu", 40.5}, {"linear", 33.6}, {"ln", 28.0},   {"mul", 20.7},     {"mulu", 25.0},
+    {"pow", 24.5},  {"powu", 15.0},   {"relu", 23.1}, {"softmax", 27.4}, {"tanh", 20.7}};
 
 double ceiling_for(const std::string& gpu, const std::string& group, double target) {
   for (const KernelGap& g : kKnownKernelGaps)
@@ -77,6 +88,28 @@ TEST_SUITE("kernel_accuracy") {
       INFO(kUnseenGpu, " ", fam, ": ", mape, "% (roofline ", f.roofline_mape_pct / double(f.n),
            "%)");
       CHECK(mape <= ceiling_for(kUnseenGpu, fam, kUnseenTargets.at(fam)));
+    }
+  }
+
+  TEST_CASE("the H200's BF16 kernels (never trained on): every op at or below its ceiling") {
+    const std::string run = test::repo_dir() + "/data/measured/h200/bf16-seed0";
+    std::map<std::string, GpuSpec> devices;
+    for (const std::string& f : test::files_in(run + "/devices", ".json")) {
+      const GpuSpec g = parse_gpu_spec(test::read_file(f), f);
+      devices.emplace(g.name, g);
+    }
+    std::vector<MeasuredKernel> rows;
+    for (const std::string& path : test::files_in(run + "/kernels-bf16", ".csv")) {
+      auto part = parse_kernel_csv(test::read_file(path), path, kernel_csv_dtype_from_path(path));
+      rows.insert(rows.end(), part.begin(), part.end());
+    }
+    const EvalReport rep = evaluate_kernels(rows, devices, Predictor::tilecast);
+    REQUIRE(rep.groups.size() == kH200Bf16Ceilings.size());
+    for (const EvalGroup& g : rep.groups) {
+      INFO(g.op << ": " << g.mape_pct << " % over " << g.n << " kernels");
+      REQUIRE(kH200Bf16Ceilings.count(g.op) == 1);
+      CHECK(g.mape_pct <= kH200Bf16Ceilings.at(g.op));
+      CHECK(g.mape_pct < g.roofline_mape_pct);
     }
   }
 }

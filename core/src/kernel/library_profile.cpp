@@ -84,7 +84,8 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
       const nlohmann::json& rows = m.at("min_rows");
       if (!rows.is_object())
         throw Error(o + ".min_rows must be an object {op: rows}, e.g. {\"bmm\": 8}");
-      for (const auto& [name, value] : rows.items()) {
+      for (const auto& row : rows.items()) {
+        const std::string& name = row.key();
         const Op op = parse_op(name);
         if (std::find(p.misaligned_gemm_ops.begin(), p.misaligned_gemm_ops.end(), op) ==
             p.misaligned_gemm_ops.end())

@@ -408,8 +408,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   if (m.name.empty()) m.name = detail::string_field(j, "_name_or_path", origin, false);
   if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));
   m.source = detail::string_field(j, "tilecast_source", origin, false);
-  for (std::string& a : detail::string_list_field(j, "tilecast_aliases", origin))
-    m.aliases.push_back(std::move(a));
+  m.aliases = detail::string_list_field(j, "tilecast_aliases", origin);
   m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
   m.transformers_major = transformers_major(j, origin);
   check_unsupported(j, origin);

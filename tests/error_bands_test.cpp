@@ -12,6 +12,7 @@
 #include "test_paths.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -91,11 +92,14 @@ TEST_SUITE("error-bands") {
     CHECK(roof.band_high_ms == 0);
   }
 
-  TEST_CASE("forecasts in another precision than the bands' residuals carry none") {
+  TEST_CASE("another precision: kernels carry no band, whole models the FP32 band by transfer") {
     REQUIRE(kBandPrecision == DataType::fp32);
+    CHECK(!model_band_transferred(DataType::fp32));
+    const ErrorBands& bands = embedded_error_bands();
     const GpuSpec gpu = find_gpu("a100-80gb-sxm");
     for (DataType t : {DataType::fp16, DataType::bf16}) {
       CAPTURE(dtype_name(t));
+      CHECK(model_band_transferred(t));
       for (const char* op : {"linear", "add"}) {
         const Kernel k =
             parse_kernel(op, op == std::string("add") ? "1,4096" : "1,4096,4096,4096", t);
@@ -104,11 +108,26 @@ TEST_SUITE("error-bands") {
         CHECK(f.band_low_ms == 0);
         CHECK(f.band_high_ms == 0);
       }
-      Workload w = make_workload(Mode::inference, 4, 512);
-      w.dtype = t;
-      const ModelForecast m = forecast_model(gpu, find_model("gpt2"), w, Predictor::tilecast);
-      CHECK(m.band_high_ms == 0);
+      for (Mode mode : {Mode::inference, Mode::training, Mode::decode}) {
+        Workload w = make_workload(mode, 4, 512, mode == Mode::decode ? 512 : 0);
+        w.dtype = t;
+        const ModelForecast m = forecast_model(gpu, find_model("gpt2"), w, Predictor::tilecast);
+        const ErrorBand* band = bands.model_band(mode);
+        REQUIRE(band != nullptr);
+        CHECK(m.band_low_ms == doctest::Approx(m.latency_ms * band->low));
+        CHECK(m.band_high_ms == doctest::Approx(m.latency_ms * band->high));
+        CHECK(forecast_model(gpu, find_model("gpt2"), w, Predictor::roofline).band_high_ms == 0);
+      }
     }
+    // the response says the band is carried over, in the forecast's own precision's words
+    const auto j = nlohmann::json::parse(api::forecast_model(
+        R"({"gpu":"h100-sxm","model":"gpt2","batch":2,"seq":256,"precision":"bf16"})"));
+    CHECK(j.at("band_high_ms").get<double>() > j.at("latency_ms").get<double>());
+    bool said = false;
+    for (const auto& c : j.at("caveats"))
+      said = said || c.get<std::string>() == transferred_band_caveat(DataType::bf16);
+    CHECK(said);
+    CHECK(transferred_band_caveat(DataType::bf16).find("bf16") != std::string::npos);
   }
 
   TEST_CASE("JSON: band_low_ms / band_high_ms on kernel and model forecasts and eval-e2e cases") {

@@ -13,7 +13,7 @@ export type GpuList = GpuSpec[];
 export type Precision = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 export type Predictor = 'tilecast' | 'roofline';
 /**
- * One end of the 80% band in ms; null for the roofline predictor (docs/generalization.md).
+ * One end of the 80% band in ms; null for the roofline predictor, and for a kernel in another precision than FP32 (docs/generalization.md, Other precisions).
  */
 export type BandMs = number | null;
 /**
@@ -892,6 +892,10 @@ export interface ServingForecast {
    * generated tokens per second during decode, whole batch
    */
   tokens_per_s: number;
+  /**
+   * the 80% band as multipliers of every latency above (prefill_ms, decode_ms_per_token, decode_ms_at, decode_total_ms, total_ms; tokens_per_s divides by them): the whole-model inference band, carried over from FP32 in another precision (docs/generalization.md, 'Other precisions'); null for the roofline predictor
+   */
+  band: BandMultipliers | null;
   comm_ms: number;
   /**
    * how the all-reduces were forecast (tp above 1 only)
@@ -912,6 +916,13 @@ export interface ServingForecast {
   max_context: number;
   caveats: Caveats;
   cost?: Cost;
+}
+/**
+ * An 80% band as multipliers of a forecast latency: measured / forecast at the 10th (low) and 90th (high) percentiles.
+ */
+export interface BandMultipliers {
+  low: number;
+  high: number;
 }
 export interface ServingMemory {
   weights_gb: number;

@@ -116,6 +116,9 @@ int run_serve(const Args& args) {
   for (const auto& [context, ms] : f.decode_ms_at)
     std::printf("    at %8lld cached tokens     %10.3f ms\n", static_cast<long long>(context), ms);
   std::printf("  request latency               %10.3f ms\n", f.total_ms);
+  if (f.band)
+    std::printf("  80%% band                      x%.2f-%.2f of each time above\n", f.band->low,
+                f.band->high);
   std::printf("  throughput                    %10.0f generated tokens/s\n", f.tokens_per_s);
   if (r.tp > 1) std::printf("  of which all-reduces          %10.3f ms\n", f.comm_ms);
   if (args.has("price-per-gpu-hour")) {  // the API's cost (api/cost.cpp), one definition

@@ -159,15 +159,36 @@ const labelFiles = (run) => {
         .map((f) => [d, f]),
     );
 };
-// The BF16 labels `tilecast forecast --precision bf16` forecast (scripts/accuracy_report.sh):
-// one summary row per mode, as eval-e2e gives for FP32 labels.
-function bf16Labels(run) {
-  const cases = labelFiles(run).flatMap(([d, f]) => {
+// Whole-model cases inside their forecast's 80% band, of those with one ({inside, banded}).
+const bandCoverage = (cases) => {
+  const banded = cases.filter((c) => c.band_low_ms != null && c.band_high_ms != null);
+  return {
+    labels_banded: banded.length,
+    labels_inside_band: banded.filter((c) => c.band_low_ms <= c.measured_ms && c.measured_ms <= c.band_high_ms).length,
+  };
+};
+// The BF16 labels `tilecast forecast --precision bf16` forecast (scripts/accuracy_report.sh),
+// as eval-e2e's cases have them (measured_ms and the forecast's band).
+const bf16Cases = (run) =>
+  labelFiles(run).flatMap(([d, f]) => {
     const forecast = inWorkIf(`h200/${run}/labels/${f}`);
     if (!forecast) return [];
     const measured = readJson(path.join(REPO, H200, run, 'labels', d, f)).e2e_latency;
-    return [{ mode: forecast.mode, measured, tilecast: forecast.latency_ms, roofline: forecast.roofline_latency_ms }];
+    return [
+      {
+        mode: forecast.mode,
+        measured,
+        measured_ms: measured,
+        tilecast: forecast.latency_ms,
+        roofline: forecast.roofline_latency_ms,
+        band_low_ms: forecast.band_low_ms,
+        band_high_ms: forecast.band_high_ms,
+      },
+    ];
   });
+// One summary row per mode, as eval-e2e gives for FP32 labels.
+function bf16Labels(run) {
+  const cases = bf16Cases(run);
   const err = (v, m) => (100 * Math.abs(v - m)) / m;
   return [...new Set(cases.map((c) => c.mode))].map((mode) => {
     const rows = cases.filter((c) => c.mode === mode);
@@ -201,6 +222,7 @@ const fp32Run = (run) => {
     kernels_not_evaluated: [],
     e2e: e2eSummary(e2e.summary, 'fp32'),
     labels_not_evaluated: labelFiles(run).length - evaluated,
+    ...bandCoverage(e2e.cases ?? []),
   };
 };
 const csvRows = (file) => fs.readFileSync(file, 'utf8').trim().split('\n').length - 1;
@@ -246,6 +268,7 @@ const bf16Run = (run) => {
     kernels_not_evaluated: missing,
     e2e,
     labels_not_evaluated: labelFiles(run).length - labelsRun,
+    ...bandCoverage(bf16Cases(run)),
   };
 };
 const h200Section = {

@@ -193,6 +193,13 @@ function h200Section(s: Report['h200']): HTMLElement {
       notes.push(note(`${run.run}: ${k.n} ${opName(k.op)} kernels not evaluated (${k.why}).`));
     if (run.labels_not_evaluated)
       notes.push(note(`${run.run}: ${run.labels_not_evaluated} whole-model labels not evaluated (see Protocol).`));
+    if (run.labels_banded)
+      notes.push(
+        note(
+          `${run.run}: ${run.labels_inside_band} of ${run.labels_banded} whole-model measurements inside the forecast's 80% band` +
+            (run.precision === 'fp32' ? '.' : ` (the FP32 band carried over to ${run.precision.toUpperCase()}).`),
+        ),
+      );
     details.push(
       h(
         'details',

@@ -109,6 +109,9 @@ export const REPORT_SHAPE = /** @type {const} */ ({
         kernels_not_evaluated: [{ op: 'string', n: 'number', why: 'string' }],
         e2e: [E2E_SUMMARY],
         labels_not_evaluated: 'number',
+        // whole-model labels inside their forecast's 80% band, of those forecast with one
+        labels_banded: 'number',
+        labels_inside_band: 'number',
       },
     ],
   },

@@ -60,6 +60,11 @@ function renderMemory(f: ServingForecast): void {
   );
 }
 
+// "80% band 80–141 ms · " for one of the forecast's latencies ('' without a band: the roofline).
+function bandWords(f: ServingForecast, ms: number): string {
+  return f.band ? `80% band ${fmtMs(ms * f.band.low)}–${fmtMs(ms * f.band.high)} · ` : '';
+}
+
 export function renderServe(f: ServingForecast): void {
   const body = byId('serve-body');
   body.hidden = false;
@@ -72,10 +77,13 @@ export function renderServe(f: ServingForecast): void {
   );
   showServeFigures('', f);
   showFooting(byId('serve-footing'), footing(f));
-  setText(byId('ttft-sub'), `prefill of ${f.batch} × ${f.prompt} tokens; whole request ${fmtMs(f.total_ms)}`);
+  setText(
+    byId('ttft-sub'),
+    `${bandWords(f, f.prefill_ms)}prefill of ${f.batch} × ${f.prompt} tokens; whole request ${fmtMs(f.total_ms)}`,
+  );
   setText(
     byId('tpot-sub'),
-    `mean decode step over ${f.output - 1} steps${f.comm_ms > 0 ? `; all-reduces ${fmtMs(f.comm_ms)} per request` : ''}`,
+    `${bandWords(f, f.decode_ms_per_token)}mean decode step over ${f.output - 1} steps${f.comm_ms > 0 ? `; all-reduces ${fmtMs(f.comm_ms)} per request` : ''}`,
   );
   setText(
     byId('serve-tokens-sub'),

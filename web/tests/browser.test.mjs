@@ -943,6 +943,11 @@ test("the serve view shows the WASM API's TTFT, TPOT, tokens/s and memory for th
     new RegExp(`largest batch that fits .*: ${f.max_batch}`),
   );
   assert.match(await page.locator('#serve-caveats').textContent(), /optimised serving engine/);
+  // The 80% band beside TTFT and TPOT: the response's multipliers of each (BF16: carried over).
+  assert.ok(f.band && f.band.low < 1 && 1 < f.band.high);
+  assert.match(await page.locator('#ttft-sub').textContent(), /^80% band [\d.,]+ m?s–[\d.,]+ m?s · prefill/);
+  assert.match(await page.locator('#tpot-sub').textContent(), /^80% band [\d.,]+ m?s–[\d.,]+ m?s · mean decode/);
+  assert.match(await page.locator('#serve-caveats').textContent(), /carried over to bf16/);
   // Changing the precision, engine and batch follows the API.
   let n = await forecasts(page);
   await page.selectOption('#precision', 'fp16');

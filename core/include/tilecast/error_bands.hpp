@@ -18,9 +18,13 @@
 namespace tilecast {
 
 // The precision the bands' residuals were measured in (the protocol's FP32 kernels and whole
-// models): a forecast in another precision carries no band, its error never having been
-// evaluated this way (kernel and whole-model forecasts alike).
+// models). A kernel forecast in another precision carries no band: the FP32 kernel bands hold
+// under half of the H200's BF16 kernels (docs/generalization.md, "Other precisions"). A
+// whole-model or serving forecast in another precision carries the FP32 whole-model band by
+// transfer, checked there against BF16 whole models and published FP16/BF16/FP8 serving runs.
 inline constexpr DataType kBandPrecision = DataType::fp32;
+// Whether a whole-model band in `dtype` is the FP32 one carried over (the caveats say so).
+inline constexpr bool model_band_transferred(DataType dtype) { return dtype != kBandPrecision; }
 
 struct ErrorBand {
   double low = 1;      // measured / forecast at the 10th percentile

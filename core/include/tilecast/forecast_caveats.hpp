@@ -49,6 +49,9 @@ std::string misaligned_gemm_caveat(const GpuSpec& gpu, const std::vector<std::st
 // replays' fallback, forecast/kernel_times.hpp). At FP32 only the latter.
 std::vector<std::string> precision_caveats(const Workload& w,
                                            const std::vector<std::string>& roofline_ops);
+// The band of a whole-model or serving forecast in a precision other than the bands' own
+// (tilecast/error_bands.hpp, model_band_transferred): where it comes from and how it was checked.
+std::string transferred_band_caveat(DataType dtype);
 // The ops no learned model covers, forecast by the roofline (empty when there are none).
 std::vector<std::string> roofline_caveats(DataType dtype,
                                           const std::vector<std::string>& roofline_ops);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilecast/error_bands.hpp"
 #include "tilecast/footing.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_forecast.hpp"
@@ -78,6 +79,10 @@ struct ServingForecast {
   std::int64_t max_context = 0;        // tokens per sequence at the request's batch
   std::string comm_model;              // how the all-reduces were forecast (empty at tp 1)
   Footing footing = Footing::learned;  // what the forecast stands on (tilecast/footing.hpp)
+  // The 80% band as multipliers of every latency above (prefill, each decode step, the
+  // request): the whole-model inference band (tilecast/error_bands.hpp); none for the roofline
+  // predictor or a build without bands.
+  std::optional<ErrorBand> band;
   std::vector<std::string> caveats;
 };
 

@@ -269,6 +269,16 @@ std::vector<std::string> roofline_caveats(DataType dtype,
           ": those kernels are forecast by the roofline (a lower bound)."};
 }
 
+std::string transferred_band_caveat(DataType dtype) {
+  const std::string t(dtype_name(dtype));
+  return "80% band: the FP32 whole-model band (fitted on FP32 forecasts of GPU architectures "
+         "left out of training) carried over to " +
+         t + " unchanged, an assumption: too few " + t +
+         " whole models were measured to fit one; checked against the H200's BF16 whole models "
+         "and published FP16, BF16 and FP8 serving runs (docs/generalization.md, \"Other "
+         "precisions\").";
+}
+
 std::vector<std::string> precision_caveats(const Workload& w,
                                            const std::vector<std::string>& roofline_ops) {
   if (w.dtype == DataType::fp32) return roofline_caveats(w.dtype, roofline_ops);
@@ -293,10 +303,6 @@ std::vector<std::string> precision_caveats(const Workload& w,
   else
     c.push_back("Precision: " + t + " weights and activations; every kernel in " + t + ".");
   for (std::string& r : roofline_caveats(w.dtype, roofline_ops)) c.push_back(std::move(r));
-  c.push_back(
-      "No 80% band: the bands are fitted on FP32 forecasts' residuals across architectures; "
-      "half-precision whole models were measured on one GPU only (the H200's BF16 labels: "
-      "docs/mixed-precision.md), too few to fit one.");
   return c;
 }
 

@@ -112,8 +112,8 @@ ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, c
   const double seconds = f.latency_ms / 1000;
   f.samples_per_s = double(w.batch) / seconds;
   f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
-  // the bands are FP32 residuals: none for a half-precision forecast (never evaluated)
-  if (predictor == Predictor::tilecast && w.dtype == kBandPrecision)
+  // FP32 residuals; another precision takes them by transfer (tilecast/error_bands.hpp)
+  if (predictor == Predictor::tilecast)
     if (const ErrorBand* band = embedded_error_bands().model_band(w.mode)) {
       f.band_low_ms = f.latency_ms * band->low;
       f.band_high_ms = f.latency_ms * band->high;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tilecast/error.hpp"
+#include "tilecast/error_bands.hpp"
 #include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/mfu.hpp"
@@ -108,6 +109,8 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
         "norm, softmax and copy kernels is one generated kernel forecast as its largest member "
         "scaled by the run's external traffic; GEMMs stay library kernels (docs/fusion.md).");
   for (std::string& c : precision_caveats(w, f.roofline_fallbacks)) caveats.push_back(std::move(c));
+  if (f.band_high_ms > 0 && model_band_transferred(w.dtype))
+    caveats.push_back(transferred_band_caveat(w.dtype));
   if (!f.misaligned_gemms.empty())
     caveats.push_back(misaligned_gemm_caveat(gpu, f.misaligned_gemms));
   j["caveats"] = caveats;

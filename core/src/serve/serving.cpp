@@ -113,6 +113,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   f.comm_ms = prefill_comm + double(steps) * step_comm;
   if (!std::isfinite(f.total_ms) || f.total_ms <= 0)
     throw Error("the serving forecast is not finite: the request is too large for this model");
+  if (r.predictor == Predictor::tilecast)
+    if (const ErrorBand* band = embedded_error_bands().model_band(Mode::inference)) f.band = *band;
 
   // memory
   const double params =
@@ -184,6 +186,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 std::to_string(r.batch) + " is " + std::to_string(f.max_context) +
                 " tokens). The times are forecast as if it did.");
   for (auto& w : forecast_caveats(gpu, r.predictor, r.dtype, &transfers)) c.push_back(std::move(w));
+  if (f.band && model_band_transferred(r.dtype)) c.push_back(transferred_band_caveat(r.dtype));
   return f;
 }
 

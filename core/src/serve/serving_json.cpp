@@ -35,6 +35,9 @@ nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const M
   j["decode_total_ms"] = f.decode_total_ms;
   j["total_ms"] = f.total_ms;
   j["tokens_per_s"] = f.tokens_per_s;
+  // the 80% band, multipliers of every latency above; null for the roofline predictor
+  j["band"] = f.band ? nlohmann::ordered_json{{"low", f.band->low}, {"high", f.band->high}}
+                     : nlohmann::ordered_json(nullptr);
   j["comm_ms"] = f.comm_ms;
   if (!f.comm_model.empty()) j["comm_model"] = f.comm_model;
   j["kv_cache_bytes_per_token"] = f.kv_cache_bytes_per_token;

@@ -355,6 +355,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype, &transfers)) c.push_back(std::move(w));
+  c.push_back(
+      "No 80% band: the whole-model band (a static serve's) describes one pass; under load an "
+      "error in every step's time also moves the queue, and no band of percentiles was fitted. "
+      "Loaded runs are checked against published ones instead (docs/serving-checks.md).");
   return f;
 }
 

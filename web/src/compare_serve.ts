@@ -83,6 +83,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
         ...[
           'GPU',
           'Time to first token',
+          'its 80% band',
           'Time per token',
           'Tokens/s',
           'Memory',
@@ -105,10 +106,17 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
           'data-ttft': f ? String(f.prefill_ms) : '',
           'data-tpot': f ? String(f.decode_ms_per_token) : '',
           'data-tokens': f ? String(f.tokens_per_s) : '',
+          'data-band': f?.band ? `${f.band.low},${f.band.high}` : '',
           'data-max-batch': f ? String(f.max_batch) : '',
         },
         h('th', { scope: 'row' }, x.label),
         h('td', { class: 'num' }, f ? fmtMs(f.prefill_ms) : '—'),
+        // the 80% band of the time to first token (none for the roofline predictor)
+        h(
+          'td',
+          { class: 'num' },
+          f?.band ? `${fmtMs(f.prefill_ms * f.band.low)}–${fmtMs(f.prefill_ms * f.band.high)}` : '—',
+        ),
         h('td', { class: 'num' }, f ? fmtMs(f.decode_ms_per_token) : '—'),
         h('td', { class: 'num' }, f ? fmtRate(f.tokens_per_s) : '—'),
         h('td', { class: 'num' }, f ? `${gb(f.memory.total_gb)} / ${gb(f.memory.capacity_gb)}` : '—'),

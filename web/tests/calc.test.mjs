@@ -318,6 +318,8 @@ test('compare serving: time to first token, per token, tokens/s, fits and the la
     assert.equal(Number(await row.getAttribute('data-tokens')), f.tokens_per_s, gpu);
     assert.equal(await row.getAttribute('data-fits'), String(f.memory.fits));
     assert.equal(Number(await row.getAttribute('data-max-batch')), f.max_batch);
+    assert.equal(await row.getAttribute('data-band'), `${f.band.low},${f.band.high}`, gpu);
+    assert.match(await row.locator('td').nth(1).textContent(), /^[\d.,]+ m?s–[\d.,]+ m?s$/);
   }
   assert.match(await page.locator('#share-link').inputValue(), /cmpserve=1/);
   // Back to the model forecast: the table has its Fits column.

@@ -7,7 +7,7 @@ tensor-core tile rule; bytes at DRAM bandwidth), fits each candidate form on one
 (median per distinct shape) and prints MAPE % per projection on the other GPU's rows, both
 ways, then the shipped form's error by token range. Deterministic (Nelder-Mead from fixed
 starts for the forms with no linear fit). Usage: python3 scripts/experiments/fp16_gemm_forms.py [BUILD_DIR]
-(~15 min on one core). The shipped fit is the C++ one (core/src/train/tensor_gemm_fit.cpp).
+(~25 min on one core). The shipped fit is the C++ one (core/src/train/tensor_gemm_fit.cpp).
 """
 import csv, io, math, os, subprocess, sys
 
@@ -107,6 +107,10 @@ FORMS = {
     "a Tc + b Tm + c": (lambda p, r: p[0] * r["Tc"] + p[1] * r["Tm"] + p[2], [1.2, 0.5, 0.003]),
     "4-norm(a Tc, b Tm) + c": (lambda p, r: ((p[0] * r["Tc"]) ** 4 + (p[1] * r["Tm"]) ** 4) ** 0.25
                                + p[2], [1.2, 1.3, 0.005]),
+    "3-norm(a Tc, b Tm) + c": (lambda p, r: ((p[0] * r["Tc"]) ** 3 + (p[1] * r["Tm"]) ** 3) ** (1 / 3)
+                               + p[2], [1.2, 1.3, 0.005]),
+    "8-norm(a Tc, b Tm) + c": (lambda p, r: ((p[0] * r["Tc"]) ** 8 + (p[1] * r["Tm"]) ** 8) ** 0.125
+                               + p[2], [1.2, 1.3, 0.005]),
     "max(a Tc, b Tm) + c + d waves": (lambda p, r: max(p[0] * r["Tc"], p[1] * r["Tm"]) + p[2]
                                       + p[3] * r["waves"], [1.2, 1.3, 0.005, 0.0001]),
     "max(a tile x tail waves(u), b Tm) + c": (
@@ -120,6 +124,14 @@ def per_op(rows, f):
                     for op in PROJ)
 
 
+def signed_by_tokens(rows, f):
+    cells = []
+    for lo, hi in ((0, 32), (32, 256), (256, 1024), (1024, 1 << 30)):
+        rs = [r for r in rows if lo < r["M"] <= hi]
+        cells.append(f"{lo} < T <= {hi} {100 * sum((f(r) - r['y']) / r['y'] for r in rs) / len(rs):+.1f}")
+    return ", ".join(cells)
+
+
 def main():
     data = {g: load(g) for g in GPU}
     fits = {}
@@ -129,7 +141,9 @@ def main():
             p = nelder_mead(lambda q: mape(d, lambda r: f(q, r)), x0, 600 + 150 * len(x0))
             fits[(name, tr)] = p
             print(f"{name} | train {tr} -> test {te}: {per_op(data[te], lambda r: f(p, r))}"
-                  f" | params {[round(x, 5) for x in p]}", flush=True)
+                  f" | params {[round(x, 5) for x in p]}"
+                  f" | own rows' mean signed error by T: {signed_by_tokens(data[tr], lambda r: f(p, r))}",
+                  flush=True)
     f = FORMS["max(a Tc, b Tm) + c (shipped)"][0]
     print("\nshipped form by tokens T: MAPE % (mean signed error %)")
     for tr, te in (("a100", "a40"), ("a40", "a100")):

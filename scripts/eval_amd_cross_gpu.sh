@@ -5,7 +5,8 @@
 # (amd/kernels/test) and its vector-op rows (amd/kernels/train). Prints MAPE per op beside the
 # roofline as a Markdown table, both ways; and the other GPU's whole-model labels (eval-e2e with
 # the held-out weights): mean absolute error per mode, and how many fall inside the 80 % band the
-# forecasts carry (fitted on the NVIDIA protocol's architectures) at what width. ~4 min on 2
+# forecasts carry (fitted on the NVIDIA protocol's architectures) at what width, kernels and whole
+# models alike. ~4 min on 2
 # cores. Usage: scripts/eval_amd_cross_gpu.sh [BUILD_DIR]
 # TILECAST_ROWS_DIR=DIR also writes each direction's GEMM rows (eval-kernels --rows) as
 # DIR/<train>-on-<test>.csv, which scripts/experiments/amd_gemm_residuals.py breaks down.
@@ -93,6 +94,9 @@ for op in ga:
     x, y = ga[op], gb[op]
     print(f"| {op} | {x['mape_pct']:.1f} ({x['roofline_mape_pct']:.1f}) "
           f"| {y['mape_pct']:.1f} ({y['roofline_mape_pct']:.1f}) |")
+band = lambda r: (f"{r['band']['inside_pct']:.1f} % of {r['band']['n']} in the 80 % band, "
+                  f"width {r['band']['mean_width_pct']:.0f} %") if r.get("band") else "no band"
+print(f"| kernels in their 80 % band | {band(a)} | {band(b)} |")
 print()
 print("| whole models | train MI100 → test MI210 | train MI210 → test MI100 |")
 print("|---|---|---|")

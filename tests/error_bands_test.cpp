@@ -14,6 +14,7 @@
 #include "tilecast/error.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/kernel_eval.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -165,5 +166,34 @@ TEST_SUITE("error-bands") {
     CHECK(text.output.find("80% band") != std::string::npos);
     const test::CliRun model = test::run_cli("forecast --gpu t4 --model gpt2 --seq 128");
     CHECK(model.output.find("80% band") != std::string::npos);
+  }
+
+  TEST_CASE("eval-kernels reports how many measurements fall inside their forecasts' bands") {
+    const GpuSpec t4 = find_gpu("t4");
+    const std::map<std::string, GpuSpec> devices{{"T4", t4}};
+    std::vector<MeasuredKernel> rows;
+    for (const char* spec : {"linear:1,1024,1024,1024", "add:1,4096", "softmax:4096,4096"}) {
+      const std::string s(spec);
+      MeasuredKernel r;
+      r.device = "T4";
+      r.origin = spec;
+      r.kernel = parse_kernel(s.substr(0, s.find(':')), s.substr(s.find(':') + 1));
+      const KernelForecast f = forecast_kernel(t4, r.kernel);
+      r.latency_ms = f.band_high_ms * 1.01;  // just outside the top
+      rows.push_back(r);
+      r.latency_ms = f.latency_ms;  // at the forecast: inside
+      rows.push_back(r);
+    }
+    const EvalReport rep = evaluate_kernels(rows, devices);
+    CHECK(rep.banded == 6);
+    CHECK(rep.inside_band == 3);
+    CHECK(rep.mean_band_width_pct > 0);
+    const auto j = nlohmann::json::parse(eval_report_to_json(rep));
+    CHECK(j.at("band").at("inside_pct").get<double>() == doctest::Approx(50));
+    CHECK(eval_report_to_text(rep, Predictor::tilecast).find("3 of 6 inside") != std::string::npos);
+    // the roofline carries no band: none to count
+    const auto roof = nlohmann::json::parse(
+        eval_report_to_json(evaluate_kernels(rows, devices, Predictor::roofline)));
+    CHECK(roof.at("band").is_null());
   }
 }

@@ -45,8 +45,15 @@ EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
   };
   std::map<std::pair<std::string, int>, Sum> sums;
   Sum all;
+  EvalReport rep;
+  double width = 0;
   for (const MeasuredKernel& r : rows) {
     const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
+    if (f.band_high_ms > 0) {
+      rep.banded += 1;
+      rep.inside_band += f.band_low_ms <= r.latency_ms && r.latency_ms <= f.band_high_ms;
+      width += (f.band_high_ms - f.band_low_ms) / f.latency_ms;
+    }
     const double ours = std::fabs(f.latency_ms - r.latency_ms) / r.latency_ms;
     const double roof = std::fabs(f.roofline_ms - r.latency_ms) / r.latency_ms;
     Sum& s = sums[{r.device, int(r.kernel.op)}];
@@ -56,7 +63,7 @@ EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
       t->roof += roof;
     }
   }
-  EvalReport rep;
+  if (rep.banded > 0) rep.mean_band_width_pct = 100.0 * width / double(rep.banded);
   for (const auto& [key, s] : sums) {
     EvalGroup g;
     g.gpu = key.first;
@@ -87,6 +94,12 @@ std::string eval_report_to_json(const EvalReport& rep) {
     j["groups"].push_back(e);
   }
   j["overall_mape_pct"] = rep.overall_mape_pct;
+  if (rep.banded > 0)
+    j["band"] = {{"n", rep.banded},
+                 {"inside_pct", 100.0 * double(rep.inside_band) / double(rep.banded)},
+                 {"mean_width_pct", rep.mean_band_width_pct}};
+  else
+    j["band"] = nullptr;
   return j.dump();
 }
 
@@ -104,6 +117,12 @@ std::string eval_report_to_text(const EvalReport& rep, Predictor predictor) {
   std::snprintf(buf, sizeof buf, "%-26s %-8s %7lld %9.2f%% %9.2f%%\n", "overall", "",
                 static_cast<long long>(rep.n), rep.overall_mape_pct, rep.overall_roofline_mape_pct);
   out += buf;
+  if (rep.banded > 0) {
+    std::snprintf(buf, sizeof buf, "80%% band: %lld of %lld inside (%.1f%%), mean width %.1f%%\n",
+                  static_cast<long long>(rep.inside_band), static_cast<long long>(rep.banded),
+                  100.0 * double(rep.inside_band) / double(rep.banded), rep.mean_band_width_pct);
+    out += buf;
+  }
   return out;
 }
 

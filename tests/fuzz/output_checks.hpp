@@ -1,8 +1,8 @@
 // What every successful API answer must satisfy, checked by the fuzz harnesses on each output:
 // valid JSON; no NaN or infinity (nlohmann writes them as null, so a null is allowed only for
 // the fields documented as nullable); no negative time, size or count; and each 80% band
-// around its forecast (band low <= forecast <= band high). A failure aborts, which libFuzzer
-// reports with the input that caused it.
+// around its forecast (band low <= forecast <= band high, or multipliers low <= 1 <= high). A
+// failure aborts, which libFuzzer reports with the input that caused it.
 #pragma once
 
 #include <cmath>
@@ -23,7 +23,7 @@ namespace tilecast::fuzz {
 // Fields that may hold null: the bands of predictors without one, optional links, and a
 // capacity plan's best option when none meets the SLO (capacity_plan.schema.json).
 inline bool nullable(std::string_view key) {
-  return key == "band_low_ms" || key == "band_high_ms" || key == "calibration" ||
+  return key == "band_low_ms" || key == "band_high_ms" || key == "band" || key == "calibration" ||
          key == "gpu_interconnect" || key == "network" || key == "nvlink" || key == "pcie" ||
          key == "memory" || key == "best";
 }
@@ -49,6 +49,13 @@ inline void check_value(const nlohmann::json& v, const std::string& key, std::st
         at->is_number()) {
       const double l = lo->get<double>(), h = hi->get<double>(), f = at->get<double>();
       if (!(l <= f && f <= h)) fail("band low <= forecast <= band high does not hold", out);
+    }
+    // a band given as multipliers of the forecast's times (a static serve): low <= 1 <= high
+    const auto band = v.find("band");
+    if (band != v.end() && band->is_object()) {
+      const double l = band->value("low", -1.0), h = band->value("high", -1.0);
+      if (!(0 < l && l <= 1 && 1 <= h))
+        fail("band multipliers: 0 < low <= 1 <= high does not hold", out);
     }
   }
 }

@@ -163,7 +163,8 @@ export function compareCsv(rows: ExportRow<ModelRequest, AnyForecast>[], link: s
   );
 }
 
-// The comparison of serving forecasts: time to first token, per token, tokens/s, memory, largest batch.
+// The comparison of serving forecasts: time to first token, per token, tokens/s, the 80% band
+// (multipliers of both times; empty for the roofline predictor), memory, largest batch.
 export function compareServingCsv(rows: ExportRow<ServingRequest, ServingForecast>[], link: string): string {
   return tableCsv(
     [
@@ -172,6 +173,8 @@ export function compareServingCsv(rows: ExportRow<ServingRequest, ServingForecas
       'ttft_ms',
       'tpot_ms',
       'tokens_per_s',
+      'band_low',
+      'band_high',
       'memory_total_gb',
       'memory_capacity_gb',
       'fits',
@@ -188,6 +191,8 @@ export function compareServingCsv(rows: ExportRow<ServingRequest, ServingForecas
             f.prefill_ms,
             f.decode_ms_per_token,
             f.tokens_per_s,
+            f.band?.low ?? '',
+            f.band?.high ?? '',
             f.memory.total_gb,
             f.memory.capacity_gb,
             f.memory.fits,
@@ -195,7 +200,7 @@ export function compareServingCsv(rows: ExportRow<ServingRequest, ServingForecas
             footing(f),
             '',
           ]
-        : [r.key, r.name, '', '', '', '', '', '', '', '', r.error];
+        : [r.key, r.name, '', '', '', '', '', '', '', '', '', '', r.error];
     }),
     link,
   );

@@ -495,6 +495,8 @@ test('Compare and Batch sweep share their link and export CSV and JSON with the 
   ]);
   assert.equal(Number(a100[2]), s.prefill_ms);
   assert.equal(Number(a100[3]), s.decode_ms_per_token);
+  assert.deepEqual(serve[0].slice(5, 7), ['band_low', 'band_high']);
+  assert.deepEqual([Number(a100[5]), Number(a100[6])], [s.band.low, s.band.high]);
   // The link reopens the comparison.
   const again = await open(link.slice(base.length));
   await again.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);

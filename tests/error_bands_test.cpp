@@ -18,6 +18,7 @@
 #include "tilecast/kernel_forecast.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
+#include "tilecast/serving.hpp"
 
 using namespace tilecast;
 
@@ -166,6 +167,31 @@ TEST_SUITE("error-bands") {
     CHECK(text.output.find("80% band") != std::string::npos);
     const test::CliRun model = test::run_cli("forecast --gpu t4 --model gpt2 --seq 128");
     CHECK(model.output.find("80% band") != std::string::npos);
+  }
+
+  TEST_CASE(
+      "a static serving forecast carries the inference band as multipliers; none by roofline") {
+    const ErrorBand* inference = embedded_error_bands().model_band(Mode::inference);
+    REQUIRE(inference != nullptr);
+    const GpuSpec gpu = find_gpu("h100-sxm");
+    const ModelConfig model = find_model("llama3-8b");
+    for (DataType t : {DataType::bf16, DataType::fp8}) {
+      CAPTURE(dtype_name(t));
+      ServingRequest r;
+      r.dtype = t;
+      const ServingForecast f = forecast_serving(gpu, model, r);
+      REQUIRE(f.band.has_value());
+      CHECK(f.band->low == inference->low);
+      CHECK(f.band->high == inference->high);
+      bool said = false;
+      for (const std::string& c : f.caveats) said = said || c == transferred_band_caveat(t);
+      CHECK(said);
+      r.predictor = Predictor::roofline;
+      CHECK(!forecast_serving(gpu, model, r).band.has_value());
+    }
+    const auto j = nlohmann::json::parse(api::forecast_serving(
+        R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":128,"output":16,"predictor":"roofline"})"));
+    CHECK(j.at("band").is_null());
   }
 
   TEST_CASE("eval-kernels reports how many measurements fall inside their forecasts' bands") {

@@ -358,6 +358,16 @@ const amdCrossSection = {
       roofline_mape_pct: g.roofline_mape_pct,
     })),
   ),
+  // The held-out GPU's kernels inside the 80% bands their forecasts carry (eval-kernels' band).
+  bands: amdx.directions
+    .filter((d) => d.eval.band)
+    .map((d) => ({
+      train_gpu: d.train_gpu,
+      test_gpu: d.test_gpu,
+      n: d.eval.band.n,
+      inside_pct: d.eval.band.inside_pct,
+      mean_width_pct: d.eval.band.mean_width_pct,
+    })),
 };
 
 // ---- Serving against published measurements.

@@ -247,10 +247,16 @@ function crossSection(id: string, s: Report['fp16_cross_gpu'] | Report['amd_cros
     return row;
   });
   const overall = 'overall' in s ? s.overall : [];
+  const bands = 'bands' in s ? s.bands : [];
   return section(
     id,
     s.about,
     ...overall.map((o) => note(`All rows, ${o.train_gpu} → ${o.test_gpu}: tilecast ${fmtPct(o.mape_pct)}.`)),
+    ...bands.map((b) =>
+      note(
+        `${b.train_gpu} → ${b.test_gpu}: ${fmtPct(b.inside_pct)} of ${b.n} kernels inside their forecast's 80% band (mean width ${fmtPct(b.mean_width_pct)} of the forecast).`,
+      ),
+    ),
     table(
       `accuracy-${id}-table`,
       'Forecast error per operator on the GPU held out of training',

@@ -123,6 +123,8 @@ export const REPORT_SHAPE = /** @type {const} */ ({
   amd_cross_gpu: {
     about: ABOUT,
     rows: [CROSS_GPU_ROW],
+    // the held-out GPU's kernels inside their forecasts' 80% bands
+    bands: [{ train_gpu: 'string', test_gpu: 'string', n: 'number', inside_pct: 'number', mean_width_pct: 'number' }],
   },
   serving: {
     about: ABOUT,

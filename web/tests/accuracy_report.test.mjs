@@ -111,6 +111,16 @@ test('the sections made from committed long runs are those runs, on the current 
     report.amd_cross_gpu.rows.map((r) => [r.test_gpu, r.op, r.n, r.mape_pct]),
     amdx.directions.flatMap((d) => d.eval.groups.map((g) => [g.gpu, g.op, g.n, g.mape_pct])),
   );
+  // its kernels in their 80% bands: each direction's count is every row it evaluated
+  assert.equal(report.amd_cross_gpu.bands.length, amdx.directions.length);
+  for (const [b, d] of report.amd_cross_gpu.bands.map((b, i) => [b, amdx.directions[i]])) {
+    assert.equal(
+      b.n,
+      d.eval.groups.reduce((n, g) => n + g.n, 0),
+      b.test_gpu,
+    );
+    assert.ok(b.inside_pct > 0 && b.inside_pct <= 100 && b.mean_width_pct > 0, b.test_gpu);
+  }
   const amdData = path.join(REPO, '../shared/data/neusight/amd/kernels');
   if (fs.existsSync(amdData))
     for (const r of report.amd_cross_gpu.rows) {

@@ -177,7 +177,6 @@ const bf16Cases = (run) =>
     return [
       {
         mode: forecast.mode,
-        measured,
         measured_ms: measured,
         tilecast: forecast.latency_ms,
         roofline: forecast.roofline_latency_ms,
@@ -187,8 +186,7 @@ const bf16Cases = (run) =>
     ];
   });
 // One summary row per mode, as eval-e2e gives for FP32 labels.
-function bf16Labels(run) {
-  const cases = bf16Cases(run);
+function bf16Labels(cases) {
   const err = (v, m) => (100 * Math.abs(v - m)) / m;
   return [...new Set(cases.map((c) => c.mode))].map((mode) => {
     const rows = cases.filter((c) => c.mode === mode);
@@ -199,9 +197,9 @@ function bf16Labels(run) {
       mode,
       option: 'bf16',
       n: rows.length,
-      mean_abs_error_pct: mean(rows.map((c) => err(c.tilecast, c.measured))),
-      roofline_mean_abs_error_pct: mean(rows.map((c) => err(c.roofline, c.measured))),
-      max_abs_error_pct: Math.max(...rows.map((c) => err(c.tilecast, c.measured))),
+      mean_abs_error_pct: mean(rows.map((c) => err(c.tilecast, c.measured_ms))),
+      roofline_mean_abs_error_pct: mean(rows.map((c) => err(c.roofline, c.measured_ms))),
+      max_abs_error_pct: Math.max(...rows.map((c) => err(c.tilecast, c.measured_ms))),
     };
   });
 }
@@ -252,7 +250,8 @@ const bf16Run = (run) => {
       });
     }
   }
-  const e2e = bf16Labels(run);
+  const cases = bf16Cases(run);
+  const e2e = bf16Labels(cases);
   const labelsRun = sum(e2e.map((e) => e.n));
   return {
     run,
@@ -268,7 +267,7 @@ const bf16Run = (run) => {
     kernels_not_evaluated: missing,
     e2e,
     labels_not_evaluated: labelFiles(run).length - labelsRun,
-    ...bandCoverage(bf16Cases(run)),
+    ...bandCoverage(cases),
   };
 };
 const h200Section = {

@@ -3,7 +3,9 @@
 kernel bands (by op family and size class of the forecast) to the H200's BF16 kit rows, as
 `tilecast eval-kernels --rows` forecasts them, and prints the share inside and the mean width.
 The answer (under half inside: docs/generalization.md, "Other precisions") is why a half-precision
-kernel forecast carries no band while a whole model carries the FP32 band.
+kernel forecast carries no band while a whole model carries the FP32 band. Then the per-call cost
+behind it: the median time of the small calls (under 20,000 elements) of add, GELU, ReLU and
+softmax on the H200's host (its FP32 and BF16 kits) and on each NeuSight training GPU's host.
 
     python3 scripts/experiments/bf16_kernel_bands.py [BUILD_DIR]   (default build)
 """
@@ -46,3 +48,28 @@ for run in ("bf16-seed0", "bf16-seed0-labels"):
     print(f"{run}: {n} kernels, {100 * inside / n:.1f} % inside the FP32 kernel bands, "
           f"mean width {100 * width / n:.1f} %")
     print("  " + ", ".join(f"{op} {100 * k / m:.0f} %" for op, (m, k) in sorted(by_op.items())))
+
+SMALL_OPS = ("add", "gelu", "relu", "softmax")
+
+
+def small_call_medians(files):
+    out = {}
+    for op, f in files:
+        with open(f) as fh:
+            rows = [r for r in csv.DictReader(fh) if float(r["B"]) * float(r["H"]) < 20000]
+        for device in sorted({r["Device"] for r in rows}):
+            ms = sorted(float(r["Latency"]) for r in rows if r["Device"] == device)
+            out.setdefault(device, {})[op] = 1000 * ms[len(ms) // 2]
+    return out
+
+
+h200 = REPO / "data/measured/h200"
+for run, sub in (("fp32-seed0", "kernels"), ("bf16-seed0", "kernels-bf16")):
+    for device, by_op in small_call_medians((op, h200 / run / sub / f"{op}.csv") for op in SMALL_OPS).items():
+        print(f"{run} {device}: small calls' median " + ", ".join(f"{op} {us:.1f} us" for op, us in by_op.items()))
+neusight = REPO / ".." / "shared" / "data" / "neusight" / "nvidia" / "kernels" / "train"
+if neusight.is_dir():
+    files = [(op, f) for op in SMALL_OPS for f in sorted((neusight / op).glob("*.csv"))]
+    for device, by_op in small_call_medians(files).items():
+        print(f"NeuSight {device}: small calls' median " + ", ".join(f"{op} {us:.1f} us" for op, us in by_op.items()))
+

@@ -148,21 +148,17 @@ TEST_SUITE("error-bands") {
     REQUIRE(e2e.code == 0);
     const auto j = nlohmann::json::parse(e2e.output);
     REQUIRE(!j.at("cases").empty());
-    // single-GPU cases (no option, or fusion) carry the band; multi-GPU ones (option dp4, tp4,
-    // pp4_1) have none (the bands were fitted on single-GPU steps, docs/parallel.md)
-    std::size_t banded = 0, single = 0;
+    // every case carries the band: single-GPU ones (no option, or fusion) the fitted one, the
+    // multi-GPU ones (option dp4, tp4, pp4_1) the same carried over (docs/parallel.md, "80% band")
+    std::size_t banded = 0, multi = 0;
     for (const auto& c : j.at("cases")) {
       const std::string option = c.at("option").get<std::string>();
-      const bool one_gpu = option.empty() || option == "fusion";
-      single += one_gpu;
-      if (one_gpu)
-        banded += c.at("band_low_ms").is_number() && c.at("band_high_ms").is_number() &&
-                  c.at("band_high_ms").get<double>() > c.at("band_low_ms").get<double>();
-      else
-        CHECK(c.at("band_low_ms").is_null());
+      multi += !(option.empty() || option == "fusion");
+      banded += c.at("band_low_ms").is_number() && c.at("band_high_ms").is_number() &&
+                c.at("band_high_ms").get<double>() > c.at("band_low_ms").get<double>();
     }
-    CHECK(single > 0);
-    CHECK(banded == single);
+    CHECK(multi > 0);
+    CHECK(banded == j.at("cases").size());
     const test::CliRun text = test::run_cli("kernel --gpu t4 --op add --dims 8,1024");
     CHECK(text.output.find("80% band") != std::string::npos);
     const test::CliRun model = test::run_cli("forecast --gpu t4 --model gpt2 --seq 128");
@@ -192,6 +188,26 @@ TEST_SUITE("error-bands") {
     const auto j = nlohmann::json::parse(api::forecast_serving(
         R"({"gpu":"h100-sxm","model":"llama3-8b","prompt":128,"output":16,"predictor":"roofline"})"));
     CHECK(j.at("band").is_null());
+  }
+
+  TEST_CASE("a multi-GPU step carries the single-GPU band, carried over; the roofline none") {
+    const ErrorBand* training = embedded_error_bands().model_band(Mode::training);
+    REQUIRE(training != nullptr);
+    const auto j = nlohmann::json::parse(api::forecast_model(
+        R"({"gpu":"a100-40gb-sxm","model":"gpt2","batch":8,"seq":512,"mode":"training",)"
+        R"("gpus":4,"dp":2,"tp":2,"system":"dgx-a100"})"));
+    const double step = j.at("step_ms").get<double>();
+    CHECK(j.at("band_low_ms").get<double>() == doctest::Approx(step * training->low));
+    CHECK(j.at("band_high_ms").get<double>() == doctest::Approx(step * training->high));
+    bool said = false;
+    for (const auto& c : j.at("caveats"))
+      said = said || c.get<std::string>() == multi_gpu_band_caveat(DataType::fp32);
+    CHECK(said);
+    CHECK(multi_gpu_band_caveat(DataType::bf16).find("bf16") != std::string::npos);
+    const auto roof = nlohmann::json::parse(api::forecast_model(
+        R"({"gpu":"a100-40gb-sxm","model":"gpt2","batch":8,"seq":512,"mode":"training",)"
+        R"("gpus":4,"dp":2,"tp":2,"system":"dgx-a100","predictor":"roofline"})"));
+    CHECK(roof.at("band_low_ms").is_null());
   }
 
   TEST_CASE("eval-kernels reports how many measurements fall inside their forecasts' bands") {

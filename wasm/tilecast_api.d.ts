@@ -38,6 +38,10 @@ export type ModelPrecision = 'fp32' | 'fp16' | 'bf16';
 export type Recompute = 'none' | 'selective' | 'full';
 export type Schedule = '1f1b' | 'gpipe';
 /**
+ * One end of the 80% band in ms; null for the roofline predictor, and for a kernel in another precision than FP32 (docs/generalization.md, Other precisions).
+ */
+export type BandMs1 = number | null;
+/**
  * The embedded systems with their GPUs' links: api::list_systems, `tilecast systems --json`, listSystems in WASM.
  *
  * @minItems 1
@@ -503,6 +507,8 @@ export interface ParallelForecast {
    */
   latency_ms: number;
   step_ms: number;
+  band_low_ms: BandMs1;
+  band_high_ms: BandMs;
   /**
    * one micro-batch on the slowest stage
    */

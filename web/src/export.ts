@@ -72,7 +72,7 @@ export function forecastCsv(f: AnyForecast, link: string): string {
     ['summary', 'predictor', '', '', '', f.predictor],
     ['summary', 'tilecast_version', '', '', '', f.tilecast_version],
     ['summary', 'latency_ms', '', f.forward_ms, f.backward_ms, f.latency_ms],
-    // The 80% band (empty for the roofline predictor and multi-GPU steps, which have none).
+    // The 80% band (empty for the roofline predictor, which has none).
     ['summary', 'band_low_ms', '', '', '', f.band_low_ms],
     ['summary', 'band_high_ms', '', '', '', f.band_high_ms],
     ['summary', 'roofline_latency_ms', '', '', '', f.roofline_latency_ms],

@@ -234,7 +234,7 @@ export function renderForecast(f: AnyForecast, pasted = ''): void {
   setText(
     byId('latency-sub'),
     p
-      ? `one step; pipeline bubble ${fmtNum(100 * (f.bubble_fraction ?? 0))}% · a micro-batch's forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)} on the critical stage`
+      ? `${band}one step; pipeline bubble ${fmtNum(100 * (f.bubble_fraction ?? 0))}% · a micro-batch's forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)} on the critical stage`
       : band +
           (f.mode === 'training'
             ? `forward ${fmtMs(f.forward_ms)} + backward ${fmtMs(f.backward_ms)}`

@@ -231,6 +231,8 @@ test('numbers without float noise, stale messages cleared, caveats in one line, 
   );
   const sub = await page.locator('#latency-sub').textContent();
   assert.match(sub, /pipeline bubble 0%/);
+  // a multi-GPU step's 80% band (the single-GPU band carried over) leads the line
+  assert.match(sub, /^80% band [\d.,]+ m?s–[\d.,]+ m?s · one step;/);
   const text = await page.locator('#forecast-body').innerText();
   assert.doesNotMatch(text, /\d\.\d{7,}/, 'no number with seven or more decimals');
   // tp 3 (refused by the core) then 0 (unreadable): only the input's message shows.

@@ -52,6 +52,9 @@ std::vector<std::string> precision_caveats(const Workload& w,
 // The band of a whole-model or serving forecast in a precision other than the bands' own
 // (tilecast/error_bands.hpp, model_band_transferred): where it comes from and how it was checked.
 std::string transferred_band_caveat(DataType dtype);
+// The band of a multi-GPU step: the single-GPU whole-model band carried over, and how it was
+// checked (docs/parallel.md, "80% band").
+std::string multi_gpu_band_caveat(DataType dtype);
 // The ops no learned model covers, forecast by the roofline (empty when there are none).
 std::vector<std::string> roofline_caveats(DataType dtype,
                                           const std::vector<std::string>& roofline_ops);

@@ -111,6 +111,9 @@ struct ParallelForecast {
   Predictor predictor = Predictor::tilecast;
   std::string system;  // the system's id
   double step_ms = 0;
+  // The step's 80% band (ms): the single-GPU whole-model band carried over (0 when none: the
+  // roofline predictor, or no bands built in); tilecast/error_bands.hpp, docs/parallel.md.
+  double band_low_ms = 0, band_high_ms = 0;
   double forward_ms = 0;       // one micro-batch on the slowest stage
   double backward_ms = 0;      // one micro-batch on the slowest stage (recomputation included)
   double bubble_fraction = 0;  // the critical stage's idle share of the step

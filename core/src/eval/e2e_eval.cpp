@@ -123,7 +123,10 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
     c.measured_ms = measured;
     if (parallel) {
       const SystemSpec& system = find_system(kLabelSystem);
-      c.predicted_ms = forecast_parallel(gpu, system, model, w, *parallel, predictor).step_ms;
+      const ParallelForecast step = forecast_parallel(gpu, system, model, w, *parallel, predictor);
+      c.predicted_ms = step.step_ms;
+      c.band_low_ms = step.band_low_ms;
+      c.band_high_ms = step.band_high_ms;
       c.roofline_ms =
           predictor == Predictor::roofline
               ? c.predicted_ms

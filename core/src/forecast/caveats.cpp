@@ -9,6 +9,7 @@
 #include "kernel/matrix_clock.hpp"
 #include "learned/tile_table.hpp"
 #include "tilecast/enum_names.hpp"
+#include "tilecast/error_bands.hpp"
 #include "tilecast/footing.hpp"
 #include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -277,6 +278,18 @@ std::string transferred_band_caveat(DataType dtype) {
          " whole models were measured to fit one; checked against the H200's BF16 whole models "
          "and published FP16, BF16 and FP8 serving runs (docs/generalization.md, \"Other "
          "precisions\").";
+}
+
+std::string multi_gpu_band_caveat(DataType dtype) {
+  return "80% band: the single-GPU whole-model band (fitted on FP32 forecasts of GPU "
+         "architectures left out of training" +
+         std::string(dtype == kBandPrecision
+                         ? ""
+                         : "; carried over to " + std::string(dtype_name(dtype)) + " as well") +
+         ") carried over to a multi-GPU step unchanged, an assumption: its collectives, overlap "
+         "and pipeline bubble add error no band was fitted for; checked against NeuSight's 4-GPU "
+         "A100 training steps (data, tensor and pipeline parallel; docs/parallel.md, \"80% "
+         "band\").";
 }
 
 std::vector<std::string> precision_caveats(const Workload& w,

@@ -47,6 +47,9 @@ nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const 
   if (c.engine != Engine::eager) j["parallel"]["engine"] = std::string(engine_name(c.engine));
   j["latency_ms"] = f.step_ms;
   j["step_ms"] = f.step_ms;
+  // the 80% band; null for the roofline predictor (docs/parallel.md, "80% band")
+  j["band_low_ms"] = f.band_high_ms > 0 ? J(f.band_low_ms) : J(nullptr);
+  j["band_high_ms"] = f.band_high_ms > 0 ? J(f.band_high_ms) : J(nullptr);
   j["forward_ms"] = f.forward_ms;
   j["backward_ms"] = f.backward_ms;
   j["bubble_fraction"] = f.bubble_fraction;
@@ -101,6 +104,7 @@ nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const 
     caveats.push_back(std::move(cv));
   for (std::string& cv : workload_caveats(model, f.workload)) caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
+  if (f.band_high_ms > 0) caveats.push_back(multi_gpu_band_caveat(f.workload.dtype));
   j["caveats"] = caveats;
   return j;
 }

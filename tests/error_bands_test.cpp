@@ -208,6 +208,15 @@ TEST_SUITE("error-bands") {
         R"({"gpu":"a100-40gb-sxm","model":"gpt2","batch":8,"seq":512,"mode":"training",)"
         R"("gpus":4,"dp":2,"tp":2,"system":"dgx-a100","predictor":"roofline"})"));
     CHECK(roof.at("band_low_ms").is_null());
+    // the Megatron engine's step: no band, and a caveat saying what it is checked against
+    const auto mega = nlohmann::json::parse(api::forecast_model(
+        R"({"gpu":"a100-80gb-sxm","model":"gpt2","batch":8,"seq":512,"mode":"training",)"
+        R"("gpus":4,"dp":2,"tp":2,"system":"dgx-a100","engine":"megatron"})"));
+    CHECK(!mega.contains("band_low_ms"));
+    bool checked = false;
+    for (const auto& c : mega.at("caveats"))
+      checked = checked || c.get<std::string>() == megatron_band_caveat();
+    CHECK(checked);
   }
 
   TEST_CASE("eval-kernels reports how many measurements fall inside their forecasts' bands") {

@@ -55,6 +55,8 @@ std::string transferred_band_caveat(DataType dtype);
 // The band of a multi-GPU step: the single-GPU whole-model band carried over, and how it was
 // checked (docs/parallel.md, "80% band").
 std::string multi_gpu_band_caveat(DataType dtype);
+// Why a Megatron-engine step carries no 80% band and what it is checked against instead.
+std::string megatron_band_caveat();
 // The ops no learned model covers, forecast by the roofline (empty when there are none).
 std::vector<std::string> roofline_caveats(DataType dtype,
                                           const std::vector<std::string>& roofline_ops);

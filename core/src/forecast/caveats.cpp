@@ -292,6 +292,14 @@ std::string multi_gpu_band_caveat(DataType dtype) {
          "band\").";
 }
 
+std::string megatron_band_caveat() {
+  return "No 80% band: the Megatron engine's steps are checked against published Megatron-LM "
+         "runs instead (Korthikanti et al. 2022, 8 to 2,240 A100s: per-layer times and "
+         "iteration times; `tilecast eval-published`, docs/megatron.md \"Accuracy\"), not "
+         "against out-of-architecture residuals. For a GPU generation those runs did not use, "
+         "a single-GPU training step's band is the nearest measure of how far off it may be.";
+}
+
 std::vector<std::string> precision_caveats(const Workload& w,
                                            const std::vector<std::string>& roofline_ops) {
   if (w.dtype == DataType::fp32) return roofline_caveats(w.dtype, roofline_ops);

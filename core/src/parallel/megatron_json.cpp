@@ -66,6 +66,7 @@ nlohmann::ordered_json detail::megatron_forecast_json(const GpuSpec& gpu, const 
   for (std::string& cv : roofline_caveats(f.workload.dtype, f.roofline_fallbacks))
     caveats.push_back(std::move(cv));
   for (std::string& cv : memory_caveats(f.memory)) caveats.push_back(std::move(cv));
+  if (f.predictor == Predictor::tilecast) caveats.push_back(megatron_band_caveat());
   j["caveats"] = caveats;
   return j;
 }

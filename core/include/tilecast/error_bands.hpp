@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tilecast/kernel_forecast.hpp"
 #include "tilecast/op_graph.hpp"
 
 namespace tilecast {
@@ -54,5 +55,9 @@ ErrorBands parse_error_bands(std::string_view json_text, std::string_view origin
 std::string error_bands_to_json(const ErrorBands& bands, const std::string& command);
 // core/data/error_bands.json; empty when not built in (forecasts then carry no band).
 const ErrorBands& embedded_error_bands();
+// The band a whole-model forecast, a static serve or a multi-GPU step of `mode` carries, in any
+// precision (model_band_transferred): the embedded model band; null for the roofline predictor
+// or a build without bands. The one place that decides it for the three.
+const ErrorBand* forecast_model_band(Predictor predictor, Mode mode);
 
 }  // namespace tilecast

@@ -270,19 +270,21 @@ std::vector<std::string> roofline_caveats(DataType dtype,
           ": those kernels are forecast by the roofline (a lower bound)."};
 }
 
+// Where every whole-model band comes from, in the caveats that carry one over.
+constexpr std::string_view kBandFittedOn =
+    "fitted on FP32 forecasts of GPU architectures left out of training";
+
 std::string transferred_band_caveat(DataType dtype) {
   const std::string t(dtype_name(dtype));
-  return "80% band: the FP32 whole-model band (fitted on FP32 forecasts of GPU architectures "
-         "left out of training) carried over to " +
-         t + " unchanged, an assumption: too few " + t +
+  return "80% band: the FP32 whole-model band (" + std::string(kBandFittedOn) +
+         ") carried over to " + t + " unchanged, an assumption: too few " + t +
          " whole models were measured to fit one; checked against the H200's BF16 whole models "
          "and published FP16, BF16 and FP8 serving runs (docs/generalization.md, \"Other "
          "precisions\").";
 }
 
 std::string multi_gpu_band_caveat(DataType dtype) {
-  return "80% band: the single-GPU whole-model band (fitted on FP32 forecasts of GPU "
-         "architectures left out of training" +
+  return "80% band: the single-GPU whole-model band (" + std::string(kBandFittedOn) +
          std::string(dtype == kBandPrecision
                          ? ""
                          : "; carried over to " + std::string(dtype_name(dtype)) + " as well") +

@@ -112,4 +112,8 @@ const ErrorBands& embedded_error_bands() {
   return bands;
 }
 
+const ErrorBand* forecast_model_band(Predictor predictor, Mode mode) {
+  return predictor == Predictor::tilecast ? embedded_error_bands().model_band(mode) : nullptr;
+}
+
 }  // namespace tilecast

@@ -113,11 +113,10 @@ ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, c
   f.samples_per_s = double(w.batch) / seconds;
   f.tokens_per_s = double(w.batch) * double(w.query_len) / seconds;
   // FP32 residuals; another precision takes them by transfer (tilecast/error_bands.hpp)
-  if (predictor == Predictor::tilecast)
-    if (const ErrorBand* band = embedded_error_bands().model_band(w.mode)) {
-      f.band_low_ms = f.latency_ms * band->low;
-      f.band_high_ms = f.latency_ms * band->high;
-    }
+  if (const ErrorBand* band = forecast_model_band(predictor, w.mode)) {
+    f.band_low_ms = f.latency_ms * band->low;
+    f.band_high_ms = f.latency_ms * band->high;
+  }
   return f;
 }
 

@@ -451,11 +451,10 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   f.samples_per_s = double(w.batch) / seconds;
   f.tokens_per_s = f.samples_per_s * double(w.query_len);
   f.tokens_per_s_per_gpu = f.tokens_per_s / c.gpus();
-  if (predictor == Predictor::tilecast)
-    if (const ErrorBand* band = embedded_error_bands().model_band(w.mode)) {
-      f.band_low_ms = f.step_ms * band->low;
-      f.band_high_ms = f.step_ms * band->high;
-    }
+  if (const ErrorBand* band = forecast_model_band(predictor, w.mode)) {
+    f.band_low_ms = f.step_ms * band->low;
+    f.band_high_ms = f.step_ms * band->high;
+  }
 
   for (std::size_t s = 0; s < st.size(); ++s) {
     const TrainingMemory m = stage_memory(gpu, st[s].mb, c, int(s), w.dtype, w.master_weights);

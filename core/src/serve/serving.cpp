@@ -113,8 +113,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   f.comm_ms = prefill_comm + double(steps) * step_comm;
   if (!std::isfinite(f.total_ms) || f.total_ms <= 0)
     throw Error("the serving forecast is not finite: the request is too large for this model");
-  if (r.predictor == Predictor::tilecast)
-    if (const ErrorBand* band = embedded_error_bands().model_band(Mode::inference)) f.band = *band;
+  if (const ErrorBand* band = forecast_model_band(r.predictor, Mode::inference)) f.band = *band;
 
   // memory
   const double params =

@@ -1,6 +1,7 @@
 // The decode attention kernel's reading of the K/V cache (serve/decode_attention.hpp): a
 // per-query-head kernel (TensorRT-LLM before XQA) reads a grouped-query model's cache once per
-// query head, so its decode steps take exactly the extra bytes at the memory bandwidth; prefill,
+// query head, so its decode steps take exactly the extra bytes at the rate a streaming kernel
+// reads (forecast/kernel_times.hpp, streaming_bw_gbps); prefill,
 // multi-head models and the default are unchanged; the load simulator, the JSON API and the
 // errors follow.
 #include <doctest/doctest.h>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "forecast/kernel_times.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -43,16 +45,17 @@ TEST_SUITE("decode-attention") {
     CHECK(per_head.kv_cache_bytes_per_token == grouped.kv_cache_bytes_per_token);
     CHECK(per_head.memory.total_gb == grouped.memory.total_gb);
     REQUIRE(per_head.decode_ms_at.size() == grouped.decode_ms_at.size());
+    const double stream_gbps = detail::streaming_bw_gbps(h200, Predictor::tilecast);
     for (std::size_t i = 0; i < grouped.decode_ms_at.size(); ++i) {
       const auto [cached, ms] = grouped.decode_ms_at[i];
-      // K and V of every cached token and the new one, 7 more times per layer, at the bandwidth
-      // (the attention is memory-bound here)
+      // K and V of every cached token and the new one, 7 more times per layer, at the streaming
+      // rate (the attention is memory-bound here)
       const double extra_bytes = 7.0 * 2 * double(m.num_layers) * 8 * double(cached + 1) *
                                  double(m.num_kv_heads * m.head_dim) * 2;
       INFO("cached " << cached << ": grouped " << ms << " ms, per query head "
                      << per_head.decode_ms_at[i].second << " ms");
       CHECK(per_head.decode_ms_at[i].second - ms ==
-            doctest::Approx(extra_bytes / (h200.mem_bw_gbps * 1e6)).epsilon(1e-6));
+            doctest::Approx(extra_bytes / (stream_gbps * 1e6)).epsilon(1e-6));
     }
     CHECK(test::mentions(per_head.caveats, "reads the K/V cache 8 times"));
     CHECK_FALSE(test::mentions(grouped.caveats, "Decode attention"));

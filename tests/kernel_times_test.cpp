@@ -122,35 +122,61 @@ TEST_SUITE("kernel_times") {
   }
 }
 
-// The fused engine's attention (fused_attention_ms): FlashAttention's published share of the
-// tensor peak where compute-bound, the roofline where memory-bound, and the roofline where the
-// table has no figure (FP32, Volta) or the roofline predictor is asked for.
+// The fused engine's attention (FusedAttention): FlashAttention's published share of the
+// tensor peak where compute-bound; its bytes at the rate a decode GEMV streams
+// (streaming_bw_gbps) where memory-bound; the compute roofline where the table has no figure
+// (FP32, Volta); the roofline itself for the roofline predictor.
 TEST_SUITE("fused_attention") {
-  TEST_CASE("a long prefill runs at FlashAttention's efficiency, a decode at the roofline") {
-    using detail::fused_attention_ms;
+  TEST_CASE("a long prefill runs at FlashAttention's efficiency, a decode at the streaming rate") {
     using detail::fused_roofline_ms;
+    using detail::FusedAttention;
+    using detail::streaming_bw_gbps;
     const GpuSpec& h100 = find_gpu("h100-sxm");
+    auto ms = [](const GpuSpec& g, DataType t, Predictor p, double flops, double bytes,
+                 double keys) { return FusedAttention(g, t, p).ms(flops, bytes, keys); };
     // one layer of a 4096-token causal prefill, 32 heads of 128: compute-bound
     const double s = 4096, heads = 32, hd = 128;
     const double flops = 4 * s * s / 2 * heads * hd, bytes = 4 * s * heads * hd * 2;
     const double roof = fused_roofline_ms(h100, DataType::bf16, flops, bytes);
-    const double fa =
-        fused_attention_ms(h100, DataType::bf16, flops, bytes, s, Predictor::tilecast);
+    const double fa = ms(h100, DataType::bf16, Predictor::tilecast, flops, bytes, s);
     // FlashAttention-3's 0.75 of the peak at 4096 keys (x 4096 / (4096 + 128))
     CHECK(fa / roof == doctest::Approx(1 / (0.75 * s / (s + 128))).epsilon(1e-9));
-    CHECK(fused_attention_ms(h100, DataType::bf16, flops, bytes, s, Predictor::roofline) == roof);
-    CHECK(fused_attention_ms(h100, DataType::fp32, flops, bytes, s, Predictor::tilecast) ==
+    CHECK(ms(h100, DataType::bf16, Predictor::roofline, flops, bytes, s) == roof);
+    CHECK(ms(h100, DataType::fp32, Predictor::tilecast, flops, bytes, s) ==
           fused_roofline_ms(h100, DataType::fp32, flops, bytes));
     const GpuSpec& v100 = find_gpu("v100-sxm");
-    CHECK(fused_attention_ms(v100, DataType::fp16, flops, bytes, s, Predictor::tilecast) ==
+    CHECK(ms(v100, DataType::fp16, Predictor::tilecast, flops, bytes, s) ==
           fused_roofline_ms(v100, DataType::fp16, flops, bytes));
-    // a decode step: one query per sequence against 4096 keys, bandwidth-bound either way
+    // a decode step: one query per sequence against 4096 keys, bound by reading K and V, at the
+    // rate a decode GEMV streams its weights (the tensor-core GEMM model's, below the
+    // datasheet's), the datasheet's for the roofline predictor
     const double dflops = 4 * 64 * s * heads * hd, dbytes = 2 * 64 * s * 8 * hd * 2;
-    CHECK(fused_attention_ms(h100, DataType::bf16, dflops, dbytes, s, Predictor::tilecast) ==
+    const double stream = streaming_bw_gbps(h100, Predictor::tilecast);
+    CHECK(stream < 0.9 * h100.mem_bw_gbps);
+    CHECK(stream > 0.5 * h100.mem_bw_gbps);
+    CHECK(streaming_bw_gbps(h100, Predictor::roofline) == h100.mem_bw_gbps);
+    CHECK(ms(h100, DataType::bf16, Predictor::tilecast, dflops, dbytes, s) ==
+          doctest::Approx(dbytes / (stream * 1e6)).epsilon(1e-12));
+    CHECK(ms(h100, DataType::bf16, Predictor::roofline, dflops, dbytes, s) ==
           doctest::Approx(fused_roofline_ms(h100, DataType::bf16, dflops, dbytes)).epsilon(1e-12));
+    // the GEMV's own forecast, less its launch cost, streams at that rate
+    const std::int64_t dims[4] = {1, 1, 8192, 8192};
+    const KernelForecast gemv =
+        forecast_kernel(h100, make_kernel(Op::linear, dims, 4, DataType::fp16), Predictor::tilecast,
+                        Launch::engine);
+    CHECK(gemv.bytes / (gemv.latency_ms - gemv.overhead_ms) / 1e6 ==
+          doctest::Approx(stream).epsilon(1e-12));
+    // FP32 attention reads at the same rate (the FP32 nets never learned a GEMV); a GPU no
+    // half-precision GEMM model covers (Pascal's P4, no FP16 tensor cores) at the datasheet's
+    CHECK(FusedAttention(h100, DataType::fp32, Predictor::tilecast).ms(0, dbytes, s) ==
+          doctest::Approx(dbytes / (stream * 1e6)).epsilon(1e-12));
+    const GpuSpec& p4 = find_gpu("p4");
+    CHECK(streaming_bw_gbps(p4, Predictor::tilecast) == p4.mem_bw_gbps);
   }
 
-  TEST_CASE("a served prefill's attention is slower than its roofline, its decode is not") {
+  TEST_CASE(
+      "a served prefill's attention is slower than its roofline, its decode by the streaming "
+      "rate") {
     const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
     const ModelConfig& m = find_model("llama3-8b");
     auto attention_ms = [&](Mode mode, Predictor p) {
@@ -169,6 +195,7 @@ TEST_SUITE("fused_attention") {
     CHECK(attention_ms(Mode::prefill, Predictor::tilecast) >
           1.3 * attention_ms(Mode::prefill, Predictor::roofline));
     CHECK(attention_ms(Mode::decode, Predictor::tilecast) ==
-          doctest::Approx(attention_ms(Mode::decode, Predictor::roofline)));
+          doctest::Approx(attention_ms(Mode::decode, Predictor::roofline) * a100.mem_bw_gbps /
+                          detail::streaming_bw_gbps(a100, Predictor::tilecast)));
   }
 }

@@ -36,8 +36,22 @@ double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, doubl
   return roofline_ms(flops, bytes, fused_peak_gflops(gpu, dtype), gpu.mem_bw_gbps);
 }
 
+double streaming_bw_gbps(const GpuSpec& gpu, Predictor predictor) {
+  if (predictor == Predictor::roofline) return gpu.mem_bw_gbps;
+  const std::int64_t dims[4] = {1, 1, 8192, 8192};  // B, M, N, K
+  const Kernel gemv = make_kernel(Op::linear, dims, 4, DataType::fp16);
+  if (!(gpu.peak_tflops_of(DataType::fp16, ComputeUnit::tensor) > 0) ||
+      !has_learned_model(gpu, gemv))
+    return gpu.mem_bw_gbps;
+  const KernelForecast f = forecast_kernel(gpu, gemv, predictor, Launch::engine);
+  const double stream_ms = f.latency_ms - f.overhead_ms;
+  const double bound_ms = f.bytes / (gpu.mem_bw_gbps * 1e6);
+  if (!(stream_ms > 0) || !(bound_ms > 0)) return gpu.mem_bw_gbps;
+  return gpu.mem_bw_gbps * std::min(1.0, bound_ms / stream_ms);
+}
+
 FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor)
-    : peak_gflops_(fused_peak_gflops(gpu, dtype)), mem_bw_gbps_(gpu.mem_bw_gbps) {
+    : peak_gflops_(fused_peak_gflops(gpu, dtype)), mem_bw_gbps_(streaming_bw_gbps(gpu, predictor)) {
   if (predictor == Predictor::roofline) return;
   if (const auto f = flash_forward(gpu, dtype)) {
     max_efficiency_ = f->max_efficiency;
@@ -46,15 +60,10 @@ FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor pre
 }
 
 double FusedAttention::ms(double flops, double bytes, double keys) const {
-  const double bound_ms = roofline_ms(flops, bytes, peak_gflops_, mem_bw_gbps_);
-  if (!(max_efficiency_ > 0 && keys > 0)) return bound_ms;
+  const double streaming_ms = roofline_ms(flops, bytes, peak_gflops_, mem_bw_gbps_);
+  if (!(max_efficiency_ > 0 && keys > 0)) return streaming_ms;
   const double efficiency = flash_efficiency(max_efficiency_, keys, s_half_);
-  return std::max(bound_ms, flops / (peak_gflops_ * efficiency) / 1e6);
-}
-
-double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
-                          double keys, Predictor predictor) {
-  return FusedAttention(gpu, dtype, predictor).ms(flops, bytes, keys);
+  return std::max(streaming_ms, flops / (peak_gflops_ * efficiency) / 1e6);
 }
 
 const TimedKernel& KernelTimes::kernel(const Kernel& k) {
@@ -75,10 +84,11 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
 }
 
 TimedKernel KernelTimes::op(const GraphOp& op) {
-  if (op.fused_bytes > 0)
-    return {fused_attention_ms(gpu_, op.kernel.dtype, op.fused_flops, op.fused_bytes, op.fused_keys,
-                               predictor_),
-            0};
+  if (op.fused_bytes > 0) {
+    const DataType t = op.kernel.dtype;
+    const FusedAttention& a = attention_.try_emplace(t, gpu_, t, predictor_).first->second;
+    return {a.ms(op.fused_flops, op.fused_bytes, op.fused_keys), 0};
+  }
   TimedKernel t = kernel(op.kernel);
   if (op.fused_kernels > 0) t.exec_ms *= op.traffic_scale;  // graph/engines/compiled.cpp
   t.host_waits = op.host_sync;

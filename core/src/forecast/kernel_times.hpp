@@ -33,6 +33,38 @@ inline Event launch(Timeline& t, const TimedKernel& k) {
   return e;
 }
 
+// The peak GFLOP/s such a fused kernel runs at: FP32 the FP32 GEMM peak, other types the
+// tensor-core peak (the vector peak where none is stated). Throws when the GPU states neither.
+double fused_peak_gflops(const GpuSpec& gpu, DataType dtype);
+// The roofline of a fused kernel outside the kernel vocabulary: max(FLOPs at the data type's
+// tensor peak (FP32: the FP32 GEMM peak), bytes at the memory bandwidth).
+double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes);
+// The rate at which a kernel that only streams from memory (a decode's attention reading the
+// K/V cache) reads on this GPU, which no model was trained on: the nearest learned kernel's
+// (issue 29, "transfer before roofline"), the datasheet bandwidth times the share the
+// registry's FP16 GEMM model reaches on a decode GEMV (one row against an 8192 x 8192 weight,
+// memory-bound on every GPU; its launch cost left out). That model learned such GEMVs (vidur's
+// decode rows), the FP32 nets never saw one; a read streams alike in any type. The datasheet
+// bandwidth for the roofline predictor, on GPUs without FP16 tensor cores and where no learned
+// model covers the GEMV.
+double streaming_bw_gbps(const GpuSpec& gpu, Predictor predictor);
+// The fused engine's attention kernel (FlashAttention / PagedAttention, one per layer), `keys`
+// the keys a query attends to (a prompt's length): its bytes at the streaming rate above (a
+// decode's attention, reading the K/V cache, is bound by them), and FlashAttention's published
+// share of the tensor peak at those keys (kernel/flash_attention.hpp) where its table has the
+// GPU's generation and the type; the compute roofline where the table has no figure (FP32,
+// Pascal, Volta), the roofline itself for the roofline predictor. The GPU's figures are looked
+// up once (the simulator times every step's attention).
+class FusedAttention {
+ public:
+  FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor);
+  double ms(double flops, double bytes, double keys) const;
+
+ private:
+  double peak_gflops_ = 0, mem_bw_gbps_ = 0;
+  double max_efficiency_ = 0, s_half_ = 0;  // 0: the roofline
+};
+
 class KernelTimes {
  public:
   // The GPU must outlive the cache. `launch`: how the replay's kernels are launched, which
@@ -43,8 +75,8 @@ class KernelTimes {
   // A kernel's times, forecast on first use.
   const TimedKernel& kernel(const Kernel& k);
   // A graph op's: its kernel's; a compiled engine's fused chain (GraphOp::fused_kernels) its
-  // anchor's with the execution scaled by the chain's traffic; a fused kernel outside the
-  // vocabulary (GraphOp::fused_bytes) its roofline, with no launch cost.
+  // anchor's with the execution scaled by the chain's traffic; the fused engine's attention
+  // (GraphOp::fused_bytes) FusedAttention's, with no launch cost.
   TimedKernel op(const GraphOp& op);
 
   Predictor predictor() const { return predictor_; }
@@ -65,30 +97,7 @@ class KernelTimes {
   std::set<std::string> fallbacks_;
   std::set<std::string> transfers_;
   std::set<std::string> misaligned_;
+  std::map<DataType, FusedAttention> attention_;  // by the attention's type
 };
-
-// The peak GFLOP/s such a fused kernel runs at: FP32 the FP32 GEMM peak, other types the
-// tensor-core peak (the vector peak where none is stated). Throws when the GPU states neither.
-double fused_peak_gflops(const GpuSpec& gpu, DataType dtype);
-// The roofline of a fused kernel outside the kernel vocabulary: max(FLOPs at the data type's
-// tensor peak (FP32: the FP32 GEMM peak), bytes at the memory bandwidth).
-double fused_roofline_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes);
-// The fused engine's attention kernel (FlashAttention / PagedAttention, one per layer), `keys`
-// the keys a query attends to (a prompt's length): FlashAttention's published share of the
-// tensor peak at those keys (kernel/flash_attention.hpp) where its table has the GPU's
-// generation and the type, never faster than the roofline; the roofline itself for the roofline
-// predictor and where the table has no figure (FP32, Pascal, Volta). The GPU's figures are looked
-// up once (the simulator times every step's attention).
-class FusedAttention {
- public:
-  FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor);
-  double ms(double flops, double bytes, double keys) const;
-
- private:
-  double peak_gflops_ = 0, mem_bw_gbps_ = 0;
-  double max_efficiency_ = 0, s_half_ = 0;  // 0: the roofline
-};
-double fused_attention_ms(const GpuSpec& gpu, DataType dtype, double flops, double bytes,
-                          double keys, Predictor predictor);
 
 }  // namespace tilecast::detail

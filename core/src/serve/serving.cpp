@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/format.hpp"
+#include "forecast/kernel_times.hpp"
 #include "forecast/work_budget.hpp"
 #include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
@@ -129,15 +131,24 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   // caveats
   auto& c = f.caveats;
   switch (r.engine) {
-    case Engine::fused:
+    case Engine::fused: {
+      const double stream_gbps = detail::streaming_bw_gbps(gpu, r.predictor);
+      const std::string reads =
+          stream_gbps < gpu.mem_bw_gbps
+              ? detail::format_g(100 * stream_gbps / gpu.mem_bw_gbps, 3) +
+                    " % of the memory bandwidth, the rate the FP16 GEMM model gives a decode "
+                    "GEMV (no attention kernel was measured)"
+              : std::string("the memory bandwidth (its roofline)");
       c.push_back(
           "Engine: an optimised serving engine (vLLM-like): one fused attention kernel per "
           "layer that never writes the score matrix (FlashAttention's published share of the "
-          "tensor peak for the GPU's generation at the prompt's keys, the roofline where it "
-          "publishes none or the kernel is memory-bound, as a decode's is), "
-          "fused norm + residual and activation + gate kernels, logits of the last position "
+          "tensor peak for the GPU's generation at the prompt's keys, the compute roofline "
+          "where it publishes none; its reads, which bind a decode's K/V cache, at " +
+          reads +
+          "), fused norm + residual and activation + gate kernels, logits of the last position "
           "only, and no host launch gaps (CUDA graphs). Use engine eager for plain PyTorch.");
       break;
+    }
     case Engine::eager:
       c.push_back(
           "Engine: plain PyTorch eager (Hugging Face modules, DynamicCache): every kernel "

@@ -11,7 +11,7 @@
 // kernels are the closest FP32 classes (ln, mul, gelu, a copy). The fused attention is
 // outside the kernel vocabulary: it is forecast from its FLOPs (QK^T and AV; causal prefill
 // skips the masked half), bytes (Q, K, V read once, output written) and keys per query
-// (forecast/kernel_times.hpp, fused_attention_ms).
+// (forecast/kernel_times.hpp, FusedAttention).
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -90,7 +90,7 @@ double StepCost::head_ms(std::int64_t seqs) {
 // The fused engine's attention (graph/engines/fused.cpp) over the step's sequences: QK^T and PV
 // FLOPs of every pair, Q read and the output written for every token, K and V read (a decoding
 // sequence's as often as the decode kernel reads them: serve/decode_attention.hpp), at the keys
-// per query of the pairs (forecast/kernel_times.hpp, fused_attention_ms).
+// per query of the pairs (forecast/kernel_times.hpp, FusedAttention).
 double StepCost::attention_ms(const AttentionLoad& a) const {
   const double hd = double(shard_.head_dim), q_width = double(shard_.num_heads) * hd,
                kv_width = double(shard_.num_kv_heads) * hd, b = dtype_bytes(types_.act),

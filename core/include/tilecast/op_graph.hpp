@@ -50,7 +50,7 @@ struct GraphOp {
   double saved_bytes = 0;
   // > 0: a fused kernel outside the kernel vocabulary (the fused engine's attention), forecast
   // from these FLOPs and bytes and the keys each query attends to (forecast/kernel_times.hpp,
-  // fused_attention_ms); `kernel` then only names its shape.
+  // FusedAttention); `kernel` then only names its shape.
   double fused_flops = 0;
   double fused_bytes = 0;
   double fused_keys = 0;

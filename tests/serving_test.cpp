@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "forecast/kernel_times.hpp"
 #include "serve/fixed_costs.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/api.hpp"
@@ -122,7 +123,10 @@ TEST_SUITE("serving") {
     const ModelForecast step =
         forecast_model(gpu, model, make_workload(Mode::decode, 8, 1, 1024), Predictor::tilecast);
     CHECK(eager.decode_ms_at.front().second ==
-          doctest::Approx(step.latency_ms + detail::sampling_step_ms(gpu, 8, model.vocab_size))
+          doctest::Approx(step.latency_ms + detail::sampling_step_ms(
+                                                gpu,
+                                                detail::streaming_bw_gbps(gpu, Predictor::tilecast),
+                                                8, model.vocab_size))
               .epsilon(1e-9));
     // the score matrix: eager keeps it, so its prefill workspace is larger
     CHECK(eager.memory.activations_gb > fused.memory.activations_gb);

@@ -59,6 +59,7 @@ class FusedAttention {
  public:
   FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor);
   double ms(double flops, double bytes, double keys) const;
+  double stream_bw_gbps() const { return mem_bw_gbps_; }  // streaming_bw_gbps, looked up once
 
  private:
   double peak_gflops_ = 0, mem_bw_gbps_ = 0;

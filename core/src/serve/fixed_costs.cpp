@@ -1,6 +1,7 @@
 // Serving fixed costs from core/data/engines/serving.json (sources and assumptions there).
 #include "serve/fixed_costs.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -35,13 +36,16 @@ const ServingFixedCosts& serving_fixed_costs() {
   return c;
 }
 
-double sampling_step_ms(const GpuSpec& gpu, std::int64_t seqs, std::int64_t vocab) {
+double sampling_step_ms(const GpuSpec& gpu, double stream_bw_gbps, std::int64_t seqs,
+                        std::int64_t vocab) {
   const ServingFixedCosts& c = serving_fixed_costs();
   const double logits = double(seqs) * double(vocab);
   // a max/compare (or exp and add) per logit and pass; the read dominates
-  const double ms = fused_roofline_ms(gpu, DataType::fp32, 2 * logits * c.sampling_passes,
-                                      logits * c.sampling_logits_bytes * c.sampling_passes);
-  return ms + c.host_ms_per_step;
+  const double compute_ms =
+      fused_roofline_ms(gpu, DataType::fp32, 2 * logits * c.sampling_passes, 0);
+  const double read_ms =
+      logits * c.sampling_logits_bytes * c.sampling_passes / (stream_bw_gbps * 1e6);
+  return std::max(compute_ms, read_ms) + c.host_ms_per_step;
 }
 
 double request_host_ms(std::int64_t prompt_tokens) {

@@ -19,9 +19,11 @@ struct ServingFixedCosts {
 
 const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once
 
-// One step's sampling of `seqs` sequences over a `vocab`-token vocabulary: the roofline of
-// reading their logits rows, plus the host's per-step work.
-double sampling_step_ms(const GpuSpec& gpu, std::int64_t seqs, std::int64_t vocab);
+// One step's sampling of `seqs` sequences over a `vocab`-token vocabulary: reading their logits
+// rows at `stream_bw_gbps` (a streaming kernel's rate, forecast/kernel_times.hpp,
+// streaming_bw_gbps; never faster than the FP32 compute), plus the host's per-step work.
+double sampling_step_ms(const GpuSpec& gpu, double stream_bw_gbps, std::int64_t seqs,
+                        std::int64_t vocab);
 
 // A served request's time before it can be scheduled: its prompt's tokenisation and the host's
 // per-request work.

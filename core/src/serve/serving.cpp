@@ -91,7 +91,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   detail::require_within_budget(detail::replay_steps(prefill) * double(1 + sampled.size()),
                                 "serving forecast", "the model's layers or experts");
   // the sampler's pass over each sequence's logits, every step (serve/fixed_costs.hpp)
-  const double sampling = detail::sampling_step_ms(gpu, r.batch, model.vocab_size);
+  const double stream_gbps = detail::streaming_bw_gbps(gpu, r.predictor);
+  const double sampling = detail::sampling_step_ms(gpu, stream_gbps, r.batch, model.vocab_size);
   f.prefill_ms = clock.forward_ms(prefill) + prefill_comm + sampling;
 
   const double step_comm = comm_ms(1);
@@ -132,7 +133,6 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   auto& c = f.caveats;
   switch (r.engine) {
     case Engine::fused: {
-      const double stream_gbps = detail::streaming_bw_gbps(gpu, r.predictor);
       const std::string reads =
           stream_gbps < gpu.mem_bw_gbps
               ? detail::format_g(100 * stream_gbps / gpu.mem_bw_gbps, 3) +

@@ -133,7 +133,9 @@ TEST_SUITE("fused_attention") {
     using detail::streaming_bw_gbps;
     const GpuSpec& h100 = find_gpu("h100-sxm");
     auto ms = [](const GpuSpec& g, DataType t, Predictor p, double flops, double bytes,
-                 double keys) { return FusedAttention(g, t, p).ms(flops, bytes, keys); };
+                 double keys) {
+      return FusedAttention(g, t, p, streaming_bw_gbps(g, p)).ms(flops, bytes, keys);
+    };
     // one layer of a 4096-token causal prefill, 32 heads of 128: compute-bound
     const double s = 4096, heads = 32, hd = 128;
     const double flops = 4 * s * s / 2 * heads * hd, bytes = 4 * s * heads * hd * 2;
@@ -168,7 +170,7 @@ TEST_SUITE("fused_attention") {
           doctest::Approx(stream).epsilon(1e-12));
     // FP32 attention reads at the same rate (the FP32 nets never learned a GEMV); a GPU no
     // half-precision GEMM model covers (Pascal's P4, no FP16 tensor cores) at the datasheet's
-    CHECK(FusedAttention(h100, DataType::fp32, Predictor::tilecast).ms(0, dbytes, s) ==
+    CHECK(ms(h100, DataType::fp32, Predictor::tilecast, 0, dbytes, s) ==
           doctest::Approx(dbytes / (stream * 1e6)).epsilon(1e-12));
     const GpuSpec& p4 = find_gpu("p4");
     CHECK(streaming_bw_gbps(p4, Predictor::tilecast) == p4.mem_bw_gbps);

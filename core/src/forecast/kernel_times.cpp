@@ -50,8 +50,9 @@ double streaming_bw_gbps(const GpuSpec& gpu, Predictor predictor) {
   return gpu.mem_bw_gbps * std::min(1.0, bound_ms / stream_ms);
 }
 
-FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor)
-    : peak_gflops_(fused_peak_gflops(gpu, dtype)), mem_bw_gbps_(streaming_bw_gbps(gpu, predictor)) {
+FusedAttention::FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor,
+                               double stream_bw_gbps)
+    : peak_gflops_(fused_peak_gflops(gpu, dtype)), mem_bw_gbps_(stream_bw_gbps) {
   if (predictor == Predictor::roofline) return;
   if (const auto f = flash_forward(gpu, dtype)) {
     max_efficiency_ = f->max_efficiency;
@@ -83,10 +84,16 @@ const TimedKernel& KernelTimes::kernel(const Kernel& k) {
   return cache_.emplace(k, TimedKernel{f.latency_ms - launch, launch}).first->second;
 }
 
+double KernelTimes::stream_bw_gbps() {
+  if (!(stream_bw_gbps_ > 0)) stream_bw_gbps_ = streaming_bw_gbps(gpu_, predictor_);
+  return stream_bw_gbps_;
+}
+
 TimedKernel KernelTimes::op(const GraphOp& op) {
   if (op.fused_bytes > 0) {
     const DataType t = op.kernel.dtype;
-    const FusedAttention& a = attention_.try_emplace(t, gpu_, t, predictor_).first->second;
+    const FusedAttention& a =
+        attention_.try_emplace(t, gpu_, t, predictor_, stream_bw_gbps()).first->second;
     return {a.ms(op.fused_flops, op.fused_bytes, op.fused_keys), 0};
   }
   TimedKernel t = kernel(op.kernel);

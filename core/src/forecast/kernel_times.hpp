@@ -54,12 +54,12 @@ double streaming_bw_gbps(const GpuSpec& gpu, Predictor predictor);
 // share of the tensor peak at those keys (kernel/flash_attention.hpp) where its table has the
 // GPU's generation and the type; the compute roofline where the table has no figure (FP32,
 // Pascal, Volta), the roofline itself for the roofline predictor. The GPU's figures are looked
-// up once (the simulator times every step's attention).
+// up once (the simulator times every step's attention); `stream_bw_gbps` is streaming_bw_gbps
+// of the GPU and predictor, which a replay works out once (KernelTimes::stream_bw_gbps).
 class FusedAttention {
  public:
-  FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor);
+  FusedAttention(const GpuSpec& gpu, DataType dtype, Predictor predictor, double stream_bw_gbps);
   double ms(double flops, double bytes, double keys) const;
-  double stream_bw_gbps() const { return mem_bw_gbps_; }  // streaming_bw_gbps, looked up once
 
  private:
   double peak_gflops_ = 0, mem_bw_gbps_ = 0;
@@ -82,6 +82,8 @@ class KernelTimes {
 
   Predictor predictor() const { return predictor_; }
   const GpuSpec& gpu() const { return gpu_; }
+  // streaming_bw_gbps of this GPU and predictor, worked out on first use.
+  double stream_bw_gbps();
   // Ops no learned model covers, forecast by the roofline (sorted, unique).
   const std::set<std::string>& roofline_fallbacks() const { return fallbacks_; }
   // "<model id> <type> <family>" of the kernels a transferred model forecast (sorted, unique).
@@ -99,6 +101,7 @@ class KernelTimes {
   std::set<std::string> transfers_;
   std::set<std::string> misaligned_;
   std::map<DataType, FusedAttention> attention_;  // by the attention's type
+  double stream_bw_gbps_ = 0;                     // 0: not worked out yet
 };
 
 }  // namespace tilecast::detail

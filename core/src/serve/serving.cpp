@@ -91,7 +91,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   detail::require_within_budget(detail::replay_steps(prefill) * double(1 + sampled.size()),
                                 "serving forecast", "the model's layers or experts");
   // the sampler's pass over each sequence's logits, every step (serve/fixed_costs.hpp)
-  const double stream_gbps = detail::streaming_bw_gbps(gpu, r.predictor);
+  const double stream_gbps = clock.stream_bw_gbps();
   const double sampling = detail::sampling_step_ms(gpu, stream_gbps, r.batch, model.vocab_size);
   f.prefill_ms = clock.forward_ms(prefill) + prefill_comm + sampling;
 

@@ -31,6 +31,8 @@ class StepClock {
   std::vector<std::string> misaligned_gemms() const {
     return {times_.misaligned_gemms().begin(), times_.misaligned_gemms().end()};
   }
+  // The rate the fused engine's streaming kernels read at (KernelTimes::stream_bw_gbps).
+  double stream_bw_gbps() { return times_.stream_bw_gbps(); }
   // The kernels a transferred model forecast ("<model id> <type> <family>").
   std::vector<std::string> transfers_used() const {
     return {times_.transfers_used().begin(), times_.transfers_used().end()};

@@ -41,7 +41,7 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
       hidden_(double(model.hidden_size)),
       vocab_(model.vocab_size),
       clock_(gpu, r.predictor, Engine::fused),
-      attention_(gpu, types_.act, r.predictor),
+      attention_(gpu, types_.act, r.predictor, clock_.stream_bw_gbps()),
       all_reduce_(gpu, r.tp) {
   for (std::int64_t i = 0; i < model.num_layers; ++i)
     (is_sliding_layer(model, i) ? sliding_layers_ : global_layers_) += 1;
@@ -117,7 +117,7 @@ double StepCost::step_ms(std::int64_t tokens, std::int64_t seqs, const Attention
     layers += (layers_ms(hi) - layers) * double(tokens - lo) / double(hi - lo);
   }
   return layers + head_ms(seqs) + attention_ms(attention) +
-         sampling_step_ms(gpu_, attention_.stream_bw_gbps(), seqs, vocab_);
+         sampling_step_ms(gpu_, clock_.stream_bw_gbps(), seqs, vocab_);
 }
 
 }  // namespace tilecast::detail

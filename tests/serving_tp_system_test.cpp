@@ -1,6 +1,6 @@
-// Tensor-parallel serving on the DGX H200 and DGX B200 (gpu_catalog/systems/): their
+// Tensor-parallel serving on the DGX H200, DGX B200 and GB200 NVL72 (gpu_catalog/systems/): their
 // all-reduces take the comm model on the system, with its latency and efficiency, not the
-// latency-free ring bound at the NVLink bandwidth the H200 and B200 fell back to before.
+// latency-free ring bound at the NVLink bandwidth these GPUs fell back to before.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -25,6 +25,22 @@ TEST_SUITE("serving_tp_system") {
       const detail::AllReduce ar(find_gpu(gpu), 8);
       CHECK(ar.description().find("comm model") != std::string::npos);
       CHECK(ar.description().find(s.name) != std::string::npos);
+    }
+  }
+
+  TEST_CASE("the GB200's NVL72 rack is one NVLink domain of 72 GPUs, priced as the DGX B200") {
+    const SystemSpec& s = find_system("gb200-nvl72");
+    CHECK(s.gpu == "gb200");
+    CHECK(s.gpus_per_node == 72);
+    CHECK(s.topology == Topology::kNvswitch);
+    CHECK(s.link_bw_gbps_per_direction == doctest::Approx(900.0));
+    for (int tp : {2, 4, 8, 72}) {
+      CAPTURE(tp);
+      const detail::AllReduce gb(find_gpu("gb200"), tp);
+      CHECK(gb.description().find(s.name) != std::string::npos);
+      if (tp <= 8)  // the same fabric and link as the B200's DGX: the same all-reduce
+        for (double bytes : {16384.0, 4.0 * 1024 * 1024})
+          CHECK(gb.ms(bytes) == doctest::Approx(detail::AllReduce(find_gpu("b200"), tp).ms(bytes)));
     }
   }
 

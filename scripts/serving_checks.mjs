@@ -218,6 +218,16 @@ lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run appro
 if (refused.length)
   lines.push(`* Not forecast: ${refused.length} rows tilecast refuses (listed below; in no median).`);
 lines.push('');
+// Where the forecasts lean: the median ratio (signed: above 1 the forecast is too fast for a rate,
+// too slow for a time) of each GPU and precision, every row of it, static and loaded.
+lines.push('By GPU and precision (median ratio, the median absolute error in brackets):');
+lines.push('');
+const gpuPrecisions = [...new Set(rows.map((r) => `${r.gpu} ${r.precision}`))].sort();
+lines.push(gpuPrecisions.map((k) => {
+  const sub = rows.filter((r) => `${r.gpu} ${r.precision}` === k);
+  return `${k} ${median(sub.map((r) => r.ratio)).toFixed(2)}× (${pct(median(sub.map((r) => Math.abs(r.ratio - 1))))}, ${sub.length})`;
+}).join('; ') + '.');
+lines.push('');
 // The static forecasts' 80% band (the whole-model inference band; in FP16, BF16 and FP8 carried
 // over from FP32, docs/generalization.md "Other precisions"): how many published figures it holds.
 function coverage(set) {

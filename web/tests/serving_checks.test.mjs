@@ -66,3 +66,28 @@ test('docs/serving-checks.md is current (rerun make serving-checks if not)', () 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The FP4 GEMM transfer's note (a caveat of every FP4 forecast) states how the published NVFP4
+// runs came out; it must stay true of docs/serving-checks.md (checked current above).
+test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(REPO, 'core/data/models/nvidia-half-gemm/manifest.json'), 'utf8'),
+  );
+  const note = manifest.transfers.find((t) => t.vendor === 'NVIDIA' && t.precisions.includes('fp4')).note;
+  assert.match(note, /every one is forecast faster than measured, about 1\.3x at the median/);
+  const md = fs.readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8');
+  const fp4 = md
+    .split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => ['b200', 'gb200'].includes(c[3]) && c[5]?.startsWith('fp4'));
+  assert.ok(fp4.length >= 20, `${fp4.length} B200/GB200 FP4 rows`);
+  // every such row a throughput (tokens/s) forecast above the published figure
+  for (const c of fp4) {
+    assert.match(c[11], /tokens\/s/, c[1]);
+    assert.ok(Number(c[c.length - 3]) > 1, `${c[1]}: ratio ${c[c.length - 3]}`);
+  }
+  for (const gpu of ['b200', 'gb200']) {
+    const m = md.match(new RegExp(`\\b${gpu} fp4 ([0-9.]+)×`));
+    assert.ok(m && Number(m[1]) >= 1.2 && Number(m[1]) < 1.45, `${gpu} fp4 median ratio ${m?.[1]}`);
+  }
+});

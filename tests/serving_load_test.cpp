@@ -136,6 +136,31 @@ TEST_SUITE("serving_load") {
     CHECK(pc.e2e_ms.p50 < ps.e2e_ms.p50);
   }
 
+  TEST_CASE("clients of one fixed length run in step, and the forecast says so") {
+    const GpuSpec& gpu = find_gpu("rtx-4090");
+    const ModelConfig& model = find_model("mistral-7b");
+    LoadRequest r = poisson(1, 300, 256, 100);
+    r.arrivals = Arrivals::closed_loop;
+    r.concurrency = 16;
+    auto in_step = [](const LoadForecast& f) {
+      int n = 0;
+      for (const std::string& c : f.caveats) n += c.rfind("Clients in step:", 0) == 0;
+      return n;
+    };
+    const LoadForecast fixed = simulate_serving(gpu, model, r);
+    CHECK(in_step(fixed) == 1);
+    // every client's prompt waits for the wave's others: the median TTFT is the slowest's
+    CHECK(fixed.ttft_ms.p50 > 0.9 * fixed.ttft_ms.p99);
+    r.range_ratio = 0.5;  // lengths spread: the clients drift apart
+    const LoadForecast spread = simulate_serving(gpu, model, r);
+    CHECK(in_step(spread) == 0);
+    CHECK(spread.ttft_ms.p50 < 0.5 * fixed.ttft_ms.p50);
+    r.range_ratio = 0;
+    r.concurrency = 300;  // offline: every request queued at once, no waves to warn of
+    CHECK(in_step(simulate_serving(gpu, model, r)) == 0);
+    CHECK(in_step(simulate_serving(gpu, model, poisson(5, 300, 256, 100))) == 0);
+  }
+
   TEST_CASE("a full cache preempts and recomputes; every request still finishes") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama2-13b");

@@ -32,6 +32,15 @@ LoadRequest poisson(double qps, std::int64_t n, std::int64_t prompt = 512,
   return r;
 }
 
+// `clients` closed-loop clients sending n requests of fixed lengths (n = clients: offline)
+LoadRequest closed_loop(std::int64_t clients, std::int64_t n, std::int64_t prompt,
+                        std::int64_t output) {
+  LoadRequest r = poisson(1, n, prompt, output);
+  r.arrivals = Arrivals::closed_loop;
+  r.concurrency = clients;
+  return r;
+}
+
 bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
 
 }  // namespace
@@ -118,9 +127,7 @@ TEST_SUITE("serving_load") {
   TEST_CASE("closed loop: an offline run, and continuous against static batches") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     const ModelConfig& model = find_model("llama3-8b");
-    LoadRequest r = poisson(1, 256, 256, 256);
-    r.arrivals = Arrivals::closed_loop;
-    r.concurrency = 256;  // all at once: offline
+    LoadRequest r = closed_loop(256, 256, 256, 256);  // all at once: offline
     const LoadForecast cont = simulate_serving(gpu, model, r);
     CHECK(cont.steps >= 256);
     r.scheduler = Scheduler::static_batch;
@@ -139,9 +146,7 @@ TEST_SUITE("serving_load") {
   TEST_CASE("clients of one fixed length run in step, and the forecast says so") {
     const GpuSpec& gpu = find_gpu("rtx-4090");
     const ModelConfig& model = find_model("mistral-7b");
-    LoadRequest r = poisson(1, 300, 256, 100);
-    r.arrivals = Arrivals::closed_loop;
-    r.concurrency = 16;
+    LoadRequest r = closed_loop(16, 300, 256, 100);
     auto in_step = [](const LoadForecast& f) {
       int n = 0;
       for (const std::string& c : f.caveats) n += c.rfind("Clients in step:", 0) == 0;
@@ -164,9 +169,7 @@ TEST_SUITE("serving_load") {
   TEST_CASE("a full cache preempts and recomputes; every request still finishes") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama2-13b");
-    LoadRequest r = poisson(1, 200, 2000, 2000);
-    r.arrivals = Arrivals::closed_loop;
-    r.concurrency = 200;
+    LoadRequest r = closed_loop(200, 200, 2000, 2000);
     const LoadForecast f = simulate_serving(gpu, model, r);
     CHECK(f.preemptions > 0);
     CHECK(f.kv_peak_fraction <= 1.0);
@@ -179,9 +182,7 @@ TEST_SUITE("serving_load") {
   TEST_CASE("no-evict (TensorRT-LLM's default): whole requests reserved, never preempted") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama2-13b");
-    LoadRequest r = poisson(1, 200, 2000, 2000);
-    r.arrivals = Arrivals::closed_loop;
-    r.concurrency = 200;
+    LoadRequest r = closed_loop(200, 200, 2000, 2000);
     const LoadForecast vllm = simulate_serving(gpu, model, r);
     r.scheduler = Scheduler::no_evict;
     const LoadForecast trt = simulate_serving(gpu, model, r);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "serve/fixed_costs.hpp"
 #include "serve/simulator/rng.hpp"
@@ -147,10 +148,15 @@ TEST_SUITE("serving_load") {
     const GpuSpec& gpu = find_gpu("rtx-4090");
     const ModelConfig& model = find_model("mistral-7b");
     LoadRequest r = closed_loop(16, 300, 256, 100);
-    auto in_step = [](const LoadForecast& f) {
+    auto starting = [](const LoadForecast& f, std::string_view head) {
       int n = 0;
-      for (const std::string& c : f.caveats) n += c.rfind("Clients in step:", 0) == 0;
+      for (const std::string& c : f.caveats) n += c.rfind(head, 0) == 0;
       return n;
+    };
+    auto in_step = [&](const LoadForecast& f) {
+      CHECK(starting(f, "Arrivals:") == 1);  // one arrivals line, whichever kind
+      CHECK(starting(f, "Arrivals: the trace") == 0);
+      return starting(f, "Clients in step:");
     };
     const LoadForecast fixed = simulate_serving(gpu, model, r);
     CHECK(in_step(fixed) == 1);

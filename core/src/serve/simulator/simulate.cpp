@@ -349,6 +349,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 " clients, each sending its next request when its previous one finishes "
                 "(no think time); " +
                 lengths + ".");
+  else
+    c.push_back("Arrivals: the trace's " + std::to_string(reqs.size()) +
+                " requests at their times and lengths.");
   // Clients whose requests all have the same lengths finish together and resend together: each
   // wave's prompts queue behind one another, which clients of varying lengths do not do.
   if (r.arrivals == Arrivals::closed_loop && r.trace.empty() && r.range_ratio == 0 &&
@@ -360,9 +363,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         "the median TTFT is a wave's; requests of varying lengths drift apart (a published vLLM "
         "sweep whose outputs varied measured median TTFTs 2-5x below such a forecast and P99s "
         "alike: docs/serving-checks.md, the rah-4090 rows). --range-ratio spreads the lengths.");
-  else
-    c.push_back("Arrivals: the trace's " + std::to_string(reqs.size()) +
-                " requests at their times and lengths.");
   Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype, &transfers)) c.push_back(std::move(w));

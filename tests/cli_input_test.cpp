@@ -102,4 +102,25 @@ TEST_SUITE("cli_input") {
     CHECK(bad.output.find("'int3' is not a weight format; allowed: native, int8, int4") !=
           std::string::npos);
   }
+
+  TEST_CASE("a plan with nothing to rank says why instead of printing empty tables") {
+    // 7 GPUs: no tp x pp split divides Llama 3 8B's heads and layers
+    const auto none =
+        run_cli("plan --model llama3-8b --system dgx-h100 --global-batch 64 --gpus 7");
+    CHECK(none.code == 0);
+    CHECK(none.output.find("nothing to rank: of 1152 configurations 1152 do not divide") !=
+          std::string::npos);
+    CHECK(none.output.find("fastest step") == std::string::npos);
+    // the megatron engine: a 70B model's batch of 7 fits in no layout of 8 H100s
+    const auto big = run_cli(
+        "plan --model llama3-70b --system dgx-h100 --global-batch 7 --seq 4096 --gpus 8 "
+        "--engine megatron");
+    CHECK(big.code == 0);
+    CHECK(big.output.find("do not fit in memory") != std::string::npos);
+    CHECK(big.output.find("fastest step") == std::string::npos);
+    const auto some =
+        run_cli("plan --model llama3-8b --system dgx-h100 --global-batch 64 --gpus 8");
+    CHECK(some.output.find("nothing to rank") == std::string::npos);
+    CHECK(some.output.find("fastest step") != std::string::npos);
+  }
 }

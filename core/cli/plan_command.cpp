@@ -28,6 +28,18 @@ void print(const char* title, const nlohmann::ordered_json& list) {
                 e["memory_gb"].get<double>(), e["capacity_gb"].get<double>());
 }
 
+// A plan in which no configuration both divides and fits ranks nothing: say why, not two
+// empty tables. `divides` names what a configuration must divide for the engine.
+bool print_none_ranked(const nlohmann::ordered_json& j, const char* divides) {
+  if (j["fitting"].get<long long>() > 0) return false;
+  std::printf(
+      "\nnothing to rank: of %lld configurations %lld do not divide (%s) and %lld do not fit "
+      "in memory; try other --gpus, --global-batch or --seq\n",
+      j["considered"].get<long long>(), j["does_not_divide"].get<long long>(), divides,
+      j["does_not_fit"].get<long long>());
+  return true;
+}
+
 // The megatron engine's plan (docs/megatron.md, "Plan").
 int print_megatron(const std::string& text) {
   const auto j = nlohmann::ordered_json::parse(text);
@@ -40,6 +52,10 @@ int print_megatron(const std::string& text) {
       j["precision"].get<std::string>().c_str(), j["considered"].get<long long>(),
       j["does_not_divide"].get<long long>(), j["does_not_fit"].get<long long>(),
       j["fitting"].get<long long>());
+  if (print_none_ranked(j,
+                        "the heads, layers, experts, sequence and global batch over tp, pp, "
+                        "cp, ep and dp"))
+    return 0;
   std::printf("\nfastest step\n  %4s %3s %3s %3s %3s %2s %5s %4s %2s %-9s %11s %10s %6s %11s\n",
               "dp", "tp", "pp", "cp", "ep", "v", "micro", "mbs", "sp", "recompute", "step ms",
               "tok/s/GPU", "MFU", "memory GB");
@@ -101,6 +117,10 @@ int run_plan(const Args& args) {
       j["seq"].get<long long>(), j["precision"].get<std::string>().c_str(),
       j["considered"].get<int>(), j["does_not_divide"].get<int>(), j["does_not_fit"].get<int>(),
       j["fitting"].get<int>());
+  if (print_none_ranked(j,
+                        "tp the attention heads, pp the layers, dp x micro-batches the global "
+                        "batch"))
+    return 0;
   print("fastest step", j["by_step"]);
   print("most tokens/s per GPU", j["by_tokens_per_gpu"]);
   return 0;

@@ -91,3 +91,24 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
     assert.ok(m && Number(m[1]) >= 1.2 && Number(m[1]) < 1.45, `${gpu} fp4 median ratio ${m?.[1]}`);
   }
 });
+
+// The AMD FP8 transfer's note likewise states how the published MI300X FP8 run came out.
+test('the AMD FP8 transfer note agrees with the published MI300X FP8 run', () => {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(REPO, 'core/data/models/nvidia-half-gemm/manifest.json'), 'utf8'),
+  );
+  const note = manifest.transfers.find((t) => t.vendor === 'AMD' && t.precisions.includes('fp8')).note;
+  assert.match(note, /batches of 1-16 sequences come out up to 13 % slow, batches of 64 and more and its offline/);
+  assert.match(note, /runs 17-42 % too fast/);
+  const rows = fs
+    .readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8')
+    .split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => c[3] === 'mi300x' && c[5]?.startsWith('fp8'));
+  const ratio = (c) => Number(c[c.length - 3]);
+  const small = rows.filter((c) => /^\d+$/.test(c[7]) && Number(c[7]) <= 16);
+  const large = rows.filter((c) => (/^\d+$/.test(c[7]) && Number(c[7]) >= 64) || c[7].endsWith('clients'));
+  assert.ok(small.length >= 5 && large.length >= 5, `${small.length} small, ${large.length} large`);
+  for (const c of small) assert.ok(ratio(c) >= 0.865 && ratio(c) < 1, `${c[1]}: ${ratio(c)}`);
+  for (const c of large) assert.ok(ratio(c) >= 1.165 && ratio(c) < 1.425, `${c[1]}: ${ratio(c)}`);
+});

@@ -67,45 +67,42 @@ test('docs/serving-checks.md is current (rerun make serving-checks if not)', () 
   }
 });
 
-// The FP4 GEMM transfer's note (a caveat of every FP4 forecast) states how the published NVFP4
-// runs came out; it must stay true of docs/serving-checks.md (checked current above).
-test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(REPO, 'core/data/models/nvidia-half-gemm/manifest.json'), 'utf8'),
-  );
-  const note = manifest.transfers.find((t) => t.vendor === 'NVIDIA' && t.precisions.includes('fp4')).note;
-  assert.match(note, /every one is forecast faster than measured, about 1\.3x at the median/);
-  const md = fs.readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8');
-  const fp4 = md
-    .split('\n')
+// Two transfers' notes (caveats of every forecast they serve) state how published runs came out;
+// they must stay true of docs/serving-checks.md (checked current above).
+const MANIFEST = path.join(REPO, 'core/data/models/nvidia-half-gemm/manifest.json');
+const transferNote = (vendor, precision) =>
+  JSON.parse(fs.readFileSync(MANIFEST, 'utf8')).transfers.find(
+    (t) => t.vendor === vendor && t.precisions.includes(precision),
+  ).note;
+const CHECKS_MD = fs.readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8');
+// the checks' table rows (static and loaded) of these GPUs and precision, as cells
+const tableRows = (gpus, precision) =>
+  CHECKS_MD.split('\n')
     .map((line) => line.split('|').map((c) => c.trim()))
-    .filter((c) => ['b200', 'gb200'].includes(c[3]) && c[5]?.startsWith('fp4'));
+    .filter((c) => gpus.includes(c[3]) && c[5]?.startsWith(precision));
+const ratio = (c) => Number(c[c.length - 3]); // both tables end "| ratio | models it |"
+
+test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
+  assert.match(transferNote('NVIDIA', 'fp4'), /every one is forecast faster than measured, about 1\.3x at the median/);
+  const fp4 = tableRows(['b200', 'gb200'], 'fp4');
   assert.ok(fp4.length >= 20, `${fp4.length} B200/GB200 FP4 rows`);
   // every such row a throughput (tokens/s) forecast above the published figure
   for (const c of fp4) {
     assert.match(c[11], /tokens\/s/, c[1]);
-    assert.ok(Number(c[c.length - 3]) > 1, `${c[1]}: ratio ${c[c.length - 3]}`);
+    assert.ok(ratio(c) > 1, `${c[1]}: ratio ${ratio(c)}`);
   }
   for (const gpu of ['b200', 'gb200']) {
-    const m = md.match(new RegExp(`\\b${gpu} fp4 ([0-9.]+)×`));
+    const m = CHECKS_MD.match(new RegExp(`\\b${gpu} fp4 ([0-9.]+)×`));
     assert.ok(m && Number(m[1]) >= 1.2 && Number(m[1]) < 1.45, `${gpu} fp4 median ratio ${m?.[1]}`);
   }
 });
 
-// The AMD FP8 transfer's note likewise states how the published MI300X FP8 run came out.
 test('the AMD FP8 transfer note agrees with the published MI300X FP8 run', () => {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(REPO, 'core/data/models/nvidia-half-gemm/manifest.json'), 'utf8'),
-  );
-  const note = manifest.transfers.find((t) => t.vendor === 'AMD' && t.precisions.includes('fp8')).note;
+  const note = transferNote('AMD', 'fp8');
   assert.match(note, /batches of 1-16 sequences come out up to 13 % slow, batches of 64 and more and its offline/);
   assert.match(note, /runs 17-42 % too fast/);
-  const rows = fs
-    .readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8')
-    .split('\n')
-    .map((line) => line.split('|').map((c) => c.trim()))
-    .filter((c) => c[3] === 'mi300x' && c[5]?.startsWith('fp8'));
-  const ratio = (c) => Number(c[c.length - 3]);
+  const rows = tableRows(['mi300x'], 'fp8');
+  // static rows give a batch (column 7), loaded ones "N clients"
   const small = rows.filter((c) => /^\d+$/.test(c[7]) && Number(c[7]) <= 16);
   const large = rows.filter((c) => (/^\d+$/.test(c[7]) && Number(c[7]) >= 64) || c[7].endsWith('clients'));
   assert.ok(small.length >= 5 && large.length >= 5, `${small.length} small, ${large.length} large`);

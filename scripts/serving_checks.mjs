@@ -2,7 +2,8 @@
 // `tilecast serve --json` and writes the comparison table (docs/serving-checks.md): static
 // batches, loaded runs (a request rate or a client concurrency), TP and quantized rows apart.
 //   node scripts/serving_checks.mjs [OUT.md]      (TILECAST_CLI: the native CLI)
-//   node scripts/serving_checks.mjs --json OUT.json  the static rows as JSON (the accuracy report's)
+//   node scripts/serving_checks.mjs --json OUT.json  every row as JSON (the accuracy report's)
+// TILECAST_SERVING_DATA: another file of the same shape instead (scripts/experiments/ run variants).
 // Deterministic: the same CLI and data give the same file (a test checks it is current).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.resolve(REPO, process.env.TILECAST_CLI ?? 'build/cli/tilecast');
-const DATA = path.join(REPO, 'data/published/serving.json');
+const DATA = path.resolve(REPO, process.env.TILECAST_SERVING_DATA ?? 'data/published/serving.json');
 const asJson = process.argv[2] === '--json';
 const out = path.resolve(process.argv[asJson ? 3 : 2] ?? path.join(REPO, 'docs/serving-checks.md'));
 

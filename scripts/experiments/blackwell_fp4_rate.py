@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Where the Blackwell NVFP4 serving forecasts lean, and what would move them (docs/serving.md,
 "Loaded, TP and quantized rows"). Forecasts every published B200 / GB200 row of
-data/published/serving.json as scripts/serving_checks.mjs does (loaded rows: the contract command
-with the source's scheduler and batch limits), once with each GPU as the catalog has it and once
+data/published/serving.json with scripts/serving_checks.mjs (TILECAST_SERVING_DATA: the rows, each
+GPU named by a file), once with each GPU as the catalog has it and once
 per variant of its catalog entry, and prints the median ratio (tilecast / published) per variant
 and tensor parallelism. Variants are diagnoses, not fits: none is kept.
 
-    python3 scripts/experiments/blackwell_fp4_rate.py [path/to/tilecast]   (~1 min on 2 cores)
+    python3 scripts/experiments/blackwell_fp4_rate.py [path/to/tilecast]   (~5 s on 2 cores)
 """
 import json
 import os
@@ -14,7 +14,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build/cli/tilecast")
@@ -34,24 +33,15 @@ def variants(spec):
     return out
 
 
-def command(row, gpu):
-    src = DATA["sources"][row["source"]]
-    args = [CLI, "serve", "--gpu", gpu, "--model", row["model"], "--prompt", str(row["prompt"]),
-            "--output", str(row["output"]), "--tp", str(row["tp"]), "--precision", row["precision"]]
-    if row.get("kv_cache"):
-        args += ["--kv-cache", row["kv_cache"]]
-    if "concurrency" not in row:
-        raise SystemExit(f"{row['id']}: only loaded rows are expected here")
-    args += ["--concurrency", str(row["concurrency"]), "--requests", str(row["requests"]), "--seed", "0"]
-    for field, flag in (("scheduler", "--scheduler"), ("batch_limits", "--batch-limits")):
-        if src.get(field):
-            args += [flag, src[field]]
-    return args + ["--json"]
-
-
-def ratio(row, gpu):
-    out = subprocess.run(command(row, gpu), capture_output=True, text=True, check=True).stdout
-    return json.loads(out)[row["metric"]] / row["value"]
+def ratios(rows, paths, tmp):
+    """scripts/serving_checks.mjs over these rows, each GPU given as its variant's file."""
+    data = dict(DATA, rows=[dict(r, gpu=paths[r["gpu"]]) for r in rows])
+    data_path, out = os.path.join(tmp, "rows.json"), os.path.join(tmp, "checks.json")
+    json.dump(data, open(data_path, "w"))
+    env = dict(os.environ, TILECAST_CLI=CLI, TILECAST_SERVING_DATA=data_path)
+    subprocess.run(["node", os.path.join(REPO, "scripts/serving_checks.mjs"), "--json", out], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+    return [(r, c["ratio"]) for r, c in zip(rows, json.load(open(out))["rows"])]
 
 
 def main():
@@ -67,8 +57,7 @@ def main():
             for g in GPUS:
                 paths[g] = os.path.join(tmp, f"{g}.json")
                 json.dump(specs[g][name], open(paths[g], "w"))
-            with ThreadPoolExecutor(2) as pool:
-                got = list(pool.map(lambda r: (r, ratio(r, paths[r["gpu"]])), rows))
+            got = ratios(rows, paths, tmp)
             all_r = [x for _, x in got]
             by_tp = {tp: [x for r, x in got if r["tp"] == tp] for tp in sorted({r["tp"] for r in rows})}
             print(f"{name}: {len(rows)} rows, median ratio {statistics.median(all_r):.2f}, median absolute "

@@ -52,8 +52,12 @@ TEST_SUITE("architectures") {
       if (t.sliding != Sliding::none || t.softcapping || t.sandwich_norms)
         CHECK(t.positions == Positions::rotary);
       if (t.fused_gate_up) CHECK(t.ffn == Ffn::gated);
-      // no builder reads parallel_residual yet: a row that sets it needs one that does
-      CHECK_FALSE(t.parallel_residual);
+      // a parallel block (one norm feeding attention and the MLP) is a decoder of one MLP
+      if (t.parallel_residual) {
+        CHECK(t.stack == Stack::decoder_only);
+        CHECK(t.routing == Routing::none);
+        CHECK_FALSE(t.sandwich_norms);
+      }
     }
   }
 

@@ -1,13 +1,14 @@
-// The issue-12 models (Mixtral, Qwen1.5-MoE, Gemma, Gemma 2, Phi-3): zoo configs parse, parameter
-// counts match the published totals, graphs build and forecast in every mode and both serving
-// engines, tensor parallelism shards experts, the sliding-window KV cache, and unsupported config
-// fields are errors that name the field.
+// The issue-12 models (Mixtral, Qwen1.5-MoE, Gemma, Gemma 2, Phi-3) and GPT-J: zoo configs parse,
+// parameter counts match the published totals, graphs build and forecast in every mode and both
+// serving engines, tensor parallelism shards experts, the sliding-window KV cache, and unsupported
+// config fields are errors that name the field.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
 #include "graph/blocks/blocks.hpp"
+#include "graph/engines/megatron_layer.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -24,8 +25,8 @@ double graph_params(const ModelConfig& m) {
   return graph_param_count(build_op_graph(m, make_workload(Mode::inference, 1, 1)));
 }
 
-const char* const kNew[] = {"mixtral-8x7b", "qwen1.5-moe-a2.7b", "gemma-7b", "gemma2-9b",
-                            "phi3-mini-4k"};
+const char* const kNew[] = {"mixtral-8x7b", "qwen1.5-moe-a2.7b", "gemma-7b",
+                            "gemma2-9b",    "phi3-mini-4k",      "gptj-6b"};
 
 std::int64_t count_ops(const OpGraph& g, const std::string& name) {
   std::int64_t n = 0;
@@ -83,13 +84,14 @@ TEST_SUITE("models") {
     // arXiv:2403.08295, Table 2: 7,751M non-embedding + 786M embedding); Gemma 2 9B 9.24B (model
     // card / arXiv:2408.00118); Phi-3-mini 3.8B (arXiv:2404.14219; 3.82B in the model card);
     // Llama 3.1 70B 70.6B and 405B 406B (the Hugging Face model pages' safetensors totals of
-    // meta-llama/Llama-3.1-70B and -405B; Meta's model card rounds to 70B and 405B).
+    // meta-llama/Llama-3.1-70B and -405B; Meta's model card rounds to 70B and 405B); GPT-J 6B
+    // 6,053,381,344 (the EleutherAI/gpt-j-6b model card).
     const struct {
       const char* id;
       double billions;
     } kPublished[] = {{"mixtral-8x7b", 46.7}, {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
                       {"gemma2-9b", 9.24},    {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
-                      {"llama3.1-405b", 406}};
+                      {"llama3.1-405b", 406}, {"gptj-6b", 6.053}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);
@@ -289,6 +291,53 @@ TEST_SUITE("models") {
         build_engine_graph(q3, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
     CHECK(count_ops(fused, "q_norm") == 36);
     CHECK(count_ops(fused, "k_norm") == 36);
+  }
+
+  TEST_CASE("GPT-J: attention and MLP in parallel on one LayerNorm, rotary on 64 features") {
+    const ModelConfig j = find_model("EleutherAI/gpt-j-6B");
+    CHECK(j.architecture == Architecture::gptj);
+    CHECK(j.head_dim == 256);
+    CHECK(j.rotary_dim == 64);
+    CHECK(j.intermediate_size == 4 * 4096);  // n_inner null
+    CHECK(j.max_positions == 0);             // rotary: no position table
+    CHECK_FALSE(j.attention_bias);
+    CHECK(j.mlp_bias);
+    // eager: one LayerNorm a block, rotary over the first 64 features of each head, the rest
+    // concatenated back; the second residual add after the MLP
+    const OpGraph g = build_op_graph(j, make_workload(Mode::inference, 2, 16));
+    CHECK(count_ops(g, "ln_1") == 28);
+    CHECK(count_ops(g, "ln_2") == 0);
+    CHECK(count_ops(g, "rotary cat (q)") == 28);
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops) {
+        if (o.name == "rotary (q)" && o.kernel.op == Op::add) CHECK(o.kernel.dims[1] == 64);
+        if (o.name == "fc_in") CHECK(o.kernel.dims[3] == 16384);
+      }
+    // the fused engine: one add + norm a layer (two for Llama) and one add of the two outputs
+    const OpGraph fused =
+        build_engine_graph(j, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
+    CHECK(count_ops(fused, "add + norm") == 28 + 1);
+    CHECK(count_ops(fused, "attention + mlp") == 28);
+    const OpGraph llama = build_engine_graph(find_model("llama2-7b"),
+                                             make_workload(Mode::decode, 4, 1, 100), Engine::fused);
+    CHECK(count_ops(llama, "add + norm") == 2 * 32 + 1);
+    CHECK(count_ops(llama, "attention + mlp") == 0);
+    for (const auto& s : fused.sections)
+      for (const auto& o : s.ops)
+        if (o.name == "rotary") CHECK(o.kernel.dims[1] == 2 * 16 * 64);
+    // Megatron-Core has no parallel layer: an error naming the architecture
+    try {
+      (void)detail::megatron_shape(j);
+      FAIL("GPT-J built on the megatron engine");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("gptj") != std::string::npos);
+    }
+    // a rotary_dim wider than the head is an error naming the field and the range
+    const std::string wide = R"({"model_type":"gptj","n_embd":64,"n_layer":2,"n_head":4,
+      "vocab_size":100,"rotary_dim":32})";
+    const std::string err = test::config_error(wide);
+    CHECK(err.find("'rotary_dim'") != std::string::npos);
+    CHECK(err.find("2..16") != std::string::npos);
   }
 
   TEST_CASE("qwen2_moe's dense layers follow mlp_only_layers and decoder_sparse_step") {

@@ -68,6 +68,7 @@ const FAMILY: Record<string, string> = {
   qwen2: 'Qwen',
   qwen2_moe: 'Qwen MoE (mixture of experts)',
   qwen3: 'Qwen3',
+  gptj: 'GPT-J',
   gemma: 'Gemma',
   gemma2: 'Gemma 2',
   phi3: 'Phi-3',

@@ -24,6 +24,7 @@ enum class Architecture {
   gemma2,     // Gemma + sliding-window attention on alternate layers, soft-capping, 4 norms
   phi3,       // Llama-like with fused qkv_proj and gate_up_proj
   qwen3,      // Llama-like with q and k RMS-normed per head before rotary
+  gptj,       // attention and MLP in parallel on one LayerNorm, rotary on part of each head
 };
 
 std::string_view architecture_name(Architecture a);
@@ -45,6 +46,7 @@ struct ModelConfig {
   std::int64_t num_heads = 0;
   std::int64_t num_kv_heads = 0;       // = num_heads unless grouped-query attention
   std::int64_t head_dim = 0;           // hidden_size / num_heads (switch: d_kv)
+  std::int64_t rotary_dim = 0;         // features of each head rotary rotates (gptj); 0: all
   std::int64_t intermediate_size = 0;  // MLP width
   std::int64_t vocab_size = 0;
   std::int64_t max_positions = 0;    // rows of a learned position table (0: none)

@@ -13,6 +13,7 @@ namespace {
 using detail::build_bert;
 using detail::build_gemma;
 using detail::build_gpt2;
+using detail::build_gptj;
 using detail::build_llama;
 using detail::build_mixtral;
 using detail::build_opt;
@@ -171,6 +172,20 @@ constexpr ArchitectureTraits kTable[] = {
      .hf = kLlamaFields,
      .build = build_llama,
      .builder_file = "llama.cpp"},
+    {.id = Architecture::gptj,
+     .model_type = "gptj",
+     .class_prefix = "GPTJ",
+     .norm = Norm::layer,
+     .parallel_residual = true,
+     .attention_bias = AttentionBias::mlp_only,
+     .ffn = Ffn::dense,
+     .hf = {.dialect = Dialect::gpt2,
+            .activation_field = "activation_function",
+            .activation = Activation::gelu_new,
+            .attention_dropout_field = "attn_pdrop",
+            .hidden_dropout_field = "resid_pdrop"},
+     .build = build_gptj,
+     .builder_file = "gptj.cpp"},
 };
 
 }  // namespace
@@ -201,6 +216,10 @@ std::string_view stack_name(Stack s) {
 
 bool out_proj_bias(const ModelConfig& m) {
   return m.attention_bias && traits(m).attention_bias != AttentionBias::qkv_only;
+}
+
+std::int64_t rotary_features(const ModelConfig& m) {
+  return m.rotary_dim > 0 ? m.rotary_dim : m.head_dim;
 }
 
 }  // namespace tilecast

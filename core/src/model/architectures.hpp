@@ -26,8 +26,8 @@ enum class Positions { learned, rotary, relative_bias };
 enum class Ffn { dense, gated };
 // Which projections carry a bias: none (T5); q/k/v/o and the MLP's always (GPT-2, BERT); as the
 // config's bias field says (HfFields::bias_field: Llama's attention_bias, OPT's enable_bias);
-// q/k/v always, o never (Qwen2).
-enum class AttentionBias { none, all, config, qkv_only };
+// q/k/v always, o never (Qwen2); the MLP's only (GPT-J).
+enum class AttentionBias { none, all, config, qkv_only, mlp_only };
 // Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
 // (Mixtral); top-k plus an always-on shared expert scaled by a sigmoid gate (Qwen2-MoE).
 enum class Routing { none, top1_capacity, top_k, top_k_shared };
@@ -70,8 +70,8 @@ struct ArchitectureTraits {
   Stack stack = Stack::decoder_only;
   Norm norm = Norm::rms;
   bool sandwich_norms = false;     // a norm after attention and around the MLP: 4 a layer (Gemma 2)
-  bool parallel_residual = false;  // attention and MLP read one normed input (GPT-J, Falcon);
-                                   // no row has it yet: its row needs a builder that reads it
+  bool parallel_residual = false;  // attention and MLP read one normed input and their outputs
+                                   // are added to the residual together (GPT-J)
   Positions positions = Positions::rotary;
   bool fused_qkv = false;  // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
   bool qk_norm = false;    // q and k normed per head (the row's norm) before rotary (Qwen3)
@@ -102,5 +102,7 @@ std::string_view stack_name(Stack s);
 
 // Whether the output projection has a bias (AttentionBias).
 bool out_proj_bias(const ModelConfig& m);
+// The features of each query and key head that rotary rotates (GPT-J's rotary_dim; else all).
+std::int64_t rotary_features(const ModelConfig& m);
 
 }  // namespace tilecast

@@ -227,6 +227,7 @@ void read_common(const nlohmann::json& j, std::string_view origin, const Archite
   switch (t.attention_bias) {
     case AttentionBias::none: break;
     case AttentionBias::all: m.attention_bias = m.mlp_bias = true; break;
+    case AttentionBias::mlp_only: m.mlp_bias = true; break;
     case AttentionBias::qkv_only:
       m.attention_bias = true;
       m.mlp_bias = optional_bool(j, t.hf.mlp_bias_field, origin, false);
@@ -306,6 +307,9 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
     m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
     m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
   }
+  if (t.positions == Positions::rotary && detail::has_field(j, "rotary_dim") &&
+      !j.at("rotary_dim").is_null())  // GPT-J: the first rotary_dim features of each head
+    m.rotary_dim = detail::integer_field(j, "rotary_dim", origin, 2, kMaxSize);
   if (t.positions == Positions::rotary && detail::has_field(j, "partial_rotary_factor") &&
       detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
     throw Error(std::string(origin) +
@@ -420,11 +424,16 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
     case Dialect::llama: read_llama_shape(j, origin, m); break;
     case Dialect::t5: read_t5_shape(j, origin, m); break;
   }
+  if (t.positions != Positions::learned) m.max_positions = 0;  // GPT-J's n_positions: no table
   read_common(j, origin, t, m);
   read_experts(j, origin, t, m);
   read_attention_variant(j, origin, t, m);
   if (m.num_kv_heads == 0) m.num_kv_heads = m.num_heads;
   if (m.head_dim == 0) m.head_dim = m.hidden_size / m.num_heads;
+  if (m.rotary_dim > m.head_dim)
+    throw Error(std::string(origin) + ": field 'rotary_dim' (" + std::to_string(m.rotary_dim) +
+                ") exceeds the head size (" + std::to_string(m.head_dim) + "); allowed: 2.." +
+                std::to_string(m.head_dim));
   if (m.num_layers > kMaxLayers || m.num_decoder_layers > kMaxLayers)
     throw Error(std::string(origin) + ": more than " + std::to_string(kMaxLayers) + " layers");
   return m;

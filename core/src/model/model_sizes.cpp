@@ -1,8 +1,8 @@
 // A model given by its sizes, as practitioners describe one (docs/megatron.md, "Models by their
 // sizes"): hidden, layers, heads, query groups, FFN width, vocabulary, sequence, SwiGLU or GeLU,
-// rotary or learned positions. The architecture is the first dense decoder-only row of the
-// architecture table (model/architectures.cpp) with that MLP and those positions; the sizes are
-// written in that row's config dialect and read by parse_model_config, so a model by its sizes
+// rotary or learned positions. The architecture is the first dense, sequential decoder-only row
+// of the architecture table (model/architectures.cpp) with that MLP and those positions; the sizes
+// are written in that row's config dialect and read by parse_model_config, so a model by its sizes
 // gets every default and check a Hugging Face config of that architecture gets.
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,7 +18,7 @@ namespace {
 bool plain_decoder(const ArchitectureTraits& t) {
   return t.stack == Stack::decoder_only && t.routing == Routing::none &&
          t.sliding == Sliding::none && !t.softcapping && !t.qk_norm && !t.scaled_embeddings &&
-         !t.fused_gate_up && !t.sandwich_norms &&
+         !t.fused_gate_up && !t.sandwich_norms && !t.parallel_residual &&
          (t.hf.dialect == Dialect::gpt2 || t.hf.dialect == Dialect::llama);
 }
 

@@ -1,6 +1,7 @@
 // Multi-head attention, written once: every architecture's self- and
 // cross-attention is an AttentionSpec over this one sequence of kernels.
 #include <optional>
+#include <utility>
 
 #include "graph/blocks/blocks.hpp"
 
@@ -58,8 +59,17 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     norm(g, a.qk_norm_kind, "k_norm", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
   }
   if (a.rotary) {
-    rotary(g, "rotary (q)", BHS, hd);
-    rotary(g, "rotary (k)", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
+    const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, q_len);
+    const std::int64_t rd = a.rotary_dim > 0 && a.rotary_dim < hd ? a.rotary_dim : hd;
+    rotary(g, "rotary (q)", BHS, rd);
+    rotary(g, "rotary (k)", BKS, rd);
+    if (rd < hd)  // torch.cat([rotated, passed], dim=-1) of q and of k
+      for (const auto& [which, rows] :
+           {std::pair{"rotary cat (q)", BHS}, std::pair{"rotary cat (k)", BKS}}) {
+        const double n = double(rows) * double(hd);
+        g.mem(which, Phase::forward, 2 * n, hd, "rotary cat");
+        if (g.training()) g.mem(which, Phase::backward, 2 * n, hd, "rotary cat backward");
+      }
   }
   // the KV cache (self-attention): prefill writes the prompt's K and V into it;
   // decode appends the new token's with torch.cat (Hugging Face's DynamicCache),

@@ -54,7 +54,10 @@ struct AttentionSpec {
   bool out_bias = false;
   Scaling scaling = Scaling::scores_divu;
   Mask mask = Mask::add;
-  bool rotary = false;   // q*cos + rotate_half(q)*sin on q and k (Llama)
+  bool rotary = false;  // q*cos + rotate_half(q)*sin on q and k (Llama)
+  // the features of each head rotary rotates (0: all); fewer: the rotated part is concatenated
+  // back to the rest (GPT-J's rotary_dim)
+  std::int64_t rotary_dim = 0;
   bool qk_norm = false;  // q and k normed per head over head_dim before rotary (Qwen3)
   Norm qk_norm_kind = Norm::rms;
   bool per_head_copies = false;  // k, v and q made contiguous per head (OPT)

@@ -13,6 +13,7 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
   attn.qkv_bias = m.attention_bias;
   attn.out_bias = out_proj_bias(m);
   attn.rotary = true;
+  attn.rotary_dim = m.rotary_dim;
   attn.fp32_probabilities = true;  // Hugging Face's eager_attention_forward of these families
   attn.qk_norm = t.qk_norm;
   attn.qk_norm_kind = t.norm;

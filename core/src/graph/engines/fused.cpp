@@ -4,7 +4,8 @@
 // Q and the K/V cache and writes the output without materialising the score matrix
 // (FlashAttention / PagedAttention), the output projection, a second fused add + norm, the
 // MLP GEMMs (gate and up as one GEMM) around one fused activation(-and-gate) kernel. The
-// head computes the logits of each sequence's last position only.
+// head computes the logits of each sequence's last position only. A parallel block (GPT-J) has
+// one add + norm feeding both attention and the MLP, and one add of their outputs.
 //
 // Kernels: the 2-byte types use the FP16/BF16 models' token-row kernels (rmsnorm, rotary,
 // silu_mul, embedding: what vidur measured); FP32 has no model for those, so its fused
@@ -100,7 +101,10 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
                    OpKind::norm);
     }
-    if (rotary) token_kernel(g, "rotary", "rotary", Op::mul, T, Q + KV, OpKind::elementwise);
+    if (rotary)  // the rotated features of every q and k head (GPT-J: rotary_dim of each)
+      token_kernel(g, "rotary", "rotary", Op::mul, T,
+                   GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
+                   OpKind::elementwise);
     g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
           "kv cache write");
     {
@@ -120,8 +124,8 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
     }
     g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
-    if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
-    add_norm();
+    if (t.sandwich_norms) add_norm();      // post-attention norm before the residual
+    if (!t.parallel_residual) add_norm();  // parallel (GPT-J): the MLP reads the same norm
     if (kind.experts) {
       // router GEMM, one fused softmax + top-k kernel, the grouped expert GEMMs (one per active
       // expert at the balanced routed rows, as a fused MoE kernel's tiles run), the weighted sum
@@ -153,6 +157,9 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       g.linear("fc2", T, F, H, {.bias = m.mlp_bias});
     }
     if (t.sandwich_norms) add_norm();  // post-feedforward norm
+    // parallel: attention output + MLP output (the residual joins in the next add + norm)
+    if (t.parallel_residual)
+      token_kernel(g, "attention + mlp", "add", Op::add, T, H, OpKind::elementwise);
   }
 
   g.section("head", 1);

@@ -229,6 +229,10 @@ MegatronShape megatron_shape(const ModelConfig& model) {
                 " is an encoder-decoder; the engine models one stack of identical layers (" +
                 architecture_names(Stack::decoder_only) + ", " +
                 architecture_names(Stack::encoder) + ")");
+  if (t.parallel_residual)
+    throw Error("megatron engine: " + model.name + " (" + std::string(t.model_type) +
+                ") runs attention and the MLP in parallel on one norm, a layer Megatron-Core's "
+                "transformer layer does not run");
   MegatronShape s;
   s.hidden = model.hidden_size;
   s.heads = model.num_heads;

@@ -24,7 +24,7 @@ namespace {}  // namespace
 TEST_SUITE("architectures") {
   TEST_CASE("every row is complete, unique and consistent") {
     std::set<int> ids;
-    std::set<std::string> types, prefixes;
+    std::set<std::string> types, prefixes, families;
     for (const ArchitectureTraits& t : architecture_table()) {
       CAPTURE(t.model_type);
       CHECK(ids.insert(int(t.id)).second);
@@ -32,6 +32,8 @@ TEST_SUITE("architectures") {
       CHECK(types.insert(std::string(t.model_type)).second);
       CHECK(!t.class_prefix.empty());
       CHECK(prefixes.insert(std::string(t.class_prefix)).second);
+      CHECK(!t.family.empty());
+      CHECK(families.insert(std::string(t.family)).second);
       CHECK(&traits(t.id) == &t);
       CHECK(architecture_name(t.id) == t.model_type);
       // the forward pass: a builder, in the file the row names

@@ -210,6 +210,10 @@ export interface ZooModel {
   name: string;
   architecture: string;
   model_type: string;
+  /**
+   * The architecture family's display name (the architecture table's row).
+   */
+  family: string;
   layers: number;
   hidden_size: number;
   params_b: number;

@@ -59,27 +59,11 @@ export function gpuMatches(g: GpuSpec, query: string): boolean {
   return words.every((w) => hay.includes(w));
 }
 
-const FAMILY: Record<string, string> = {
-  gpt2: 'GPT-2 / GPT-3',
-  bert: 'BERT',
-  llama: 'Llama',
-  mistral: 'Mistral',
-  mixtral: 'Mixtral (mixture of experts)',
-  qwen2: 'Qwen',
-  qwen2_moe: 'Qwen MoE (mixture of experts)',
-  qwen3: 'Qwen3',
-  gptj: 'GPT-J',
-  gemma: 'Gemma',
-  gemma2: 'Gemma 2',
-  phi3: 'Phi-3',
-  opt: 'OPT',
-  switch_transformers: 'Switch Transformer',
-};
-
+// The picker's groups: the architecture table's family names (listModels' `family`).
 export function groupModels(models: ZooModel[]): Group<ZooModel>[] {
   const groups = new Map<string, ZooModel[]>();
   for (const m of models) {
-    const label = FAMILY[m.model_type] ?? m.model_type;
+    const label = m.family;
     if (!groups.has(label)) groups.set(label, []);
     groups.get(label)!.push(m);
   }

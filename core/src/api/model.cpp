@@ -12,6 +12,7 @@
 #include "forecast/model_json.hpp"
 #include "forecast/operator_bounds.hpp"
 #include "forecast/work_budget.hpp"
+#include "model/architectures.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/memory.hpp"
 #include "tilecast/api.hpp"
@@ -34,6 +35,7 @@ nlohmann::ordered_json model_summary(const ModelConfig& m) {
   j["name"] = m.name;
   j["architecture"] = std::string(architecture_name(m.architecture));
   j["model_type"] = m.model_type;
+  j["family"] = std::string(traits(m).family);
   j["layers"] = m.num_layers + m.num_decoder_layers;
   j["hidden_size"] = m.hidden_size;
   j["params_b"] = m.params() / 1e9;

@@ -65,8 +65,9 @@ using GraphBuildFn = void (*)(const ModelConfig&, detail::GraphBuilder&);
 struct ArchitectureTraits {
   Architecture id = Architecture::gpt2;
   std::string_view model_type = {};  // Hugging Face model_type; also tilecast's name for it
-  std::string_view class_prefix =
-      {};  // matches the config's architectures[] (GPT2 -> GPT2LMHeadModel)
+  // matches the config's architectures[] (GPT2 -> GPT2LMHeadModel)
+  std::string_view class_prefix = {};
+  std::string_view family = {};  // what people call the family (the page's model picker groups)
   Stack stack = Stack::decoder_only;
   Norm norm = Norm::rms;
   bool sandwich_norms = false;     // a norm after attention and around the MLP: 4 a layer (Gemma 2)

@@ -340,6 +340,51 @@ TEST_SUITE("models") {
     CHECK(err.find("2..16") != std::string::npos);
   }
 
+  TEST_CASE(
+      "Falcon: parallel attention and MLP on one norm (7B) or two (180B), fused qkv, MQA/GQA") {
+    const ModelConfig f7 = find_model("tiiuae/falcon-7b");
+    CHECK(f7.architecture == Architecture::falcon);
+    CHECK(f7.num_kv_heads == 1);  // multi_query
+    CHECK(f7.head_dim == 64);
+    CHECK(f7.parallel_norms == 1);
+    CHECK(f7.intermediate_size == 4 * 4544);
+    CHECK(f7.tie_word_embeddings);
+    CHECK_FALSE(f7.mlp_bias);
+    const ModelConfig f180 = find_model("tiiuae/falcon-180B");
+    CHECK(f180.num_kv_heads == 8);  // the new decoder architecture's num_kv_heads
+    CHECK(f180.parallel_norms == 2);
+    // 80 layers of 14848-wide q and o, 2 x 8 x 64 k/v, a 4x MLP; the head tied: 178.55B
+    CHECK(f180.params() / 1e9 == doctest::Approx(178.55).epsilon(0.001));
+    CHECK(graph_params(f180) / 1e9 == doctest::Approx(178.55).epsilon(0.005));
+    const OpGraph g7 = build_op_graph(f7, make_workload(Mode::inference, 2, 16));
+    CHECK(count_ops(g7, "ln_attn") == 0);
+    const OpGraph g = build_op_graph(f180, make_workload(Mode::inference, 2, 16));
+    CHECK(count_ops(g, "ln_attn") == 80);
+    CHECK(count_ops(g, "ln_mlp") == 80);
+    for (const auto& s : g.sections)
+      for (const auto& o : s.ops)
+        if (o.name == "query_key_value") CHECK(o.kernel.dims[3] == 14848 + 2 * 8 * 64);
+    // the fused engine: a second norm for the MLP only where the config has two
+    auto fused = [](const ModelConfig& m) {
+      return build_engine_graph(m, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
+    };
+    CHECK(count_ops(fused(f180), "add + norm") == 80 + 1);
+    CHECK(count_ops(fused(f180), "norm (mlp)") == 80);
+    CHECK(count_ops(fused(f180), "attention + mlp") == 80);
+    CHECK(count_ops(fused(f7), "norm (mlp)") == 0);
+    CHECK(count_ops(fused(f7), "add + norm") == 32 + 1);
+    // ALiBi and a sequential Falcon layer are errors naming the field
+    const std::string base = R"("model_type":"falcon","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"vocab_size":100)";
+    CHECK(test::config_error("{" + base + R"(,"alibi":true})").find("'alibi'") !=
+          std::string::npos);
+    CHECK(test::config_error("{" + base + R"(,"parallel_attn":false})").find("'parallel_attn'") !=
+          std::string::npos);
+    CHECK(parse_model_config("{" + base + R"(,"new_decoder_architecture":true,"num_kv_heads":2})",
+                             "x")
+              .num_kv_heads == 2);
+  }
+
   TEST_CASE("qwen2_moe's dense layers follow mlp_only_layers and decoder_sparse_step") {
     const std::string qwen = R"({"model_type":"qwen2_moe","hidden_size":64,"num_hidden_layers":4,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4,

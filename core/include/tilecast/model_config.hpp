@@ -25,6 +25,7 @@ enum class Architecture {
   phi3,       // Llama-like with fused qkv_proj and gate_up_proj
   qwen3,      // Llama-like with q and k RMS-normed per head before rotary
   gptj,       // attention and MLP in parallel on one LayerNorm, rotary on part of each head
+  falcon,     // attention (multi- or grouped-query, fused qkv) and MLP in parallel, 1 or 2 norms
 };
 
 std::string_view architecture_name(Architecture a);
@@ -44,9 +45,12 @@ struct ModelConfig {
   std::int64_t num_layers = 0;          // decoder layers (encoder layers for bert/switch)
   std::int64_t num_decoder_layers = 0;  // switch only
   std::int64_t num_heads = 0;
-  std::int64_t num_kv_heads = 0;       // = num_heads unless grouped-query attention
-  std::int64_t head_dim = 0;           // hidden_size / num_heads (switch: d_kv)
-  std::int64_t rotary_dim = 0;         // features of each head rotary rotates (gptj); 0: all
+  std::int64_t num_kv_heads = 0;  // = num_heads unless grouped-query attention
+  std::int64_t head_dim = 0;      // hidden_size / num_heads (switch: d_kv)
+  std::int64_t rotary_dim = 0;    // features of each head rotary rotates (gptj); 0: all
+  // the norms of a parallel block: 1 (one feeds attention and the MLP: GPT-J, Falcon 7B) or 2
+  // (each its own: Falcon's new decoder architecture, ln_attn and ln_mlp)
+  std::int64_t parallel_norms = 1;
   std::int64_t intermediate_size = 0;  // MLP width
   std::int64_t vocab_size = 0;
   std::int64_t max_positions = 0;    // rows of a learned position table (0: none)

@@ -199,6 +199,7 @@ OpGraph build_module_graph(const ModelConfig& model, const Workload& w, bool fp3
 void build_gpt2(const ModelConfig& m, GraphBuilder& g);
 void build_gptj(const ModelConfig& m, GraphBuilder& g);
 void build_bert(const ModelConfig& m, GraphBuilder& g);
+void build_falcon(const ModelConfig& m, GraphBuilder& g);
 void build_opt(const ModelConfig& m, GraphBuilder& g);
 void build_llama(const ModelConfig& m, GraphBuilder& g);  // llama, mistral, qwen2
 void build_switch(const ModelConfig& m, GraphBuilder& g);

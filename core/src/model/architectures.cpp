@@ -11,6 +11,7 @@ namespace tilecast {
 namespace {
 
 using detail::build_bert;
+using detail::build_falcon;
 using detail::build_gemma;
 using detail::build_gpt2;
 using detail::build_gptj;
@@ -200,6 +201,23 @@ constexpr ArchitectureTraits kTable[] = {
             .hidden_dropout_field = "resid_pdrop"},
      .build = build_gptj,
      .builder_file = "gptj.cpp"},
+    {.id = Architecture::falcon,
+     .model_type = "falcon",
+     .class_prefix = "Falcon",
+     .family = "Falcon",
+     .norm = Norm::layer,
+     .parallel_residual = true,
+     .fused_qkv = true,
+     .ffn = Ffn::dense,
+     .hf = {.dialect = Dialect::falcon,
+            .activation_field = "activation",
+            .activation = Activation::gelu,
+            .tied_embeddings = true,
+            .bias_field = "bias",
+            .mlp_bias_field = "",
+            .hidden_dropout_field = "hidden_dropout"},
+     .build = build_falcon,
+     .builder_file = "falcon.cpp"},
 };
 
 }  // namespace

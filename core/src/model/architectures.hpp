@@ -39,8 +39,9 @@ enum class MoeLayers { none, every, decoder_step, t5_step };
 enum class Sliding { none, even_layers };
 // How the config spells its shapes: GPT-2's n_embd/n_layer/n_head, BERT's, OPT's (ffn_dim,
 // word_embed_proj_dim), the Llama family's (num_key_value_heads, head_dim, intermediate_size
-// required), T5's (d_model, d_kv, d_ff, num_heads).
-enum class Dialect { gpt2, bert, opt, llama, t5 };
+// required), T5's (d_model, d_kv, d_ff, num_heads), Falcon's (num_kv_heads or multi_query,
+// new_decoder_architecture, parallel_attn, ffn_hidden_size).
+enum class Dialect { gpt2, bert, opt, llama, t5, falcon };
 
 // The per-architecture words of a Hugging Face config.json (docs/models.md).
 struct HfFields {

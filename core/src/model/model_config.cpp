@@ -218,6 +218,37 @@ void read_t5_shape(const nlohmann::json& j, std::string_view origin, ModelConfig
   m.intermediate_size = size_field(j, {"d_ff"}, origin);
 }
 
+// Falcon: grouped-query K/V heads (num_kv_heads) in the new decoder architecture, one K/V head
+// (multi_query) or one per query head in the old; attention and MLP in parallel on one norm
+// (old) or two (new: ln_attn, ln_mlp); ALiBi and a sequential layer are not modelled.
+void read_falcon_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.hidden_size = size_field(j, {"hidden_size", "n_embed"}, origin);
+  m.num_layers = size_field(j, {"num_hidden_layers", "n_layer"}, origin, kMaxLayers);
+  m.num_heads = size_field(j, {"num_attention_heads", "n_head"}, origin);
+  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  check_heads(m, origin, "num_attention_heads");
+  m.intermediate_size = optional_size(j, {"ffn_hidden_size"}, origin, 4 * m.hidden_size);
+  m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 2048);
+  if (optional_bool(j, "alibi", origin, false))
+    throw Error(std::string(origin) +
+                ": field 'alibi' true (ALiBi position biases) is not supported; allowed: false "
+                "(rotary positions)");
+  const bool new_arch = optional_bool(j, "new_decoder_architecture", origin, false);
+  if (!new_arch && !optional_bool(j, "parallel_attn", origin, true))
+    throw Error(std::string(origin) +
+                ": field 'parallel_attn' false (a sequential Falcon layer) is not supported; "
+                "allowed: true, or new_decoder_architecture true");
+  if (new_arch) {
+    m.num_kv_heads = optional_size(j, {"num_kv_heads"}, origin, m.num_heads);
+    m.parallel_norms = optional_size(j, {"num_ln_in_parallel_attn"}, origin, 2, 2);
+  } else {
+    m.num_kv_heads = optional_bool(j, "multi_query", origin, true) ? 1 : m.num_heads;
+  }
+  if (m.num_heads % m.num_kv_heads != 0)
+    throw Error(std::string(origin) + ": field 'num_kv_heads' (" + std::to_string(m.num_kv_heads) +
+                ") does not divide num_attention_heads (" + std::to_string(m.num_heads) + ")");
+}
+
 // ---- what the row's traits add ----
 
 // Activation, biases and dropouts, in the words the row names (HfFields).
@@ -423,6 +454,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
     case Dialect::opt: read_opt_shape(j, origin, m); break;
     case Dialect::llama: read_llama_shape(j, origin, m); break;
     case Dialect::t5: read_t5_shape(j, origin, m); break;
+    case Dialect::falcon: read_falcon_shape(j, origin, m); break;
   }
   if (t.positions != Positions::learned) m.max_positions = 0;  // GPT-J's n_positions: no table
   read_common(j, origin, t, m);

@@ -4,8 +4,9 @@
 // Q and the K/V cache and writes the output without materialising the score matrix
 // (FlashAttention / PagedAttention), the output projection, a second fused add + norm, the
 // MLP GEMMs (gate and up as one GEMM) around one fused activation(-and-gate) kernel. The
-// head computes the logits of each sequence's last position only. A parallel block (GPT-J) has
-// one add + norm feeding both attention and the MLP, and one add of their outputs.
+// head computes the logits of each sequence's last position only. A parallel block (GPT-J,
+// Falcon) has one add + norm feeding both attention and the MLP (Falcon's new decoder: a second
+// norm for the MLP), and one add of their outputs.
 //
 // Kernels: the 2-byte types use the FP16/BF16 models' token-row kernels (rmsnorm, rotary,
 // silu_mul, embedding: what vidur measured); FP32 has no model for those, so its fused
@@ -124,8 +125,11 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
     }
     g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
-    if (t.sandwich_norms) add_norm();      // post-attention norm before the residual
-    if (!t.parallel_residual) add_norm();  // parallel (GPT-J): the MLP reads the same norm
+    if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
+    if (!t.parallel_residual)
+      add_norm();
+    else if (m.parallel_norms == 2)  // Falcon's ln_mlp beside ln_attn; else the MLP reads its norm
+      token_kernel(g, "norm (mlp)", "rmsnorm", norm_fp32, T, H, OpKind::norm);
     if (kind.experts) {
       // router GEMM, one fused softmax + top-k kernel, the grouped expert GEMMs (one per active
       // expert at the balanced routed rows, as a fused MoE kernel's tiles run), the weighted sum

@@ -8,6 +8,7 @@
 #include "kernel/library_profile.hpp"
 #include "kernel/matrix_clock.hpp"
 #include "learned/tile_table.hpp"
+#include "model/architectures.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error_bands.hpp"
 #include "tilecast/footing.hpp"
@@ -227,12 +228,13 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 "outputs past its limit are not meaningful" +
                 (model.max_positions > 0 ? " (its position table has no rows for them)" : "") +
                 ".");
-  if (model.architecture == Architecture::mixtral || model.architecture == Architecture::qwen2_moe)
+  const Routing routing = traits(model).routing;
+  if (routing == Routing::top_k || routing == Routing::top_k_shared)
     c.push_back("Experts: balanced routing is assumed (the " + std::to_string(model.num_experts) +
                 " experts share the tokens' top-" + std::to_string(model.experts_per_token) +
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident.");
-  if (model.architecture == Architecture::switch_transformers && model.expert_capacity > 0) {
+  if (routing == Routing::top1_capacity && model.expert_capacity > 0) {
     const std::string experts = std::to_string(model.num_experts);
     if (model.transformers_major >= 5)
       c.push_back(

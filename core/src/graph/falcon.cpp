@@ -15,11 +15,7 @@ void build_falcon(const ModelConfig& m, GraphBuilder& g) {
   AttentionSpec attn = rotary_attention(m);  // fused query_key_value (the row's fused_qkv)
   attn.names = {"query_key_value", "", "", "dense"};
   attn.out_dropout = 0;  // the block's one dropout_add is below
-  const MlpSpec mlp_spec{.hidden = H,
-                         .inner = m.intermediate_size,
-                         .names = {"dense_h_to_4h", "", "dense_4h_to_h"},
-                         .bias = m.mlp_bias,
-                         .act = m.activation};
+  const MlpSpec mlp_spec = dense_mlp(m, {"dense_h_to_4h", "", "dense_4h_to_h"});
 
   g.section("embeddings", 1);
   g.embedding("word_embeddings", R, V, H);

@@ -16,11 +16,7 @@ void build_gptj(const ModelConfig& m, GraphBuilder& g) {
   attn.names = {"q_proj", "k_proj", "v_proj", "out_proj"};
   attn.scaling = Scaling::scores_div_tensor;  // attn_weights / self.scale_attn (a tensor)
   attn.out_dropout = m.hidden_dropout;
-  const MlpSpec mlp_spec{.hidden = H,
-                         .inner = m.intermediate_size,
-                         .names = {"fc_in", "", "fc_out"},
-                         .bias = m.mlp_bias,
-                         .act = m.activation};
+  const MlpSpec mlp_spec = dense_mlp(m, {"fc_in", "", "fc_out"});
 
   g.section("embeddings", 1);
   g.embedding("wte", R, V, H);

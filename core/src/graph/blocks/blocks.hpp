@@ -157,6 +157,9 @@ AttentionSpec rotary_attention(const ModelConfig& m);
 // A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features; one
 // gate_up_proj GEMM when the row's fused_gate_up says so.
 MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner);
+// fc -> act -> fc at the config's width, activation and MLP bias (GPT-J, Falcon), with the
+// module names of the two projections (names[1] unused).
+MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& names);
 
 // Token embedding and rotary tables; num_layers of (norm, attention, norm, MLP, residual); the
 // final norm and LM head, the norms of the row's kind. Llama, Mistral, Qwen2 and Phi-3 differ

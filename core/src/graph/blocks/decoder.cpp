@@ -1,5 +1,5 @@
 // The Llama-family decoder stack shared by Llama/Mistral/Qwen2 (llama.cpp) and Phi-3 (phi3.cpp),
-// and the attention and MLP specs Gemma and Mixtral start from too.
+// and the attention and MLP specs Gemma, Mixtral, GPT-J and Falcon start from too.
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -39,6 +39,14 @@ MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner) {
     s.fused_gate_up = true;
   }
   return s;
+}
+
+MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& names) {
+  return MlpSpec{.hidden = m.hidden_size,
+                 .inner = m.intermediate_size,
+                 .names = names,
+                 .bias = m.mlp_bias,
+                 .act = m.activation};
 }
 
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,

@@ -85,13 +85,17 @@ TEST_SUITE("models") {
     // card / arXiv:2408.00118); Phi-3-mini 3.8B (arXiv:2404.14219; 3.82B in the model card);
     // Llama 3.1 70B 70.6B and 405B 406B (the Hugging Face model pages' safetensors totals of
     // meta-llama/Llama-3.1-70B and -405B; Meta's model card rounds to 70B and 405B); GPT-J 6B
-    // 6,053,381,344 (the EleutherAI/gpt-j-6b model card).
+    // 6,053,381,344 (the EleutherAI/gpt-j-6b model card); Mixtral 8x22B 141B (Mistral AI,
+    // https://mistral.ai/news/mixtral-8x22b/: 141B total, 39B active); Qwen2-72B 72.71B (Qwen
+    // blog, https://qwenlm.github.io/blog/qwen2/); Qwen2.5-7B 7.61B and Qwen2.5-72B 72.7B (the
+    // Qwen/Qwen2.5-7B and -72B model cards).
     const struct {
       const char* id;
       double billions;
     } kPublished[] = {{"mixtral-8x7b", 46.7}, {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
                       {"gemma2-9b", 9.24},    {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
-                      {"llama3.1-405b", 406}, {"gptj-6b", 6.053}};
+                      {"llama3.1-405b", 406}, {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
+                      {"qwen2-72b", 72.71},   {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

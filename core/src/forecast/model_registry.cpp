@@ -8,6 +8,7 @@
 
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
+#include "common/sort_by_key.hpp"
 #include "kernel/family.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -299,8 +300,7 @@ const std::vector<ModelManifest>& embedded_manifests() {
                     std::string(folder) + "', the folder's name");
       out.push_back(std::move(m));
     }
-    std::sort(out.begin(), out.end(),
-              [](const ModelManifest& a, const ModelManifest& b) { return a.id < b.id; });
+    detail::sort_by_key(out, [](const ModelManifest& m) -> const std::string& { return m.id; });
     for (const ModelManifest& m : out)
       if (!m.uses.empty() && !std::any_of(out.begin(), out.end(),
                                           [&](const ModelManifest& u) { return u.id == m.uses; }))

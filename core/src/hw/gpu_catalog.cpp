@@ -5,6 +5,7 @@
 
 #include "common/embedded_data.hpp"
 #include "common/name_key.hpp"
+#include "common/sort_by_key.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -17,8 +18,7 @@ std::vector<GpuSpec> load_catalog() {
     if (g.id.empty()) g.id = std::string(f.stem);
     gpus.push_back(std::move(g));
   }
-  std::sort(gpus.begin(), gpus.end(),
-            [](const GpuSpec& a, const GpuSpec& b) { return a.id < b.id; });
+  detail::sort_by_key(gpus, [](const GpuSpec& g) -> const std::string& { return g.id; });
   return gpus;
 }
 

@@ -3,6 +3,7 @@
 
 #include "common/embedded_data.hpp"
 #include "common/name_key.hpp"
+#include "common/sort_by_key.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/system.hpp"
 
@@ -13,8 +14,7 @@ const std::vector<SystemSpec>& system_catalog() {
     std::vector<SystemSpec> out;
     for (const auto& f : embedded::json_files_in("gpu_catalog/systems"))
       out.push_back(parse_system_spec(f.text, f.path));
-    std::sort(out.begin(), out.end(),
-              [](const SystemSpec& a, const SystemSpec& b) { return a.id < b.id; });
+    detail::sort_by_key(out, [](const SystemSpec& s) -> const std::string& { return s.id; });
     return out;
   }();
   return catalog;

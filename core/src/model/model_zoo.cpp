@@ -5,6 +5,7 @@
 
 #include "common/embedded_data.hpp"
 #include "common/name_key.hpp"
+#include "common/sort_by_key.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -17,8 +18,7 @@ std::vector<ModelConfig> load() {
     m.id = std::string(f.stem);
     zoo.push_back(std::move(m));
   }
-  std::sort(zoo.begin(), zoo.end(),
-            [](const ModelConfig& a, const ModelConfig& b) { return a.id < b.id; });
+  detail::sort_by_key(zoo, [](const ModelConfig& m) -> const std::string& { return m.id; });
   return zoo;
 }
 

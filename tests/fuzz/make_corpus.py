@@ -22,7 +22,8 @@ def main():
     seeds = []
     add = lambda fn, req: seeds.append((fn, req if isinstance(req, str) else json.dumps(req, separators=(",", ":"))))
     gpus = ["h100-sxm", "a100-40gb-pcie", "t4", "mi250-gcd", "l4"]
-    models = ["gpt2", "llama3-8b", "mixtral-8x7b", "bert-base", "gemma2-9b", "qwen1.5-moe-a2.7b", "switch-xl-4", "phi3-mini-4k"]
+    models = ["gpt2", "llama3-8b", "mixtral-8x7b", "bert-base", "gemma2-9b", "qwen1.5-moe-a2.7b", "switch-xl-4", "phi3-mini-4k",
+              "gptj-6b", "falcon-7b"]
     for g in gpus[:3]:
         add(KERNEL, {"gpu": g, "op": "linear", "dims": [1, 4096, 4096, 4096]})
         add(KERNEL, {"gpu": g, "op": "softmax", "dims": [4096, 4096], "predictor": "roofline"})

@@ -88,14 +88,16 @@ TEST_SUITE("models") {
     // 6,053,381,344 (the EleutherAI/gpt-j-6b model card); Mixtral 8x22B 141B (Mistral AI,
     // https://mistral.ai/news/mixtral-8x22b/: 141B total, 39B active); Qwen2-72B 72.71B (Qwen
     // blog, https://qwenlm.github.io/blog/qwen2/); Qwen2.5-7B 7.61B and Qwen2.5-72B 72.7B (the
-    // Qwen/Qwen2.5-7B and -72B model cards).
+    // Qwen/Qwen2.5-7B and -72B model cards); Qwen3-30B-A3B 30.5B and Qwen3-235B-A22B 235B (the
+    // Qwen/Qwen3-30B-A3B and -235B-A22B model cards: 3.3B and 22B activated).
     const struct {
       const char* id;
       double billions;
-    } kPublished[] = {{"mixtral-8x7b", 46.7}, {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
-                      {"gemma2-9b", 9.24},    {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
-                      {"llama3.1-405b", 406}, {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
-                      {"qwen2-72b", 72.71},   {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7}};
+    } kPublished[] = {{"mixtral-8x7b", 46.7},  {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
+                      {"gemma2-9b", 9.24},     {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
+                      {"llama3.1-405b", 406},  {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
+                      {"qwen2-72b", 72.71},    {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7},
+                      {"qwen3-30b-a3b", 30.5}, {"qwen3-235b-a22b", 235}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);
@@ -387,6 +389,37 @@ TEST_SUITE("models") {
     CHECK(parse_model_config("{" + base + R"(,"new_decoder_architecture":true,"num_kv_heads":2})",
                              "x")
               .num_kv_heads == 2);
+  }
+
+  TEST_CASE(
+      "Qwen3-MoE: Qwen3's attention with 128 top-8 experts of moe_intermediate_size, none shared") {
+    const ModelConfig q = find_model("Qwen/Qwen3-30B-A3B");
+    CHECK(q.architecture == Architecture::qwen3_moe);
+    CHECK(q.num_experts == 128);
+    CHECK(q.experts_per_token == 8);
+    CHECK(q.expert_intermediate_size == 768);
+    CHECK(q.shared_expert_intermediate_size == 0);
+    CHECK(q.norm_topk_prob);
+    CHECK(is_moe_layer(q, 0));
+    // active parameters: attention, the router and 8 of 128 experts a layer, embeddings and head
+    const double h = 2048, attn = h * 32 * 128 * 2 + 2 * h * 4 * 128;
+    const double active = 48 * (attn + h * 128 + 8 * 3 * h * 768) + 2 * 151936 * h;
+    CHECK(active / 1e9 == doctest::Approx(3.3).epsilon(0.02));
+    const OpGraph g = build_op_graph(q, make_workload(Mode::inference, 1, 64));
+    CHECK(count_ops(g, "q_norm") == 48 * 6);
+    CHECK(count_ops(g, "shared gate_proj") == 0);
+    const OpGraph fused =
+        build_engine_graph(q, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
+    CHECK(count_ops(fused, "q_norm") == 48);
+    CHECK(count_ops(fused, "router") == 48);
+    // norm_topk_prob as the config says (Qwen3MoeConfig's default false), unlike Mixtral's
+    const std::string base = R"("model_type":"qwen3_moe","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4,
+      "moe_intermediate_size":32)";
+    CHECK_FALSE(parse_model_config("{" + base + "}", "x").norm_topk_prob);
+    CHECK(test::config_error(R"({"model_type":"qwen3_moe","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4})")
+              .find("'moe_intermediate_size'") != std::string::npos);
   }
 
   TEST_CASE("qwen2_moe's dense layers follow mlp_only_layers and decoder_sparse_step") {

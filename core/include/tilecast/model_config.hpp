@@ -26,6 +26,7 @@ enum class Architecture {
   qwen3,      // Llama-like with q and k RMS-normed per head before rotary
   gptj,       // attention and MLP in parallel on one LayerNorm, rotary on part of each head
   falcon,     // attention (multi- or grouped-query, fused qkv) and MLP in parallel, 1 or 2 norms
+  qwen3_moe,  // Qwen3's attention (q and k normed per head) with top-k experts, no shared expert
 };
 
 std::string_view architecture_name(Architecture a);

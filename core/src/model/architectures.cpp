@@ -218,6 +218,18 @@ constexpr ArchitectureTraits kTable[] = {
             .hidden_dropout_field = "hidden_dropout"},
      .build = build_falcon,
      .builder_file = "falcon.cpp"},
+    {.id = Architecture::qwen3_moe,
+     .model_type = "qwen3_moe",
+     .class_prefix = "Qwen3Moe",
+     .family = "Qwen3 MoE (mixture of experts)",
+     .qk_norm = true,
+     .routing = Routing::top_k,
+     .moe_layers = MoeLayers::decoder_step,
+     .hf = {.experts_field = "num_experts",
+            .expert_width_field = "moe_intermediate_size",
+            .norm_topk_field = "norm_topk_prob"},
+     .build = build_mixtral,
+     .builder_file = "mixtral.cpp"},
 };
 
 }  // namespace

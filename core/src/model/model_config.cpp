@@ -287,6 +287,22 @@ void read_top_k(const nlohmann::json& j, std::string_view origin, ModelConfig& m
                 std::to_string(m.num_experts) + ")");
 }
 
+// Hugging Face's decoder rule for which layers have experts (MoeLayers::decoder_step).
+void read_decoder_step(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 1);
+  if (detail::has_field(j, "mlp_only_layers")) {
+    const auto& a = j.at("mlp_only_layers");
+    if (!a.is_array())
+      throw Error(std::string(origin) + ": field 'mlp_only_layers' must be an array");
+    for (const auto& v : a) {
+      if (!v.is_number_integer() || v.get<long long>() < 0)
+        throw Error(std::string(origin) +
+                    ": field 'mlp_only_layers' must hold layer indices (integers >= 0)");
+      m.mlp_only_layers.push_back(v.get<std::int64_t>());
+    }
+  }
+}
+
 void read_experts(const nlohmann::json& j, std::string_view origin, const ArchitectureTraits& t,
                   ModelConfig& m) {
   switch (t.routing) {
@@ -299,8 +315,14 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
       break;
     case Routing::top_k:
       read_top_k(j, origin, m, t.hf.experts_field);
-      m.expert_intermediate_size = m.intermediate_size;
-      m.norm_topk_prob = true;  // Mixtral always renormalises its top-k weights
+      m.expert_intermediate_size =
+          t.hf.expert_width_field.empty()
+              ? m.intermediate_size
+              : size_field(j, {std::string(t.hf.expert_width_field).c_str()}, origin);
+      // Mixtral always renormalises its top-k weights; Qwen3-MoE as its config says
+      m.norm_topk_prob =
+          t.hf.norm_topk_field.empty() || optional_bool(j, t.hf.norm_topk_field, origin, false);
+      if (t.moe_layers == MoeLayers::decoder_step) read_decoder_step(j, origin, m);
       break;
     case Routing::top_k_shared:
       read_top_k(j, origin, m, t.hf.experts_field);
@@ -309,18 +331,7 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
       m.shared_expert_intermediate_size =
           optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
       m.norm_topk_prob = optional_bool(j, "norm_topk_prob", origin, false);
-      m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 1);
-      if (detail::has_field(j, "mlp_only_layers")) {
-        const auto& a = j.at("mlp_only_layers");
-        if (!a.is_array())
-          throw Error(std::string(origin) + ": field 'mlp_only_layers' must be an array");
-        for (const auto& v : a) {
-          if (!v.is_number_integer() || v.get<long long>() < 0)
-            throw Error(std::string(origin) +
-                        ": field 'mlp_only_layers' must hold layer indices (integers >= 0)");
-          m.mlp_only_layers.push_back(v.get<std::int64_t>());
-        }
-      }
+      read_decoder_step(j, origin, m);
       break;
   }
 }

@@ -58,8 +58,9 @@ struct HfFields {
   std::string_view hidden_dropout_field = {};  // empty: no residual dropout
   double hidden_dropout = 0;
   std::string_view experts_field = {};  // the expert count (empty: no experts)
-  // top-k routing: each expert's width (empty: intermediate_size, Mixtral's) and whether the
-  // top-k weights are renormalised (empty: always, Mixtral's; else that field, false when absent)
+  // top-k routing: each expert's width (empty: intermediate_size, Mixtral's; else that field,
+  // required) and whether the top-k weights are renormalised (empty: always, Mixtral's; else
+  // that field, false when absent: the Qwen MoEs)
   std::string_view expert_width_field = {};
   std::string_view norm_topk_field = {};
 };

@@ -314,24 +314,20 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
       m.decoder_sparse_step = optional_step(j, "decoder_sparse_step", origin, 0);
       break;
     case Routing::top_k:
+    case Routing::top_k_shared:
       read_top_k(j, origin, m, t.hf.experts_field);
       m.expert_intermediate_size =
           t.hf.expert_width_field.empty()
               ? m.intermediate_size
               : size_field(j, {std::string(t.hf.expert_width_field).c_str()}, origin);
-      // Mixtral always renormalises its top-k weights; Qwen3-MoE as its config says
+      // Mixtral always renormalises its top-k weights; the Qwen MoEs as their configs say
       m.norm_topk_prob =
           t.hf.norm_topk_field.empty() || optional_bool(j, t.hf.norm_topk_field, origin, false);
       if (t.moe_layers == MoeLayers::decoder_step) read_decoder_step(j, origin, m);
-      break;
-    case Routing::top_k_shared:
-      read_top_k(j, origin, m, t.hf.experts_field);
-      m.expert_intermediate_size = size_field(j, {"moe_intermediate_size"}, origin);
-      // Hugging Face's default when absent (Qwen2MoeConfig)
-      m.shared_expert_intermediate_size =
-          optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
-      m.norm_topk_prob = optional_bool(j, "norm_topk_prob", origin, false);
-      read_decoder_step(j, origin, m);
+      if (t.routing ==
+          Routing::top_k_shared)  // Hugging Face's default when absent (Qwen2MoeConfig)
+        m.shared_expert_intermediate_size =
+            optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
       break;
   }
 }
@@ -349,8 +345,8 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
     m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
     m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
   }
-  if (t.positions == Positions::rotary && detail::has_field(j, "rotary_dim") &&
-      !j.at("rotary_dim").is_null())  // GPT-J: the first rotary_dim features of each head
+  // GPT-J: the first rotary_dim features of each head (absent or null: all)
+  if (t.positions == Positions::rotary && detail::has_field(j, "rotary_dim"))
     m.rotary_dim = detail::integer_field(j, "rotary_dim", origin, 2, kMaxSize);
   if (t.positions == Positions::rotary && detail::has_field(j, "partial_rotary_factor") &&
       detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)

@@ -9,7 +9,7 @@ tilecast's breakdown classes) beside the forecast's, and per phase the measured 
 GPU's busy time and its idle time inside the step (span - busy: host-bound stretches such as
 Python dispatch and device-to-host synchronisations, which no per-kernel forecast holds).
 The forecast runs `tilecast forecast --json` with the kit's device file and model config, as
-`tilecast eval-e2e` does. docs/measure.md, "Where the time goes"."""
+`tilecast eval-e2e` does, for the transformers release the run recorded (machine.json). docs/measure.md, "Where the time goes"."""
 
 import argparse
 import csv
@@ -19,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -68,10 +69,31 @@ def parse_label(stem):
             int(m["batch"]))
 
 
-def forecast(tilecast, device_file, model_file, mode, seq, batch):
+def transformers_release(out_dir):
+    """The transformers release the run recorded in machine.json, or None."""
+    try:
+        with open(os.path.join(out_dir, "machine.json")) as f:
+            v = json.load(f).get("transformers")
+        return v if isinstance(v, str) and v else None
+    except (OSError, ValueError):
+        return None
+
+
+def forecast(tilecast, device_file, model_file, mode, seq, batch, release=None):
+    """tilecast's forecast of the case; with `release`, for the module code of that
+    transformers release (the config's tilecast_transformers_version, as eval-e2e sets it)."""
+    with open(model_file) as f:
+        config = json.load(f)
+    if release and "tilecast_transformers_version" not in config:
+        config["tilecast_transformers_version"] = release
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
+        json.dump(config, tmp)
     cmd = [tilecast, "forecast", "--gpu", device_file, "--model",
-           model_file, "--mode", mode, "--seq", str(seq), "--batch", str(batch), "--json"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+           tmp.name, "--mode", mode, "--seq", str(seq), "--batch", str(batch), "--json"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    finally:
+        os.unlink(tmp.name)
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: {r.stderr.strip()}")
     return json.loads(r.stdout)
@@ -84,6 +106,7 @@ def compare(out_dir, tilecast, only=None):
     profiles = sorted(glob.glob(os.path.join(out_dir, "profiles", "*.json")))
     if not profiles:
         raise SystemExit(f"{out_dir}/profiles: no profiles (measure with --profile-labels)")
+    release = transformers_release(out_dir)
     rows = []
     for p in profiles:
         stem = os.path.basename(p)[:-len(".json")]
@@ -96,7 +119,7 @@ def compare(out_dir, tilecast, only=None):
         with open(p) as f:
             totals = json.load(f)
         measured = read_profile(p[:-len(".json")] + ".csv")
-        fc = forecast(tilecast, devices[0], model_file, mode, seq, batch)
+        fc = forecast(tilecast, devices[0], model_file, mode, seq, batch, release)
         by_class = {c: 0.0 for c in ORDER}
         for k, v in fc["breakdown"].items():
             by_class[FORECAST_CLASS.get(k, "elementwise")] += v

@@ -219,6 +219,36 @@ TEST_SUITE("kernel") {
     }
   }
 
+  TEST_CASE("kernel CSVs: a row's Timing says whether its latency holds the call or the kernel") {
+    const std::string head = "OPName,Latency,Device,B,M,N,K,Timing\n";
+    const auto rows =
+        parse_kernel_csv(head + "linear,0.5,T4,1,8,8,8,kernel\nlinear,0.5,T4,1,8,8,8,call\n"
+                                "linear,0.5,T4,1,8,8,8,\n",
+                         "k.csv");
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].launch == Launch::engine);
+    CHECK(rows[1].launch == Launch::eager);
+    CHECK(rows[2].launch == Launch::eager);  // empty: an isolated call, as the kit times
+    CHECK(parse_kernel_csv("OPName,Latency,Device,B,M,N,K\nlinear,0.5,T4,1,8,8,8\n", "k.csv")
+              .at(0)
+              .launch == Launch::eager);
+    try {
+      parse_kernel_csv(head + "linear,0.5,T4,1,8,8,8,graph\n", "k.csv");
+      FAIL("no error for an unknown timing");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("k.csv:2: field 'Timing'") != std::string::npos);
+      CHECK(what.find("call") != std::string::npos);  // the allowed words, from the one list
+      CHECK(what.find("kernel") != std::string::npos);
+    }
+    // a kernel-only row is forecast without PyTorch's per-call cost
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    Kernel k = rows[0].kernel;
+    k.dtype = DataType::bf16;
+    CHECK(forecast_kernel(gpu, k, Predictor::tilecast, Launch::engine).latency_ms <
+          forecast_kernel(gpu, k, Predictor::tilecast, Launch::eager).latency_ms);
+  }
+
   TEST_CASE("eval-kernels: malformed rows name file and line; unknown Device is an error") {
     const std::string head = "OPName,Latency,Device,Kernel Name,Grid x,Grid y,Grid z,B,M,N,K\n";
     auto err = [&](const std::string& body) {

@@ -12,6 +12,8 @@
 namespace tilecast {
 namespace {
 
+constexpr EnumName<Launch> kTimingNames[] = {{"call", Launch::eager}, {"kernel", Launch::engine}};
+
 // Splits one CSV record; returns false on an unterminated quote.
 bool split_record(std::string_view line, std::vector<std::string>& out) {
   out.clear();
@@ -65,6 +67,8 @@ double parse_latency(const std::string& s, const std::string& at) {
 
 }  // namespace
 
+EnumNames<Launch> kernel_timing_names() { return kTimingNames; }
+
 DataType kernel_csv_dtype_from_path(std::string_view path) {
   const std::size_t slash = path.find_last_of('/');
   if (slash == std::string_view::npos) return DataType::fp32;
@@ -86,7 +90,7 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
   std::vector<std::string> header, f;
   std::size_t pos = 0, line_no = 0;
   int c_op = -1, c_lat = -1, c_dev = -1, c_name = -1, c_gx = -1, c_gy = -1, c_gz = -1;
-  int c_prec = -1;
+  int c_prec = -1, c_timing = -1;
   int c_dim[5] = {-1, -1, -1, -1, -1};  // B, M, N, K, H
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -107,6 +111,7 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
         if (h == "Device") c_dev = i;
         if (h == "Kernel Name") c_name = i;
         if (h == "Precision") c_prec = i;
+        if (h == "Timing") c_timing = i;
         if (h == "Grid x") c_gx = i;
         if (h == "Grid y") c_gy = i;
         if (h == "Grid z") c_gz = i;
@@ -154,6 +159,11 @@ std::vector<MeasuredKernel> parse_kernel_csv(std::string_view text, std::string_
       throw Error(at + ": " + e.what());
     }
     r.latency_ms = parse_latency(f[c_lat], at);
+    if (c_timing >= 0 && !f[c_timing].empty()) try {
+        r.launch = parse_enum(kernel_timing_names(), f[c_timing], "a timing");
+      } catch (const Error& e) {
+        throw Error(at + ": field 'Timing': " + e.what());
+      }
     r.device = f[c_dev];
     if (r.device.empty()) throw Error(at + ": field 'Device' is empty");
     if (c_name >= 0) r.kernel_name = f[c_name];

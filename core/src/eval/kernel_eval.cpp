@@ -28,7 +28,7 @@ std::string eval_rows_csv(const std::vector<MeasuredKernel>& rows,
   std::string out = "origin,gpu,op,dims,measured_ms,predicted_ms,roofline_ms,tile,waves\n";
   char buf[160];
   for (const MeasuredKernel& r : rows) {
-    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
+    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor, r.launch);
     std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g,", r.latency_ms, f.latency_ms,
                   f.roofline_ms);
     out += "\"" + r.origin + "\"," + r.device + "," + std::string(op_name(r.kernel.op)) + ",\"" +
@@ -48,7 +48,7 @@ EvalReport evaluate_kernels(const std::vector<MeasuredKernel>& rows,
   EvalReport rep;
   double width = 0;
   for (const MeasuredKernel& r : rows) {
-    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor);
+    const KernelForecast f = forecast_kernel(device_of(r, devices), r.kernel, predictor, r.launch);
     if (f.band_high_ms > 0) {
       rep.banded += 1;
       rep.inside_band += f.band_low_ms <= r.latency_ms && r.latency_ms <= f.band_high_ms;

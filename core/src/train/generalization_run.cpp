@@ -163,7 +163,7 @@ std::vector<FoldRun> run_generalization(const GeneralizationInputs& in,
       const auto it = devices.find(r.device);
       if (it == devices.end())
         throw Error(r.origin + ": Device '" + r.device + "' has no device file");
-      const KernelForecast f = forecast_kernel(it->second, r.kernel, Predictor::tilecast);
+      const KernelForecast f = forecast_kernel(it->second, r.kernel, Predictor::tilecast, r.launch);
       run.kernels.push_back({r.device, r.kernel.op, r.latency_ms, f.latency_ms, f.roofline_ms});
     }
     std::vector<E2eInput> labels;

@@ -222,8 +222,9 @@ TEST_SUITE("kernel") {
   TEST_CASE("kernel CSVs: a row's Timing says whether its latency holds the call or the kernel") {
     const std::string head = "OPName,Latency,Device,B,M,N,K,Timing\n";
     const auto rows =
-        parse_kernel_csv(head + "linear,0.5,T4,1,8,8,8,kernel\nlinear,0.5,T4,1,8,8,8,call\n"
-                                "linear,0.5,T4,1,8,8,8,\n",
+        parse_kernel_csv(head +
+                             "linear,0.5,T4,1,8,8,8,kernel\nlinear,0.5,T4,1,8,8,8,call\n"
+                             "linear,0.5,T4,1,8,8,8,\n",
                          "k.csv");
     REQUIRE(rows.size() == 3);
     CHECK(rows[0].launch == Launch::engine);

@@ -96,14 +96,15 @@ TEST_SUITE("measured_data") {
     const auto devices = devices_of(dir);
     REQUIRE(devices.size() == 1);
     const GpuSpec& gpu = devices.begin()->second;
-    const std::pair<const char*, double> files[] = {{"/kernels-bf16/linear.csv", 14.45},
-                                                    {"/kernels-fp8/linear.csv", 11.67},
-                                                    {"/fp8-exact-accum/kernels-fp8/linear.csv", 9.21}};
+    const std::pair<const char*, double> files[] = {
+        {"/kernels-bf16/linear.csv", 14.45},
+        {"/kernels-fp8/linear.csv", 11.67},
+        {"/fp8-exact-accum/kernels-fp8/linear.csv", 9.21}};
     for (const auto& [file, quoted_pct] : files) {
       CAPTURE(file);
       const std::string path = dir + file;
-      const auto rows = parse_kernel_csv(test::read_file(path), path,
-                                         kernel_csv_dtype_from_path(path));
+      const auto rows =
+          parse_kernel_csv(test::read_file(path), path, kernel_csv_dtype_from_path(path));
       REQUIRE(rows.size() == 154);
       double sum = 0;
       int n = 0;

@@ -32,8 +32,8 @@ EnumNames<Launch> kernel_timing_names();
 
 // Parses a kernel CSV (header row first). Rows of ops tilecast does not model
 // (conv) are skipped. A row's data type is its `Precision` column (fp32, bf16, ...) where the
-// CSV has one, else `default_dtype`; its timing its `Timing` column where there is one. Throws tilecast::Error naming `origin`, the line and the
-// field.
+// CSV has one, else `default_dtype`; its timing its `Timing` column where there is one. Throws
+// tilecast::Error naming `origin`, the line and the field.
 std::vector<MeasuredKernel> parse_kernel_csv(std::string_view csv_text, std::string_view origin,
                                              DataType default_dtype = DataType::fp32);
 

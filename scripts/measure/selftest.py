@@ -23,6 +23,7 @@ import step_profile as pmod  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import profile_vs_forecast as pvf  # noqa: E402
+import serving_kernels as skmod  # noqa: E402
 
 LIMITS = {"max_ms": 25, "peak_gflops": 67000, "bw_gbps": 4800, "max_bytes": 40e9,
           "elem_bytes": 4}
@@ -150,6 +151,26 @@ def check_device_session():
         assert os.path.exists(os.path.join(REPO, "model_zoo", model + ".json")), c
 
 
+def check_serving_kernels():
+    """The serving kernels' operand copies fill the L2s asked for within their caps, the calls
+    cycle through them in turn, and their CSV header is the kit's, so eval-kernels reads it."""
+    l2 = 60 << 20
+    assert skmod.copies_for(25 << 20, l2) == 10  # ceil(4 x 60 / 25)
+    assert skmod.copies_for(1 << 30, l2) == 1  # larger than the L2s: one copy
+    assert skmod.copies_for(1, l2) == skmod.MAX_COPIES
+    assert skmod.copies_for(200 << 20, 1 << 40) * (200 << 20) <= skmod.COPY_BYTES
+    seen = []
+    fn = skmod.cycling([lambda i=i: seen.append(i) for i in range(3)])
+    for _ in range(7):
+        fn()
+    assert seen == [0, 1, 2, 0, 1, 2, 0], seen
+    for c in ("OPName", "Latency", "Timing", "Device", "B", "M", "N", "K", "Kernel Name",
+              "Warps per SM", "Blocks per SM"):
+        assert c in skmod.COLUMNS, c  # apply_names writes the last three
+    assert all(n % 16 == 0 for n in skmod.TOKENS)  # FP8 GEMMs need multiples of 16
+    assert all(n % 16 == 0 and k % 16 == 0 for n, k in skmod.LAYERS)
+
+
 def profile_trace():
     """A training step: forward kernels on the GPU side of their range (two overlapping
     streams, a 30 us gap), backward kernels found through their launch's correlation."""
@@ -224,7 +245,7 @@ def check_profile(tilecast=None):
 if __name__ == "__main__":
     cli = sys.argv[sys.argv.index("--tilecast") + 1] if "--tilecast" in sys.argv else None
     for f in (check_shapes, check_trace, check_device, check_labels,
-              check_device_session):
+              check_device_session, check_serving_kernels):
         f()
         print("ok", f.__name__)
     check_profile(cli)

@@ -2,15 +2,16 @@
 # A lent GPU session's measurements, prepared as one call (docs/measure.md, "Where the time
 # goes"): first the kernels a serving forecast rests on (scripts/measure/serving_kernels.py:
 # BF16 and FP8 linears at serving shapes, decode attention, copy bandwidth; a quarter of the
-# time), then the whole-model cases whose forecasts miss most, measured twice with a profiled
-# step each, once with a warm caching allocator (as the kit always measured; half the time) and
-# once emptied before every run (as NeuSight's harness did; the last quarter), so one session
-# says where a Switch Transformer step's time goes and what allocation costs a forward.
+# time) and the broadcast add of scripts/measure/strided_elementwise.py (20 s), then the
+# whole-model cases whose forecasts miss most, measured twice with a profiled step each, once
+# with a warm caching allocator (as the kit always measured; half the time) and once emptied
+# before every run (as NeuSight's harness did; the last quarter), so one session says where a
+# Switch Transformer step's time goes and what allocation costs a forward.
 #
 #   bash scripts/measure/device_session.sh OUT [TOTAL_S]     # default 440 s
 #
-# Writes OUT/serving/, OUT/warm/ and OUT/cold/ (kit folders, the last two with profiles/), then, with a built CLI,
-# OUT/compare.txt (scripts/profile_vs_forecast.py on both) and OUT/forward_excess.txt
+# Writes OUT/serving/, OUT/strided/, OUT/warm/ and OUT/cold/ (kit folders, the last two with
+# profiles/), then, with a built CLI, OUT/compare.txt (scripts/profile_vs_forecast.py on both) and OUT/forward_excess.txt
 # (scripts/forward_excess.py). Every case is a zoo model; `--cases` checks them up front.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,9 @@ quarter=$((TOTAL_S / 4))
 mkdir -p "$OUT"
 python3 scripts/measure/serving_kernels.py --out "$OUT/serving" --budget-s "$quarter" ||
   echo "serving kernels failed; going on" >&2
+# the strided (broadcast) add the Switch's position bias runs, beside the contiguous one
+python3 scripts/measure/strided_elementwise.py --out "$OUT/strided" --budget-s 20 ||
+  echo "strided element-wise failed; going on" >&2
 for mode in warm cold; do
   extra=()
   budget=$((2 * quarter))

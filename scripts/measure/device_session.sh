@@ -11,8 +11,9 @@
 #   bash scripts/measure/device_session.sh OUT [TOTAL_S]     # default 440 s
 #
 # Writes OUT/serving/, OUT/strided/, OUT/warm/ and OUT/cold/ (kit folders, the last two with
-# profiles/), then, with a built CLI, OUT/compare.txt (scripts/profile_vs_forecast.py on both) and OUT/forward_excess.txt
-# (scripts/forward_excess.py). Every case is a zoo model; `--cases` checks them up front.
+# profiles/), then, with a built CLI, OUT/compare.txt (scripts/profile_vs_forecast.py on both)
+# and OUT/forward_excess.txt (scripts/forward_excess.py). Every case is a zoo model; `--cases`
+# checks them up front.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${1:?usage: scripts/measure/device_session.sh OUT [TOTAL_S]}"

@@ -22,22 +22,25 @@ fi
 bin="build-$preset"
 export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-}"
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)" --target fuzz_api_raw fuzz_api_structured
+# each harness (tests/fuzz/<harness>.cpp) with its committed corpus (tests/fuzz/corpus/<name>)
+harnesses=(fuzz_api_raw:raw fuzz_api_structured:structured fuzz_kernel_csv:csv)
+cmake --build --preset "$preset" -j "$(nproc)" --target "${harnesses[@]%%:*}"
 mkdir -p test-artifacts/fuzz
 status=0
-for h in raw structured; do
+for entry in "${harnesses[@]}"; do
+  harness="${entry%%:*}" h="${entry##*:}"
   work="$bin/corpus/$h"
   mkdir -p "$work"
-  echo "fuzz: fuzz_api_$h, corpus tests/fuzz/corpus/$h + $work, ${seconds} s of new inputs"
+  echo "fuzz: $harness, corpus tests/fuzz/corpus/$h + $work, ${seconds} s of new inputs"
   # -timeout: an input slower than this under the sanitizers is a finding (the work budget holds
   # requests to ~1 s natively; ASan and a loaded machine make that 10x or more)
   if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$bin/tests/fuzz/fuzz_api_$h" "$work" "tests/fuzz/corpus/$h" \
+    "$bin/tests/fuzz/$harness" "$work" "tests/fuzz/corpus/$h" \
     -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="test-artifacts/fuzz/$h-" \
     >"test-artifacts/fuzz/$h.log" 2>&1; then
     status=1
-    echo "fuzz: fuzz_api_$h FOUND A FAILURE (test-artifacts/fuzz/$h.log):"
+    echo "fuzz: $harness FOUND A FAILURE (test-artifacts/fuzz/$h.log):"
     grep -v "^#" "test-artifacts/fuzz/$h.log" | tail -40
   fi
   grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb" \

@@ -91,7 +91,7 @@ TEST_SUITE("measured_data") {
   TEST_CASE("the H200 serving kernels: BF16 and FP8 linears timed as kernels, the figures quoted") {
     // data/measured/h200/session-2026-12-04/README.md quotes these mean absolute errors over the
     // rows of 30 us and more (the host paced shorter ones): the FP16/BF16 tensor-core GEMM model
-    // 14.4 % on BF16, its FP8 transfer 11.7 % (fast accumulation) and 9.2 % (exact)
+    // 14.45 % on BF16, its FP8 transfer 11.67 % (fast accumulation) and 9.21 % (exact)
     const std::string dir = h200_dir() + "/session-2026-12-04/serving";
     const auto devices = devices_of(dir);
     REQUIRE(devices.size() == 1);

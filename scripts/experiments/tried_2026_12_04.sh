@@ -7,7 +7,8 @@
 #                     serving-checks' summary
 #   hopper-gemm F     both terms of the tensor-core GEMM model x F on Hopper GPUs only (the H200's
 #                     measured GEMMs: F = 0.87; docs/fp16-model.md, "Transfers"); the H200
-#                     serving-shape linears, then make serving-checks' summary
+#                     serving-shape linears, then make serving-checks' summary (and the path of
+#                     its whole table, kept)
 #   overhead-cycles   the learned nets' per-kernel overhead head in cycles (x 1410 MHz / the
 #                     GPU's clock, in the fit and the forecast); the FP16 A100 <-> A40 table
 #                     (docs/fp16-model.md, "Known gaps")
@@ -82,11 +83,11 @@ case "$variant" in
         echo "H200 $f (>= 30 us): $("$cli" eval-kernels --devices $S/devices --min-measured-us 30 "$S/$f" | tail -1)"
       done
     fi
-    out="$(mktemp)"
+    out="$(mktemp --suffix=.md)"
     TILECAST_CLI="$cli" bash scripts/serving_checks.sh "$out" >/dev/null
     grep -E '^\* (Static|Loaded|TP|Quantized) rows \(' "$out" | cut -c1-110
     grep -A2 '^By GPU and precision' "$out" | tail -1
-    rm -f "$out" ;;
+    echo "every row: $out (docs/serving-checks.md's form)" ;;
   overhead-cycles)
     bash scripts/eval_fp16_cross_gpu.sh build ;;
 esac

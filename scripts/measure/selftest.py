@@ -169,6 +169,22 @@ def check_serving_kernels():
         assert c in skmod.COLUMNS, c  # apply_names writes the last three
     assert all(n % 16 == 0 for n in skmod.TOKENS)  # FP8 GEMMs need multiples of 16
     assert all(n % 16 == 0 and k % 16 == 0 for n, k in skmod.LAYERS)
+    # a rewrite that fails (a field the header lacks) leaves the last good file, not an empty one
+    tmp = tempfile.mkdtemp()
+    try:
+        sink = skmod.Sink(tmp)
+        sink.add("bf16", {"OPName": "linear", "Latency": "0.1"})
+        sink.flush_all()
+        sink.add("bf16", {"OPName": "linear", "no such column": "1"})
+        try:
+            sink.flush_all()
+            raise AssertionError("a row with a field the header lacks was written")
+        except ValueError:
+            pass
+        with open(sink.paths["bf16"]) as f:
+            assert len(f.read().splitlines()) == 2  # the header and the good row
+    finally:
+        shutil.rmtree(tmp)
 
 
 def profile_trace():

@@ -13,8 +13,9 @@ kernel CSV (docs/measure.md: N the input features, K the output features) so `ti
 eval-kernels` reads their precision from the folder; `Latency` is the kernel alone (`Timing`
 kernel: the mean of calls replayed from a CUDA graph, as an engine launches them; where capture
 fails, of calls launched back to back, which the host's pace bounds below ~15 us: `Graph` says
-which), `Latency isolated` the kit's median of isolated calls. OUT/decode_attention.csv, OUT/summary.json (copy GB/s, the best TFLOP/s per precision,
-clocks) and OUT/devices/ beside them. Every shape is tried on its own: a failure is logged.
+which), `Latency isolated` the kit's median of isolated calls. OUT/decode_attention.csv,
+OUT/summary.json (copy GB/s, the best TFLOP/s per precision, clocks) and OUT/devices/ beside
+them. Every shape is tried on its own: a failure is logged.
 """
 
 import time
@@ -47,7 +48,10 @@ LAYERS = [
     (2304, 16384), (16384, 2048), (13312, 16384), (16384, 6656),
     (8192, 8192), (16384, 16384),
 ]
-VARIANTS = ["bf16", "fp8", "fp8-exact-accum"]
+# Each variant's folder under OUT: the kit's kernels-<dtype>/, whose name gives the precision.
+VARIANT_DIRS = {"bf16": "kernels-bf16", "fp8": "kernels-fp8",
+                "fp8-exact-accum": os.path.join("fp8-exact-accum", "kernels-fp8")}
+VARIANTS = list(VARIANT_DIRS)
 # Decode attention: Llama 3 8B's 32 query heads over 8 K/V heads of 128.
 ATTN_BATCH = [1, 8, 32, 128]
 ATTN_CONTEXT = [512, 2048, 8192]
@@ -112,11 +116,16 @@ def one_linear(torch, variant, m, n, k):
     return lambda: torch._scaled_mm(a, b, one, one, out_dtype=torch.bfloat16, use_fast_accum=fast)
 
 
+def timed_calls(per_call_ms):
+    """How many calls one timing covers: about 5 ms of work, 5 to 200 calls."""
+    return int(max(5, min(200, 5.0 / max(per_call_ms, 1e-3))))
+
+
 def kernel_ms(torch, fn, per_call_ms):
-    """(mean ms of one call, True) over n calls captured in a CUDA graph and replayed (~5 ms of
-    work), so the host's launch pace does not bound them; (back_to_back_ms, False) where
-    capture fails."""
-    n = int(max(5, min(200, 5.0 / max(per_call_ms, 1e-3))))
+    """(mean ms of one call, True) over timed_calls calls captured in a CUDA graph and replayed,
+    so the host's launch pace does not bound them; (back_to_back_ms, False) where capture
+    fails."""
+    n = timed_calls(per_call_ms)
     try:
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -144,8 +153,8 @@ def kernel_ms(torch, fn, per_call_ms):
 
 
 def back_to_back_ms(torch, fn, per_call_ms):
-    """Mean time of n calls launched back to back between one pair of events (~5 ms of work)."""
-    n = int(max(5, min(200, 5.0 / max(per_call_ms, 1e-3))))
+    """Mean time of timed_calls calls launched back to back between one pair of events."""
+    n = timed_calls(per_call_ms)
     fn()
     torch.cuda.synchronize()
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -158,32 +167,26 @@ def back_to_back_ms(torch, fn, per_call_ms):
 
 
 class Sink:
-    """One kit CSV per variant, each row flushed as it is measured."""
+    """One kit CSV per variant, rewritten whole after every shape (the naming pass adds to rows
+    already written): each file is written beside itself and then replaces it, so a failed
+    rewrite leaves the last good one."""
 
     def __init__(self, out):
-        self.files = {}
-        for v in VARIANTS:
-            sub = {"bf16": "kernels-bf16", "fp8": "kernels-fp8",
-                   "fp8-exact-accum": os.path.join("fp8-exact-accum", "kernels-fp8")}[v]
-            os.makedirs(os.path.join(out, sub), exist_ok=True)
-            f = open(os.path.join(out, sub, "linear.csv"), "w", newline="")
-            w = csv.DictWriter(f, COLUMNS)
-            w.writeheader()
-            f.flush()
-            self.files[v] = (f, w)
+        self.paths = {v: os.path.join(out, d, "linear.csv") for v, d in VARIANT_DIRS.items()}
         self.rows = {v: [] for v in VARIANTS}
+        self.flush_all()
 
     def add(self, variant, row):
         self.rows[variant].append(row)
 
     def flush_all(self):
-        for v, (f, w) in self.files.items():
-            f.seek(0)
-            f.truncate()
-            w.writeheader()
-            for r in self.rows[v]:
-                w.writerow(r)
-            f.flush()
+        for v, path in self.paths.items():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path + ".tmp", "w", newline="") as f:
+                w = csv.DictWriter(f, COLUMNS)
+                w.writeheader()
+                w.writerows(self.rows[v])
+            os.replace(path + ".tmp", path)
 
 
 def measure_linears(torch, out, device_name, deadline, timer, l2_bytes):
@@ -221,12 +224,12 @@ def name_linears(torch, sink, done, deadline, l2_bytes):
     """One profiled call per measured shape and variant: the kernel it launched."""
     from torch.profiler import ProfilerActivity, profile, record_function
     for v in VARIANTS:
-        items = [(i, d) for i, d in enumerate(done) if d[0] == v]
+        items = [d for d in done if d[0] == v]
         if not items or time.monotonic() > deadline:
             continue
         try:
             with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-                for j, (_, (_, m, n, k, _)) in enumerate(items):
+                for j, (_, m, n, k, _) in enumerate(items):
                     if time.monotonic() > deadline:
                         break
                     fn, _ = linear_call(torch, v, m, n, k, l2_bytes)
@@ -236,7 +239,7 @@ def name_linears(torch, sink, done, deadline, l2_bytes):
                     torch.cuda.synchronize()
                     del fn
             names = kmod.assign_kernels(kmod.exported_trace(prof), len(items), True)
-            for j, (_, (_, _, _, _, row)) in enumerate(items):
+            for j, (_, _, _, _, row) in enumerate(items):
                 if j in names:
                     kmod.apply_names(row, names[j])
             log(f"names {v}: {len(names)} of {len(items)}")

@@ -22,6 +22,7 @@ T0 = time.monotonic()
 
 import argparse  # noqa: E402
 import csv  # noqa: E402
+import math  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -80,9 +81,7 @@ def main(argv):
             once, _ = kmod.time_call(timer, fn, 1, 3, 1, 5)  # sizes the replay (~5 ms of work)
             ms, graph = skmod.kernel_ms(torch, fn, once)
             clock = sm_clock_mhz()
-            out = 1
-            for v in shape:
-                out *= v
+            out = math.prod(shape)
             moved = 4 * (x.numel() + y.numel() + out)
             rows.append({"pattern": pattern, "shape": "x".join(map(str, shape)),
                          "out_elements": out, "bytes": moved, "latency_ms": ms,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"

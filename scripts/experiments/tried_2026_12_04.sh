@@ -35,21 +35,18 @@ python3 - "$tree" "$variant" "$value" <<'PY'
 import sys
 tree, variant, value = sys.argv[1:]
 
-def patch(path, old, new, include=None):
+def patch(path, old, new):
     p = f"{tree}/{path}"
     s = open(p).read()
     if old not in s:
         sys.exit(f"tried_2026_12_04: {path} changed since 4 Dec 2026; the patch no longer applies")
-    s = s.replace(old, new, 1)
-    if include and include not in s:
-        s = include + "\n" + s
-    open(p, "w").write(s)
+    open(p, "w").write(s.replace(old, new, 1))
 
 if variant == "attention":
     patch("core/src/forecast/kernel_times.cpp",
           "  if (predictor == Predictor::roofline) return gpu.mem_bw_gbps;\n  const std::int64_t dims",
           f"  if (predictor == Predictor::roofline) return gpu.mem_bw_gbps;\n"
-          f"  if (predictor != Predictor::roofline) return gpu.mem_bw_gbps * {value};\n"
+          f"  return gpu.mem_bw_gbps * {value};\n"
           f"  const std::int64_t dims")
 elif variant == "hopper-gemm":
     patch("core/src/learned/tensor_gemm.cpp",

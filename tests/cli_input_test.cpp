@@ -103,6 +103,25 @@ TEST_SUITE("cli_input") {
           std::string::npos);
   }
 
+  TEST_CASE("serve: a simulation flag without arrivals names itself and the arrival flags") {
+    const std::string base = "serve --gpu h100-sxm --model llama3-8b --prompt 64 --output 8";
+    const auto one = run_cli(base + " --seed 3");
+    CHECK(one.code != 0);
+    CHECK(one.output.find("--seed shapes a simulated request stream; give one of --qps, "
+                          "--concurrency or --trace") != std::string::npos);
+    const auto two = run_cli(base + " --max-seqs 8 --scheduler no-evict");
+    CHECK(two.code != 0);
+    CHECK(two.output.find("--max-seqs, --scheduler shape a simulated request stream") !=
+          std::string::npos);
+    // the same flags with an arrival flag simulate; capacity takes them and refuses --concurrency
+    CHECK(run_cli(base + " --seed 3 --concurrency 2 --requests 4").code == 0);
+    const auto capacity = run_cli(
+        "capacity --model llama3-8b --gpu h100-sxm --qps 2 --slo-ttft-ms 800 --slo-tpot-ms 80 "
+        "--prompt 64 --output 8 --concurrency 2");
+    CHECK(capacity.code != 0);
+    CHECK(capacity.output.find("--concurrency") != std::string::npos);
+  }
+
   TEST_CASE("a plan with nothing to rank says why instead of printing empty tables") {
     // 7 GPUs: no tp x pp split divides Llama 3 8B's heads and layers
     const auto none =

@@ -79,13 +79,7 @@ int run_serve(const Args& args) {
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
   }
-  if (args.has("requests") || args.has("seed") || args.has("range-ratio") ||
-      args.has("slo-ttft-ms") || args.has("slo-tpot-ms") || args.has("max-batch-tokens") ||
-      args.has("max-seqs") || args.has("scheduler") || args.has("batch-limits"))
-    throw Error(
-        "--requests, --seed, --range-ratio, --slo-*, --max-batch-tokens, --max-seqs, --scheduler "
-        "and "
-        "--batch-limits simulate a request stream: give --qps R, --concurrency C or --trace FILE");
+  refuse_simulation_flags_without_arrivals(args);
   // The static request as the API takes it: the --json answer, and the cost the text output
   // prints (api/cost.cpp, one definition).
   nlohmann::json req = request_with(gpu, model_arg, model);
@@ -157,31 +151,11 @@ int run_serve(const Args& args) {
          enum_names_joined(batch_limits_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     {"gpu",
-      "model",
-      "prompt",
-      "output",
-      "batch",
-      "tp",
-      "precision",
-      "kv-cache",
-      "weights",
-      "decode-attention",
-      "engine",
-      "predictor",
-      "qps",
-      "concurrency",
-      "requests",
-      "seed",
-      "range-ratio",
-      "trace",
-      "slo-ttft-ms",
-      "slo-tpot-ms",
-      "max-batch-tokens",
-      "max-seqs",
-      "scheduler",
-      "batch-limits",
-      "price-per-gpu-hour"},
+     with_flags(
+         with_flags({"gpu", "model", "prompt", "output", "batch", "tp", "precision", "kv-cache",
+                     "weights", "decode-attention", "engine", "predictor", "price-per-gpu-hour"},
+                    load_arrival_flags()),
+         load_simulation_flags()),
      {"json"},
      run_serve});
 

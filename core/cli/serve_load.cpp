@@ -31,8 +31,42 @@ void print_percentiles(const char* what, const nlohmann::ordered_json& p) {
 
 }  // namespace
 
+const std::vector<std::string>& load_arrival_flags() {
+  static const std::vector<std::string> flags{"qps", "concurrency", "trace"};
+  return flags;
+}
+
+const std::vector<std::string>& load_simulation_flags() {
+  static const std::vector<std::string> flags{"requests",    "seed",        "range-ratio",
+                                              "slo-ttft-ms", "slo-tpot-ms", "max-batch-tokens",
+                                              "max-seqs",    "scheduler",   "batch-limits"};
+  return flags;
+}
+
+std::vector<std::string> with_flags(std::vector<std::string> flags,
+                                    const std::vector<std::string>& more) {
+  flags.insert(flags.end(), more.begin(), more.end());
+  return flags;
+}
+
 bool is_load_run(const Args& args) {
-  return args.has("qps") || args.has("concurrency") || args.has("trace");
+  for (const std::string& f : load_arrival_flags())
+    if (args.has(f)) return true;
+  return false;
+}
+
+void refuse_simulation_flags_without_arrivals(const Args& args) {
+  std::string given;
+  for (const std::string& f : load_simulation_flags())
+    if (args.has(f)) given += (given.empty() ? "--" : ", --") + f;
+  if (given.empty() || is_load_run(args)) return;
+  std::string arrivals;
+  const auto& a = load_arrival_flags();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    arrivals += (i == 0 ? "--" : i + 1 == a.size() ? " or --" : ", --") + a[i];
+  throw Error(given + " shape" + (given.find(',') == std::string::npos ? "s" : "") +
+              " a simulated request stream; give one of " + arrivals +
+              " to simulate one (without them: a static batch)");
 }
 
 void add_load_fields(const Args& args, nlohmann::json& req) {

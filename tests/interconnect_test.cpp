@@ -92,7 +92,8 @@ TEST_SUITE("interconnect") {
           std::string::npos);
     CHECK(interconnect_error(R"({"infinity_fabric": {"links": 7, "bw_gbps_per_direction": 64}})")
               .find("'bw_gbps_per_direction_per_link'") != std::string::npos);
-    CHECK(interconnect_error(R"({"nvlnk": {}})").find("'interconnect.nvlnk' is unknown") !=
+    CHECK(interconnect_error(R"({"nvlnk": {}})")
+              .find("interconnect: unknown field 'nvlnk'; allowed: nvlink, pcie") !=
           std::string::npos);
     CHECK(interconnect_error(R"([1])").find("field 'interconnect' must be an object") !=
           std::string::npos);

@@ -151,10 +151,7 @@ Finetune finetune_from_request(const nlohmann::json& req, Mode mode) {
                 enum_names_joined(lora_target_names(), ", ") + " (default attention)}");
   if (mode != Mode::training)
     throw Error(std::string(origin) + " (LoRA / QLoRA) applies to mode training only");
-  for (const auto& [key, value] : o.items())
-    if (key != "method" && key != "rank" && key != "targets")
-      throw Error(std::string(origin) + ": unknown field '" + key +
-                  "'; allowed: method, rank, targets");
+  detail::check_known_fields(o, origin, {"method", "rank", "targets"});
   const std::string method = detail::string_field(o, "method", origin);
   const auto m = find_enum(finetune_method_names(), method);
   if (!m || std::find(std::begin(kFinetuneMethods), std::end(kFinetuneMethods), *m) ==

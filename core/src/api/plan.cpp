@@ -122,10 +122,9 @@ std::string plan_parallel(std::string_view request_json) {
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);
-  const std::string engine = detail::string_field(req, "engine", kPlanOrigin, false);
+  const std::string engine =
+      detail::choice_field(req, "engine", kPlanOrigin, {"eager", "megatron"}, false);
   if (engine == "megatron") return plan_megatron_json(req, system, gpu, model);
-  if (!engine.empty() && engine != "eager")
-    throw Error("plan request: field 'engine' is '" + engine + "'; allowed: eager, megatron");
   for (const char* f : {"attention", "max_microbatch_size", "max_virtual_stages", "max_cp"})
     if (detail::has_field(req, f))
       throw Error(std::string("plan request: field '") + f + "' applies to engine megatron");

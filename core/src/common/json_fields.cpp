@@ -110,6 +110,35 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
   return static_cast<long long>(x);
 }
 
+namespace {
+std::string joined(std::initializer_list<std::string_view> words) {
+  std::string out;
+  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+}  // namespace
+
+std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         std::initializer_list<std::string_view> allowed, bool required) {
+  std::string value = string_field(obj, field, origin, required);
+  if (value.empty() && !required) return value;  // absent, null or "": the caller's default
+  for (std::string_view a : allowed)
+    if (value == a) return value;
+  throw Error(std::string(origin) + ": field '" + std::string(field) + "' is '" + value +
+              "'; allowed: " + joined(allowed));
+}
+
+void check_known_fields(const nlohmann::json& obj, std::string_view origin,
+                        std::initializer_list<std::string_view> known) {
+  for (const auto& item : obj.items()) {
+    bool found = false;
+    for (std::string_view k : known) found = found || item.key() == k;
+    if (!found)
+      throw Error(std::string(origin) + ": unknown field '" + item.key() +
+                  "'; allowed: " + joined(known));
+  }
+}
+
 std::vector<std::string> string_list_field(const nlohmann::json& obj, std::string_view field,
                                            std::string_view origin) {
   std::vector<std::string> out;

@@ -2,6 +2,7 @@
 // (file or form), the field and the allowed range.
 #pragma once
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -23,6 +24,14 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
                         long long min, long long max);
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required = true);
+// A string that must be one of `allowed` (empty when absent, null or empty and not required); the
+// error lists
+// them, so the words are written once, where they are read.
+std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         std::initializer_list<std::string_view> allowed, bool required = true);
+// Refuses a key of `obj` that is not in `known`, naming it and listing them.
+void check_known_fields(const nlohmann::json& obj, std::string_view origin,
+                        std::initializer_list<std::string_view> known);
 // A list of strings (empty when the field is absent); throws naming the field for another type.
 std::vector<std::string> string_list_field(const nlohmann::json& obj, std::string_view field,
                                            std::string_view origin);

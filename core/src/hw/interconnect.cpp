@@ -27,9 +27,7 @@ NvlinkSpec parse_nvlink(const nlohmann::json& j, const std::string& origin) {
   n.generation = static_cast<int>(integer_field(j, "generation", origin, 1, 10));
   n.links = static_cast<int>(integer_field(j, "links", origin, 1, 64));
   n.bw_gbps_per_direction = number_field(j, "bw_gbps_per_direction", origin, 1, 1e5);
-  n.form = detail::string_field(j, "form", origin);
-  if (n.form != "bridge" && n.form != "baseboard")
-    throw Error(origin + ": field 'form' is \"" + n.form + "\"; allowed: bridge, baseboard");
+  n.form = detail::choice_field(j, "form", origin, {"bridge", "baseboard"});
   return n;
 }
 
@@ -57,14 +55,8 @@ GpuInterconnect parse_gpu_interconnect(std::string_view gpu_json, std::string_vi
   GpuInterconnect out;
   if (!detail::has_field(j, "interconnect")) return out;
   const auto& ic = object_at(j, "interconnect", where);
-  static const char* const kKnown[] = {"nvlink", "pcie", "infinity_fabric", "nvlink_c2c"};
-  for (const auto& [key, value] : ic.items()) {
-    bool known = false;
-    for (const char* k : kKnown) known = known || key == k;
-    if (!known)
-      throw Error(where + ": field 'interconnect." + key +
-                  "' is unknown; allowed: nvlink, pcie, infinity_fabric, nvlink_c2c");
-  }
+  detail::check_known_fields(ic, where + ": interconnect",
+                             {"nvlink", "pcie", "infinity_fabric", "nvlink_c2c"});
   if (detail::has_field(ic, "nvlink"))
     out.nvlink = parse_nvlink(object_at(ic, "nvlink", where + " interconnect"),
                               where + ": interconnect.nvlink");

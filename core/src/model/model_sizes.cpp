@@ -64,14 +64,10 @@ ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin
     }
     return detail::integer_field(j, key, origin, 1, std::int64_t{1} << 24);
   };
-  const std::string mlp = detail::string_field(j, "mlp", origin, false);
-  if (!mlp.empty() && mlp != "swiglu" && mlp != "gelu")
-    throw Error(std::string(origin) + ": mlp is '" + mlp + "'; allowed: swiglu, gelu");
+  const std::string mlp = detail::choice_field(j, "mlp", origin, {"swiglu", "gelu"}, false);
   const Ffn ffn = mlp == "gelu" ? Ffn::dense : Ffn::gated;
-  std::string pos = detail::string_field(j, "positions", origin, false);
+  std::string pos = detail::choice_field(j, "positions", origin, {"rotary", "learned"}, false);
   if (pos.empty()) pos = ffn == Ffn::gated ? "rotary" : "learned";
-  if (pos != "rotary" && pos != "learned")
-    throw Error(std::string(origin) + ": positions is '" + pos + "'; allowed: rotary, learned");
   const Positions positions = pos == "rotary" ? Positions::rotary : Positions::learned;
   const ArchitectureTraits* row = nullptr;
   for (const ArchitectureTraits& t : architecture_table())

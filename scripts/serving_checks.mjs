@@ -79,6 +79,10 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   // before XQA read the K/V cache once per query head); grouped-query kernels otherwise
   const attention = row.decode_attention ?? data.sources[row.source]?.decode_attention;
   if (attention) args.push('--decode-attention', attention);
+  // a variable-length dataset's spread (a source's `range_ratio`, with its reason): lengths
+  // uniform within +-R of the row's, so closed-loop clients drift apart as the real ones did
+  const spread = row.range_ratio ?? data.sources[row.source]?.range_ratio;
+  if (spread !== undefined && isLoaded(row)) args.push('--range-ratio', String(spread));
   args.push('--json');
   return args;
 }
@@ -178,7 +182,9 @@ lines.push('  An offline run (every request queued at once) is `--concurrency N 
 lines.push('  `scheduler` and `batch_limits` (its engine\'s own: TensorRT-LLM\'s no-evict admission,');
 lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`. A source\'s');
 lines.push('  `decode_attention` (TensorRT-LLM before XQA: the K/V cache read once per query head) passes');
-lines.push('  `--decode-attention`, static or loaded.');
+lines.push('  `--decode-attention`, static or loaded. A source\'s `range_ratio` (a variable-length dataset run');
+lines.push('  at uniform lengths within ±R of the row\'s, its reason in `range_ratio_source`) passes');
+lines.push('  `--range-ratio` to its loaded rows.');
 lines.push('* **TP rows**: tensor parallelism above 1, static or loaded. **Quantized rows**: FP8, FP4 or INT8');
 lines.push('  precision, weight-only INT4/INT8 weights, or an FP8 KV cache, static or loaded.');
 lines.push('');
@@ -215,7 +221,7 @@ lines.push('');
 lines.push(summary(staticRows.filter((r) => r.faithful), 'Static rows whose engine does what tilecast models (one static batch, fused attention, the stated precision)'));
 lines.push(summary(staticRows.filter((r) => !r.faithful), 'Static rows whose engine differs (continuous batching of concurrent clients)'));
 lines.push(summary(loadedRows.filter((r) => r.faithful), 'Loaded rows with fixed lengths as stated (the simulation\'s own setup)'));
-lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run approximately (variable-length datasets at their mean lengths; outputs that stop early)'));
+lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run approximately (variable-length datasets and outputs that stop early, at uniform lengths around their means)'));
 if (refused.length)
   lines.push(`* Not forecast: ${refused.length} rows tilecast refuses (listed below; in no median).`);
 lines.push('');

@@ -362,7 +362,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         " clients finish and resend together, so each wave's prompts wait for one another and "
         "the median TTFT is a wave's; requests of varying lengths drift apart (a published vLLM "
         "sweep whose outputs varied measured median TTFTs 1.2-5x below such a forecast and P99s "
-        "alike: docs/serving-checks.md, the rah-4090 rows). --range-ratio spreads the lengths.");
+        "alike: docs/serving.md, 'Median and mean TTFT of closed-loop clients'). --range-ratio "
+        "spreads the lengths.");
   Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype, &transfers)) c.push_back(std::move(w));

@@ -7,24 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tilecast/error.hpp"
+#include "support/helpers.hpp"
 
-using tilecast::Error;
 using tilecast::detail::check_known_fields;
 using tilecast::detail::choice_field;
 using tilecast::detail::integer_field;
-
-namespace {
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using tilecast::test::error_of;
 
 TEST_SUITE("json_fields") {
   TEST_CASE("choice_field returns an allowed word and lists them for another") {

@@ -9,6 +9,7 @@
 #include "kernel/family.hpp"
 #include "kernel/tiles.hpp"
 #include "learned/features.hpp"
+#include "support/helpers.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
@@ -28,12 +29,7 @@ std::string profile_error(const std::string& field, const std::string& value) {
   REQUIRE(pos != std::string::npos);
   const auto start = pos + field.size() + 4;
   s = s.substr(0, start) + value + s.substr(s.find_first_of(",}", start));
-  try {
-    parse_library_profile(s, "lib.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { (void)parse_library_profile(s, "lib.json"); });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -28,12 +29,8 @@ nlohmann::json lora_answer(const nlohmann::json& finetune) {
 }
 
 std::string lora_error(const nlohmann::json& req) {
-  try {
-    api::forecast_model(req.dump());
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  const std::string e = test::error_of([&] { (void)api::forecast_model(req.dump()); });
+  return e.empty() ? "no error" : e;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -29,12 +30,7 @@ std::string model_request(const std::string& model, long long batch, long long s
 }
 
 std::string api_error(const std::string& req) {
-  try {
-    api::forecast_model(req);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { (void)api::forecast_model(req); });
 }
 
 }  // namespace

@@ -194,6 +194,7 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
 
 // The plot, the verdict and the points (data-sweep: the exact numbers, for tests and tools).
 export function renderLoad(points: LoadPoint[], slo: Slo): void {
+  byId('load-charts').hidden = false;
   drawLoadChart('load-ttft-chart', 'ttft', points, slo.ttftMs);
   drawLoadChart('load-tpot-chart', 'tpot', points, slo.tpotMs);
   const verdict = sloVerdict(points, slo);
@@ -208,8 +209,10 @@ export function renderLoadAssumptions(f: ServingLoadForecast, command: string | 
   renderCaveats(byId('load-caveats'), f.caveats ?? []);
 }
 
-// Nothing to plot (an error): the charts and words of an earlier sweep go.
+// Nothing to plot (an error): the charts and words of an earlier sweep go (a plot of other inputs
+// beside the refusal would read as this one's).
 export function clearLoad(): void {
+  byId('load-charts').hidden = true;
   setText(byId('load-verdict'), '');
   setText(byId('load-assumptions'), '');
   renderCaveats(byId('load-caveats'), []);

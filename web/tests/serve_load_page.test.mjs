@@ -225,6 +225,22 @@ test('a length spread draws the lengths as `--range-ratio` does, in the command,
   await page.close();
 });
 
+test("a refused simulation hides the earlier sweep's charts; a new sweep shows them again", async () => {
+  const page = await open(`${SERVE_QUERY}&lpts=2&lreq=50`);
+  await shownSweep(page, 2);
+  assert.equal(await page.locator('#load-charts').isVisible(), true);
+  // eager PyTorch: the core refuses to simulate it; the fused engine's plot must not stay beside that
+  await page.selectOption('#serve-engine', 'eager');
+  await page.waitForSelector('#load-status[data-points="0"]', { timeout: 60000 });
+  assert.match(await page.locator('#load-status').textContent(), /^No simulation: /);
+  assert.equal(await page.locator('#load-charts').isHidden(), true);
+  assert.equal(await page.locator('#load-verdict').textContent(), '');
+  await page.selectOption('#serve-engine', 'fused');
+  await shownSweep(page, 2);
+  assert.equal(await page.locator('#load-charts').isVisible(), true);
+  await page.close();
+});
+
 test('damaged load values in a link each get a notice and keep their defaults', async () => {
   const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&lrr=2&sttft=0&stpot=x`);
   const notice = await page.locator('#notice').textContent();

@@ -27,6 +27,31 @@ TEST_SUITE("cli_input") {
     CHECK(validate.output.find("is a directory") != std::string::npos);
   }
 
+  TEST_CASE("a missing, non-regular or huge file is refused before it is read, saying which") {
+    const auto missing = run_cli(
+        "serve --gpu h100-sxm --model llama3-8b --prompt 8 --output 2 --qps 1 --trace "
+        "/nonexistent.csv");
+    CHECK(missing.code != 0);
+    CHECK(missing.output.find("'/nonexistent.csv': no such file") != std::string::npos);
+    const auto device = run_cli(
+        "serve --gpu h100-sxm --model llama3-8b --prompt 8 --output 2 --qps 1 --trace /dev/null");
+    CHECK(device.code != 0);
+    CHECK(device.output.find("'/dev/null': not a regular file") != std::string::npos);
+    const fs::path big = fs::temp_directory_path() / "tilecast_huge_trace.csv";
+    {
+      std::ofstream out(big);
+      out << "arrival_ms,prompt,output\n";
+    }
+    fs::resize_file(big, (std::uintmax_t{256} << 20) + 1);  // sparse: no disk written
+    const auto huge = run_cli(
+        "serve --gpu h100-sxm --model llama3-8b --prompt 8 --output 2 "
+        "--qps 1 --trace '" +
+        big.string() + "'");
+    fs::remove(big);
+    CHECK(huge.code != 0);
+    CHECK(huge.output.find("268435457 bytes; files over 256 MiB are refused") != std::string::npos);
+  }
+
   TEST_CASE("a GPU name with an ANSI escape or a newline is refused, naming the field") {
     const fs::path p = fs::temp_directory_path() / "tilecast_escape_gpu.json";
     {

@@ -17,7 +17,16 @@ std::string read_text_file(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw Error("cannot read '" + path + "': it is a directory; give a file");
-  if (!fs::is_regular_file(path, ec)) throw Error("cannot read '" + path + "': no such file");
+  if (!fs::exists(path, ec)) throw Error("cannot read '" + path + "': no such file");
+  if (!fs::is_regular_file(path, ec))
+    throw Error("cannot read '" + path +
+                "': not a regular file (a device, pipe or socket); give a file");
+  // every file tilecast reads (configs, GPU specs, traces, CSVs) is a few MB at most: a far larger
+  // one is a mistake, refused before it is read into memory
+  constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{256} << 20;
+  if (const std::uintmax_t bytes = fs::file_size(path, ec); !ec && bytes > kMaxFileBytes)
+    throw Error("cannot read '" + path + "': " + std::to_string(bytes) + " bytes; files over " +
+                std::to_string(kMaxFileBytes >> 20) + " MiB are refused");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot read '" + path + "'");
   std::ostringstream ss;

@@ -37,6 +37,15 @@ TEST_SUITE("json_fields") {
     CHECK(error_of([&] {
             check_known_fields(typo, "finetune", {"method", "rank", "targets"});
           }) == "finetune: unknown field 'rnak'; allowed: method, rank, targets");
+    // a key with an ANSI escape, or a pasted page of text, is shown harmless and short
+    nlohmann::json odd = nlohmann::json::object();
+    odd["\x1b[31mred"] = 1;
+    CHECK(error_of([&] { check_known_fields(odd, "sizes", {"hidden"}); }) ==
+          "sizes: unknown field '?[31mred'; allowed: hidden");
+    nlohmann::json long_key = nlohmann::json::object();
+    long_key[std::string(5000, 'k')] = 1;
+    CHECK(error_of([&] { check_known_fields(long_key, "sizes", {"hidden"}); }) ==
+          "sizes: unknown field '" + std::string(40, 'k') + "...'; allowed: hidden");
   }
 
   TEST_CASE("integer_field names the range it allows") {

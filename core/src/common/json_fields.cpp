@@ -133,9 +133,14 @@ void check_known_fields(const nlohmann::json& obj, std::string_view origin,
   for (const auto& item : obj.items()) {
     bool found = false;
     for (std::string_view k : known) found = found || item.key() == k;
-    if (!found)
-      throw Error(std::string(origin) + ": unknown field '" + item.key() +
-                  "'; allowed: " + joined(known));
+    if (found) continue;
+    // the key as typed, but never a control character (it reaches terminals and pages) nor more
+    // than 40 bytes of a pasted document
+    std::string shown;
+    for (char c : item.key().substr(0, 40))
+      shown += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    if (item.key().size() > 40) shown += "...";
+    throw Error(std::string(origin) + ": unknown field '" + shown + "'; allowed: " + joined(known));
   }
 }
 

@@ -45,18 +45,9 @@ std::string combinations() {
 ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin) {
   const nlohmann::json j = detail::parse_json(json_text, origin);
   if (!j.is_object()) throw Error(std::string(origin) + ": the sizes must be a JSON object");
-  static const char* const kKeys[] = {"hidden", "layers", "heads",  "query_groups", "ffn",
-                                      "vocab",  "seq",    "mlp",    "positions",    "head_dim",
-                                      "tied",   "name",   "dropout"};
-  for (const auto& [key, value] : j.items()) {
-    bool known = false;
-    for (const char* k : kKeys) known = known || key == k;
-    if (!known) {
-      std::string all;
-      for (const char* k : kKeys) all += (all.empty() ? "" : ", ") + std::string(k);
-      throw Error(std::string(origin) + ": '" + key + "' is not a size; allowed: " + all);
-    }
-  }
+  detail::check_known_fields(j, origin,
+                             {"hidden", "layers", "heads", "query_groups", "ffn", "vocab", "seq",
+                              "mlp", "positions", "head_dim", "tied", "name", "dropout"});
   auto size = [&](const char* key, std::int64_t fallback) -> std::int64_t {
     if (!detail::has_field(j, key)) {
       if (fallback > 0) return fallback;

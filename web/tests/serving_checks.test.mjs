@@ -49,6 +49,12 @@ test('every published serving row states its setup, metric and source', () => {
   }
   assert.ok(data.rows.length >= 10 && Object.keys(data.sources).length >= 3);
   assert.ok(loaded >= 10, 'loaded rows (issue 30 item 5)');
+  // a length spread is the simulator's range ratio (0 <= R < 1) and says why it was chosen
+  for (const [id, src] of Object.entries(data.sources)) {
+    if (src.range_ratio === undefined) continue;
+    assert.ok(src.range_ratio >= 0 && src.range_ratio < 1, `${id}: range_ratio ${src.range_ratio}`);
+    assert.ok(String(src.range_ratio_source ?? '').length > 40, `${id}: range_ratio_source says why`);
+  }
 });
 
 test('docs/serving-checks.md is current (rerun make serving-checks if not)', () => {

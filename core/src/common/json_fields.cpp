@@ -19,6 +19,10 @@ std::string describe(const nlohmann::json& v) {
 
 std::string fmt(double v) { return format_g(v); }
 
+// A control character (a newline, an ANSI escape) in text shown in terminals and pages could
+// rewrite what a reader sees.
+bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
 thread_local FieldReads* g_reads = nullptr;
 
 void note_numeric(std::string_view origin, std::string_view field, double min, double max,
@@ -118,6 +122,14 @@ std::string joined(std::initializer_list<std::string_view> words) {
 }
 }  // namespace
 
+std::string shown_text(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  for (char c : text.substr(0, max_bytes))
+    out += is_control(static_cast<unsigned char>(c)) ? '?' : c;
+  if (text.size() > max_bytes) out += "...";
+  return out;
+}
+
 std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          std::initializer_list<std::string_view> allowed, bool required) {
   std::string value = string_field(obj, field, origin, required);
@@ -134,13 +146,8 @@ void check_known_fields(const nlohmann::json& obj, std::string_view origin,
     bool found = false;
     for (std::string_view k : known) found = found || item.key() == k;
     if (found) continue;
-    // the key as typed, but never a control character (it reaches terminals and pages) nor more
-    // than 40 bytes of a pasted document
-    std::string shown;
-    for (char c : item.key().substr(0, 40))
-      shown += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-    if (item.key().size() > 40) shown += "...";
-    throw Error(std::string(origin) + ": unknown field '" + shown + "'; allowed: " + joined(known));
+    throw Error(std::string(origin) + ": unknown field '" + shown_text(item.key()) +
+                "'; allowed: " + joined(known));
   }
 }
 
@@ -172,10 +179,9 @@ std::string string_field(const nlohmann::json& obj, std::string_view field, std:
     throw Error(std::string(origin) + ": field '" + std::string(field) +
                 "' must be a string, got " + describe(*it));
   std::string value = it->get<std::string>();
-  // Names and sources are shown in terminals and pages: a control character (a newline, an
-  // ANSI escape) is never part of one and could rewrite what a reader sees.
+  // Names and sources are shown in terminals and pages: never a control character.
   for (unsigned char c : value)
-    if (c < 0x20 || c == 0x7f)
+    if (is_control(c))
       throw Error(std::string(origin) + ": field '" + std::string(field) +
                   "' holds a control character (code " + std::to_string(int(c)) +
                   "); names and sources are plain text");

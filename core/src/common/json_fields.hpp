@@ -25,11 +25,13 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required = true);
 // A string that must be one of `allowed` (empty when absent, null or empty and not required); the
-// error lists
-// them, so the words are written once, where they are read.
+// error lists them, so the words are written once, where they are read.
 std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          std::initializer_list<std::string_view> allowed, bool required = true);
-// Refuses a key of `obj` that is not in `known`, naming it and listing them.
+// Text a user typed, for an error message: its first `max_bytes` bytes (then "..."), each control
+// character (a newline, an ANSI escape: it would reach terminals and pages) shown as '?'.
+std::string shown_text(std::string_view text, std::size_t max_bytes = 40);
+// Refuses a key of `obj` that is not in `known`, naming it (shown_text) and listing them.
 void check_known_fields(const nlohmann::json& obj, std::string_view origin,
                         std::initializer_list<std::string_view> known);
 // A list of strings (empty when the field is absent); throws naming the field for another type.

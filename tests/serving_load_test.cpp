@@ -296,6 +296,15 @@ TEST_SUITE("serving_load") {
     CHECK(j[0].output == 4);
     CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n0,12x,3\n", "t.csv"),
                          "t.csv line 2: field 'prompt' is '12x'; expected an integer", Error);
+    // a cell's text is echoed without its control characters (an ANSI escape would reach the
+    // terminal) and cut at 40 bytes
+    CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n0,\x1b[31m12,3\n", "t.csv"),
+                         "t.csv line 2: field 'prompt' is '?[31m12'; expected an integer", Error);
+    CHECK_THROWS_WITH_AS(
+        parse_trace("arrival_ms,prompt,output\n0," + std::string(50, '9') + "x,3\n", "t.csv"),
+        ("t.csv line 2: field 'prompt' is '" + std::string(40, '9') + "...'; expected an integer")
+            .c_str(),
+        Error);
     CHECK_THROWS_WITH_AS(parse_trace("arrival_ms,prompt,output\n0,1\n", "t.csv"),
                          "t.csv line 2: 2 fields; the header has 3", Error);
     CHECK_THROWS_WITH_AS(parse_trace("arrival,prompt,output\n", "t.csv"),

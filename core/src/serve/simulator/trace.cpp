@@ -41,7 +41,7 @@ double number(std::string_view cell, const std::string& where, double min, doubl
   const double v = decimal ? std::strtod(text.c_str(), &end) : NAN;
   const bool ok = decimal && end == text.c_str() + text.size() && std::isfinite(v) &&
                   (!integer || std::floor(v) == v);
-  std::string shown(cell.substr(0, 40));
+  const std::string shown = detail::shown_text(cell);  // typed text, never a control character
   if (!ok)
     throw Error(where + " is '" + shown + "'; expected " + (integer ? "an integer" : "a number"));
   if (v < min || v > max)

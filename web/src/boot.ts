@@ -14,7 +14,7 @@ import { forgetAll, memoStats } from './memo';
 import { firstCardShown, nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
-import { onWorkerModelsChanged, warmUp, workerSettings, workerStats } from './worker_client';
+import { inputLaneCall, onWorkerModelsChanged, warmUp, workerSettings, workerStats } from './worker_client';
 
 // For the tests and the benchmark.
 interface PageHandle {
@@ -25,7 +25,7 @@ interface PageHandle {
   readonly renders: number;
   memo: typeof memoStats;
   jobs: typeof jobStats;
-  worker: { settings: typeof workerSettings; stats: typeof workerStats };
+  worker: { settings: typeof workerSettings; stats: typeof workerStats; running(): ReturnType<typeof inputLaneCall> };
   sweep(): Promise<number>; // forgets every forecast, then times the sweep until it is on screen
 }
 
@@ -81,7 +81,7 @@ export async function boot(): Promise<void> {
     },
     memo: memoStats,
     jobs: jobStats,
-    worker: { settings: workerSettings, stats: workerStats },
+    worker: { settings: workerSettings, stats: workerStats, running: inputLaneCall },
     sweep: async () => {
       const t0 = performance.now();
       forgetAll();

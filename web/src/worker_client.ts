@@ -161,6 +161,13 @@ function pump(lane: LaneState): void {
   worker.postMessage({ id: p.id, moduleUrl: moduleUrl(), name: p.name, arg: p.arg } satisfies WorkerAsk);
 }
 
+// The card's lane: the slot and call running there now, or null (read by the tests, which
+// must know a slow call is still running when their keystrokes arrive).
+export function inputLaneCall(): { id: number; slot: Slot; name: CoreCall | 'load' } | null {
+  const r = lanes.input.running;
+  return r ? { id: r.id, slot: r.slot, name: r.name } : null;
+}
+
 // A new job for the slot: the older one's calls are dropped (its running one ended after the grace).
 export function newJob(slot: Slot): number {
   const job = (currentJob.get(slot) ?? 0) + 1;

@@ -60,16 +60,18 @@ const errorOf = (r) => {
   throw new Error(`${JSON.stringify(r)} was answered`);
 };
 
-test('typing while a slow forecast runs is never blocked, and its superseded answer never shows', async () => {
+// One try of typing over the slow call: void (null) when the call had already answered by the
+// first keystroke's input event, which a busy machine can make happen (the call takes 0.4-1.3 s).
+async function typeOverSlowCall() {
   const page = await open(LINK);
   // A grace shorter than the wait before typing: the superseded call is still running past it.
   await page.evaluate(() => (window.tilecastPage.worker.settings.graceMs = 50));
-  const expected = `No forecast: ${errorOf(request(33))}`;
   const s0 = await stats(page);
-  // The page's thread: the longest gap between two timer tasks, the longest wait of an input event.
+  // The page's thread: the longest gap between two timer tasks, the longest wait of an input
+  // event, and (captured before the page's own handlers) which call ran at the first keystroke.
   await page.evaluate(() => {
     const w = window;
-    w.probe = { gap: 0, input: 0, events: 0, stop: false };
+    w.probe = { gap: 0, input: 0, events: 0, stop: false, slowId: 0, atFirstKey: undefined };
     let last = performance.now();
     const tick = () => {
       const now = performance.now();
@@ -78,17 +80,41 @@ test('typing while a slow forecast runs is never blocked, and its superseded ans
       if (!w.probe.stop) setTimeout(tick, 0);
     };
     setTimeout(tick, 0);
-    document.addEventListener('input', (e) => {
-      w.probe.events += 1;
-      w.probe.input = Math.max(w.probe.input, performance.now() - e.timeStamp);
-    });
+    document.addEventListener(
+      'input',
+      (e) => {
+        w.probe.events += 1;
+        w.probe.input = Math.max(w.probe.input, performance.now() - e.timeStamp);
+        if (w.probe.slowId && w.probe.atFirstKey === undefined)
+          w.probe.atFirstKey = w.tilecastPage.worker.running()?.id ?? 0;
+      },
+      true,
+    );
   });
   // The slow one (4,096 micro-batches), then while it runs "33" typed into the same field.
   await page.fill('#microbatches', '4096');
-  await page.waitForFunction((k) => window.tilecastPage.worker.stats.calls > k, s0.worker.calls);
+  await page.waitForFunction((done) => {
+    const r = window.tilecastPage.worker.running();
+    if (r?.slot === 'card' && r.name === 'forecastModel') window.probe.slowId = r.id;
+    return window.probe.slowId > 0 || window.tilecastPage.jobs.card.finished > done;
+  }, s0.card.finished);
   // (The field still has the focus: select its text and type, at once.)
   await page.keyboard.press('Control+A');
   await page.keyboard.type('33', { delay: 40 });
+  const probe = await page.evaluate(() => window.probe);
+  if (probe.atFirstKey !== probe.slowId) {
+    await page.close();
+    return null;
+  }
+  return { page, s0 };
+}
+
+test('typing while a slow forecast runs is never blocked, and its superseded answer never shows', async () => {
+  const expected = `No forecast: ${errorOf(request(33))}`;
+  let attempt = null;
+  for (let i = 0; i < 3 && !attempt; ++i) attempt = await typeOverSlowCall();
+  assert.ok(attempt, 'in 3 tries the slow call had always answered before the first keystroke');
+  const { page, s0 } = attempt;
   await page.waitForFunction(
     (text) => document.getElementById('forecast-error').textContent.trim() === text,
     expected,

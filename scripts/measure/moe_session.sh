@@ -2,12 +2,14 @@
 # A lent GPU session's measurements for the eager mixture-of-experts graph (issue 29, MoE router
 # costs), prepared as one call: whole-model BF16 labels of the top-k MoE models people run in
 # Hugging Face eager (Qwen1.5-MoE, Mixtral 8x7B, Qwen3-30B-A3B), each with one profiled step
-# where the trace stays small, the broadcast add of scripts/measure/strided_elementwise.py, and
-# the installed transformers' expert-loop settings (which implementation runs the experts).
+# where the trace stays small, the broadcast add of scripts/measure/strided_elementwise.py, the
+# operands of the Switch Transformer's slow element-wise calls
+# (scripts/measure/elementwise_operands.py), and the installed transformers' expert-loop
+# settings (which implementation runs the experts).
 #
-#   bash scripts/measure/moe_session.sh OUT [TOTAL_S]     # default 330 s
+#   bash scripts/measure/moe_session.sh OUT [TOTAL_S]     # default 330 s, plus ~100 s of probes
 #
-# Writes OUT/strided/, OUT/library.txt, OUT/moe/ (a kit folder with profiles/) and
+# Writes OUT/strided/, OUT/operands/, OUT/library.txt, OUT/moe/ (a kit folder with profiles/) and
 # OUT/moe-large/ (Qwen3-30B-A3B: 128 experts a layer, ~90k launches a forward, not profiled).
 # Every case is a zoo model; `--cases` checks them up front.
 set -euo pipefail
@@ -17,6 +19,9 @@ TOTAL_S="${2:-330}"
 mkdir -p "$OUT"
 python3 scripts/measure/strided_elementwise.py --out "$OUT/strided" --budget-s 40 ||
   echo "strided element-wise failed; going on" >&2
+# Which operands the Switch's slow adds read (and GPT-2's and BERT's mask adds beside them).
+python3 scripts/measure/elementwise_operands.py --out "$OUT/operands" --budget-s 60 ||
+  echo "element-wise operands failed; going on" >&2
 # Which code runs the experts in this transformers release (the graph follows the eager loop).
 python3 - >"$OUT/library.txt" 2>&1 <<'EOF' || echo "library facts failed; going on" >&2
 import inspect, transformers

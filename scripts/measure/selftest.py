@@ -16,6 +16,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import device as devmod  # noqa: E402
+import elementwise_operands as eomod  # noqa: E402
 import kernels as kmod  # noqa: E402
 import models as mmod  # noqa: E402
 import shapes as smod  # noqa: E402
@@ -151,6 +152,35 @@ def check_device_session():
         assert os.path.exists(os.path.join(REPO, "model_zoo", model + ".json")), c
 
 
+def check_moe_session():
+    """The prepared MoE session's cases and the operand probe's are zoo models in their syntax;
+    the probe's layer shrinking keeps a sparse step and its byte count skips broadcast axes."""
+    import re
+    with open(os.path.join(HERE, "moe_session.sh")) as f:
+        text = f.read()
+    cases = [c for c in ",".join(re.findall(r'--cases "([^"]+)"', text)).split(",") if c]
+    assert len(cases) >= 5, cases
+    for c in cases:
+        model, mode, seq, batch = c.split(":")
+        assert mode in ("inf", "train") and int(seq) > 0 and int(batch) > 0, c
+        assert os.path.exists(os.path.join(REPO, "model_zoo", model + ".json")), c
+    for c in eomod.DEFAULT_CASES.split(","):
+        model, seq, batch = c.split(":")
+        assert int(seq) > 0 and int(batch) > 0, c
+        assert os.path.exists(os.path.join(REPO, "model_zoo", model + ".json")), c
+    with open(os.path.join(REPO, "model_zoo", "switch-xl-4.json")) as f:
+        small = eomod.shrink(json.load(f), 2)
+    assert small["num_layers"] == 2 and small["num_decoder_layers"] == 2, small
+    assert small["num_sparse_encoder_layers"] == 1 and small["num_sparse_decoder_layers"] == 1
+
+    class T:  # shape and strides of a (1, 32, S, S) bias broadcast over a batch of 4
+        shape, _stride = (4, 32, 8, 8), (0, 64, 8, 1)
+
+        def stride(self):
+            return self._stride
+    assert eomod.distinct_elements(T()) == 32 * 8 * 8
+
+
 def check_serving_kernels():
     """The serving kernels' operand copies fill the L2s asked for within their caps, the calls
     cycle through them in turn, and their CSV header is the kit's, so eval-kernels reads it."""
@@ -261,7 +291,7 @@ def check_profile(tilecast=None):
 if __name__ == "__main__":
     cli = sys.argv[sys.argv.index("--tilecast") + 1] if "--tilecast" in sys.argv else None
     for f in (check_shapes, check_trace, check_device, check_labels,
-              check_device_session, check_serving_kernels):
+              check_device_session, check_moe_session, check_serving_kernels):
         f()
         print("ok", f.__name__)
     check_profile(cli)

@@ -35,12 +35,17 @@ for mod, cfg_cls in (("qwen2_moe", "Qwen2MoeConfig"), ("mixtral", "MixtralConfig
         if inspect.isclass(obj) and ("Experts" in name or "SparseMoe" in name):
             print(f"-- {name}\n{inspect.getsource(obj)}")
 EOF
+# Qwen1.5-MoE (60 experts, top 4, a shared expert) and Mixtral (8 experts, top 2), profiled;
+# Qwen3-30B-A3B (128 experts, top 8) without profiles (~90,000 launches a forward).
+PROFILED="qwen1.5-moe-a2.7b:inf:512:1,mixtral-8x7b:inf:512:1,qwen1.5-moe-a2.7b:train:512:1"
+PROFILED+=",mixtral-8x7b:inf:2048:1,qwen1.5-moe-a2.7b:inf:128:8"
+LARGE="qwen3-30b-a3b:inf:512:1,qwen3-30b-a3b:inf:128:1"
 third=$((TOTAL_S / 3))
 python3 scripts/measure/measure.py --out "$OUT/moe" --dtype bf16 --budget-s $((2 * third)) \
   --kernels-share 0 --no-kernel-names --profile-labels \
-  --cases "qwen1.5-moe-a2.7b:inf:512:1,mixtral-8x7b:inf:512:1,qwen1.5-moe-a2.7b:train:512:1,mixtral-8x7b:inf:2048:1,qwen1.5-moe-a2.7b:inf:128:8" ||
+  --cases "$PROFILED" ||
   echo "moe labels failed; going on" >&2
 python3 scripts/measure/measure.py --out "$OUT/moe-large" --dtype bf16 --budget-s "$third" \
-  --kernels-share 0 --no-kernel-names --cases "qwen3-30b-a3b:inf:512:1,qwen3-30b-a3b:inf:128:1" ||
+  --kernels-share 0 --no-kernel-names --cases "$LARGE" ||
   echo "large moe labels failed; going on" >&2
 echo "wrote $OUT/moe and $OUT/moe-large"

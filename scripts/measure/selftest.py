@@ -158,8 +158,9 @@ def check_moe_session():
     import re
     with open(os.path.join(HERE, "moe_session.sh")) as f:
         text = f.read()
-    cases = [c for c in ",".join(re.findall(r'--cases "([^"]+)"', text)).split(",") if c]
-    assert len(cases) >= 5, cases
+    found = re.findall(r'(?:PROFILED|LARGE)\+?="([^"]+)"', text)
+    cases = [c for c in ",".join(found).split(",") if c]
+    assert len(cases) >= 7, cases
     for c in cases:
         model, mode, seq, batch = c.split(":")
         assert mode in ("inf", "train") and int(seq) > 0 and int(batch) > 0, c

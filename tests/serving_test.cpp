@@ -194,6 +194,9 @@ TEST_SUITE("serving") {
     }
     CHECK(j["memory"]["fits"].get<bool>());
     CHECK(j["max_batch"].get<std::int64_t>() > 8);
+    // the memory holds more tokens than Llama 3 was trained for; the response says both
+    CHECK(j["model_context"].get<std::int64_t>() == 8192);
+    CHECK(j["max_context"].get<std::int64_t>() > j["model_context"].get<std::int64_t>());
     CHECK(j["decode_ms_at"].contains("512"));
     CHECK(j["engine"] == "fused");
     CHECK(j["caveats"].size() >= 3);

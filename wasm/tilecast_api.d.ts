@@ -921,9 +921,13 @@ export interface ServingForecast {
    */
   max_batch: number;
   /**
-   * tokens per sequence at the request's batch
+   * tokens per sequence the memory holds at the request's batch
    */
   max_context: number;
+  /**
+   * tokens the model was trained for (its config's max_position_embeddings or n_positions; 0 when it states none)
+   */
+  model_context: number;
   caveats: Caveats;
   cost?: Cost;
 }

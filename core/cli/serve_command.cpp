@@ -27,6 +27,12 @@ T word(const Args& args, const char* flag, T fallback, Parse parse) {
   }
 }
 
+// What the memory would hold past the tokens the model was trained for (nothing when within).
+std::string beyond_model_context(const ModelConfig& model, std::int64_t memory_tokens) {
+  if (model.max_context <= 0 || memory_tokens <= model.max_context) return "";
+  return " (beyond the model's own " + std::to_string(model.max_context) + ")";
+}
+
 int run_serve(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const std::string model_arg = args.require("model");
@@ -126,9 +132,12 @@ int run_serve(const Args& args) {
       "  context %8.2f GB\n  total %10.2f GB of %.0f GB: %s\n",
       m.weights_gb, m.kv_cache_gb, m.activations_gb, m.context_gb, m.total_gb, m.capacity_gb,
       m.fits ? "fits" : "DOES NOT FIT");
-  std::printf("  largest batch at %lld tokens: %lld; longest context at batch %lld: %lld tokens\n",
-              static_cast<long long>(r.prompt + r.output), static_cast<long long>(f.max_batch),
-              static_cast<long long>(r.batch), static_cast<long long>(f.max_context));
+  std::printf(
+      "  largest batch at %lld tokens: %lld; longest context the memory holds at batch "
+      "%lld: %lld tokens%s\n",
+      static_cast<long long>(r.prompt + r.output), static_cast<long long>(f.max_batch),
+      static_cast<long long>(r.batch), static_cast<long long>(f.max_context),
+      beyond_model_context(model, f.max_context).c_str());
   for (const std::string& c : f.caveats) std::printf("\nnote: %s\n", c.c_str());
   return 0;
 }

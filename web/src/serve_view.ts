@@ -43,6 +43,13 @@ const MEMORY_PARTS = [
   ['context_gb', 'CUDA context and workspaces', 'context'],
 ] as const;
 
+// What the memory would hold past the tokens the model was trained for (nothing when within).
+function beyondModel(f: ServingForecast): string {
+  return f.model_context > 0 && f.max_context > f.model_context
+    ? ` (beyond the model's own ${f.model_context.toLocaleString('en-US')})`
+    : '';
+}
+
 // Weights, KV cache, activations and context stacked against the GPU's memory.
 function renderMemory(f: ServingForecast): void {
   const m = f.memory;
@@ -52,7 +59,7 @@ function renderMemory(f: ServingForecast): void {
     : `Does not fit: ${gb(m.total_gb)} is ${gb(m.total_gb - m.capacity_gb)} over the ${gb(m.capacity_gb)} of memory.`;
   const largest =
     f.max_batch > 0
-      ? ` The largest batch that fits at ${f.prompt + f.output} tokens per request: ${f.max_batch}; the longest context at batch ${f.batch}: ${f.max_context.toLocaleString('en-US')} tokens.`
+      ? ` The largest batch that fits at ${f.prompt + f.output} tokens per request: ${f.max_batch}; the longest context the memory holds at batch ${f.batch}: ${f.max_context.toLocaleString('en-US')} tokens${beyondModel(f)}.`
       : ' Not even one request of this length fits.';
   setText(
     byId('memory-note'),

@@ -942,6 +942,12 @@ test("the serve view shows the WASM API's TTFT, TPOT, tokens/s and memory for th
     await page.locator('#memory-note').textContent(),
     new RegExp(`largest batch that fits .*: ${f.max_batch}`),
   );
+  // Llama 3 8B at batch 4: the memory holds more tokens than the model was trained for.
+  assert.ok(f.max_context > f.model_context && f.model_context === 8192, JSON.stringify(f.model_context));
+  assert.match(
+    await page.locator('#memory-note').textContent(),
+    /memory holds at batch 4: [\d,]+ tokens \(beyond the model's own 8,192\)/,
+  );
   assert.match(await page.locator('#serve-caveats').textContent(), /optimised serving engine/);
   // The 80% band beside TTFT and TPOT: the response's multipliers of each (BF16: carried over).
   assert.ok(f.band && f.band.low < 1 && 1 < f.band.high);

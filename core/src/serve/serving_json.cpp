@@ -50,6 +50,7 @@ nlohmann::ordered_json detail::serving_forecast_json(const GpuSpec& gpu, const M
                  {"fits", f.memory.fits}};
   j["max_batch"] = f.max_batch;
   j["max_context"] = f.max_context;
+  j["model_context"] = model.max_context;
   j["caveats"] = f.caveats;
   return j;
 }

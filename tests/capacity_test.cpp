@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/footing.hpp"
@@ -105,6 +106,32 @@ TEST_SUITE("capacity") {
     const CapacityPlan missed = plan_capacity({find_gpu("a100-80gb-sxm")}, model, one);
     REQUIRE(missed.options.size() == 1);
     CHECK(missed.options[0].why == "the SLO is missed even at 1 replica (1 GPU)");
+  }
+
+  // The search tries one replica, then the most, then bisects; the work budget is checked
+  // before each simulation (forecast/work_budget.hpp), and a search past it ends the plan.
+  TEST_CASE("a service one replica serves costs one simulation an option; past the budget, none") {
+    const ModelConfig& model = find_model("llama3-8b");
+    CapacityRequest easy = capacity_request(1, 5000, 500);
+    easy.load.requests = 40;
+    const CapacityPlan p = plan_capacity({find_gpu("h100-sxm")}, model, easy);
+    CHECK(p.simulations == 4);  // TP 1, 2, 4 and 8 at one replica each
+    for (const CapacityOption& o : p.options) CHECK((o.meets && o.replicas == 1));
+    // 1.5e6 steps a simulation: the least the plan does (TP 1 and 2 at one replica) is within
+    // the 4e6 budget, its search (TP 1 missing at one replica and at two) is not
+    CapacityRequest r = capacity_request(1, 0.001, 0.001);
+    r.load.serving.prompt = 64;
+    r.load.serving.output = 2999;
+    r.load.requests = 1000;
+    r.max_gpus = 2;
+    int ran = 0;
+    const std::string e = test::error_of([&] {
+      plan_capacity({find_gpu("h100-sxm")}, model, r, [&](const std::string&) { ++ran; });
+    });
+    CHECK(ran == 2);
+    CHECK(e.find("capacity plan: about 4.5e+06 steps of work") != std::string::npos);
+    CHECK(e.find("reduce requests, output tokens, max_gpus or the GPUs named") !=
+          std::string::npos);
   }
 
   TEST_CASE("a capacity request takes the serving request's decode attention") {

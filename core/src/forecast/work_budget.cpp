@@ -19,11 +19,12 @@ void require_within_budget(double steps, std::string_view what, std::string_view
   ++l.estimates;
   l.largest_estimate = std::max(l.largest_estimate, steps);
   if (steps <= kMaxReplaySteps) return;
-  throw Error(std::string(what) + ": about " + format_g(steps) +
-              " steps of work (kernel launches replayed, pipeline chunks, simulated sequences), "
-              "over the budget of " +
-              format_g(kMaxReplaySteps) + " per request (about 1 s natively); reduce " +
-              std::string(reduce));
+  throw OverBudget(
+      std::string(what) + ": about " + format_g(steps) +
+      " steps of work (kernel launches replayed, pipeline chunks, simulated sequences), "
+      "over the budget of " +
+      format_g(kMaxReplaySteps) + " per request (about 1 s natively); reduce " +
+      std::string(reduce));
 }
 
 }  // namespace tilecast::detail

@@ -8,6 +8,7 @@
 
 #include <string_view>
 
+#include "tilecast/error.hpp"
 #include "tilecast/op_graph.hpp"
 
 namespace tilecast::detail {
@@ -29,8 +30,15 @@ inline constexpr double kReplayStepsPerSimulatedSequenceStep = 0.5;
 // Kernel launches one replay of `g` takes: each section's ops x its repeats.
 double replay_steps(const OpGraph& g);
 
-// Throws Error("<what>: about N steps of work ..., over the budget of M per request (about 1 s
-// natively); reduce <reduce>") when steps > kMaxReplaySteps (or is not a number).
+// The refusal: an Error of its own type, so a search that tries candidates (and takes a
+// candidate's Error for its failure) can tell a request over the budget apart and rethrow it.
+class OverBudget : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws OverBudget("<what>: about N steps of work ..., over the budget of M per request (about
+// 1 s natively); reduce <reduce>") when steps > kMaxReplaySteps (or is not a number).
 void require_within_budget(double steps, std::string_view what, std::string_view reduce);
 
 // What the budget saw on this thread since the last reset, for the tests and benchmarks that

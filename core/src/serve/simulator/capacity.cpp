@@ -1,8 +1,9 @@
 // plan_capacity (tilecast/capacity.hpp): for each GPU and each tensor-parallel size that divides
 // the model's heads (powers of two up to 8 that fit max_gpus), the fewest replicas whose P99
-// TTFT and TPOT meet the SLO at qps / replicas each, found by bisection on the replica count
-// (latency falls as the per-replica rate does: the Poisson gaps of one seed scale with the
-// rate); options ranked by price per hour with prices, else by GPUs.
+// TTFT and TPOT meet the SLO at qps / replicas each: one replica, then the most, then bisection
+// between them (latency falls as the per-replica rate does: the Poisson gaps of one seed scale
+// with the rate), so a service one replica serves, or an SLO none meets, costs one or two
+// simulations per option; options ranked by price per hour with prices, else by GPUs.
 #include "tilecast/capacity.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "common/format.hpp"
 #include "forecast/model_json.hpp"
@@ -45,21 +47,22 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   CapacityPlan plan;
   plan.request = r;
   const std::vector<int> tps = detail::valid_tps(model);
-  // the work of every simulation the search may run, before any (forecast/work_budget.hpp):
-  // per GPU and tensor-parallel size, one at the most replicas and a bisection below
-  double simulations = 0;
-  for (int tp : {1, 2, 4, 8}) {
-    if (tp > r.max_gpus || std::find(tps.begin(), tps.end(), tp) == tps.end()) continue;
-    simulations += 1;
-    for (int span = r.max_gpus / tp; span > 1; span = (span + 1) / 2) simulations += 1;
-  }
+  // The work budget (forecast/work_budget.hpp), estimated before anything runs: first the least
+  // a plan does (one simulation per GPU and tensor-parallel size), then before each simulation
+  // the work so far and its own, so a search that would go on past the budget ends there.
+  int options_per_gpu = 0;
+  for (int tp : {1, 2, 4, 8})
+    if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end()) ++options_per_gpu;
   LoadRequest each = r.load;
   each.arrivals = Arrivals::poisson;
-  detail::require_within_budget(double(gpus.size()) * simulations * detail::simulation_work(each),
-                                "capacity plan",
-                                "requests, output tokens, max_gpus or the GPUs named");
+  const double work_each = detail::simulation_work(each);
+  constexpr std::string_view kWhat = "capacity plan";
+  constexpr std::string_view kReduce = "requests, output tokens, max_gpus or the GPUs named";
+  detail::require_within_budget(double(gpus.size()) * options_per_gpu * work_each, kWhat, kReduce);
+  double work_spent = 0;
   // what every simulation of a GPU assumed (its precision, transferred models, matrix clock, ...):
-  // the caveats all of them gave, in their order; those naming a run's own rate or cache are not
+  // the caveats all of them gave, in their order, less those of one run's own setup
+  // (detail::is_run_caveat: its rate, KV blocks and batch limits)
   std::vector<std::string> shared_caveats;
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuSpec& gpu = gpus[g];
@@ -78,12 +81,16 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       lr.slo_ttft_ms = r.slo_ttft_ms;
       lr.slo_tpot_ms = r.slo_tpot_ms;
       auto run = [&](int replicas) {
+        detail::require_within_budget(work_spent + work_each, kWhat, kReduce);
+        work_spent += work_each;
         lr.qps = r.qps / replicas;
         LoadForecast f = simulate_serving(gpu, model, lr);
         ++plan.simulations;
         o.footing = f.footing;
         if (!gpu_caveats) {
           gpu_caveats = f.caveats;
+          std::erase_if(*gpu_caveats,
+                        [](const std::string& line) { return detail::is_run_caveat(line); });
         } else {
           std::erase_if(*gpu_caveats, [&](const std::string& line) {
             return std::find(f.caveats.begin(), f.caveats.end(), line) == f.caveats.end();
@@ -99,19 +106,32 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       };
       const int most = r.max_gpus / tp;
       try {
-        auto [ok_most, f_most] = run(most);
-        if (!ok_most) {
-          o.ttft_p99_ms = f_most.ttft_ms.p99;
-          o.tpot_p99_ms = f_most.tpot_ms.p99;
-          o.gpus = most * tp;
-          o.why = "the SLO is missed even at " + std::to_string(most) +
-                  (most == 1 ? " replica (" : " replicas (") + std::to_string(most * tp) +
-                  (most * tp == 1 ? " GPU)" : " GPUs)");
+        // one replica first (a small service meets there), then the most (an SLO nothing meets
+        // misses there), then bisection between the last that missed and the first that met
+        int lo = 0, hi = 0;  // lo misses (0: none tried), hi meets (0: none found)
+        LoadForecast best;
+        for (int n : {1, most}) {
+          if (n == lo) break;  // most == 1, tried
+          auto [ok, f] = run(n);
+          if (ok) {
+            hi = n;
+            best = f;
+            break;
+          }
+          lo = n;
+          if (n == most) {
+            o.ttft_p99_ms = f.ttft_ms.p99;
+            o.tpot_p99_ms = f.tpot_ms.p99;
+            o.gpus = most * tp;
+            o.why = "the SLO is missed even at " + std::to_string(most) +
+                    (most == 1 ? " replica (" : " replicas (") + std::to_string(most * tp) +
+                    (most * tp == 1 ? " GPU)" : " GPUs)");
+          }
+        }
+        if (hi == 0) {
           plan.options.push_back(o);
           continue;
         }
-        int lo = 0, hi = most;  // lo misses (0: none tried), hi meets
-        LoadForecast best = f_most;
         while (hi - lo > 1) {
           const int mid = lo + (hi - lo) / 2;
           auto [ok, f] = run(mid);
@@ -133,6 +153,8 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           o.tokens_per_dollar = o.tokens_per_gpu_hour / price;
         }
       } catch (const ModelNotLoaded&) {  // not this option's failure: the caller loads it
+        throw;
+      } catch (const detail::OverBudget&) {  // not this option's either: the plan's work
         throw;
       } catch (const Error& e) {
         o.why = e.what();

@@ -265,4 +265,10 @@ double simulation_work(const LoadRequest& r) {
   return sequence_steps_work(steps);
 }
 
+bool is_run_caveat(std::string_view line) {
+  for (std::string_view opening : kRunCaveatOpenings)
+    if (line.starts_with(opening)) return true;
+  return false;
+}
+
 }  // namespace tilecast::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,5 +49,12 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
 // longest output), weighted by kReplayStepsPerSimulatedSequenceStep. Requests and lengths are
 // checked by simulate_serving; this only counts.
 double simulation_work(const LoadRequest& r);
+
+// The caveats that describe one simulation's own setup (its rate or clients, its scheduler's KV
+// blocks, its batch limits), each line opening with one of these; a capacity plan, whose
+// simulations differ in them, leaves them out.
+inline constexpr std::string_view kRunCaveatOpenings[] = {
+    "Arrivals: ", "Scheduler: ", "Batch limits: "};
+bool is_run_caveat(std::string_view line);
 
 }  // namespace tilecast::detail

@@ -58,6 +58,10 @@ def parse_args(argv):
     p.add_argument("--cases", default="",
                    help="explicit label cases 'model:inf|train:seq:batch,...' (overrides the "
                         "built-in list)")
+    p.add_argument("--experts-implementation", choices=("eager", "grouped_mm", "batched_mm"),
+                   help="how a mixture of experts runs its experts (transformers 5's "
+                        "experts_implementation; default: the library's, grouped_mm in 5.x); "
+                        "each label records the one that ran")
     p.add_argument("--max-kernels", type=int, default=0,
                    help="stop after this many kernels (default 0: the budget decides)")
     p.add_argument("--warmups", type=int, default=3, help="untimed calls per kernel (default 3)")
@@ -447,7 +451,8 @@ def model_phase(run, torch, device_name, gflops, until):
                 tb = time.monotonic()
                 if transformers is not None:
                     model, cls_name, attn = mmod.build_hf(torch, transformers, cfg, mode,
-                                                          a.device, dtype)
+                                                          a.device, dtype,
+                                                          a.experts_implementation)
                 else:
                     model, cls_name, attn = mmod.StandIn.build(torch, cfg, mode, a.device, dtype)
                 timer.sync()
@@ -475,6 +480,7 @@ def model_phase(run, torch, device_name, gflops, until):
                 ratios.append((fw + bw) / est)
             run.facts["labels"].append({"label": what, "zoo_model": zoo_name,
                                         "class": info["class"], "attention": info["attn"],
+                                        "experts_implementation": mmod.experts_of(model),
                                         "warmups": warm, "runs": runs, "dtype": a.dtype,
                                         "build_s": round(info["build_s"], 2),
                                         "wall_s": round(time.monotonic() - tc, 2), **lab})

@@ -110,14 +110,18 @@ def hf_config(transformers, cfg):
     return conf
 
 
-def build_hf(torch, transformers, cfg, mode, device, dtype):
-    """Builds the model on the device with random weights in `dtype`, eager attention."""
+def build_hf(torch, transformers, cfg, mode, device, dtype, experts=None):
+    """Builds the model on the device with random weights in `dtype`, eager attention, and the
+    experts of a mixture run by `experts` (transformers 5's experts_implementation: "eager",
+    "grouped_mm", "batched_mm"; None: the library's default)."""
     conf = hf_config(transformers, cfg)
     name = hf_class_name(cfg, mode)
     cls = getattr(transformers, name, None) or transformers.AutoModelForCausalLM
     kwargs_tries = [{"attn_implementation": "eager", "dtype": dtype},
                     {"attn_implementation": "eager", "torch_dtype": dtype},
                     {"attn_implementation": "eager"}, {}]
+    if experts:  # asked for: never dropped by a fallback (a label must say what ran)
+        kwargs_tries = [dict(kw, experts_implementation=experts) for kw in kwargs_tries[:3]]
     # Build directly on the device (torch >= 2 makes torch.device a context manager),
     # so a 7B model is initialised by the GPU in seconds, not by the CPU in minutes.
     dev = torch.device(device)
@@ -153,6 +157,11 @@ def build_hf(torch, transformers, cfg, mode, device, dtype):
         except Exception:  # noqa: BLE001 - recorded with the label
             pass
     return model, name, attn
+
+
+def experts_of(model):
+    """The experts implementation a transformers 5 model runs (None: no such setting)."""
+    return getattr(getattr(model, "config", None), "_experts_implementation", None)
 
 
 class StandIn:

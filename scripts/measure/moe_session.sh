@@ -7,9 +7,10 @@
 # (scripts/measure/elementwise_operands.py), and the installed transformers' expert-loop
 # settings (which implementation runs the experts).
 #
-#   bash scripts/measure/moe_session.sh OUT [TOTAL_S]     # default 330 s, plus ~100 s of probes
+#   bash scripts/measure/moe_session.sh OUT [TOTAL_S]     # default 330 s, plus ~140 s more
 #
-# Writes OUT/strided/, OUT/operands/, OUT/library.txt, OUT/moe/ (a kit folder with profiles/) and
+# Writes OUT/strided/, OUT/operands/, OUT/library.txt, OUT/moe/ (a kit folder with profiles/),
+# OUT/moe-eager/ (one of them again with transformers 5's eager expert loop) and
 # OUT/moe-large/ (Qwen3-30B-A3B: 128 experts a layer, ~90k launches a forward, not profiled).
 # Every case is a zoo model; `--cases` checks them up front.
 set -euo pipefail
@@ -40,12 +41,18 @@ EOF
 PROFILED="qwen1.5-moe-a2.7b:inf:512:1,mixtral-8x7b:inf:512:1,qwen1.5-moe-a2.7b:train:512:1"
 PROFILED+=",mixtral-8x7b:inf:2048:1,qwen1.5-moe-a2.7b:inf:128:8"
 LARGE="qwen3-30b-a3b:inf:512:1,qwen3-30b-a3b:inf:128:1"
+EAGER="qwen1.5-moe-a2.7b:inf:512:1"
 third=$((TOTAL_S / 3))
 python3 scripts/measure/measure.py --out "$OUT/moe" --dtype bf16 --budget-s $((2 * third)) \
   --kernels-share 0 --no-kernel-names --profile-labels \
   --cases "$PROFILED" ||
   echo "moe labels failed; going on" >&2
+# The same small mixture with transformers 5's eager expert loop (the library's default is
+# grouped_mm: one grouped GEMM per projection, no host synchronisation), profiled.
+python3 scripts/measure/measure.py --out "$OUT/moe-eager" --dtype bf16 --budget-s 40 \
+  --kernels-share 0 --no-kernel-names --profile-labels --experts-implementation eager \
+  --cases "$EAGER" || echo "eager-experts labels failed; going on" >&2
 python3 scripts/measure/measure.py --out "$OUT/moe-large" --dtype bf16 --budget-s "$third" \
   --kernels-share 0 --no-kernel-names --cases "$LARGE" ||
   echo "large moe labels failed; going on" >&2
-echo "wrote $OUT/moe and $OUT/moe-large"
+echo "wrote $OUT/moe, $OUT/moe-eager and $OUT/moe-large"

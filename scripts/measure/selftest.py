@@ -158,9 +158,9 @@ def check_moe_session():
     import re
     with open(os.path.join(HERE, "moe_session.sh")) as f:
         text = f.read()
-    found = re.findall(r'(?:PROFILED|LARGE)\+?="([^"]+)"', text)
+    found = re.findall(r'(?:PROFILED|LARGE|EAGER)\+?="([^"]+)"', text)
     cases = [c for c in ",".join(found).split(",") if c]
-    assert len(cases) >= 7, cases
+    assert len(cases) >= 8, cases
     for c in cases:
         model, mode, seq, batch = c.split(":")
         assert mode in ("inf", "train") and int(seq) > 0 and int(batch) > 0, c

@@ -169,6 +169,17 @@ TEST_SUITE("switch_router") {
                   std::string::npos;
       CHECK(saying == 1);
     }
+    // a top-k mixture read as transformers 5 says its eager loop is not the library's default
+    auto say_grouped = [&](const ModelConfig& m) {
+      int n = 0;
+      for (const std::string& line : workload_caveats(m, w))
+        n += line.find("the library's default, grouped_mm") != std::string::npos;
+      return n;
+    };
+    ModelConfig mixtral5 = find_model("mixtral-8x7b");
+    mixtral5.transformers_major = 5;
+    CHECK(say_grouped(mixtral5) == 1);
+    CHECK(say_grouped(find_model("mixtral-8x7b")) == 0);  // transformers 4, the default
     const E2eReport r4 = h200_switch("");
     CHECK(mae(r4, "inference") > 38.0);
     CHECK(mae(r4, "training") > 25.0);

@@ -242,7 +242,14 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident. No top-k mixture's run "
                 "was measured." +
-                kMixturesMeasured);
+                kMixturesMeasured +
+                (model.transformers_major >= 5
+                     ? " In PyTorch eager, transformers 5's experts are forecast as "
+                       "experts_implementation=\"eager\" runs them (a loop over experts that "
+                       "waits for the host); the library's default, grouped_mm (one grouped GEMM "
+                       "per projection, no host synchronisation), is not modelled and runs faster "
+                       "(docs/models.md)."
+                     : ""));
   if (routing == Routing::top1_capacity && model.expert_capacity > 0) {
     const std::string experts = std::to_string(model.num_experts);
     if (model.transformers_major >= 5)

@@ -161,7 +161,7 @@ function pump(lane: LaneState): void {
   worker.postMessage({ id: p.id, moduleUrl: moduleUrl(), name: p.name, arg: p.arg } satisfies WorkerAsk);
 }
 
-// The card's lane: the slot and call running there now, or null (read by the tests, which
+// The card's lane: the id, slot and call running there now, or null (read by the tests, which
 // must know a slow call is still running when their keystrokes arrive).
 export function inputLaneCall(): { id: number; slot: Slot; name: CoreCall | 'load' } | null {
   const r = lanes.input.running;

@@ -46,19 +46,22 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
 
   CapacityPlan plan;
   plan.request = r;
+  // the tensor-parallel sizes searched: those of 1, 2, 4, 8 that divide the model and fit
   const std::vector<int> tps = detail::valid_tps(model);
+  std::vector<int> option_tps;
+  for (int tp : {1, 2, 4, 8})
+    if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end())
+      option_tps.push_back(tp);
   // The work budget (forecast/work_budget.hpp), estimated before anything runs: first the least
   // a plan does (one simulation per GPU and tensor-parallel size), then before each simulation
   // the work so far and its own, so a search that would go on past the budget ends there.
-  int options_per_gpu = 0;
-  for (int tp : {1, 2, 4, 8})
-    if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end()) ++options_per_gpu;
   LoadRequest each = r.load;
   each.arrivals = Arrivals::poisson;
   const double work_each = detail::simulation_work(each);
   constexpr std::string_view kWhat = "capacity plan";
   constexpr std::string_view kReduce = "requests, output tokens, max_gpus or the GPUs named";
-  detail::require_within_budget(double(gpus.size()) * options_per_gpu * work_each, kWhat, kReduce);
+  detail::require_within_budget(double(gpus.size()) * double(option_tps.size()) * work_each, kWhat,
+                                kReduce);
   double work_spent = 0;
   // what every simulation of a GPU assumed (its precision, transferred models, matrix clock, ...):
   // the caveats all of them gave, in their order, less those of one run's own setup
@@ -70,8 +73,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     const double price = r.price_per_gpu_hour.empty()       ? 0
                          : r.price_per_gpu_hour.size() == 1 ? r.price_per_gpu_hour[0]
                                                             : r.price_per_gpu_hour[g];
-    for (int tp : {1, 2, 4, 8}) {
-      if (tp > r.max_gpus || std::find(tps.begin(), tps.end(), tp) == tps.end()) continue;
+    for (int tp : option_tps) {
       CapacityOption o;
       o.gpu = gpu.id.empty() ? gpu.name : gpu.id;
       o.tp = tp;

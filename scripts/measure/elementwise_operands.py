@@ -23,7 +23,6 @@ import time
 T0 = time.monotonic()
 
 import argparse  # noqa: E402
-import csv  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
@@ -186,10 +185,7 @@ def main(argv):
         except Exception as e:  # noqa: BLE001 - one case's failure is logged, not fatal
             skmod.log(f"{item}: failed: {type(e).__name__}: {str(e)[:300]}")
             mmod.free(torch, "cuda")
-    with open(os.path.join(a.out, "elementwise_operands.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS)
-        w.writeheader()
-        w.writerows(rows)
+    skmod.write_csv(os.path.join(a.out, "elementwise_operands.csv"), COLUMNS, rows)
 
 
 if __name__ == "__main__":

@@ -203,6 +203,10 @@ def check_serving_kernels():
     # a rewrite that fails (a field the header lacks) leaves the last good file, not an empty one
     tmp = tempfile.mkdtemp()
     try:
+        # the probes' tables (write_csv): the header, then each row in its columns
+        skmod.write_csv(os.path.join(tmp, "t.csv"), ["a", "b"], [{"a": 1, "b": 2}])
+        with open(os.path.join(tmp, "t.csv")) as f:
+            assert f.read().splitlines() == ["a,b", "1,2"]
         sink = skmod.Sink(tmp)
         sink.add("bf16", {"OPName": "linear", "Latency": "0.1"})
         sink.flush_all()

@@ -79,6 +79,14 @@ def log(msg):
         f.flush()
 
 
+def write_csv(path, columns, rows):
+    """A table of the probes (rows of dicts keyed by `columns`), header first."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, columns)
+        w.writeheader()
+        w.writerows(rows)
+
+
 def copies_for(bytes_per_copy, l2_bytes):
     want = -(-L2_FILLS * l2_bytes // max(bytes_per_copy, 1))
     return int(max(1, min(MAX_COPIES, want, COPY_BYTES // max(bytes_per_copy, 1))))
@@ -274,10 +282,7 @@ def measure_decode_attention(torch, out, deadline, l2_bytes):
             except Exception as e:  # noqa: BLE001
                 log(f"decode attention b{b} ctx{ctx}: failed: {type(e).__name__}: {str(e)[:300]}")
                 torch.cuda.empty_cache()
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, cols)
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(path, cols, rows)
     return rows
 
 

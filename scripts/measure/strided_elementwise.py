@@ -21,7 +21,6 @@ import time
 T0 = time.monotonic()
 
 import argparse  # noqa: E402
-import csv  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
@@ -94,10 +93,7 @@ def main(argv):
             skmod.log(f"{pattern} {shape}: failed: {type(e).__name__}: {str(e)[:200]}")
         del x, y
         torch.cuda.empty_cache()
-    with open(os.path.join(a.out, "strided_elementwise.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS)
-        w.writeheader()
-        w.writerows(rows)
+    skmod.write_csv(os.path.join(a.out, "strided_elementwise.csv"), COLUMNS, rows)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,10 @@ export interface GpuSpec {
   aliases: string[];
   vendor: string;
   architecture: string;
+  /**
+   * NVIDIA's compute capability (major.minor), where the catalog states it
+   */
+  compute_capability?: string;
   num_sm: number;
   cores_per_sm: number;
   boost_clock_mhz: number;

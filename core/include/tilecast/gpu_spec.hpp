@@ -17,7 +17,11 @@ struct GpuSpec {
   std::vector<std::string> aliases;  // other names, e.g. the CUDA device name
   std::string vendor;                // "NVIDIA", "AMD": a vendor with a kernel-library profile
   std::string architecture;          // e.g. "Ampere"; may be empty
-  int num_sm = 0;                    // SMs (NVIDIA) or compute units (AMD)
+  // NVIDIA's compute capability as major x 10 + minor (90 for 9.0, 120 for 12.0); 0 where not
+  // stated (AMD, custom GPUs). Which library kernels exist can hang on it where the
+  // architecture name does not tell (B200: 10.0, RTX 5090: 12.0, both Blackwell).
+  int compute_capability = 0;
+  int num_sm = 0;  // SMs (NVIDIA) or compute units (AMD)
   int cores_per_sm = 0;
   double clock_mhz = 0;
   double fp32_gflops = 0;         // FP32 peak on the vector/CUDA cores
@@ -63,6 +67,12 @@ struct GpuSpec {
 // max_threads_per_sm, l1_kb_per_sm, dram_efficiency and peak_tflops from the catalog entry of the
 // same name; without one, its vendor from an optional `Vendor` field.
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin);
+
+// NVIDIA's compute capability "9.0" as 90 ("12.0": 120); throws Error starting with `what` (e.g.
+// "h100.json: field 'compute_capability'") and saying what is allowed.
+int compute_capability_from(std::string_view text, std::string_view what);
+// 90 -> "9.0", 120 -> "12.0": the catalog's words for GpuSpec::compute_capability.
+std::string compute_capability_name(int cc);
 
 // Whether the GPU computes `t`: FP32 always, another type where the spec states a tensor or
 // vector peak for it (hw/gpu_precision.cpp).

@@ -37,6 +37,11 @@ void check_vendor(const std::string& vendor, std::string_view origin, std::strin
               "\"; allowed: " + known + " (vendors with a kernel-library profile)");
 }
 
+int parse_compute_capability(const nlohmann::json& j, std::string_view origin) {
+  return compute_capability_from(string_field(j, "compute_capability", origin),
+                                 std::string(origin) + ": field 'compute_capability'");
+}
+
 // "peak_tflops": {"fp16": {"tensor": 312, "vector": 78}, ...}: dense TFLOP/s (int8: TOPS).
 void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
   const std::string where = std::string(origin) + ": field 'peak_tflops'";
@@ -117,6 +122,7 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   if (const GpuSpec* c = lookup_gpu(g.name)) {
     g.vendor = c->vendor;
     g.architecture = c->architecture;
+    g.compute_capability = c->compute_capability;
     g.max_threads_per_sm = c->max_threads_per_sm;
     g.l1_kb_per_sm = c->l1_kb_per_sm;
     g.fp32_issue_slots_per_warp_fma = c->fp32_issue_slots_per_warp_fma;
@@ -146,6 +152,8 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   g.vendor = string_field(j, "vendor", origin);
   check_vendor(g.vendor, origin, "vendor");
   g.architecture = string_field(j, "architecture", origin, false);
+  if (has_field(j, "compute_capability"))
+    g.compute_capability = parse_compute_capability(j, origin);
   g.num_sm = static_cast<int>(integer_field(j, "num_sm", origin, 1, 4096));
   g.cores_per_sm = static_cast<int>(integer_field(j, "cores_per_sm", origin, 1, 4096));
   g.clock_mhz = number_field(j, "boost_clock_mhz", origin, 50, 10000);
@@ -179,6 +187,21 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
 
 }  // namespace
 
+int compute_capability_from(std::string_view v, std::string_view what) {
+  const auto digit = [&](std::size_t i) { return i < v.size() && v[i] >= '0' && v[i] <= '9'; };
+  // "M.m" or "1M.m": a major of 1 to 19, one minor digit
+  const bool one = v.size() == 3 && digit(0) && v[0] != '0' && v[1] == '.' && digit(2);
+  const bool two = v.size() == 4 && v[0] == '1' && digit(1) && v[2] == '.' && digit(3);
+  if (!one && !two)
+    throw Error(std::string(what) + " is \"" + std::string(v) +
+                "\"; allowed: NVIDIA's major.minor, e.g. \"8.0\", \"9.0\", \"12.0\"");
+  return one ? (v[0] - '0') * 10 + (v[2] - '0') : (10 + v[1] - '0') * 10 + (v[3] - '0');
+}
+
+std::string compute_capability_name(int cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
+
 GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin) {
   nlohmann::json j = detail::parse_json(json_text, origin);
   return j.contains("Device") ? from_dataset(j, origin) : from_catalog(j, origin);
@@ -191,6 +214,8 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
   j["aliases"] = g.aliases;
   j["vendor"] = g.vendor;
   j["architecture"] = g.architecture;
+  if (g.compute_capability > 0)
+    j["compute_capability"] = compute_capability_name(g.compute_capability);
   j["num_sm"] = g.num_sm;
   j["cores_per_sm"] = g.cores_per_sm;
   j["boost_clock_mhz"] = g.clock_mhz;

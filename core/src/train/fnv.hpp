@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "tilecast/gpu_spec.hpp"
 
 namespace tilecast::train {
 
@@ -16,6 +19,14 @@ inline void fnv1a_mix(std::uint64_t& h, std::string_view s) {
   }
   h ^= 0xff;
   h *= 1099511628211ull;
+}
+
+// A training GPU's spec as the hashes mix it: its JSON without the compute capability, which no
+// feature reads (it picks library kernels for the graphs: kernel/library_profile.hpp), so that
+// a model's hash stays about what it learned from.
+inline std::string hashed_gpu_spec(GpuSpec g) {
+  g.compute_capability = 0;
+  return gpu_spec_to_json(g);
 }
 
 }  // namespace tilecast::train

@@ -86,7 +86,7 @@ std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
                                  const Fp16TrainConfig& config) {
   std::uint64_t h = train::kFnvOffset;
   for (const Fp16TrainInput& in : inputs) {
-    train::fnv1a_mix(h, gpu_spec_to_json(in.gpu));
+    train::fnv1a_mix(h, train::hashed_gpu_spec(in.gpu));
     for (const TrainText& t : in.csvs) {
       train::fnv1a_mix(h, t.name);
       train::fnv1a_mix(h, t.text);
@@ -105,7 +105,7 @@ std::string tensor_gemm_config_text() {
 std::uint64_t tensor_gemm_training_hash(const std::vector<Fp16TrainInput>& inputs) {
   std::uint64_t h = train::kFnvOffset;
   for (const Fp16TrainInput& in : inputs) {
-    train::fnv1a_mix(h, gpu_spec_to_json(in.gpu));
+    train::fnv1a_mix(h, train::hashed_gpu_spec(in.gpu));
     for (const TrainText& t : in.csvs) {
       train::fnv1a_mix(h, t.name);
       train::fnv1a_mix(h, t.text);

@@ -14,18 +14,12 @@
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel_csv.hpp"
 #include "tilecast/learned_weights.hpp"
+#include "train/fnv.hpp"
 
 namespace tilecast {
 namespace {
 
-void mix(std::uint64_t& h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  h ^= 0xff;  // separates consecutive strings
-  h *= 1099511628211ull;
-}
+void mix(std::uint64_t& h, std::string_view s) { train::fnv1a_mix(h, s); }
 
 TrainConfig fold_config(const TrainConfig& base, const GeneralizationFold& fold) {
   TrainConfig c = base;
@@ -98,7 +92,7 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
   // the vendor-stated DRAM efficiency) moves forecasts as well: hash the parsed specs of the
   // evaluated devices (each fold's training hash above already covers the training devices').
   for (const TrainText& d : in.eval_devices)
-    mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
+    mix(h, train::hashed_gpu_spec(parse_gpu_spec(d.text, d.name)));
   return h;
 }
 

@@ -22,7 +22,7 @@ std::uint64_t training_hash(const std::vector<TrainText>& csvs,
   // the vendor-stated DRAM efficiency) that the features use: hash the parsed specs too.
   for (const TrainText& d : device_files) {
     try {
-      train::fnv1a_mix(h, gpu_spec_to_json(parse_gpu_spec(d.text, d.name)));
+      train::fnv1a_mix(h, train::hashed_gpu_spec(parse_gpu_spec(d.text, d.name)));
     } catch (const Error&) {
       // a file the trainer cannot parse fails it anyway; its text is hashed above
     }

@@ -135,6 +135,11 @@ struct Workload {
   DataType dtype = DataType::fp32;
   Finetune finetune;                                   // training only: full, LoRA or QLoRA
   MasterWeights master_weights = MasterWeights::fp32;  // training at FP16/BF16 only
+  // Whether the GPU's PyTorch runs torch._grouped_mm on BF16 as one grouped GEMM kernel (else
+  // its fallback: a host synchronisation and a GEMM per group), which transformers 5's experts
+  // call (graph/blocks/moe.cpp). Set from the GPU by with_gpu_library (kernel/library_profile);
+  // false for a graph built without a GPU.
+  bool grouped_mm_bf16_kernel = false;
   bool training() const { return mode == Mode::training; }
   // A training step at FP16/BF16 with FP32 master weights: torch.autocast.
   bool autocast() const {

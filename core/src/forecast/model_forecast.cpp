@@ -16,6 +16,7 @@
 #include "forecast/kernel_times.hpp"
 #include "forecast/operator_bounds.hpp"
 #include "forecast/timeline.hpp"
+#include "kernel/library_profile.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
 
@@ -130,7 +131,7 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
 
 ModelForecast forecast_model(const GpuSpec& gpu, const ModelConfig& model, const Workload& w,
                              Predictor predictor) {
-  return forecast_graph(gpu, build_op_graph(model, w), w, predictor);
+  return forecast_graph(gpu, build_op_graph(model, with_gpu_library(w, gpu)), w, predictor);
 }
 
 }  // namespace tilecast

@@ -62,6 +62,18 @@ LibraryProfile parse_library_profile(std::string_view text, std::string_view ori
       p.gemm_kernel_generation_assumed_for.push_back(arch.get<std::string>());
     }
   }
+  if (detail::has_field(j, "grouped_mm_bf16_kernel")) {
+    const nlohmann::json& a = j.at("grouped_mm_bf16_kernel");
+    const std::string o = std::string(origin) + ": field 'grouped_mm_bf16_kernel'";
+    if (!a.is_object() || !a.contains("compute_capabilities") ||
+        !a["compute_capabilities"].is_array())
+      throw Error(o + " must be an object with \"compute_capabilities\": [\"9.0\", ...]");
+    for (const nlohmann::json& c : a["compute_capabilities"]) {
+      if (!c.is_string()) throw Error(o + ": compute capability " + c.dump() + " must be a string");
+      p.grouped_mm_bf16_kernel_capabilities.push_back(
+          compute_capability_from(c.get<std::string>(), o + ": compute capability"));
+    }
+  }
   if (detail::has_field(j, "misaligned_tensor_gemm")) {
     const std::string o = std::string(origin) + ": misaligned_tensor_gemm";
     const nlohmann::json& m = j.at("misaligned_tensor_gemm");
@@ -176,5 +188,16 @@ const LibraryProfile& library_profile_for(const GpuSpec& gpu) {
 }
 
 const LibraryProfile& cuda_library_profile() { return library_profile_for("NVIDIA"); }
+
+bool grouped_mm_bf16_kernel(const GpuSpec& gpu) {
+  const std::vector<int>& caps = library_profile_for(gpu).grouped_mm_bf16_kernel_capabilities;
+  return gpu.compute_capability > 0 &&
+         std::find(caps.begin(), caps.end(), gpu.compute_capability) != caps.end();
+}
+
+Workload with_gpu_library(Workload w, const GpuSpec& gpu) {
+  w.grouped_mm_bf16_kernel = grouped_mm_bf16_kernel(gpu);
+  return w;
+}
 
 }  // namespace tilecast

@@ -11,6 +11,7 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
+#include "tilecast/op_graph.hpp"
 
 namespace tilecast {
 
@@ -72,6 +73,12 @@ struct LibraryProfile {
   std::vector<std::pair<Op, std::int64_t>> misaligned_gemm_min_rows;
   std::vector<MisalignedGemmClass> misaligned_gemm_classes;
 
+  // Compute capabilities (major x 10 + minor, GpuSpec::compute_capability) on which the library
+  // runs torch._grouped_mm on BF16 operands as one grouped GEMM kernel; elsewhere (and on other
+  // types) PyTorch's fallback copies the groups' offsets to the host and runs a GEMM per group.
+  // Transformers 5's grouped_mm experts call it (graph/blocks/moe.cpp). Empty: the fallback.
+  std::vector<int> grouped_mm_bf16_kernel_capabilities;
+
   // The generation of `architecture`, or "" when the profile does not name one.
   std::string_view gemm_kernel_generation(std::string_view architecture) const;
   // Whether that generation is an assumption (gemm_kernel_generation_assumed_for).
@@ -92,6 +99,13 @@ const std::vector<LibraryProfile>& library_profiles();
 // The profile of the GPU's vendor; throws when no profile serves it.
 const LibraryProfile& library_profile_for(const GpuSpec& gpu);
 const LibraryProfile& library_profile_for(std::string_view vendor);
+// Whether the GPU's library runs torch._grouped_mm on BF16 as one kernel
+// (grouped_mm_bf16_kernel_capabilities): the one place that decides it for the graph builders
+// (Workload::grouped_mm_bf16_kernel, set by with_gpu_library).
+bool grouped_mm_bf16_kernel(const GpuSpec& gpu);
+// `w` with what the graph builders take from the GPU's kernel library set (the above).
+Workload with_gpu_library(Workload w, const GpuSpec& gpu);
+
 // The embedded CUDA (NVIDIA) profile, the one the learned models were measured with.
 const LibraryProfile& cuda_library_profile();
 

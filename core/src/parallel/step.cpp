@@ -14,6 +14,7 @@
 #include "common/checked.hpp"
 #include "forecast/timeline.hpp"
 #include "forecast/work_budget.hpp"
+#include "kernel/library_profile.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -396,7 +397,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   if (memo)
     if (auto it = memo->find(key); it != memo->end()) replays = it->second;
   if (replays.empty()) {
-    const OpGraph graph = build_engine_graph(shard, mw, c.engine);
+    const OpGraph graph = build_engine_graph(shard, with_gpu_library(mw, gpu), c.engine);
     // recomputation replays forward ops a second time: at most one more pass
     require_within_budget(
         replay_steps(graph) * (c.recompute == Recompute::none ? 1 : 2) + schedule_steps(c),

@@ -23,10 +23,7 @@ ModelConfig mixtral(int transformers_major) {
 }
 
 const GraphSection& experts_section(const OpGraph& g) {
-  for (const auto& s : g.sections)
-    if (s.name == "decoder layer (experts)") return s;
-  FAIL("no experts section");
-  return g.sections.front();
+  return test::section_named(g, "decoder layer (experts)");
 }
 
 int host_syncs(const GraphSection& s) {

@@ -33,13 +33,6 @@ ModelConfig switch_xl(const std::string& version) {
   return parse_model_config(j.dump(), "switch_xl_4");
 }
 
-const GraphSection& section(const OpGraph& g, const std::string& name) {
-  for (const auto& s : g.sections)
-    if (s.name == name) return s;
-  FAIL("no section " << name);
-  return g.sections.front();
-}
-
 int count_named(const GraphSection& s, const std::string& name, Phase phase) {
   int n = 0;
   for (const auto& o : s.ops) n += o.name == name && o.phase == phase ? 1 : 0;
@@ -95,8 +88,8 @@ TEST_SUITE("switch_router") {
     const Workload w = make_workload(Mode::training, 2, 512);
     const OpGraph g5 = build_op_graph(switch_xl("5.17.0"), w);
     const OpGraph g4 = build_op_graph(switch_xl(""), w);
-    const GraphSection& s5 = section(g5, "encoder block (experts)");
-    const GraphSection& s4 = section(g4, "encoder block (experts)");
+    const GraphSection& s5 = test::section_named(g5, "encoder block (experts)");
+    const GraphSection& s4 = test::section_named(g4, "encoder block (experts)");
     auto expert_rows = [](const GraphSection& s) {
       std::vector<std::int64_t> rows;
       for (const auto& o : s.ops)
@@ -125,10 +118,11 @@ TEST_SUITE("switch_router") {
     CHECK(count_named(s5, "expert index_add", Phase::forward) == 4);
     // transformers 5 passes no position bias between blocks: the stack's first block has its
     // own section, every later one makes a zero bias plus the mask
-    CHECK(section(g5, "encoder block 0 (dense)").count == 1);
-    CHECK(section(g5, "encoder block (dense)").count == 11);
+    CHECK(test::section_named(g5, "encoder block 0 (dense)").count == 1);
+    CHECK(test::section_named(g5, "encoder block (dense)").count == 11);
     CHECK(count_named(s5, "bias + mask", Phase::forward) == 1);
-    CHECK(count_named(section(g5, "encoder block 0 (dense)"), "bias + mask", Phase::forward) == 0);
+    CHECK(count_named(test::section_named(g5, "encoder block 0 (dense)"), "bias + mask",
+                      Phase::forward) == 0);
     CHECK(count_named(s4, "bias + mask", Phase::forward) == 0);
   }
 
@@ -169,17 +163,25 @@ TEST_SUITE("switch_router") {
                   std::string::npos;
       CHECK(saying == 1);
     }
-    // a top-k mixture read as transformers 5 says its eager loop is not the library's default
-    auto say_grouped = [&](const ModelConfig& m) {
+    // a top-k mixture read as transformers 5 says which experts implementation runs
+    auto says = [&](const ModelConfig& m, const std::string& words) {
       int n = 0;
       for (const std::string& line : workload_caveats(m, w))
-        n += line.find("the library's default, grouped_mm") != std::string::npos;
+        n += line.find(words) != std::string::npos;
       return n;
     };
+    const std::string grouped = "transformers 5's default experts (grouped_mm)";
+    const std::string loop = "experts_implementation=\"eager\" asks";
     ModelConfig mixtral5 = find_model("mixtral-8x7b");
     mixtral5.transformers_major = 5;
-    CHECK(say_grouped(mixtral5) == 1);
-    CHECK(say_grouped(find_model("mixtral-8x7b")) == 0);  // transformers 4, the default
+    mixtral5.experts_implementation = ExpertsImplementation::grouped_mm;
+    CHECK(says(mixtral5, grouped) == 1);
+    CHECK(says(mixtral5, "compute capability 9.0 and 10.0") == 1);  // from the library data
+    mixtral5.experts_implementation = ExpertsImplementation::eager;
+    CHECK(says(mixtral5, loop) == 1);
+    CHECK(says(mixtral5, grouped) == 0);
+    CHECK(says(find_model("mixtral-8x7b"), grouped) + says(find_model("mixtral-8x7b"), loop) ==
+          0);  // transformers 4, the default
     const E2eReport r4 = h200_switch("");
     CHECK(mae(r4, "inference") > 38.0);
     CHECK(mae(r4, "training") > 25.0);

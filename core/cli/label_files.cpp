@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "io.hpp"
@@ -35,13 +36,35 @@ std::string measured_transformers(const std::string& labels) {
   return j["transformers"].get<std::string>();
 }
 
-// The model config with the release its labels ran (ModelConfig::transformers_major), unless
-// the config names one itself.
-std::string with_transformers(const std::string& model_json, const std::string& version) {
-  if (version.empty()) return model_json;
+// The experts implementation each label ran ("experts_implementation" of its entry in
+// machine.json's "labels"; the kit records it for every label), by label stem.
+std::map<std::string, std::string> measured_experts(const std::string& labels) {
+  std::map<std::string, std::string> out;
+  std::filesystem::path dir = std::filesystem::path(labels).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();
+  const std::string machine = (dir.parent_path() / "machine.json").string();
+  if (!is_regular_file(machine)) return out;
+  const auto j = nlohmann::json::parse(read_text_file(machine), nullptr, false);
+  if (!j.is_object() || !j.contains("labels") || !j["labels"].is_array()) return out;
+  for (const auto& l : j["labels"])
+    if (l.is_object() && l.contains("label") && l["label"].is_string() &&
+        l.contains("experts_implementation") && l["experts_implementation"].is_string())
+      out[l["label"].get<std::string>()] = l["experts_implementation"].get<std::string>();
+  return out;
+}
+
+// The model config with the release its labels ran (ModelConfig::transformers_major) and the
+// experts implementation the label ran (ModelConfig::experts_implementation), each unless the
+// config names one itself.
+std::string with_transformers(const std::string& model_json, const std::string& version,
+                              const std::string& experts) {
+  if (version.empty() && experts.empty()) return model_json;
   auto j = nlohmann::json::parse(model_json, nullptr, false);
-  if (!j.is_object() || j.contains("tilecast_transformers_version")) return model_json;
-  j["tilecast_transformers_version"] = version;
+  if (!j.is_object()) return model_json;
+  if (!version.empty() && !j.contains("tilecast_transformers_version"))
+    j["tilecast_transformers_version"] = version;
+  if (!experts.empty() && !j.contains("tilecast_experts_implementation"))
+    j["tilecast_experts_implementation"] = experts;
   return j.dump();
 }
 
@@ -51,6 +74,7 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
                           const std::string& labels, bool with_options) {
   LabelFiles out;
   const std::string transformers = measured_transformers(labels);
+  const std::map<std::string, std::string> experts = measured_experts(labels);
   for (const auto& device : subdirectories(labels)) {
     const std::string spec = devices + "/" + device + ".json";
     const auto files = list_files(labels + "/" + device, ".json");
@@ -77,7 +101,15 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         out.notes.push_back("no model config " + model + ": " + device + "/" + stem + " skipped");
         continue;
       }
-      out.inputs.push_back({stem, gpu_json, with_transformers(read_text_file(model), transformers),
+      const auto ran = experts.find(stem);
+      if (ran != experts.end() && ran->second != "eager" && ran->second != "grouped_mm") {
+        out.notes.push_back(device + "/" + stem + " ran experts_implementation '" + ran->second +
+                            "', which tilecast does not model (eager, grouped_mm): skipped");
+        continue;
+      }
+      out.inputs.push_back({stem, gpu_json,
+                            with_transformers(read_text_file(model), transformers,
+                                              ran == experts.end() ? "" : ran->second),
                             read_text_file(f)});
     }
   }

@@ -3,6 +3,7 @@
 // synchronisations.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,13 @@ inline std::string config_error(const std::string& text) {
 // Why a model cannot be built into an operator graph for a workload ("" when it can).
 inline std::string graph_error(const ModelConfig& m, const Workload& w) {
   return error_of([&] { (void)build_op_graph(m, w); });
+}
+
+// The graph's section of that name (e.g. "decoder layer (experts)"); throws when there is none.
+inline const GraphSection& section_named(const OpGraph& g, const std::string& name) {
+  for (const auto& s : g.sections)
+    if (s.name == name) return s;
+  throw std::out_of_range("the graph has no section '" + name + "'");
 }
 
 // Whether any of `lines` (a forecast's caveats, a plan's notes) contains `words`.

@@ -35,6 +35,13 @@ std::string supported_architectures();
 
 enum class Activation { gelu, gelu_new, relu, silu };
 
+// How Hugging Face transformers runs a top-k mixture's experts (its `experts_implementation`):
+// the eager loop over experts (transformers 4's only way; transformers 5's when asked for) or
+// grouped_mm (transformers 5's default: the token-expert pairs sorted by expert, one
+// torch._grouped_mm per projection). graph/blocks/moe.cpp, docs/models.md.
+enum class ExpertsImplementation { eager, grouped_mm };
+std::string_view experts_implementation_name(ExpertsImplementation e);
+
 struct ModelConfig {
   std::string id;    // zoo id (file stem) or empty for ad-hoc configs
   std::string name;  // display name (tilecast_name, else _name_or_path, else the architecture)
@@ -86,6 +93,10 @@ struct ModelConfig {
   // (e.g. "5.17.0", the version a measurement ran; eval-e2e takes it from a label set's
   // machine.json).
   int transformers_major = 4;
+  // A top-k mixture's experts as that release runs them: the config's
+  // "tilecast_experts_implementation" ("eager" or "grouped_mm"; transformers 5 only), else the
+  // release's default (4: eager, 5: grouped_mm).
+  ExpertsImplementation experts_implementation = ExpertsImplementation::eager;
 
   double params() const;  // parameter count
 };

@@ -225,6 +225,28 @@ constexpr const char* kMixturesMeasured =
     "forecast too fast in all six of its runs, by 14 to 29 % "
     "(data/measured/h200/fp32-seed2-switch): read mixture-of-experts forecasts as optimistic.";
 
+namespace {
+
+// How PyTorch eager runs a top-k mixture's experts under the config's transformers release.
+std::string experts_implementation_caveat(const ModelConfig& model) {
+  if (model.transformers_major < 5) return "";
+  if (model.experts_implementation == ExpertsImplementation::eager)
+    return " In PyTorch eager, transformers 5's experts run as experts_implementation=\"eager\" "
+           "asks (a loop over experts that waits for the host; docs/models.md).";
+  std::string caps;
+  for (const int c : cuda_library_profile().grouped_mm_bf16_kernel_capabilities)
+    caps += (caps.empty() ? "" : " and ") + compute_capability_name(c);
+  return " In PyTorch eager, transformers 5's default experts (grouped_mm): the token-expert pairs "
+         "sorted by expert, each projection one torch._grouped_mm over the active experts, which "
+         "PyTorch runs as one grouped GEMM kernel on NVIDIA compute capability " +
+         caps +
+         " in pure BF16, and elsewhere (other GPUs, FP16, FP32, autocast over FP32 weights) as its "
+         "fallback, a host synchronisation and a GEMM per expert; read from the libraries' code, "
+         "no such run was measured (docs/models.md).";
+}
+
+}  // namespace
+
 std::vector<std::string> workload_caveats(const ModelConfig& model, const Workload& w) {
   std::vector<std::string> c;
   const std::int64_t tokens = std::max(w.query_len, w.context_len);
@@ -242,14 +264,7 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident. No top-k mixture's run "
                 "was measured." +
-                kMixturesMeasured +
-                (model.transformers_major >= 5
-                     ? " In PyTorch eager, transformers 5's experts are forecast as "
-                       "experts_implementation=\"eager\" runs them (a loop over experts that "
-                       "waits for the host); the library's default, grouped_mm (one grouped GEMM "
-                       "per projection, no host synchronisation), is not modelled and runs faster "
-                       "(docs/models.md)."
-                     : ""));
+                kMixturesMeasured + experts_implementation_caveat(model));
   if (routing == Routing::top1_capacity && model.expert_capacity > 0) {
     const std::string experts = std::to_string(model.num_experts);
     if (model.transformers_major >= 5)

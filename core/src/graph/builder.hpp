@@ -132,6 +132,15 @@ class GraphBuilder {
   // accumulation of the weight (and bias) gradients.
   OpRef linear(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out,
                LinearOptions opts);
+  // torch._grouped_mm over `groups` groups of `rows` rows, each group with its own weight of
+  // in x out (a mixture's experts under balanced routing), as the GPU's PyTorch runs it
+  // (Workload::grouped_mm_bf16_kernel): in pure BF16 there, one grouped GEMM kernel,
+  // BMM(groups, rows, in, out), its backward one for the input gradient and one for the weight
+  // gradients; otherwise the fallback: the groups' offsets copied to the host (a
+  // synchronisation) and a linear per group (each pass of it, the backward's two included).
+  // Returns the forward GEMM (the first group's in the fallback).
+  OpRef grouped_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
+                       std::int64_t in, std::int64_t out, LinearOptions opts);
   // Batched matmul: forward BMM(b,m,n,k); backward BMM(b,m,k,n) and BMM(b,n,m,k).
   OpRef bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k,
             bool needs_grad = true);

@@ -22,7 +22,8 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
                         .norm_topk = m.norm_topk_prob,
                         .act = m.activation,
                         .shared_inner = m.shared_expert_intermediate_size,
-                        .transformers_major = m.transformers_major};
+                        .transformers_major = m.transformers_major,
+                        .implementation = m.experts_implementation};
   const MlpSpec dense = gated_mlp(m, m.intermediate_size);
 
   g.section("embeddings", 1);

@@ -135,6 +135,39 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   return fw;
 }
 
+OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
+                                   std::int64_t in, std::int64_t out, LinearOptions opts) {
+  const double weight = double(in) * double(out);
+  if (!w_.grouped_mm_bf16_kernel || w_.dtype != DataType::bf16 || autocast()) {
+    // PyTorch's _grouped_mm_fallback: offs.cpu(), then at::mm_out per non-empty group; the
+    // backward's two grouped calls (input gradient; weight gradients unless frozen) likewise
+    const std::string offsets = std::string(name) + " offsets (cpu)";
+    host_sync(offsets);
+    OpRef first;
+    for (std::int64_t e = 0; e < groups; ++e) {
+      OpRef r = linear(name, rows, in, out, opts);
+      if (e == 0) first = r;
+    }
+    host_sync(offsets, Phase::backward);
+    if (!frozen_base()) host_sync(offsets, Phase::backward);
+    return first;
+  }
+  const bool frozen = frozen_base();
+  OpRef fw = push(name, Op::bmm, groups, rows, in, out, OpKind::gemm, Phase::forward);
+  GraphOp& f = graph_.sections.back().ops.back();
+  f.param_elements = double(groups) * weight;
+  f.tp = opts.tp;
+  f.tp_elements = double(groups) * double(rows) * double(f.tp == TpSplit::row ? out : in);
+  if (frozen) f.frozen_bytes_per_param = dtype_bytes(w_.dtype);
+  if (!training()) return fw;
+  if (!opts.shares_input)
+    f.saved_bytes = double(groups) * double(rows) * double(in) * gemm_input_bytes();
+  push(name, Op::bmm, groups, rows, out, in, OpKind::gemm, Phase::backward);
+  if (!frozen) push(name, Op::bmm, groups, out, rows, in, OpKind::gemm, Phase::backward);
+  accumulate(name, double(groups) * weight);
+  return fw;
+}
+
 bool GraphBuilder::lora_target(LinearOptions::LoraSite site) const {
   switch (site) {
     case LinearOptions::LoraSite::attention: return true;

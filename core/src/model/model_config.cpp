@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <string_view>
+#include <utility>
 
 #include "common/json_fields.hpp"
 #include "model/architectures.hpp"
@@ -366,7 +368,40 @@ int transformers_major(const nlohmann::json& j, std::string_view origin) {
   return major == "4" ? 4 : 5;
 }
 
+// The experts implementations by name: the one list the parser and its message use.
+constexpr std::pair<std::string_view, ExpertsImplementation> kExpertsImplementations[] = {
+    {"eager", ExpertsImplementation::eager}, {"grouped_mm", ExpertsImplementation::grouped_mm}};
+
+// "tilecast_experts_implementation": transformers 5 runs either; transformers 4 only the loop.
+ExpertsImplementation experts_implementation(const nlohmann::json& j, std::string_view origin,
+                                             int transformers) {
+  const std::string field = "tilecast_experts_implementation";
+  const std::string v = detail::string_field(j, field, origin, false);
+  if (v.empty())
+    return transformers >= 5 ? ExpertsImplementation::grouped_mm : ExpertsImplementation::eager;
+  std::string allowed;
+  for (const auto& [name, e] : kExpertsImplementations) {
+    if (name == v) {
+      if (transformers < 5 && e != ExpertsImplementation::eager)
+        throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
+                    "\", which transformers 5 added; transformers 4 runs the experts' eager "
+                    "loop only (set \"tilecast_transformers_version\" to a 5.x release, or "
+                    "allowed: eager)");
+      return e;
+    }
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
+              "\"; allowed: " + allowed);
+}
+
 }  // namespace
+
+std::string_view experts_implementation_name(ExpertsImplementation e) {
+  for (const auto& [name, value] : kExpertsImplementations)
+    if (value == e) return name;
+  return "?";
+}
 
 bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
   switch (traits(m).moe_layers) {
@@ -453,6 +488,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   m.aliases = detail::string_list_field(j, "tilecast_aliases", origin);
   m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
   m.transformers_major = transformers_major(j, origin);
+  m.experts_implementation = experts_implementation(j, origin, m.transformers_major);
   check_unsupported(j, origin);
 
   switch (t.hf.dialect) {

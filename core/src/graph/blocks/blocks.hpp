@@ -108,6 +108,7 @@ struct MoeSpec {
   std::int64_t shared_inner =
       0;                       // > 0: a shared gated expert scaled by sigmoid(gate(x)) (Qwen2-MoE)
   int transformers_major = 4;  // ModelConfig::transformers_major: the eager expert loop's release
+  ExpertsImplementation implementation = ExpertsImplementation::eager;  // ModelConfig's
 };
 // Tokens each active expert computes under balanced routing: rows x top_k assignments spread
 // evenly over min(experts, rows x top_k) experts (rounded up).

@@ -11,6 +11,11 @@
 //  * transformers 5 (MixtralExperts, Qwen2MoeExperts: gate_up_proj and down_proj as stacked
 //    weights): `if expert_idx == num_experts` reads a bool, and each 0-d index tensor
 //    (expert_mask[..], gate_up_proj[..], down_proj[..]) is read by .item() before its select.
+// That loop is transformers 5's experts_implementation="eager"; its default, "grouped_mm"
+// (integrations/moe.py, grouped_mm_experts_forward), has no loop: the T x k token-expert pairs
+// are sorted by expert (argsort), their rows gathered, each projection one torch._grouped_mm
+// over the active experts (GraphBuilder::grouped_linear: one kernel or PyTorch's fallback, by
+// the GPU), the routing weights applied, the rows put back in token order and summed over k.
 #include <algorithm>
 #include <cmath>
 
@@ -79,22 +84,65 @@ std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows) {
   return GraphBuilder::mul(std::ceil(assignments / double(active_experts(s, rows))), 1);
 }
 
-void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
-  const std::int64_t R = rows, H = s.hidden, E = s.experts, k = s.top_k;
-  const double RE = double(R) * double(E), Rk = double(R) * double(k), RH = double(R) * double(H);
-  // router: logits, softmax in FP32, top-k (values and indices), optional renormalisation
-  // experts that receive no tokens launch nothing; their weights are resident all the same and
-  // are listed on the router's op (so the parameter count never depends on the workload)
+namespace moe_detail {
+
+// PyTorch's sort of n int64 keys with their indices (argsort): up to 4096 one bitonic kernel in
+// shared memory, longer a radix sort passing over the keys and values once per 8 of their 64
+// bits (ATen native/cuda/Sort.cpp, should_use_small_sort; SortStable.cu over cub's radix sort).
+void argsort(GraphBuilder& g, std::string_view name, double n) {
+  constexpr double kSmallSortMax = 4096, kRadixPasses = 64.0 / 8;
+  const double i64 = g.mem_elements(kIndexBytes);
+  g.mem(name, Phase::forward, (n <= kSmallSortMax ? 1 : kRadixPasses) * 4 * n * i64, 1, "sort");
+}
+
+// out = src[index] over `rows` rows of h: the index kernel; backward, index_put accumulating
+// into zeros of the source's `src_rows` rows.
+void row_gather(GraphBuilder& g, std::string_view name, double rows, double src_rows,
+                std::int64_t h) {
+  const double i64 = g.mem_elements(kIndexBytes), moved = 2 * rows * double(h) + rows * i64;
+  g.mem(name, Phase::forward, moved, h, "index");
+  if (!g.training()) return;
+  g.mem(name, Phase::backward, src_rows * double(h), h, "zeros");
+  g.mem(name, Phase::backward, moved, h, "index_put");
+}
+
+// transformers 5's grouped_mm_experts_forward over `rows` tokens (header comment).
+void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  const std::int64_t H = s.hidden, F = s.expert_inner, E = s.experts;
+  const std::int64_t pairs = GraphBuilder::mul(double(rows), double(s.top_k));
+  const std::int64_t n = active_experts(s, rows), per = routed_rows(s, rows);
+  const double i64 = g.mem_elements(kIndexBytes), i32 = g.mem_elements(4), P = double(pairs),
+               dE = double(E), R = double(rows), RH = R * double(H), PH = P * double(H);
+  // token_idx: arange(T) expanded k times and flattened (a copy); the pairs' rows gathered
+  g.mem("token_idx", Phase::forward, R * i64, 1, "arange");
+  g.mem("token_idx", Phase::forward, 2 * P * i64, 1, "copy");
+  row_gather(g, "pairs gather", P, R, H);
+  // perm = argsort(expert_ids), inv_perm = argsort(perm); expert ids, weights and rows by perm
+  argsort(g, "argsort (by expert)", P);
+  argsort(g, "argsort (inverse)", P);
+  g.mem("expert_ids[perm]", Phase::forward, 3 * P * i64, 1, "index");
+  g.mem("sample_weights[perm]", Phase::forward, 2 * P + P * i64, 1, "index");
+  row_gather(g, "pairs by expert", P, P, H);
+  // the groups' offsets: the ids as int32, histc over the experts, cumsum
+  g.mem("expert offsets", Phase::forward, P * i64 + P * i32, 1, "copy");
+  g.mem("expert offsets", Phase::forward, P * i32 + dE * i32, 1, "histc");
+  g.mem("expert offsets", Phase::forward, 2 * dE * i32, E, "cumsum");
+  g.grouped_linear("experts gate_up_proj", n, per, H, 2 * F, {.tp = TpSplit::column});
+  activation(g, "expert act", s.act, pairs, F);
+  g.vec("gate * up", Op::mul, pairs, F, OpKind::elementwise, 2);
+  g.grouped_linear("experts down_proj", n, per, F, H, {.tp = TpSplit::row});
+  g.vec("routing weight scale", Op::mul, pairs, H, OpKind::elementwise, 2);
+  row_gather(g, "pairs in token order", P, P, H);
+  // view(T, k, H).sum(dim=1); its backward materialises the expanded gradient
+  g.mem("sum over top-k", Phase::forward, PH + RH, H, "sum");
+  g.mem("sum over top-k", Phase::backward, PH + RH, H, "copy");
+}
+
+// The eager loop over experts (header comment), after the router.
+void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
+  const std::int64_t H = s.hidden, E = s.experts, k = s.top_k;
+  const double Rk = double(R) * double(k), RH = double(R) * double(H);
   const std::int64_t n = active_experts(s, R), rows_e = routed_rows(s, R);
-  const double idle = double(E - n) * 3.0 * double(H) * double(s.expert_inner);
-  g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
-  g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
-  g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
-  if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
-  if (s.norm_topk) {
-    g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
-    g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
-  }
   // the output buffer; the one-hot int64 mask (zeros, scatter; its permute is a view); the
   // experts hit: the mask summed per expert, > 0, nonzero
   const double i64 = g.mem_elements(kIndexBytes), b1 = g.mem_elements(kMaskBytes);
@@ -122,9 +170,33 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
       g.mem("expert gather", Phase::backward, 2 * eh + re * i64, H, "index_put");
       g.mem("expert gather", Phase::backward, RH, H, "zeros");
     }
-    moe_detail::expert_mlp(g, s, rows_e);
+    expert_mlp(g, s, rows_e);
     expert_combine(g, rows_e, H, Rk);
   }
+}
+
+}  // namespace moe_detail
+
+void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  const std::int64_t R = rows, H = s.hidden, E = s.experts, k = s.top_k;
+  const double RE = double(R) * double(E), Rk = double(R) * double(k);
+  // router: logits, softmax in FP32, top-k (values and indices), optional renormalisation
+  // experts that receive no tokens launch nothing; their weights are resident all the same and
+  // are listed on the router's op (so the parameter count never depends on the workload)
+  const std::int64_t n = active_experts(s, R);
+  const double idle = double(E - n) * 3.0 * double(H) * double(s.expert_inner);
+  g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
+  g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
+  g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
+  if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+  if (s.norm_topk) {
+    g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
+    g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
+  }
+  if (s.implementation == ExpertsImplementation::grouped_mm)
+    moe_detail::grouped_experts(g, s, R);
+  else
+    moe_detail::expert_loop(g, s, R);
   if (s.shared_inner > 0) {  // Qwen2-MoE: sigmoid(shared_expert_gate(x)) * shared_expert(x)
     const MlpSpec shared{.hidden = H,
                          .inner = s.shared_inner,

@@ -85,6 +85,7 @@ const GPU_FIELDS: FieldDef[] = [
   { key: 'name', label: 'Name', kind: 'text' },
   { key: 'vendor', label: 'Vendor', kind: 'vendor' },
   { key: 'architecture', label: 'Architecture', kind: 'text', optional: true },
+  { key: 'compute_capability', label: 'Compute capability (NVIDIA, optional, e.g. 9.0)', kind: 'text', optional: true },
   { key: 'num_sm', label: 'SMs / CUs', kind: 'number' },
   { key: 'cores_per_sm', label: 'FP32 cores per SM', kind: 'number' },
   { key: 'boost_clock_mhz', label: 'Boost clock (MHz)', kind: 'number' },

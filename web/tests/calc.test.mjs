@@ -163,6 +163,7 @@ test('a custom GPU copied from a catalog GPU forecasts as it does, in BF16 and F
     await page.locator('#custom-gpu summary').click();
     await page.click('#custom-gpu-fill');
     assert.equal(await page.locator('#cg-peak-bf16-tensor').inputValue(), '989.4');
+    assert.equal(await page.locator('#cg-compute_capability').inputValue(), '9.0');
     await page.click('#custom-gpu-use');
     await waitForecasts(page, ++n);
     assert.equal(await page.locator('#custom-gpu-error').textContent(), '');

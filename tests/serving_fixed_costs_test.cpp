@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "forecast/kernel_times.hpp"
 #include "parallel/parallel.hpp"
@@ -81,5 +83,40 @@ TEST_SUITE("serving_fixed_costs") {
     CHECK(detail::request_host_ms(2048) == doctest::Approx(2048.0 / 500000 * 1e3));
     CHECK(load.ttft_ms.p50 ==
           doctest::Approx(alone.prefill_ms + detail::request_host_ms(2048)).epsilon(1e-9));
+  }
+
+  TEST_CASE("a Blackwell serving forecast says how the published Blackwell runs came out") {
+    const detail::ServingFixedCosts& c = detail::serving_fixed_costs();
+    REQUIRE(c.checks_by_architecture.size() == 1);
+    const std::string& note = c.checks_by_architecture.front().second;
+    CHECK(note.find("about 1.3x at the median") != std::string::npos);
+    const ModelConfig& model = find_model("llama3-8b");
+    auto says = [&](const std::vector<std::string>& caveats) {
+      int n = 0;
+      for (const auto& line : caveats) n += line == note;
+      return n;
+    };
+    ServingRequest s;
+    s.prompt = 128;
+    s.output = 4;
+    s.batch = 8;
+    LoadRequest r;
+    r.serving = s;
+    r.arrivals = Arrivals::poisson;
+    r.qps = 1;
+    r.requests = 4;
+    for (const char* id : {"b200", "gb200", "rtx-5090"}) {
+      CAPTURE(id);
+      CHECK(says(forecast_serving(find_gpu(id), model, s).caveats) == 1);  // BF16
+      CHECK(says(simulate_serving(find_gpu(id), model, r).caveats) == 1);
+    }
+    for (const char* id : {"h200", "a100-80gb-sxm", "mi300x"}) {
+      CAPTURE(id);
+      CHECK(says(forecast_serving(find_gpu(id), model, s).caveats) == 0);
+    }
+    // NVFP4: its transfer note says it; the architecture's note is not repeated
+    s.dtype = DataType::fp4;
+    CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats) == 0);
+    CHECK(detail::serving_check_note(find_gpu("b200"), DataType::fp8) == note);
   }
 }

@@ -111,6 +111,28 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
   }
 });
 
+test('the Blackwell serving note agrees with the published runs it names', () => {
+  const engine = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'));
+  const note = engine.checks_by_architecture.Blackwell;
+  assert.match(note, /TensorRT-LLM v1\.0's NVFP4 runs on the B200 and GB200 only/);
+  assert.match(
+    note,
+    /every one is forecast faster than measured, about 1\.3x at the median for the dense Llama models/,
+  );
+  // the only Blackwell rows are those: FP4, on the B200 and GB200
+  const blackwell = CHECKS_MD.split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => ['b200', 'gb200', 'rtx-5090'].includes(c[3]));
+  assert.ok(blackwell.length >= 20 && blackwell.every((c) => c[5].startsWith('fp4') && c[1].startsWith('trt')));
+  for (const c of blackwell) assert.ok(ratio(c) > 1, `${c[1]}: ratio ${ratio(c)}`);
+  const dense = blackwell
+    .filter((c) => c[4] !== 'qwen3-30b-a3b')
+    .map(ratio)
+    .sort((a, b) => a - b);
+  const median = (dense[(dense.length - 1) >> 1] + dense[dense.length >> 1]) / 2;
+  assert.ok(Math.abs(median - 1.3) < 0.05, `dense median ${median}`);
+});
+
 test('the AMD FP8 transfer note agrees with the published MI300X FP8 run', () => {
   const note = transferNote('AMD', 'fp8');
   assert.match(note, /batches of 1-16 sequences come out up to 13 % slow, batches of 64 and more and its offline/);

@@ -31,6 +31,17 @@ const ServingFixedCosts& serving_fixed_costs() {
     f.tokenize_tokens_per_s = num("tokenize_tokens_per_s", 1, 1e9);
     f.host_ms_per_step = num("host_ms_per_step", 0, 1e3);
     f.host_ms_per_request = num("host_ms_per_request", 0, 1e3);
+    if (j.contains("checks_by_architecture")) {
+      const nlohmann::json& a = j["checks_by_architecture"];
+      if (!a.is_object())
+        throw Error(std::string(kPath) + ": field 'checks_by_architecture' must be an object");
+      for (const auto& [arch, note] : a.items()) {
+        if (!note.is_string() || note.get<std::string>().empty())
+          throw Error(std::string(kPath) + ": checks_by_architecture." + arch +
+                      " must be a non-empty string");
+        f.checks_by_architecture.emplace_back(arch, note.get<std::string>());
+      }
+    }
     return f;
   }();
   return c;
@@ -46,6 +57,13 @@ double sampling_step_ms(const GpuSpec& gpu, double stream_bw_gbps, std::int64_t 
   const double read_ms =
       logits * c.sampling_logits_bytes * c.sampling_passes / (stream_bw_gbps * 1e6);
   return std::max(compute_ms, read_ms) + c.host_ms_per_step;
+}
+
+std::string serving_check_note(const GpuSpec& gpu, DataType gemm) {
+  if (gemm == DataType::fp4) return "";
+  for (const auto& [arch, note] : serving_fixed_costs().checks_by_architecture)
+    if (arch == gpu.architecture) return note;
+  return "";
 }
 
 double request_host_ms(std::int64_t prompt_tokens) {

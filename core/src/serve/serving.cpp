@@ -164,6 +164,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   c.push_back(detail::precision_caveat(types, r.predictor));
   if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
     c.push_back(std::move(d));
+  if (std::string n = detail::serving_check_note(gpu, types.gemm); !n.empty())
+    c.push_back(std::move(n));
   const std::vector<std::string> transfers = clock.transfers_used();
   f.footing =
       forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty(), &transfers);

@@ -7,6 +7,7 @@
 
 #include "io.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_config.hpp"
 
 namespace tilecast::cli {
 namespace {
@@ -24,29 +25,32 @@ std::vector<std::string> subdirectories(const std::string& dir) {
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
-// The transformers release a measurement ran ("transformers" in the machine.json the kit writes
-// beside labels/), or "" when the label set records none (NeuSight's data).
-std::string measured_transformers(const std::string& labels) {
+// The machine.json the kit writes beside labels/ (versions, per-label details), or null when
+// the label set has none (NeuSight's data) or it is not a JSON object.
+nlohmann::json measured_machine(const std::string& labels) {
   std::filesystem::path dir = std::filesystem::path(labels).lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // "labels/"
   const std::string machine = (dir.parent_path() / "machine.json").string();
-  if (!is_regular_file(machine)) return "";
-  const auto j = nlohmann::json::parse(read_text_file(machine), nullptr, false);
-  if (!j.is_object() || !j.contains("transformers") || !j["transformers"].is_string()) return "";
-  return j["transformers"].get<std::string>();
+  if (!is_regular_file(machine)) return nullptr;
+  auto j = nlohmann::json::parse(read_text_file(machine), nullptr, false);
+  return j.is_object() ? j : nullptr;
+}
+
+// The transformers release the measurement ran ("transformers"), or "" when it records none.
+std::string measured_transformers(const nlohmann::json& machine) {
+  if (!machine.is_object() || !machine.contains("transformers") ||
+      !machine["transformers"].is_string())
+    return "";
+  return machine["transformers"].get<std::string>();
 }
 
 // The experts implementation each label ran ("experts_implementation" of its entry in
-// machine.json's "labels"; the kit records it for every label), by label stem.
-std::map<std::string, std::string> measured_experts(const std::string& labels) {
+// "labels"; the kit records it for every label), by label stem.
+std::map<std::string, std::string> measured_experts(const nlohmann::json& machine) {
   std::map<std::string, std::string> out;
-  std::filesystem::path dir = std::filesystem::path(labels).lexically_normal();
-  if (!dir.has_filename()) dir = dir.parent_path();
-  const std::string machine = (dir.parent_path() / "machine.json").string();
-  if (!is_regular_file(machine)) return out;
-  const auto j = nlohmann::json::parse(read_text_file(machine), nullptr, false);
-  if (!j.is_object() || !j.contains("labels") || !j["labels"].is_array()) return out;
-  for (const auto& l : j["labels"])
+  if (!machine.is_object() || !machine.contains("labels") || !machine["labels"].is_array())
+    return out;
+  for (const auto& l : machine["labels"])
     if (l.is_object() && l.contains("label") && l["label"].is_string() &&
         l.contains("experts_implementation") && l["experts_implementation"].is_string())
       out[l["label"].get<std::string>()] = l["experts_implementation"].get<std::string>();
@@ -73,8 +77,9 @@ std::string with_transformers(const std::string& model_json, const std::string& 
 LabelFiles collect_labels(const std::string& devices, const std::string& models,
                           const std::string& labels, bool with_options) {
   LabelFiles out;
-  const std::string transformers = measured_transformers(labels);
-  const std::map<std::string, std::string> experts = measured_experts(labels);
+  const nlohmann::json machine = measured_machine(labels);
+  const std::string transformers = measured_transformers(machine);
+  const std::map<std::string, std::string> experts = measured_experts(machine);
   for (const auto& device : subdirectories(labels)) {
     const std::string spec = devices + "/" + device + ".json";
     const auto files = list_files(labels + "/" + device, ".json");
@@ -102,9 +107,10 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         continue;
       }
       const auto ran = experts.find(stem);
-      if (ran != experts.end() && ran->second != "eager" && ran->second != "grouped_mm") {
+      if (ran != experts.end() && !find_experts_implementation(ran->second)) {
         out.notes.push_back(device + "/" + stem + " ran experts_implementation '" + ran->second +
-                            "', which tilecast does not model (eager, grouped_mm): skipped");
+                            "', which tilecast does not model (" + experts_implementation_names() +
+                            "): skipped");
         continue;
       }
       out.inputs.push_back({stem, gpu_json,

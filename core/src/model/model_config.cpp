@@ -379,20 +379,16 @@ ExpertsImplementation experts_implementation(const nlohmann::json& j, std::strin
   const std::string v = detail::string_field(j, field, origin, false);
   if (v.empty())
     return transformers >= 5 ? ExpertsImplementation::grouped_mm : ExpertsImplementation::eager;
-  std::string allowed;
-  for (const auto& [name, e] : kExpertsImplementations) {
-    if (name == v) {
-      if (transformers < 5 && e != ExpertsImplementation::eager)
-        throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
-                    "\", which transformers 5 added; transformers 4 runs the experts' eager "
-                    "loop only (set \"tilecast_transformers_version\" to a 5.x release, or "
-                    "allowed: eager)");
-      return e;
-    }
-    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
-  }
-  throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
-              "\"; allowed: " + allowed);
+  const std::optional<ExpertsImplementation> e = find_experts_implementation(v);
+  if (!e)
+    throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
+                "\"; allowed: " + experts_implementation_names());
+  if (transformers < 5 && *e != ExpertsImplementation::eager)
+    throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
+                "\", which transformers 5 added; transformers 4 runs the experts' eager "
+                "loop only (set \"tilecast_transformers_version\" to a 5.x release, or "
+                "allowed: eager)");
+  return *e;
 }
 
 }  // namespace
@@ -401,6 +397,19 @@ std::string_view experts_implementation_name(ExpertsImplementation e) {
   for (const auto& [name, value] : kExpertsImplementations)
     if (value == e) return name;
   return "?";
+}
+
+std::optional<ExpertsImplementation> find_experts_implementation(std::string_view name) {
+  for (const auto& [n, value] : kExpertsImplementations)
+    if (n == name) return value;
+  return std::nullopt;
+}
+
+std::string experts_implementation_names() {
+  std::string out;
+  for (const auto& [name, value] : kExpertsImplementations)
+    out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
 }
 
 bool is_moe_layer(const ModelConfig& m, std::int64_t i) {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -85,15 +86,26 @@ TEST_SUITE("moe_grouped") {
   }
 
   TEST_CASE("PyTorch's grouped kernel exists on compute capability 9.0 and 10.0 only") {
+    // and the graph a forecast times on the GPU (build_gpu_graph) runs it there only
+    const ModelConfig m = mixtral_config("5.2.0", "");
+    auto grouped_gemms = [&](const char* id) {  // whatever the workload said before
+      int n[2];
+      for (const bool said : {false, true})
+        n[said] = count(experts(build_gpu_graph(find_gpu(id), m, bf16(Mode::inference, 1, 8, said),
+                                                Engine::eager)),
+                        Phase::forward, is_grouped_gemm);
+      CHECK(n[0] == n[1]);
+      return n[0];
+    };
     for (const char* id : {"h100-sxm", "h100-pcie", "h200", "b200", "gb200"}) {
       CAPTURE(id);
       CHECK(grouped_mm_bf16_kernel(find_gpu(id)));
-      CHECK(with_gpu_library(make_workload(Mode::inference, 1, 8), find_gpu(id))
-                .grouped_mm_bf16_kernel);
+      CHECK(grouped_gemms(id) == 2);  // gate_up and down
     }
     for (const char* id : {"a100-80gb-sxm", "l40s", "rtx-4090", "rtx-5090", "v100-sxm", "mi300x"}) {
       CAPTURE(id);
       CHECK_FALSE(grouped_mm_bf16_kernel(find_gpu(id)));
+      CHECK(grouped_gemms(id) == 0);
     }
     // every NVIDIA catalog GPU states its compute capability; AMD's have none
     for (const GpuSpec& g : gpu_catalog()) {
@@ -196,6 +208,28 @@ TEST_SUITE("moe_grouped") {
     const double fallback = ms(a100, ExpertsImplementation::grouped_mm);
     CHECK(fallback < ms(a100, ExpertsImplementation::eager));
     CHECK(fallback > grouped);
+  }
+
+  TEST_CASE("the CLI's text and JSON forecasts time the same graph") {
+    // the text path built its graph apart and missed the GPU's grouped kernel (issue 31: one
+    // place builds every timed graph)
+    namespace fs = std::filesystem;
+    const fs::path config = fs::temp_directory_path() / "tilecast-moe-grouped-qwen3.json";
+    auto j =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/model_zoo/qwen3-30b-a3b.json"));
+    j["tilecast_transformers_version"] = "5.2.0";
+    std::ofstream(config.string()) << j.dump();
+    const std::string args = "forecast --gpu h100-sxm --model '" + config.string() +
+                             "' --seq 512 --mode prefill --precision bf16";
+    const test::CliRun json = test::run_cli(args + " --json");
+    const test::CliRun text = test::run_cli(args);
+    REQUIRE(json.code == 0);
+    REQUIRE(text.code == 0);
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%10.3f ms",
+                  nlohmann::json::parse(json.output).at("latency_ms").get<double>());
+    CHECK(text.output.find(std::string("latency      ") + ms) != std::string::npos);
+    fs::remove(config);
   }
 
   TEST_CASE("eval-e2e runs each label with the experts implementation it ran") {

@@ -201,7 +201,7 @@ int run_forecast(const Args& args) {
         parse_enum(lora_target_names(), finetune_answer["targets"].get<std::string>(), "");
   }
 
-  const OpGraph graph = build_engine_graph(model, w, engine);
+  const OpGraph graph = build_gpu_graph(gpu, model, w, engine);
   const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
   const double roof = forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
   std::printf("%s on %s: %s, batch %lld, seq %lld", model.name.c_str(), gpu.name.c_str(),

@@ -66,6 +66,11 @@ ModelForecast forecast_model(const GpuSpec& gpu, const ModelConfig& model, const
 ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Workload& w,
                              Predictor predictor);
 
+// The graph `engine` launches for the workload on this GPU: build_engine_graph with what the
+// GPU's kernel library runs (kernel/library_profile.hpp: PyTorch's grouped GEMM kernel where it
+// has one). Every graph a forecast times is built here, so no front end forgets the library.
+OpGraph build_gpu_graph(const GpuSpec& gpu, const ModelConfig& model, Workload w, Engine engine);
+
 // The API's response object (see api.hpp), as JSON text.
 std::string model_forecast_to_json(const GpuSpec& gpu, const ModelConfig& model,
                                    const ModelForecast& f, double roofline_latency_ms);

@@ -12,7 +12,6 @@
 #include "forecast/model_json.hpp"
 #include "forecast/operator_bounds.hpp"
 #include "forecast/work_budget.hpp"
-#include "kernel/library_profile.hpp"
 #include "model/architectures.hpp"
 #include "parallel/parallel.hpp"
 #include "serve/memory.hpp"
@@ -345,7 +344,7 @@ std::string forecast_model_with(std::string_view request_json, const ScaleOut* s
     if (!scale_out) throw one_gpu_only("several GPUs (fields " + parallel_field_list() + ")");
     return scale_out->parallel(req, gpu, model, w, engine, predictor, price, tokens, batch, seq);
   }
-  const OpGraph graph = build_engine_graph(model, with_gpu_library(w, gpu), engine);
+  const OpGraph graph = build_gpu_graph(gpu, model, w, engine);
   // the forecast and, for the learned predictor, its roofline beside it
   detail::require_within_budget(
       detail::replay_steps(graph) * (predictor == Predictor::roofline ? 1 : 2), kModelOrigin,

@@ -7,7 +7,6 @@
 #include <tuple>
 
 #include "common/json_fields.hpp"
-#include "kernel/library_profile.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_forecast.hpp"
@@ -133,7 +132,7 @@ E2eReport evaluate_e2e(const std::vector<E2eInput>& inputs, Predictor predictor)
               ? c.predicted_ms
               : forecast_parallel(gpu, system, model, w, *parallel, Predictor::roofline).step_ms;
     } else {
-      const OpGraph graph = build_engine_graph(model, with_gpu_library(w, gpu), engine);
+      const OpGraph graph = build_gpu_graph(gpu, model, w, engine);
       const ModelForecast forecast = forecast_graph(gpu, graph, w, predictor);
       c.predicted_ms = forecast.latency_ms;
       if (name->training && label.contains("fw_latency") && label.contains("bwall_latency")) {

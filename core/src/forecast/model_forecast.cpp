@@ -129,9 +129,14 @@ ModelForecast forecast_graph(const GpuSpec& gpu, const OpGraph& graph, const Wor
   return detail::forecast_graph_charged(gpu, graph, w, predictor, charged);
 }
 
+OpGraph build_gpu_graph(const GpuSpec& gpu, const ModelConfig& model, Workload w, Engine engine) {
+  w.grouped_mm_bf16_kernel = grouped_mm_bf16_kernel(gpu);
+  return build_engine_graph(model, w, engine);
+}
+
 ModelForecast forecast_model(const GpuSpec& gpu, const ModelConfig& model, const Workload& w,
                              Predictor predictor) {
-  return forecast_graph(gpu, build_op_graph(model, with_gpu_library(w, gpu)), w, predictor);
+  return forecast_graph(gpu, build_gpu_graph(gpu, model, w, Engine::eager), w, predictor);
 }
 
 }  // namespace tilecast

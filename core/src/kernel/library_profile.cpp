@@ -195,9 +195,4 @@ bool grouped_mm_bf16_kernel(const GpuSpec& gpu) {
          std::find(caps.begin(), caps.end(), gpu.compute_capability) != caps.end();
 }
 
-Workload with_gpu_library(Workload w, const GpuSpec& gpu) {
-  w.grouped_mm_bf16_kernel = grouped_mm_bf16_kernel(gpu);
-  return w;
-}
-
 }  // namespace tilecast

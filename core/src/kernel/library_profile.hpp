@@ -101,10 +101,8 @@ const LibraryProfile& library_profile_for(const GpuSpec& gpu);
 const LibraryProfile& library_profile_for(std::string_view vendor);
 // Whether the GPU's library runs torch._grouped_mm on BF16 as one kernel
 // (grouped_mm_bf16_kernel_capabilities): the one place that decides it for the graph builders
-// (Workload::grouped_mm_bf16_kernel, set by with_gpu_library).
+// (Workload::grouped_mm_bf16_kernel, set by build_gpu_graph: tilecast/model_forecast.hpp).
 bool grouped_mm_bf16_kernel(const GpuSpec& gpu);
-// `w` with what the graph builders take from the GPU's kernel library set (the above).
-Workload with_gpu_library(Workload w, const GpuSpec& gpu);
 
 // The embedded CUDA (NVIDIA) profile, the one the learned models were measured with.
 const LibraryProfile& cuda_library_profile();

@@ -14,11 +14,11 @@
 #include "common/checked.hpp"
 #include "forecast/timeline.hpp"
 #include "forecast/work_budget.hpp"
-#include "kernel/library_profile.hpp"
 #include "parallel/parallel.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
+#include "tilecast/model_forecast.hpp"
 #include "tilecast/precision.hpp"
 
 namespace tilecast {
@@ -397,7 +397,7 @@ ParallelForecast detail::forecast_parallel_with(const GpuSpec& gpu, const System
   if (memo)
     if (auto it = memo->find(key); it != memo->end()) replays = it->second;
   if (replays.empty()) {
-    const OpGraph graph = build_engine_graph(shard, with_gpu_library(mw, gpu), c.engine);
+    const OpGraph graph = build_gpu_graph(gpu, shard, mw, c.engine);
     // recomputation replays forward ops a second time: at most one more pass
     require_within_budget(
         replay_steps(graph) * (c.recompute == Recompute::none ? 1 : 2) + schedule_steps(c),

@@ -21,10 +21,10 @@
 #include <string>
 
 #include "common/format.hpp"
-#include "kernel/library_profile.hpp"
 #include "serve/decode_attention.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/model_forecast.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
@@ -122,7 +122,7 @@ bool is_quantized_linear(const GraphSection& section, const GraphOp& op) {
 OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, Engine engine,
                       const ServingTypes& t) {
   w.dtype = t.act;
-  OpGraph g = build_engine_graph(shard, with_gpu_library(w, gpu), engine);
+  OpGraph g = build_gpu_graph(gpu, shard, w, engine);
   // a decode step's attention reads each K/V head once, or once per query head
   const double kv_reads = w.mode == Mode::decode ? decode_kv_reads(t.decode_attention, shard) : 1;
   if (!t.quantized() && t.kv == t.act && kv_reads == 1) return g;

@@ -181,6 +181,15 @@ class GraphBuilder {
   GraphOp& op(std::size_t section, std::size_t index) {
     return graph_.sections[section].ops[index];
   }
+  // One weight's forward GEMM (op over groups x rows x in -> out: linear's one group,
+  // grouped_linear's many) with what the memory and parallel models read from it: its
+  // parameters, how tensor parallelism splits it, the input it saves for the backward.
+  OpRef weight_gemm(std::string_view name, Op op, std::int64_t groups, std::int64_t rows,
+                    std::int64_t in, std::int64_t out, double params, TpSplit tp,
+                    bool shares_input);
+  // Its backward GEMMs: the input gradient, and the weight gradient unless the base is frozen.
+  void weight_gradient_gemms(std::string_view name, Op op, std::int64_t groups, std::int64_t rows,
+                             std::int64_t in, std::int64_t out);
   // A frozen linear's low-rank adapter beside it: x A^T (rank r), then B, scaled and added to
   // the base output (its backward adds the adapter's input gradient into the base's).
   void lora_adapter(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out);

@@ -108,23 +108,19 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   const bool nf4 = frozen && w_.finetune.method == FinetuneMethod::qlora && !opts.tied &&
                    !(vocab_ > 0 && out == vocab_);
   if (nf4) nf4_dequantize(name, Phase::forward, double(in) * double(out), in);
-  OpRef fw = push(name, Op::linear, 1, rows, in, out, OpKind::gemm, Phase::forward);
-  GraphOp& f = graph_.sections.back().ops.back();
-  f.param_elements = (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0);
-  f.tp = vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp;
-  f.tp_elements = f.tp == TpSplit::row ? double(rows) * double(out) : double(rows) * double(in);
-  f.adapter = in_adapter_;
-  if (frozen) f.frozen_bytes_per_param = nf4 ? kNf4BytesPerParam : dtype_bytes(w_.dtype);
+  OpRef fw =
+      weight_gemm(name, Op::linear, 1, rows, in, out,
+                  (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0),
+                  vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp, opts.shares_input);
+  if (nf4) graph_.sections.back().ops.back().frozen_bytes_per_param = kNf4BytesPerParam;
   if (!training()) return fw;
-  if (!opts.shares_input) f.saved_bytes = double(rows) * double(in) * gemm_input_bytes();
   const double weight = double(in) * double(out), input = double(rows) * double(in);
   if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
     if (!frozen) autocast_cast(name, Phase::forward, weight, in);
     autocast_cast(name, Phase::forward, input, in);
   }
   if (nf4) nf4_dequantize(name, Phase::backward, weight, in);
-  push(name, Op::linear, 1, rows, out, in, OpKind::gemm, Phase::backward);
-  if (!frozen) push(name, Op::linear, 1, out, rows, in, OpKind::gemm, Phase::backward);
+  weight_gradient_gemms(name, Op::linear, 1, rows, in, out);
   if (autocast()) {
     autocast_cast(name, Phase::backward, input, in);
     if (!frozen) autocast_cast(name, Phase::backward, weight, in);
@@ -152,20 +148,33 @@ OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, s
     if (!frozen_base()) host_sync(offsets, Phase::backward);
     return first;
   }
-  const bool frozen = frozen_base();
-  OpRef fw = push(name, Op::bmm, groups, rows, in, out, OpKind::gemm, Phase::forward);
-  GraphOp& f = graph_.sections.back().ops.back();
-  f.param_elements = double(groups) * weight;
-  f.tp = opts.tp;
-  f.tp_elements = double(groups) * double(rows) * double(f.tp == TpSplit::row ? out : in);
-  if (frozen) f.frozen_bytes_per_param = dtype_bytes(w_.dtype);
+  OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, double(groups) * weight, opts.tp,
+                         opts.shares_input);
   if (!training()) return fw;
-  if (!opts.shares_input)
-    f.saved_bytes = double(groups) * double(rows) * double(in) * gemm_input_bytes();
-  push(name, Op::bmm, groups, rows, out, in, OpKind::gemm, Phase::backward);
-  if (!frozen) push(name, Op::bmm, groups, out, rows, in, OpKind::gemm, Phase::backward);
+  weight_gradient_gemms(name, Op::bmm, groups, rows, in, out);
   accumulate(name, double(groups) * weight);
   return fw;
+}
+
+OpRef GraphBuilder::weight_gemm(std::string_view name, Op op, std::int64_t groups,
+                                std::int64_t rows, std::int64_t in, std::int64_t out, double params,
+                                TpSplit tp, bool shares_input) {
+  OpRef fw = push(name, op, groups, rows, in, out, OpKind::gemm, Phase::forward);
+  GraphOp& f = graph_.sections.back().ops.back();
+  f.param_elements = params;
+  f.tp = tp;
+  f.tp_elements = double(groups) * double(rows) * double(tp == TpSplit::row ? out : in);
+  f.adapter = in_adapter_;
+  if (frozen_base()) f.frozen_bytes_per_param = dtype_bytes(w_.dtype);
+  if (training() && !shares_input)
+    f.saved_bytes = double(groups) * double(rows) * double(in) * gemm_input_bytes();
+  return fw;
+}
+
+void GraphBuilder::weight_gradient_gemms(std::string_view name, Op op, std::int64_t groups,
+                                         std::int64_t rows, std::int64_t in, std::int64_t out) {
+  push(name, op, groups, rows, out, in, OpKind::gemm, Phase::backward);
+  if (!frozen_base()) push(name, op, groups, out, rows, in, OpKind::gemm, Phase::backward);
 }
 
 bool GraphBuilder::lora_target(LinearOptions::LoraSite site) const {

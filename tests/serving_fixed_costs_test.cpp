@@ -11,6 +11,7 @@
 #include "parallel/parallel.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/quantize.hpp"
+#include "serve/serving_caveats.hpp"
 #include "serve/simulator/step_cost.hpp"
 #include "serve/step.hpp"
 #include "tilecast/gpu_catalog.hpp"

@@ -59,13 +59,6 @@ double sampling_step_ms(const GpuSpec& gpu, double stream_bw_gbps, std::int64_t 
   return std::max(compute_ms, read_ms) + c.host_ms_per_step;
 }
 
-std::string serving_check_note(const GpuSpec& gpu, DataType gemm) {
-  if (gemm == DataType::fp4) return "";
-  for (const auto& [arch, note] : serving_fixed_costs().checks_by_architecture)
-    if (arch == gpu.architecture) return note;
-  return "";
-}
-
 double request_host_ms(std::int64_t prompt_tokens) {
   const ServingFixedCosts& c = serving_fixed_costs();
   return double(prompt_tokens) / c.tokenize_tokens_per_s * 1e3 + c.host_ms_per_request;

@@ -20,7 +20,7 @@ struct ServingFixedCosts {
   double host_ms_per_step = 0;       // assumption: hidden behind the GPU
   double host_ms_per_request = 0;    // assumption: hidden behind the GPU
   // How the published runs of an architecture came out in docs/serving-checks.md, said beside
-  // that architecture's serving forecasts ("checks_by_architecture"): architecture, note.
+  // that architecture's serving forecasts (serve/serving_caveats.hpp): architecture, note.
   std::vector<std::pair<std::string, std::string>> checks_by_architecture;
 };
 
@@ -31,10 +31,6 @@ const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once
 // streaming_bw_gbps; never faster than the FP32 compute), plus the host's per-step work.
 double sampling_step_ms(const GpuSpec& gpu, double stream_bw_gbps, std::int64_t seqs,
                         std::int64_t vocab);
-
-// The note of the GPU's architecture above, or "" when it has none or when the forecast's GEMMs
-// run in FP4, whose transfer note says how those runs came out (nvidia-half-gemm's manifest).
-std::string serving_check_note(const GpuSpec& gpu, DataType gemm);
 
 // A served request's time before it can be scheduled: its prompt's tokenisation and the host's
 // per-request work.

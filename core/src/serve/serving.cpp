@@ -9,10 +9,10 @@
 #include "common/format.hpp"
 #include "forecast/kernel_times.hpp"
 #include "forecast/work_budget.hpp"
-#include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
+#include "serve/serving_caveats.hpp"
 #include "serve/step.hpp"
 #include "serve/tensor_parallel.hpp"
 #include "tilecast/error.hpp"
@@ -161,21 +161,12 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
           "GEMMs left to the library, the attention scores materialised.");
       break;
   }
-  c.push_back(detail::precision_caveat(types, r.predictor));
-  if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
-    c.push_back(std::move(d));
-  if (std::string n = detail::serving_check_note(gpu, types.gemm); !n.empty())
-    c.push_back(std::move(n));
+  for (std::string& m :
+       detail::serving_model_caveats(gpu, types, r.predictor, model, clock.roofline_fallbacks()))
+    c.push_back(std::move(m));
   const std::vector<std::string> transfers = clock.transfers_used();
   f.footing =
       forecast_footing(gpu, r.predictor, r.dtype, !clock.roofline_fallbacks().empty(), &transfers);
-  if (!clock.roofline_fallbacks().empty()) {
-    std::string ops;
-    for (const auto& o : clock.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
-    c.push_back("No learned " + std::string(dtype_name(types.act)) + " model for " + ops + " on " +
-                gpu.name + " (" + (gpu.vendor.empty() ? "this vendor" : gpu.vendor) +
-                "): those kernels are forecast by the roofline.");
-  }
   if (const auto gemms = clock.misaligned_gemms(); !gemms.empty())
     c.push_back(misaligned_gemm_caveat(gpu, gemms));
   c.push_back(

@@ -8,10 +8,10 @@
 #include "common/checked.hpp"
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
-#include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
+#include "serve/serving_caveats.hpp"
 #include "serve/simulator/batch_limits.hpp"
 #include "serve/simulator/engine.hpp"
 #include "serve/simulator/rng.hpp"
@@ -309,20 +309,12 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       "waits for its prompt's tokenisation before it is scheduled; the host's scheduling, "
       "detokenisation and the HTTP server are assumed hidden behind the GPU "
       "(core/data/engines/serving.json).");
-  c.push_back(detail::precision_caveat(types, s.predictor));
-  if (std::string d = detail::decode_attention_caveat(types.decode_attention, model); !d.empty())
-    c.push_back(std::move(d));
-  if (std::string n = detail::serving_check_note(gpu, types.gemm); !n.empty())
-    c.push_back(std::move(n));
+  for (std::string& m :
+       detail::serving_model_caveats(gpu, types, s.predictor, model, cost.roofline_fallbacks()))
+    c.push_back(std::move(m));
   const std::vector<std::string> transfers = cost.transfers_used();
   f.footing =
       forecast_footing(gpu, s.predictor, s.dtype, !cost.roofline_fallbacks().empty(), &transfers);
-  if (!cost.roofline_fallbacks().empty()) {
-    std::string ops;
-    for (const auto& o : cost.roofline_fallbacks()) ops += (ops.empty() ? "" : ", ") + o;
-    c.push_back("No learned " + std::string(dtype_name(types.act)) + " model for " + ops + " on " +
-                gpu.name + ": those kernels are forecast by the roofline.");
-  }
   if (s.tp > 1)
     c.push_back("One replica of " + std::to_string(s.tp) + " GPUs (tensor parallel): " +
                 f.comm_model + ", two per layer per step, not overlapped with compute.");

@@ -261,6 +261,10 @@ export interface ModelForecast {
   band_high_ms: BandMs;
   forward_ms: number;
   backward_ms: number;
+  /**
+   * the gradient accumulation part of backward_ms (0 outside training)
+   */
+  accumulate_ms: number;
   samples_per_s: number;
   tokens_per_s: number;
   /**
@@ -276,6 +280,14 @@ export interface ModelForecast {
    */
   peak_tflops?: number;
   kernels: number;
+  /**
+   * floating-point operations of the whole step or pass, every phase and repeat counted
+   */
+  flops: number;
+  /**
+   * the plain sum of the kernels' isolated forecasts, at least latency_ms (the timeline overlaps launches with kernels)
+   */
+  kernel_sum_ms: number;
   breakdown: Breakdown;
   layers: LayerRow[];
   substitutions: Substitution[];

@@ -84,6 +84,80 @@ int run_parallel(const Args& args, nlohmann::json req) {
   return 0;
 }
 
+// The one-GPU forecast, printed from the API's JSON (the --json answer, one path for both).
+void print_one_gpu(const nlohmann::ordered_json& j) {
+  const auto& w = j["workload"];
+  const std::string mode = j["mode"].get<std::string>();
+  const double latency = j["latency_ms"].get<double>();
+  std::printf("%s on %s: %s, batch %lld, seq %lld", j["model"]["name"].get<std::string>().c_str(),
+              j["gpu"]["name"].get<std::string>().c_str(), mode.c_str(),
+              j["batch"].get<long long>(), j["seq"].get<long long>());
+  if (mode == "decode")
+    std::printf(", one token against %lld cached", w["context_len"].get<long long>() - 1);
+  std::printf(" (%s predictor, %s, %s)\n", j["predictor"].get<std::string>().c_str(),
+              j["precision"].get<std::string>().c_str(),
+              j["engine"] == "compiled" ? "torch.compile" : "PyTorch eager");
+  std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", latency,
+              j["roofline_latency_ms"].get<double>());
+  if (!j["band_high_ms"].is_null())
+    std::printf("  80%% band     %.3f-%.3f ms (out-of-architecture residuals)\n",
+                j["band_low_ms"].get<double>(), j["band_high_ms"].get<double>());
+  std::printf("  forward      %10.3f ms\n", j["forward_ms"].get<double>());
+  if (mode == "training")
+    std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n",
+                j["backward_ms"].get<double>(), j["accumulate_ms"].get<double>());
+  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s%s\n",
+              j["samples_per_s"].get<double>(), j["tokens_per_s"].get<double>(),
+              mode == "decode"    ? " generated"
+              : mode == "prefill" ? " of prompt"
+                                  : "");
+  std::printf("  kernels      %10lld launches, %.4g TFLOP; isolated latencies sum to %.3f ms\n",
+              j["kernels"].get<long long>(), j["flops"].get<double>() / 1e12,
+              j["kernel_sum_ms"].get<double>());
+  print_utilization(j);
+  print_cost(j);
+  std::printf("\nbreakdown\n");
+  for (const auto& [kind, ms] : j["breakdown"].items())
+    std::printf("  %-14s %10.3f ms  %5.1f%%\n", kind.c_str(), ms.get<double>(),
+                100 * ms.get<double>() / latency);
+  std::printf("\n  %-26s %6s %12s %12s %12s\n", "layer", "count", "forward ms", "backward ms",
+              "total ms");
+  for (const auto& l : j["layers"])
+    std::printf("  %-26s %6lld %12.4f %12.4f %12.3f\n", l["name"].get<std::string>().c_str(),
+                l["count"].get<long long>(), l["forward_ms"].get<double>(),
+                l["backward_ms"].get<double>(), l["total_ms"].get<double>());
+  if (!j["substitutions"].empty()) {
+    std::printf("\nforecast by the closest measured kernel class:\n");
+    for (const auto& s : j["substitutions"])
+      std::printf("  %-30s as %s\n", s["kernel"].get<std::string>().c_str(),
+                  s["forecast_as"].get<std::string>().c_str());
+  }
+  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
+  const auto& m = j["memory"];
+  std::printf("\nmemory (one GPU%s): %.2f GB of %.2f GB, %s\n", mode == "training" ? ", Adam" : "",
+              m["total_gb"].get<double>(), m["capacity_gb"].get<double>(),
+              m["fits"].get<bool>() ? "fits" : "does NOT fit");
+  const char* sep = "  ";  // its parts: every "<part>_gb" but the total and the capacity
+  for (const auto& [k, v] : m.items()) {
+    if (k.size() <= 3 || k.compare(k.size() - 3, 3, "_gb") != 0 || k == "total_gb" ||
+        k == "capacity_gb")
+      continue;
+    std::printf("%s%s %.2f", sep, k.substr(0, k.size() - 3).c_str(), v.get<double>());
+    sep = ", ";
+  }
+  std::printf(" GB\n");
+  if (j.contains("finetune")) {
+    const auto& f = j["finetune"];
+    std::printf(
+        "\n%s, rank %lld on %s: %lld adapted linears, %.4g trainable and %.4g frozen "
+        "parameters\n",
+        f["method"].get<std::string>().c_str(), f["rank"].get<long long>(),
+        f["targets"].get<std::string>().c_str(), f["adapted_linears"].get<long long>(),
+        f["trainable_params"].get<double>(), f["frozen_params"].get<double>());
+    for (const auto& a : f["assumptions"]) std::printf("note: %s\n", a.get<std::string>().c_str());
+  }
+}
+
 int run_forecast(const Args& args) {
   apply_weights_flag(args);
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
@@ -140,7 +214,7 @@ int run_forecast(const Args& args) {
   }
 
   // --finetune lora|qlora [--lora-rank R] [--lora-targets T]: the API's request field, which
-  // validates it; the text path reads the method, rank and targets back from its answer
+  // validates it
   nlohmann::json finetune;
   if (args.has("finetune")) {
     finetune["method"] = args.get("finetune");
@@ -165,8 +239,7 @@ int run_forecast(const Args& args) {
       return run_parallel(args, req);
     }
 
-  // The one-GPU request as the API takes it: the --json answer, and in the text output the
-  // fine-tuning counts, MFU and cost the API computes (one definition each).
+  // The one-GPU request as the API takes it: the --json answer, and the text printed from it.
   nlohmann::json req = request_with(gpu, model_arg, model);
   req["batch"] = w.batch;
   req["seq"] = seq;
@@ -178,106 +251,14 @@ int run_forecast(const Args& args) {
   if (args.has("price-per-gpu-hour"))
     req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
   if (!finetune.is_null()) req["finetune"] = finetune;
-  // the API validates the word and where it applies; the text path reads it back from its answer
+  // the API validates the word and where it applies
   if (args.has("master-weights")) req["master_weights"] = args.get("master-weights");
+  const std::string text = api::forecast_model(req.dump());
   if (args.has("json")) {
-    std::printf("%s\n", api::forecast_model(req.dump()).c_str());
+    std::printf("%s\n", text.c_str());
     return 0;
   }
-  nlohmann::ordered_json answer;  // the API's, when the text output needs its figures
-  if (w.training() || args.has("price-per-gpu-hour") || !finetune.is_null() ||
-      args.has("master-weights"))
-    answer = nlohmann::ordered_json::parse(api::forecast_model(req.dump()));
-  // (the answer names them for half-precision training steps only; FP32 otherwise)
-  if (const auto& load = answer["workload"]; load.contains("master_weights"))
-    w.master_weights = parse_master_weights(load["master_weights"].get<std::string>());
-  nlohmann::ordered_json finetune_answer;  // the API's "finetune" object, when asked for
-  if (!finetune.is_null()) {
-    finetune_answer = answer["finetune"];
-    w.finetune.method =
-        parse_enum(finetune_method_names(), finetune_answer["method"].get<std::string>(), "");
-    w.finetune.rank = finetune_answer["rank"].get<std::int64_t>();
-    w.finetune.targets =
-        parse_enum(lora_target_names(), finetune_answer["targets"].get<std::string>(), "");
-  }
-
-  const OpGraph graph = build_gpu_graph(gpu, model, w, engine);
-  const ModelForecast f = forecast_graph(gpu, graph, w, predictor);
-  const double roof = forecast_graph(gpu, graph, w, Predictor::roofline).latency_ms;
-  std::printf("%s on %s: %s, batch %lld, seq %lld", model.name.c_str(), gpu.name.c_str(),
-              mode.c_str(), static_cast<long long>(w.batch), static_cast<long long>(seq));
-  if (mode_value == Mode::decode)
-    std::printf(", one token against %lld cached", static_cast<long long>(w.context_len - 1));
-  std::printf(" (%s predictor, %s, %s)\n", std::string(predictor_name(predictor)).c_str(),
-              std::string(dtype_name(w.dtype)).c_str(),
-              engine == Engine::compiled ? "torch.compile" : "PyTorch eager");
-  std::printf("  latency      %10.3f ms   (roofline bound %.3f ms)\n", f.latency_ms, roof);
-  if (f.band_high_ms > 0)
-    std::printf("  80%% band     %.3f-%.3f ms (out-of-architecture residuals)\n", f.band_low_ms,
-                f.band_high_ms);
-  std::printf("  forward      %10.3f ms\n", f.forward_ms);
-  if (w.training())
-    std::printf("  backward     %10.3f ms   (gradient accumulation %.3f ms)\n", f.backward_ms,
-                f.accumulate_ms);
-  std::printf("  throughput   %10.2f samples/s, %.0f tokens/s%s\n", f.samples_per_s, f.tokens_per_s,
-              mode_value == Mode::decode    ? " generated"
-              : mode_value == Mode::prefill ? " of prompt"
-                                            : "");
-  std::printf("  kernels      %10lld launches, %.4g TFLOP; isolated latencies sum to %.3f ms\n",
-              static_cast<long long>(f.kernels), f.flops / 1e12, f.kernel_sum_ms);
-  if (w.training() || args.has("price-per-gpu-hour")) {
-    // MFU and cost as the API answers them (one definition: tilecast/mfu.hpp, api/cost.cpp)
-    print_utilization(answer);
-    print_cost(answer);
-  }
-  std::printf("\nbreakdown\n");
-  for (int k = 0; k < kOpKindCount; ++k)
-    std::printf("  %-14s %10.3f ms  %5.1f%%\n",
-                std::string(op_kind_name(static_cast<OpKind>(k))).c_str(), f.breakdown_ms[k],
-                100 * f.breakdown_ms[k] / f.latency_ms);
-  std::printf("\n  %-26s %6s %12s %12s %12s\n", "layer", "count", "forward ms", "backward ms",
-              "total ms");
-  for (const auto& l : f.layers)
-    std::printf("  %-26s %6lld %12.4f %12.4f %12.3f\n", l.name.c_str(),
-                static_cast<long long>(l.count), l.forward_ms, l.backward_ms, l.total_ms);
-  if (!f.substitutions.empty()) {
-    std::printf("\nforecast by the closest measured kernel class:\n");
-    for (const auto& s : f.substitutions)
-      std::printf("  %-30s as %s\n", s.kernel.c_str(), s.forecast_as.c_str());
-  }
-  for (const std::string& c : forecast_caveats(gpu, predictor, w.dtype, &f.transfers_used))
-    std::printf("\nnote: %s\n", c.c_str());
-  for (const std::string& c : workload_caveats(model, w)) std::printf("\nnote: %s\n", c.c_str());
-  if (engine == Engine::compiled)
-    std::printf(
-        "\nnote: torch.compile: runs of element-wise, norm, softmax and copy kernels fused into "
-        "one kernel each, GEMMs left to the library (docs/fusion.md)\n");
-  for (const std::string& c : precision_caveats(w, f.roofline_fallbacks))
-    std::printf("\nnote: %s\n", c.c_str());
-  if (w.training()) {
-    const TrainingMemory m = training_memory(gpu, graph, w.dtype, w.master_weights);
-    std::printf("\nmemory (one GPU, Adam): %.2f GB of %.2f GB, %s\n", m.total_gb, m.capacity_gb,
-                m.fits ? "fits" : "does NOT fit");
-    std::printf(
-        "  weights %.2f, gradients %.2f, optimizer %.2f, activations %.2f, workspace %.2f, "
-        "context %.2f GB\n",
-        m.weights_gb, m.gradients_gb, m.optimizer_gb, m.activations_gb, m.workspace_gb,
-        m.context_gb);
-    for (const std::string& c : memory_caveats(m)) std::printf("\nnote: %s\n", c.c_str());
-  }
-  if (!finetune_answer.is_null()) {
-    std::printf(
-        "\n%s, rank %lld on %s: %lld adapted linears, %.4g trainable and %.4g frozen "
-        "parameters\n",
-        finetune_answer["method"].get<std::string>().c_str(),
-        static_cast<long long>(finetune_answer["rank"].get<std::int64_t>()),
-        finetune_answer["targets"].get<std::string>().c_str(),
-        static_cast<long long>(finetune_answer["adapted_linears"].get<std::int64_t>()),
-        finetune_answer["trainable_params"].get<double>(),
-        finetune_answer["frozen_params"].get<double>());
-    for (const auto& a : finetune_answer["assumptions"])
-      std::printf("note: %s\n", a.get<std::string>().c_str());
-  }
+  print_one_gpu(nlohmann::ordered_json::parse(text));
   return 0;
 }
 

@@ -81,10 +81,13 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   j["band_high_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_high_ms) : nullptr;
   j["forward_ms"] = f.forward_ms;
   j["backward_ms"] = f.backward_ms;
+  j["accumulate_ms"] = f.accumulate_ms;
   j["samples_per_s"] = f.samples_per_s;
   j["tokens_per_s"] = f.tokens_per_s;
   if (w.training()) add_utilization(j, gpu, model, w, f.latency_ms, 1);
   j["kernels"] = f.kernels;
+  j["flops"] = f.flops;
+  j["kernel_sum_ms"] = f.kernel_sum_ms;
   nlohmann::ordered_json b;
   for (int k = 0; k < kOpKindCount; ++k)
     b[std::string(op_kind_name(static_cast<OpKind>(k)))] = f.breakdown_ms[k];

@@ -14,8 +14,8 @@ std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const Serving
   if (std::string d = decode_attention_caveat(types.decode_attention, model); !d.empty())
     c.push_back(std::move(d));
   if (std::string n = serving_check_note(gpu, types.gemm); !n.empty()) c.push_back(std::move(n));
-  for (std::string& r : roofline_caveats(types.act, {roofline_fallbacks.begin(),
-                                                     roofline_fallbacks.end()}))
+  for (std::string& r :
+       roofline_caveats(types.act, {roofline_fallbacks.begin(), roofline_fallbacks.end()}))
     c.push_back(std::move(r));
   return c;
 }

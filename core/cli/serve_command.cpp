@@ -28,9 +28,51 @@ T word(const Args& args, const char* flag, T fallback, Parse parse) {
 }
 
 // What the memory would hold past the tokens the model was trained for (nothing when within).
-std::string beyond_model_context(const ModelConfig& model, std::int64_t memory_tokens) {
-  if (model.max_context <= 0 || memory_tokens <= model.max_context) return "";
-  return " (beyond the model's own " + std::to_string(model.max_context) + ")";
+// A static batch's forecast, printed from the API's JSON (the --json answer, one path for both).
+void print_static(const nlohmann::ordered_json& j) {
+  const long long tp = j["tp"].get<long long>(), batch = j["batch"].get<long long>();
+  const long long tokens = j["prompt"].get<long long>() + j["output"].get<long long>();
+  std::printf("%s on %s%s: %s, %s engine, batch %lld, prompt %lld, output %lld (%s predictor)\n",
+              j["model"]["name"].get<std::string>().c_str(),
+              j["gpu"]["name"].get<std::string>().c_str(),
+              tp > 1 ? (" x" + std::to_string(tp) + " (tensor parallel)").c_str() : "",
+              j["precision"].get<std::string>().c_str(), j["engine"].get<std::string>().c_str(),
+              batch, j["prompt"].get<long long>(), j["output"].get<long long>(),
+              j["predictor"].get<std::string>().c_str());
+  std::printf("  prefill (time to first token) %10.3f ms\n", j["prefill_ms"].get<double>());
+  std::printf("  decode, mean per token        %10.3f ms\n",
+              j["decode_ms_per_token"].get<double>());
+  for (const auto& [context, ms] : j["decode_ms_at"].items())
+    std::printf("    at %8s cached tokens     %10.3f ms\n", context.c_str(), ms.get<double>());
+  std::printf("  request latency               %10.3f ms\n", j["total_ms"].get<double>());
+  if (!j["band"].is_null())
+    std::printf("  80%% band                      x%.2f-%.2f of each time above\n",
+                j["band"]["low"].get<double>(), j["band"]["high"].get<double>());
+  std::printf("  throughput                    %10.0f generated tokens/s\n",
+              j["tokens_per_s"].get<double>());
+  if (tp > 1)
+    std::printf("  of which all-reduces          %10.3f ms\n", j["comm_ms"].get<double>());
+  print_cost(j);
+  std::printf("  KV cache                      %10.0f bytes per token\n",
+              j["kv_cache_bytes_per_token"].get<double>());
+  const auto& m = j["memory"];
+  std::printf("\nmemory per GPU\n");
+  std::printf(
+      "  weights %8.2f GB\n  kv cache %7.2f GB\n  activations %4.2f GB\n"
+      "  context %8.2f GB\n  total %10.2f GB of %.0f GB: %s\n",
+      m["weights_gb"].get<double>(), m["kv_cache_gb"].get<double>(),
+      m["activations_gb"].get<double>(), m["context_gb"].get<double>(), m["total_gb"].get<double>(),
+      m["capacity_gb"].get<double>(), m["fits"].get<bool>() ? "fits" : "DOES NOT FIT");
+  const long long max_context = j["max_context"].get<long long>();
+  const long long model_context = j["model_context"].get<long long>();  // 0: none stated
+  std::printf(
+      "  largest batch at %lld tokens: %lld; longest context the memory holds at batch "
+      "%lld: %lld tokens%s\n",
+      tokens, j["max_batch"].get<long long>(), batch, max_context,
+      model_context > 0 && max_context > model_context
+          ? (" (beyond the model's own " + std::to_string(model_context) + ")").c_str()
+          : "");
+  for (const auto& c : j["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
 }
 
 int run_serve(const Args& args) {
@@ -86,8 +128,7 @@ int run_serve(const Args& args) {
     return print_load_run(req, args.has("json"));
   }
   refuse_simulation_flags_without_arrivals(args);
-  // The static request as the API takes it: the --json answer, and the cost the text output
-  // prints (api/cost.cpp, one definition).
+  // The static request as the API takes it: the --json answer, and the text printed from it.
   nlohmann::json req = request_with(gpu, model_arg, model);
   req["prompt"] = r.prompt;
   req["output"] = r.output;
@@ -98,47 +139,12 @@ int run_serve(const Args& args) {
   req["predictor"] = std::string(predictor_name(r.predictor));
   kernels(req);
   price(req);
+  const std::string text = api::forecast_serving(req.dump());
   if (args.has("json")) {
-    std::printf("%s\n", api::forecast_serving(req.dump()).c_str());
+    std::printf("%s\n", text.c_str());
     return 0;
   }
-
-  const ServingForecast f = forecast_serving(gpu, model, r);
-  const ServingMemory& m = f.memory;
-  std::printf("%s on %s%s: %s, %s engine, batch %lld, prompt %lld, output %lld (%s predictor)\n",
-              model.name.c_str(), gpu.name.c_str(),
-              r.tp > 1 ? (" x" + std::to_string(r.tp) + " (tensor parallel)").c_str() : "",
-              std::string(dtype_name(r.dtype)).c_str(), std::string(engine_name(r.engine)).c_str(),
-              static_cast<long long>(r.batch), static_cast<long long>(r.prompt),
-              static_cast<long long>(r.output), std::string(predictor_name(r.predictor)).c_str());
-  std::printf("  prefill (time to first token) %10.3f ms\n", f.prefill_ms);
-  std::printf("  decode, mean per token        %10.3f ms\n", f.decode_ms_per_token);
-  for (const auto& [context, ms] : f.decode_ms_at)
-    std::printf("    at %8lld cached tokens     %10.3f ms\n", static_cast<long long>(context), ms);
-  std::printf("  request latency               %10.3f ms\n", f.total_ms);
-  if (f.band)
-    std::printf("  80%% band                      x%.2f-%.2f of each time above\n", f.band->low,
-                f.band->high);
-  std::printf("  throughput                    %10.0f generated tokens/s\n", f.tokens_per_s);
-  if (r.tp > 1) std::printf("  of which all-reduces          %10.3f ms\n", f.comm_ms);
-  if (args.has("price-per-gpu-hour")) {  // the API's cost (api/cost.cpp), one definition
-    print_cost(nlohmann::ordered_json::parse(api::forecast_serving(req.dump())));
-  }
-  std::printf("  KV cache                      %10.0f bytes per token\n",
-              f.kv_cache_bytes_per_token);
-  std::printf("\nmemory per GPU\n");
-  std::printf(
-      "  weights %8.2f GB\n  kv cache %7.2f GB\n  activations %4.2f GB\n"
-      "  context %8.2f GB\n  total %10.2f GB of %.0f GB: %s\n",
-      m.weights_gb, m.kv_cache_gb, m.activations_gb, m.context_gb, m.total_gb, m.capacity_gb,
-      m.fits ? "fits" : "DOES NOT FIT");
-  std::printf(
-      "  largest batch at %lld tokens: %lld; longest context the memory holds at batch "
-      "%lld: %lld tokens%s\n",
-      static_cast<long long>(r.prompt + r.output), static_cast<long long>(f.max_batch),
-      static_cast<long long>(r.batch), static_cast<long long>(f.max_context),
-      beyond_model_context(model, f.max_context).c_str());
-  for (const std::string& c : f.caveats) std::printf("\nnote: %s\n", c.c_str());
+  print_static(nlohmann::ordered_json::parse(text));
   return 0;
 }
 

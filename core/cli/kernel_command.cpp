@@ -7,7 +7,6 @@
 #include "io.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
-#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/kernel_forecast.hpp"
 #include "weights_flag.hpp"
 
@@ -21,31 +20,34 @@ int run_kernel(const Args& args) {
   require_precision(gpu, dtype);  // names the catalog GPUs that have it
   const Kernel kernel = parse_kernel(args.require("op"), args.require("dims"), dtype);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
+  nlohmann::json req;
+  req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
+  req["op"] = op_name(kernel.op);
+  req["dims"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < op_dim_count(kernel.op); ++i) req["dims"].push_back(kernel.dims[i]);
+  req["precision"] = dtype_name(kernel.dtype);
+  req["predictor"] = predictor_name(predictor);
+  const std::string text = api::forecast_kernel(req.dump());
   if (args.has("json")) {
-    nlohmann::json req;
-    req["gpu"] = nlohmann::json::parse(gpu_spec_to_json(gpu));
-    req["op"] = op_name(kernel.op);
-    req["dims"] = nlohmann::json::array();
-    for (std::size_t i = 0; i < op_dim_count(kernel.op); ++i) req["dims"].push_back(kernel.dims[i]);
-    req["precision"] = dtype_name(kernel.dtype);
-    req["predictor"] = predictor_name(predictor);
-    std::printf("%s\n", api::forecast_kernel(req.dump()).c_str());
+    std::printf("%s\n", text.c_str());
     return 0;
   }
-  const KernelForecast f = forecast_kernel(gpu, kernel, predictor);
-  std::printf("%s %s %s on %s (%s)\n", std::string(op_name(kernel.op)).c_str(),
-              dims_to_string(kernel).c_str(), std::string(dtype_name(kernel.dtype)).c_str(),
-              gpu.name.c_str(), std::string(predictor_name(predictor)).c_str());
-  std::printf("  latency     %.6g ms\n", f.latency_ms);
-  if (f.band_high_ms > 0)
-    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n", f.band_low_ms,
-                f.band_high_ms);
-  std::printf("  roofline    %.6g ms (lower bound)\n", f.roofline_ms);
-  std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n", f.tile.c_str(),
-              static_cast<long long>(f.tiles), static_cast<long long>(f.waves), f.utilization);
-  std::printf("  work        %.6g GFLOP, %.6g MB\n", f.flops / 1e9, f.bytes / 1e6);
-  for (const std::string& c : single_kernel_caveats(gpu, predictor, kernel, f))
-    std::printf("note: %s\n", c.c_str());
+  // the text printed from the same answer
+  const nlohmann::ordered_json f = nlohmann::ordered_json::parse(text);
+  std::printf("%s %s %s on %s (%s)\n", f["op"].get<std::string>().c_str(),
+              f["dims"].get<std::string>().c_str(), f["precision"].get<std::string>().c_str(),
+              f["gpu"].get<std::string>().c_str(), f["predictor"].get<std::string>().c_str());
+  std::printf("  latency     %.6g ms\n", f["latency_ms"].get<double>());
+  if (!f["band_high_ms"].is_null())
+    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n",
+                f["band_low_ms"].get<double>(), f["band_high_ms"].get<double>());
+  std::printf("  roofline    %.6g ms (lower bound)\n", f["roofline_ms"].get<double>());
+  std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n",
+              f["tile"].get<std::string>().c_str(), f["tiles"].get<long long>(),
+              f["waves"].get<long long>(), f["utilization"].get<double>());
+  std::printf("  work        %.6g GFLOP, %.6g MB\n", f["flops"].get<double>() / 1e9,
+              f["bytes"].get<double>() / 1e6);
+  for (const auto& c : f["caveats"]) std::printf("note: %s\n", c.get<std::string>().c_str());
   return 0;
 }
 

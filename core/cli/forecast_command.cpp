@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
 #include "megatron_forecast.hpp"
@@ -69,11 +70,7 @@ int run_parallel(const Args& args, nlohmann::json req) {
               j["tokens_per_s_per_gpu"].get<double>());
   print_utilization(j);
   print_cost(j);
-  std::printf("\nbreakdown (critical stage)\n");
-  const double step = j["step_ms"].get<double>();
-  for (const auto& [k, v] : j["breakdown"].items())
-    std::printf("  %-14s %10.3f ms  %5.1f%%\n", k.c_str(), v.get<double>(),
-                100 * v.get<double>() / step);
+  print_breakdown(j["breakdown"], j["step_ms"].get<double>(), " (critical stage)");
   std::printf("\n  %-6s %12s %12s %12s %12s\n", "stage", "compute ms", "comm ms", "exposed ms",
               "bubble ms");
   for (const auto& s : j["stages"])
@@ -116,10 +113,7 @@ void print_one_gpu(const nlohmann::ordered_json& j) {
               j["kernel_sum_ms"].get<double>());
   print_utilization(j);
   print_cost(j);
-  std::printf("\nbreakdown\n");
-  for (const auto& [kind, ms] : j["breakdown"].items())
-    std::printf("  %-14s %10.3f ms  %5.1f%%\n", kind.c_str(), ms.get<double>(),
-                100 * ms.get<double>() / latency);
+  print_breakdown(j["breakdown"], latency, "");
   std::printf("\n  %-26s %6s %12s %12s %12s\n", "layer", "count", "forward ms", "backward ms",
               "total ms");
   for (const auto& l : j["layers"])

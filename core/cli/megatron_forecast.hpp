@@ -17,13 +17,4 @@ inline constexpr const char* kMegatronSwitches[] = {"sequence-parallel", "no-dis
 // `req` holds gpu, model, batch, seq, mode, predictor (and precision when given).
 int run_megatron(const Args& args, nlohmann::json req);
 
-// The response's "cost" (given --price-per-gpu-hour) and a training forecast's MFU, printed
-// when present.
-void print_cost(const nlohmann::ordered_json& j);
-void print_utilization(const nlohmann::ordered_json& j);
-
-// A multi-GPU training forecast's memory per GPU (on the `unit` it names: "stage" or "rank"),
-// assumptions and caveats, printed from its JSON (both engines).
-void print_training_footer(const nlohmann::ordered_json& j, const char* unit);
-
 }  // namespace tilecast::cli

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
-#include "megatron_forecast.hpp"
 #include "serve_load.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"

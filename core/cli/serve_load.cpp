@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "answer_text.hpp"
 #include "io.hpp"
-#include "megatron_forecast.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 

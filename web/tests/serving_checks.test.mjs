@@ -133,6 +133,37 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   assert.ok(Math.abs(median - 1.3) < 0.05, `dense median ${median}`);
 });
 
+test("the loaded forecasts' checks note agrees with the loaded rows", () => {
+  const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_loaded;
+  const m = note.match(
+    /of the (\d+) published runs under load .* the (\d+) outside the NVFP4 Blackwell runs are forecast within (\d+) % of the measured figure at the median, the middle 80 % of them between ([\d.]+)x and ([\d.]+)x of it; every NVFP4 Blackwell run is forecast faster than measured/,
+  );
+  assert.ok(m, note);
+  // the loaded table's rows: from its heading to the next
+  const loaded = CHECKS_MD.split('## Loaded rows')[1]
+    .split('\n## ')[0]
+    .split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => c.length > 10 && c[1] !== 'id' && !c[1].startsWith('---'));
+  assert.equal(loaded.length, Number(m[1]));
+  const blackwell = loaded.filter((c) => ['b200', 'gb200'].includes(c[3]));
+  assert.ok(blackwell.every((c) => c[5].startsWith('fp4') && ratio(c) > 1));
+  const rest = loaded
+    .filter((c) => !blackwell.includes(c))
+    .map(ratio)
+    .sort((a, b) => a - b);
+  assert.equal(rest.length, Number(m[2]));
+  const errors = rest.map((r) => Math.abs(r - 1)).sort((a, b) => a - b);
+  const median = (errors[(errors.length - 1) >> 1] + errors[errors.length >> 1]) / 2;
+  assert.ok(Math.abs(100 * median - Number(m[3])) < 0.5, `median error ${median}`);
+  // the middle 80 %: the ratios at the 10th and 90th percentiles (nearest rank below)
+  const at = (p) => rest[Math.floor(p * (rest.length - 1))];
+  assert.ok(
+    Math.abs(at(0.1) - Number(m[4])) < 0.005 && Math.abs(at(0.9) - Number(m[5])) < 0.005,
+    `${at(0.1)}-${at(0.9)}`,
+  );
+});
+
 test('the AMD FP8 transfer note agrees with the published MI300X FP8 run', () => {
   const note = transferNote('AMD', 'fp8');
   assert.match(note, /batches of 1-16 sequences come out up to 13 % slow, batches of 64 and more and its offline/);

@@ -22,6 +22,8 @@ struct ServingFixedCosts {
   // How the published runs of an architecture came out in docs/serving-checks.md, said beside
   // that architecture's serving forecasts (serve/serving_caveats.hpp): architecture, note.
   std::vector<std::pair<std::string, std::string>> checks_by_architecture;
+  // How the published loaded runs came out ("checks_loaded"), said beside every loaded forecast.
+  std::string checks_loaded;
 };
 
 const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once

@@ -96,18 +96,22 @@ int run_serve(const Args& args) {
   r.weights = word(args, "weights", WeightFormat::native, parse_weight_format);
   r.decode_attention =
       word(args, "decode-attention", DecodeAttention::grouped, parse_decode_attention);
-  // the quantization and attention-kernel fields of a JSON request, when given
-  auto kernels = [&](nlohmann::json& req) {
+  // The API request both kinds of run share: the model on the GPU, tensor parallelism, precision,
+  // engine and predictor, the quantization and attention-kernel fields and the price when given.
+  auto request = [&] {
+    nlohmann::json req = request_with(gpu, model_arg, model);
+    req["tp"] = r.tp;
+    req["precision"] = std::string(dtype_name(r.dtype));
+    req["engine"] = std::string(engine_name(r.engine));
+    req["predictor"] = std::string(predictor_name(r.predictor));
     if (r.kv_cache) req["kv_cache"] = std::string(dtype_name(*r.kv_cache));
     if (r.weights != WeightFormat::native)
       req["weights"] = std::string(weight_format_name(r.weights));
     if (args.has("decode-attention"))
       req["decode_attention"] = std::string(decode_attention_name(r.decode_attention));
-  };
-
-  auto price = [&](nlohmann::json& req) {
     if (args.has("price-per-gpu-hour"))
       req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+    return req;
   };
 
   if (is_load_run(args)) {  // a request stream (docs/serving-load.md)
@@ -115,30 +119,18 @@ int run_serve(const Args& args) {
       throw Error(
           "--batch is for a static batch; under load the scheduler batches requests "
           "(--max-seqs, --max-batch-tokens)");
-    nlohmann::json req = request_with(gpu, model_arg, model);
+    nlohmann::json req = request();
     if (args.has("prompt")) req["prompt"] = r.prompt;
     if (args.has("output")) req["output"] = r.output;
-    req["tp"] = r.tp;
-    req["precision"] = std::string(dtype_name(r.dtype));
-    req["engine"] = std::string(engine_name(r.engine));
-    req["predictor"] = std::string(predictor_name(r.predictor));
-    kernels(req);
-    price(req);
     add_load_fields(args, req);
     return print_load_run(req, args.has("json"));
   }
   refuse_simulation_flags_without_arrivals(args);
   // The static request as the API takes it: the --json answer, and the text printed from it.
-  nlohmann::json req = request_with(gpu, model_arg, model);
+  nlohmann::json req = request();
   req["prompt"] = r.prompt;
   req["output"] = r.output;
   req["batch"] = r.batch;
-  req["tp"] = r.tp;
-  req["precision"] = std::string(dtype_name(r.dtype));
-  req["engine"] = std::string(engine_name(r.engine));
-  req["predictor"] = std::string(predictor_name(r.predictor));
-  kernels(req);
-  price(req);
   const std::string text = api::forecast_serving(req.dump());
   if (args.has("json")) {
     std::printf("%s\n", text.c_str());

@@ -1,0 +1,75 @@
+// The CLI's text views print the API's answer (docs/layout.md): each forecast command's text
+// states the figures its --json answer holds, so the two cannot drift apart again (the text
+// `tilecast forecast` once rebuilt its own graph and missed the GPU's grouped GEMM kernel).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "test_paths.hpp"
+
+using tilecast::test::run_cli;
+
+namespace {
+
+// The text of `args` and its --json answer; both must succeed.
+struct Views {
+  std::string text;
+  nlohmann::json answer;
+};
+
+Views views(const std::string& args) {
+  const auto text = run_cli(args);
+  const auto json = run_cli(args + " --json");
+  REQUIRE(text.code == 0);
+  REQUIRE(json.code == 0);
+  return {text.output, nlohmann::json::parse(json.output)};
+}
+
+// `value` printed with the printf format the text view uses.
+std::string printed(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+}  // namespace
+
+TEST_SUITE("cli_text") {
+  TEST_CASE("forecast: latency, band, kernels and every caveat of the answer") {
+    const Views v = views(
+        "forecast --gpu h100-sxm --model llama3-8b --seq 256 --mode decode --precision bf16");
+    CHECK(v.text.find("latency      " + printed("%10.3f", v.answer.at("latency_ms"))) !=
+          std::string::npos);
+    CHECK(v.text.find(printed("%.3f", v.answer.at("band_low_ms"))) != std::string::npos);
+    CHECK(v.text.find("isolated latencies sum to " +
+                      printed("%.3f", v.answer.at("kernel_sum_ms"))) != std::string::npos);
+    REQUIRE(!v.answer.at("caveats").empty());
+    for (const auto& c : v.answer.at("caveats"))
+      CHECK(v.text.find("note: " + c.get<std::string>()) != std::string::npos);
+    CHECK(v.text.find("memory (one GPU): " + printed("%.2f", v.answer["memory"].at("total_gb"))) !=
+          std::string::npos);
+  }
+
+  TEST_CASE("serve: the static batch's times and caveats") {
+    const Views v =
+        views("serve --gpu a100-80gb-sxm --model llama2-13b --prompt 512 --output 64 --batch 8");
+    CHECK(v.text.find("prefill (time to first token) " +
+                      printed("%10.3f", v.answer.at("prefill_ms"))) != std::string::npos);
+    CHECK(v.text.find("request latency               " +
+                      printed("%10.3f", v.answer.at("total_ms"))) != std::string::npos);
+    for (const auto& c : v.answer.at("caveats"))
+      CHECK(v.text.find("note: " + c.get<std::string>()) != std::string::npos);
+  }
+
+  TEST_CASE("kernel: latency, roofline and caveats") {
+    const Views v = views("kernel --gpu l4 --op softmax --dims 4096,1024");
+    CHECK(v.text.find("latency     " + printed("%.6g", v.answer.at("latency_ms"))) !=
+          std::string::npos);
+    CHECK(v.text.find("roofline    " + printed("%.6g", v.answer.at("roofline_ms"))) !=
+          std::string::npos);
+    for (const auto& c : v.answer.at("caveats"))
+      CHECK(v.text.find("note: " + c.get<std::string>()) != std::string::npos);
+  }
+}

@@ -11,7 +11,7 @@
 
 using tilecast::test::run_cli;
 
-namespace {
+namespace cli_text_test {  // named: the unity build joins test files
 
 // The text of `args` and its --json answer; both must succeed.
 struct Views {
@@ -34,12 +34,10 @@ std::string printed(const char* format, double value) {
   return buf;
 }
 
-}  // namespace
-
 TEST_SUITE("cli_text") {
   TEST_CASE("forecast: latency, band, kernels and every caveat of the answer") {
-    const Views v = views(
-        "forecast --gpu h100-sxm --model llama3-8b --seq 256 --mode decode --precision bf16");
+    const Views v =
+        views("forecast --gpu h100-sxm --model llama3-8b --seq 256 --mode decode --precision bf16");
     CHECK(v.text.find("latency      " + printed("%10.3f", v.answer.at("latency_ms"))) !=
           std::string::npos);
     CHECK(v.text.find(printed("%.3f", v.answer.at("band_low_ms"))) != std::string::npos);
@@ -73,3 +71,5 @@ TEST_SUITE("cli_text") {
       CHECK(v.text.find("note: " + c.get<std::string>()) != std::string::npos);
   }
 }
+
+}  // namespace cli_text_test

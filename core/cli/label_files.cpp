@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_config.hpp"
 
@@ -107,10 +108,10 @@ LabelFiles collect_labels(const std::string& devices, const std::string& models,
         continue;
       }
       const auto ran = experts.find(stem);
-      if (ran != experts.end() && !find_experts_implementation(ran->second)) {
+      if (ran != experts.end() && !find_enum(experts_implementation_names(), ran->second)) {
         out.notes.push_back(device + "/" + stem + " ran experts_implementation '" + ran->second +
-                            "', which tilecast does not model (" + experts_implementation_names() +
-                            "): skipped");
+                            "', which tilecast does not model (" +
+                            enum_names_joined(experts_implementation_names(), ", ") + "): skipped");
         continue;
       }
       out.inputs.push_back({stem, gpu_json,

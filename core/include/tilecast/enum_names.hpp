@@ -54,6 +54,7 @@ EnumNames<BatchLimits> batch_limits_names();          // serve/simulator/batch_l
 EnumNames<FinetuneMethod> finetune_method_names();    // graph/workload.cpp
 EnumNames<LoraTargets> lora_target_names();           // graph/workload.cpp
 EnumNames<MasterWeights> master_weights_names();      // graph/workload.cpp
+EnumNames<ExpertsImplementation> experts_implementation_names();  // model/model_config.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).

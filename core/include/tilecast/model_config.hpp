@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,11 +40,9 @@ enum class Activation { gelu, gelu_new, relu, silu };
 // grouped_mm (transformers 5's default: the token-expert pairs sorted by expert, one
 // torch._grouped_mm per projection). graph/blocks/moe.cpp, docs/models.md.
 enum class ExpertsImplementation { eager, grouped_mm };
+// Its name ("eager", "grouped_mm"; the table: experts_implementation_names(),
+// tilecast/enum_names.hpp).
 std::string_view experts_implementation_name(ExpertsImplementation e);
-// The implementation a name means ("eager", "grouped_mm"), or none; and every name, comma-
-// separated, for messages ("eager, grouped_mm").
-std::optional<ExpertsImplementation> find_experts_implementation(std::string_view name);
-std::string experts_implementation_names();
 
 struct ModelConfig {
   std::string id;    // zoo id (file stem) or empty for ad-hoc configs

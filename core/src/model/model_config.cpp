@@ -6,10 +6,10 @@
 #include <cctype>
 #include <initializer_list>
 #include <string_view>
-#include <utility>
 
 #include "common/json_fields.hpp"
 #include "model/architectures.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -368,8 +368,8 @@ int transformers_major(const nlohmann::json& j, std::string_view origin) {
   return major == "4" ? 4 : 5;
 }
 
-// The experts implementations by name: the one list the parser and its message use.
-constexpr std::pair<std::string_view, ExpertsImplementation> kExpertsImplementations[] = {
+// The experts implementations by name: the one list the parser and its messages use.
+constexpr EnumName<ExpertsImplementation> kExpertsImplementations[] = {
     {"eager", ExpertsImplementation::eager}, {"grouped_mm", ExpertsImplementation::grouped_mm}};
 
 // "tilecast_experts_implementation": transformers 5 runs either; transformers 4 only the loop.
@@ -379,10 +379,10 @@ ExpertsImplementation experts_implementation(const nlohmann::json& j, std::strin
   const std::string v = detail::string_field(j, field, origin, false);
   if (v.empty())
     return transformers >= 5 ? ExpertsImplementation::grouped_mm : ExpertsImplementation::eager;
-  const std::optional<ExpertsImplementation> e = find_experts_implementation(v);
+  const std::optional<ExpertsImplementation> e = find_enum(experts_implementation_names(), v);
   if (!e)
     throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
-                "\"; allowed: " + experts_implementation_names());
+                "\"; allowed: " + enum_names_joined(experts_implementation_names(), ", "));
   if (transformers < 5 && *e != ExpertsImplementation::eager)
     throw Error(std::string(origin) + ": field '" + field + "' is \"" + v +
                 "\", which transformers 5 added; transformers 4 runs the experts' eager "
@@ -393,23 +393,10 @@ ExpertsImplementation experts_implementation(const nlohmann::json& j, std::strin
 
 }  // namespace
 
+EnumNames<ExpertsImplementation> experts_implementation_names() { return kExpertsImplementations; }
+
 std::string_view experts_implementation_name(ExpertsImplementation e) {
-  for (const auto& [name, value] : kExpertsImplementations)
-    if (value == e) return name;
-  return "?";
-}
-
-std::optional<ExpertsImplementation> find_experts_implementation(std::string_view name) {
-  for (const auto& [n, value] : kExpertsImplementations)
-    if (n == name) return value;
-  return std::nullopt;
-}
-
-std::string experts_implementation_names() {
-  std::string out;
-  for (const auto& [name, value] : kExpertsImplementations)
-    out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
+  return enum_name(experts_implementation_names(), e);
 }
 
 bool is_moe_layer(const ModelConfig& m, std::int64_t i) {

@@ -137,7 +137,7 @@ struct Workload {
   MasterWeights master_weights = MasterWeights::fp32;  // training at FP16/BF16 only
   // Whether the GPU's PyTorch runs torch._grouped_mm on BF16 as one grouped GEMM kernel (else
   // its fallback: a host synchronisation and a GEMM per group), which transformers 5's experts
-  // call (graph/blocks/moe.cpp). Set from the GPU by with_gpu_library (kernel/library_profile);
+  // call (graph/blocks/moe.cpp). Set from the GPU by build_gpu_graph (tilecast/model_forecast.hpp);
   // false for a graph built without a GPU.
   bool grouped_mm_bf16_kernel = false;
   bool training() const { return mode == Mode::training; }

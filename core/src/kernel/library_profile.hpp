@@ -11,7 +11,6 @@
 
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/kernel.hpp"
-#include "tilecast/op_graph.hpp"
 
 namespace tilecast {
 

@@ -42,11 +42,10 @@ const ServingFixedCosts& serving_fixed_costs() {
         f.checks_by_architecture.emplace_back(arch, note.get<std::string>());
       }
     }
-    if (j.contains("checks_loaded")) {
-      if (!j["checks_loaded"].is_string() || j["checks_loaded"].get<std::string>().empty())
-        throw Error(std::string(kPath) + ": field 'checks_loaded' must be a non-empty string");
-      f.checks_loaded = j["checks_loaded"].get<std::string>();
-    }
+    if (!j.contains("checks_loaded") || !j["checks_loaded"].is_string() ||
+        j["checks_loaded"].get<std::string>().empty())
+      throw Error(std::string(kPath) + ": field 'checks_loaded' must be a non-empty string");
+    f.checks_loaded = j["checks_loaded"].get<std::string>();
     return f;
   }();
   return c;

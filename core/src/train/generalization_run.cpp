@@ -19,8 +19,6 @@
 namespace tilecast {
 namespace {
 
-void mix(std::uint64_t& h, std::string_view s) { train::fnv1a_mix(h, s); }
-
 TrainConfig fold_config(const TrainConfig& base, const GeneralizationFold& fold) {
   TrainConfig c = base;
   for (const std::string& gpu : fold.gpus)
@@ -58,41 +56,42 @@ std::uint64_t generalization_hash(const GeneralizationInputs& in,
                                   const std::vector<GeneralizationFold>& folds,
                                   const TrainConfig& config) {
   std::uint64_t h = 14695981039346656037ull;
-  mix(h, kGeneralizationProtocol);
+  train::fnv1a_mix(h, kGeneralizationProtocol);
   for (const GeneralizationFold& f : folds) {
-    mix(h, f.name);
-    for (const std::string& g : f.gpus) mix(h, g);
-    mix(h, f.retrain ? "retrain" : "full model");
-    mix(h, f.fits_bands ? "fits bands" : "-");
+    train::fnv1a_mix(h, f.name);
+    for (const std::string& g : f.gpus) train::fnv1a_mix(h, g);
+    train::fnv1a_mix(h, f.retrain ? "retrain" : "full model");
+    train::fnv1a_mix(h, f.fits_bands ? "fits bands" : "-");
     if (f.retrain)
-      mix(h,
-          std::to_string(training_hash(in.train_csvs, in.train_devices, fold_config(config, f))));
+      train::fnv1a_mix(h, std::to_string(training_hash(in.train_csvs, in.train_devices,
+                                                       fold_config(config, f))));
   }
   for (const auto* list : {&in.kernel_csvs, &in.eval_devices})
     for (const TrainText& t : *list) {
-      mix(h, t.name);
-      mix(h, t.text);
+      train::fnv1a_mix(h, t.name);
+      train::fnv1a_mix(h, t.text);
     }
   for (const E2eInput& l : in.labels) {
-    mix(h, l.label_stem);
-    mix(h, l.gpu_json);
-    mix(h, l.model_json);
-    mix(h, l.label_json);
+    train::fnv1a_mix(h, l.label_stem);
+    train::fnv1a_mix(h, l.gpu_json);
+    train::fnv1a_mix(h, l.model_json);
+    train::fnv1a_mix(h, l.label_json);
   }
   // The full models the protocol evaluates with: NVIDIA FP32 and (for the CDNA rows) AMD FP32.
   for (const char* id : {"nvidia-fp32", "amd-fp32"})
-    for (const char* role : {"weights", "tile_table"}) mix(h, embedded_model_text(id, role));
+    for (const char* role : {"weights", "tile_table"})
+      train::fnv1a_mix(h, embedded_model_text(id, role));
   // The library profiles: launch rules and the GEMM kernel generation that picks an unmeasured
   // GPU's tiles decide the folds' forecasts too.
   for (const auto& f : embedded::json_files_in("core/data/libraries")) {
-    mix(h, f.path);
-    mix(h, f.text);
+    train::fnv1a_mix(h, f.path);
+    train::fnv1a_mix(h, f.text);
   }
   // What a device file takes from its catalog entry (architecture, residency, issue slots,
   // the vendor-stated DRAM efficiency) moves forecasts as well: hash the parsed specs of the
   // evaluated devices (each fold's training hash above already covers the training devices').
   for (const TrainText& d : in.eval_devices)
-    mix(h, train::hashed_gpu_spec(parse_gpu_spec(d.text, d.name)));
+    train::fnv1a_mix(h, train::hashed_gpu_spec(parse_gpu_spec(d.text, d.name)));
   return h;
 }
 

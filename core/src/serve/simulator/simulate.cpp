@@ -364,10 +364,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   c.push_back(
       "No 80% band: the whole-model band (a static serve's) describes one pass; under load an "
       "error in every step's time also moves the queue, and no band of percentiles was fitted. " +
-      (detail::serving_fixed_costs().checks_loaded.empty()
-           ? std::string("Loaded runs are checked against published ones instead "
-                         "(docs/serving-checks.md).")
-           : detail::serving_fixed_costs().checks_loaded));
+      detail::serving_fixed_costs().checks_loaded);
   return f;
 }
 

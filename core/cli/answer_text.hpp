@@ -2,9 +2,24 @@
 // (the answer is the one source: the CLI forecasts nothing itself, docs/layout.md).
 #pragma once
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace tilecast::cli {
+
+// How a forecast command answers, decided here once: with --json (`json`) the API's JSON text
+// exactly as the API returned it (what scripts, the page and the WASM tests read), else the text
+// view `print` writes from that same answer. Returns the command's exit status.
+template <class Print>
+int print_answer(bool json, const std::string& answer, Print&& print) {
+  if (json) {
+    std::printf("%s\n", answer.c_str());
+    return 0;
+  }
+  print(nlohmann::ordered_json::parse(answer));
+  return 0;
+}
 
 // The response's "cost" (given --price-per-gpu-hour) and a training forecast's MFU, printed
 // when present.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
 #include "serve_load.hpp"
@@ -25,6 +26,32 @@ std::vector<std::string> split_commas(const std::string& s) {
     if (c == std::string::npos) return out;
     pos = c + 1;
   }
+}
+
+// The plan's text view, printed from the API's answer.
+void print_capacity(const nlohmann::ordered_json& p) {
+  std::printf("%s at %g requests/s, P99 TTFT <= %g ms and TPOT <= %g ms (%d simulations)\n",
+              p["model"]["name"].get<std::string>().c_str(), p["qps"].get<double>(),
+              p["slo"]["ttft_ms"].get<double>(), p["slo"]["tpot_ms"].get<double>(),
+              p["simulations"].get<int>());
+  for (const auto& o : p["options"]) {
+    if (o["meets"].get<bool>()) {
+      std::printf(
+          "  %-16s tp %d x %3d replicas = %4d GPUs: P99 TTFT %8.1f ms, TPOT %6.2f ms, "
+          "%.3g tokens/GPU-hour",
+          o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(), o["replicas"].get<int>(),
+          o["gpus"].get<int>(), o["ttft_p99_ms"].get<double>(), o["tpot_p99_ms"].get<double>(),
+          o["tokens_per_gpu_hour"].get<double>());
+      if (o.contains("tokens_per_dollar"))
+        std::printf(", $%.2f/hour, %.3g tokens/$", o["price_per_hour"].get<double>(),
+                    o["tokens_per_dollar"].get<double>());
+      std::printf("\n");
+    } else {
+      std::printf("  %-16s tp %d: %s\n", o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(),
+                  o["why"].get<std::string>().c_str());
+    }
+  }
+  for (const auto& c : p["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
 }
 
 int run_capacity(const Args& args) {
@@ -61,34 +88,7 @@ int run_capacity(const Args& args) {
   // the API's reading of the request, then the plan with progress on stderr
   const std::string json = api::plan_capacity_with_progress(
       req.dump(), [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); });
-  if (args.has("json")) {
-    std::printf("%s\n", json.c_str());
-    return 0;
-  }
-  const nlohmann::json p = nlohmann::json::parse(json);
-  std::printf("%s at %g requests/s, P99 TTFT <= %g ms and TPOT <= %g ms (%d simulations)\n",
-              p["model"]["name"].get<std::string>().c_str(), p["qps"].get<double>(),
-              p["slo"]["ttft_ms"].get<double>(), p["slo"]["tpot_ms"].get<double>(),
-              p["simulations"].get<int>());
-  for (const auto& o : p["options"]) {
-    if (o["meets"].get<bool>()) {
-      std::printf(
-          "  %-16s tp %d x %3d replicas = %4d GPUs: P99 TTFT %8.1f ms, TPOT %6.2f ms, "
-          "%.3g tokens/GPU-hour",
-          o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(), o["replicas"].get<int>(),
-          o["gpus"].get<int>(), o["ttft_p99_ms"].get<double>(), o["tpot_p99_ms"].get<double>(),
-          o["tokens_per_gpu_hour"].get<double>());
-      if (o.contains("tokens_per_dollar"))
-        std::printf(", $%.2f/hour, %.3g tokens/$", o["price_per_hour"].get<double>(),
-                    o["tokens_per_dollar"].get<double>());
-      std::printf("\n");
-    } else {
-      std::printf("  %-16s tp %d: %s\n", o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(),
-                  o["why"].get<std::string>().c_str());
-    }
-  }
-  for (const auto& c : p["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
-  return 0;
+  return print_answer(args.has("json"), json, print_capacity);
 }
 
 [[maybe_unused]] const bool capacity_registered = register_command(

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
@@ -48,21 +49,11 @@ double parse_bytes(const std::string& text) {
   return v * scale;
 }
 
-int run_comm(const Args& args) {
-  const SystemSpec system = resolve_system(args.require("system"));
-  nlohmann::json req = {{"system", nlohmann::json::parse(system_spec_to_json(system))},
-                        {"collective", args.get("collective", "all_reduce")},
-                        {"bytes", parse_bytes(args.require("bytes"))},
-                        {"gpus", args.integer("gpus", system.gpus_per_node, 2, 1 << 20)},
-                        {"algorithm", args.get("algorithm", "auto")}};
-  if (args.has("gpus-per-node")) req["gpus_per_node"] = args.integer("gpus-per-node", 0, 1, 1024);
-  const nlohmann::json f = nlohmann::json::parse(api::forecast_collective(req.dump()));
-  if (args.has("json")) {
-    std::printf("%s\n", f.dump(2).c_str());
-    return 0;
-  }
+// The collective's text view, printed from the API's answer (which does not repeat the
+// system's name).
+void print_collective(const nlohmann::ordered_json& f, const std::string& system_name) {
   std::printf("%s on %s: %d GPUs (%d node%s x %d), %.0f bytes\n",
-              f["collective"].get<std::string>().c_str(), system.name.c_str(), f["gpus"].get<int>(),
+              f["collective"].get<std::string>().c_str(), system_name.c_str(), f["gpus"].get<int>(),
               f["nodes"].get<int>(), f["nodes"].get<int>() > 1 ? "s" : "",
               f["gpus_per_node"].get<int>(), f["bytes"].get<double>());
   std::printf("  time       %10.4f ms  (latency %.4f + transfer %.4f)\n",
@@ -77,7 +68,18 @@ int run_comm(const Args& args) {
       f["efficiency"].get<double>(), f["bus_bw_gbps"].get<double>());
   std::printf("  curve      %s%s\n", f["calibration"].get<std::string>().c_str(),
               f["calibrated"].get<bool>() ? "" : " (borrowed: this link class was not measured)");
-  return 0;
+}
+
+int run_comm(const Args& args) {
+  const SystemSpec system = resolve_system(args.require("system"));
+  nlohmann::json req = {{"system", nlohmann::json::parse(system_spec_to_json(system))},
+                        {"collective", args.get("collective", "all_reduce")},
+                        {"bytes", parse_bytes(args.require("bytes"))},
+                        {"gpus", args.integer("gpus", system.gpus_per_node, 2, 1 << 20)},
+                        {"algorithm", args.get("algorithm", "auto")}};
+  if (args.has("gpus-per-node")) req["gpus_per_node"] = args.integer("gpus-per-node", 0, 1, 1024);
+  return print_answer(args.has("json"), api::forecast_collective(req.dump()),
+                      [&](const nlohmann::ordered_json& f) { print_collective(f, system.name); });
 }
 
 int run_systems(const Args& args) {

@@ -26,30 +26,8 @@ constexpr const char* kParallelFlags[] = {"gpus",         "dp",    "tp",        
                                           "microbatches", "zero",  "recompute", "schedule",
                                           "bucket-mb",    "system"};
 
-// The multi-GPU training step (docs/parallel.md), printed from the API's JSON.
-int run_parallel(const Args& args, nlohmann::json req) {
-  for (const char* f : kParallelFlags) {
-    if (!args.has(f)) continue;
-    const std::string key = std::string(f) == "bucket-mb" ? "bucket_mb" : f;
-    const std::string v = args.get(f);
-    if (key == "recompute" || key == "schedule") {
-      req[key] = v;
-    } else if (key == "system") {
-      req[key] = is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
-    } else if (key == "bucket_mb") {
-      req[key] = parse_number("bucket-mb", v, "megabytes; DDP's default 25");
-    } else {
-      req[key] = args.integer(f, 0, key == "zero" ? 0 : 1, 65536);
-    }
-  }
-  if (args.has("price-per-gpu-hour"))
-    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
-  const std::string text = api::forecast_model(req.dump());
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+// The multi-GPU training step's text view, printed from the API's answer.
+void print_parallel(const nlohmann::ordered_json& j) {
   const auto& p = j["parallel"];
   std::printf("%s on %d x %s (%s): training, global batch %lld, seq %lld, %s\n",
               j["model"]["name"].get<std::string>().c_str(), p["gpus"].get<int>(),
@@ -78,7 +56,27 @@ int run_parallel(const Args& args, nlohmann::json req) {
                 s["compute_busy_ms"].get<double>(), s["comm_busy_ms"].get<double>(),
                 s["exposed_comm_ms"].get<double>(), s["bubble_ms"].get<double>());
   print_training_footer(j, "stage");
-  return 0;
+}
+
+// The multi-GPU training step (docs/parallel.md).
+int run_parallel(const Args& args, nlohmann::json req) {
+  for (const char* f : kParallelFlags) {
+    if (!args.has(f)) continue;
+    const std::string key = std::string(f) == "bucket-mb" ? "bucket_mb" : f;
+    const std::string v = args.get(f);
+    if (key == "recompute" || key == "schedule") {
+      req[key] = v;
+    } else if (key == "system") {
+      req[key] = is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
+    } else if (key == "bucket_mb") {
+      req[key] = parse_number("bucket-mb", v, "megabytes; DDP's default 25");
+    } else {
+      req[key] = args.integer(f, 0, key == "zero" ? 0 : 1, 65536);
+    }
+  }
+  if (args.has("price-per-gpu-hour"))
+    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+  return print_answer(args.has("json"), api::forecast_model(req.dump()), print_parallel);
 }
 
 // The one-GPU forecast, printed from the API's JSON (the --json answer, one path for both).
@@ -247,13 +245,7 @@ int run_forecast(const Args& args) {
   if (!finetune.is_null()) req["finetune"] = finetune;
   // the API validates the word and where it applies
   if (args.has("master-weights")) req["master_weights"] = args.get("master-weights");
-  const std::string text = api::forecast_model(req.dump());
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  print_one_gpu(nlohmann::ordered_json::parse(text));
-  return 0;
+  return print_answer(args.has("json"), api::forecast_model(req.dump()), print_one_gpu);
 }
 
 [[maybe_unused]] const bool forecast_registered = register_command(

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
@@ -12,6 +13,24 @@
 
 namespace tilecast::cli {
 namespace {
+
+// The text view, printed from the API's answer.
+void print_kernel(const nlohmann::ordered_json& f) {
+  std::printf("%s %s %s on %s (%s)\n", f["op"].get<std::string>().c_str(),
+              f["dims"].get<std::string>().c_str(), f["precision"].get<std::string>().c_str(),
+              f["gpu"].get<std::string>().c_str(), f["predictor"].get<std::string>().c_str());
+  std::printf("  latency     %.6g ms\n", f["latency_ms"].get<double>());
+  if (!f["band_high_ms"].is_null())
+    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n",
+                f["band_low_ms"].get<double>(), f["band_high_ms"].get<double>());
+  std::printf("  roofline    %.6g ms (lower bound)\n", f["roofline_ms"].get<double>());
+  std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n",
+              f["tile"].get<std::string>().c_str(), f["tiles"].get<long long>(),
+              f["waves"].get<long long>(), f["utilization"].get<double>());
+  std::printf("  work        %.6g GFLOP, %.6g MB\n", f["flops"].get<double>() / 1e9,
+              f["bytes"].get<double>() / 1e6);
+  for (const auto& c : f["caveats"]) std::printf("note: %s\n", c.get<std::string>().c_str());
+}
 
 int run_kernel(const Args& args) {
   apply_weights_flag(args);
@@ -27,28 +46,7 @@ int run_kernel(const Args& args) {
   for (std::size_t i = 0; i < op_dim_count(kernel.op); ++i) req["dims"].push_back(kernel.dims[i]);
   req["precision"] = dtype_name(kernel.dtype);
   req["predictor"] = predictor_name(predictor);
-  const std::string text = api::forecast_kernel(req.dump());
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  // the text printed from the same answer
-  const nlohmann::ordered_json f = nlohmann::ordered_json::parse(text);
-  std::printf("%s %s %s on %s (%s)\n", f["op"].get<std::string>().c_str(),
-              f["dims"].get<std::string>().c_str(), f["precision"].get<std::string>().c_str(),
-              f["gpu"].get<std::string>().c_str(), f["predictor"].get<std::string>().c_str());
-  std::printf("  latency     %.6g ms\n", f["latency_ms"].get<double>());
-  if (!f["band_high_ms"].is_null())
-    std::printf("  80%% band    %.6g-%.6g ms (out-of-architecture residuals)\n",
-                f["band_low_ms"].get<double>(), f["band_high_ms"].get<double>());
-  std::printf("  roofline    %.6g ms (lower bound)\n", f["roofline_ms"].get<double>());
-  std::printf("  tile        %s, %lld tiles in %lld waves, utilization %.3f\n",
-              f["tile"].get<std::string>().c_str(), f["tiles"].get<long long>(),
-              f["waves"].get<long long>(), f["utilization"].get<double>());
-  std::printf("  work        %.6g GFLOP, %.6g MB\n", f["flops"].get<double>() / 1e9,
-              f["bytes"].get<double>() / 1e6);
-  for (const auto& c : f["caveats"]) std::printf("note: %s\n", c.get<std::string>().c_str());
-  return 0;
+  return print_answer(args.has("json"), api::forecast_kernel(req.dump()), print_kernel);
 }
 
 [[maybe_unused]] const bool kernel_registered = register_command(

@@ -11,39 +11,10 @@
 #include "tilecast/error.hpp"
 
 namespace tilecast::cli {
+namespace {
 
-int run_megatron(const Args& args, nlohmann::json req) {
-  req["engine"] = "megatron";
-  for (const char* f : {"gpus", "dp", "tp", "pp", "cp", "ep", "microbatches", "virtual-stages"})
-    if (args.has(f)) {
-      std::string key = f;
-      if (key == "virtual-stages") key = "virtual_stages";
-      req[key] = args.integer(f, 1, 1, 65536);
-    }
-  for (const char* f : {"recompute", "attention"})
-    if (args.has(f)) req[f] = args.get(f);
-  for (const char* f : {"zero", "schedule", "bucket-mb"})
-    if (args.has(f))
-      throw Error(std::string("--") + f +
-                  " is for the eager engine; the megatron engine takes --virtual-stages, "
-                  "--sequence-parallel, --no-distributed-optimizer, --no-overlap-grad-reduce");
-  if (args.has("system")) {
-    const std::string v = args.get("system");
-    req["system"] =
-        is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
-  }
-  if (args.has("price-per-gpu-hour"))
-    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
-  if (args.has("tokens")) req["tokens"] = args.real("tokens", "tokens to train on, e.g. 3e11");
-  if (args.has("sequence-parallel")) req["sequence_parallel"] = true;
-  if (args.has("no-distributed-optimizer")) req["distributed_optimizer"] = false;
-  if (args.has("no-overlap-grad-reduce")) req["overlap_grad_reduce"] = false;
-  const std::string text = api::forecast_model(req.dump());
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
+// The Megatron step's text view, printed from the API's answer.
+void print_megatron_step(const nlohmann::ordered_json& j) {
   const auto& p = j["parallel"];
   std::printf("%s on %lld x %s (%s): training (megatron engine), global batch %lld, seq %lld, %s\n",
               j["model"]["name"].get<std::string>().c_str(), p["gpus"].get<long long>(),
@@ -71,7 +42,37 @@ int run_megatron(const Args& args, nlohmann::json req) {
   print_cost(j);
   print_breakdown(j["breakdown_ms"], j["step_ms"].get<double>(), " (critical pipeline rank)");
   print_training_footer(j, "rank");
-  return 0;
+}
+
+}  // namespace
+
+int run_megatron(const Args& args, nlohmann::json req) {
+  req["engine"] = "megatron";
+  for (const char* f : {"gpus", "dp", "tp", "pp", "cp", "ep", "microbatches", "virtual-stages"})
+    if (args.has(f)) {
+      std::string key = f;
+      if (key == "virtual-stages") key = "virtual_stages";
+      req[key] = args.integer(f, 1, 1, 65536);
+    }
+  for (const char* f : {"recompute", "attention"})
+    if (args.has(f)) req[f] = args.get(f);
+  for (const char* f : {"zero", "schedule", "bucket-mb"})
+    if (args.has(f))
+      throw Error(std::string("--") + f +
+                  " is for the eager engine; the megatron engine takes --virtual-stages, "
+                  "--sequence-parallel, --no-distributed-optimizer, --no-overlap-grad-reduce");
+  if (args.has("system")) {
+    const std::string v = args.get("system");
+    req["system"] =
+        is_regular_file(v) ? nlohmann::json::parse(read_text_file(v)) : nlohmann::json(v);
+  }
+  if (args.has("price-per-gpu-hour"))
+    req["price_per_gpu_hour"] = args.real("price-per-gpu-hour", "a price per GPU hour");
+  if (args.has("tokens")) req["tokens"] = args.real("tokens", "tokens to train on, e.g. 3e11");
+  if (args.has("sequence-parallel")) req["sequence_parallel"] = true;
+  if (args.has("no-distributed-optimizer")) req["distributed_optimizer"] = false;
+  if (args.has("no-overlap-grad-reduce")) req["overlap_grad_reduce"] = false;
+  return print_answer(args.has("json"), api::forecast_model(req.dump()), print_megatron_step);
 }
 
 }  // namespace tilecast::cli

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "answer_text.hpp"
 #include "command.hpp"
 #include "io.hpp"
 #include "tilecast/api.hpp"
@@ -41,8 +42,7 @@ bool print_none_ranked(const nlohmann::ordered_json& j, const char* divides) {
 }
 
 // The megatron engine's plan (docs/megatron.md, "Plan").
-int print_megatron(const std::string& text) {
-  const auto j = nlohmann::ordered_json::parse(text);
+void print_megatron(const nlohmann::ordered_json& j) {
   std::printf(
       "%s on %d x %s (%s), global batch %lld, seq %lld, %s, megatron engine: %lld "
       "configurations, %lld do not divide, %lld do not fit, %lld fit\n",
@@ -55,7 +55,7 @@ int print_megatron(const std::string& text) {
   if (print_none_ranked(j,
                         "the heads, layers, experts, sequence and global batch over tp, pp, "
                         "cp, ep and dp"))
-    return 0;
+    return;
   std::printf("\nfastest step\n  %4s %3s %3s %3s %3s %2s %5s %4s %2s %-9s %11s %10s %6s %11s\n",
               "dp", "tp", "pp", "cp", "ep", "v", "micro", "mbs", "sp", "recompute", "step ms",
               "tok/s/GPU", "MFU", "memory GB");
@@ -68,7 +68,24 @@ int print_megatron(const std::string& text) {
                 e["recompute"].get<std::string>().c_str(), e["step_ms"].get<double>(),
                 e["tokens_per_s_per_gpu"].get<double>(), 100 * e["mfu"].get<double>(),
                 e["memory_gb"].get<double>(), e["capacity_gb"].get<double>());
-  return 0;
+}
+
+// The eager engine's plan.
+void print_eager(const nlohmann::ordered_json& j) {
+  std::printf(
+      "%s on %s (%s), global batch %lld, seq %lld, %s: %d configurations, %d do not divide, "
+      "%d do not fit, %d fit\n",
+      j["model"]["name"].get<std::string>().c_str(), j["system"].get<std::string>().c_str(),
+      j["gpu"]["name"].get<std::string>().c_str(), j["global_batch"].get<long long>(),
+      j["seq"].get<long long>(), j["precision"].get<std::string>().c_str(),
+      j["considered"].get<int>(), j["does_not_divide"].get<int>(), j["does_not_fit"].get<int>(),
+      j["fitting"].get<int>());
+  if (print_none_ranked(j,
+                        "tp the attention heads, pp the layers, dp x micro-batches the global "
+                        "batch"))
+    return;
+  print("fastest step", j["by_step"]);
+  print("most tokens/s per GPU", j["by_tokens_per_gpu"]);
 }
 
 int run_plan(const Args& args) {
@@ -103,27 +120,8 @@ int run_plan(const Args& args) {
       req[key] = args.integer(f, 1, 1, 1024);
     }
   const std::string text = api::plan_parallel(req.dump());
-  if (!args.has("json") && args.get("engine", "") == "megatron") return print_megatron(text);
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  const auto j = nlohmann::ordered_json::parse(text);
-  std::printf(
-      "%s on %s (%s), global batch %lld, seq %lld, %s: %d configurations, %d do not divide, "
-      "%d do not fit, %d fit\n",
-      j["model"]["name"].get<std::string>().c_str(), j["system"].get<std::string>().c_str(),
-      j["gpu"]["name"].get<std::string>().c_str(), j["global_batch"].get<long long>(),
-      j["seq"].get<long long>(), j["precision"].get<std::string>().c_str(),
-      j["considered"].get<int>(), j["does_not_divide"].get<int>(), j["does_not_fit"].get<int>(),
-      j["fitting"].get<int>());
-  if (print_none_ranked(j,
-                        "tp the attention heads, pp the layers, dp x micro-batches the global "
-                        "batch"))
-    return 0;
-  print("fastest step", j["by_step"]);
-  print("most tokens/s per GPU", j["by_tokens_per_gpu"]);
-  return 0;
+  return print_answer(args.has("json"), text,
+                      args.get("engine", "") == "megatron" ? print_megatron : print_eager);
 }
 
 [[maybe_unused]] const bool plan_registered = register_command(

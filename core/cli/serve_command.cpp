@@ -123,7 +123,7 @@ int run_serve(const Args& args) {
     if (args.has("prompt")) req["prompt"] = r.prompt;
     if (args.has("output")) req["output"] = r.output;
     add_load_fields(args, req);
-    return print_load_run(req, args.has("json"));
+    return print_answer(args.has("json"), api::forecast_serving(req.dump()), print_load_run);
   }
   refuse_simulation_flags_without_arrivals(args);
   // The static request as the API takes it: the --json answer, and the text printed from it.
@@ -131,13 +131,7 @@ int run_serve(const Args& args) {
   req["prompt"] = r.prompt;
   req["output"] = r.output;
   req["batch"] = r.batch;
-  const std::string text = api::forecast_serving(req.dump());
-  if (args.has("json")) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  print_static(nlohmann::ordered_json::parse(text));
-  return 0;
+  return print_answer(args.has("json"), api::forecast_serving(req.dump()), print_static);
 }
 
 [[maybe_unused]] const bool serve_registered = register_command(

@@ -91,13 +91,7 @@ void add_load_fields(const Args& args, nlohmann::json& req) {
   if (args.has("batch-limits")) req["batch_limits"] = args.get("batch-limits");
 }
 
-int print_load_run(const nlohmann::json& req, bool json) {
-  const std::string text = api::forecast_serving(req.dump());
-  if (json) {
-    std::printf("%s\n", text.c_str());
-    return 0;
-  }
-  const nlohmann::ordered_json f = nlohmann::ordered_json::parse(text);
+void print_load_run(const nlohmann::ordered_json& f) {
   std::printf("%s on %s%s: %s, %s scheduler, %lld requests (%s)\n",
               f["model"]["name"].get<std::string>().c_str(),
               f["gpu"]["name"].get<std::string>().c_str(),
@@ -125,7 +119,6 @@ int print_load_run(const nlohmann::json& req, bool json) {
               static_cast<long long>(f["kv_blocks"].get<std::int64_t>()),
               100 * f["kv_peak_fraction"].get<double>());
   for (const auto& c : f["caveats"]) std::printf("\nnote: %s\n", c.get<std::string>().c_str());
-  return 0;
 }
 
 }  // namespace tilecast::cli

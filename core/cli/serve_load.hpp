@@ -22,7 +22,7 @@ bool is_load_run(const Args& args);
 void refuse_simulation_flags_without_arrivals(const Args& args);
 // The simulation's flags as API request fields.
 void add_load_fields(const Args& args, nlohmann::json& req);
-// Runs api::forecast_serving on `req`; prints its JSON, or a summary.
-int print_load_run(const nlohmann::json& req, bool json);
+// A loaded run's text view, printed from api::forecast_serving's answer.
+void print_load_run(const nlohmann::ordered_json& answer);
 
 }  // namespace tilecast::cli

@@ -6,6 +6,19 @@
 #include "tilecast/forecast_caveats.hpp"
 
 namespace tilecast::detail {
+namespace {
+
+// The note of the GPU's architecture in core/data/engines/serving.json "checks_by_architecture",
+// or "" when it has none or when the forecast's GEMMs run in FP4, whose transfer note says how
+// those runs came out (nvidia-half-gemm's manifest).
+std::string serving_check_note(const GpuSpec& gpu, DataType gemm) {
+  if (gemm == DataType::fp4) return "";
+  for (const auto& [arch, note] : serving_fixed_costs().checks_by_architecture)
+    if (arch == gpu.architecture) return note;
+  return "";
+}
+
+}  // namespace
 
 std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const ServingTypes& types,
                                                Predictor predictor, const ModelConfig& model,
@@ -18,13 +31,6 @@ std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const Serving
        roofline_caveats(types.act, {roofline_fallbacks.begin(), roofline_fallbacks.end()}))
     c.push_back(std::move(r));
   return c;
-}
-
-std::string serving_check_note(const GpuSpec& gpu, DataType gemm) {
-  if (gemm == DataType::fp4) return "";
-  for (const auto& [arch, note] : serving_fixed_costs().checks_by_architecture)
-    if (arch == gpu.architecture) return note;
-  return "";
 }
 
 }  // namespace tilecast::detail

@@ -18,9 +18,4 @@ std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const Serving
                                                Predictor predictor, const ModelConfig& model,
                                                const std::set<std::string>& roofline_fallbacks);
 
-// The note of the GPU's architecture in core/data/engines/serving.json "checks_by_architecture",
-// or "" when it has none or when the forecast's GEMMs run in FP4, whose transfer note says how
-// those runs came out (nvidia-half-gemm's manifest).
-std::string serving_check_note(const GpuSpec& gpu, DataType gemm);
-
 }  // namespace tilecast::detail

@@ -108,11 +108,10 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   const bool nf4 = frozen && w_.finetune.method == FinetuneMethod::qlora && !opts.tied &&
                    !(vocab_ > 0 && out == vocab_);
   if (nf4) nf4_dequantize(name, Phase::forward, double(in) * double(out), in);
-  OpRef fw =
-      weight_gemm(name, Op::linear, 1, rows, in, out,
-                  (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0),
-                  vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp, opts.shares_input);
-  if (nf4) graph_.sections.back().ops.back().frozen_bytes_per_param = kNf4BytesPerParam;
+  OpRef fw = weight_gemm(name, Op::linear, 1, rows, in, out,
+                         (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0),
+                         vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp,
+                         opts.shares_input, nf4);
   if (!training()) return fw;
   const double weight = double(in) * double(out), input = double(rows) * double(in);
   if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
@@ -158,14 +157,14 @@ OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, s
 
 OpRef GraphBuilder::weight_gemm(std::string_view name, Op op, std::int64_t groups,
                                 std::int64_t rows, std::int64_t in, std::int64_t out, double params,
-                                TpSplit tp, bool shares_input) {
+                                TpSplit tp, bool shares_input, bool nf4) {
   OpRef fw = push(name, op, groups, rows, in, out, OpKind::gemm, Phase::forward);
   GraphOp& f = graph_.sections.back().ops.back();
   f.param_elements = params;
   f.tp = tp;
   f.tp_elements = double(groups) * double(rows) * double(tp == TpSplit::row ? out : in);
   f.adapter = in_adapter_;
-  if (frozen_base()) f.frozen_bytes_per_param = dtype_bytes(w_.dtype);
+  if (frozen_base()) f.frozen_bytes_per_param = nf4 ? kNf4BytesPerParam : dtype_bytes(w_.dtype);
   if (training() && !shares_input)
     f.saved_bytes = double(groups) * double(rows) * double(in) * gemm_input_bytes();
   return fw;

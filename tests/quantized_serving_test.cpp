@@ -90,6 +90,21 @@ TEST_SUITE("serving-quantized") {
     }
   }
 
+  TEST_CASE(
+      "a mixture's quantized weights are every expert's, not only those one token routes to") {
+    // all but the embedding, the head, attention and the routers: the experts are quantized
+    for (const char* id : {"mixtral-8x7b", "qwen3-30b-a3b"}) {
+      CAPTURE(id);
+      const ModelConfig& m = find_model(id);
+      const double h = double(m.hidden_size), v = double(m.vocab_size);
+      const double q = double(m.num_heads * m.head_dim), kv = double(m.num_kv_heads * m.head_dim);
+      const double attention = double(m.num_layers) * (2 * h * q + 2 * h * kv);
+      const double experts = m.params() - v * h * (m.tie_word_embeddings ? 1 : 2) - attention;
+      CHECK(detail::quantized_param_count(m) >= 0.99 * experts);
+      CHECK(detail::quantized_param_count(m) <= m.params());
+    }
+  }
+
   TEST_CASE("fp8 needs FP8 tensor cores: the error names the GPU and those that have them") {
     const ModelConfig& m = find_model("llama3-8b");
     CHECK_THROWS_WITH_AS(

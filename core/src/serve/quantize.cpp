@@ -21,6 +21,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "graph/builder.hpp"
 #include "serve/decode_attention.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -113,7 +114,10 @@ std::string quantized_scheme(DataType gemm) {
 }
 
 bool is_quantized_linear(const GraphSection& section, const GraphOp& op) {
-  if (op.kernel.op != Op::linear || op.phase != Phase::forward || section.name == "head" ||
+  // a linear, or a batched GEMM over stacked weights (experts every token computes)
+  const bool weight_gemm =
+      op.kernel.op == Op::linear || (op.kernel.op == Op::bmm && op.param_elements > 0);
+  if (!weight_gemm || op.phase != Phase::forward || section.name == "head" ||
       section.name == "embeddings")
     return false;
   return !kept_linear(op.name);
@@ -147,7 +151,9 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
         ops.push_back(std::move(o));
         continue;
       }
-      const std::int64_t rows = o.kernel.dims[1], in = o.kernel.dims[2], out = o.kernel.dims[3];
+      // groups (1 for a linear) x rows rows of `in` features into `out`, a weight per group
+      const std::int64_t groups = o.kernel.dims[0], in = o.kernel.dims[2], out = o.kernel.dims[3];
+      const std::int64_t rows = GraphBuilder::mul(double(groups), double(o.kernel.dims[1]));
       if (t.gemm != t.act) {  // W8A8
         ops.push_back(elementwise_pass(o.name + " (activation quantize)", rows, in, t.act,
                                        eb + dtype_bytes(t.gemm)));
@@ -156,7 +162,7 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
         continue;
       }
       // weight-only: bytes at the packed width where the weights' reading bounds the GEMM
-      const double weights = double(in) * double(out);
+      const double weights = double(groups) * (double(in) * double(out));
       const double bytes = kernel_bytes(o.kernel);
       const double compute_ms = kernel_flops(o.kernel) / (peak_gflops(gpu, o.kernel) * 1e6);
       const double memory_ms = bytes / (gpu.mem_bw_gbps * 1e6);
@@ -168,8 +174,8 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
         ops.push_back(std::move(o));
       } else {
         ops.push_back(elementwise_pass(
-            o.name + " (" + std::string(weight_format_name(t.weights)) + " dequantize)", in, out,
-            t.act, t.weight_bytes + eb));
+            o.name + " (" + std::string(weight_format_name(t.weights)) + " dequantize)",
+            GraphBuilder::mul(double(groups), double(in)), out, t.act, t.weight_bytes + eb));
         ops.push_back(std::move(o));
       }
     }
@@ -213,7 +219,10 @@ std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
 }
 
 double quantized_param_count(const ModelConfig& model) {
-  const OpGraph g = build_op_graph(model, make_workload(Mode::inference, 1, 1));
+  // a token per expert: under balanced routing every expert then takes tokens, so no expert's
+  // weights are listed on its router's op (kept in the activation type) as idle
+  const std::int64_t tokens = std::max<std::int64_t>(1, model.num_experts);
+  const OpGraph g = build_op_graph(model, make_workload(Mode::inference, tokens, 1));
   double n = 0;
   for (const GraphSection& s : g.sections)
     for (const GraphOp& o : s.ops)

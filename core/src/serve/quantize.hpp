@@ -28,7 +28,8 @@ struct ServingTypes {
 // allowed (a precision the GPU has no units for names the catalog GPUs that have it).
 ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r);
 
-// Whether a graph op is a linear whose weights the quantization covers: the layers' linears,
+// Whether a graph op is a weight GEMM the quantization covers (a linear, or a batched GEMM over
+// stacked expert weights): the layers' linears,
 // not the embedding, the head (lm_head), nor a mixture's router gates (vLLM and TensorRT-LLM
 // keep those in the activation type).
 bool is_quantized_linear(const GraphSection& section, const GraphOp& op);

@@ -89,7 +89,9 @@ TEST_SUITE("models") {
     // https://mistral.ai/news/mixtral-8x22b/: 141B total, 39B active); Qwen2-72B 72.71B (Qwen
     // blog, https://qwenlm.github.io/blog/qwen2/); Qwen2.5-7B 7.61B and Qwen2.5-72B 72.7B (the
     // Qwen/Qwen2.5-7B and -72B model cards); Qwen3-30B-A3B 30.5B and Qwen3-235B-A22B 235B (the
-    // Qwen/Qwen3-30B-A3B and -235B-A22B model cards: 3.3B and 22B activated).
+    // Qwen/Qwen3-30B-A3B and -235B-A22B model cards: 3.3B and 22B activated); gpt-oss-20b 20.9B
+    // and gpt-oss-120b 116.8B (OpenAI, gpt-oss-120b & gpt-oss-20b model card, Table 1: 3.6B and
+    // 5.1B active).
     const struct {
       const char* id;
       double billions;
@@ -97,7 +99,8 @@ TEST_SUITE("models") {
                       {"gemma2-9b", 9.24},     {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
                       {"llama3.1-405b", 406},  {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
                       {"qwen2-72b", 72.71},    {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7},
-                      {"qwen3-30b-a3b", 30.5}, {"qwen3-235b-a22b", 235}};
+                      {"qwen3-30b-a3b", 30.5}, {"qwen3-235b-a22b", 235},    {"gpt-oss-20b", 20.9},
+                      {"gpt-oss-120b", 116.8}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

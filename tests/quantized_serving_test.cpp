@@ -93,7 +93,7 @@ TEST_SUITE("serving-quantized") {
   TEST_CASE(
       "a mixture's quantized weights are every expert's, not only those one token routes to") {
     // all but the embedding, the head, attention and the routers: the experts are quantized
-    for (const char* id : {"mixtral-8x7b", "qwen3-30b-a3b"}) {
+    for (const char* id : {"mixtral-8x7b", "qwen3-30b-a3b", "gpt-oss-20b"}) {
       CAPTURE(id);
       const ModelConfig& m = find_model(id);
       const double h = double(m.hidden_size), v = double(m.vocab_size);

@@ -27,6 +27,7 @@ enum class Architecture {
   gptj,       // attention and MLP in parallel on one LayerNorm, rotary on part of each head
   falcon,     // attention (multi- or grouped-query, fused qkv) and MLP in parallel, 1 or 2 norms
   qwen3_moe,  // Qwen3's attention (q and k normed per head) with top-k experts, no shared expert
+  gpt_oss,    // top-k experts with biases, attention sinks, sliding windows on alternate layers
 };
 
 std::string_view architecture_name(Architecture a);

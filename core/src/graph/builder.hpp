@@ -141,6 +141,12 @@ class GraphBuilder {
   // Returns the forward GEMM (the first group's in the fallback).
   OpRef grouped_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
                        std::int64_t in, std::int64_t out, LinearOptions opts);
+  // torch.bmm of `groups` x `rows` rows with stacked weights, groups x in x out (gpt-oss's experts
+  // each on every token, transformers 4's inference): one BMM(groups, rows, in, out) kernel, its
+  // backward one for the input gradient and one for the weight gradients (grouped_linear's
+  // kernel). Returns the forward GEMM.
+  OpRef stacked_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
+                       std::int64_t in, std::int64_t out, LinearOptions opts);
   // Batched matmul: forward BMM(b,m,n,k); backward BMM(b,m,k,n) and BMM(b,n,m,k).
   OpRef bmm(std::string_view name, std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k,
             bool needs_grad = true);
@@ -225,5 +231,6 @@ void build_switch(const ModelConfig& m, GraphBuilder& g);
 void build_mixtral(const ModelConfig& m, GraphBuilder& g);  // mixtral, qwen2_moe
 void build_gemma(const ModelConfig& m, GraphBuilder& g);    // gemma, gemma2
 void build_phi3(const ModelConfig& m, GraphBuilder& g);
+void build_gpt_oss(const ModelConfig& m, GraphBuilder& g);
 
 }  // namespace tilecast::detail

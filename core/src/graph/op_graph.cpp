@@ -132,7 +132,6 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
 
 OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
                                    std::int64_t in, std::int64_t out, LinearOptions opts) {
-  const double weight = double(in) * double(out);
   if (!w_.grouped_mm_bf16_kernel || w_.dtype != DataType::bf16 || autocast()) {
     // PyTorch's _grouped_mm_fallback: offs.cpu(), then at::mm_out per non-empty group; the
     // backward's two grouped calls (input gradient; weight gradients unless frozen) likewise
@@ -147,11 +146,16 @@ OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, s
     if (!frozen_base()) host_sync(offsets, Phase::backward);
     return first;
   }
-  OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, double(groups) * weight, opts.tp,
-                         opts.shares_input);
+  return stacked_linear(name, groups, rows, in, out, opts);
+}
+
+OpRef GraphBuilder::stacked_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
+                                   std::int64_t in, std::int64_t out, LinearOptions opts) {
+  const double weights = double(groups) * (double(in) * double(out));
+  OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, weights, opts.tp, opts.shares_input);
   if (!training()) return fw;
   weight_gradient_gemms(name, Op::bmm, groups, rows, in, out);
-  accumulate(name, double(groups) * weight);
+  accumulate(name, weights);
   return fw;
 }
 

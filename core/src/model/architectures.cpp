@@ -14,6 +14,7 @@ using detail::build_bert;
 using detail::build_falcon;
 using detail::build_gemma;
 using detail::build_gpt2;
+using detail::build_gpt_oss;
 using detail::build_gptj;
 using detail::build_llama;
 using detail::build_mixtral;
@@ -232,6 +233,18 @@ constexpr ArchitectureTraits kTable[] = {
             .norm_topk_field = "norm_topk_prob"},
      .build = build_mixtral,
      .builder_file = "mixtral.cpp"},
+    {.id = Architecture::gpt_oss,
+     .model_type = "gpt_oss",
+     .class_prefix = "GptOss",
+     .family = "gpt-oss (mixture of experts)",
+     .attention_sinks = true,
+     .routing = Routing::top_k,
+     .experts = ExpertForm::gpt_oss,
+     .moe_layers = MoeLayers::every,
+     .sliding = Sliding::even_layers,
+     .hf = {.experts_field = "num_local_experts"},
+     .build = build_gpt_oss,
+     .builder_file = "gpt_oss.cpp"},
 };
 
 }  // namespace

@@ -31,6 +31,12 @@ enum class AttentionBias { none, all, config, qkv_only, mlp_only };
 // Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
 // (Mixtral); top-k plus an always-on shared expert scaled by a sigmoid gate (Qwen2-MoE).
 enum class Routing { none, top1_capacity, top_k, top_k_shared };
+// The experts' form: SwiGLU experts of one projection dtype, no biases (Mixtral, the Qwen MoEs);
+// gpt-oss's: the router a linear with a bias whose top-k logits are softmaxed over the k, each
+// expert's projections with biases around a SwiGLU clamped at swiglu_limit over interleaved gate
+// and up columns, the experts stacked in one weight (transformers 4 computing every expert on
+// every token in inference).
+enum class ExpertForm { swiglu, gpt_oss };
 // Which layers have experts: none; every layer; Hugging Face's decoder rule ((i + 1) %
 // decoder_sparse_step == 0 and i not in mlp_only_layers: Qwen2-MoE); T5's rule (every layer when
 // the step is 1, else i % step == 1: Switch's encoder and decoder steps).
@@ -80,12 +86,14 @@ struct ArchitectureTraits {
   bool parallel_residual = false;  // attention and MLP read one normed input and their outputs
                                    // are added to the residual together (GPT-J)
   Positions positions = Positions::rotary;
-  bool fused_qkv = false;  // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
-  bool qk_norm = false;    // q and k normed per head (the row's norm) before rotary (Qwen3)
+  bool fused_qkv = false;        // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
+  bool qk_norm = false;          // q and k normed per head (the row's norm) before rotary (Qwen3)
+  bool attention_sinks = false;  // a learned logit per head joins each softmax (gpt-oss)
   AttentionBias attention_bias = AttentionBias::config;
   Ffn ffn = Ffn::gated;
   bool fused_gate_up = false;  // gate and up as one GEMM (Phi-3's gate_up_proj)
   Routing routing = Routing::none;
+  ExpertForm experts = ExpertForm::swiglu;
   MoeLayers moe_layers = MoeLayers::none;
   Sliding sliding = Sliding::none;
   bool scaled_embeddings = false;  // the embeddings multiplied by sqrt(hidden) (Gemma)

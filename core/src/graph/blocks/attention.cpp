@@ -139,10 +139,28 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   // FP32 probabilities in a pure half forward: the softmax kernel listed in FP32 (it reads the
   // half scores: 2 of the 4 bytes it is listed with), then the cast back
   const bool fp32_probabilities = a.fp32_probabilities && g.fp32_islands();
+  // sinks: the heads' logits expanded (a view) and concatenated as a last column (a copy of the
+  // scores), the row's max (amax) subtracted, the softmax over one column more, then the sinks'
+  // column dropped (a view). Backward: the slice's gradient padded into zeros, the subtraction's
+  // summed for the max and scattered to its positions, the sinks' gradient summed over the batch
+  // and the queries.
+  const std::int64_t width = a.sinks ? S + 1 : S;
+  if (a.sinks) {
+    const double wide = double(BHS) * double(width), rows = double(BHS);
+    g.mem("sinks cat", Phase::forward, scores + wide, width, "cat");
+    g.mem("logits max", Phase::forward, wide + rows, width, "amax");
+    g.vec_fw("logits - max", Op::add, BHS, width, OpKind::elementwise, "sub");
+    if (g.training()) {
+      g.mem("sinks slice", Phase::backward, wide + scores, width, "slice backward (zeros, copy)");
+      g.mem("logits max", Phase::backward, wide + rows, width, "sum");
+      g.mem("logits max", Phase::backward, wide + 2 * rows, width, "amax backward");
+      g.mem("sinks", Phase::backward, wide, width, "sum (the sinks' gradient)");
+    }
+  }
   {
     std::optional<GraphBuilder::Fp32Kernels> fp32;
     if (fp32_probabilities) fp32.emplace(g);
-    g.vec("softmax", Op::softmax, BHS, S, OpKind::softmax);
+    g.vec("softmax", Op::softmax, BHS, width, OpKind::softmax);
   }
   if (fp32_probabilities) g.cast("probs cast", Phase::forward, scores, S, "to half");
   g.dropout("attention dropout", a.dropout, BHS, S);

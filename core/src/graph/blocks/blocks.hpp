@@ -73,6 +73,9 @@ struct AttentionSpec {
   // softmax(scores, dtype=float32).to(query.dtype) (the Llama family's eager attention): in a
   // pure half forward the probabilities are FP32, then cast back (GraphBuilder::fp32_islands)
   bool fp32_probabilities = false;
+  // gpt-oss: each head's learned logit (a sink) joins every row's softmax as a last column,
+  // the row's max subtracted first; P V reads the probabilities without that column
+  bool sinks = false;
 };
 
 // From the q/k/v projections to the residual add (the norm before it is the
@@ -109,6 +112,7 @@ struct MoeSpec {
       0;                       // > 0: a shared gated expert scaled by sigmoid(gate(x)) (Qwen2-MoE)
   int transformers_major = 4;  // ModelConfig::transformers_major: the eager expert loop's release
   ExpertsImplementation implementation = ExpertsImplementation::eager;  // ModelConfig's
+  ExpertForm form = ExpertForm::swiglu;  // the architecture's (model/architectures.hpp)
 };
 // Tokens each active expert computes under balanced routing: rows x top_k assignments spread
 // evenly over min(experts, rows x top_k) experts (rounded up).

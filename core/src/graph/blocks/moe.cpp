@@ -16,6 +16,16 @@
 // are sorted by expert (argsort), their rows gathered, each projection one torch._grouped_mm
 // over the active experts (GraphBuilder::grouped_linear: one kernel or PyTorch's fallback, by
 // the GPU), the routing weights applied, the rows put back in token order and summed over k.
+// gpt-oss's experts (ExpertForm::gpt_oss, modeling_gpt_oss.py): the router a linear with a bias,
+// top-k of its logits, a softmax over the k (transformers 4 scattering them into zeros of
+// tokens x experts); each expert's projections a matmul then a bias add, around a SwiGLU clamped
+// at 7 over interleaved gate and up columns (two clamps of strided views, the scale, sigmoid,
+// product, up + 1, product); the stacked weights and biases picked per expert, transformers 4
+// by a one-element index tensor (an index kernel copying the slice), 5 by a 0-d one (.item(),
+// then a view); in training each pick's backward writes the whole stacked parameter's gradient
+// in zeros, puts the slice in and adds it to the other picks'. In inference transformers 4
+// computes every expert on every token (the input repeated per expert, two torch.bmm over the
+// stacked weights, then the routing weights of tokens x experts and a sum over the experts).
 #include <algorithm>
 #include <cmath>
 
@@ -49,9 +59,78 @@ OpRef expert_combine(GraphBuilder& g, std::int64_t rows, std::int64_t hidden,
 
 namespace moe_detail {  // a named namespace: the unity build joins the block files
 
+// Parameters of one expert: its gated MLP's three matrices, gpt-oss's two biases.
+double expert_params(const MoeSpec& s) {
+  const double H = double(s.hidden), F = double(s.expert_inner);
+  return 3 * H * F + (s.form == ExpertForm::gpt_oss ? 2 * F + H : 0);
+}
+
+// gpt-oss's clamped SwiGLU over `rows` rows of the interleaved gate and up columns (2F wide):
+// each clamp reads a strided view, so the whole interleaved row's sectors; its backward a where
+// and the slice's gradient into zeros of the interleaved row.
+void gpt_oss_gate(GraphBuilder& g, std::int64_t rows, std::int64_t F) {
+  const double rf = double(rows) * double(F);
+  for (const char* clamp : {"gate clamp", "up clamp"}) {
+    g.mem(clamp, Phase::forward, 3 * rf, F, "clamp (strided)");
+    if (g.training()) g.mem(clamp, Phase::backward, 6 * rf, F, "clamp backward (strided)");
+  }
+  g.vec("gate * alpha", Op::mulu, rows, F, OpKind::elementwise);
+  g.vec("sigmoid", Op::gelu, rows, F, OpKind::elementwise, 1, "sigmoid");
+  g.vec("glu", Op::mul, rows, F, OpKind::elementwise, 2);
+  g.vec("up + 1", Op::addu, rows, F, OpKind::elementwise);
+  g.vec("(up + 1) * glu", Op::mul, rows, F, OpKind::elementwise, 2);
+}
+
+// One expert's slice of a stacked parameter of `whole` elements (header comment).
+void stacked_pick(GraphBuilder& g, std::string_view name, const MoeSpec& s, double whole,
+                  double slice) {
+  if (s.transformers_major < 5)
+    g.mem(name, Phase::forward, 2 * slice + g.mem_elements(kIndexBytes), 1, "index");
+  else
+    g.host_sync(std::string(name) + " (item)");
+  if (!g.training() || g.frozen_base()) return;
+  g.mem(name, Phase::backward, whole, 1, "zeros (the stacked gradient)");
+  g.mem(name, Phase::backward, 2 * slice, 1, "index_put");
+  g.mem(name, Phase::backward, 3 * whole, 1, "add (the picks' gradients)");
+}
+
+// One gpt-oss expert on its `rows` tokens: matmul, bias add, the gate, matmul, bias add.
+void gpt_oss_expert(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  const std::int64_t H = s.hidden, F = s.expert_inner;
+  const double E = double(s.experts), hf2 = double(H) * double(2 * F), fh = double(F) * double(H);
+  stacked_pick(g, "gate_up_proj[expert_idx]", s, E * hf2, hf2);
+  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
+  stacked_pick(g, "gate_up_proj_bias[expert_idx]", s, E * double(2 * F), double(2 * F));
+  g.vec("gate_up bias", Op::add, rows, 2 * F, OpKind::elementwise, 2).holds(double(2 * F));
+  gpt_oss_gate(g, rows, F);
+  stacked_pick(g, "down_proj[expert_idx]", s, E * fh, fh);
+  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
+  stacked_pick(g, "down_proj_bias[expert_idx]", s, E * double(H), double(H));
+  g.vec("down bias", Op::add, rows, H, OpKind::elementwise, 2).holds(double(H));
+}
+
+// transformers 4's gpt-oss inference: every expert on every token (header comment).
+void gpt_oss_all_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
+  const std::int64_t H = s.hidden, F = s.expert_inner, E = s.experts;
+  const std::int64_t ER = GraphBuilder::mul(E, R);
+  const double rh = double(R) * double(H), erh = double(ER) * double(H);
+  g.mem("repeat (every expert)", Phase::forward, rh + erh, H, "repeat");
+  g.stacked_linear("experts gate_up_proj (bmm)", E, R, H, 2 * F, {.tp = TpSplit::column});
+  g.vec("gate_up bias", Op::add, ER, 2 * F, OpKind::elementwise, 2).holds(double(E) * 2 * F);
+  gpt_oss_gate(g, ER, F);
+  g.stacked_linear("experts down_proj (bmm)", E, R, F, H, {.tp = TpSplit::row});
+  g.vec("down bias", Op::add, ER, H, OpKind::elementwise, 2).holds(double(E) * double(H));
+  g.vec("routing weight scale", Op::mul, ER, H, OpKind::elementwise, 2);
+  g.mem("sum over experts", Phase::forward, erh + rh, H, "sum");
+}
+
 // One expert's SwiGLU on its `rows` tokens; transformers 5 runs gate_up_proj as one GEMM, each
 // stacked weight selected by a 0-d index tensor (.item(), a host sync) just before its GEMM.
 void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  if (s.form == ExpertForm::gpt_oss) {
+    gpt_oss_expert(g, s, rows);
+    return;
+  }
   if (s.transformers_major < 5) {
     mlp(g,
         {.hidden = s.hidden,
@@ -127,10 +206,21 @@ void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   g.mem("expert offsets", Phase::forward, P * i64 + P * i32, 1, "copy");
   g.mem("expert offsets", Phase::forward, P * i32 + dE * i32, 1, "histc");
   g.mem("expert offsets", Phase::forward, 2 * dE * i32, E, "cumsum");
+  const bool gpt_oss = s.form == ExpertForm::gpt_oss;
   g.grouped_linear("experts gate_up_proj", n, per, H, 2 * F, {.tp = TpSplit::column});
-  activation(g, "expert act", s.act, pairs, F);
-  g.vec("gate * up", Op::mul, pairs, F, OpKind::elementwise, 2);
+  if (gpt_oss) {  // each pair's bias gathered by its expert id, then added
+    row_gather(g, "gate_up_proj_bias[expert_ids]", P, dE, 2 * F);
+    g.vec("gate_up bias", Op::add, pairs, 2 * F, OpKind::elementwise, 2).holds(dE * 2 * F);
+    gpt_oss_gate(g, pairs, F);
+  } else {
+    activation(g, "expert act", s.act, pairs, F);
+    g.vec("gate * up", Op::mul, pairs, F, OpKind::elementwise, 2);
+  }
   g.grouped_linear("experts down_proj", n, per, F, H, {.tp = TpSplit::row});
+  if (gpt_oss) {
+    row_gather(g, "down_proj_bias[expert_ids]", P, dE, H);
+    g.vec("down bias", Op::add, pairs, H, OpKind::elementwise, 2).holds(dE * double(H));
+  }
   g.vec("routing weight scale", Op::mul, pairs, H, OpKind::elementwise, 2);
   row_gather(g, "pairs in token order", P, P, H);
   // view(T, k, H).sum(dim=1); its backward materialises the expanded gradient
@@ -154,7 +244,9 @@ void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   g.mem("experts hit", Phase::forward, dE * (i64 + b1), E, "gt");
   nonzero(g, "experts hit", dE * b1, E, dE, 1);
   for (std::int64_t e = 0; e < n; ++e) {
-    if (s.transformers_major < 5) {
+    if (s.form == ExpertForm::gpt_oss && s.transformers_major < 5) {
+      g.host_sync("expert_mask[expert_idx[0]] (item)");
+    } else if (s.transformers_major < 5) {
       g.host_sync("self.experts[expert_idx] (item)");
       g.mem("expert mask", Phase::forward, 2 * Rk * i64 + i64, R, "index");
     } else {
@@ -171,7 +263,9 @@ void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
       g.mem("expert gather", Phase::backward, RH, H, "zeros");
     }
     expert_mlp(g, s, rows_e);
-    expert_combine(g, rows_e, H, Rk);
+    // the routing weights: transformers 4's gpt-oss scores are tokens x experts
+    const bool dense_scores = s.form == ExpertForm::gpt_oss && s.transformers_major < 5;
+    expert_combine(g, rows_e, H, dense_scores ? double(R) * dE : Rk);
   }
 }
 
@@ -183,17 +277,36 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   // router: logits, softmax in FP32, top-k (values and indices), optional renormalisation
   // experts that receive no tokens launch nothing; their weights are resident all the same and
   // are listed on the router's op (so the parameter count never depends on the workload)
-  const std::int64_t n = active_experts(s, R);
-  const double idle = double(E - n) * 3.0 * double(H) * double(s.expert_inner);
-  g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
-  g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
-  g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
-  if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
-  if (s.norm_topk) {
-    g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
-    g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
+  const bool gpt_oss = s.form == ExpertForm::gpt_oss;
+  // transformers 4's gpt-oss inference runs every expert (header comment)
+  const bool every_expert = gpt_oss && s.transformers_major < 5 && !g.training();
+  const std::int64_t n = every_expert ? E : active_experts(s, R);
+  const double idle = double(E - n) * moe_detail::expert_params(s);
+  if (gpt_oss) {  // top-k of the biased logits, softmax over the k
+    g.linear("router", R, H, E, {.bias = true}).holds(double(H) * double(E) + double(E) + idle);
+    g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
+    if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+    g.vec("router softmax", Op::softmax, R, k, OpKind::softmax);
+    if (s.transformers_major < 5) {  // zeros_like(logits).scatter_(1, indices, values)
+      const double i64 = g.mem_elements(kIndexBytes);
+      g.mem("router scores", Phase::forward, RE, E, "zeros");
+      g.mem("router scores", Phase::forward, 2 * Rk + Rk * i64, E, "scatter");
+      if (g.training())
+        g.mem("router scores", Phase::backward, 2 * Rk + Rk * i64, E, "gather (scatter backward)");
+    }
+  } else {
+    g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
+    g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
+    g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
+    if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+    if (s.norm_topk) {
+      g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
+      g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
+    }
   }
-  if (s.implementation == ExpertsImplementation::grouped_mm)
+  if (every_expert)
+    moe_detail::gpt_oss_all_experts(g, s, R);
+  else if (s.implementation == ExpertsImplementation::grouped_mm)
     moe_detail::grouped_experts(g, s, R);
   else
     moe_detail::expert_loop(g, s, R);

@@ -71,7 +71,8 @@ TEST_SUITE("gpt_oss") {
     const double attention = [&] {
       double a = 0;
       for (const auto& o : test::section_named(all, "decoder layer (global)").ops)
-        if (o.phase == Phase::forward && o.kind == OpKind::gemm && o.name.find("expert") == std::string::npos)
+        if (o.phase == Phase::forward && o.kind == OpKind::gemm &&
+            o.name.find("expert") == std::string::npos)
           a += kernel_flops(o.kernel);
       return a;
     }();
@@ -95,8 +96,8 @@ TEST_SUITE("gpt_oss") {
                    Phase::forward) != nullptr);
     const OpGraph decode = build_op_graph(m, make_workload(Mode::decode, 1, 1000));
     auto keys = [&](const std::string& section) {
-      const GraphOp* qk = first_op(test::section_named(decode, section), "matmul (q k^T)",
-                                   Phase::forward);
+      const GraphOp* qk =
+          first_op(test::section_named(decode, section), "matmul (q k^T)", Phase::forward);
       REQUIRE(qk != nullptr);
       return qk->kernel.dims[3];
     };
@@ -120,9 +121,9 @@ TEST_SUITE("gpt_oss") {
       // the whole stacked parameter (32 x 2880 x 5760) in zeros
       CHECK(zeros->mem_elements == doctest::Approx(32.0 * 2880 * 5760));
       // transformers 4 copies the slice by an index kernel, 5 reads a 0-d index on the host
-      const GraphOp* pick = first_op(layer, major < 5 ? "gate_up_proj[expert_idx]"
-                                                      : "gate_up_proj[expert_idx] (item)",
-                                     Phase::forward);
+      const GraphOp* pick = first_op(
+          layer, major < 5 ? "gate_up_proj[expert_idx]" : "gate_up_proj[expert_idx] (item)",
+          Phase::forward);
       REQUIRE(pick != nullptr);
       CHECK(pick->host_sync == (major >= 5));
     }

@@ -76,6 +76,28 @@ TEST_SUITE("moe_sync") {
     }
   }
 
+  TEST_CASE("transformers 5's selects of stacked weights: whole-parameter gradients") {
+    // training: select's backward writes the stacked parameter's gradient in zeros (8 experts x
+    // 2 x 14336 x 4096 for gate_up_proj), puts the expert's slice in and adds it to the others';
+    // transformers 4's experts are modules of their own, their gradients their own
+    const Workload w = make_workload(Mode::training, 1, 64);
+    const OpGraph g5 = build_op_graph(mixtral(5), w), g4 = build_op_graph(mixtral(4), w);
+    const GraphSection& s = experts_section(g5);
+    int zeros = 0;
+    for (const auto& o : s.ops)
+      if (o.name == "gate_up_proj[expert_idx]" && o.phase == Phase::backward &&
+          o.stands_for == "zeros (the stacked gradient)") {
+        ++zeros;
+        CHECK(o.mem_elements == doctest::Approx(8.0 * 2 * 14336 * 4096));
+      }
+    CHECK(zeros == 8);  // 64 tokens x 2 reach all 8 experts
+    CHECK(named(experts_section(g4), "gate_up_proj[expert_idx]") == 0);
+    // inference: the selects' host reads only
+    const OpGraph inference = build_op_graph(mixtral(5), make_workload(Mode::inference, 1, 64));
+    for (const auto& o : experts_section(inference).ops)
+      if (o.name == "gate_up_proj[expert_idx]") CHECK(o.phase == Phase::forward);
+  }
+
   TEST_CASE("the host syncs slow the eager replay") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     for (const Mode mode : {Mode::inference, Mode::decode}) {

@@ -10,7 +10,10 @@
 //    expert_mask[expert_idx] is an index kernel;
 //  * transformers 5 (MixtralExperts, Qwen2MoeExperts: gate_up_proj and down_proj as stacked
 //    weights): `if expert_idx == num_experts` reads a bool, and each 0-d index tensor
-//    (expert_mask[..], gate_up_proj[..], down_proj[..]) is read by .item() before its select.
+//    (expert_mask[..], gate_up_proj[..], down_proj[..]) is read by .item() before its select;
+//    in training each select's backward writes the whole stacked parameter's gradient in zeros,
+//    puts the expert's slice in and adds it to the other experts' (autograd's select_backward
+//    and gradient accumulation: stacked_pick).
 // That loop is transformers 5's experts_implementation="eager"; its default, "grouped_mm"
 // (integrations/moe.py, grouped_mm_experts_forward), has no loop: the T x k token-expert pairs
 // are sorted by expert (argsort), their rows gathered, each projection one torch._grouped_mm
@@ -125,7 +128,8 @@ void gpt_oss_all_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
 }
 
 // One expert's SwiGLU on its `rows` tokens; transformers 5 runs gate_up_proj as one GEMM, each
-// stacked weight selected by a 0-d index tensor (.item(), a host sync) just before its GEMM.
+// stacked weight selected by a 0-d index tensor (.item(), a host sync) just before its GEMM, whose
+// backward (select's) writes the whole stacked parameter's gradient (stacked_pick).
 void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   if (s.form == ExpertForm::gpt_oss) {
     gpt_oss_expert(g, s, rows);
@@ -143,11 +147,12 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
     return;
   }
   const std::int64_t H = s.hidden, F = s.expert_inner;
-  g.host_sync("gate_up_proj[expert_idx] (item)");
+  const double E = double(s.experts), hf2 = double(H) * double(2 * F), fh = double(F) * double(H);
+  stacked_pick(g, "gate_up_proj[expert_idx]", s, E * hf2, hf2);
   g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
   activation(g, "expert act", s.act, rows, F);
   g.vec("gate * up", Op::mul, rows, F, OpKind::elementwise, 2);
-  g.host_sync("down_proj[expert_idx] (item)");
+  stacked_pick(g, "down_proj[expert_idx]", s, E * fh, fh);
   g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
 }
 

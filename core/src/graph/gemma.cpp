@@ -5,15 +5,13 @@
 // (cap * tanh(x / cap)), the logits soft-capped likewise, and sliding-window attention on the
 // even layers: a decode step there attends to at most sliding_window cached keys (the hybrid
 // cache keeps only the window); prefill and training compute the full scores under a mask.
-#include <algorithm>
-
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
 
 void build_gemma(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
-                     hd = m.head_dim, V = m.vocab_size;
+  const std::int64_t B = g.batch(), S = g.query_len(), H = m.hidden_size, hd = m.head_dim,
+                     V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
   const ArchitectureTraits& t = traits(m);
   const bool windows = t.sliding != Sliding::none;
@@ -31,8 +29,7 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
   // Gemma 2's sliding layers are the even ones: ceil(L / 2) of them
-  std::int64_t sliding = 0;
-  for (std::int64_t i = 0; i < m.num_layers; ++i) sliding += is_sliding_layer(m, i) ? 1 : 0;
+  const std::int64_t sliding = count_layers(m, is_sliding_layer);
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;
@@ -41,8 +38,7 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
                        : "decoder layer (global)",
               count);
     // a decode step on a sliding layer reads at most the window (HybridCache)
-    const std::int64_t keys =
-        window && g.workload().mode == Mode::decode ? std::min(K, m.sliding_window) : K;
+    const std::int64_t keys = attended_keys(m, g, window);
     norm(g, t.norm, "input_layernorm", R, H);
     // sandwich norms: the output's residual add comes after the post-attention norm: attention()
     // adds it, the norm is listed after (same kernels, order within the layer only)

@@ -7,44 +7,32 @@
 // by its FP32 weight before the cast back, Llama after: the same kernels) and rotary (gpt-oss
 // rotates the two halves with six half-width products and a cat, Llama with rotate_half: about
 // the same bytes). The sinks' 64 logits a layer are not counted as parameters.
-#include <algorithm>
-
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
 
 void build_gpt_oss(const ModelConfig& m, GraphBuilder& g) {
-  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
-                     hd = m.head_dim, V = m.vocab_size;
+  const std::int64_t B = g.batch(), S = g.query_len(), H = m.hidden_size, hd = m.head_dim,
+                     V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
   const ArchitectureTraits& t = traits(m);
 
   AttentionSpec attn = rotary_attention(m);
   attn.sinks = t.attention_sinks;
   attn.fp32_probabilities = false;  // softmax in the scores' own type
-  const MoeSpec experts{.hidden = H,
-                        .experts = m.num_experts,
-                        .top_k = m.experts_per_token,
-                        .expert_inner = m.expert_intermediate_size,
-                        .act = m.activation,
-                        .transformers_major = m.transformers_major,
-                        .implementation = m.experts_implementation,
-                        .form = t.experts};
+  const MoeSpec experts = moe_spec(m);
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
-  std::int64_t sliding = 0;
-  for (std::int64_t i = 0; i < m.num_layers; ++i) sliding += is_sliding_layer(m, i) ? 1 : 0;
+  const std::int64_t sliding = count_layers(m, is_sliding_layer);
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;
     g.section(window ? "decoder layer (sliding)" : "decoder layer (global)", count);
-    const std::int64_t keys =
-        window && g.workload().mode == Mode::decode ? std::min(K, m.sliding_window) : K;
     norm(g, t.norm, "input_layernorm", R, H);
-    attention(g, attn, B, S, keys);
+    attention(g, attn, B, S, attended_keys(m, g, window));
     norm(g, t.norm, "post_attention_layernorm", R, H);
     moe(g, experts, R);
     residual(g, 0, R, H);

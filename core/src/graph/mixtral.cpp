@@ -15,23 +15,14 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   const Norm kind = traits(m).norm;
 
   const AttentionSpec attn = rotary_attention(m);
-  const MoeSpec experts{.hidden = H,
-                        .experts = m.num_experts,
-                        .top_k = m.experts_per_token,
-                        .expert_inner = m.expert_intermediate_size,
-                        .norm_topk = m.norm_topk_prob,
-                        .act = m.activation,
-                        .shared_inner = m.shared_expert_intermediate_size,
-                        .transformers_major = m.transformers_major,
-                        .implementation = m.experts_implementation};
+  const MoeSpec experts = moe_spec(m);
   const MlpSpec dense = gated_mlp(m, m.intermediate_size);
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
-  std::int64_t sparse = 0;
-  for (std::int64_t i = 0; i < m.num_layers; ++i) sparse += is_moe_layer(m, i) ? 1 : 0;
+  const std::int64_t sparse = count_layers(m, is_moe_layer);
   for (const bool with_experts : {true, false}) {
     const std::int64_t count = with_experts ? sparse : m.num_layers - sparse;
     if (count == 0) continue;

@@ -162,6 +162,13 @@ AttentionSpec rotary_attention(const ModelConfig& m);
 // A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features; one
 // gate_up_proj GEMM when the row's fused_gate_up says so.
 MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner);
+// The config's top-k mixture of experts in its row's form (Mixtral, the Qwen MoEs, gpt-oss).
+MoeSpec moe_spec(const ModelConfig& m);
+// How many of the model's layers `pick` says (is_moe_layer, is_sliding_layer).
+std::int64_t count_layers(const ModelConfig& m, bool (*pick)(const ModelConfig&, std::int64_t));
+// The keys a layer's queries attend to: the context, but a decode step on a sliding-window layer
+// at most the window (the cache keeps only the window: Gemma 2, gpt-oss).
+std::int64_t attended_keys(const ModelConfig& m, const GraphBuilder& g, bool sliding);
 // fc -> act -> fc at the config's width, activation and MLP bias (GPT-J, Falcon), with the
 // module names of the two projections (names[1] unused).
 MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& names);

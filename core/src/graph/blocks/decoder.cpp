@@ -1,5 +1,8 @@
 // The Llama-family decoder stack shared by Llama/Mistral/Qwen2 (llama.cpp) and Phi-3 (phi3.cpp),
-// and the attention and MLP specs Gemma, Mixtral, GPT-J and Falcon start from too.
+// and the attention, MLP and experts specs Gemma, Mixtral, gpt-oss, GPT-J and Falcon start from
+// too.
+#include <algorithm>
+
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -39,6 +42,30 @@ MlpSpec gated_mlp(const ModelConfig& m, std::int64_t inner) {
     s.fused_gate_up = true;
   }
   return s;
+}
+
+MoeSpec moe_spec(const ModelConfig& m) {
+  return {.hidden = m.hidden_size,
+          .experts = m.num_experts,
+          .top_k = m.experts_per_token,
+          .expert_inner = m.expert_intermediate_size,
+          .norm_topk = m.norm_topk_prob,
+          .act = m.activation,
+          .shared_inner = m.shared_expert_intermediate_size,
+          .transformers_major = m.transformers_major,
+          .implementation = m.experts_implementation,
+          .form = traits(m).experts};
+}
+
+std::int64_t count_layers(const ModelConfig& m, bool (*pick)(const ModelConfig&, std::int64_t)) {
+  std::int64_t n = 0;
+  for (std::int64_t i = 0; i < m.num_layers; ++i) n += pick(m, i) ? 1 : 0;
+  return n;
+}
+
+std::int64_t attended_keys(const ModelConfig& m, const GraphBuilder& g, bool sliding) {
+  const std::int64_t K = g.context_len();
+  return sliding && g.workload().mode == Mode::decode ? std::min(K, m.sliding_window) : K;
 }
 
 MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& names) {

@@ -86,13 +86,20 @@ TEST_SUITE("serving_fixed_costs") {
           doctest::Approx(alone.prefill_ms + detail::request_host_ms(2048)).epsilon(1e-9));
   }
 
-  TEST_CASE("a Blackwell serving forecast says how the published Blackwell runs came out") {
+  TEST_CASE("a serving forecast says how the published runs of its GPU's architecture came out") {
     const detail::ServingFixedCosts& c = detail::serving_fixed_costs();
-    REQUIRE(c.checks_by_architecture.size() == 1);
-    const std::string& note = c.checks_by_architecture.front().second;
-    CHECK(note.find("about 1.3x at the median") != std::string::npos);
+    auto note_of = [&](const std::string& arch) {
+      for (const auto& [a, note] : c.checks_by_architecture)
+        if (a == arch) return note;
+      FAIL("no note for " << arch);
+      return std::string();
+    };
+    REQUIRE(c.checks_by_architecture.size() == 2);
+    const std::string blackwell = note_of("Blackwell"), hopper = note_of("Hopper");
+    CHECK(blackwell.find("about 1.3x at the median") != std::string::npos);
+    CHECK(hopper.find("the H200's throughput lead over the H100") != std::string::npos);
     const ModelConfig& model = find_model("llama3-8b");
-    auto says = [&](const std::vector<std::string>& caveats) {
+    auto says = [&](const std::vector<std::string>& caveats, const std::string& note) {
       int n = 0;
       for (const auto& line : caveats) n += line == note;
       return n;
@@ -106,19 +113,23 @@ TEST_SUITE("serving_fixed_costs") {
     r.arrivals = Arrivals::poisson;
     r.qps = 1;
     r.requests = 4;
-    for (const char* id : {"b200", "gb200", "rtx-5090"}) {
+    for (const auto& [id, note] : {std::pair{"b200", blackwell}, std::pair{"gb200", blackwell},
+                                   std::pair{"rtx-5090", blackwell}, std::pair{"h100-sxm", hopper},
+                                   std::pair{"h200", hopper}}) {
       CAPTURE(id);
-      CHECK(says(forecast_serving(find_gpu(id), model, s).caveats) == 1);  // BF16
-      CHECK(says(simulate_serving(find_gpu(id), model, r).caveats) == 1);
+      CHECK(says(forecast_serving(find_gpu(id), model, s).caveats, note) == 1);  // BF16
+      CHECK(says(simulate_serving(find_gpu(id), model, r).caveats, note) == 1);
     }
-    for (const char* id : {"h200", "a100-80gb-sxm", "mi300x"}) {
+    for (const char* id : {"a100-80gb-sxm", "mi300x"}) {
       CAPTURE(id);
-      CHECK(says(forecast_serving(find_gpu(id), model, s).caveats) == 0);
+      const auto caveats = forecast_serving(find_gpu(id), model, s).caveats;
+      CHECK(says(caveats, blackwell) + says(caveats, hopper) == 0);
     }
     // NVFP4: its transfer note says it; the architecture's note is not repeated
     s.dtype = DataType::fp4;
-    CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats) == 0);
+    CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats, blackwell) == 0);
     s.dtype = DataType::fp8;  // another quantized precision keeps it
-    CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats) == 1);
+    CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats, blackwell) == 1);
+    CHECK(says(forecast_serving(find_gpu("h100-sxm"), model, s).caveats, hopper) == 1);
   }
 }

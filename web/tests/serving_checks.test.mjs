@@ -133,6 +133,43 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   assert.ok(Math.abs(median - 1.3) < 0.05, `dense median ${median}`);
 });
 
+test('the Hopper serving note agrees with the H100 and H200 runs it names', () => {
+  const engine = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'));
+  const note = engine.checks_by_architecture.Hopper;
+  const m = note.match(
+    /lead over the H100 comes out larger than measured, about ([\d.]+)x against ([\d.]+)x at the median \(Llama 3\.1 8B's compute-bound runs, 128 or 2048 prompt tokens and 128 output: equal within (\d+) % measured, the H200 about (\d+) % ahead forecast\)/,
+  );
+  assert.ok(m, note);
+  // the table's rows by id; each trt1-h200-* run with its trt1-h100-* twin (same model and lengths)
+  const rows = new Map(
+    CHECKS_MD.split('\n')
+      .map((line) => line.split('|').map((c) => c.trim()))
+      .filter((c) => c.length > 10 && c[1].startsWith('trt1-h'))
+      .map((c) => [c[1], c]),
+  );
+  const value = (c, k) => Number(c[k].replace(/,/g, ''));
+  const pairs = [...rows.keys()]
+    .filter((id) => id.startsWith('trt1-h200-') && rows.has(id.replace('h200', 'h100')))
+    .map((id) => [rows.get(id.replace('h200', 'h100')), rows.get(id)]);
+  assert.ok(pairs.length >= 10, `${pairs.length} H100/H200 pairs`);
+  // published and forecast H200/H100 ratios (columns: published, tilecast)
+  const med = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+  };
+  const published = pairs.map(([a, b]) => value(b, 12) / value(a, 12));
+  const forecast = pairs.map(([a, b]) => value(b, 13) / value(a, 13));
+  assert.ok(Math.abs(med(forecast) - Number(m[1])) < 0.05, `forecast median ${med(forecast)}`);
+  assert.ok(Math.abs(med(published) - Number(m[2])) < 0.05, `published median ${med(published)}`);
+  // Llama 3.1 8B's compute-bound pairs: 128/128 and 2048/128
+  const bound = pairs.filter(([a]) => /^trt1-h100-l31-8b-.*-(128|2048)-128$/.test(a[1]));
+  assert.equal(bound.length, 2);
+  for (const [a, b] of bound) {
+    assert.ok(Math.abs(value(b, 12) / value(a, 12) - 1) < Number(m[3]) / 100, `${b[1]} published`);
+    assert.ok(Math.abs(value(b, 13) / value(a, 13) - 1 - Number(m[4]) / 100) < 0.03, `${b[1]} forecast`);
+  }
+});
+
 test("the loaded forecasts' checks note agrees with the loaded rows", () => {
   const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_loaded;
   const m = note.match(

@@ -84,9 +84,10 @@ void gpt_oss_gate(GraphBuilder& g, std::int64_t rows, std::int64_t F) {
   g.vec("(up + 1) * glu", Op::mul, rows, F, OpKind::elementwise, 2);
 }
 
-// One expert's slice of a stacked parameter of `whole` elements (header comment).
-void stacked_pick(GraphBuilder& g, std::string_view name, const MoeSpec& s, double whole,
-                  double slice) {
+// One expert's slice, of `slice` elements, of a parameter stacked over the experts (header
+// comment).
+void stacked_pick(GraphBuilder& g, std::string_view name, const MoeSpec& s, double slice) {
+  const double whole = double(s.experts) * slice;
   if (s.transformers_major < 5)
     g.mem(name, Phase::forward, 2 * slice + g.mem_elements(kIndexBytes), 1, "index");
   else
@@ -100,15 +101,14 @@ void stacked_pick(GraphBuilder& g, std::string_view name, const MoeSpec& s, doub
 // One gpt-oss expert on its `rows` tokens: matmul, bias add, the gate, matmul, bias add.
 void gpt_oss_expert(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   const std::int64_t H = s.hidden, F = s.expert_inner;
-  const double E = double(s.experts), hf2 = double(H) * double(2 * F), fh = double(F) * double(H);
-  stacked_pick(g, "gate_up_proj[expert_idx]", s, E * hf2, hf2);
+  stacked_pick(g, "gate_up_proj[expert_idx]", s, double(H) * double(2 * F));
   g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
-  stacked_pick(g, "gate_up_proj_bias[expert_idx]", s, E * double(2 * F), double(2 * F));
+  stacked_pick(g, "gate_up_proj_bias[expert_idx]", s, double(2 * F));
   g.vec("gate_up bias", Op::add, rows, 2 * F, OpKind::elementwise, 2).holds(double(2 * F));
   gpt_oss_gate(g, rows, F);
-  stacked_pick(g, "down_proj[expert_idx]", s, E * fh, fh);
+  stacked_pick(g, "down_proj[expert_idx]", s, double(F) * double(H));
   g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
-  stacked_pick(g, "down_proj_bias[expert_idx]", s, E * double(H), double(H));
+  stacked_pick(g, "down_proj_bias[expert_idx]", s, double(H));
   g.vec("down bias", Op::add, rows, H, OpKind::elementwise, 2).holds(double(H));
 }
 
@@ -147,12 +147,11 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
     return;
   }
   const std::int64_t H = s.hidden, F = s.expert_inner;
-  const double E = double(s.experts), hf2 = double(H) * double(2 * F), fh = double(F) * double(H);
-  stacked_pick(g, "gate_up_proj[expert_idx]", s, E * hf2, hf2);
+  stacked_pick(g, "gate_up_proj[expert_idx]", s, double(H) * double(2 * F));
   g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
   activation(g, "expert act", s.act, rows, F);
   g.vec("gate * up", Op::mul, rows, F, OpKind::elementwise, 2);
-  stacked_pick(g, "down_proj[expert_idx]", s, E * fh, fh);
+  stacked_pick(g, "down_proj[expert_idx]", s, double(F) * double(H));
   g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
 }
 
@@ -287,10 +286,16 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   const bool every_expert = gpt_oss && s.transformers_major < 5 && !g.training();
   const std::int64_t n = every_expert ? E : active_experts(s, R);
   const double idle = double(E - n) * moe_detail::expert_params(s);
-  if (gpt_oss) {  // top-k of the biased logits, softmax over the k
+  // Mixtral and the Qwen MoEs: softmax over the experts, top-k, optional renormalisation;
+  // gpt-oss: a biased router, top-k of its logits, softmax over the k
+  if (gpt_oss)
     g.linear("router", R, H, E, {.bias = true}).holds(double(H) * double(E) + double(E) + idle);
-    g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
-    if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+  else
+    g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
+  if (!gpt_oss) g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
+  g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
+  if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+  if (gpt_oss) {
     g.vec("router softmax", Op::softmax, R, k, OpKind::softmax);
     if (s.transformers_major < 5) {  // zeros_like(logits).scatter_(1, indices, values)
       const double i64 = g.mem_elements(kIndexBytes);
@@ -299,15 +304,9 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
       if (g.training())
         g.mem("router scores", Phase::backward, 2 * Rk + Rk * i64, E, "gather (scatter backward)");
     }
-  } else {
-    g.linear("gate (router)", R, H, E, {}).holds(double(H) * double(E) + idle);
-    g.vec("router softmax", Op::softmax, R, E, OpKind::softmax);
-    g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
-    if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
-    if (s.norm_topk) {
-      g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
-      g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
-    }
+  } else if (s.norm_topk) {
+    g.mem("topk sum", Phase::forward, Rk + double(R), k, "sum");
+    g.vec("topk renormalise", Op::div, R, k, OpKind::elementwise, 2);
   }
   if (every_expert)
     moe_detail::gpt_oss_all_experts(g, s, R);

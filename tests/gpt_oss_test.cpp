@@ -143,7 +143,8 @@ TEST_SUITE("gpt_oss") {
     CHECK(f.memory.weights_gb > 0.5625 * 114.0);
     CHECK(f.prefill_ms > 0);
     CHECK(f.decode_ms_per_token > 0);
-    CHECK(detail::quantized_param_count(m) > 0.98 * (m.params() - 2.0 * 201088 * 2880));
+    CHECK(detail::quantized_param_count(m, detail::ServingTypes{}) >
+          0.98 * (m.params() - 2.0 * 201088 * 2880));
   }
 }
 

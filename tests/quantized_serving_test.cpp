@@ -10,6 +10,7 @@
 
 #include "serve/quantize.hpp"
 #include "support/helpers.hpp"
+#include "test_paths.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -72,7 +73,10 @@ TEST_SUITE("serving-quantized") {
     CHECK(fp4.decode_ms_per_token < fp8.decode_ms_per_token);
     // the layers' linears at 0.5625 bytes against 1: the quantized weights' share shrinks by
     // that ratio, the embedding and the head stay BF16
-    const double quantized_gb = detail::quantized_param_count(m) / 1e9;
+    const double quantized_gb =
+        detail::quantized_param_count(
+            m, detail::serving_types(b200, quantized_request(DataType::fp4))) /
+        1e9;
     CHECK(fp8.memory.weights_gb - fp4.memory.weights_gb ==
           doctest::Approx(quantized_gb * (1 - 0.5625)).epsilon(0.01));
     CHECK(fp4.max_batch >= fp8.max_batch);
@@ -100,8 +104,8 @@ TEST_SUITE("serving-quantized") {
       const double q = double(m.num_heads * m.head_dim), kv = double(m.num_kv_heads * m.head_dim);
       const double attention = double(m.num_layers) * (2 * h * q + 2 * h * kv);
       const double experts = m.params() - v * h * (m.tie_word_embeddings ? 1 : 2) - attention;
-      CHECK(detail::quantized_param_count(m) >= 0.99 * experts);
-      CHECK(detail::quantized_param_count(m) <= m.params());
+      CHECK(detail::quantized_param_count(m, detail::ServingTypes{}) >= 0.99 * experts);
+      CHECK(detail::quantized_param_count(m, detail::ServingTypes{}) <= m.params());
     }
   }
 
@@ -157,6 +161,106 @@ TEST_SUITE("serving-quantized") {
     CHECK(int8.memory.weights_gb < fp16.memory.weights_gb);
     CHECK(int4.max_batch > fp16.max_batch);
     CHECK(test::mentions(int4.caveats, "weight-only int4"));
+  }
+
+  TEST_CASE("mxfp4 (gpt-oss's checkpoint): the routed experts packed, the rest BF16") {
+    const ModelConfig& m = find_model("gpt-oss-120b");
+    CHECK(m.checkpoint_weights == "mxfp4");
+    const GpuSpec& h100 = find_gpu("h100-sxm");
+    ServingRequest r = quantized_request(DataType::bf16, 64);
+    r.weights = WeightFormat::mxfp4;
+    const detail::ServingTypes t = detail::serving_types(h100, r);
+    CHECK(t.weight_bytes == 0.5 + 1.0 / 32);  // E2M1 values and an E8M0 scale per 32
+    CHECK_FALSE(t.w4a8);
+    // the experts' weights only: all of int4's count but the attention's projections
+    const double experts = detail::quantized_param_count(m, t);
+    const double linears = detail::quantized_param_count(m, detail::ServingTypes{});
+    const double h = double(m.hidden_size), q = double(m.num_heads * m.head_dim),
+                 kv = double(m.num_kv_heads * m.head_dim);
+    const double attention = double(m.num_layers) * (2 * h * q + 2 * h * kv);
+    CHECK(linears - experts == doctest::Approx(attention).epsilon(0.01));
+    // one H100 holds it as shipped (about 61 GB of experts and 4 GB of the rest), not in BF16
+    const ServingForecast packed = forecast_serving(h100, m, r);
+    r.weights = WeightFormat::native;
+    const ServingForecast bf16 = forecast_serving(h100, m, r);
+    CHECK(packed.memory.weights_gb ==
+          doctest::Approx(experts * t.weight_bytes / 1e9 + (m.params() - experts) * 2 / 1e9)
+              .epsilon(0.01));
+    CHECK(packed.memory.fits);
+    CHECK_FALSE(bf16.memory.fits);
+    // decode reads the packed experts: faster; prefill runs the experts at the BF16 peak with
+    // the upcast inside the GEMM (no dequantize kernel)
+    CHECK(packed.decode_ms_per_token < bf16.decode_ms_per_token);
+    CHECK(packed.prefill_ms <= bf16.prefill_ms);
+    CHECK(test::mentions(packed.caveats, "mxfp4 experts"));
+    CHECK(test::mentions(packed.caveats, "W4A16"));
+  }
+
+  TEST_CASE("mxfp4 on Blackwell: the expert GEMMs at FP8 behind an MXFP8 activation quantize") {
+    const GpuSpec& b200 = find_gpu("b200");
+    const ModelConfig& m = find_model("gpt-oss-20b");
+    ServingRequest r = quantized_request(DataType::bf16, 256);
+    r.weights = WeightFormat::mxfp4;
+    const detail::ServingTypes t = detail::serving_types(b200, r);
+    CHECK(t.w4a8);
+    Workload w = make_workload(Mode::prefill, 256, 2048);
+    const OpGraph g = detail::serving_graph(b200, m, w, Engine::fused, t);
+    int quantize = 0, fp8_experts = 0, bf16_linears = 0;
+    for (const GraphSection& s : g.sections)
+      for (const GraphOp& o : s.ops) {
+        if (o.name.find("activation quantize") != std::string::npos) ++quantize;
+        if (o.routed_expert && o.kernel.dtype == DataType::fp8) ++fp8_experts;
+        if (!o.routed_expert && o.kernel.op == Op::linear && o.kernel.dtype == DataType::bf16)
+          ++bf16_linears;
+      }
+    CHECK(quantize == fp8_experts);  // one before each expert GEMM
+    CHECK(fp8_experts > 0);
+    CHECK(bf16_linears > 0);  // attention, router and head stay BF16
+    const ServingForecast f = forecast_serving(b200, m, r);
+    CHECK(test::mentions(f.caveats, "W4A8"));
+  }
+
+  TEST_CASE("mxfp4 needs routed experts; a config names only a quantization tilecast models") {
+    ServingRequest r = quantized_request(DataType::bf16);
+    r.weights = WeightFormat::mxfp4;
+    try {
+      (void)forecast_serving(find_gpu("h100-sxm"), find_model("llama3-8b"), r);
+      FAIL("mxfp4 on a dense model should be refused");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK(what.find("no routed experts") != std::string::npos);
+      CHECK(what.find("allowed for it: native, int8, int4") != std::string::npos);
+    }
+    nlohmann::json cfg =
+        nlohmann::json::parse(test::read_file(test::repo_dir() + "/model_zoo/gpt-oss-20b.json"));
+    cfg["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}};
+    CHECK_THROWS_WITH_AS(parse_model_config(cfg.dump(), "cfg.json"),
+                         doctest::Contains("quant_method 'awq') is not modelled; allowed: mxfp4"),
+                         Error);
+    cfg.erase("quantization_config");
+    CHECK(parse_model_config(cfg.dump(), "cfg.json").checkpoint_weights.empty());
+  }
+
+  TEST_CASE("the JSON API serves a checkpoint's own format unless told: gpt-oss's MXFP4") {
+    nlohmann::json req = {{"gpu", "h100-sxm"},
+                          {"model", "gpt-oss-120b"},
+                          {"prompt", 1024},
+                          {"output", 128},
+                          {"batch", 8}};
+    nlohmann::json j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK(j["weights"] == "mxfp4");
+    CHECK(j["memory"]["fits"] == true);
+    req["weights"] = "native";
+    j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK_FALSE(j.contains("weights"));
+    CHECK(j["memory"]["fits"] == false);
+    // fp8 and fp4 quantize every linear themselves: the checkpoint's format yields to them
+    req.erase("weights");
+    req["gpu"] = "b200";
+    req["precision"] = "fp4";
+    j = nlohmann::json::parse(api::forecast_serving(req.dump()));
+    CHECK(j["precision"] == "fp4");
+    CHECK_FALSE(j.contains("weights"));
   }
 
   TEST_CASE("the load simulator and the JSON API take the same fields") {

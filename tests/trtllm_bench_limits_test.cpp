@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "serve/quantize.hpp"
 #include "serve/simulator/batch_limits.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -80,6 +81,28 @@ TEST_SUITE("trtllm_bench_limits") {
     const double by_hand =
         requests_by_hand(180, 1, params_of(find_model("llama3-70b")), 0.5, 80, 8, 128, 1.0, 2176);
     CHECK(fp4.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
+  }
+
+  TEST_CASE("an MXFP4 checkpoint: its stored bytes counted as parameters at 2 bytes each") {
+    // gpt-oss's packed experts are U8 safetensors: trtllm-bench's parameter count (the
+    // safetensors metadata) holds a packed weight's bytes, at tuning.py's default 2 bytes
+    ServingRequest r;
+    r.weights = WeightFormat::mxfp4;
+    const GpuSpec& g = find_gpu("h200");
+    const ModelConfig& m = find_model("gpt-oss-120b");
+    const detail::ServingTypes t = detail::serving_types(g, r);
+    const double params = params_of(m), experts = detail::quantized_param_count(m, t);
+    const auto l = detail::trtllm_bench_limits(g, m, 1, t, params, 1000, 1000, 1000);
+    const double stored = params - experts * (1 - (0.5 + 1.0 / 32));
+    CHECK(
+        l.kv_requests ==
+        doctest::Approx(requests_by_hand(141, 1, stored, 2.0, 36, 8, 64, 2.0, 2000)).epsilon(1e-9));
+    CHECK(stored < 0.6 * params);
+    r.weights = WeightFormat::int4;  // weight-only AWQ/GPTQ: not trtllm-bench's to tune
+    CHECK_THROWS_WITH_AS(
+        detail::trtllm_bench_limits(g, find_model("llama3-8b"), 1, detail::serving_types(g, r),
+                                    params, 1000, 1000, 1000),
+        doctest::Contains("not weight-only int4"), Error);
   }
 
   TEST_CASE("every GPU holds a KV head: past 8 GPUs Llama 3 70B's cache per token grows") {

@@ -56,9 +56,9 @@ export type ServingPrecision = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'fp4';
  */
 export type Precision1 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 /**
- * present only for weight-only quantization (int8, int4)
+ * present only for packed weights (int8, int4, mxfp4): the request's, or the checkpoint's own (gpt-oss: mxfp4)
  */
-export type WeightFormat = 'native' | 'int8' | 'int4';
+export type WeightFormat = 'native' | 'int8' | 'int4' | 'mxfp4';
 /**
  * present only when not grouped
  */
@@ -68,9 +68,9 @@ export type DecodeAttention = 'grouped' | 'per-query-head';
  */
 export type Precision2 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 /**
- * present only for weight-only quantization (int8, int4)
+ * present only for packed weights (int8, int4, mxfp4): the request's, or the checkpoint's own (gpt-oss: mxfp4)
  */
-export type WeightFormat1 = 'native' | 'int8' | 'int4';
+export type WeightFormat1 = 'native' | 'int8' | 'int4' | 'mxfp4';
 /**
  * present only when not grouped
  */
@@ -80,9 +80,9 @@ export type DecodeAttention1 = 'grouped' | 'per-query-head';
  */
 export type Precision3 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
 /**
- * present only for weight-only quantization (int8, int4)
+ * present only for packed weights (int8, int4, mxfp4): the request's, or the checkpoint's own (gpt-oss: mxfp4)
  */
-export type WeightFormat2 = 'native' | 'int8' | 'int4';
+export type WeightFormat2 = 'native' | 'int8' | 'int4' | 'mxfp4';
 /**
  * present only when not grouped
  */

@@ -105,7 +105,7 @@ int run_serve(const Args& args) {
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
     if (r.kv_cache) req["kv_cache"] = std::string(dtype_name(*r.kv_cache));
-    if (r.weights != WeightFormat::native)
+    if (args.has("weights"))  // else the checkpoint's own (serving.hpp checkpoint_weight_format)
       req["weights"] = std::string(weight_format_name(r.weights));
     if (args.has("decode-attention"))
       req["decode_attention"] = std::string(decode_attention_name(r.decode_attention));

@@ -51,6 +51,9 @@ struct ModelConfig {
   std::vector<std::string> aliases;
   std::string source;      // tilecast_source
   std::string model_type;  // as written in the config
+  // How the checkpoint stores its weights: its quantization_config's quant_method ("mxfp4":
+  // gpt-oss's experts), empty when unquantized; serving's default weights (serving.hpp).
+  std::string checkpoint_weights;
   Architecture architecture = Architecture::gpt2;
   std::int64_t hidden_size = 0;
   std::int64_t num_layers = 0;          // decoder layers (encoder layers for bert/switch)

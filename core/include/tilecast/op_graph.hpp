@@ -68,6 +68,9 @@ struct GraphOp {
   // bytes an element (no gradient, no optimizer state). Both unset in full training.
   bool adapter = false;
   double frozen_bytes_per_param = 0;
+  // A routed expert's weight GEMM (forward): what a checkpoint quantizing only its experts
+  // covers (gpt-oss's MXFP4, serve/quantize.cpp); not a shared expert, router or attention.
+  bool routed_expert = false;
   // A device-to-host copy whose value Python reads before it goes on (nonzero's count,
   // .item(), .tolist()): the host waits for every kernel launched before it, then for the copy,
   // so the GPU runs dry until the host launches again. `kernel` is the copy's stand-in.

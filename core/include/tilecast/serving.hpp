@@ -23,11 +23,18 @@ namespace tilecast {
 inline constexpr std::int64_t kMaxServingTokens = std::int64_t{1} << 31;
 
 // How the layers' linear weights are stored: in the precision's type (native), or packed for
-// weight-only quantization (AWQ / GPTQ style: INT8, or INT4 in groups of 128 with FP16 scales),
-// read at their packed width and dequantized (serve/quantize.cpp).
-enum class WeightFormat { native, int8, int4 };
-std::string_view weight_format_name(WeightFormat w);      // "native" | "int8" | "int4"
+// weight-only quantization (AWQ / GPTQ style: INT8, or INT4 in groups of 128 with FP16 scales;
+// MXFP4, gpt-oss's checkpoint format, on the routed experts only), read at their packed width
+// and dequantized (serve/quantize.cpp, where each format's row says what it covers).
+enum class WeightFormat { native, int8, int4, mxfp4 };
+std::string_view weight_format_name(WeightFormat w);      // "native" | "int8" | "int4" | "mxfp4"
 WeightFormat parse_weight_format(std::string_view word);  // throws Error listing them
+// What a request that names no weight format serves: the checkpoint's own (a config's
+// quantization_config, ModelConfig::checkpoint_weights: gpt-oss's MXFP4 experts) at fp16 or
+// bf16 activations, else native (fp8 and fp4 quantize every linear themselves).
+WeightFormat checkpoint_weight_format(const ModelConfig& model, DataType precision);
+// The quantization_config.quant_method values a model config may name (model_config.cpp).
+std::vector<std::string_view> checkpoint_quant_methods();
 
 // How a decode step's attention kernel reads a grouped-query model's K/V cache: once per K/V head
 // (grouped: what GQA-aware decode kernels do, e.g. TensorRT-LLM's XQA since v0.8, FlashAttention's

@@ -12,7 +12,7 @@
 
 namespace tilecast::detail {
 
-CapacityRequest capacity_request_fields(const nlohmann::json& req) {
+CapacityRequest capacity_request_fields(const nlohmann::json& req, const ModelConfig& model) {
   constexpr const char* kOrigin = "capacity request";
   ServingRequest s;
   constexpr long long kMax = 1LL << 31;
@@ -27,7 +27,8 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req) {
   // quantized serving (serve/quantize.hpp), as in a serving request
   if (!string_field(req, "kv_cache", kOrigin, false).empty())
     s.kv_cache = word_field(req, "kv_cache", kOrigin, DataType::bf16, parse_dtype);
-  s.weights = word_field(req, "weights", kOrigin, s.weights, parse_weight_format);
+  s.weights = word_field(req, "weights", kOrigin, checkpoint_weight_format(model, s.dtype),
+                         parse_weight_format);
   s.decode_attention =
       word_field(req, "decode_attention", kOrigin, s.decode_attention, parse_decode_attention);
   s.predictor = word_field(req, "predictor", kOrigin, s.predictor, parse_predictor);
@@ -83,7 +84,7 @@ std::string plan_capacity_with_progress(std::string_view request_json,
   const nlohmann::json req = detail::parse_json(request_json, "capacity request");
   const std::vector<GpuSpec> gpus = detail::capacity_gpus(req);
   const ModelConfig model = detail::request_model(req);
-  const CapacityRequest r = detail::capacity_request_fields(req);
+  const CapacityRequest r = detail::capacity_request_fields(req, model);
   return capacity_plan_to_json(model, tilecast::plan_capacity(gpus, model, r, progress));
 }
 

@@ -43,8 +43,8 @@ std::string forecast_serving(std::string_view request_json) {
   r.dtype = detail::word_field(req, "precision", kServingOrigin, DataType::bf16, parse_dtype);
   if (detail::has_field(req, "kv_cache"))
     r.kv_cache = detail::word_field(req, "kv_cache", kServingOrigin, DataType::bf16, parse_dtype);
-  r.weights =
-      detail::word_field(req, "weights", kServingOrigin, WeightFormat::native, parse_weight_format);
+  r.weights = detail::word_field(req, "weights", kServingOrigin,
+                                 checkpoint_weight_format(model, r.dtype), parse_weight_format);
   r.decode_attention = detail::word_field(req, "decode_attention", kServingOrigin,
                                           DecodeAttention::grouped, parse_decode_attention);
   r.engine = detail::word_field(req, "engine", kServingOrigin, Engine::fused, parse_engine);

@@ -61,6 +61,7 @@ struct LinearOptions {
   // Which LoRA targets include it (Finetune::targets): the attention's projections, an MLP's
   // linears, or none (heads, routers, poolers).
   enum class LoraSite { none, attention, mlp } lora = LoraSite::none;
+  bool routed_expert = false;  // a routed expert's weights (GraphOp::routed_expert)
 };
 
 class GraphBuilder {

@@ -112,6 +112,7 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
                          (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0),
                          vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp,
                          opts.shares_input, nf4);
+  graph_.sections.back().ops.back().routed_expert = opts.routed_expert;
   if (!training()) return fw;
   const double weight = double(in) * double(out), input = double(rows) * double(in);
   if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
@@ -153,6 +154,7 @@ OpRef GraphBuilder::stacked_linear(std::string_view name, std::int64_t groups, s
                                    std::int64_t in, std::int64_t out, LinearOptions opts) {
   const double weights = double(groups) * (double(in) * double(out));
   OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, weights, opts.tp, opts.shares_input);
+  graph_.sections.back().ops.back().routed_expert = opts.routed_expert;
   if (!training()) return fw;
   weight_gradient_gemms(name, Op::bmm, groups, rows, in, out);
   accumulate(name, weights);

@@ -11,6 +11,7 @@
 #include "model/architectures.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/serving.hpp"
 
 namespace tilecast {
 namespace {
@@ -114,13 +115,28 @@ void check_heads(const ModelConfig& m, std::string_view origin, const char* head
                 std::to_string(m.hidden_size) + ")");
 }
 
+// A quantized checkpoint's format (quantization_config.quant_method): one serving models
+// (serving.hpp checkpoint_quant_methods), else an error naming what to do instead.
+std::string checkpoint_weights(const nlohmann::json& j, std::string_view origin) {
+  if (!detail::has_field(j, "quantization_config")) return "";
+  const std::vector<std::string_view> known = checkpoint_quant_methods();
+  std::string allowed;
+  for (std::string_view k : known) allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+  const nlohmann::json& q = j.at("quantization_config");
+  const std::string method =
+      q.is_object() ? detail::string_field(q, "quant_method",
+                                           std::string(origin) + ": quantization_config", false)
+                    : "";
+  if (std::find(known.begin(), known.end(), method) == known.end())
+    throw Error(std::string(origin) + ": field 'quantization_config' (quant_method '" + method +
+                "') is not modelled; allowed: " + allowed +
+                " (gpt-oss's experts). Remove the field to forecast the unquantized model, and "
+                "choose a serving request's weights (int8, int4) or precision (fp8, fp4)");
+  return method;
+}
+
 // Fields that would change the kernels but are not modelled: an error naming them.
 void check_unsupported(const nlohmann::json& j, std::string_view origin) {
-  if (detail::has_field(j, "quantization_config"))
-    throw Error(std::string(origin) +
-                ": field 'quantization_config' (quantized weights) is not supported; tilecast "
-                "forecasts fp32, fp16 and bf16 weights: remove the field to forecast the "
-                "unquantized model");
   if (detail::has_field(j, "rope_scaling")) {
     const auto& r = j.at("rope_scaling");
     if (!r.is_object())
@@ -486,6 +502,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view orig
   m.transformers_major = transformers_major(j, origin);
   m.experts_implementation = experts_implementation(j, origin, m.transformers_major);
   check_unsupported(j, origin);
+  m.checkpoint_weights = checkpoint_weights(j, origin);
 
   switch (t.hf.dialect) {
     case Dialect::gpt2: read_gpt2_shape(j, origin, m); break;

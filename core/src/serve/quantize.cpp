@@ -31,12 +31,32 @@
 namespace tilecast {
 namespace {
 
-constexpr EnumName<WeightFormat> kWeightNames[] = {
-    {"native", WeightFormat::native}, {"int8", WeightFormat::int8}, {"int4", WeightFormat::int4}};
-// Bytes per weight: INT8 with one FP16 scale per output channel (negligible); INT4 in groups of
-// 128 with an FP16 scale and a 4-bit zero point each (AWQ's and GPTQ's default group size:
-// https://github.com/casper-hansen/AutoAWQ, https://github.com/AutoGPTQ/AutoGPTQ).
-constexpr double kPackedBytes[] = {0, 1.0, 0.5 + (2.0 + 0.5) / 128};
+constexpr EnumName<WeightFormat> kWeightNames[] = {{"native", WeightFormat::native},
+                                                   {"int8", WeightFormat::int8},
+                                                   {"int4", WeightFormat::int4},
+                                                   {"mxfp4", WeightFormat::mxfp4}};
+
+// What each packed format stores and covers, in kWeightNames' order (native: none).
+struct PackedFormat {
+  double bytes = 0;                // per weight, with its scales
+  bool experts_only = false;       // only the routed experts' weights (the rest native)
+  bool dequantize_kernel = false;  // a compute-bound GEMM first dequantizes in a kernel of its own
+  std::string_view quant_method;   // a checkpoint config's quantization_config.quant_method
+};
+// INT8 with one FP16 scale per output channel (negligible); INT4 in groups of 128 with an FP16
+// scale and a 4-bit zero point each (AWQ's and GPTQ's default group size:
+// https://github.com/casper-hansen/AutoAWQ, https://github.com/AutoGPTQ/AutoGPTQ), dequantized
+// by a kernel of its own past a few hundred tokens, as AWQ's kernels do. MXFP4: 4-bit E2M1
+// values with one 8-bit power-of-two (E8M0) scale per block of 32 (OCP Microscaling Formats
+// (MX) v1.0: 4.25 bits a weight), gpt-oss's checkpoint format for its experts only (its
+// config's quantization_config: attention, router, embeddings and head in BF16); the MoE
+// kernels that read it upcast the weights inside the GEMM (TensorRT-LLM's MoE backends:
+// MXFP4 weights with BF16 activations on Hopper, MXFP8 activations on Blackwell).
+constexpr PackedFormat kPacked[] = {{},
+                                    {1.0, false, true, ""},
+                                    {0.5 + (2.0 + 0.5) / 128, false, true, ""},
+                                    {0.5 + 1.0 / 32, true, false, "mxfp4"}};
+static_assert(std::size(kPacked) == std::size(kWeightNames));
 
 }  // namespace
 
@@ -44,6 +64,21 @@ EnumNames<WeightFormat> weight_format_names() { return kWeightNames; }
 std::string_view weight_format_name(WeightFormat w) { return enum_name(weight_format_names(), w); }
 WeightFormat parse_weight_format(std::string_view word) {
   return parse_enum(weight_format_names(), word, "a weight format");
+}
+
+std::vector<std::string_view> checkpoint_quant_methods() {
+  std::vector<std::string_view> out;
+  for (const PackedFormat& f : kPacked)
+    if (!f.quant_method.empty()) out.push_back(f.quant_method);
+  return out;
+}
+
+WeightFormat checkpoint_weight_format(const ModelConfig& model, DataType precision) {
+  if (precision != DataType::fp16 && precision != DataType::bf16) return WeightFormat::native;
+  for (std::size_t i = 0; i < std::size(kPacked); ++i)
+    if (!model.checkpoint_weights.empty() && kPacked[i].quant_method == model.checkpoint_weights)
+      return kWeightNames[i].value;
+  return WeightFormat::native;
 }
 
 namespace detail {
@@ -102,8 +137,12 @@ ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
     throw Error("weights " + std::string(weight_format_name(t.weights)) +
                 ": weight-only quantization runs with fp16 or bf16 activations, not precision " +
                 std::string(dtype_name(r.dtype)));
-  t.weight_bytes =
-      t.weights == WeightFormat::native ? dtype_bytes(t.gemm) : kPackedBytes[int(t.weights)];
+  const PackedFormat& f = kPacked[int(t.weights)];
+  t.weight_bytes = t.weights == WeightFormat::native ? dtype_bytes(t.gemm) : f.bytes;
+  t.experts_only = f.experts_only;
+  t.dequantize_kernel = f.dequantize_kernel;
+  t.w4a8 = t.weights == WeightFormat::mxfp4 && gpu_has_precision(gpu, DataType::fp4) &&
+           gpu_has_precision(gpu, DataType::fp8);
   return t;
 }
 
@@ -113,12 +152,12 @@ std::string quantized_scheme(DataType gemm) {
   return "W" + bits + "A" + bits;
 }
 
-bool is_quantized_linear(const GraphSection& section, const GraphOp& op) {
+bool is_quantized_linear(const GraphSection& section, const GraphOp& op, const ServingTypes& t) {
   // a linear, or a batched GEMM over stacked weights (experts every token computes)
   const bool weight_gemm =
       op.kernel.op == Op::linear || (op.kernel.op == Op::bmm && op.param_elements > 0);
   if (!weight_gemm || op.phase != Phase::forward || section.name == "head" ||
-      section.name == "embeddings")
+      section.name == "embeddings" || (t.experts_only && !op.routed_expert))
     return false;
   return !kept_linear(op.name);
 }
@@ -147,7 +186,7 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
         o.chain_flops = 0;
         o.traffic_scale = (1 + kv_ratio) / 2;
       }
-      if (!is_quantized_linear(s, o) || !t.quantized()) {
+      if (!t.quantized() || !is_quantized_linear(s, o, t)) {
         ops.push_back(std::move(o));
         continue;
       }
@@ -161,21 +200,29 @@ OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, 
         ops.push_back(std::move(o));
         continue;
       }
-      // weight-only: bytes at the packed width where the weights' reading bounds the GEMM
+      const std::string format(weight_format_name(t.weights));
+      if (t.w4a8) {  // activations quantized to MXFP8 (a scale byte per 32), the GEMM at FP8
+        ops.push_back(elementwise_pass(o.name + " (activation quantize)", rows, in, t.act,
+                                       eb + 1 + 1.0 / 32));
+        o.kernel.dtype = DataType::fp8;
+      }
+      // packed weights: bytes at the packed width where the weights' reading bounds the GEMM
       const double weights = double(groups) * (double(in) * double(out));
       const double bytes = kernel_bytes(o.kernel);
       const double compute_ms = kernel_flops(o.kernel) / (peak_gflops(gpu, o.kernel) * 1e6);
       const double memory_ms = bytes / (gpu.mem_bw_gbps * 1e6);
+      const double stored = dtype_bytes(o.kernel.dtype);  // a weight's bytes in the kernel's type
       if (memory_ms >= compute_ms) {
         o.fused_kernels = 1;
         o.chain_flops = kernel_flops(o.kernel);
-        o.traffic_scale = (bytes - weights * (eb - t.weight_bytes)) / bytes;
-        o.name += " (" + std::string(weight_format_name(t.weights)) + " weights)";
+        o.traffic_scale = (bytes - weights * (stored - t.weight_bytes)) / bytes;
+        o.name += " (" + format + " weights)";
         ops.push_back(std::move(o));
       } else {
-        ops.push_back(elementwise_pass(
-            o.name + " (" + std::string(weight_format_name(t.weights)) + " dequantize)",
-            GraphBuilder::mul(double(groups), double(in)), out, t.act, t.weight_bytes + eb));
+        if (t.dequantize_kernel)
+          ops.push_back(elementwise_pass(o.name + " (" + format + " dequantize)",
+                                         GraphBuilder::mul(double(groups), double(in)), out, t.act,
+                                         t.weight_bytes + eb));
         ops.push_back(std::move(o));
       }
     }
@@ -200,25 +247,39 @@ std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
          "norm); the embedding, the head (lm_head), router gates, attention, norms and "
          "activations in " +
          act;
-  else if (t.weights != WeightFormat::native)
-    s += "weight-only " + std::string(weight_format_name(t.weights)) +
-         " (AWQ/GPTQ style): the layers' linear weights stored packed (" +
-         [&] {
-           char b[32];
-           std::snprintf(b, sizeof b, "%.3g", t.weight_bytes);
-           return std::string(b);
-         }() +
-         " bytes a weight with their scales); a memory-bound GEMM (decode) reads them packed, a "
-         "compute-bound one (prefill) runs at the " +
-         act + " peak after a dequantize kernel of its weights; everything else in " + act;
-  else
+  else if (t.weights != WeightFormat::native) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", t.weight_bytes);
+    const std::string format(weight_format_name(t.weights));
+    if (t.experts_only)
+      s += format +
+           " experts (as gpt-oss's checkpoint stores them): the routed experts' weights "
+           "packed (" +
+           b +
+           " bytes a weight with their block scales), the attention, router, "
+           "embeddings and head in " +
+           act + "; " +
+           (t.w4a8 ? "the expert GEMMs with their activations quantized to MXFP8 (each after a "
+                     "quantize kernel) at the FP8 tensor peak (W4A8, as TensorRT-LLM runs "
+                     "gpt-oss on Blackwell), reading the packed weights"
+                   : "the expert GEMMs read the packed weights and upcast them inside the GEMM, "
+                     "at the " +
+                         act + " peak (W4A16, as TensorRT-LLM runs gpt-oss on Hopper)") +
+           "; everything else in " + act;
+    else
+      s += "weight-only " + format +
+           " (AWQ/GPTQ style): the layers' linear weights stored packed (" + b +
+           " bytes a weight with their scales); a memory-bound GEMM (decode) reads them packed, "
+           "a compute-bound one (prefill) runs at the " +
+           act + " peak after a dequantize kernel of its weights; everything else in " + act;
+  } else
     s += act + " weights and activations";
   s += "; KV cache in " + kv +
        (t.kv != t.act ? " (written at 1 byte, read by the attention at 1 byte)" : "");
   return s + by;
 }
 
-double quantized_param_count(const ModelConfig& model) {
+double quantized_param_count(const ModelConfig& model, const ServingTypes& t) {
   // a token per expert: under balanced routing every expert then takes tokens, so no expert's
   // weights are listed on its router's op (kept in the activation type) as idle
   const std::int64_t tokens = std::max<std::int64_t>(1, model.num_experts);
@@ -226,7 +287,18 @@ double quantized_param_count(const ModelConfig& model) {
   double n = 0;
   for (const GraphSection& s : g.sections)
     for (const GraphOp& o : s.ops)
-      if (is_quantized_linear(s, o)) n += o.param_elements * double(s.count);
+      if (is_quantized_linear(s, o, t)) n += o.param_elements * double(s.count);
+  if (!(n > 0))
+    throw Error("weights " + std::string(weight_format_name(t.weights)) + ": " +
+                (t.experts_only ? "a format of routed experts' weights (gpt-oss's checkpoint); " +
+                                      model.name + " has no routed experts"
+                                : model.name + " has no linear weights it covers") +
+                "; allowed for it: " + [] {
+                  std::string a = "native";
+                  for (std::size_t i = 1; i < std::size(kPacked); ++i)
+                    if (!kPacked[i].experts_only) a += ", " + std::string(kWeightNames[i].name);
+                  return a;
+                }());
   return n;
 }
 

@@ -18,7 +18,12 @@ struct ServingTypes {
   DataType act = DataType::bf16;   // every other kernel, the communication, the activations
   DataType kv = DataType::bf16;    // the KV cache
   WeightFormat weights = WeightFormat::native;
-  double weight_bytes = 2;  // per parameter of a quantized linear (packed, with its scales)
+  double weight_bytes = 2;         // per parameter of a quantized linear (packed, with its scales)
+  bool experts_only = false;       // the format covers the routed experts only (mxfp4)
+  bool dequantize_kernel = false;  // a compute-bound GEMM's weights dequantized by a kernel first
+  // the packed GEMMs' activations quantized to 8 bits (W4A8, at the FP8 tensor peak): MXFP4
+  // weights on a GPU with block-scaled FP4 tensor units (Blackwell, CDNA 4)
+  bool w4a8 = false;
   // how a decode step's attention reads the cache (serve/decode_attention.hpp)
   DecodeAttention decode_attention = DecodeAttention::grouped;
   bool quantized() const { return gemm != act || weights != WeightFormat::native; }
@@ -29,10 +34,10 @@ struct ServingTypes {
 ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r);
 
 // Whether a graph op is a weight GEMM the quantization covers (a linear, or a batched GEMM over
-// stacked expert weights): the layers' linears,
-// not the embedding, the head (lm_head), nor a mixture's router gates (vLLM and TensorRT-LLM
-// keep those in the activation type).
-bool is_quantized_linear(const GraphSection& section, const GraphOp& op);
+// stacked expert weights): the layers' linears (a format covering experts only: the routed
+// experts'), not the embedding, the head (lm_head), nor a mixture's router gates (vLLM and
+// TensorRT-LLM keep those in the activation type).
+bool is_quantized_linear(const GraphSection& section, const GraphOp& op, const ServingTypes& t);
 
 // The pass's graph in the activation type with the quantization applied (see the header).
 OpGraph serving_graph(const GpuSpec& gpu, const ModelConfig& shard, Workload w, Engine engine,
@@ -45,7 +50,8 @@ std::string quantized_scheme(DataType gemm);
 // what the quantization runs in which type.
 std::string precision_caveat(const ServingTypes& t, Predictor predictor);
 
-// Parameters of the quantized linears of the whole model (for the weights' memory).
-double quantized_param_count(const ModelConfig& model);
+// Parameters of the quantized linears of the whole model (for the weights' memory). Throws Error
+// when the format covers none of them (mxfp4 on a model without routed experts).
+double quantized_param_count(const ModelConfig& model, const ServingTypes& t);
 
 }  // namespace tilecast::detail

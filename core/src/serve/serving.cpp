@@ -122,7 +122,7 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   const double params =
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
   const detail::MemoryModel mem = detail::serving_memory_model(
-      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model) : 0, r);
+      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model, types) : 0, r);
   const std::int64_t tokens = r.prompt + r.output;
   f.kv_cache_bytes_per_token = mem.kv_bytes_per_token + mem.kv_window_bytes_per_token;
   f.memory = mem.at(r.batch, tokens);

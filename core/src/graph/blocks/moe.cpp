@@ -102,12 +102,12 @@ void stacked_pick(GraphBuilder& g, std::string_view name, const MoeSpec& s, doub
 void gpt_oss_expert(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   const std::int64_t H = s.hidden, F = s.expert_inner;
   stacked_pick(g, "gate_up_proj[expert_idx]", s, double(H) * double(2 * F));
-  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
+  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column, .routed_expert = true});
   stacked_pick(g, "gate_up_proj_bias[expert_idx]", s, double(2 * F));
   g.vec("gate_up bias", Op::add, rows, 2 * F, OpKind::elementwise, 2).holds(double(2 * F));
   gpt_oss_gate(g, rows, F);
   stacked_pick(g, "down_proj[expert_idx]", s, double(F) * double(H));
-  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
+  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row, .routed_expert = true});
   stacked_pick(g, "down_proj_bias[expert_idx]", s, double(H));
   g.vec("down bias", Op::add, rows, H, OpKind::elementwise, 2).holds(double(H));
 }
@@ -118,10 +118,12 @@ void gpt_oss_all_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   const std::int64_t ER = GraphBuilder::mul(E, R);
   const double rh = double(R) * double(H), erh = double(ER) * double(H);
   g.mem("repeat (every expert)", Phase::forward, rh + erh, H, "repeat");
-  g.stacked_linear("experts gate_up_proj (bmm)", E, R, H, 2 * F, {.tp = TpSplit::column});
+  g.stacked_linear("experts gate_up_proj (bmm)", E, R, H, 2 * F,
+                   {.tp = TpSplit::column, .routed_expert = true});
   g.vec("gate_up bias", Op::add, ER, 2 * F, OpKind::elementwise, 2).holds(double(E) * 2 * F);
   gpt_oss_gate(g, ER, F);
-  g.stacked_linear("experts down_proj (bmm)", E, R, F, H, {.tp = TpSplit::row});
+  g.stacked_linear("experts down_proj (bmm)", E, R, F, H,
+                   {.tp = TpSplit::row, .routed_expert = true});
   g.vec("down bias", Op::add, ER, H, OpKind::elementwise, 2).holds(double(E) * double(H));
   g.vec("routing weight scale", Op::mul, ER, H, OpKind::elementwise, 2);
   g.mem("sum over experts", Phase::forward, erh + rh, H, "sum");
@@ -148,11 +150,11 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   }
   const std::int64_t H = s.hidden, F = s.expert_inner;
   stacked_pick(g, "gate_up_proj[expert_idx]", s, double(H) * double(2 * F));
-  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column});
+  g.linear("expert gate_up_proj", rows, H, 2 * F, {.tp = TpSplit::column, .routed_expert = true});
   activation(g, "expert act", s.act, rows, F);
   g.vec("gate * up", Op::mul, rows, F, OpKind::elementwise, 2);
   stacked_pick(g, "down_proj[expert_idx]", s, double(F) * double(H));
-  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row});
+  g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row, .routed_expert = true});
 }
 
 }  // namespace moe_detail
@@ -211,7 +213,8 @@ void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   g.mem("expert offsets", Phase::forward, P * i32 + dE * i32, 1, "histc");
   g.mem("expert offsets", Phase::forward, 2 * dE * i32, E, "cumsum");
   const bool gpt_oss = s.form == ExpertForm::gpt_oss;
-  g.grouped_linear("experts gate_up_proj", n, per, H, 2 * F, {.tp = TpSplit::column});
+  g.grouped_linear("experts gate_up_proj", n, per, H, 2 * F,
+                   {.tp = TpSplit::column, .routed_expert = true});
   if (gpt_oss) {  // each pair's bias gathered by its expert id, then added
     row_gather(g, "gate_up_proj_bias[expert_ids]", P, dE, 2 * F);
     g.vec("gate_up bias", Op::add, pairs, 2 * F, OpKind::elementwise, 2).holds(dE * 2 * F);
@@ -220,7 +223,7 @@ void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
     activation(g, "expert act", s.act, pairs, F);
     g.vec("gate * up", Op::mul, pairs, F, OpKind::elementwise, 2);
   }
-  g.grouped_linear("experts down_proj", n, per, F, H, {.tp = TpSplit::row});
+  g.grouped_linear("experts down_proj", n, per, F, H, {.tp = TpSplit::row, .routed_expert = true});
   if (gpt_oss) {
     row_gather(g, "down_proj_bias[expert_ids]", P, dE, H);
     g.vec("down bias", Op::add, pairs, H, OpKind::elementwise, 2).holds(dE * double(H));

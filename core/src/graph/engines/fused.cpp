@@ -142,11 +142,12 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       const std::int64_t n = active_experts(spec, T), rows = routed_rows(spec, T);
       const std::int64_t assigned = GraphBuilder::mul(T, m.experts_per_token);
       for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts gate_up", rows, H, 2 * m.expert_intermediate_size, {});
+        g.linear("experts gate_up", rows, H, 2 * m.expert_intermediate_size,
+                 {.routed_expert = true});
       token_kernel(g, "experts act_and_mul", "silu_mul", Op::gelu, assigned,
                    m.expert_intermediate_size, OpKind::elementwise);
       for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts down", rows, m.expert_intermediate_size, H, {});
+        g.linear("experts down", rows, m.expert_intermediate_size, H, {.routed_expert = true});
       token_kernel(g, "moe weighted sum", "add", Op::add, T, H, OpKind::elementwise);
       if (m.shared_expert_intermediate_size > 0) {
         gated_mlp("shared ", T, m.shared_expert_intermediate_size);

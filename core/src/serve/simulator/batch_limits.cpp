@@ -96,9 +96,9 @@ TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& mod
                                       const ServingTypes& types, double params, double mean_prompt,
                                       double mean_output, std::int64_t longest_prompt) {
   const BenchRules& b = bench_rules();
-  if (types.weights != WeightFormat::native)
+  if (types.weights != WeightFormat::native && types.weights != WeightFormat::mxfp4)
     throw Error(
-        "batch limits trtllm-bench: trtllm-bench tunes FP8, NVFP4 and unquantized "
+        "batch limits trtllm-bench: trtllm-bench tunes FP8, NVFP4, MXFP4 and unquantized "
         "checkpoints, not weight-only " +
         std::string(weight_format_name(types.weights)) + "; give max_seqs and max_batch_tokens");
   if (!(mean_prompt >= 1 && mean_output >= 1))
@@ -112,7 +112,16 @@ TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& mod
   const double kv_heads = double(std::max<std::int64_t>(tp, model.num_kv_heads));
   const double gib_per_token =
       2 * double(model.num_layers) * kv_heads * double(model.head_dim) * kv_bytes / kGiB;
-  const double engine_gib = params * weight_bytes / kGiB;
+  // An MXFP4 checkpoint (gpt-oss) stores its packed experts as bytes (U8 safetensors), and
+  // trtllm-bench counts the checkpoint's stored elements as its parameters
+  // (tensorrt_llm/bench/build/dataclasses.py, ModelConfig.get_param_count: the safetensors
+  // metadata's parameter count) at 2 bytes each (its quantization algorithm has no entry in
+  // tuning.py's BYTES_PER_ELEM): a packed weight's bytes are its stored elements.
+  const double stored =
+      types.weights == WeightFormat::mxfp4
+          ? params - quantized_param_count(model, types) * (1 - types.weight_bytes)
+          : params;
+  const double engine_gib = stored * weight_bytes / kGiB;
   const double available_gib = gpu.mem_gb * double(tp) - engine_gib;
   const double requests =
       available_gib * b.kv_fraction / (gib_per_token * (mean_prompt + mean_output));

@@ -198,7 +198,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   profile.batch = 1;
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
   const detail::MemoryModel mem = detail::serving_memory_model(
-      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model) : 0, profile);
+      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model, types) : 0,
+      profile);
   const double block_bytes =
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -

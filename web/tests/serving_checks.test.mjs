@@ -80,6 +80,8 @@ const transferNote = (vendor, precision) =>
   JSON.parse(fs.readFileSync(MANIFEST, 'utf8')).transfers.find(
     (t) => t.vendor === vendor && t.precisions.includes(precision),
   ).note;
+// the top-k mixtures of experts with published serving runs (checks_mixtures)
+const MIXTURES = ['qwen3-30b-a3b', 'gpt-oss-20b', 'gpt-oss-120b'];
 const CHECKS_MD = fs.readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8');
 // the checks' table rows (static and loaded) of these GPUs and precision, as cells
 const tableRows = (gpus, precision) =>
@@ -114,23 +116,52 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
 test('the Blackwell serving note agrees with the published runs it names', () => {
   const engine = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'));
   const note = engine.checks_by_architecture.Blackwell;
-  assert.match(note, /TensorRT-LLM v1\.0's NVFP4 runs on the B200 and GB200 only/);
-  assert.match(
-    note,
-    /every one is forecast faster than measured, about 1\.3x at the median for the dense Llama models/,
+  assert.match(note, /TensorRT-LLM's on the B200 and GB200 only/);
+  const m = note.match(
+    /every one is forecast faster than measured, about ([\d.]+)x at the median for the dense Llama models and ([\d.]+)x for gpt-oss \(([\d.]+)-([\d.]+)x\)/,
   );
-  // the only Blackwell rows are those: FP4, on the B200 and GB200
+  assert.ok(m, note);
+  // the only Blackwell rows are those: TensorRT-LLM's, NVFP4 or gpt-oss's MXFP4 experts
   const blackwell = CHECKS_MD.split('\n')
     .map((line) => line.split('|').map((c) => c.trim()))
-    .filter((c) => ['b200', 'gb200', 'rtx-5090'].includes(c[3]));
-  assert.ok(blackwell.length >= 20 && blackwell.every((c) => c[5].startsWith('fp4') && c[1].startsWith('trt')));
+    .filter((c) => ['b200', 'gb200', 'rtx-5090'].includes(c[3]) && Number.isFinite(ratio(c))); // refused: no ratio
+  assert.ok(
+    blackwell.length >= 20 &&
+      blackwell.every((c) => (c[5].startsWith('fp4') || c[5].includes('weights mxfp4')) && c[1].startsWith('trt')),
+  );
   for (const c of blackwell) assert.ok(ratio(c) > 1, `${c[1]}: ratio ${ratio(c)}`);
-  const dense = blackwell
-    .filter((c) => c[4] !== 'qwen3-30b-a3b')
-    .map(ratio)
-    .sort((a, b) => a - b);
-  const median = (dense[(dense.length - 1) >> 1] + dense[dense.length >> 1]) / 2;
-  assert.ok(Math.abs(median - 1.3) < 0.05, `dense median ${median}`);
+  const med = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+  };
+  const dense = blackwell.filter((c) => !MIXTURES.includes(c[4])).map(ratio);
+  assert.ok(Math.abs(med(dense) - Number(m[1])) < 0.05, `dense median ${med(dense)}`);
+  const gptOss = blackwell.filter((c) => c[4].startsWith('gpt-oss')).map(ratio);
+  assert.ok(gptOss.length >= 10);
+  assert.ok(Math.abs(med(gptOss) - Number(m[2])) < 0.05, `gpt-oss median ${med(gptOss)}`);
+  assert.ok(Math.abs(Math.min(...gptOss) - Number(m[3])) < 0.05 && Math.abs(Math.max(...gptOss) - Number(m[4])) < 0.05);
+});
+
+test('the mixtures-of-experts serving note agrees with their published runs', () => {
+  const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_mixtures;
+  assert.match(note, /are every one forecast faster than measured/);
+  const rows = CHECKS_MD.split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => c.length > 10 && MIXTURES.includes(c[4]) && Number.isFinite(ratio(c))); // refused: no ratio
+  for (const model of MIXTURES) {
+    const m = note.match(new RegExp(`${model} ([\\d.]+)-([\\d.]+)x \\(median ([\\d.]+)x\\)`, 'i'));
+    assert.ok(m, `${model} in: ${note}`);
+    const ratios = rows
+      .filter((c) => c[4] === model)
+      .map(ratio)
+      .sort((a, b) => a - b);
+    assert.ok(ratios.length >= 8, `${model}: ${ratios.length} rows`);
+    assert.ok(ratios[0] > 1, `${model}: ${ratios[0]}`);
+    const median = (ratios[(ratios.length - 1) >> 1] + ratios[ratios.length >> 1]) / 2;
+    assert.ok(Math.abs(ratios[0] - Number(m[1])) < 0.05, `${model} lowest ${ratios[0]}`);
+    assert.ok(Math.abs(ratios.at(-1) - Number(m[2])) < 0.05, `${model} highest ${ratios.at(-1)}`);
+    assert.ok(Math.abs(median - Number(m[3])) < 0.05, `${model} median ${median}`);
+  }
 });
 
 test('the Hopper serving note agrees with the H100 and H200 runs it names', () => {
@@ -173,7 +204,7 @@ test('the Hopper serving note agrees with the H100 and H200 runs it names', () =
 test("the loaded forecasts' checks note agrees with the loaded rows", () => {
   const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_loaded;
   const m = note.match(
-    /of the (\d+) published runs under load .* the (\d+) outside the NVFP4 Blackwell runs are forecast within (\d+) % of the measured figure at the median, the middle 80 % of them between ([\d.]+)x and ([\d.]+)x of it; every NVFP4 Blackwell run is forecast faster than measured/,
+    /of the (\d+) published runs under load .* the (\d+) outside the Blackwell runs and the mixtures of experts are forecast within (\d+) % of the measured figure at the median, the middle 80 % of them between ([\d.]+)x and ([\d.]+)x of it; every Blackwell run and every mixture of experts' run is forecast faster than measured/,
   );
   assert.ok(m, note);
   // the loaded table's rows: from its heading to the next
@@ -183,10 +214,10 @@ test("the loaded forecasts' checks note agrees with the loaded rows", () => {
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => c.length > 10 && c[1] !== 'id' && !c[1].startsWith('---'));
   assert.equal(loaded.length, Number(m[1]));
-  const blackwell = loaded.filter((c) => ['b200', 'gb200'].includes(c[3]));
-  assert.ok(blackwell.every((c) => c[5].startsWith('fp4') && ratio(c) > 1));
+  const apart = loaded.filter((c) => ['b200', 'gb200'].includes(c[3]) || MIXTURES.includes(c[4]));
+  assert.ok(apart.every((c) => ratio(c) > 1));
   const rest = loaded
-    .filter((c) => !blackwell.includes(c))
+    .filter((c) => !apart.includes(c))
     .map(ratio)
     .sort((a, b) => a - b);
   assert.equal(rest.length, Number(m[2]));

@@ -42,10 +42,13 @@ const ServingFixedCosts& serving_fixed_costs() {
         f.checks_by_architecture.emplace_back(arch, note.get<std::string>());
       }
     }
-    if (!j.contains("checks_loaded") || !j["checks_loaded"].is_string() ||
-        j["checks_loaded"].get<std::string>().empty())
-      throw Error(std::string(kPath) + ": field 'checks_loaded' must be a non-empty string");
-    f.checks_loaded = j["checks_loaded"].get<std::string>();
+    auto note = [&](const char* key) {
+      if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+        throw Error(std::string(kPath) + ": field '" + key + "' must be a non-empty string");
+      return j[key].get<std::string>();
+    };
+    f.checks_loaded = note("checks_loaded");
+    f.checks_mixtures = note("checks_mixtures");
     return f;
   }();
   return c;

@@ -24,6 +24,9 @@ struct ServingFixedCosts {
   std::vector<std::pair<std::string, std::string>> checks_by_architecture;
   // How the published loaded runs came out ("checks_loaded"), said beside every loaded forecast.
   std::string checks_loaded;
+  // How the published runs of top-k mixtures of experts came out ("checks_mixtures"), said beside
+  // every serving forecast of one.
+  std::string checks_mixtures;
 };
 
 const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once

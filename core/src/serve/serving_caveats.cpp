@@ -1,6 +1,7 @@
 // Serving caveats shared by the static batch (serving.cpp) and the load simulator.
 #include "serve/serving_caveats.hpp"
 
+#include "model/architectures.hpp"
 #include "serve/decode_attention.hpp"
 #include "serve/fixed_costs.hpp"
 #include "tilecast/forecast_caveats.hpp"
@@ -27,6 +28,8 @@ std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const Serving
   if (std::string d = decode_attention_caveat(types.decode_attention, model); !d.empty())
     c.push_back(std::move(d));
   if (std::string n = serving_check_note(gpu, types.gemm); !n.empty()) c.push_back(std::move(n));
+  if (const Routing r = traits(model).routing; r == Routing::top_k || r == Routing::top_k_shared)
+    c.push_back(serving_fixed_costs().checks_mixtures);
   for (std::string& r :
        roofline_caveats(types.act, {roofline_fallbacks.begin(), roofline_fallbacks.end()}))
     c.push_back(std::move(r));

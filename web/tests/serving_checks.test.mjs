@@ -96,11 +96,15 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
     /every one is forecast faster than measured, about 1\.3x at the median for the dense Llama models and 1\.1-4\.6x \(median 1\.8x\) for the mixture of experts Qwen3-30B-A3B/,
   );
   const moe = tableRows(['b200', 'gb200'], 'fp4').filter((c) => c[4] === 'qwen3-30b-a3b');
-  assert.equal(moe.length, 20);
-  const moeRatios = moe.map(ratio).sort((a, b) => a - b);
-  assert.ok(moeRatios[0] >= 1.1 && moeRatios[19] <= 4.65, moeRatios.join(', '));
-  assert.ok(Math.abs((moeRatios[9] + moeRatios[10]) / 2 - 1.8) < 0.05, moeRatios.join(', '));
-  const fp4 = tableRows(['b200', 'gb200'], 'fp4');
+  const moeRatios = moe
+    .map(ratio)
+    .filter(Number.isFinite) // refused rows have none
+    .sort((a, b) => a - b);
+  assert.ok(moeRatios.length >= 20, `${moeRatios.length} Qwen3-30B-A3B rows`);
+  assert.ok(moeRatios[0] >= 1.1 && moeRatios.at(-1) <= 4.65, moeRatios.join(', '));
+  const moeMedian = (moeRatios[(moeRatios.length - 1) >> 1] + moeRatios[moeRatios.length >> 1]) / 2;
+  assert.ok(Math.abs(moeMedian - 1.8) < 0.05, moeRatios.join(', '));
+  const fp4 = tableRows(['b200', 'gb200'], 'fp4').filter((c) => Number.isFinite(ratio(c))); // forecast rows
   assert.ok(fp4.length >= 20, `${fp4.length} B200/GB200 FP4 rows`);
   // every such row a throughput (tokens/s) forecast above the published figure
   for (const c of fp4) {

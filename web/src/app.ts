@@ -157,6 +157,7 @@ export function servingRequestFor(
     precision: s.precision,
     engine: s.engine,
     predictor: s.predictor,
+    ...(s.serveWeights !== 'checkpoint' && { weights: s.serveWeights }),
     ...vary,
   };
 }

@@ -55,6 +55,8 @@ export interface ModelSizes {
   positions: 'rotary' | 'learned';
 }
 export type ServeEngine = ServingForecast['engine'];
+// How a served model's weights are stored (the request's weights; absent: the checkpoint's own).
+export type WeightFormat = api.WeightFormat;
 // LoRA / QLoRA fine-tuning (the request's finetune field; full: no field, every weight trained).
 export type LoraTargets = api.Finetune['targets'];
 export type FinetuneChoice = 'full' | api.Finetune['method'];
@@ -170,6 +172,7 @@ export interface ServingRequest {
   precision: Precision;
   engine: ServeEngine;
   predictor: Predictor;
+  weights?: WeightFormat; // absent: as the checkpoint stores them (gpt-oss: MXFP4 experts)
 }
 
 // A serving simulation under load (api::forecast_serving with qps; docs/serving-load.md): the serve

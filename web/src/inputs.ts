@@ -43,6 +43,7 @@ import {
   SCHEDULES,
   SEQ_MAX,
   SERVE_ENGINES,
+  SERVE_WEIGHTS,
   SLO_MS_MAX,
   SWEEP_MAX,
   TOKENS_MAX,
@@ -51,6 +52,7 @@ import {
   clip,
   formatTokens,
   parseTokens,
+  type ServeWeights,
   type View,
 } from './state';
 import type {
@@ -82,6 +84,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('tp').value = String(s.tp);
   byId<HTMLSelectElement>('precision').value = s.precision;
   byId<HTMLSelectElement>('serve-engine').value = s.engine;
+  byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
   byId<HTMLInputElement>('load-qps').value = s.loadMaxQps > 0 ? String(s.loadMaxQps) : '';
   byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
   byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
@@ -361,6 +364,11 @@ function wireServe(app: App): void {
   const engine = byId<HTMLSelectElement>('serve-engine');
   engine.addEventListener('change', () => {
     if ((SERVE_ENGINES as string[]).includes(engine.value)) update({ engine: engine.value as ServeEngine });
+  });
+  const weights = byId<HTMLSelectElement>('serve-weights');
+  weights.addEventListener('change', () => {
+    if ((SERVE_WEIGHTS as readonly string[]).includes(weights.value))
+      update({ serveWeights: weights.value as ServeWeights });
   });
 }
 

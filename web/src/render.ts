@@ -134,9 +134,10 @@ export function render(app: App): void {
   }
   text('workload-error', ui.workloadError);
   text('custom-gpu-error', ui.customGpuError);
-  if (changed('serve-selects', [s.precision, s.engine])) {
+  if (changed('serve-selects', [s.precision, s.engine, s.serveWeights])) {
     byId<HTMLSelectElement>('precision').value = s.precision;
     byId<HTMLSelectElement>('serve-engine').value = s.engine;
+    byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
   }
   text('serve-input-error', ui.serveError);
   const mega = isMegatronState(s);

@@ -19,6 +19,7 @@ import type {
   LoraTargets,
   MasterWeights,
   ModelSizes,
+  WeightFormat,
   Mode,
   Precision,
   Predictor,
@@ -40,6 +41,18 @@ export const SCHEDULES: Schedule[] = ['1f1b', 'gpipe'];
 export const FINETUNES: FinetuneChoice[] = ['full', 'lora', 'qlora'];
 export const LORA_TARGETS: LoraTargets[] = ['attention', 'all_linear'];
 export const MASTER_WEIGHTS: MasterWeights[] = ['fp32', 'half'];
+// The serve view's weights: as the checkpoint stores them (no field: the core's default, gpt-oss's
+// MXFP4 experts), or one of the core's formats (every WeightFormat: checked below).
+export type ServeWeights = 'checkpoint' | WeightFormat;
+export const SERVE_WEIGHTS = [
+  'checkpoint',
+  'native',
+  'int8',
+  'int4',
+  'mxfp4',
+] as const satisfies readonly ServeWeights[];
+const everyWeightFormat: Exclude<WeightFormat, (typeof SERVE_WEIGHTS)[number]> extends never ? true : never = true;
+void everyWeightFormat;
 export const CUSTOM = 'custom';
 export const SIZES = 'sizes'; // the model is state.modelSizes
 
@@ -63,6 +76,7 @@ export interface State {
   tp: number; // tensor-parallel GPUs
   precision: Precision;
   engine: ServeEngine;
+  serveWeights: ServeWeights; // sent as the request's weights unless 'checkpoint'
   // The model forecast (forecast, compare and sweep views): its precision (fp32:
   // eager FP32 as always; bf16/fp16: autocast mixed precision in training; fp8: the
   // megatron engine's) and engine (eager, torch.compile, Megatron-Core: training only).
@@ -133,6 +147,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   tp: 1,
   precision: 'bf16',
   engine: 'fused',
+  serveWeights: 'checkpoint',
   forecastPrecision: 'fp32',
   forecastEngine: 'eager',
   dp: 1,
@@ -395,6 +410,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
     if (s.tp !== 1) q.set('tp', String(s.tp));
     q.set('prec', s.precision);
     q.set('engine', s.engine);
+    if (s.serveWeights !== DEFAULT_STATE.serveWeights) q.set('w', s.serveWeights);
   }
   // The model forecast's options and multi-GPU fields, each only when not its default
   // (older links have none and open as before).
@@ -551,6 +567,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'tp',
     'prec',
     'engine',
+    'w',
     'fprec',
     'compile',
     'dp',
@@ -671,6 +688,11 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (engine !== null) {
     if ((SERVE_ENGINES as string[]).includes(engine)) s.engine = engine as ServeEngine;
     else problems.push(`The link's serving engine "${clip(engine)}" is neither fused nor eager.`);
+  }
+  const w = p.get('w');
+  if (w !== null) {
+    if ((SERVE_WEIGHTS as readonly string[]).includes(w)) s.serveWeights = w as ServeWeights;
+    else problems.push(`The link's weights "${clip(w)}" is not one of ${SERVE_WEIGHTS.join(', ')}.`);
   }
   const fprec = p.get('fprec');
   if (fprec !== null) {

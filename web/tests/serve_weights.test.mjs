@@ -1,0 +1,124 @@
+// Browser tests of the serve view's weight format (docs/serving.md, "--weights"): by default the
+// checkpoint's own (gpt-oss's MXFP4 experts: no field sent), each choice the CLI's `--weights`,
+// the link carrying it only when chosen, a damaged value noticed, and a format the model cannot
+// take (MXFP4 on a dense model) the core's error on the page.
+// Run: node --test web/tests/serve_weights.test.mjs (after scripts/build_web.sh and the native CLI).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson } from './helpers.mjs';
+import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
+
+let pages;
+let base;
+const open = (query) => pages.open(query);
+
+before(async () => {
+  pages = await startPages();
+  base = pages.base;
+});
+
+after(async () => {
+  await pages?.close();
+});
+
+const REQ = { gpu: 'h100-sxm', model: 'gpt-oss-120b', batch: 8, prompt: 512, output: 128 };
+const QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=${REQ.batch}&prompt=${REQ.prompt}&out=${REQ.output}&prec=bf16&engine=fused`;
+
+// `tilecast serve` of the request, with `extra` flags, as JSON.
+const serveCli = (extra = []) =>
+  cliJson([
+    'serve',
+    '--gpu',
+    REQ.gpu,
+    '--model',
+    REQ.model,
+    '--batch',
+    String(REQ.batch),
+    '--prompt',
+    String(REQ.prompt),
+    '--output',
+    String(REQ.output),
+    ...extra,
+    '--json',
+  ]);
+
+// What the serve view shows: its times and the memory bar.
+async function shown(page) {
+  const bar = page.locator('#memory-bar');
+  return {
+    ttft: await value(page, 'ttft'),
+    tpot: await value(page, 'tpot'),
+    total_gb: Number(await bar.getAttribute('data-total')),
+    fits: await bar.getAttribute('data-fits'),
+  };
+}
+const expected = (f) => ({
+  ttft: f.prefill_ms,
+  tpot: f.decode_ms_per_token,
+  total_gb: f.memory.total_gb,
+  fits: String(f.memory.fits),
+});
+
+test("the serve view serves gpt-oss as shipped, and each weight choice as the CLI's --weights", async () => {
+  const page = await open(QUERY);
+  assert.equal(await page.locator('#serve-weights').inputValue(), 'checkpoint');
+  const shipped = serveCli();
+  assert.equal(shipped.weights, 'mxfp4');
+  assert.equal(shipped.memory.fits, true);
+  assert.deepEqual(await shown(page), expected(shipped));
+  assert.match(await page.locator('#serve-caveats').textContent(), /mxfp4 experts \(as gpt-oss's checkpoint/);
+  assert.doesNotMatch(await page.locator('#share-link').inputValue(), /[?&]w=/);
+  // BF16 experts: 234 GB, no single GPU holds them
+  let n = await forecasts(page);
+  await page.selectOption('#serve-weights', 'native');
+  await waitForecasts(page, ++n);
+  const native = serveCli(['--weights', 'native']);
+  assert.equal(native.memory.fits, false);
+  assert.deepEqual(await shown(page), expected(native));
+  // the link carries the choice and reopens it
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /[?&]w=native(&|$)/);
+  const again = await open(link.slice(base.length));
+  assert.equal(await again.locator('#serve-weights').inputValue(), 'native');
+  assert.deepEqual(await shown(again), expected(native));
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  await again.close();
+  // weight-only INT4 on a dense model, and MXFP4 refused there with the core's words
+  const dense = await open(`?view=serve&gpu=a100-80gb-sxm&model=llama3-8b&batch=1&prompt=512&out=128&prec=fp16&w=int4`);
+  const int4 = cliJson([
+    'serve',
+    '--gpu',
+    'a100-80gb-sxm',
+    '--model',
+    'llama3-8b',
+    '--batch',
+    '1',
+    '--prompt',
+    '512',
+    '--output',
+    '128',
+    '--precision',
+    'fp16',
+    '--weights',
+    'int4',
+    '--json',
+  ]);
+  assert.equal(await value(dense, 'tpot'), int4.decode_ms_per_token);
+  await dense.selectOption('#serve-weights', 'mxfp4');
+  await dense.waitForFunction(() => /no routed experts/.test(document.getElementById('serve-error').textContent));
+  assert.match(await dense.locator('#serve-error').textContent(), /allowed for it: native, int8, int4/);
+  await dense.close();
+  await page.close();
+});
+
+test('a damaged weight format in a link gets a notice and keeps the default', async () => {
+  const page = await open(`${QUERY}&w=fp2`);
+  assert.equal(await page.locator('#notice').isHidden(), false);
+  assert.match(
+    await page.locator('#notice').textContent(),
+    /The link's weights "fp2" is not one of checkpoint, native, int8, int4, mxfp4\./,
+  );
+  assert.equal(await page.locator('#serve-weights').inputValue(), 'checkpoint');
+  assert.deepEqual(await shown(page), expected(serveCli()));
+  await page.close();
+});

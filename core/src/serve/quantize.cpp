@@ -10,6 +10,10 @@
 //                         GEMM model's time scaled by the bytes); a compute-bound one (prefill)
 //                         runs at the half peak after a dequantize kernel of the weights (packed
 //                         read, BF16 write), as AWQ's kernels do past a few hundred tokens
+//   weights mxfp4         the routed experts only (GraphOp::routed_expert), read packed where
+//                         memory-bound and upcast inside the GEMM (no dequantize kernel); on a
+//                         GPU with block-scaled FP4 units each after an MXFP8 activation quantize
+//                         at the FP8 peak (W4A8)
 //   KV cache fp8          K and V stored in 1 byte: the fused engine's cache write and attention
 //                         reads at 1 byte (graph/engines/fused.cpp)
 //   decode attention      per query head: a decode step's attention reads the K/V cache once
@@ -41,6 +45,8 @@ struct PackedFormat {
   double bytes = 0;                // per weight, with its scales
   bool experts_only = false;       // only the routed experts' weights (the rest native)
   bool dequantize_kernel = false;  // a compute-bound GEMM first dequantizes in a kernel of its own
+  bool a8_on_fp4_units = false;    // W4A8 (8-bit activations, FP8 peak) where block-scaled FP4
+                                   // tensor units run it (a GPU with an FP4 peak)
   std::string_view quant_method;   // a checkpoint config's quantization_config.quant_method
 };
 // INT8 with one FP16 scale per output channel (negligible); INT4 in groups of 128 with an FP16
@@ -53,9 +59,9 @@ struct PackedFormat {
 // kernels that read it upcast the weights inside the GEMM (TensorRT-LLM's MoE backends:
 // MXFP4 weights with BF16 activations on Hopper, MXFP8 activations on Blackwell).
 constexpr PackedFormat kPacked[] = {{},
-                                    {1.0, false, true, ""},
-                                    {0.5 + (2.0 + 0.5) / 128, false, true, ""},
-                                    {0.5 + 1.0 / 32, true, false, "mxfp4"}};
+                                    {1.0, false, true, false, ""},
+                                    {0.5 + (2.0 + 0.5) / 128, false, true, false, ""},
+                                    {0.5 + 1.0 / 32, true, false, true, "mxfp4"}};
 static_assert(std::size(kPacked) == std::size(kWeightNames));
 
 }  // namespace
@@ -141,7 +147,7 @@ ServingTypes serving_types(const GpuSpec& gpu, const ServingRequest& r) {
   t.weight_bytes = t.weights == WeightFormat::native ? dtype_bytes(t.gemm) : f.bytes;
   t.experts_only = f.experts_only;
   t.dequantize_kernel = f.dequantize_kernel;
-  t.w4a8 = t.weights == WeightFormat::mxfp4 && gpu_has_precision(gpu, DataType::fp4) &&
+  t.w4a8 = f.a8_on_fp4_units && gpu_has_precision(gpu, DataType::fp4) &&
            gpu_has_precision(gpu, DataType::fp8);
   return t;
 }

@@ -1,7 +1,8 @@
 // The types a served model computes and stores in (issue 30 item 4), decided here once for the
 // static forecast, the load simulator and the memory model: W8A8 FP8 (the layers' linear GEMMs
 // at the FP8 peak behind an activation-quantize kernel, their weights 1 byte), weight-only INT8 /
-// INT4 (packed weights read and dequantized), an FP8 KV cache; everything else in the activation
+// INT4 (packed weights read and dequantized), MXFP4 experts (gpt-oss's checkpoint: W4A16, or W4A8
+// on GPUs with FP4 units), an FP8 KV cache; everything else in the activation
 // type (BF16 beside FP8 GEMMs). With them travels how the decode kernel reads that cache
 // (serve/decode_attention.hpp), which the same graph pass applies.
 #pragma once

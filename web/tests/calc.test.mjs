@@ -5,26 +5,16 @@
 // per-operator bound analysis and a Hugging Face config.json dropped or pasted.
 // Numbers on the page are compared with the native CLI's.
 // Run: node --test web/tests/calc.test.mjs (after scripts/build_web.sh).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliForecastArgs } from './helpers.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
+import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
 
-let pages;
-let base;
+const pages = pagesForFile();
 const open = (query) => pages.open(query);
-
-before(async () => {
-  pages = await startPages();
-  base = pages.base;
-});
-
-after(async () => {
-  await pages?.close();
-});
 
 function native(req, extra = []) {
   return cliJson([...cliForecastArgs({ predictor: 'tilecast', ...req }), ...extra]);
@@ -501,7 +491,7 @@ test('Compare and Batch sweep share their link and export CSV and JSON with the 
   assert.deepEqual(serve[0].slice(5, 7), ['band_low', 'band_high']);
   assert.deepEqual([Number(a100[5]), Number(a100[6])], [s.band.low, s.band.high]);
   // The link reopens the comparison.
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   await again.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 3);
   assert.equal(await again.locator('#share-link').inputValue(), link);
 
@@ -576,10 +566,10 @@ test("the Forecast view's decode mode: one new token against a KV cache, the CLI
   // The link carries it; a mode the page does not offer gets a notice.
   const link = await page.locator('#share-link').inputValue();
   assert.match(link, /&mode=decode&/);
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   assert.equal(await value(again, 'latency'), f.latency_ms);
   assert.equal(await again.locator('input[name="mode"][value="decode"]').isChecked(), true);
-  await again.goto(base + '?gpu=h100-sxm&model=gpt2&mode=prefil');
+  await again.goto(pages.base + '?gpu=h100-sxm&model=gpt2&mode=prefil');
   await again.waitForSelector('html[data-ready="1"]');
   assert.match(await again.locator('#notice').textContent(), /mode "prefil" is not one of training, inference, decode/);
   for (const p of [page, again]) await p.close();
@@ -688,7 +678,7 @@ test('per-operator bound analysis: the table is the CLI response’s operators, 
     'decode projections memory-bound',
   );
   // A multi-GPU step has no operator table.
-  await page.goto(base + '?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=256&dp=2&sys=dgx-h100');
+  await page.goto(pages.base + '?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=256&dp=2&sys=dgx-h100');
   await page.waitForSelector('html[data-ready="1"]');
   await page.waitForFunction(() => document.getElementById('forecast-body').dataset.gpus === '2');
   assert.equal(await page.locator('#operators-panel').isHidden(), true);

@@ -3,23 +3,13 @@
 // the response's fine-tuning figures and assumptions (MFU counts full training's FLOPs) are on
 // screen, the link carries the choice and reopens it, a damaged link value gets a notice.
 // Run: node --test web/tests/finetune.test.mjs (after scripts/build_web.sh and the native CLI).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliForecastArgs } from './helpers.mjs';
-import { startPages, value } from './support/browser.mjs';
+import { pagesForFile, value } from './support/browser.mjs';
 
-let pages;
-let base;
+const pages = pagesForFile();
 const open = (query) => pages.open(query);
-
-before(async () => {
-  pages = await startPages();
-  base = pages.base;
-});
-
-after(async () => {
-  await pages?.close();
-});
 
 const LLAMA = { gpu: 'h100-sxm', model: 'llama3-8b', batch: 1, seq: 1024, mode: 'training' };
 const LLAMA_QUERY = '?gpu=h100-sxm&model=llama3-8b&mode=training&batch=1&seq=1024&fprec=bf16';
@@ -118,7 +108,7 @@ test('chosen on the page: LoRA, QLoRA and a typed rank equal the CLI; the link r
     /[?&]ft=qlora&lrank=32&ltgt=all_linear&/.test(document.getElementById('share-link').value),
   );
   const link = await page.locator('#share-link').inputValue();
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   await showsLatency(again, q32.latency_ms);
   assert.equal(await again.getByLabel('Fine-tuning', { exact: true }).inputValue(), 'qlora');
   assert.equal(await again.getByLabel('LoRA rank', { exact: true }).inputValue(), '32');

@@ -2,24 +2,14 @@
 // days to train, breakdown, memory) with the native CLI's numbers, every new field in the share
 // link, FP8 on a GPU without it, a model by its sizes, tampered links, the comparison and the
 // sweep with this engine. Run: node --test web/tests/megatron.test.mjs (after scripts/build_web.sh).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, cliJson } from './helpers.mjs';
-import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
+import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
 import fs from 'node:fs';
 
-let pages;
-let base;
+const pages = pagesForFile();
 const open = (query) => pages.open(query);
-
-before(async () => {
-  pages = await startPages();
-  base = pages.base;
-});
-
-after(async () => {
-  await pages?.close();
-});
 
 // `tilecast forecast … --engine megatron --json`, the issue's contract.
 function megatron(args) {
@@ -131,7 +121,7 @@ test('a Megatron link opens with the native CLI numbers: step, tokens/s, MFU, HF
   ]);
   assert.equal(fused.parallel.attention, 'fused-softmax');
   assert.notEqual(fused.step_ms, f.step_ms);
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   await assertMegatronMatches(again, fused);
   assert.equal(await again.locator('#attention').inputValue(), 'fused-softmax');
   for (const p of [page, again]) await p.close();
@@ -203,7 +193,7 @@ test('the share link round-trips every new field; an old compile=1 link opens to
   assert.equal(f.parallel.gpus, 16);
   assert.equal(f.parallel.virtual_stages, 2);
   await assertMegatronMatches(page, f);
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   await assertMegatronMatches(again, f);
   assert.equal(await again.locator('#share-link').inputValue(), link);
   for (const [id, v] of [
@@ -225,7 +215,7 @@ test('the share link round-trips every new field; an old compile=1 link opens to
     await page.locator('#train-gpus-note').textContent(),
   );
   // The link before the engine choice existed: compile=1 is torch.compile, written back as feng.
-  await again.goto(base + '?gpu=a100-80gb-sxm&model=gpt2&mode=training&batch=2&seq=128&compile=1');
+  await again.goto(pages.base + '?gpu=a100-80gb-sxm&model=gpt2&mode=training&batch=2&seq=128&compile=1');
   await again.waitForSelector('html[data-ready="1"]');
   assert.equal(await again.locator('#feng').inputValue(), 'compiled');
   assert.match(await again.locator('#share-link').inputValue(), /&feng=compiled&/);
@@ -312,7 +302,7 @@ test('a model by its sizes forecasts (the form and the link), as the CLI forecas
   await assertMegatronMatches(page, f);
   assert.match(await page.locator('#model-info').textContent(), /By its sizes: 16 layers · hidden 4096/);
   // The link opens the same model; the eager engine forecasts it too.
-  const again = await open(link.slice(base.length).replace('feng=megatron', 'feng=eager'));
+  const again = await open(link.slice(pages.base.length).replace('feng=megatron', 'feng=eager'));
   const eager = cliJson([
     'forecast',
     '--gpu',
@@ -360,7 +350,7 @@ test('a tampered link value gets a specific notice and keeps the default', async
   assert.equal(await page.locator('#model-select').inputValue(), 'gpt3-2.7b');
   assert.equal(await page.locator('#forecast-error').textContent(), '');
   // Out of the core's range: more tokens than it takes.
-  await page.goto(base + '?gpu=h100-sxm&model=gpt2&tokens=2e18');
+  await page.goto(pages.base + '?gpu=h100-sxm&model=gpt2&tokens=2e18');
   await page.waitForSelector('html[data-ready="1"]');
   const second = await page.locator('#notice').textContent();
   assert.match(second, /"2e18" is not a token count from 1 to 10\^18/);
@@ -584,7 +574,7 @@ test('expert parallelism, the distributed optimizer and the overlap switch: chos
   assert.match(await page.locator('#train-gpus-note').textContent(), /the experts over 4 of the data-parallel ranks/);
   // The link reopens all three, the same numbers and controls.
   const link = await page.locator('#share-link').inputValue();
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   await assertMegatronMatches(again, before);
   assert.equal(await again.locator('#ep').inputValue(), '4');
   assert.equal(await again.locator('#dopt').isChecked(), false);
@@ -634,12 +624,12 @@ test('expert parallelism, the distributed optimizer and the overlap switch: chos
   // Expert parallelism on a dense model: the core's message, as the CLI says it.
   const dense = megatron([...LLAMA_ARGS, '--ep', '2']);
   assert.equal(dense.ok, false);
-  await again.goto(base + LLAMA_LINK + '&ep=2');
+  await again.goto(pages.base + LLAMA_LINK + '&ep=2');
   await again.waitForSelector('html[data-ready="1"]');
   await again.waitForFunction(() => document.getElementById('forecast-error').textContent !== '');
   assert.ok((await again.locator('#forecast-error').textContent()).includes(dense.error));
   // Tampered values: a notice each, the defaults kept.
-  await again.goto(base + MOE_LINK + '&ep=0&dopt=2&overlap=yes');
+  await again.goto(pages.base + MOE_LINK + '&ep=0&dopt=2&overlap=yes');
   await again.waitForSelector('html[data-ready="1"]');
   const notice = await again.locator('#notice').textContent();
   assert.match(notice, /expert-parallel size 0 is outside 1–4096/);

@@ -4,23 +4,13 @@
 // not default) and reopens it exactly, a damaged value gets its own notice, and the SLO's line and
 // the stated highest rate follow the SLO inputs without simulating again.
 // Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson } from './helpers.mjs';
-import { startPages } from './support/browser.mjs';
+import { pagesForFile } from './support/browser.mjs';
 
-let pages;
-let base;
+const pages = pagesForFile();
 const open = (query) => pages.open(query);
-
-before(async () => {
-  pages = await startPages();
-  base = pages.base;
-});
-
-after(async () => {
-  await pages?.close();
-});
 
 const REQ = { gpu: 'h100-sxm', model: 'llama3-8b', prompt: 512, output: 128, precision: 'bf16' };
 const SERVE_QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=1&prompt=${REQ.prompt}&out=${REQ.output}&prec=${REQ.precision}&engine=fused`;
@@ -114,7 +104,7 @@ test("the load sweep's points equal `tilecast serve --qps R --requests N --seed 
   const link = await page.locator('#share-link').inputValue();
   for (const part of ['lqps=40', 'lpts=4', 'lreq=300', 'lseed=3', 'sttft=400', 'stpot=30'])
     assert.ok(link.includes(part), `${part} in ${link}`);
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   assert.deepEqual(await shownSweep(again, 4), sweep);
   assert.equal(await again.locator('#notice').isHidden(), true);
   const inputs = {};

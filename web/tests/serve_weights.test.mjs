@@ -3,23 +3,13 @@
 // the link carrying it only when chosen, a damaged value noticed, and a format the model cannot
 // take (MXFP4 on a dense model) the core's error on the page.
 // Run: node --test web/tests/serve_weights.test.mjs (after scripts/build_web.sh and the native CLI).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson } from './helpers.mjs';
-import { forecasts, startPages, value, waitForecasts } from './support/browser.mjs';
+import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
 
-let pages;
-let base;
+const pages = pagesForFile();
 const open = (query) => pages.open(query);
-
-before(async () => {
-  pages = await startPages();
-  base = pages.base;
-});
-
-after(async () => {
-  await pages?.close();
-});
 
 const REQ = { gpu: 'h100-sxm', model: 'gpt-oss-120b', batch: 8, prompt: 512, output: 128 };
 const QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=${REQ.batch}&prompt=${REQ.prompt}&out=${REQ.output}&prec=bf16&engine=fused`;
@@ -78,7 +68,7 @@ test("the serve view serves gpt-oss as shipped, and each weight choice as the CL
   // the link carries the choice and reopens it
   const link = await page.locator('#share-link').inputValue();
   assert.match(link, /[?&]w=native(&|$)/);
-  const again = await open(link.slice(base.length));
+  const again = await open(link.slice(pages.base.length));
   assert.equal(await again.locator('#serve-weights').inputValue(), 'native');
   assert.deepEqual(await shown(again), expected(native));
   assert.equal(await again.locator('#notice').isHidden(), true);

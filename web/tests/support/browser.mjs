@@ -1,6 +1,8 @@
 // The browser tests' shared setup: web/dist served on a free port, one headless Chromium
 // (playwright-core, CHROMIUM or Debian's /usr/bin/chromium), a context whose script errors are
-// collected, and the helpers every page test uses. Call startPages() in before(), close() in after().
+// collected, and the helpers every page test uses. Call startPages() in before(), close() in after(),
+// or pagesForFile() once at a test file's top level, which does both.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
@@ -36,6 +38,31 @@ export async function startPages({ viewport = { width: 1280, height: 900 }, read
     server.close();
   };
   return { base, browser, context, pageErrors, open, newContext, close };
+}
+
+// A test file's pages: started before its first test and closed after its last (node:test's
+// before and after); each property is startPages()'s once started.
+export function pagesForFile(options) {
+  let pages = null;
+  before(async () => {
+    pages = await startPages(options);
+  });
+  after(async () => {
+    await pages?.close();
+  });
+  return {
+    open: (...args) => pages.open(...args),
+    newContext: (...args) => pages.newContext(...args),
+    get base() {
+      return pages.base;
+    },
+    get context() {
+      return pages.context;
+    },
+    get pageErrors() {
+      return pages.pageErrors;
+    },
+  };
 }
 
 // The exact number behind a figure (its data-value).

@@ -82,4 +82,15 @@ export function cliForecastArgs({ gpu, model, batch, seq, mode, predictor }) {
   ];
 }
 
+// `tilecast serve` of a request's fields (flag names as the CLI's: gpu, model, prompt, output,
+// and any of batch, precision, weights, ...; camelCase or snake_case keys become --kebab-case),
+// then `extra` flags, with --json.
+export function cliServeArgs(fields, extra = []) {
+  const flags = Object.entries(fields).flatMap(([k, v]) => [
+    `--${k.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    String(v),
+  ]);
+  return ['serve', ...flags, ...extra, '--json'];
+}
+
 export { execFileSync };

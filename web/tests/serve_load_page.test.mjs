@@ -6,7 +6,7 @@
 // Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliJson } from './helpers.mjs';
+import { cliJson, cliServeArgs } from './helpers.mjs';
 import { pagesForFile } from './support/browser.mjs';
 
 const pages = pagesForFile();
@@ -17,19 +17,7 @@ const SERVE_QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=1&promp
 
 // `tilecast serve` of the test's model and lengths, with `extra` flags, as JSON.
 const serveCli = (extra) =>
-  cliJson([
-    'serve',
-    '--gpu',
-    REQ.gpu,
-    '--model',
-    REQ.model,
-    '--prompt',
-    String(REQ.prompt),
-    '--output',
-    String(REQ.output),
-    ...extra,
-    '--json',
-  ]);
+  cliJson(cliServeArgs({ gpu: REQ.gpu, model: REQ.model, prompt: REQ.prompt, output: REQ.output }, extra));
 
 // The CLI's simulation of one rate (`extra`: e.g. the range ratio).
 function native(qps, requests, seed, extra = []) {

@@ -5,7 +5,7 @@
 // Run: node --test web/tests/serve_weights.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliJson } from './helpers.mjs';
+import { cliJson, cliServeArgs } from './helpers.mjs';
 import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
 
 const pages = pagesForFile();
@@ -15,22 +15,7 @@ const REQ = { gpu: 'h100-sxm', model: 'gpt-oss-120b', batch: 8, prompt: 512, out
 const QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=${REQ.batch}&prompt=${REQ.prompt}&out=${REQ.output}&prec=bf16&engine=fused`;
 
 // `tilecast serve` of the request, with `extra` flags, as JSON.
-const serveCli = (extra = []) =>
-  cliJson([
-    'serve',
-    '--gpu',
-    REQ.gpu,
-    '--model',
-    REQ.model,
-    '--batch',
-    String(REQ.batch),
-    '--prompt',
-    String(REQ.prompt),
-    '--output',
-    String(REQ.output),
-    ...extra,
-    '--json',
-  ]);
+const serveCli = (extra = []) => cliJson(cliServeArgs(REQ, extra));
 
 // What the serve view shows: its times and the memory bar.
 async function shown(page) {
@@ -75,24 +60,12 @@ test("the serve view serves gpt-oss as shipped, and each weight choice as the CL
   await again.close();
   // weight-only INT4 on a dense model, and MXFP4 refused there with the core's words
   const dense = await open(`?view=serve&gpu=a100-80gb-sxm&model=llama3-8b&batch=1&prompt=512&out=128&prec=fp16&w=int4`);
-  const int4 = cliJson([
-    'serve',
-    '--gpu',
-    'a100-80gb-sxm',
-    '--model',
-    'llama3-8b',
-    '--batch',
-    '1',
-    '--prompt',
-    '512',
-    '--output',
-    '128',
-    '--precision',
-    'fp16',
-    '--weights',
-    'int4',
-    '--json',
-  ]);
+  const int4 = cliJson(
+    cliServeArgs({ gpu: 'a100-80gb-sxm', model: 'llama3-8b', batch: 1, prompt: 512, output: 128, precision: 'fp16' }, [
+      '--weights',
+      'int4',
+    ]),
+  );
   assert.equal(await value(dense, 'tpot'), int4.decode_ms_per_token);
   await dense.selectOption('#serve-weights', 'mxfp4');
   await dense.waitForFunction(() => /no routed experts/.test(document.getElementById('serve-error').textContent));

@@ -36,6 +36,8 @@ export type { Recompute, Schedule, Predictor, MegatronForecast, MegatronBreakdow
 // decode step (a new token per sequence against a KV cache of `seq` tokens; docs/model-forecast.md).
 export type Mode = Extract<api.Mode, 'training' | 'inference' | 'decode'>;
 export type Precision = ModelPrecision;
+// The serve view's precisions: fp8 (W8A8) and fp4 (W4A4) on GPUs with those units (docs/serving.md).
+export type ServingPrecision = api.ServingPrecision;
 // The model forecast's precisions: FP8 is the megatron engine's (TransformerEngine), on GPUs with it.
 export type ForecastPrecision = Precision | 'fp8';
 // The model forecast's engines: PyTorch eager (no "engine" field), torch.compile, Megatron-Core.
@@ -169,7 +171,7 @@ export interface ServingRequest {
   output: number;
   batch: number;
   tp: number;
-  precision: Precision;
+  precision: ServingPrecision;
   engine: ServeEngine;
   predictor: Predictor;
   weights?: WeightFormat; // absent: as the checkpoint stores them (gpt-oss: MXFP4 experts)

@@ -64,7 +64,7 @@ import type {
   MasterWeights,
   Mode,
   ModelSizes,
-  Precision,
+  ServingPrecision,
   Recompute,
   Schedule,
   ServeEngine,
@@ -359,7 +359,7 @@ function wireServe(app: App): void {
   for (const id of ['prompt', 'output', 'tp']) byId(id).addEventListener('input', onTokens);
   const precision = byId<HTMLSelectElement>('precision');
   precision.addEventListener('change', () => {
-    if ((PRECISIONS as string[]).includes(precision.value)) update({ precision: precision.value as Precision });
+    if ((PRECISIONS as string[]).includes(precision.value)) update({ precision: precision.value as ServingPrecision });
   });
   const engine = byId<HTMLSelectElement>('serve-engine');
   engine.addEventListener('change', () => {

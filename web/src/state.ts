@@ -21,17 +21,17 @@ import type {
   ModelSizes,
   WeightFormat,
   Mode,
-  Precision,
   Predictor,
   Recompute,
   Schedule,
   ServeEngine,
+  ServingPrecision,
 } from './engine';
 
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
 export const MODES: Mode[] = ['training', 'inference', 'decode'];
-export const PRECISIONS: Precision[] = ['bf16', 'fp16', 'fp32'];
+export const PRECISIONS: ServingPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8', 'fp4'];
 export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
 export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
 export const ATTENTIONS: Attention[] = ['flash', 'fused-softmax'];
@@ -74,7 +74,7 @@ export interface State {
   prompt: number; // prompt tokens per request
   output: number; // generated tokens per request
   tp: number; // tensor-parallel GPUs
-  precision: Precision;
+  precision: ServingPrecision;
   engine: ServeEngine;
   serveWeights: ServeWeights; // sent as the request's weights unless 'checkpoint'
   // The model forecast (forecast, compare and sweep views): its precision (fp32:
@@ -681,7 +681,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (tp !== null) s.tp = parseInt(tp, 'tensor-parallel size', 1, TP_MAX, problems) ?? s.tp;
   const prec = p.get('prec');
   if (prec !== null) {
-    if ((PRECISIONS as string[]).includes(prec)) s.precision = prec as Precision;
+    if ((PRECISIONS as string[]).includes(prec)) s.precision = prec as ServingPrecision;
     else problems.push(`The link's precision "${clip(prec)}" is not one of ${PRECISIONS.join(', ')}.`);
   }
   const engine = p.get('engine');

@@ -1056,9 +1056,9 @@ test("the share link and the embed card carry the serve view's inputs", async ()
   assert.equal(await again.locator('#view-forecast').isVisible(), true);
   assert.equal(await again.locator('#prompt').inputValue(), '512');
   // A damaged serve field: a notice naming it, the default kept.
-  await open('?view=serve&model=llama2-7b&prec=fp4&out=zero', again);
+  await open('?view=serve&model=llama2-7b&prec=fp6&out=zero', again);
   const notice = await again.locator('#notice').textContent();
-  assert.match(notice, /precision "fp4" is not one of bf16, fp16, fp32/);
+  assert.match(notice, /precision "fp6" is not one of bf16, fp16, fp32, fp8, fp4/);
   assert.match(notice, /output length "zero" is not a whole number/);
   for (const p of [page, again, embed]) await p.close();
 });

@@ -1,8 +1,10 @@
-// Browser tests of the serve view's weight format (docs/serving.md, "--weights"): by default the
-// checkpoint's own (gpt-oss's MXFP4 experts: no field sent), each choice the CLI's `--weights`,
-// the link carrying it only when chosen, a damaged value noticed, and a format the model cannot
-// take (MXFP4 on a dense model) the core's error on the page.
-// Run: node --test web/tests/serve_weights.test.mjs (after scripts/build_web.sh and the native CLI).
+// Browser tests of the serve view's quantized serving (docs/serving.md, "Quantized serving"): the
+// precision's FP8 (W8A8) and FP4 (W4A4) as the CLI's --precision, a GPU without those units the
+// core's error on the page; the weight format by default the checkpoint's own (gpt-oss's MXFP4
+// experts: no field sent), each choice the CLI's `--weights`, the link carrying it only when
+// chosen, a damaged value noticed, and a format the model cannot take (MXFP4 on a dense model) the
+// core's error.
+// Run: node --test web/tests/serve_quantized.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliServeArgs } from './helpers.mjs';
@@ -84,4 +86,30 @@ test('a damaged weight format in a link gets a notice and keeps the default', as
   assert.equal(await page.locator('#serve-weights').inputValue(), 'checkpoint');
   assert.deepEqual(await shown(page), expected(serveCli()));
   await page.close();
+});
+
+test("FP8 and FP4 serving as the CLI's --precision; a GPU without the units shows the core's error", async () => {
+  const req = { gpu: 'h100-sxm', model: 'llama3-8b', batch: 8, prompt: 512, output: 128 };
+  const page = await open(
+    `?view=serve&gpu=${req.gpu}&model=${req.model}&batch=${req.batch}&prompt=${req.prompt}&out=${req.output}&prec=fp8&engine=fused`,
+  );
+  const fp8 = cliJson(cliServeArgs({ ...req, precision: 'fp8' }));
+  assert.deepEqual(await shown(page), expected(fp8));
+  assert.match(await page.locator('#serve-caveats').textContent(), /W8A8 fp8/);
+  assert.match(await page.locator('#share-link').inputValue(), /[?&]prec=fp8(&|$)/);
+  // FP4 on a Hopper GPU: refused by the core, its words on the page; a B200 forecasts it
+  let n = await forecasts(page);
+  await page.selectOption('#precision', 'fp4');
+  await page.waitForFunction(() => /has no fp4 units/.test(document.getElementById('serve-error').textContent));
+  const b200 = await open(
+    `?view=serve&gpu=b200&model=${req.model}&batch=${req.batch}&prompt=${req.prompt}&out=${req.output}&prec=fp4&engine=fused`,
+  );
+  assert.deepEqual(await shown(b200), expected(cliJson(cliServeArgs({ ...req, gpu: 'b200', precision: 'fp4' }))));
+  assert.equal(await b200.locator('#serve-error').textContent(), '');
+  n = await forecasts(page);
+  await page.selectOption('#precision', 'bf16');
+  await waitForecasts(page, ++n);
+  assert.equal(await page.locator('#serve-error').textContent(), '');
+  assert.deepEqual(await shown(page), expected(cliJson(cliServeArgs({ ...req, precision: 'bf16' }))));
+  for (const p of [page, b200]) await p.close();
 });

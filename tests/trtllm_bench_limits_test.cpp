@@ -30,7 +30,7 @@ detail::TrtllmBenchLimits limits(const char* gpu, const char* model, int tp, Dat
   if (fp8_kv) r.kv_cache = DataType::fp8;
   const GpuSpec& g = find_gpu(gpu);
   const ModelConfig& m = find_model(model);
-  return detail::trtllm_bench_limits(g, m, tp, detail::serving_types(g, r), params_of(m), prompt,
+  return detail::trtllm_bench_limits(g, m, tp, detail::serving_types(g, r), params_of(m), 0, prompt,
                                      output, std::int64_t(prompt));
 }
 
@@ -92,7 +92,7 @@ TEST_SUITE("trtllm_bench_limits") {
     const ModelConfig& m = find_model("gpt-oss-120b");
     const detail::ServingTypes t = detail::serving_types(g, r);
     const double params = params_of(m), experts = detail::quantized_param_count(m, t);
-    const auto l = detail::trtllm_bench_limits(g, m, 1, t, params, 1000, 1000, 1000);
+    const auto l = detail::trtllm_bench_limits(g, m, 1, t, params, experts, 1000, 1000, 1000);
     const double stored = params - experts * (1 - (0.5 + 1.0 / 32));
     CHECK(
         l.kv_requests ==
@@ -101,7 +101,7 @@ TEST_SUITE("trtllm_bench_limits") {
     r.weights = WeightFormat::int4;  // weight-only AWQ/GPTQ: not trtllm-bench's to tune
     CHECK_THROWS_WITH_AS(
         detail::trtllm_bench_limits(g, find_model("llama3-8b"), 1, detail::serving_types(g, r),
-                                    params, 1000, 1000, 1000),
+                                    params, 0, 1000, 1000, 1000),
         doctest::Contains("not weight-only int4"), Error);
   }
 

@@ -258,7 +258,7 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 (model.max_positions > 0 ? " (its position table has no rows for them)" : "") +
                 ".");
   const Routing routing = traits(model).routing;
-  if (routing == Routing::top_k || routing == Routing::top_k_shared)
+  if (top_k_routing(routing))
     c.push_back("Experts: balanced routing is assumed (the " + std::to_string(model.num_experts) +
                 " experts share the tokens' top-" + std::to_string(model.experts_per_token) +
                 " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "

@@ -190,10 +190,11 @@ class GraphBuilder {
   }
   // One weight's forward GEMM (op over groups x rows x in -> out: linear's one group,
   // grouped_linear's many) with what the memory and parallel models read from it: its
-  // parameters, how tensor parallelism splits it, the input it saves for the backward, and a
-  // frozen base's bytes per parameter (the compute type's, or QLoRA's NF4 when `nf4`).
+  // parameters, how tensor parallelism splits it (the options' role; a GEMM onto the vocabulary
+  // vocabulary-parallel), the input it saves for the backward, whether it is a routed expert's,
+  // and a frozen base's bytes per parameter (the compute type's, or QLoRA's NF4 when `nf4`).
   OpRef weight_gemm(std::string_view name, Op op, std::int64_t groups, std::int64_t rows,
-                    std::int64_t in, std::int64_t out, double params, TpSplit tp, bool shares_input,
+                    std::int64_t in, std::int64_t out, double params, const LinearOptions& opts,
                     bool nf4 = false);
   // Its backward GEMMs: the input gradient, and the weight gradient unless the base is frozen.
   void weight_gradient_gemms(std::string_view name, Op op, std::int64_t groups, std::int64_t rows,

@@ -110,9 +110,7 @@ OpRef GraphBuilder::linear(std::string_view name, std::int64_t rows, std::int64_
   if (nf4) nf4_dequantize(name, Phase::forward, double(in) * double(out), in);
   OpRef fw = weight_gemm(name, Op::linear, 1, rows, in, out,
                          (opts.tied ? 0 : double(in) * double(out)) + (opts.bias ? double(out) : 0),
-                         vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp,
-                         opts.shares_input, nf4);
-  graph_.sections.back().ops.back().routed_expert = opts.routed_expert;
+                         opts, nf4);
   if (!training()) return fw;
   const double weight = double(in) * double(out), input = double(rows) * double(in);
   if (autocast()) {  // the casts run before the GEMM; fw still names the GEMM
@@ -153,8 +151,7 @@ OpRef GraphBuilder::grouped_linear(std::string_view name, std::int64_t groups, s
 OpRef GraphBuilder::stacked_linear(std::string_view name, std::int64_t groups, std::int64_t rows,
                                    std::int64_t in, std::int64_t out, LinearOptions opts) {
   const double weights = double(groups) * (double(in) * double(out));
-  OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, weights, opts.tp, opts.shares_input);
-  graph_.sections.back().ops.back().routed_expert = opts.routed_expert;
+  OpRef fw = weight_gemm(name, Op::bmm, groups, rows, in, out, weights, opts);
   if (!training()) return fw;
   weight_gradient_gemms(name, Op::bmm, groups, rows, in, out);
   accumulate(name, weights);
@@ -163,15 +160,17 @@ OpRef GraphBuilder::stacked_linear(std::string_view name, std::int64_t groups, s
 
 OpRef GraphBuilder::weight_gemm(std::string_view name, Op op, std::int64_t groups,
                                 std::int64_t rows, std::int64_t in, std::int64_t out, double params,
-                                TpSplit tp, bool shares_input, bool nf4) {
+                                const LinearOptions& opts, bool nf4) {
   OpRef fw = push(name, op, groups, rows, in, out, OpKind::gemm, Phase::forward);
   GraphOp& f = graph_.sections.back().ops.back();
   f.param_elements = params;
+  const TpSplit tp = vocab_ > 0 && out == vocab_ ? TpSplit::vocab_head : opts.tp;
   f.tp = tp;
+  f.routed_expert = opts.routed_expert;
   f.tp_elements = double(groups) * double(rows) * double(tp == TpSplit::row ? out : in);
   f.adapter = in_adapter_;
   if (frozen_base()) f.frozen_bytes_per_param = nf4 ? kNf4BytesPerParam : dtype_bytes(w_.dtype);
-  if (training() && !shares_input)
+  if (training() && !opts.shares_input)
     f.saved_bytes = double(groups) * double(rows) * double(in) * gemm_input_bytes();
   return fw;
 }

@@ -31,6 +31,10 @@ enum class AttentionBias { none, all, config, qkv_only, mlp_only };
 // Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
 // (Mixtral); top-k plus an always-on shared expert scaled by a sigmoid gate (Qwen2-MoE).
 enum class Routing { none, top1_capacity, top_k, top_k_shared };
+// Whether tokens pick their top-k experts (Mixtral, the Qwen MoEs, gpt-oss), a shared one or not.
+constexpr bool top_k_routing(Routing r) {
+  return r == Routing::top_k || r == Routing::top_k_shared;
+}
 // The experts' form: SwiGLU experts of one projection dtype, no biases (Mixtral, the Qwen MoEs);
 // gpt-oss's: the router a linear with a bias whose top-k logits are softmaxed over the k, each
 // expert's projections with biases around a SwiGLU clamped at swiglu_limit over interleaved gate

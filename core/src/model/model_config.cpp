@@ -465,7 +465,7 @@ double ModelConfig::params() const {
     return p;
   }
   const double embeddings = v * h * (tie_word_embeddings ? 1 : 2);  // token table, untied head
-  if (t.routing == Routing::top_k || t.routing == Routing::top_k_shared) {
+  if (top_k_routing(t.routing)) {
     const double ef = double(expert_intermediate_size),
                  sf = double(shared_expert_intermediate_size);
     double p = embeddings;

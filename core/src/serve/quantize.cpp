@@ -80,10 +80,11 @@ std::vector<std::string_view> checkpoint_quant_methods() {
 }
 
 WeightFormat checkpoint_weight_format(const ModelConfig& model, DataType precision) {
-  if (precision != DataType::fp16 && precision != DataType::bf16) return WeightFormat::native;
+  if (model.checkpoint_weights.empty() ||
+      (precision != DataType::fp16 && precision != DataType::bf16))
+    return WeightFormat::native;
   for (std::size_t i = 0; i < std::size(kPacked); ++i)
-    if (!model.checkpoint_weights.empty() && kPacked[i].quant_method == model.checkpoint_weights)
-      return kWeightNames[i].value;
+    if (kPacked[i].quant_method == model.checkpoint_weights) return kWeightNames[i].value;
   return WeightFormat::native;
 }
 

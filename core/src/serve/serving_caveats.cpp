@@ -28,8 +28,7 @@ std::vector<std::string> serving_model_caveats(const GpuSpec& gpu, const Serving
   if (std::string d = decode_attention_caveat(types.decode_attention, model); !d.empty())
     c.push_back(std::move(d));
   if (std::string n = serving_check_note(gpu, types.gemm); !n.empty()) c.push_back(std::move(n));
-  if (const Routing r = traits(model).routing; r == Routing::top_k || r == Routing::top_k_shared)
-    c.push_back(serving_fixed_costs().checks_mixtures);
+  if (top_k_routing(traits(model).routing)) c.push_back(serving_fixed_costs().checks_mixtures);
   for (std::string& r :
        roofline_caveats(types.act, {roofline_fallbacks.begin(), roofline_fallbacks.end()}))
     c.push_back(std::move(r));

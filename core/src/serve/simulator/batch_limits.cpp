@@ -93,7 +93,8 @@ double round_up(double raw, const std::vector<Band>& bands, double floor) {
 }  // namespace
 
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
-                                      const ServingTypes& types, double params, double mean_prompt,
+                                      const ServingTypes& types, double params,
+                                      double quantized_params, double mean_prompt,
                                       double mean_output, std::int64_t longest_prompt) {
   const BenchRules& b = bench_rules();
   if (types.weights != WeightFormat::native && types.weights != WeightFormat::mxfp4)
@@ -117,10 +118,9 @@ TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& mod
   // (tensorrt_llm/bench/build/dataclasses.py, ModelConfig.get_param_count: the safetensors
   // metadata's parameter count) at 2 bytes each (its quantization algorithm has no entry in
   // tuning.py's BYTES_PER_ELEM): a packed weight's bytes are its stored elements.
-  const double stored =
-      types.weights == WeightFormat::mxfp4
-          ? params - quantized_param_count(model, types) * (1 - types.weight_bytes)
-          : params;
+  const double stored = types.weights == WeightFormat::mxfp4
+                            ? params - quantized_params * (1 - types.weight_bytes)
+                            : params;
   const double engine_gib = stored * weight_bytes / kGiB;
   const double available_gib = gpu.mem_gb * double(tp) - engine_gib;
   const double requests =

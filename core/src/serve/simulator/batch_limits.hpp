@@ -18,12 +18,14 @@ struct TrtllmBenchLimits {
   double kv_requests = 0;           // the requests its KV-cache estimate holds (before the cap)
 };
 
-// `params`: the whole model's parameters; `types`: the serving precision (the GEMM type gives
+// `params`: the whole model's parameters, `quantized_params` those its weight format packs
+// (quantized_param_count; 0 unquantized); `types`: the serving precision (the GEMM type gives
 // the bytes per weight, the KV type the bytes per cached element); the mean prompt and output
 // lengths and the longest prompt of the requests. Throws Error where trtllm-bench has no
 // heuristic (weight-only quantization) or the model leaves no memory for the cache.
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
-                                      const ServingTypes& types, double params, double mean_prompt,
+                                      const ServingTypes& types, double params,
+                                      double quantized_params, double mean_prompt,
                                       double mean_output, std::int64_t longest_prompt);
 
 }  // namespace tilecast::detail

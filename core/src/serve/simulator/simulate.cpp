@@ -177,11 +177,12 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   }
   const double params =
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
+  const double quantized = types.quantized() ? detail::quantized_param_count(model, types) : 0;
   detail::TrtllmBenchLimits bench;
   if (r.batch_limits == BatchLimits::trtllm_bench) {
     const double n = double(reqs.size());
-    bench = detail::trtllm_bench_limits(gpu, model, s.tp, types, params, prompts / n, outputs / n,
-                                        longest_prompt);
+    bench = detail::trtllm_bench_limits(gpu, model, s.tp, types, params, quantized, prompts / n,
+                                        outputs / n, longest_prompt);
     if (bench.max_batch_size > kMaxSeqsPerStep || bench.max_num_tokens > kMaxBatchTokensPerStep)
       throw Error("batch limits trtllm-bench: max_batch_size " +
                   std::to_string(bench.max_batch_size) + " and max_num_tokens " +
@@ -197,9 +198,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   ServingRequest profile = s;
   profile.batch = 1;
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
-  const detail::MemoryModel mem = detail::serving_memory_model(
-      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model, types) : 0,
-      profile);
+  const detail::MemoryModel mem =
+      detail::serving_memory_model(gpu, shard, params, quantized, profile);
   const double block_bytes =
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -

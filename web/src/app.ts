@@ -158,6 +158,7 @@ export function servingRequestFor(
     engine: s.engine,
     predictor: s.predictor,
     ...(s.serveWeights !== 'checkpoint' && { weights: s.serveWeights }),
+    ...(s.serveKvCache !== 'auto' && { kv_cache: s.serveKvCache }),
     ...vary,
   };
 }

@@ -175,6 +175,7 @@ export interface ServingRequest {
   engine: ServeEngine;
   predictor: Predictor;
   weights?: WeightFormat; // absent: as the checkpoint stores them (gpt-oss: MXFP4 experts)
+  kv_cache?: 'fp8'; // absent: the cache in the activations' type
 }
 
 // A serving simulation under load (api::forecast_serving with qps; docs/serving-load.md): the serve

@@ -43,6 +43,7 @@ import {
   SCHEDULES,
   SEQ_MAX,
   SERVE_ENGINES,
+  SERVE_KV_CACHES,
   SERVE_WEIGHTS,
   SLO_MS_MAX,
   SWEEP_MAX,
@@ -52,6 +53,7 @@ import {
   clip,
   formatTokens,
   parseTokens,
+  type ServeKvCache,
   type ServeWeights,
   type View,
 } from './state';
@@ -85,6 +87,7 @@ export function fillInputs(app: App): void {
   byId<HTMLSelectElement>('precision').value = s.precision;
   byId<HTMLSelectElement>('serve-engine').value = s.engine;
   byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
+  byId<HTMLSelectElement>('serve-kv-cache').value = s.serveKvCache;
   byId<HTMLInputElement>('load-qps').value = s.loadMaxQps > 0 ? String(s.loadMaxQps) : '';
   byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
   byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
@@ -369,6 +372,11 @@ function wireServe(app: App): void {
   weights.addEventListener('change', () => {
     if ((SERVE_WEIGHTS as readonly string[]).includes(weights.value))
       update({ serveWeights: weights.value as ServeWeights });
+  });
+  const kvCache = byId<HTMLSelectElement>('serve-kv-cache');
+  kvCache.addEventListener('change', () => {
+    if ((SERVE_KV_CACHES as readonly string[]).includes(kvCache.value))
+      update({ serveKvCache: kvCache.value as ServeKvCache });
   });
 }
 

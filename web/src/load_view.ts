@@ -56,7 +56,7 @@ export function loadRequestFor(app: App, qps: number): LoadRequest {
 // The same simulation on the command line (catalog GPU and model only), for the assumptions.
 export function loadCommand(r: LoadRequest): string | null {
   if (typeof r.gpu !== 'string' || typeof r.model !== 'string') return null;
-  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision} --qps R --requests ${r.requests} --seed ${r.seed}${r.range_ratio ? ` --range-ratio ${r.range_ratio}` : ''} --json`;
+  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision}${r.weights ? ` --weights ${r.weights}` : ''}${r.kv_cache ? ` --kv-cache ${r.kv_cache}` : ''} --qps R --requests ${r.requests} --seed ${r.seed}${r.range_ratio ? ` --range-ratio ${r.range_ratio}` : ''} --json`;
 }
 
 export interface LoadPoint {

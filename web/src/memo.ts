@@ -139,7 +139,7 @@ export function forecastShown(request: ModelRequest): Shown {
 // ---- serving forecasts (the serve view), in the same memory ----------------
 
 export function servingKey(r: ServingRequest): string {
-  return `serve|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.batch}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.weights ?? ''}`;
+  return `serve|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.batch}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.weights ?? ''}|${r.kv_cache ?? ''}`;
 }
 
 export function peekServing(request: ServingRequest, key = servingKey(request)): ServeResult | undefined {
@@ -153,7 +153,7 @@ export function servingTask(request: ServingRequest): Task {
 // ---- serving simulations under load (the serve view's load sweep) -----------
 
 export function loadKey(r: LoadRequest): string {
-  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}|${r.range_ratio ?? 0}|${r.weights ?? ''}`;
+  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}|${r.range_ratio ?? 0}|${r.weights ?? ''}|${r.kv_cache ?? ''}`;
 }
 
 export function peekLoad(request: LoadRequest, key = loadKey(request)): LoadResult | undefined {

@@ -134,10 +134,11 @@ export function render(app: App): void {
   }
   text('workload-error', ui.workloadError);
   text('custom-gpu-error', ui.customGpuError);
-  if (changed('serve-selects', [s.precision, s.engine, s.serveWeights])) {
+  if (changed('serve-selects', [s.precision, s.engine, s.serveWeights, s.serveKvCache])) {
     byId<HTMLSelectElement>('precision').value = s.precision;
     byId<HTMLSelectElement>('serve-engine').value = s.engine;
     byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
+    byId<HTMLSelectElement>('serve-kv-cache').value = s.serveKvCache;
   }
   text('serve-input-error', ui.serveError);
   const mega = isMegatronState(s);

@@ -25,7 +25,8 @@ export function serveTitle(f: ServingForecast): string {
 // "batch 8 · 512 + 256 tokens · BF16 · fused · 1 GPU": the request in one line.
 export function serveSetting(f: ServingForecast): string {
   const gpus = f.tp === 1 ? '1 GPU' : `${f.tp} GPUs (tensor parallel)`;
-  return `batch ${f.batch} · ${f.prompt} prompt + ${f.output} output tokens · ${PRECISION_WORDS[f.precision] ?? f.precision} · ${f.engine === 'eager' ? 'PyTorch eager' : 'optimised engine'} · ${gpus}`;
+  const stored = `${f.weights ? ` · ${f.weights.toUpperCase()} weights` : ''}${f.kv_cache ? ` · ${f.kv_cache.toUpperCase()} KV cache` : ''}`;
+  return `batch ${f.batch} · ${f.prompt} prompt + ${f.output} output tokens · ${PRECISION_WORDS[f.precision] ?? f.precision}${stored} · ${f.engine === 'eager' ? 'PyTorch eager' : 'optimised engine'} · ${gpus}`;
 }
 
 // The headline figures, the same for the view and the embed card (ids

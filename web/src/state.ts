@@ -53,6 +53,10 @@ export const SERVE_WEIGHTS = [
 ] as const satisfies readonly ServeWeights[];
 const everyWeightFormat: Exclude<WeightFormat, (typeof SERVE_WEIGHTS)[number]> extends never ? true : never = true;
 void everyWeightFormat;
+// The serve view's KV cache: in the activations' type (no field: the core's default) or FP8 (the
+// request's kv_cache, the fused engine's option as vLLM's --kv-cache-dtype fp8).
+export const SERVE_KV_CACHES = ['auto', 'fp8'] as const;
+export type ServeKvCache = (typeof SERVE_KV_CACHES)[number];
 export const CUSTOM = 'custom';
 export const SIZES = 'sizes'; // the model is state.modelSizes
 
@@ -77,6 +81,7 @@ export interface State {
   precision: ServingPrecision;
   engine: ServeEngine;
   serveWeights: ServeWeights; // sent as the request's weights unless 'checkpoint'
+  serveKvCache: ServeKvCache; // sent as the request's kv_cache unless 'auto'
   // The model forecast (forecast, compare and sweep views): its precision (fp32:
   // eager FP32 as always; bf16/fp16: autocast mixed precision in training; fp8: the
   // megatron engine's) and engine (eager, torch.compile, Megatron-Core: training only).
@@ -148,6 +153,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   precision: 'bf16',
   engine: 'fused',
   serveWeights: 'checkpoint',
+  serveKvCache: 'auto',
   forecastPrecision: 'fp32',
   forecastEngine: 'eager',
   dp: 1,
@@ -411,6 +417,7 @@ export function linkParts(s: Readonly<State>, version: string, embed = false): L
     q.set('prec', s.precision);
     q.set('engine', s.engine);
     if (s.serveWeights !== DEFAULT_STATE.serveWeights) q.set('w', s.serveWeights);
+    if (s.serveKvCache !== DEFAULT_STATE.serveKvCache) q.set('kv', s.serveKvCache);
   }
   // The model forecast's options and multi-GPU fields, each only when not its default
   // (older links have none and open as before).
@@ -568,6 +575,7 @@ export function parseParams(search: string, hash = ''): ParsedLink {
     'prec',
     'engine',
     'w',
+    'kv',
     'fprec',
     'compile',
     'dp',
@@ -693,6 +701,11 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   if (w !== null) {
     if ((SERVE_WEIGHTS as readonly string[]).includes(w)) s.serveWeights = w as ServeWeights;
     else problems.push(`The link's weights "${clip(w)}" is not one of ${SERVE_WEIGHTS.join(', ')}.`);
+  }
+  const kv = p.get('kv');
+  if (kv !== null) {
+    if ((SERVE_KV_CACHES as readonly string[]).includes(kv)) s.serveKvCache = kv as ServeKvCache;
+    else problems.push(`The link's KV cache "${clip(kv)}" is not one of ${SERVE_KV_CACHES.join(', ')}.`);
   }
   const fprec = p.get('fprec');
   if (fprec !== null) {

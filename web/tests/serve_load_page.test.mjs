@@ -2,7 +2,8 @@
 // sweep equals `tilecast serve ... --qps R --requests N --seed S --json` of the same request, the
 // default largest rate follows the static forecast, the link carries the sweep's fields (only when
 // not default) and reopens it exactly, a damaged value gets its own notice, and the SLO's line and
-// the stated highest rate follow the SLO inputs without simulating again.
+// the stated highest rate follow the SLO inputs without simulating again; the weights and KV cache
+// chosen reach the simulation.
 // Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -200,6 +201,26 @@ test('a length spread draws the lengths as `--range-ratio` does, in the command,
   await page.fill('#load-range', '1');
   await page.waitForFunction(() => document.getElementById('load-error').textContent !== '');
   assert.match(await page.locator('#load-error').textContent(), /length spread must be a number from 0 to 0\.99/);
+  await page.close();
+});
+
+test("the serve view's weights and KV cache reach the simulation, and its command names them", async () => {
+  const page = await open(`${SERVE_QUERY}&w=int4&kv=fp8&lqps=20&lpts=2&lreq=200`);
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  const sweep = await shownSweep(page, 2);
+  for (const p of sweep) {
+    const f = native(p.qps, 200, 0, ['--weights', 'int4', '--kv-cache', 'fp8']);
+    assert.equal(f.kv_cache, 'fp8');
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot },
+      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
+      `${p.qps} requests/s`,
+    );
+  }
+  assert.match(
+    await page.locator('#load-assumptions').textContent(),
+    /--precision bf16 --weights int4 --kv-cache fp8 --qps R --requests 200 --seed 0 --json/,
+  );
   await page.close();
 });
 

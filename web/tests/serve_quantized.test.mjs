@@ -3,7 +3,7 @@
 // core's error on the page; the weight format by default the checkpoint's own (gpt-oss's MXFP4
 // experts: no field sent), each choice the CLI's `--weights`, the link carrying it only when
 // chosen, a damaged value noticed, and a format the model cannot take (MXFP4 on a dense model) the
-// core's error.
+// core's error; the KV cache in FP8 as the CLI's `--kv-cache fp8`, likewise.
 // Run: node --test web/tests/serve_quantized.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,4 +112,40 @@ test("FP8 and FP4 serving as the CLI's --precision; a GPU without the units show
   assert.equal(await page.locator('#serve-error').textContent(), '');
   assert.deepEqual(await shown(page), expected(cliJson(cliServeArgs({ ...req, precision: 'bf16' }))));
   for (const p of [page, b200]) await p.close();
+});
+
+test("an FP8 KV cache as the CLI's --kv-cache fp8: half the cache's bytes, carried by the link", async () => {
+  const req = { gpu: 'h100-sxm', model: 'llama3-8b', batch: 32, prompt: 8192, output: 128 };
+  const query = `?view=serve&gpu=${req.gpu}&model=${req.model}&batch=${req.batch}&prompt=${req.prompt}&out=${req.output}&prec=bf16&engine=fused`;
+  const page = await open(query);
+  assert.equal(await page.locator('#serve-kv-cache').inputValue(), 'auto');
+  const bf16 = cliJson(cliServeArgs({ ...req, precision: 'bf16' }));
+  assert.deepEqual(await shown(page), expected(bf16));
+  assert.doesNotMatch(await page.locator('#share-link').inputValue(), /[?&]kv=/);
+  let n = await forecasts(page);
+  await page.selectOption('#serve-kv-cache', 'fp8');
+  await waitForecasts(page, ++n);
+  const fp8 = cliJson(cliServeArgs({ ...req, precision: 'bf16' }, ['--kv-cache', 'fp8']));
+  assert.equal(fp8.kv_cache, 'fp8');
+  assert.ok(fp8.memory.kv_cache_gb < bf16.memory.kv_cache_gb * 0.51, 'the cache at one byte a value');
+  assert.ok(fp8.decode_ms_per_token < bf16.decode_ms_per_token, 'a decode step reads half the cache');
+  assert.deepEqual(await shown(page), expected(fp8));
+  assert.match(await page.locator('#serve-title').textContent(), /FP8 KV cache/);
+  assert.match(await page.locator('#serve-caveats').textContent(), /KV cache in fp8/);
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /[?&]kv=fp8(&|$)/);
+  const again = await open(link.slice(pages.base.length));
+  assert.equal(await again.locator('#serve-kv-cache').inputValue(), 'fp8');
+  assert.deepEqual(await shown(again), expected(fp8));
+  // the eager engine keeps its cache in the activations' type: the core's refusal on the page
+  await again.selectOption('#serve-engine', 'eager');
+  await again.waitForFunction(() => /fused engine's/.test(document.getElementById('serve-error').textContent));
+  assert.match(await again.locator('#serve-error').textContent(), /kv cache fp8/);
+  await again.close();
+  // a damaged value: a notice, and the default
+  const damaged = await open(`${query}&kv=fp4`);
+  assert.match(await damaged.locator('#notice').textContent(), /The link's KV cache "fp4" is not one of auto, fp8\./);
+  assert.equal(await damaged.locator('#serve-kv-cache').inputValue(), 'auto');
+  assert.deepEqual(await shown(damaged), expected(bf16));
+  for (const p of [page, damaged]) await p.close();
 });

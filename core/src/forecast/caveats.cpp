@@ -259,9 +259,14 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 ".");
   const Routing routing = traits(model).routing;
   if (top_k_routing(routing))
-    c.push_back("Experts: balanced routing is assumed (the " + std::to_string(model.num_experts) +
-                " experts share the tokens' top-" + std::to_string(model.experts_per_token) +
-                " assignments evenly); a real router is uneven, and the busiest expert's GEMMs "
+    c.push_back("Experts: uniform routing is assumed (each token's top-" +
+                std::to_string(model.experts_per_token) + " of the " +
+                std::to_string(model.num_experts) +
+                " experts drawn uniformly, independently of the other tokens': T tokens reach " +
+                std::to_string(model.num_experts) + " x (1 - (1 - " +
+                std::to_string(model.experts_per_token) + "/" + std::to_string(model.num_experts) +
+                ")^T) experts on average, which share the assignments evenly); a real router is "
+                "uneven, reaching fewer experts in a small batch, and the busiest expert's GEMMs "
                 "then take longer. Every expert's weights are resident. No top-k mixture's run "
                 "was measured." +
                 kMixturesMeasured + experts_implementation_caveat(model));
@@ -272,9 +277,11 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
           "Experts: as transformers 5 runs them, every token reaches its expert (the "
           "router's capacity of " +
           std::to_string(model.expert_capacity) +
-          " binds nothing once the tokens are flattened), the " + experts +
-          " experts sharing the tokens evenly; each layer's expert loop waits for the "
-          "host " +
+          " binds nothing once the tokens are flattened), the experts the tokens reach (each "
+          "token's drawn uniformly from the " +
+          experts +
+          ") sharing them evenly; each layer's expert loop waits for the host once and twice "
+          "per expert reached, up to " +
           std::to_string(1 + 2 * model.num_experts) +
           " times (nonzero, .item()) (docs/model-forecast.md)." + kMixturesMeasured);
     else

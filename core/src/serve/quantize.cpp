@@ -287,9 +287,9 @@ std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
 }
 
 double quantized_param_count(const ModelConfig& model, const ServingTypes& t) {
-  // a token per expert: under balanced routing every expert then takes tokens, so no expert's
-  // weights are listed on its router's op (kept in the activation type) as idle
-  const std::int64_t tokens = std::max<std::int64_t>(1, model.num_experts);
+  // 64 tokens per expert: every expert then takes tokens (active_experts: all but e^-64 of them),
+  // so no expert's weights are listed on its router's op (kept in the activation type) as idle
+  const std::int64_t tokens = 64 * std::max<std::int64_t>(1, model.num_experts);
   const OpGraph g = build_op_graph(model, make_workload(Mode::inference, tokens, 1));
   double n = 0;
   for (const GraphSection& s : g.sections)

@@ -114,11 +114,16 @@ struct MoeSpec {
   ExpertsImplementation implementation = ExpertsImplementation::eager;  // ModelConfig's
   ExpertForm form = ExpertForm::swiglu;  // the architecture's (model/architectures.hpp)
 };
-// Tokens each active expert computes under balanced routing: rows x top_k assignments spread
-// evenly over min(experts, rows x top_k) experts (rounded up).
-std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows);
-// How many experts receive tokens under balanced routing.
+// How many experts receive tokens when each row's top_k experts are drawn uniformly and
+// independently: experts x (1 - (1 - top_k / experts)^rows), rounded, at most rows x top_k (the
+// expectation; one row: exactly its top_k).
 std::int64_t active_experts(const MoeSpec& s, std::int64_t rows);
+// The rows x top_k assignments shared among the active experts as evenly as whole rows allow:
+// the rows active expert `e` (0 to active_experts - 1) computes, the first ones one more.
+std::int64_t expert_rows(const MoeSpec& s, std::int64_t rows, std::int64_t e);
+// The most rows an active expert computes (the assignments over the active experts, rounded up):
+// every group's rows in a grouped GEMM kernel of equal groups.
+std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows);
 // The Hugging Face eager sparse MoE block over `rows` rows (no residual): router linear,
 // softmax (FP32), top-k, one-hot expert mask, then per active expert a gather of its tokens,
 // its gated MLP at the routed rows, the routing-weight scale and an index_add back.

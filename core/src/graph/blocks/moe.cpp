@@ -1,7 +1,9 @@
 // The sparse mixture-of-experts feed-forward as Hugging Face's eager Mixtral and Qwen2-MoE
-// blocks run it. Routing is assumed balanced: the rows x top_k token-expert assignments spread
-// evenly over the experts (a real router is uneven; the slowest expert then sets the pace in a
-// fused kernel, and eager time grows with the busiest experts' GEMMs). docs/models.md.
+// blocks run it. Routing is assumed uniform and even: each token's top_k experts drawn uniformly
+// and independently of the other tokens', so T tokens hit E (1 - (1 - k/E)^T) experts on
+// average, which share the T x k assignments evenly (a real router is uneven; the slowest expert
+// then sets the pace in a fused kernel, and eager time grows with the busiest experts' GEMMs).
+// docs/models.md.
 // The expert loop reads values on the host, each a device-to-host copy it waits for
 // (GraphBuilder::host_sync: the GPU drains, the kernels after it run at the host's launch pace):
 //  * both releases: the experts hit (sum, > 0, nonzero) and per expert torch.where (a nonzero);
@@ -160,14 +162,26 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
 }  // namespace moe_detail
 
 std::int64_t active_experts(const MoeSpec& s, std::int64_t rows) {
-  const double assignments = double(rows) * double(s.top_k);
-  return std::max<std::int64_t>(1, std::int64_t(std::min(double(s.experts), assignments)));
+  // an expert escapes one token's top-k with probability 1 - k/E; all T tokens with that to the
+  // power T, computed by squaring (the same IEEE operations natively and in WebAssembly)
+  const double E = double(s.experts);
+  double missed = 1, power = 1 - double(s.top_k) / E;
+  for (std::int64_t t = std::max<std::int64_t>(rows, 1); t > 0 && missed > 0; t >>= 1) {
+    if (t & 1) missed *= power;
+    power *= power;
+  }
+  const double assignments = double(std::max<std::int64_t>(rows, 1)) * double(s.top_k);
+  const double hit = std::min({E, assignments, std::round(E * (1 - missed))});
+  return std::max<std::int64_t>(1, std::int64_t(hit));
 }
 
-std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows) {
-  const double assignments = double(rows) * double(s.top_k);
-  return GraphBuilder::mul(std::ceil(assignments / double(active_experts(s, rows))), 1);
+std::int64_t expert_rows(const MoeSpec& s, std::int64_t rows, std::int64_t e) {
+  const std::int64_t assignments = GraphBuilder::mul(double(rows), double(s.top_k));
+  const std::int64_t n = active_experts(s, rows);
+  return assignments / n + (e < assignments % n ? 1 : 0);
 }
+
+std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows) { return expert_rows(s, rows, 0); }
 
 namespace moe_detail {
 
@@ -239,11 +253,11 @@ void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
 void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   const std::int64_t H = s.hidden, E = s.experts, k = s.top_k;
   const double Rk = double(R) * double(k), RH = double(R) * double(H);
-  const std::int64_t n = active_experts(s, R), rows_e = routed_rows(s, R);
+  const std::int64_t n = active_experts(s, R);
   // the output buffer; the one-hot int64 mask (zeros, scatter; its permute is a view); the
   // experts hit: the mask summed per expert, > 0, nonzero
   const double i64 = g.mem_elements(kIndexBytes), b1 = g.mem_elements(kMaskBytes);
-  const double dE = double(E), re = double(rows_e), eh = re * double(H);
+  const double dE = double(E);
   g.mem("zeros (output)", Phase::forward, RH, H, "zeros");
   g.mem("one_hot expert mask", Phase::forward, Rk * dE * i64, E, "zeros");
   g.mem("one_hot expert mask", Phase::forward, 2 * Rk * i64, E, "scatter");
@@ -251,6 +265,8 @@ void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   g.mem("experts hit", Phase::forward, dE * (i64 + b1), E, "gt");
   nonzero(g, "experts hit", dE * b1, E, dE, 1);
   for (std::int64_t e = 0; e < n; ++e) {
+    const std::int64_t rows_e = expert_rows(s, R, e);
+    const double re = double(rows_e), eh = re * double(H);
     if (s.form == ExpertForm::gpt_oss && s.transformers_major < 5) {
       g.host_sync("expert_mask[expert_idx[0]] (item)");
     } else if (s.transformers_major < 5) {

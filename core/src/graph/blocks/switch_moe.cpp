@@ -5,9 +5,9 @@
 //    over the sequence) is dropped, each expert runs on its capacity-sized buffer, gathered and
 //    scattered back with boolean masks, and the output is scaled by the router probability;
 //  * transformers 5 flattens the tokens before the router, so the capacity's cumulative count
-//    runs over a length-1 axis and binds nothing: every token reaches its expert (balanced
-//    routing assumed, batch x seq / experts rows each), gathered by index, scaled by its routing
-//    weight and index_add-ed into a zero buffer.
+//    runs over a length-1 axis and binds nothing: every token reaches its expert (uniform
+//    routing assumed: active_experts, the tokens shared evenly among the experts hit), gathered by
+//    index, scaled by its routing weight and index_add-ed into a zero buffer.
 // transformers 5's loop reads values on the host: the experts hit (nonzero) and, per expert,
 // torch.where's count and an .item(). Each is a device-to-host copy the host waits for
 // (GraphBuilder::host_sync): the GPU drains, and the kernels after it run as fast as the host
@@ -96,11 +96,13 @@ void sparse_mlp_5(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t R) {
   g.mem("experts hit", Phase::forward, RE * kInt64 + double(E) * kInt64, E, "sum");
   g.mem("experts hit", Phase::forward, double(E) * (kInt64 + kBool), E, "gt");
   nonzero(g, "experts hit", double(E) * kBool, E, double(E), 1);
-  // balanced routing: min(experts, tokens) experts hit, the tokens shared evenly (rounded up)
-  const std::int64_t hit = std::min(E, R);
-  const std::int64_t n = GraphBuilder::mul(std::ceil(dR / double(hit)), 1);
-  const double nH = double(n) * double(H), dn = double(n);
+  // the experts the tokens hit (each token's one expert drawn uniformly: active_experts), the
+  // tokens shared among them as evenly as whole tokens allow (expert_rows)
+  const MoeSpec top1{.experts = E, .top_k = 1};
+  const std::int64_t hit = active_experts(top1, R);
   for (std::int64_t e = 0; e < hit; ++e) {
+    const std::int64_t n = expert_rows(top1, R, e);
+    const double nH = double(n) * double(H), dn = double(n);
     // expert_mask[expert_idx]: the expert's row of the permuted mask; torch.where over it
     g.mem("expert mask", Phase::forward, 2 * dR * kInt64 + kInt64, R, "index");
     nonzero(g, "expert where", dR * kInt64, R, dn, 2);

@@ -132,22 +132,23 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       token_kernel(g, "norm (mlp)", "rmsnorm", norm_fp32, T, H, OpKind::norm);
     if (kind.experts) {
       // router GEMM, one fused softmax + top-k kernel, the grouped expert GEMMs (one per active
-      // expert at the balanced routed rows, as a fused MoE kernel's tiles run), the weighted sum
+      // expert at its routed rows, as a fused MoE kernel's tiles run), the weighted sum
       const MoeSpec spec{.hidden = H,
                          .experts = m.num_experts,
                          .top_k = m.experts_per_token,
                          .expert_inner = m.expert_intermediate_size};
       g.linear("router", T, H, m.num_experts, {});
       token_kernel(g, "topk_softmax", "add", Op::addu, T, m.num_experts, OpKind::softmax);
-      const std::int64_t n = active_experts(spec, T), rows = routed_rows(spec, T);
+      const std::int64_t n = active_experts(spec, T);
       const std::int64_t assigned = GraphBuilder::mul(T, m.experts_per_token);
       for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts gate_up", rows, H, 2 * m.expert_intermediate_size,
+        g.linear("experts gate_up", expert_rows(spec, T, e), H, 2 * m.expert_intermediate_size,
                  {.routed_expert = true});
       token_kernel(g, "experts act_and_mul", "silu_mul", Op::gelu, assigned,
                    m.expert_intermediate_size, OpKind::elementwise);
       for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts down", rows, m.expert_intermediate_size, H, {.routed_expert = true});
+        g.linear("experts down", expert_rows(spec, T, e), m.expert_intermediate_size, H,
+                 {.routed_expert = true});
       token_kernel(g, "moe weighted sum", "add", Op::add, T, H, OpKind::elementwise);
       if (m.shared_expert_intermediate_size > 0) {
         gated_mlp("shared ", T, m.shared_expert_intermediate_size);

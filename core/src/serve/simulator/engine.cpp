@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 
 #include "forecast/work_budget.hpp"
 #include "tilecast/error.hpp"
@@ -37,6 +38,7 @@ struct Loop {
   std::size_t done = 0;
   std::int64_t free_blocks = 0;
   std::deque<std::size_t> waiting;
+  std::vector<std::int64_t> cached_, block_phase_;  // decode_stretch's, kept to reuse
 
   std::int64_t blocks_for(std::int64_t tokens) const {
     return (tokens + lim.block_tokens - 1) / lim.block_tokens;
@@ -87,6 +89,10 @@ struct Loop {
       admit();
       if (running.empty() && waiting.empty()) {
         idle();
+        continue;
+      }
+      if (lim.decode_stretches && decode_stretch(running, reserve_whole) > 0) {
+        retire(running);
         continue;
       }
       scheduled.clear();
@@ -144,13 +150,95 @@ struct Loop {
       now += cost.step_ms(tokens, std::int64_t(scheduled.size()), attention);
       record(tokens, std::int64_t(scheduled.size()));
       for (const auto& [i, n] : scheduled) computed(reqs[i], n);
-      std::erase_if(running, [&](std::size_t i) {
-        SimRequest& r = reqs[i];
-        if (r.generated < r.output) return false;
-        finish(r, now);
-        return true;
-      });
+      retire(running);
     }
+  }
+
+  // Running requests that have their output finish now, in running order.
+  void retire(std::vector<std::size_t>& running) {
+    std::erase_if(running, [&](std::size_t i) {
+      SimRequest& r = reqs[i];
+      if (r.generated < r.output) return false;
+      finish(r, now);
+      return true;
+    });
+  }
+
+  // A decode stretch (header): the steps the loop would run next while every running request
+  // decodes one token a step and none can join, each timed by the same StepCost call on the same
+  // attention sums (integers, summed exactly as the loop's doubles sum them: the stretch stops
+  // short of sums past 2^52), the requests' bookkeeping done once for the stretch. Returns the
+  // steps run; 0 when the next step is not one of a stretch.
+  std::int64_t decode_stretch(std::vector<std::size_t>& running, bool reserve_whole) {
+    const auto B = std::int64_t(running.size());
+    if (B == 0 || B > lim.max_batch_tokens) return 0;
+    const std::int64_t spare = lim.max_batch_tokens - B;  // the step's token budget left
+    const bool may_join = B < lim.max_seqs && spare > 0;
+    if (may_join && !waiting.empty()) {  // the queue's front joins unless its blocks do not fit
+      const SimRequest& f = reqs[waiting.front()];
+      const std::int64_t n = std::min(f.known - f.computed, spare);
+      const std::int64_t need =
+          (reserve_whole ? blocks_for(f.prompt + f.output) : blocks_for(f.computed + n)) - f.blocks;
+      if (need <= free_blocks) return 0;  // (free blocks only fall until a request finishes)
+    }
+    const bool arrivals_join = may_join && waiting.empty() && next < issued;
+    std::int64_t steps = std::numeric_limits<std::int64_t>::max(), top = 0, s1 = 0, s2 = 0;
+    const std::int64_t bt = lim.block_tokens, window = cost.window();
+    cached_.clear();
+    if (!reserve_whole) block_phase_.assign(std::size_t(bt), 0);
+    for (std::size_t i : running) {
+      const SimRequest& r = reqs[i];
+      if (r.known - r.computed != 1) return 0;  // a prompt (or its recomputation) in progress
+      steps = std::min(steps, r.output - r.generated);
+      top = std::max(top, r.computed);
+      s1 += r.computed;
+      s2 += r.computed * r.computed;
+      if (!reserve_whole) block_phase_[std::size_t(r.computed % bt)] += 1;
+      if (window > 0) cached_.push_back(r.computed);
+    }
+    // the attention's sums exact: B x (cached + 1)^2 below 2^52 at the stretch's last step
+    constexpr double kExact = 4503599627370496.0;  // 2^52
+    const double headroom = std::floor(std::sqrt(kExact / double(B))) - double(top) - 1;
+    if (headroom < 1) return 0;
+    steps = std::min<std::int64_t>(steps, std::int64_t(std::min(headroom, 1e15)));
+    // a sliding window: the cached counts still below it, largest last
+    std::sort(cached_.begin(), cached_.end());
+    std::size_t below = cached_.size();
+    std::int64_t below_sum = 0;
+    for (std::int64_t c : cached_) below_sum += c;
+    const double dB = double(B);
+    std::int64_t k = 0;
+    for (; k < steps; ++k) {
+      if (arrivals_join && ready_ms(next) <= now) break;
+      if (!reserve_whole) {  // a block for each request whose cache fills its last one
+        const std::int64_t need = block_phase_[std::size_t((bt - k % bt) % bt)];
+        if (need > free_blocks) break;  // (the loop preempts)
+        free_blocks -= need;
+      }
+      // each request's (cached + k) + 1 keys: the sums over the batch
+      const std::int64_t k1 = k + 1, keys = s1 + B * k1;
+      AttentionLoad a;
+      a.tokens = dB;
+      a.pairs = a.keys = a.decode_keys = double(keys);
+      a.key_pairs = double(s2 + 2 * k1 * s1 + B * k1 * k1);
+      if (window > 0) {
+        while (below > 0 && cached_[below - 1] + k1 >= window) below_sum -= cached_[--below];
+        const auto n_below = std::int64_t(below);
+        const double w = double(below_sum + n_below * k1 + (B - n_below) * window);
+        a.window_pairs = a.window_keys = a.window_decode_keys = w;
+      }
+      now += cost.step_ms(B, B, a);
+      record(B, B);
+    }
+    for (std::size_t i : running) {
+      SimRequest& r = reqs[i];
+      r.computed += k;
+      r.generated += k;
+      r.known += k;
+      if (!reserve_whole) r.blocks = blocks_for(r.computed);
+    }
+    run.stretch_steps += k;
+    return k;
   }
 
   // Static batches: when the engine is idle, the queued requests (up to max_seqs, and as many as
@@ -210,7 +298,7 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
   if (limits.blocks < 1 || limits.block_tokens < 1 || limits.max_seqs < 1 ||
       limits.max_batch_tokens < 1)
     throw Error("internal: bad engine limits");
-  Loop loop{requests, limits, cost, {}, 0, 0, 0, 0, 0, {}};
+  Loop loop{requests, limits, cost, {}, 0, 0, 0, 0, 0, {}, {}, {}};
   loop.free_blocks = limits.blocks;
   loop.issued =
       limits.clients > 0

@@ -30,11 +30,15 @@ struct EngineLimits {
   std::int64_t max_batch_tokens = 8192, max_seqs = 256, block_tokens = 16, blocks = 0;
   // closed loop: the first `clients` requests arrive at 0, each later one when one finishes
   std::int64_t clients = 0;
+  // continuous: run decode stretches at once (engine.cpp; the same steps and numbers, fewer
+  // operations: false only in tests that check so)
+  bool decode_stretches = true;
 };
 
 struct EngineRun {
   std::int64_t steps = 0, preemptions = 0;
   std::int64_t sequence_steps = 0;  // sequences scheduled, summed over steps
+  std::int64_t stretch_steps = 0;   // of the steps, those run in decode stretches
   double sum_seqs = 0, sum_tokens = 0;
   std::vector<std::pair<double, double>> kv_use;  // after every step: (ms, fraction used)
 };

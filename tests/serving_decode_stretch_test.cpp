@@ -1,0 +1,134 @@
+// The serving engine's decode stretches (serve/simulator/engine.cpp): a run with them takes the
+// same steps, at the same times, as the step-by-step loop, bit for bit, in every situation that
+// ends a stretch (arrivals, completions, a queue whose front fits or not, KV blocks running out
+// and preemption, the token budget, a sliding window's sums, a closed loop's clients), and the
+// stretches do run.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "serve/simulator/engine.hpp"
+#include "serve/simulator/rng.hpp"
+#include "serve/simulator/step_cost.hpp"
+#include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_zoo.hpp"
+
+using namespace tilecast;
+
+namespace {
+
+struct Case {
+  const char* gpu;
+  const char* model;
+  std::int64_t requests, prompt, output;
+  double range = 0;  // lengths uniform within +-range of prompt and output
+  double qps = 0;    // 0: a closed loop of `clients`
+  std::int64_t clients = 0;
+  detail::EngineLimits limits;
+};
+
+std::vector<detail::SimRequest> requests_of(const Case& c) {
+  detail::SplitMix64 rng(7);
+  std::vector<detail::SimRequest> reqs(std::size_t(c.requests));
+  double t = 0;
+  for (auto& r : reqs) {
+    auto around = [&](std::int64_t x) {
+      const auto d = std::int64_t(double(x) * c.range);
+      return d > 0 ? detail::uniform_int(rng, x - d, x + d) : x;
+    };
+    r.prompt = around(c.prompt);
+    r.output = around(c.output);
+    r.host_ms = 0.05;
+    if (c.qps > 0) {
+      r.arrival_ms = t;
+      t += detail::exponential(rng, c.qps / 1000);
+    }
+  }
+  return reqs;
+}
+
+// The same case run with and without stretches: every step's time and cache use, every
+// request's first token and finish, equal as doubles.
+detail::EngineRun same_run(const Case& c) {
+  const GpuSpec& gpu = find_gpu(c.gpu);
+  const ModelConfig& model = find_model(c.model);
+  ServingRequest s;
+  s.prompt = c.prompt;
+  s.output = c.output;
+  detail::EngineLimits on = c.limits, off = c.limits;
+  on.clients = off.clients = c.clients;
+  on.decode_stretches = true;
+  off.decode_stretches = false;
+  std::vector<detail::SimRequest> a = requests_of(c), b = requests_of(c);
+  detail::StepCost cost_a(gpu, model, s), cost_b(gpu, model, s);
+  const detail::EngineRun ra = detail::run_engine(a, on, cost_a);
+  const detail::EngineRun rb = detail::run_engine(b, off, cost_b);
+  CHECK(ra.stretch_steps > 0);
+  CHECK(rb.stretch_steps == 0);
+  CHECK(ra.steps == rb.steps);
+  CHECK(ra.preemptions == rb.preemptions);
+  CHECK(ra.sequence_steps == rb.sequence_steps);
+  CHECK(ra.sum_seqs == rb.sum_seqs);
+  CHECK(ra.sum_tokens == rb.sum_tokens);
+  REQUIRE(ra.kv_use.size() == rb.kv_use.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < ra.kv_use.size(); ++i) differ += ra.kv_use[i] != rb.kv_use[i];
+  CHECK(differ == 0);
+  differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    differ += a[i].first_ms != b[i].first_ms || a[i].finish_ms != b[i].finish_ms ||
+              a[i].arrival_ms != b[i].arrival_ms;
+  CHECK(differ == 0);
+  return ra;
+}
+
+detail::EngineLimits limits(Scheduler scheduler, std::int64_t blocks, std::int64_t max_seqs = 256,
+                            std::int64_t max_batch_tokens = 8192) {
+  detail::EngineLimits l;
+  l.scheduler = scheduler;
+  l.blocks = blocks;
+  l.max_seqs = max_seqs;
+  l.max_batch_tokens = max_batch_tokens;
+  return l;
+}
+
+}  // namespace
+
+TEST_SUITE("serving_decode_stretch") {
+  TEST_CASE("Poisson arrivals, uneven lengths: arrivals and completions end stretches") {
+    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 600, .prompt = 512,
+              .output = 256, .range = 0.5, .qps = 30,
+              .limits = limits(Scheduler::continuous, 40000)});
+  }
+  TEST_CASE("an offline run at the sequence limit, the queue waiting behind it") {
+    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 1000, .prompt = 128,
+              .output = 400, .clients = 1000,
+              .limits = limits(Scheduler::continuous, 100000, 128)});
+  }
+  TEST_CASE("a cache that runs out: blocks taken mid-stretch, preemption and recomputation") {
+    const detail::EngineRun run =
+        same_run({.gpu = "a100-80gb-sxm", .model = "llama2-13b", .requests = 300, .prompt = 600,
+                  .output = 700, .range = 0.3, .clients = 200,
+                  .limits = limits(Scheduler::continuous, 6000)});
+    CHECK(run.preemptions > 0);
+  }
+  TEST_CASE("no-evict: whole requests reserved, the queue's front waiting for blocks") {
+    same_run({.gpu = "a100-80gb-sxm", .model = "llama2-13b", .requests = 300, .prompt = 900,
+              .output = 500, .range = 0.2, .clients = 300,
+              .limits = limits(Scheduler::no_evict, 9000)});
+  }
+  TEST_CASE("a token budget the batch fills: no room to join") {
+    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 200, .prompt = 300,
+              .output = 300, .clients = 64,
+              .limits = limits(Scheduler::continuous, 100000, 256, 64)});
+  }
+  TEST_CASE("sliding windows: sequences crossing the window mid-stretch (gpt-oss, Gemma 2)") {
+    same_run({.gpu = "h100-sxm", .model = "gpt-oss-20b", .requests = 200, .prompt = 60,
+              .output = 300, .range = 0.5, .qps = 40,
+              .limits = limits(Scheduler::continuous, 40000)});
+    same_run({.gpu = "h100-sxm", .model = "gemma2-9b", .requests = 100, .prompt = 3900,
+              .output = 400, .range = 0.1, .clients = 32,
+              .limits = limits(Scheduler::continuous, 40000)});
+  }
+}

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "forecast/work_budget.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
@@ -109,7 +110,8 @@ TEST_SUITE("capacity") {
   }
 
   // The search tries one replica, then the most, then bisects; the work budget is checked
-  // before each simulation (forecast/work_budget.hpp), and a search past it ends the plan.
+  // before each simulation at its least (forecast/work_budget.hpp) and as the simulations run,
+  // on the plan's meter: a search past it ends the plan.
   TEST_CASE("a service one replica serves costs one simulation an option; past the budget, none") {
     const ModelConfig& model = find_model("llama3-8b");
     CapacityRequest easy = capacity_request(1, 5000, 500);
@@ -117,21 +119,26 @@ TEST_SUITE("capacity") {
     const CapacityPlan p = plan_capacity({find_gpu("h100-sxm")}, model, easy);
     CHECK(p.simulations == 4);  // TP 1, 2, 4 and 8 at one replica each
     for (const CapacityOption& o : p.options) CHECK((o.meets && o.replicas == 1));
-    // 1.5e6 steps a simulation: the least the plan does (TP 1 and 2 at one replica) is within
-    // the 4e6 budget, its search (TP 1 missing at one replica and at two) is not
-    CapacityRequest r = capacity_request(1, 0.001, 0.001);
+    // a request at a time (one each 1,000 s): 1,000 x 3,000 steps of one sequence, 1.5e6 steps
+    // of work a simulation; the plan's least is within the 4e6 budget, its search (TP 1 and 2
+    // at one replica, then TP 1 at two) is not
+    CapacityRequest r = capacity_request(0.001, 0.001, 0.001);
     r.load.serving.prompt = 64;
     r.load.serving.output = 2999;
     r.load.requests = 1000;
     r.max_gpus = 2;
     int ran = 0;
+    detail::reset_work_ledger();
     const std::string e = test::error_of([&] {
       plan_capacity({find_gpu("h100-sxm")}, model, r, [&](const std::string&) { ++ran; });
     });
     CHECK(ran == 2);
-    CHECK(e.find("capacity plan: about 4.5e+06 steps of work") != std::string::npos);
+    CHECK(e.find("capacity plan: over the budget of 4e+06 steps of work per request") !=
+          std::string::npos);
     CHECK(e.find("reduce requests, output tokens, max_gpus or the GPUs named") !=
           std::string::npos);
+    CHECK(detail::work_ledger().work_done <= detail::kMaxReplaySteps);
+    CHECK(detail::work_ledger().work_done > 0.9 * detail::kMaxReplaySteps);
   }
 
   TEST_CASE("a capacity request takes the serving request's decode attention") {

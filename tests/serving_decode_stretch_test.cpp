@@ -62,8 +62,18 @@ detail::EngineRun same_run(const Case& c) {
   off.decode_stretches = false;
   std::vector<detail::SimRequest> a = requests_of(c), b = requests_of(c);
   detail::StepCost cost_a(gpu, model, s), cost_b(gpu, model, s);
-  const detail::EngineRun ra = detail::run_engine(a, on, cost_a);
-  const detail::EngineRun rb = detail::run_engine(b, off, cost_b);
+  // each run a request of its own: its own meter
+  auto run = [](std::vector<detail::SimRequest>& reqs, const detail::EngineLimits& l,
+                detail::StepCost& cost, double& work) {
+    detail::WorkMeter meter("test run", "nothing");
+    detail::EngineRun r = detail::run_engine(reqs, l, cost, meter);
+    work = meter.spent();
+    return r;
+  };
+  double work_a = 0, work_b = 0;
+  const detail::EngineRun ra = run(a, on, cost_a, work_a);
+  const detail::EngineRun rb = run(b, off, cost_b, work_b);
+  CHECK(work_a < work_b);  // the stretches' steps counted once for their batch
   CHECK(ra.stretch_steps > 0);
   CHECK(rb.stretch_steps == 0);
   CHECK(ra.steps == rb.steps);
@@ -97,38 +107,70 @@ detail::EngineLimits limits(Scheduler scheduler, std::int64_t blocks, std::int64
 
 TEST_SUITE("serving_decode_stretch") {
   TEST_CASE("Poisson arrivals, uneven lengths: arrivals and completions end stretches") {
-    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 600, .prompt = 512,
-              .output = 256, .range = 0.5, .qps = 30,
+    same_run({.gpu = "h100-sxm",
+              .model = "llama3-8b",
+              .requests = 600,
+              .prompt = 512,
+              .output = 256,
+              .range = 0.5,
+              .qps = 30,
               .limits = limits(Scheduler::continuous, 40000)});
   }
   TEST_CASE("an offline run at the sequence limit, the queue waiting behind it") {
-    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 1000, .prompt = 128,
-              .output = 400, .clients = 1000,
+    same_run({.gpu = "h100-sxm",
+              .model = "llama3-8b",
+              .requests = 1000,
+              .prompt = 128,
+              .output = 400,
+              .clients = 1000,
               .limits = limits(Scheduler::continuous, 100000, 128)});
   }
   TEST_CASE("a cache that runs out: blocks taken mid-stretch, preemption and recomputation") {
-    const detail::EngineRun run =
-        same_run({.gpu = "a100-80gb-sxm", .model = "llama2-13b", .requests = 300, .prompt = 600,
-                  .output = 700, .range = 0.3, .clients = 200,
-                  .limits = limits(Scheduler::continuous, 6000)});
+    const detail::EngineRun run = same_run({.gpu = "a100-80gb-sxm",
+                                            .model = "llama2-13b",
+                                            .requests = 300,
+                                            .prompt = 600,
+                                            .output = 700,
+                                            .range = 0.3,
+                                            .clients = 200,
+                                            .limits = limits(Scheduler::continuous, 6000)});
     CHECK(run.preemptions > 0);
   }
   TEST_CASE("no-evict: whole requests reserved, the queue's front waiting for blocks") {
-    same_run({.gpu = "a100-80gb-sxm", .model = "llama2-13b", .requests = 300, .prompt = 900,
-              .output = 500, .range = 0.2, .clients = 300,
+    same_run({.gpu = "a100-80gb-sxm",
+              .model = "llama2-13b",
+              .requests = 300,
+              .prompt = 900,
+              .output = 500,
+              .range = 0.2,
+              .clients = 300,
               .limits = limits(Scheduler::no_evict, 9000)});
   }
   TEST_CASE("a token budget the batch fills: no room to join") {
-    same_run({.gpu = "h100-sxm", .model = "llama3-8b", .requests = 200, .prompt = 300,
-              .output = 300, .clients = 64,
+    same_run({.gpu = "h100-sxm",
+              .model = "llama3-8b",
+              .requests = 200,
+              .prompt = 300,
+              .output = 300,
+              .clients = 64,
               .limits = limits(Scheduler::continuous, 100000, 256, 64)});
   }
   TEST_CASE("sliding windows: sequences crossing the window mid-stretch (gpt-oss, Gemma 2)") {
-    same_run({.gpu = "h100-sxm", .model = "gpt-oss-20b", .requests = 200, .prompt = 60,
-              .output = 300, .range = 0.5, .qps = 40,
+    same_run({.gpu = "h100-sxm",
+              .model = "gpt-oss-20b",
+              .requests = 200,
+              .prompt = 60,
+              .output = 300,
+              .range = 0.5,
+              .qps = 40,
               .limits = limits(Scheduler::continuous, 40000)});
-    same_run({.gpu = "h100-sxm", .model = "gemma2-9b", .requests = 100, .prompt = 3900,
-              .output = 400, .range = 0.1, .clients = 32,
+    same_run({.gpu = "h100-sxm",
+              .model = "gemma2-9b",
+              .requests = 100,
+              .prompt = 3900,
+              .output = 400,
+              .range = 0.1,
+              .clients = 32,
               .limits = limits(Scheduler::continuous, 40000)});
   }
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "forecast/work_budget.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/simulator/step_cost.hpp"
@@ -355,9 +356,20 @@ TEST_SUITE("serving_load") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 2, 1 << 30, 1)),
                          doctest::Contains("KV blocks; the cache holds"), Error);
+    // refused before it runs: its least work, 1e6 requests of 10,000 sequence-steps in steps of
+    // at most 256 sequences (forecast/work_budget.hpp)
     CHECK_THROWS_WITH_AS(
-        simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 1000000, 8, 100)),
-        doctest::Contains("serving simulation: about 5.05e+07 steps of work"), Error);
+        simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 1000000, 8, 10000)),
+        doctest::Contains("serving simulation: about 1.95332e+07 steps of work"), Error);
+    // refused as it runs, having done no more than the budget: one request at a time (one each
+    // 100 s), 1e5 x 101 steps of one sequence
+    detail::reset_work_ledger();
+    CHECK_THROWS_WITH_AS(
+        simulate_serving(gpu, find_model("llama3-8b"), poisson(0.01, 100000, 8, 100)),
+        doctest::Contains("serving simulation: over the budget of 4e+06 steps of work per "
+                          "request (about 1 s natively) as it ran"),
+        Error);
+    CHECK(detail::work_ledger().work_done <= detail::kMaxReplaySteps);
     CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama2-70b"), poisson(1, 2)),
                          doctest::Contains("does not fit"), Error);
   }

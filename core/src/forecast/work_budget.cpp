@@ -27,4 +27,31 @@ void require_within_budget(double steps, std::string_view what, std::string_view
       std::string(reduce));
 }
 
+namespace {
+// the outermost meter open on the thread (it names the request), and the ledger's work then
+thread_local const WorkMeter* g_request = nullptr;
+thread_local double g_request_start = 0;
+}  // namespace
+
+WorkMeter::WorkMeter(std::string_view what, std::string_view reduce)
+    : what_(what), reduce_(reduce), outermost_(g_request == nullptr) {
+  if (!outermost_) return;
+  g_request = this;
+  g_request_start = work_ledger().work_done;
+}
+
+WorkMeter::~WorkMeter() {
+  if (outermost_) g_request = nullptr;
+}
+
+double WorkMeter::spent() const { return work_ledger().work_done - g_request_start; }
+
+void WorkMeter::spend(double steps) {
+  if (spent() + steps > kMaxReplaySteps)
+    throw OverBudget(g_request->what_ + ": over the budget of " + format_g(kMaxReplaySteps) +
+                     " steps of work per request (about 1 s natively) as it ran, after " +
+                     format_g(spent()) + "; reduce " + g_request->reduce_);
+  count_work(steps);
+}
+
 }  // namespace tilecast::detail

@@ -6,6 +6,7 @@
 // so no request hangs a page or a server. This is the one place that decides.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "tilecast/error.hpp"
@@ -24,7 +25,9 @@ namespace tilecast::detail {
 inline constexpr double kMaxReplaySteps = TILECAST_MAX_REPLAY_STEPS;
 
 // One sequence-step of the serving simulator (a sequence scheduled in one engine step: its
-// tokens, attention and bookkeeping) in replay steps' time (docs/fuzzing.md, "Work budget").
+// tokens, attention and bookkeeping) in replay steps' time (docs/fuzzing.md, "Work budget"); a
+// step of a decode stretch (serve/simulator/engine.cpp: timed once for its whole batch) counts
+// as one sequence-step, and each stretch one more per sequence for its bookkeeping.
 inline constexpr double kReplayStepsPerSimulatedSequenceStep = 0.5;
 
 // Kernel launches one replay of `g` takes: each section's ops x its repeats.
@@ -40,6 +43,25 @@ class OverBudget : public Error {
 // Throws OverBudget("<what>: about N steps of work ..., over the budget of M per request (about
 // 1 s natively); reduce <reduce>") when steps > kMaxReplaySteps (or is not a number).
 void require_within_budget(double steps, std::string_view what, std::string_view reduce);
+
+// A request's work counted as it runs, for work no estimate before it bounds closely (a serving
+// simulation's: its steps depend on the batches it forms). The outermost meter on the thread
+// opens the request (a capacity plan's, around its simulations' own); spend() counts work and,
+// before the request's work since then would pass the budget, throws OverBudget naming the
+// outermost meter's `what` and `reduce` instead.
+class WorkMeter {
+ public:
+  WorkMeter(std::string_view what, std::string_view reduce);
+  ~WorkMeter();
+  WorkMeter(const WorkMeter&) = delete;
+  WorkMeter& operator=(const WorkMeter&) = delete;
+  void spend(double steps);
+  double spent() const;  // the request's work so far (since the outermost meter opened)
+
+ private:
+  std::string what_, reduce_;
+  bool outermost_;
+};
 
 // What the budget saw on this thread since the last reset, for the tests and benchmarks that
 // check every request was estimated (not timed) and did no more work than the budget allows.

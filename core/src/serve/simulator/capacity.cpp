@@ -53,16 +53,17 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end())
       option_tps.push_back(tp);
   // The work budget (forecast/work_budget.hpp), estimated before anything runs: first the least
-  // a plan does (one simulation per GPU and tensor-parallel size), then before each simulation
-  // the work so far and its own, so a search that would go on past the budget ends there.
+  // a plan does (one simulation per GPU and tensor-parallel size, each its least), then before
+  // each simulation the work so far and its least; the plan's meter counts the simulations' work
+  // as they run, so a search that would go on past the budget ends there.
+  constexpr std::string_view kWhat = "capacity plan";
+  constexpr std::string_view kReduce = "requests, output tokens, max_gpus or the GPUs named";
+  detail::WorkMeter meter(kWhat, kReduce);
   LoadRequest each = r.load;
   each.arrivals = Arrivals::poisson;
   const double work_each = detail::simulation_work(each);
-  constexpr std::string_view kWhat = "capacity plan";
-  constexpr std::string_view kReduce = "requests, output tokens, max_gpus or the GPUs named";
   detail::require_within_budget(double(gpus.size()) * double(option_tps.size()) * work_each, kWhat,
                                 kReduce);
-  double work_spent = 0;
   // what every simulation of a GPU assumed (its precision, transferred models, matrix clock, ...):
   // the caveats all of them gave, in their order, less those of one run's own setup
   // (detail::is_run_caveat: its rate, KV blocks and batch limits)
@@ -83,8 +84,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       lr.slo_ttft_ms = r.slo_ttft_ms;
       lr.slo_tpot_ms = r.slo_tpot_ms;
       auto run = [&](int replicas) {
-        detail::require_within_budget(work_spent + work_each, kWhat, kReduce);
-        work_spent += work_each;
+        detail::require_within_budget(meter.spent() + work_each, kWhat, kReduce);
         lr.qps = r.qps / replicas;
         LoadForecast f = simulate_serving(gpu, model, lr);
         ++plan.simulations;

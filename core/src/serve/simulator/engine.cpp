@@ -20,9 +20,6 @@
 namespace tilecast::detail {
 namespace {
 
-// The budget is checked again as the run goes, every this many steps (preemptions recompute).
-constexpr std::int64_t kBudgetCheckSteps = 4096;
-
 double sequence_steps_work(double sequence_steps) {
   return sequence_steps * kReplayStepsPerSimulatedSequenceStep;
 }
@@ -31,6 +28,7 @@ struct Loop {
   std::vector<SimRequest>& reqs;
   const EngineLimits& lim;
   StepCost& cost;
+  WorkMeter& meter;
   EngineRun run;
   double now = 0;
   std::size_t next = 0;    // the next request not yet queued
@@ -60,14 +58,12 @@ struct Loop {
     ++done;
     if (lim.clients > 0 && issued < reqs.size()) reqs[issued++].arrival_ms = at_ms;
   }
-  void record(std::int64_t tokens, std::int64_t seqs) {
+  // A step run: its work (`work_seqs` sequence-steps of it) counted, and refused first if it
+  // would pass the budget.
+  void record(std::int64_t tokens, std::int64_t seqs, std::int64_t work_seqs) {
+    meter.spend(sequence_steps_work(double(work_seqs)));
     ++run.steps;
     run.sequence_steps += seqs;
-    count_work(sequence_steps_work(double(seqs)));
-    if (run.steps % kBudgetCheckSteps == 0)
-      require_within_budget(sequence_steps_work(double(run.sequence_steps)),
-                            "serving simulation (so far, with its preemptions)",
-                            "requests, output tokens or max_seqs");
     run.sum_seqs += double(seqs);
     run.sum_tokens += double(tokens);
     run.kv_use.emplace_back(now, double(lim.blocks - free_blocks) / double(lim.blocks));
@@ -148,7 +144,7 @@ struct Loop {
         tokens += n;
       }
       now += cost.step_ms(tokens, std::int64_t(scheduled.size()), attention);
-      record(tokens, std::int64_t(scheduled.size()));
+      record(tokens, std::int64_t(scheduled.size()), std::int64_t(scheduled.size()));
       for (const auto& [i, n] : scheduled) computed(reqs[i], n);
       retire(running);
     }
@@ -186,8 +182,9 @@ struct Loop {
     const std::int64_t bt = lim.block_tokens, window = cost.window();
     cached_.clear();
     if (!reserve_whole) block_phase_.assign(std::size_t(bt), 0);
-    for (std::size_t i : running) {
-      const SimRequest& r = reqs[i];
+    // (newest first: a prompt still being computed is at the back, where requests join)
+    for (auto it = running.rbegin(); it != running.rend(); ++it) {
+      const SimRequest& r = reqs[*it];
       if (r.known - r.computed != 1) return 0;  // a prompt (or its recomputation) in progress
       steps = std::min(steps, r.output - r.generated);
       top = std::max(top, r.computed);
@@ -207,6 +204,8 @@ struct Loop {
     std::int64_t below_sum = 0;
     for (std::int64_t c : cached_) below_sum += c;
     const double dB = double(B);
+    // the requests' bookkeeping, before and after the stretch: a sequence-step each
+    meter.spend(sequence_steps_work(dB));
     std::int64_t k = 0;
     for (; k < steps; ++k) {
       if (arrivals_join && ready_ms(next) <= now) break;
@@ -228,7 +227,7 @@ struct Loop {
         a.window_pairs = a.window_keys = a.window_decode_keys = w;
       }
       now += cost.step_ms(B, B, a);
-      record(B, B);
+      record(B, B, 1);  // one sequence-step's work: the batch timed once
     }
     for (std::size_t i : running) {
       SimRequest& r = reqs[i];
@@ -270,13 +269,13 @@ struct Loop {
       for (std::size_t i : batch) prefill.add(0, reqs[i].prompt, cost.window());
       const auto seqs = std::int64_t(batch.size());
       now += cost.step_ms(tokens, seqs, prefill);
-      record(tokens, seqs);
+      record(tokens, seqs, seqs);
       for (std::size_t i : batch) computed(reqs[i], reqs[i].prompt);
       for (std::int64_t s = 1; s < longest; ++s) {
         AttentionLoad decode;
         for (std::size_t i : batch) decode.add(reqs[i].prompt + s - 1, 1, cost.window());
         now += cost.step_ms(seqs, seqs, decode);
-        record(seqs, seqs);
+        record(seqs, seqs, seqs);
         for (std::size_t i : batch)
           if (reqs[i].generated < reqs[i].output) {
             ++reqs[i].generated;
@@ -293,12 +292,12 @@ struct Loop {
 
 }  // namespace
 
-EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits,
-                     StepCost& cost) {
+EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost,
+                     WorkMeter& meter) {
   if (limits.blocks < 1 || limits.block_tokens < 1 || limits.max_seqs < 1 ||
       limits.max_batch_tokens < 1)
     throw Error("internal: bad engine limits");
-  Loop loop{requests, limits, cost, {}, 0, 0, 0, 0, 0, {}, {}, {}};
+  Loop loop{requests, limits, cost, meter, {}, 0, 0, 0, 0, 0, {}, {}, {}};
   loop.free_blocks = limits.blocks;
   loop.issued =
       limits.clients > 0
@@ -319,37 +318,33 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
 double simulation_work(const LoadRequest& r) {
   const bool from_trace = !r.trace.empty();
   const double n = r.arrivals == Arrivals::trace ? double(r.trace.size()) : double(r.requests);
-  // a prefill chunk: the step's token budget less one token for each other running sequence
-  const double chunk =
-      std::max(1.0, double(r.max_batch_tokens) -
-                        double(std::min<std::int64_t>(r.max_seqs, std::int64_t(n))) + 1);
-  auto continuous = [&](double prompt, double output) {
-    return output + std::ceil(prompt / chunk);
+  // the most sequences and tokens a step can take (trtllm-bench's limits are set later, within
+  // the simulator's own)
+  const bool bench = r.batch_limits == BatchLimits::trtllm_bench;
+  const double seqs = std::min(n, double(bench ? kMaxSeqsPerStep : r.max_seqs)),
+               tokens = double(bench ? kMaxBatchTokensPerStep : r.max_batch_tokens);
+  // a request's fewest sequence-steps: one per output token, prefill chunks of the whole budget
+  // (a static batch's: its prompt, then to its longest output, at least its own)
+  auto least = [&](double prompt, double output) {
+    return output + (r.scheduler == Scheduler::static_batch ? 1 : std::ceil(prompt / tokens));
   };
-  double steps = 0;
-  if (r.scheduler != Scheduler::static_batch) {
-    if (!from_trace) {
-      steps = n * continuous(double(length_range(r.serving.prompt, r.range_ratio).second),
-                             double(length_range(r.serving.output, r.range_ratio).second));
-    } else {
-      // the trace's lengths, cycled over the requests
-      double per_pass = 0;
-      for (const TraceRequest& t : r.trace)
-        per_pass += continuous(double(t.prompt), double(t.output));
-      const double passes = std::floor(n / double(r.trace.size()));
-      steps = passes * per_pass;
-      for (std::size_t i = 0; i < std::size_t(n) % r.trace.size(); ++i)
-        steps += continuous(double(r.trace[i].prompt), double(r.trace[i].output));
-    }
+  double sequence_steps = 0;
+  if (!from_trace) {
+    sequence_steps = n * least(double(length_range(r.serving.prompt, r.range_ratio).first),
+                               double(length_range(r.serving.output, r.range_ratio).first));
   } else {
-    // every sequence of a batch stays to its batch's longest output: at most the longest of all
-    double longest = double(length_range(r.serving.output, r.range_ratio).second);
-    if (from_trace) {
-      longest = 0;
-      for (const TraceRequest& t : r.trace) longest = std::max(longest, double(t.output));
-    }
-    steps = n * (1 + longest);
+    // the trace's lengths, cycled over the requests
+    double per_pass = 0;
+    for (const TraceRequest& t : r.trace) per_pass += least(double(t.prompt), double(t.output));
+    const double passes = std::floor(n / double(r.trace.size()));
+    sequence_steps = passes * per_pass;
+    for (std::size_t i = 0; i < std::size_t(n) % r.trace.size(); ++i)
+      sequence_steps += least(double(r.trace[i].prompt), double(r.trace[i].output));
   }
+  // a static step counts each of its sequences; any other at least one (a decode stretch's)
+  const double steps = r.scheduler == Scheduler::static_batch
+                           ? sequence_steps
+                           : sequence_steps / std::max(1.0, seqs);
   return sequence_steps_work(steps);
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "forecast/work_budget.hpp"
 #include "serve/simulator/step_cost.hpp"
 #include "tilecast/serving_load.hpp"
 
@@ -43,15 +44,18 @@ struct EngineRun {
   std::vector<std::pair<double, double>> kv_use;  // after every step: (ms, fraction used)
 };
 
-// Runs every request to completion (requests in arrival order; closed loop: in issue order).
-// Throws Error when the run passes the work budget (forecast/work_budget.hpp; preemptions
-// recompute beyond simulation_work's estimate).
-EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost);
+// Runs every request to completion (requests in arrival order; closed loop: in issue order),
+// each step's work spent on `meter` (forecast/work_budget.hpp), which throws OverBudget before
+// the run passes the budget.
+EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost,
+                     WorkMeter& meter);
 
-// The work of simulating `r`, in the work budget's replay steps, before it runs: each request's
-// sequence-steps (continuous: one per output token and per prefill chunk; static: its batch's
-// longest output), weighted by kReplayStepsPerSimulatedSequenceStep. Requests and lengths are
-// checked by simulate_serving; this only counts.
+// The least work of simulating `r`, in the work budget's replay steps, before it runs: each
+// request's fewest sequence-steps (continuous: one per output token and per prefill chunk of the
+// whole token budget; static: its prompt and its output), over the most sequences a step can
+// take (static steps count each sequence), weighted by kReplayStepsPerSimulatedSequenceStep. What
+// it does beyond that (smaller batches, preemption) is counted as it runs. Requests and lengths
+// are checked by simulate_serving; this only counts.
 double simulation_work(const LoadRequest& r);
 
 // The caveats that describe one simulation's own setup (its rate or clients, its scheduler's KV

@@ -86,6 +86,8 @@ std::pair<std::int64_t, std::int64_t> length_range(std::int64_t length, double r
 
 LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                               const LoadRequest& given) {
+  // the request's work as it runs (a capacity plan's meter, when it runs this, holds the plan's)
+  detail::WorkMeter meter("serving simulation", "requests, output tokens or the trace's length");
   LoadRequest r = given;  // trtllm-bench's batch limits, when asked, replace the two limits
   const ServingRequest& s = r.serving;
   if (s.engine != Engine::fused)
@@ -121,8 +123,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     if (t.prompt < 1 || t.prompt > kMaxServingTokens || t.output < 1 ||
         t.output > kMaxServingTokens || !(t.arrival_ms >= 0 && t.arrival_ms <= 1e12))
       throw Error("a trace request is out of range (arrival 0 to 1e12 ms, lengths 1 to 2^31)");
-  // the work, before the requests are built (forecast/work_budget.hpp decides)
-  detail::require_within_budget(detail::simulation_work(r), "serving simulation",
+  // the least work, before the requests are built (forecast/work_budget.hpp decides); the rest is
+  // counted as the engine runs
+  detail::require_within_budget(meter.spent() + detail::simulation_work(r), "serving simulation",
                                 "requests, output tokens or the trace's length");
   if (r.arrivals == Arrivals::trace) {
     for (const TraceRequest& t : r.trace)
@@ -225,7 +228,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 " tokens) on " + gpu.name);
 
   detail::StepCost cost(gpu, model, s);
-  detail::EngineRun run = detail::run_engine(reqs, lim, cost);
+  detail::EngineRun run = detail::run_engine(reqs, lim, cost, meter);
 
   LoadForecast f;
   f.request = r;

@@ -119,13 +119,13 @@ TEST_SUITE("capacity") {
     const CapacityPlan p = plan_capacity({find_gpu("h100-sxm")}, model, easy);
     CHECK(p.simulations == 4);  // TP 1, 2, 4 and 8 at one replica each
     for (const CapacityOption& o : p.options) CHECK((o.meets && o.replicas == 1));
-    // a request at a time (one each 1,000 s): 1,000 x 3,000 steps of one sequence, 1.5e6 steps
-    // of work a simulation; the plan's least is within the 4e6 budget, its search (TP 1 and 2
-    // at one replica, then TP 1 at two) is not
+    // a request at a time (one each 1,000 s): 300 x 3,000 steps of one sequence, 1.8e6 steps of
+    // work a simulation; the plan's least is within the 4e6 budget, its search (TP 1 and 2 at one
+    // replica, then TP 1 at two) is not
     CapacityRequest r = capacity_request(0.001, 0.001, 0.001);
     r.load.serving.prompt = 64;
     r.load.serving.output = 2999;
-    r.load.requests = 1000;
+    r.load.requests = 300;
     r.max_gpus = 2;
     int ran = 0;
     detail::reset_work_ledger();

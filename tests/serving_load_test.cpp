@@ -356,11 +356,11 @@ TEST_SUITE("serving_load") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 2, 1 << 30, 1)),
                          doctest::Contains("KV blocks; the cache holds"), Error);
-    // refused before it runs: its least work, 1e6 requests of 10,000 sequence-steps in steps of
-    // at most 256 sequences (forecast/work_budget.hpp)
+    // refused before it runs: its least work, 1e6 requests of 10,001 sequence-steps in steps of
+    // at most 256 sequences, 2 each (forecast/work_budget.hpp)
     CHECK_THROWS_WITH_AS(
         simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 1000000, 8, 10000)),
-        doctest::Contains("serving simulation: about 1.95332e+07 steps of work"), Error);
+        doctest::Contains("serving simulation: about 7.81328e+07 steps of work"), Error);
     // refused as it runs, having done no more than the budget: one request at a time (one each
     // 100 s), 1e5 x 101 steps of one sequence
     detail::reset_work_ledger();

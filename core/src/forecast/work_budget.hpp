@@ -24,10 +24,11 @@ namespace tilecast::detail {
 #endif
 inline constexpr double kMaxReplaySteps = TILECAST_MAX_REPLAY_STEPS;
 
-// One sequence-step of the serving simulator (a sequence scheduled in one engine step: its
-// tokens, attention and bookkeeping) in replay steps' time (docs/fuzzing.md, "Work budget"); a
-// step of a decode stretch (serve/simulator/engine.cpp: timed once for its whole batch) counts
-// as one sequence-step, and each stretch one more per sequence for its bookkeeping.
+// The serving simulator's work in replay steps' time (docs/fuzzing.md, "Work budget"): one engine
+// step's own (its batch timed, the cache's use recorded), and one sequence-step's (a sequence
+// scheduled in a step run by itself: its tokens, attention and bookkeeping; a decode stretch,
+// serve/simulator/engine.cpp, takes one per sequence for the whole stretch).
+inline constexpr double kReplayStepsPerSimulatedStep = 2;
 inline constexpr double kReplayStepsPerSimulatedSequenceStep = 0.5;
 
 // Kernel launches one replay of `g` takes: each section's ops x its repeats.

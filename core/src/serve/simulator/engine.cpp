@@ -58,10 +58,10 @@ struct Loop {
     ++done;
     if (lim.clients > 0 && issued < reqs.size()) reqs[issued++].arrival_ms = at_ms;
   }
-  // A step run: its work (`work_seqs` sequence-steps of it) counted, and refused first if it
-  // would pass the budget.
+  // A step run: its work (its own and `work_seqs` sequence-steps') counted, and refused first if
+  // it would pass the budget.
   void record(std::int64_t tokens, std::int64_t seqs, std::int64_t work_seqs) {
-    meter.spend(sequence_steps_work(double(work_seqs)));
+    meter.spend(kReplayStepsPerSimulatedStep + sequence_steps_work(double(work_seqs)));
     ++run.steps;
     run.sequence_steps += seqs;
     run.sum_seqs += double(seqs);
@@ -227,7 +227,7 @@ struct Loop {
         a.window_pairs = a.window_keys = a.window_decode_keys = w;
       }
       now += cost.step_ms(B, B, a);
-      record(B, B, 1);  // one sequence-step's work: the batch timed once
+      record(B, B, 0);  // the step's own work: the batch timed once
     }
     for (std::size_t i : running) {
       SimRequest& r = reqs[i];
@@ -341,11 +341,11 @@ double simulation_work(const LoadRequest& r) {
     for (std::size_t i = 0; i < std::size_t(n) % r.trace.size(); ++i)
       sequence_steps += least(double(r.trace[i].prompt), double(r.trace[i].output));
   }
-  // a static step counts each of its sequences; any other at least one (a decode stretch's)
-  const double steps = r.scheduler == Scheduler::static_batch
-                           ? sequence_steps
-                           : sequence_steps / std::max(1.0, seqs);
-  return sequence_steps_work(steps);
+  // each step its own work, a step run by itself each of its sequences' too (a static batch's
+  // always; the others' at least a decode stretch's, none)
+  const double steps = sequence_steps / std::max(1.0, seqs);
+  return steps * kReplayStepsPerSimulatedStep +
+         (r.scheduler == Scheduler::static_batch ? sequence_steps_work(sequence_steps) : 0);
 }
 
 bool is_run_caveat(std::string_view line) {

@@ -52,10 +52,10 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
 
 // The least work of simulating `r`, in the work budget's replay steps, before it runs: each
 // request's fewest sequence-steps (continuous: one per output token and per prefill chunk of the
-// whole token budget; static: its prompt and its output), over the most sequences a step can
-// take (static steps count each sequence), weighted by kReplayStepsPerSimulatedSequenceStep. What
-// it does beyond that (smaller batches, preemption) is counted as it runs. Requests and lengths
-// are checked by simulate_serving; this only counts.
+// whole token budget; static: its prompt and its output), in steps of the most sequences a step
+// can take, each step its own work (kReplayStepsPerSimulatedStep; static steps each sequence's
+// too). What it does beyond that (smaller batches, preemption) is counted as it runs. Requests
+// and lengths are checked by simulate_serving; this only counts.
 double simulation_work(const LoadRequest& r);
 
 // The caveats that describe one simulation's own setup (its rate or clients, its scheduler's KV

@@ -93,16 +93,6 @@ detail::EngineRun same_run(const Case& c) {
   return ra;
 }
 
-detail::EngineLimits limits(Scheduler scheduler, std::int64_t blocks, std::int64_t max_seqs = 256,
-                            std::int64_t max_batch_tokens = 8192) {
-  detail::EngineLimits l;
-  l.scheduler = scheduler;
-  l.blocks = blocks;
-  l.max_seqs = max_seqs;
-  l.max_batch_tokens = max_batch_tokens;
-  return l;
-}
-
 }  // namespace
 
 TEST_SUITE("serving_decode_stretch") {
@@ -114,7 +104,7 @@ TEST_SUITE("serving_decode_stretch") {
               .output = 256,
               .range = 0.5,
               .qps = 30,
-              .limits = limits(Scheduler::continuous, 40000)});
+              .limits = {.scheduler = Scheduler::continuous, .blocks = 40000}});
   }
   TEST_CASE("an offline run at the sequence limit, the queue waiting behind it") {
     same_run({.gpu = "h100-sxm",
@@ -123,17 +113,18 @@ TEST_SUITE("serving_decode_stretch") {
               .prompt = 128,
               .output = 400,
               .clients = 1000,
-              .limits = limits(Scheduler::continuous, 100000, 128)});
+              .limits = {.scheduler = Scheduler::continuous, .max_seqs = 128, .blocks = 100000}});
   }
   TEST_CASE("a cache that runs out: blocks taken mid-stretch, preemption and recomputation") {
-    const detail::EngineRun run = same_run({.gpu = "a100-80gb-sxm",
-                                            .model = "llama2-13b",
-                                            .requests = 300,
-                                            .prompt = 600,
-                                            .output = 700,
-                                            .range = 0.3,
-                                            .clients = 200,
-                                            .limits = limits(Scheduler::continuous, 6000)});
+    const detail::EngineRun run =
+        same_run({.gpu = "a100-80gb-sxm",
+                  .model = "llama2-13b",
+                  .requests = 300,
+                  .prompt = 600,
+                  .output = 700,
+                  .range = 0.3,
+                  .clients = 200,
+                  .limits = {.scheduler = Scheduler::continuous, .blocks = 6000}});
     CHECK(run.preemptions > 0);
   }
   TEST_CASE("no-evict: whole requests reserved, the queue's front waiting for blocks") {
@@ -144,7 +135,7 @@ TEST_SUITE("serving_decode_stretch") {
               .output = 500,
               .range = 0.2,
               .clients = 300,
-              .limits = limits(Scheduler::no_evict, 9000)});
+              .limits = {.scheduler = Scheduler::no_evict, .blocks = 9000}});
   }
   TEST_CASE("a token budget the batch fills: no room to join") {
     same_run({.gpu = "h100-sxm",
@@ -153,7 +144,10 @@ TEST_SUITE("serving_decode_stretch") {
               .prompt = 300,
               .output = 300,
               .clients = 64,
-              .limits = limits(Scheduler::continuous, 100000, 256, 64)});
+              .limits = {.scheduler = Scheduler::continuous,
+                         .max_batch_tokens = 64,
+                         .max_seqs = 256,
+                         .blocks = 100000}});
   }
   TEST_CASE("sliding windows: sequences crossing the window mid-stretch (gpt-oss, Gemma 2)") {
     same_run({.gpu = "h100-sxm",
@@ -163,7 +157,7 @@ TEST_SUITE("serving_decode_stretch") {
               .output = 300,
               .range = 0.5,
               .qps = 40,
-              .limits = limits(Scheduler::continuous, 40000)});
+              .limits = {.scheduler = Scheduler::continuous, .blocks = 40000}});
     same_run({.gpu = "h100-sxm",
               .model = "gemma2-9b",
               .requests = 100,
@@ -171,6 +165,6 @@ TEST_SUITE("serving_decode_stretch") {
               .output = 400,
               .range = 0.1,
               .clients = 32,
-              .limits = limits(Scheduler::continuous, 40000)});
+              .limits = {.scheduler = Scheduler::continuous, .blocks = 40000}});
   }
 }

@@ -137,6 +137,20 @@ TEST_SUITE("serving_decode_stretch") {
               .clients = 300,
               .limits = {.scheduler = Scheduler::no_evict, .blocks = 9000}});
   }
+  TEST_CASE("no-evict with sliding-window layers: their window's blocks reserved") {
+    same_run({.gpu = "h100-sxm",
+              .model = "gpt-oss-20b",
+              .requests = 300,
+              .prompt = 700,
+              .output = 400,
+              .range = 0.3,
+              .clients = 300,
+              .limits = {.scheduler = Scheduler::no_evict,
+                         .blocks = 60000,
+                         .global_units = 12,
+                         .window_units = 12,
+                         .window_blocks = 9}});
+  }
   TEST_CASE("a token budget the batch fills: no room to join") {
     same_run({.gpu = "h100-sxm",
               .model = "llama3-8b",

@@ -207,6 +207,29 @@ TEST_SUITE("serving_load") {
                          Error);
   }
 
+  TEST_CASE("sliding-window layers keep only their window's blocks: more sequences fit") {
+    // gpt-oss-20b: 12 of its 24 layers slide over 128 tokens; at 8,000 + 2,000 tokens a
+    // sequence holds about half the blocks of a full-length one
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    LoadRequest r = closed_loop(1000, 1000, 8000, 2000);
+    r.scheduler = Scheduler::no_evict;
+    const LoadForecast f = simulate_serving(gpu, find_model("gpt-oss-20b"), r);
+    const double full_length = double(f.kv_blocks) * double(r.block_tokens) / 10000;
+    CHECK(f.mean_batch_seqs > 1.5 * full_length);
+    CHECK(f.mean_batch_seqs <= double(r.max_seqs));
+    CHECK(f.kv_peak_fraction <= 1.0);
+    bool said = false;
+    for (const auto& c : f.caveats)
+      said |= c.find(
+                  "its 12 sliding-window layers keep only the 9 blocks their 128-token window "
+                  "touches") != std::string::npos;
+    CHECK(said);
+    // a model without them: no more sequences than its blocks hold at full length
+    const LoadForecast dense = simulate_serving(gpu, find_model("llama3-8b"), r);
+    CHECK(dense.mean_batch_seqs <=
+          std::floor(double(dense.kv_blocks) * double(r.block_tokens) / 10000) + 1e-9);
+  }
+
   // vLLM's random dataset with --random-range-ratio: lengths uniform within +-r of the given
   // ones, from their own stream of the seed (the arrivals stay the seed's).
   TEST_CASE("a range ratio draws each request's lengths uniform around the given ones") {

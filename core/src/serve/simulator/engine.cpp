@@ -38,8 +38,10 @@ struct Loop {
   std::deque<std::size_t> waiting;
   std::vector<std::int64_t> cached_, block_phase_;  // decode_stretch's, kept to reuse
 
+  // the cache units a request holds at `tokens` tokens (EngineLimits)
   std::int64_t blocks_for(std::int64_t tokens) const {
-    return (tokens + lim.block_tokens - 1) / lim.block_tokens;
+    const std::int64_t b = (tokens + lim.block_tokens - 1) / lim.block_tokens;
+    return lim.global_units * b + lim.window_units * std::min(b, lim.window_blocks);
   }
   // when a request reaches the scheduler: its arrival and its host work (tokenisation)
   double ready_ms(std::size_t i) const { return reqs[i].arrival_ms + reqs[i].host_ms; }
@@ -179,6 +181,9 @@ struct Loop {
     }
     const bool arrivals_join = may_join && waiting.empty() && next < issued;
     std::int64_t steps = std::numeric_limits<std::int64_t>::max(), top = 0, s1 = 0, s2 = 0;
+    // (a sliding window's units, taken by some requests and not others, end no stretch here:
+    // the loop takes them)
+    if (!reserve_whole && lim.window_units > 0) return 0;
     const std::int64_t bt = lim.block_tokens, window = cost.window();
     cached_.clear();
     if (!reserve_whole) block_phase_.assign(std::size_t(bt), 0);
@@ -210,7 +215,7 @@ struct Loop {
     for (; k < steps; ++k) {
       if (arrivals_join && ready_ms(next) <= now) break;
       if (!reserve_whole) {  // a block for each request whose cache fills its last one
-        const std::int64_t need = block_phase_[std::size_t((bt - k % bt) % bt)];
+        const std::int64_t need = lim.global_units * block_phase_[std::size_t((bt - k % bt) % bt)];
         if (need > free_blocks) break;  // (the loop preempts)
         free_blocks -= need;
       }
@@ -295,6 +300,7 @@ struct Loop {
 EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limits, StepCost& cost,
                      WorkMeter& meter) {
   if (limits.blocks < 1 || limits.block_tokens < 1 || limits.max_seqs < 1 ||
+      limits.global_units < 1 || limits.window_units < 0 || limits.window_blocks < 0 ||
       limits.max_batch_tokens < 1)
     throw Error("internal: bad engine limits");
   Loop loop{requests, limits, cost, meter, {}, 0, 0, 0, 0, 0, {}, {}, {}};

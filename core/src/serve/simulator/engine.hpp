@@ -29,6 +29,11 @@ struct SimRequest {
 struct EngineLimits {
   Scheduler scheduler = Scheduler::continuous;
   std::int64_t max_batch_tokens = 8192, max_seqs = 256, block_tokens = 16, blocks = 0;
+  // What a request's cache holds at t tokens, in the units `blocks` counts: global_units x
+  // blocks(t) + window_units x min(blocks(t), window_blocks). Without sliding-window layers one
+  // unit is a block of every layer (1, 0); with them, one layer's block (the global layers, the
+  // sliding ones, and the blocks a sliding layer keeps: those its window touches).
+  std::int64_t global_units = 1, window_units = 0, window_blocks = 0;
   // closed loop: the first `clients` requests arrive at 0, each later one when one finishes
   std::int64_t clients = 0;
   // continuous: run decode stretches at once (engine.cpp; the same steps and numbers, fewer

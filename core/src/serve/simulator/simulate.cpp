@@ -205,6 +205,17 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       detail::serving_memory_model(gpu, shard, params, quantized, profile);
   const double block_bytes =
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
+  // sliding-window layers keep only the blocks their window touches, as vLLM's hybrid allocator
+  // and TensorRT-LLM's per-window pools do: the cache then counts one layer's blocks
+  std::int64_t sliding = 0;
+  for (std::int64_t i = 0; i < model.num_layers; ++i) sliding += is_sliding_layer(model, i);
+  const bool windows = sliding > 0 && mem.kv_window > 0;
+  const std::int64_t units_per_block = windows ? model.num_layers : 1;
+  if (windows) {
+    lim.global_units = model.num_layers - sliding;
+    lim.window_units = sliding;
+    lim.window_blocks = (mem.kv_window + r.block_tokens - 1) / r.block_tokens + 1;
+  }
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
                              mem.activation_bytes_per_seq - mem.context_bytes;
   if (!(cache_bytes >= block_bytes))  // NaN too
@@ -215,17 +226,21 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 std::to_string(r.max_batch_tokens) + " tokens per step " +
                 detail::format_with("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
                 ", no room left for a KV-cache block");
-  lim.blocks = detail::count_of(cache_bytes / block_bytes, 1e12);
+  lim.blocks = detail::count_of(cache_bytes / block_bytes * double(units_per_block), 1e12);
   lim.scheduler = r.scheduler;
   lim.max_batch_tokens = r.max_batch_tokens;
   lim.max_seqs = r.max_seqs;
   lim.block_tokens = r.block_tokens;
-  const std::int64_t longest_blocks = (longest + r.block_tokens - 1) / r.block_tokens;
-  if (longest_blocks > lim.blocks)
+  // the cache in blocks of every layer (what the answer and its caveats count)
+  const std::int64_t kv_blocks = lim.blocks / units_per_block;
+  const std::int64_t longest_b = (longest + r.block_tokens - 1) / r.block_tokens;
+  const std::int64_t longest_units =
+      lim.global_units * longest_b + lim.window_units * std::min(longest_b, lim.window_blocks);
+  if (longest_units > lim.blocks)
     throw Error("a request of " + std::to_string(longest) + " tokens needs " +
-                std::to_string(longest_blocks) + " KV blocks; the cache holds " +
-                std::to_string(lim.blocks) + " (" + std::to_string(lim.blocks * r.block_tokens) +
-                " tokens) on " + gpu.name);
+                std::to_string((longest_units + units_per_block - 1) / units_per_block) +
+                " KV blocks; the cache holds " + std::to_string(kv_blocks) + " (" +
+                std::to_string(kv_blocks * r.block_tokens) + " tokens) on " + gpu.name);
 
   detail::StepCost cost(gpu, model, s);
   detail::EngineRun run = detail::run_engine(reqs, lim, cost, meter);
@@ -262,7 +277,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   f.preemptions = run.preemptions;
   f.mean_batch_seqs = run.steps > 0 ? run.sum_seqs / double(run.steps) : 0;
   f.mean_batch_tokens = run.steps > 0 ? run.sum_tokens / double(run.steps) : 0;
-  f.kv_blocks = lim.blocks;
+  f.kv_blocks = kv_blocks;
   for (const auto& [t, u] : run.kv_use) f.kv_peak_fraction = std::max(f.kv_peak_fraction, u);
   for (auto& [t, u] : run.kv_use) t -= start;
   f.kv_use = decimate(run.kv_use, f.duration_ms);
@@ -272,23 +287,30 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     throw Error("the serving simulation is not finite: the request is too large for this model");
 
   auto& c = f.caveats;
+  const std::string window_words =
+      windows ? "its " + std::to_string(sliding) + " sliding-window layers keep only the " +
+                    std::to_string(lim.window_blocks) + " blocks their " +
+                    std::to_string(mem.kv_window) + "-token window touches"
+              : "";
   if (r.scheduler == Scheduler::continuous)
     c.push_back(
         "Scheduler: vLLM v1's, simulated (docs/serving-load.md): continuous batching, chunked "
         "prefill at " +
         std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
-        std::to_string(r.max_seqs) + " sequences, " + std::to_string(lim.blocks) +
-        " KV blocks of " + std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
+        std::to_string(r.max_seqs) + " sequences, " + std::to_string(kv_blocks) + " KV blocks of " +
+        std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
         detail::format_with("%.2f", r.gpu_memory_utilization) +
-        " less weights, activations and context), preemption by recompute.");
+        " less weights, activations and context" + (windows ? "; " + window_words : std::string()) +
+        "), preemption by recompute.");
   else if (r.scheduler == Scheduler::no_evict)
     c.push_back(
         "Scheduler: TensorRT-LLM's default capacity policy (GUARANTEED_NO_EVICT), simulated "
         "(docs/serving-load.md): continuous batching, chunked prefill at " +
         std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
         std::to_string(r.max_seqs) + " sequences, a request admitted only when the " +
-        std::to_string(lim.blocks) + " KV blocks of " + std::to_string(r.block_tokens) +
-        " tokens hold its prompt and whole output besides those reserved, never preempted.");
+        std::to_string(kv_blocks) + " KV blocks of " + std::to_string(r.block_tokens) +
+        " tokens hold its prompt and whole output besides those reserved" +
+        (windows ? " (" + window_words + ")" : std::string()) + ", never preempted.");
   else
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
                 " requests (as many as the KV cache holds at their full length), prefilled "

@@ -313,8 +313,9 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         (windows ? " (" + window_words + ")" : std::string()) + ", never preempted.");
   else
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
-                " requests (as many as the KV cache holds at their full length), prefilled "
-                "together and decoded until the longest finishes.");
+                " requests (as many as the KV cache holds at their full length" +
+                (windows ? "; " + window_words : std::string()) +
+                "), prefilled together and decoded until the longest finishes.");
   if (r.batch_limits == BatchLimits::trtllm_bench)
     c.push_back(
         "Batch limits: trtllm-bench's own (core/data/engines/serving.json "
@@ -344,11 +345,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   if (s.tp > 1)
     c.push_back("One replica of " + std::to_string(s.tp) + " GPUs (tensor parallel): " +
                 f.comm_model + ", two per layer per step, not overlapped with compute.");
-  if (cost.window() > 0)
-    c.push_back(
-        "Sliding-window layers: their KV blocks are counted at full length (vLLM v1's "
-        "hybrid allocator frees them past the window), so the cache holds fewer tokens "
-        "than the engine's.");
   auto range = [&](std::int64_t length) {
     const auto [lo, hi] = length_range(length, r.range_ratio);
     return std::to_string(lo) + "-" + std::to_string(hi);

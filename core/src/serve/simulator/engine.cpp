@@ -179,11 +179,15 @@ struct Loop {
           (reserve_whole ? blocks_for(f.prompt + f.output) : blocks_for(f.computed + n)) - f.blocks;
       if (need <= free_blocks) return 0;  // (free blocks only fall until a request finishes)
     }
-    const bool arrivals_join = may_join && waiting.empty() && next < issued;
-    std::int64_t steps = std::numeric_limits<std::int64_t>::max(), top = 0, s1 = 0, s2 = 0;
     // (a sliding window's units, taken by some requests and not others, end no stretch here:
     // the loop takes them)
     if (!reserve_whole && lim.window_units > 0) return 0;
+    const bool arrivals_join = may_join && waiting.empty() && next < issued;
+    // the attention's sums exact (and no integer overflows): each request's (cached + 1)^2 below
+    // 2^52 / B, so their sums stay below 2^52 to the stretch's last step
+    constexpr double kExact = 4503599627370496.0;  // 2^52
+    const auto limit = std::int64_t(std::floor(std::sqrt(kExact / double(B))));
+    std::int64_t steps = std::numeric_limits<std::int64_t>::max(), top = 0, s1 = 0, s2 = 0;
     const std::int64_t bt = lim.block_tokens, window = cost.window();
     cached_.clear();
     if (!reserve_whole) block_phase_.assign(std::size_t(bt), 0);
@@ -191,6 +195,7 @@ struct Loop {
     for (auto it = running.rbegin(); it != running.rend(); ++it) {
       const SimRequest& r = reqs[*it];
       if (r.known - r.computed != 1) return 0;  // a prompt (or its recomputation) in progress
+      if (r.computed + 2 > limit) return 0;
       steps = std::min(steps, r.output - r.generated);
       top = std::max(top, r.computed);
       s1 += r.computed;
@@ -198,11 +203,7 @@ struct Loop {
       if (!reserve_whole) block_phase_[std::size_t(r.computed % bt)] += 1;
       if (window > 0) cached_.push_back(r.computed);
     }
-    // the attention's sums exact: B x (cached + 1)^2 below 2^52 at the stretch's last step
-    constexpr double kExact = 4503599627370496.0;  // 2^52
-    const double headroom = std::floor(std::sqrt(kExact / double(B))) - double(top) - 1;
-    if (headroom < 1) return 0;
-    steps = std::min<std::int64_t>(steps, std::int64_t(std::min(headroom, 1e15)));
+    steps = std::min(steps, limit - top - 1);  // (at least 1: top + 2 <= limit)
     // a sliding window: the cached counts still below it, largest last
     std::sort(cached_.begin(), cached_.end());
     std::size_t below = cached_.size();

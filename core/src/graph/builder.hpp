@@ -134,7 +134,7 @@ class GraphBuilder {
   OpRef linear(std::string_view name, std::int64_t rows, std::int64_t in, std::int64_t out,
                LinearOptions opts);
   // torch._grouped_mm over `groups` groups of `rows` rows, each group with its own weight of
-  // in x out (a mixture's experts under balanced routing), as the GPU's PyTorch runs it
+  // in x out (a mixture's experts, the most rows any takes), as the GPU's PyTorch runs it
   // (Workload::grouped_mm_bf16_kernel): in pure BF16 there, one grouped GEMM kernel,
   // BMM(groups, rows, in, out), its backward one for the input gradient and one for the weight
   // gradients; otherwise the fallback: the groups' offsets copied to the host (a

@@ -1,7 +1,7 @@
 // Mixtral, Qwen2-MoE and Qwen3-MoE (…ForCausalLM, eager attention): Llama's embeddings, attention
 // (GQA, rotary; Qwen2-MoE with q/k/v biases, Qwen3-MoE with q and k normed per head) and head,
 // with the feed-forward of each sparse layer a top-k mixture of SwiGLU experts (blocks/moe.cpp:
-// balanced routing), Qwen2-MoE's plus a gated shared expert. The Qwen MoEs' dense layers
+// uniform routing), Qwen2-MoE's plus a gated shared expert. The Qwen MoEs' dense layers
 // (mlp_only_layers, decoder_sparse_step) keep a SwiGLU
 // MLP of intermediate_size.
 #include "graph/blocks/blocks.hpp"

@@ -151,7 +151,7 @@ struct SwitchMoeSpec {
 };
 // The sparse MLP over `rows` tokens (no norm, no residual): the router, then per expert its
 // tokens gathered (transformers 4: its capacity buffer; 5: its share of the tokens under
-// balanced routing), its MLP and the result put back, with transformers 5's host
+// uniform routing, active_experts), its MLP and the result put back, with transformers 5's host
 // synchronisations.
 void switch_sparse_mlp(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t rows);
 

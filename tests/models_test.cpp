@@ -152,21 +152,21 @@ TEST_SUITE("models") {
     // the experts hit when each token's top 2 are drawn uniformly: 8 x (1 - (6/8)^T), rounded;
     // 3 tokens: 4.63 -> 5 experts for 6 assignments (one computes 2 rows, four 1)
     detail::MoeSpec s{.hidden = 4096, .experts = 8, .top_k = 2, .expert_inner = 14336};
-    CHECK(detail::active_experts(s, 1) == 2);
-    CHECK(detail::active_experts(s, 2) == 4);  // 3.5, rounded half away from zero
-    CHECK(detail::active_experts(s, 3) == 5);
-    CHECK(detail::expert_rows(s, 3, 0) == 2);
-    CHECK(detail::expert_rows(s, 3, 1) == 1);
-    CHECK(detail::expert_rows(s, 3, 4) == 1);
-    CHECK(detail::routed_rows(s, 3) == 2);
-    CHECK(detail::active_experts(s, 8) == 7);  // 7.20
-    CHECK(detail::active_experts(s, 100) == 8);
-    CHECK(detail::routed_rows(s, 100) == 25);
+    CHECK(detail::routed_experts(s, 1).active == 2);
+    CHECK(detail::routed_experts(s, 2).active == 4);  // 3.5, rounded half away from zero
+    CHECK(detail::routed_experts(s, 3).active == 5);
+    CHECK(detail::routed_experts(s, 3).rows(0) == 2);
+    CHECK(detail::routed_experts(s, 3).rows(1) == 1);
+    CHECK(detail::routed_experts(s, 3).rows(4) == 1);
+    CHECK(detail::routed_experts(s, 3).most() == 2);
+    CHECK(detail::routed_experts(s, 8).active == 7);  // 7.20
+    CHECK(detail::routed_experts(s, 100).active == 8);
+    CHECK(detail::routed_experts(s, 100).most() == 25);
     // every assignment computed once: the rows over the experts hit add up to tokens x k
     for (std::int64_t t : {1, 2, 3, 5, 17, 64, 1000}) {
+      const detail::RoutedExperts routed = detail::routed_experts(s, t);
       std::int64_t rows = 0;
-      for (std::int64_t e = 0; e < detail::active_experts(s, t); ++e)
-        rows += detail::expert_rows(s, t, e);
+      for (std::int64_t e = 0; e < routed.active; ++e) rows += routed.rows(e);
       CHECK(rows == 2 * t);
     }
     // Qwen: the shared expert runs on every token; 64 tokens x top-4 over 60 experts hit

@@ -287,7 +287,7 @@ std::string precision_caveat(const ServingTypes& t, Predictor predictor) {
 }
 
 double quantized_param_count(const ModelConfig& model, const ServingTypes& t) {
-  // 64 tokens per expert: every expert then takes tokens (active_experts: all but e^-64 of them),
+  // 64 tokens per expert: every expert then takes tokens (routed_experts: all but e^-64 of them),
   // so no expert's weights are listed on its router's op (kept in the activation type) as idle
   const std::int64_t tokens = 64 * std::max<std::int64_t>(1, model.num_experts);
   const OpGraph g = build_op_graph(model, make_workload(Mode::inference, tokens, 1));

@@ -114,16 +114,19 @@ struct MoeSpec {
   ExpertsImplementation implementation = ExpertsImplementation::eager;  // ModelConfig's
   ExpertForm form = ExpertForm::swiglu;  // the architecture's (model/architectures.hpp)
 };
-// How many experts receive tokens when each row's top_k experts are drawn uniformly and
-// independently: experts x (1 - (1 - top_k / experts)^rows), rounded, at most rows x top_k (the
-// expectation; one row: exactly its top_k).
-std::int64_t active_experts(const MoeSpec& s, std::int64_t rows);
-// The rows x top_k assignments shared among the active experts as evenly as whole rows allow:
-// the rows active expert `e` (0 to active_experts - 1) computes, the first ones one more.
-std::int64_t expert_rows(const MoeSpec& s, std::int64_t rows, std::int64_t e);
-// The most rows an active expert computes (the assignments over the active experts, rounded up):
-// every group's rows in a grouped GEMM kernel of equal groups.
-std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows);
+// The experts `rows` tokens reach when each row's top_k experts are drawn uniformly and
+// independently, and the rows each computes: `active` = experts x (1 - (1 - top_k /
+// experts)^rows), rounded, at most rows x top_k (the expectation; one row: exactly its top_k);
+// the rows x top_k assignments shared among them as evenly as whole rows allow, the first
+// `heavier` one more than the rest.
+struct RoutedExperts {
+  std::int64_t active = 1, fewest = 1, heavier = 0;
+  // the rows active expert `e` (0 to active - 1) computes
+  std::int64_t rows(std::int64_t e) const { return fewest + (e < heavier ? 1 : 0); }
+  // the most rows any computes: every group's rows in a grouped GEMM kernel of equal groups
+  std::int64_t most() const { return rows(0); }
+};
+RoutedExperts routed_experts(const MoeSpec& s, std::int64_t rows);
 // The Hugging Face eager sparse MoE block over `rows` rows (no residual): router linear,
 // softmax (FP32), top-k, one-hot expert mask, then per active expert a gather of its tokens,
 // its gated MLP at the routed rows, the routing-weight scale and an index_add back.
@@ -151,7 +154,7 @@ struct SwitchMoeSpec {
 };
 // The sparse MLP over `rows` tokens (no norm, no residual): the router, then per expert its
 // tokens gathered (transformers 4: its capacity buffer; 5: its share of the tokens under
-// uniform routing, active_experts), its MLP and the result put back, with transformers 5's host
+// uniform routing, routed_experts), its MLP and the result put back, with transformers 5's host
 // synchronisations.
 void switch_sparse_mlp(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t rows);
 

@@ -161,7 +161,7 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
 
 }  // namespace moe_detail
 
-std::int64_t active_experts(const MoeSpec& s, std::int64_t rows) {
+RoutedExperts routed_experts(const MoeSpec& s, std::int64_t rows) {
   // an expert escapes one token's top-k with probability 1 - k/E; all T tokens with that to the
   // power T, computed by squaring (the same IEEE operations natively and in WebAssembly)
   const double E = double(s.experts);
@@ -170,18 +170,15 @@ std::int64_t active_experts(const MoeSpec& s, std::int64_t rows) {
     if (t & 1) missed *= power;
     power *= power;
   }
-  const double assignments = double(std::max<std::int64_t>(rows, 1)) * double(s.top_k);
-  const double hit = std::min({E, assignments, std::round(E * (1 - missed))});
-  return std::max<std::int64_t>(1, std::int64_t(hit));
-}
-
-std::int64_t expert_rows(const MoeSpec& s, std::int64_t rows, std::int64_t e) {
+  const double hit = std::min(
+      {E, double(std::max<std::int64_t>(rows, 1)) * double(s.top_k), std::round(E * (1 - missed))});
+  RoutedExperts r;
+  r.active = std::max<std::int64_t>(1, std::int64_t(hit));
   const std::int64_t assignments = GraphBuilder::mul(double(rows), double(s.top_k));
-  const std::int64_t n = active_experts(s, rows);
-  return assignments / n + (e < assignments % n ? 1 : 0);
+  r.fewest = assignments / r.active;
+  r.heavier = assignments % r.active;
+  return r;
 }
-
-std::int64_t routed_rows(const MoeSpec& s, std::int64_t rows) { return expert_rows(s, rows, 0); }
 
 namespace moe_detail {
 
@@ -209,7 +206,8 @@ void row_gather(GraphBuilder& g, std::string_view name, double rows, double src_
 void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   const std::int64_t H = s.hidden, F = s.expert_inner, E = s.experts;
   const std::int64_t pairs = GraphBuilder::mul(double(rows), double(s.top_k));
-  const std::int64_t n = active_experts(s, rows), per = routed_rows(s, rows);
+  const RoutedExperts routed = routed_experts(s, rows);
+  const std::int64_t n = routed.active, per = routed.most();
   const double i64 = g.mem_elements(kIndexBytes), i32 = g.mem_elements(4), P = double(pairs),
                dE = double(E), R = double(rows), RH = R * double(H), PH = P * double(H);
   // token_idx: arange(T) expanded k times and flattened (a copy); the pairs' rows gathered
@@ -253,7 +251,7 @@ void grouped_experts(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
 void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   const std::int64_t H = s.hidden, E = s.experts, k = s.top_k;
   const double Rk = double(R) * double(k), RH = double(R) * double(H);
-  const std::int64_t n = active_experts(s, R);
+  const RoutedExperts routed = routed_experts(s, R);
   // the output buffer; the one-hot int64 mask (zeros, scatter; its permute is a view); the
   // experts hit: the mask summed per expert, > 0, nonzero
   const double i64 = g.mem_elements(kIndexBytes), b1 = g.mem_elements(kMaskBytes);
@@ -264,8 +262,8 @@ void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
   g.mem("experts hit", Phase::forward, (Rk * dE + dE) * i64, E, "sum");
   g.mem("experts hit", Phase::forward, dE * (i64 + b1), E, "gt");
   nonzero(g, "experts hit", dE * b1, E, dE, 1);
-  for (std::int64_t e = 0; e < n; ++e) {
-    const std::int64_t rows_e = expert_rows(s, R, e);
+  for (std::int64_t e = 0; e < routed.active; ++e) {
+    const std::int64_t rows_e = routed.rows(e);
     const double re = double(rows_e), eh = re * double(H);
     if (s.form == ExpertForm::gpt_oss && s.transformers_major < 5) {
       g.host_sync("expert_mask[expert_idx[0]] (item)");
@@ -303,7 +301,7 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   const bool gpt_oss = s.form == ExpertForm::gpt_oss;
   // transformers 4's gpt-oss inference runs every expert (header comment)
   const bool every_expert = gpt_oss && s.transformers_major < 5 && !g.training();
-  const std::int64_t n = every_expert ? E : active_experts(s, R);
+  const std::int64_t n = every_expert ? E : routed_experts(s, R).active;
   const double idle = double(E - n) * moe_detail::expert_params(s);
   // Mixtral and the Qwen MoEs: softmax over the experts, top-k, optional renormalisation;
   // gpt-oss: a biased router, top-k of its logits, softmax over the k

@@ -6,7 +6,7 @@
 //    scattered back with boolean masks, and the output is scaled by the router probability;
 //  * transformers 5 flattens the tokens before the router, so the capacity's cumulative count
 //    runs over a length-1 axis and binds nothing: every token reaches its expert (uniform
-//    routing assumed: active_experts, the tokens shared evenly among the experts hit), gathered by
+//    routing assumed: routed_experts, the tokens shared evenly among the experts hit), gathered by
 //    index, scaled by its routing weight and index_add-ed into a zero buffer.
 // transformers 5's loop reads values on the host: the experts hit (nonzero) and, per expert,
 // torch.where's count and an .item(). Each is a device-to-host copy the host waits for
@@ -96,12 +96,11 @@ void sparse_mlp_5(GraphBuilder& g, const SwitchMoeSpec& s, std::int64_t R) {
   g.mem("experts hit", Phase::forward, RE * kInt64 + double(E) * kInt64, E, "sum");
   g.mem("experts hit", Phase::forward, double(E) * (kInt64 + kBool), E, "gt");
   nonzero(g, "experts hit", double(E) * kBool, E, double(E), 1);
-  // the experts the tokens hit (each token's one expert drawn uniformly: active_experts), the
-  // tokens shared among them as evenly as whole tokens allow (expert_rows)
-  const MoeSpec top1{.experts = E, .top_k = 1};
-  const std::int64_t hit = active_experts(top1, R);
-  for (std::int64_t e = 0; e < hit; ++e) {
-    const std::int64_t n = expert_rows(top1, R, e);
+  // the experts the tokens hit (each token's one expert drawn uniformly), the tokens shared
+  // among them as evenly as whole tokens allow (routed_experts)
+  const RoutedExperts routed = routed_experts({.experts = E, .top_k = 1}, R);
+  for (std::int64_t e = 0; e < routed.active; ++e) {
+    const std::int64_t n = routed.rows(e);
     const double nH = double(n) * double(H), dn = double(n);
     // expert_mask[expert_idx]: the expert's row of the permuted mask; torch.where over it
     g.mem("expert mask", Phase::forward, 2 * dR * kInt64 + kInt64, R, "index");

@@ -139,15 +139,15 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
                          .expert_inner = m.expert_intermediate_size};
       g.linear("router", T, H, m.num_experts, {});
       token_kernel(g, "topk_softmax", "add", Op::addu, T, m.num_experts, OpKind::softmax);
-      const std::int64_t n = active_experts(spec, T);
+      const RoutedExperts routed = routed_experts(spec, T);
       const std::int64_t assigned = GraphBuilder::mul(T, m.experts_per_token);
-      for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts gate_up", expert_rows(spec, T, e), H, 2 * m.expert_intermediate_size,
+      for (std::int64_t e = 0; e < routed.active; ++e)
+        g.linear("experts gate_up", routed.rows(e), H, 2 * m.expert_intermediate_size,
                  {.routed_expert = true});
       token_kernel(g, "experts act_and_mul", "silu_mul", Op::gelu, assigned,
                    m.expert_intermediate_size, OpKind::elementwise);
-      for (std::int64_t e = 0; e < n; ++e)
-        g.linear("experts down", expert_rows(spec, T, e), m.expert_intermediate_size, H,
+      for (std::int64_t e = 0; e < routed.active; ++e)
+        g.linear("experts down", routed.rows(e), m.expert_intermediate_size, H,
                  {.routed_expert = true});
       token_kernel(g, "moe weighted sum", "add", Op::add, T, H, OpKind::elementwise);
       if (m.shared_expert_intermediate_size > 0) {

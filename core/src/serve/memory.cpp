@@ -80,7 +80,9 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
   m.kv_bytes_per_token = kv_cache_bytes_per_token(s, t.kv);
   std::int64_t sliding = 0;
   for (std::int64_t i = 0; i < s.num_layers; ++i) sliding += is_sliding_layer(s, i) ? 1 : 0;
+  m.layers = s.num_layers;
   if (sliding > 0) {
+    m.window_layers = sliding;
     const double per_layer = m.kv_bytes_per_token / double(s.num_layers);
     m.kv_window_bytes_per_token = per_layer * double(sliding);
     m.kv_bytes_per_token = per_layer * double(s.num_layers - sliding);

@@ -20,7 +20,8 @@ struct MemoryModel {
   // Sliding-window layers (Gemma 2) cache at most kv_window tokens: their bytes per token
   double kv_window_bytes_per_token = 0;
   std::int64_t kv_window = 0;
-  double activation_bytes_per_seq = 0;  // the prefill's live activations for one prompt
+  std::int64_t layers = 0, window_layers = 0;  // the model's, and of them the sliding ones
+  double activation_bytes_per_seq = 0;         // the prefill's live activations for one prompt
   double context_bytes = kContextGb * 1e9;
   double capacity_bytes = 0;
 

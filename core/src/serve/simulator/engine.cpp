@@ -38,11 +38,7 @@ struct Loop {
   std::deque<std::size_t> waiting;
   std::vector<std::int64_t> cached_, block_phase_;  // decode_stretch's, kept to reuse
 
-  // the cache units a request holds at `tokens` tokens (EngineLimits)
-  std::int64_t blocks_for(std::int64_t tokens) const {
-    const std::int64_t b = (tokens + lim.block_tokens - 1) / lim.block_tokens;
-    return lim.global_units * b + lim.window_units * std::min(b, lim.window_blocks);
-  }
+  std::int64_t blocks_for(std::int64_t tokens) const { return lim.units_for(tokens); }
   // when a request reaches the scheduler: its arrival and its host work (tokenisation)
   double ready_ms(std::size_t i) const { return reqs[i].arrival_ms + reqs[i].host_ms; }
   void admit() {

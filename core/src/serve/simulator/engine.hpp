@@ -3,6 +3,7 @@
 // or in static batches, each step timed by StepCost.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,10 @@ struct EngineLimits {
   // unit is a block of every layer (1, 0); with them, one layer's block (the global layers, the
   // sliding ones, and the blocks a sliding layer keeps: those its window touches).
   std::int64_t global_units = 1, window_units = 0, window_blocks = 0;
+  std::int64_t units_for(std::int64_t tokens) const {
+    const std::int64_t b = (tokens + block_tokens - 1) / block_tokens;
+    return global_units * b + window_units * std::min(b, window_blocks);
+  }
   // closed loop: the first `clients` requests arrive at 0, each later one when one finishes
   std::int64_t clients = 0;
   // continuous: run decode stretches at once (engine.cpp; the same steps and numbers, fewer

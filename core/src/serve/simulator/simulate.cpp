@@ -207,12 +207,11 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   // sliding-window layers keep only the blocks their window touches, as vLLM's hybrid allocator
   // and TensorRT-LLM's per-window pools do: the cache then counts one layer's blocks
-  std::int64_t sliding = 0;
-  for (std::int64_t i = 0; i < model.num_layers; ++i) sliding += is_sliding_layer(model, i);
+  const std::int64_t sliding = mem.window_layers;
   const bool windows = sliding > 0 && mem.kv_window > 0;
-  const std::int64_t units_per_block = windows ? model.num_layers : 1;
+  const std::int64_t units_per_block = windows ? mem.layers : 1;
   if (windows) {
-    lim.global_units = model.num_layers - sliding;
+    lim.global_units = mem.layers - sliding;
     lim.window_units = sliding;
     lim.window_blocks = (mem.kv_window + r.block_tokens - 1) / r.block_tokens + 1;
   }
@@ -233,9 +232,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   lim.block_tokens = r.block_tokens;
   // the cache in blocks of every layer (what the answer and its caveats count)
   const std::int64_t kv_blocks = lim.blocks / units_per_block;
-  const std::int64_t longest_b = (longest + r.block_tokens - 1) / r.block_tokens;
-  const std::int64_t longest_units =
-      lim.global_units * longest_b + lim.window_units * std::min(longest_b, lim.window_blocks);
+  const std::int64_t longest_units = lim.units_for(longest);
   if (longest_units > lim.blocks)
     throw Error("a request of " + std::to_string(longest) + " tokens needs " +
                 std::to_string((longest_units + units_per_block - 1) / units_per_block) +

@@ -1,6 +1,7 @@
 // The inputs: each handler reads its control and hands the change to update();
 // nothing here draws. Text fields are left as typed (render never rewrites them).
 import { gpuById, type App } from './app';
+import { wireControls } from './controls';
 import { byId } from './dom';
 import { errorMessage } from './engine';
 import { download } from './export';
@@ -16,14 +17,9 @@ import {
   validateCustomGpu,
 } from './pickers';
 import {
-  ATTENTIONS,
   BATCH_MAX,
   CUSTOM,
-  FINETUNES,
-  FORECAST_ENGINES,
-  FORECAST_PRECISIONS,
   LORA_RANK_MAX,
-  LORA_TARGETS,
   LOAD_POINTS_MAX,
   LOAD_POINTS_MIN,
   LOAD_QPS_MAX,
@@ -31,20 +27,13 @@ import {
   LOAD_REQUESTS_MIN,
   LOAD_RANGE_RATIO_MAX,
   LOAD_SEED_MAX,
-  MASTER_WEIGHTS,
   rangeRatioOf,
   MODES,
   PAR_MAX,
-  PRECISIONS,
   SIZES,
   SIZE_KEYS,
   SIZE_MAX,
-  RECOMPUTES,
-  SCHEDULES,
   SEQ_MAX,
-  SERVE_ENGINES,
-  SERVE_KV_CACHES,
-  SERVE_WEIGHTS,
   SLO_MS_MAX,
   SWEEP_MAX,
   TOKENS_MAX,
@@ -53,24 +42,9 @@ import {
   clip,
   formatTokens,
   parseTokens,
-  type ServeKvCache,
-  type ServeWeights,
   type View,
 } from './state';
-import type {
-  Attention,
-  FinetuneChoice,
-  ForecastEngine,
-  ForecastPrecision,
-  LoraTargets,
-  MasterWeights,
-  Mode,
-  ModelSizes,
-  ServingPrecision,
-  Recompute,
-  Schedule,
-  ServeEngine,
-} from './engine';
+import type { Mode, ModelSizes } from './engine';
 import { h } from './dom';
 import { planKey, planRequests } from './plan_view';
 import { update } from './store';
@@ -84,10 +58,6 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('prompt').value = String(s.prompt);
   byId<HTMLInputElement>('output').value = String(s.output);
   byId<HTMLInputElement>('tp').value = String(s.tp);
-  byId<HTMLSelectElement>('precision').value = s.precision;
-  byId<HTMLSelectElement>('serve-engine').value = s.engine;
-  byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
-  byId<HTMLSelectElement>('serve-kv-cache').value = s.serveKvCache;
   byId<HTMLInputElement>('load-qps').value = s.loadMaxQps > 0 ? String(s.loadMaxQps) : '';
   byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
   byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
@@ -176,6 +146,7 @@ function readWholeNumber(id: string, label: string, min: number, max: number): n
 }
 
 export function wireInputs(app: App): void {
+  wireControls(() => app.state);
   wireGpu(app);
   wireModel(app);
   wireOperators();
@@ -306,10 +277,6 @@ function wireWorkload(app: App): void {
       if (r.checked && (MODES as string[]).includes(r.value)) update({ mode: r.value as Mode });
     });
   }
-  const predictor = byId<HTMLSelectElement>('predictor');
-  predictor.addEventListener('change', () =>
-    update({ predictor: predictor.value === 'roofline' ? 'roofline' : 'tilecast' }),
-  );
   const onWorkload = () => {
     let batch: number;
     try {
@@ -360,24 +327,6 @@ function wireServe(app: App): void {
     );
   };
   for (const id of ['prompt', 'output', 'tp']) byId(id).addEventListener('input', onTokens);
-  const precision = byId<HTMLSelectElement>('precision');
-  precision.addEventListener('change', () => {
-    if ((PRECISIONS as string[]).includes(precision.value)) update({ precision: precision.value as ServingPrecision });
-  });
-  const engine = byId<HTMLSelectElement>('serve-engine');
-  engine.addEventListener('change', () => {
-    if ((SERVE_ENGINES as string[]).includes(engine.value)) update({ engine: engine.value as ServeEngine });
-  });
-  const weights = byId<HTMLSelectElement>('serve-weights');
-  weights.addEventListener('change', () => {
-    if ((SERVE_WEIGHTS as readonly string[]).includes(weights.value))
-      update({ serveWeights: weights.value as ServeWeights });
-  });
-  const kvCache = byId<HTMLSelectElement>('serve-kv-cache');
-  kvCache.addEventListener('change', () => {
-    if ((SERVE_KV_CACHES as readonly string[]).includes(kvCache.value))
-      update({ serveKvCache: kvCache.value as ServeKvCache });
-  });
 }
 
 // The serve view's load sweep: the largest rate (empty: from the forecast), the rates, requests
@@ -420,34 +369,6 @@ function wireLoad(): void {
 // fields: counts typed (an unreadable one leaves the forecast on screen, dimmed,
 // saying why), the rest chosen. The core checks that they fit the model and system.
 function wireTraining(app: App): void {
-  const fprec = byId<HTMLSelectElement>('fprec');
-  fprec.addEventListener('change', () => {
-    if ((FORECAST_PRECISIONS as string[]).includes(fprec.value))
-      update({ forecastPrecision: fprec.value as ForecastPrecision });
-  });
-  // Megatron-Core trains in BF16, FP16 or FP8: choosing it from FP32 (the page's default)
-  // takes BF16, Megatron's default; a link keeps what it says (and the core's message).
-  const engine = byId<HTMLSelectElement>('feng');
-  engine.addEventListener('change', () => {
-    if (!(FORECAST_ENGINES as string[]).includes(engine.value)) return;
-    const forecastEngine = engine.value as ForecastEngine;
-    const s = app.state;
-    update(
-      forecastEngine === 'megatron' && s.forecastPrecision === 'fp32'
-        ? { forecastEngine, forecastPrecision: 'bf16' }
-        : { forecastEngine },
-    );
-  });
-  const sp = byId<HTMLInputElement>('sp');
-  sp.addEventListener('change', () => update({ sequenceParallel: sp.checked }));
-  const dopt = byId<HTMLInputElement>('dopt');
-  dopt.addEventListener('change', () => update({ distributedOptimizer: dopt.checked }));
-  const overlap = byId<HTMLInputElement>('overlap');
-  overlap.addEventListener('change', () => update({ overlapGradReduce: overlap.checked }));
-  const attention = byId<HTMLSelectElement>('attention');
-  attention.addEventListener('change', () => {
-    if ((ATTENTIONS as string[]).includes(attention.value)) update({ attention: attention.value as Attention });
-  });
   const onCounts = () => {
     const fields: [string, string][] = [
       ['dp', 'Data-parallel GPUs'],
@@ -497,14 +418,6 @@ function wireTraining(app: App): void {
     byId(id).addEventListener('input', onCounts);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
-  const recompute = byId<HTMLSelectElement>('recompute');
-  recompute.addEventListener('change', () => {
-    if ((RECOMPUTES as string[]).includes(recompute.value)) update({ recompute: recompute.value as Recompute });
-  });
-  const schedule = byId<HTMLSelectElement>('schedule');
-  schedule.addEventListener('change', () => {
-    if ((SCHEDULES as string[]).includes(schedule.value)) update({ schedule: schedule.value as Schedule });
-  });
   const system = byId<HTMLSelectElement>('train-system');
   system.addEventListener('change', () => update({ system: system.value }));
   const bound = byId<HTMLInputElement>('plan-max-gpus');
@@ -523,18 +436,6 @@ function wireTraining(app: App): void {
 // LoRA / QLoRA fine-tuning of the training step: the method and the adapters' linears chosen,
 // the rank typed (an unreadable one leaves the forecast on screen, dimmed, saying why).
 function wireFinetune(app: App): void {
-  const weights = byId<HTMLSelectElement>('master-weights');
-  weights.addEventListener('change', () => {
-    if ((MASTER_WEIGHTS as string[]).includes(weights.value)) update({ masterWeights: weights.value as MasterWeights });
-  });
-  const method = byId<HTMLSelectElement>('finetune');
-  method.addEventListener('change', () => {
-    if ((FINETUNES as string[]).includes(method.value)) update({ finetune: method.value as FinetuneChoice });
-  });
-  const targets = byId<HTMLSelectElement>('lora-targets');
-  targets.addEventListener('change', () => {
-    if ((LORA_TARGETS as string[]).includes(targets.value)) update({ loraTargets: targets.value as LoraTargets });
-  });
   byId('lora-rank').addEventListener('input', () => {
     try {
       const loraRank = readWholeNumber('lora-rank', 'LoRA rank', 1, LORA_RANK_MAX);

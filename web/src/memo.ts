@@ -31,8 +31,7 @@ export const memoStats = { computed: 0, hits: 0 };
 // them, never mutates them), not once per sweep point or per key.
 const objectId = new WeakMap<object, string>();
 const textId = new Map<string, string>();
-function textOf(v: string | object): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+function textOf(v: object): string {
   let id = objectId.get(v);
   if (id === undefined) {
     const text = JSON.stringify(v);
@@ -43,14 +42,24 @@ function textOf(v: string | object): string {
   return id;
 }
 
+// A request's key: every field it has, in name order, so a field added to a request is in its
+// key without a word here (two requests differing in any field are two forecasts).
+function keyOf(kind: string, r: object): string {
+  const parts = [kind];
+  for (const k of Object.keys(r).sort()) {
+    const v = (r as Record<string, unknown>)[k];
+    if (v !== undefined) parts.push(`${k}=${v !== null && typeof v === 'object' ? textOf(v) : textOfScalar(v)}`);
+  }
+  return parts.join('|');
+}
+
+// Strings quoted (never mistaken for a custom object's #number), numbers and switches as written.
+function textOfScalar(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
 export function requestKey(r: ModelRequest): string {
-  const ft = r.finetune ? `|${r.finetune.method}:${r.finetune.rank}:${r.finetune.targets}` : '';
-  const mw = r.master_weights ? `|mw${r.master_weights}` : '';
-  const base = `${textOf(r.gpu)}|${textOf(r.model)}|${r.batch}|${r.seq}|${r.mode}|${r.predictor}|${r.precision ?? ''}|${r.engine ?? ''}${ft}${mw}`;
-  if (r.dp === undefined) return base;
-  const par = `${base}|${r.dp}x${r.tp}x${r.pp}|${r.microbatches}|${r.zero}|${r.recompute}|${r.schedule}|${r.system ?? ''}`;
-  if (r.engine !== 'megatron') return par;
-  return `${par}|cp${r.cp}|ep${r.ep ?? ''}|v${r.virtual_stages}|sp${r.sequence_parallel ? 1 : 0}|${r.attention ?? ''}|t${r.tokens ?? ''}|do${r.distributed_optimizer ?? ''}|ov${r.overlap_grad_reduce ?? ''}`;
+  return keyOf('model', r);
 }
 
 function remember<R extends AnyResult>(key: string, r: R): R {
@@ -139,7 +148,7 @@ export function forecastShown(request: ModelRequest): Shown {
 // ---- serving forecasts (the serve view), in the same memory ----------------
 
 export function servingKey(r: ServingRequest): string {
-  return `serve|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.batch}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.weights ?? ''}|${r.kv_cache ?? ''}`;
+  return keyOf('serve', r);
 }
 
 export function peekServing(request: ServingRequest, key = servingKey(request)): ServeResult | undefined {
@@ -153,7 +162,7 @@ export function servingTask(request: ServingRequest): Task {
 // ---- serving simulations under load (the serve view's load sweep) -----------
 
 export function loadKey(r: LoadRequest): string {
-  return `load|${textOf(r.gpu)}|${textOf(r.model)}|${r.prompt}|${r.output}|${r.tp}|${r.precision}|${r.engine}|${r.predictor}|${r.qps}|${r.requests}|${r.seed}|${r.range_ratio ?? 0}|${r.weights ?? ''}|${r.kv_cache ?? ''}`;
+  return keyOf('load', r);
 }
 
 export function peekLoad(request: LoadRequest, key = loadKey(request)): LoadResult | undefined {

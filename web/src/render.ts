@@ -18,6 +18,7 @@ import { TARGET_WORDS } from './finetune_view';
 import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
+import { showControls } from './controls';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
 import {
@@ -123,9 +124,9 @@ export function render(app: App): void {
     fillModelSelect(app);
     showModelInfo(app);
   }
-  if (changed('mode', [s.mode, s.predictor])) {
+  showControls(s, changed);
+  if (changed('mode', [s.mode])) {
     for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.checked = r.value === s.mode;
-    byId<HTMLSelectElement>('predictor').value = s.predictor;
     setText(byId('seq-label'), s.mode === 'decode' ? 'Tokens in the KV cache' : 'Sequence length');
   }
   if (changed('workload-marks', [ui.batchInvalid, ui.seqInvalid])) {
@@ -134,44 +135,11 @@ export function render(app: App): void {
   }
   text('workload-error', ui.workloadError);
   text('custom-gpu-error', ui.customGpuError);
-  if (changed('serve-selects', [s.precision, s.engine, s.serveWeights, s.serveKvCache])) {
-    byId<HTMLSelectElement>('precision').value = s.precision;
-    byId<HTMLSelectElement>('serve-engine').value = s.engine;
-    byId<HTMLSelectElement>('serve-weights').value = s.serveWeights;
-    byId<HTMLSelectElement>('serve-kv-cache').value = s.serveKvCache;
-  }
   text('serve-input-error', ui.serveError);
   const mega = isMegatronState(s);
-  if (
-    changed('forecast-options', [
-      s.forecastPrecision,
-      s.forecastEngine,
-      s.zero,
-      s.recompute,
-      s.schedule,
-      s.system,
-      s.sequenceParallel,
-      s.distributedOptimizer,
-      s.overlapGradReduce,
-      s.attention,
-      s.finetune,
-      s.loraTargets,
-      s.masterWeights,
-    ])
-  ) {
-    byId<HTMLSelectElement>('fprec').value = s.forecastPrecision;
-    byId<HTMLSelectElement>('feng').value = s.forecastEngine;
-    byId<HTMLInputElement>('sp').checked = s.sequenceParallel;
-    byId<HTMLInputElement>('dopt').checked = s.distributedOptimizer;
-    byId<HTMLInputElement>('overlap').checked = s.overlapGradReduce;
-    byId<HTMLSelectElement>('attention').value = s.attention;
+  if (changed('forecast-options', [s.zero, s.system])) {
     byId<HTMLSelectElement>('zero').value = String(s.zero);
-    byId<HTMLSelectElement>('recompute').value = s.recompute;
-    byId<HTMLSelectElement>('schedule').value = s.schedule;
     byId<HTMLSelectElement>('train-system').value = s.system;
-    byId<HTMLSelectElement>('finetune').value = s.finetune;
-    byId<HTMLSelectElement>('lora-targets').value = s.loraTargets;
-    byId<HTMLSelectElement>('master-weights').value = s.masterWeights;
   }
   // LoRA / QLoRA: a training step's choice, in every view that forecasts one (not Megatron-Core's).
   const serving = s.view === 'serve' || (s.view === 'compare' && s.compareServing);

@@ -1,14 +1,13 @@
-// The calculator's whole state, and its round trip through the URL query
-// (?gpu=…&model=…&mode=…&batch=…&seq=…&v=…; the serve view adds prompt, out, tp,
-// prec and engine; the model forecast's precision, torch.compile and multi-GPU
-// training fields (fprec, feng, dp, ptp, pp, mb, zero, rc, sched, sys; the megatron engine's
-// cp, ep, vpp, sp, attn, tokens, dopt (distributed optimizer), overlap (gradient reduction
-// overlapped with the backward pass); LoRA / QLoRA fine-tuning: ft, lrank, ltgt; the serve view's
-// load sweep: lqps, lpts, lreq, lseed, sttft, stpot) appear only when not their default; links without them open with the defaults; an old link's compile=1 opens torch.compile). A model by its sizes travels readable
-// in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a pasted config
-// travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
-// while the link stays short, else in the fragment (#cmodel=…), which browsers
-// never send to a server; a config too large even for that is left out.
+// The calculator's whole state, and its round trip through the URL query. Every parameter a link
+// may carry is one row of LINK_FIELDS (below): its name (gpu, model, mode, batch, seq, v, …; the
+// serve view's prompt, out, tp, prec, engine, w, kv; the model forecast's fprec, feng and
+// multi-GPU fields; fine-tuning's ft, lrank, ltgt; the load sweep's lqps … stpot), what it may
+// hold, and when a link writes it: most only when not their default, so links without them open
+// with the defaults (an old link's compile=1 opens torch.compile). A model by its sizes travels
+// readable in `msz` (hidden-8192_layers-80_…, SIZE_KEYS) with model=sizes. A custom GPU or a
+// pasted config travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
+// while the link stays short, else in the fragment (#cmodel=…), which browsers never send to a
+// server; a config too large even for that is left out.
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type {
   Attention,
@@ -31,6 +30,7 @@ import type {
 export type View = 'forecast' | 'serve' | 'compare' | 'sweep' | 'accuracy';
 export const VIEWS: View[] = ['forecast', 'serve', 'compare', 'sweep', 'accuracy'];
 export const MODES: Mode[] = ['training', 'inference', 'decode'];
+export const PREDICTORS: Predictor[] = ['tilecast', 'roofline'];
 export const PRECISIONS: ServingPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8', 'fp4'];
 export const FORECAST_PRECISIONS: ForecastPrecision[] = ['bf16', 'fp16', 'fp32', 'fp8'];
 export const FORECAST_ENGINES: ForecastEngine[] = ['eager', 'compiled', 'megatron'];
@@ -386,75 +386,359 @@ export interface LinkParts {
   configChars: number; // the packed config's length, when there is one
 }
 
-export function linkParts(s: Readonly<State>, version: string, embed = false): LinkParts {
-  const q = new URLSearchParams();
-  const packed: [string, string][] = [];
-  if (embed) q.set('embed', '1');
+// ---- the link's fields, each written once -----------------------------------
+
+// Whether a field is written to a link: in its views (`scope`) and, unless `always`, when it is
+// not its default. A serving field travels in the serve view and a comparison of serving
+// forecasts; a view's own fields (the load sweep's, the sweep's size, the comparison's list)
+// not in an embed card's link.
+type Scope = (s: Readonly<State>, embed: boolean) => boolean;
+const ANY: Scope = () => true;
+const SERVING: Scope = (s) => s.view === 'serve' || (s.view === 'compare' && s.compareServing);
+const viewOnly =
+  (view: View): Scope =>
+  (s, embed) =>
+    !embed && s.view === view;
+
+// State fields of each kind: a choice among a few names, a switch, a number.
+type KeysOf<T> = { [K in keyof State]: State[K] extends T ? K : never }[keyof State];
+export type ChoiceKey = { [K in KeysOf<string>]: string extends State[K] ? never : K }[KeysOf<string>];
+export type SwitchKey = KeysOf<boolean>;
+type NumberKey = KeysOf<number>;
+
+interface FieldRow {
+  param: string; // the link's parameter
+  words: string; // its name in the link's messages
+  scope: Scope;
+  always?: boolean; // written in scope even at its default
+}
+// A choice: one of `values`; `control` is the select that sets it (controls.ts), `choose` what
+// choosing a value there changes beside it.
+export interface ChoiceRow extends FieldRow {
+  kind: 'choice';
+  field: ChoiceKey;
+  values: readonly string[];
+  plural?: boolean; // "are not one of"
+  control?: string;
+  choose?: (value: string, s: Readonly<State>) => Partial<State>;
+}
+// A switch: 1 or 0 in the link; `control` is its checkbox.
+export interface SwitchRow extends FieldRow {
+  kind: 'switch';
+  field: SwitchKey;
+  control?: string;
+}
+// A whole number from min to max, a positive number up to max, or a range ratio.
+interface NumberRow extends FieldRow {
+  kind: 'int' | 'positive' | 'ratio';
+  field: NumberKey;
+  min?: number;
+  max?: number;
+}
+// A field the table cannot say in a row (a custom GPU or config, the comparison's list, a token
+// count in words): it writes and reads itself; `also` are the other parameters it owns.
+interface CustomRow {
+  kind: 'custom';
+  param: string;
+  also?: string[];
+  write: (s: Readonly<State>, out: LinkOut) => void;
+  read: (p: URLSearchParams, s: State, problems: string[]) => void;
+}
+type LinkRow = ChoiceRow | SwitchRow | NumberRow | CustomRow;
+interface LinkOut {
+  q: URLSearchParams;
+  packed: [string, string][]; // cgpu / cmodel: in the query while the link stays short
+  embed: boolean;
+  configChars: number;
+}
+
+// A choice's values checked against its field's type.
+function pick<K extends ChoiceKey>(
+  param: string,
+  field: K,
+  words: string,
+  values: readonly State[K][],
+  scope: Scope,
+  more: Pick<ChoiceRow, 'always' | 'plural' | 'control'> & {
+    choose?: (value: State[K], s: Readonly<State>) => Partial<State>;
+  } = {},
+): ChoiceRow {
+  return { kind: 'choice', param, field, words, values, scope, ...more } as ChoiceRow;
+}
+const onOff = (param: string, field: SwitchKey, words: string, scope: Scope, control?: string): SwitchRow => ({
+  kind: 'switch',
+  param,
+  field,
+  words,
+  scope,
+  control,
+});
+const whole = (
+  param: string,
+  field: NumberKey,
+  words: string,
+  min: number,
+  max: number,
+  scope = ANY,
+  always = false,
+): NumberRow => ({
+  kind: 'int',
+  param,
+  field,
+  words,
+  min,
+  max,
+  scope,
+  always,
+});
+const positive = (param: string, field: NumberKey, words: string, max: number, scope: Scope): NumberRow => ({
+  kind: 'positive',
+  param,
+  field,
+  words,
+  max,
+  scope,
+});
+
+// Packed into the link (cgpu / cmodel) or read from it; a damaged one is a problem, not a throw.
+function readPacked(p: URLSearchParams, param: string, what: string, problems: string[]): object | null {
+  try {
+    const v = unpackJson(p.get(param) ?? '');
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('it is not a JSON object');
+    return v;
+  } catch (e) {
+    problems.push(`${what} in the link is damaged: ${e instanceof Error ? e.message : e}.`);
+    return null;
+  }
+}
+
+const gpuRow: CustomRow = {
+  kind: 'custom',
+  param: 'gpu',
+  also: ['cgpu'],
+  write: (s, out) => {
+    out.q.set('gpu', s.gpu);
+    if (s.gpu === CUSTOM && s.customGpu) out.packed.push(['cgpu', packJson(s.customGpu)]);
+  },
+  read: (p, s, problems) => {
+    const gpu = p.get('gpu');
+    if (gpu === null) return;
+    if (gpu === CUSTOM) {
+      if (p.get('cgpu') === null) problems.push('The link asks for a custom GPU but does not carry its spec (cgpu).');
+      else {
+        const spec = readPacked(p, 'cgpu', 'The custom GPU', problems);
+        if (spec) {
+          s.gpu = CUSTOM;
+          s.customGpu = spec as GpuSpec;
+        }
+      }
+    } else if (ID_RE.test(gpu)) s.gpu = gpu;
+    else problems.push(`The link's GPU "${clip(gpu)}" is not a catalog id.`);
+  },
+};
+
+const modelRow: CustomRow = {
+  kind: 'custom',
+  param: 'model',
+  also: ['msz', 'cmodel'],
+  write: (s, out) => {
+    out.q.set('model', s.model);
+    if (s.model === SIZES && s.modelSizes) out.q.set('msz', sizesParam(s.modelSizes));
+    if (s.model === CUSTOM && s.customModel) {
+      const cmodel = packJson(s.customModel);
+      out.configChars = cmodel.length;
+      out.packed.push(['cmodel', cmodel]);
+    }
+  },
+  read: (p, s, problems) => {
+    const model = p.get('model');
+    if (model === null) return;
+    if (model === CUSTOM) {
+      if (p.get('cmodel') === null)
+        problems.push(
+          'The link asks for a pasted model config but does not carry it (a config too large for a link is shared as a file beside it): paste or upload that config.json.',
+        );
+      else {
+        const cfg = readPacked(p, 'cmodel', 'The model config', problems);
+        if (cfg) {
+          s.model = CUSTOM;
+          s.customModel = cfg as Record<string, unknown>;
+        }
+      }
+    } else if (model === SIZES) {
+      const sizes = p.get('msz');
+      if (sizes === null) problems.push('The link asks for a model by its sizes but does not carry them (msz).');
+      else {
+        try {
+          s.modelSizes = parseSizesParam(sizes);
+          s.model = SIZES;
+        } catch (e) {
+          problems.push(`The model sizes in the link are damaged: ${e instanceof Error ? e.message : e}.`);
+        }
+      }
+    } else if (ID_RE.test(model)) s.model = model;
+    else problems.push(`The link's model "${clip(model)}" is not a model zoo id.`);
+  },
+};
+
+const compareRow: CustomRow = {
+  kind: 'custom',
+  param: 'cmp',
+  write: (s, out) => {
+    if (!out.embed && s.view === 'compare') out.q.set('cmp', s.compare.join(','));
+  },
+  read: (p, s, problems) => {
+    const cmp = p.get('cmp');
+    if (cmp === null) return;
+    const ids = cmp.split(',').filter((x) => x !== '');
+    const wellFormed = ids.filter((x) => ID_RE.test(x));
+    if (wellFormed.length !== ids.length)
+      problems.push("Some GPUs in the link's comparison were not catalog ids and were left out.");
+    const unique = [...new Set(wellFormed)];
+    if (unique.length > COMPARE_MAX)
+      problems.push(
+        `The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`,
+      );
+    s.compare = unique.slice(0, COMPARE_MAX);
+  },
+};
+
+// An older link's torch.compile switch (read, never written); feng, read after it, wins.
+const compileRow: CustomRow = {
+  kind: 'custom',
+  param: 'compile',
+  write: () => {},
+  read: (p, s, problems) => {
+    const compile = p.get('compile');
+    if (compile === null) return;
+    if (compile === '1' || compile === '0') s.forecastEngine = compile === '1' ? 'compiled' : 'eager';
+    else problems.push(`The link's torch.compile switch "${clip(compile)}" is neither 1 nor 0.`);
+  },
+};
+
+const systemRow: CustomRow = {
+  kind: 'custom',
+  param: 'sys',
+  write: (s, out) => {
+    if (s.system !== DEFAULT_STATE.system) out.q.set('sys', s.system);
+  },
+  read: (p, s, problems) => {
+    const sys = p.get('sys');
+    if (sys === null) return;
+    if (ID_RE.test(sys)) s.system = sys;
+    else problems.push(`The link's system "${clip(sys)}" is not a catalog id.`);
+  },
+};
+
+const tokensRow: CustomRow = {
+  kind: 'custom',
+  param: 'tokens',
+  write: (s, out) => {
+    if (s.tokens !== DEFAULT_STATE.tokens) out.q.set('tokens', formatTokens(s.tokens));
+  },
+  read: (p, s, problems) => {
+    const tokens = p.get('tokens');
+    if (tokens === null) return;
+    try {
+      s.tokens = parseTokens(tokens);
+    } catch (e) {
+      problems.push(`The link's tokens to train on: ${e instanceof Error ? e.message : e}`);
+    }
+  },
+};
+
+// Every parameter of a link, in the order links write them; parseParams reads them in the same
+// order and knows no other (besides embed and v). A new field of one of the row kinds is a row
+// here (and, for a control, its element in index.html).
+const LINK_FIELDS: readonly LinkRow[] = [
   // An embed card shows the forecast, or the serving forecast when that is the view.
-  if (s.view !== 'forecast' && (!embed || s.view === 'serve')) q.set('view', s.view);
-  q.set('gpu', s.gpu);
-  if (s.gpu === CUSTOM && s.customGpu) packed.push(['cgpu', packJson(s.customGpu)]);
-  q.set('model', s.model);
-  if (s.model === SIZES && s.modelSizes) q.set('msz', sizesParam(s.modelSizes));
-  let configChars = 0;
-  if (s.model === CUSTOM && s.customModel) {
-    const cmodel = packJson(s.customModel);
-    configChars = cmodel.length;
-    packed.push(['cmodel', cmodel]);
-  }
-  q.set('mode', s.mode);
-  if (s.predictor !== 'tilecast') q.set('pred', s.predictor);
-  q.set('batch', String(s.batch));
-  q.set('seq', String(s.seq));
-  if (!embed && s.view === 'compare') q.set('cmp', s.compare.join(','));
-  const serving = s.view === 'serve' || (s.view === 'compare' && s.compareServing);
-  if (!embed && s.view === 'compare' && s.compareServing) q.set('cmpserve', '1');
-  if (!embed && s.view === 'sweep') q.set('sweep', String(s.sweepMax));
-  if (serving) {
-    q.set('prompt', String(s.prompt));
-    q.set('out', String(s.output));
-    if (s.tp !== 1) q.set('tp', String(s.tp));
-    q.set('prec', s.precision);
-    q.set('engine', s.engine);
-    if (s.serveWeights !== DEFAULT_STATE.serveWeights) q.set('w', s.serveWeights);
-    if (s.serveKvCache !== DEFAULT_STATE.serveKvCache) q.set('kv', s.serveKvCache);
-  }
-  // The model forecast's options and multi-GPU fields, each only when not its default
-  // (older links have none and open as before).
-  const d = DEFAULT_STATE;
-  if (s.forecastPrecision !== d.forecastPrecision) q.set('fprec', s.forecastPrecision);
-  if (s.forecastEngine !== d.forecastEngine) q.set('feng', s.forecastEngine);
-  if (s.dp !== d.dp) q.set('dp', String(s.dp));
-  if (s.trainTp !== d.trainTp) q.set('ptp', String(s.trainTp));
-  if (s.pp !== d.pp) q.set('pp', String(s.pp));
-  if (s.microbatches !== d.microbatches) q.set('mb', String(s.microbatches));
-  if (s.zero !== d.zero) q.set('zero', String(s.zero));
-  if (s.recompute !== d.recompute) q.set('rc', s.recompute);
-  if (s.schedule !== d.schedule) q.set('sched', s.schedule);
-  if (s.system !== d.system) q.set('sys', s.system);
-  if (s.cp !== d.cp) q.set('cp', String(s.cp));
-  if (s.ep !== d.ep) q.set('ep', String(s.ep));
-  if (s.virtualStages !== d.virtualStages) q.set('vpp', String(s.virtualStages));
-  if (s.sequenceParallel) q.set('sp', '1');
-  if (s.attention !== d.attention) q.set('attn', s.attention);
-  if (s.tokens !== d.tokens) q.set('tokens', formatTokens(s.tokens));
-  if (s.distributedOptimizer !== d.distributedOptimizer) q.set('dopt', s.distributedOptimizer ? '1' : '0');
-  if (s.overlapGradReduce !== d.overlapGradReduce) q.set('overlap', s.overlapGradReduce ? '1' : '0');
-  if (s.finetune !== d.finetune) q.set('ft', s.finetune);
-  if (s.masterWeights !== d.masterWeights) q.set('mw', s.masterWeights);
-  if (s.loraRank !== d.loraRank) q.set('lrank', String(s.loraRank));
-  if (s.loraTargets !== d.loraTargets) q.set('ltgt', s.loraTargets);
-  // The serve view's load sweep (not the embed card's), each field only when not its default.
-  if (!embed && s.view === 'serve') {
-    if (s.loadMaxQps !== d.loadMaxQps) q.set('lqps', String(s.loadMaxQps));
-    if (s.loadPoints !== d.loadPoints) q.set('lpts', String(s.loadPoints));
-    if (s.loadRequests !== d.loadRequests) q.set('lreq', String(s.loadRequests));
-    if (s.loadSeed !== d.loadSeed) q.set('lseed', String(s.loadSeed));
-    if (s.loadRangeRatio !== d.loadRangeRatio) q.set('lrr', String(s.loadRangeRatio));
-    if (s.sloTtftMs !== d.sloTtftMs) q.set('sttft', String(s.sloTtftMs));
-    if (s.sloTpotMs !== d.sloTpotMs) q.set('stpot', String(s.sloTpotMs));
+  pick('view', 'view', 'view', VIEWS, (s, embed) => !embed || s.view === 'serve'),
+  gpuRow,
+  modelRow,
+  pick('mode', 'mode', 'mode', MODES, ANY, { always: true }),
+  pick('pred', 'predictor', 'predictor', PREDICTORS, ANY, { control: 'predictor' }),
+  whole('batch', 'batch', 'batch size', 1, BATCH_MAX, ANY, true),
+  whole('seq', 'seq', 'sequence length', 1, SEQ_MAX, ANY, true),
+  compareRow,
+  onOff('cmpserve', 'compareServing', 'comparison of serving forecasts switch', viewOnly('compare')),
+  whole('sweep', 'sweepMax', 'sweep size', 2, SWEEP_MAX, viewOnly('sweep'), true),
+  // The serve view's workload.
+  whole('prompt', 'prompt', 'prompt length', 1, TOKENS_MAX, SERVING, true),
+  whole('out', 'output', 'output length', 1, TOKENS_MAX, SERVING, true),
+  whole('tp', 'tp', 'tensor-parallel size', 1, TP_MAX, SERVING),
+  pick('prec', 'precision', 'precision', PRECISIONS, SERVING, { always: true, control: 'precision' }),
+  pick('engine', 'engine', 'serving engine', SERVE_ENGINES, SERVING, { always: true, control: 'serve-engine' }),
+  pick('w', 'serveWeights', 'weights', SERVE_WEIGHTS, SERVING, { control: 'serve-weights' }),
+  pick('kv', 'serveKvCache', 'KV cache', SERVE_KV_CACHES, SERVING, { control: 'serve-kv-cache' }),
+  // The model forecast's options and multi-GPU fields (any view; older links have none).
+  pick('fprec', 'forecastPrecision', 'forecast precision', FORECAST_PRECISIONS, ANY, { control: 'fprec' }),
+  compileRow,
+  // Megatron-Core trains in BF16, FP16 or FP8: choosing it from FP32 (the page's default) takes
+  // BF16, Megatron's default; a link keeps what it says (and the core's message).
+  pick('feng', 'forecastEngine', 'engine', FORECAST_ENGINES, ANY, {
+    control: 'feng',
+    choose: (forecastEngine, s) =>
+      forecastEngine === 'megatron' && s.forecastPrecision === 'fp32'
+        ? { forecastEngine, forecastPrecision: 'bf16' }
+        : { forecastEngine },
+  }),
+  whole('dp', 'dp', 'data-parallel size', 1, PAR_MAX),
+  whole('ptp', 'trainTp', 'training tensor-parallel size', 1, PAR_MAX),
+  whole('pp', 'pp', 'pipeline stages', 1, PAR_MAX),
+  whole('mb', 'microbatches', 'micro-batches', 1, PAR_MAX),
+  whole('zero', 'zero', 'ZeRO stage', 0, 3),
+  pick('rc', 'recompute', 'recomputation', RECOMPUTES, ANY, { control: 'recompute' }),
+  pick('sched', 'schedule', 'pipeline schedule', SCHEDULES, ANY, { control: 'schedule' }),
+  systemRow,
+  whole('cp', 'cp', 'context-parallel size', 1, PAR_MAX),
+  whole('ep', 'ep', 'expert-parallel size', 1, PAR_MAX),
+  whole('vpp', 'virtualStages', 'virtual pipeline stages', 1, PAR_MAX),
+  onOff('sp', 'sequenceParallel', 'sequence-parallelism switch', ANY, 'sp'),
+  pick('attn', 'attention', 'attention', ATTENTIONS, ANY, { control: 'attention' }),
+  tokensRow,
+  onOff('dopt', 'distributedOptimizer', 'distributed-optimizer switch', ANY, 'dopt'),
+  onOff('overlap', 'overlapGradReduce', 'gradient-reduction overlap switch', ANY, 'overlap'),
+  pick('ft', 'finetune', 'fine-tuning', FINETUNES, ANY, { control: 'finetune' }),
+  pick('mw', 'masterWeights', 'master weights', MASTER_WEIGHTS, ANY, { control: 'master-weights' }),
+  whole('lrank', 'loraRank', 'LoRA rank', 1, LORA_RANK_MAX),
+  pick('ltgt', 'loraTargets', 'LoRA targets', LORA_TARGETS, ANY, { plural: true, control: 'lora-targets' }),
+  // The serve view's load sweep (not the embed card's).
+  positive('lqps', 'loadMaxQps', 'largest request rate', LOAD_QPS_MAX, viewOnly('serve')),
+  whole('lpts', 'loadPoints', 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, viewOnly('serve')),
+  whole('lreq', 'loadRequests', 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, viewOnly('serve')),
+  whole('lseed', 'loadSeed', 'arrival seed', 0, LOAD_SEED_MAX, viewOnly('serve')),
+  {
+    kind: 'ratio',
+    param: 'lrr',
+    field: 'loadRangeRatio',
+    words: 'length spread (range ratio)',
+    scope: viewOnly('serve'),
+  },
+  positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
+  positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
+];
+
+// The choices and switches set by a control of their own (controls.ts).
+export const CONTROLLED = LINK_FIELDS.filter(
+  (r): r is (ChoiceRow | SwitchRow) & { control: string } =>
+    (r.kind === 'choice' || r.kind === 'switch') && !!r.control,
+);
+
+export function linkParts(s: Readonly<State>, version: string, embed = false): LinkParts {
+  const out: LinkOut = { q: new URLSearchParams(), packed: [], embed, configChars: 0 };
+  const { q, packed } = out;
+  if (embed) q.set('embed', '1');
+  for (const row of LINK_FIELDS) {
+    if (row.kind === 'custom') {
+      row.write(s, out);
+      continue;
+    }
+    const v = s[row.field];
+    if (!row.scope(s, embed) || (!row.always && v === DEFAULT_STATE[row.field])) continue;
+    q.set(row.param, row.kind === 'switch' ? (v ? '1' : '0') : String(v));
   }
   q.set('v', version);
+  const configChars = out.configChars;
   const fragment = new URLSearchParams();
   let configLeftOut = false;
   const packedChars = packed.reduce((n, [k, v]) => n + k.length + v.length + 2, 0);
@@ -555,287 +839,39 @@ export function parseParams(search: string, hash = ''): ParsedLink {
   const problems: string[] = [];
   const known = new Set([
     'embed',
-    'view',
-    'gpu',
-    'cgpu',
-    'model',
-    'cmodel',
-    'msz',
-    'mode',
-    'pred',
-    'batch',
-    'seq',
-    'cmp',
-    'cmpserve',
-    'sweep',
     'v',
-    'prompt',
-    'out',
-    'tp',
-    'prec',
-    'engine',
-    'w',
-    'kv',
-    'fprec',
-    'compile',
-    'dp',
-    'ptp',
-    'pp',
-    'mb',
-    'zero',
-    'rc',
-    'sched',
-    'sys',
-    'feng',
-    'cp',
-    'ep',
-    'vpp',
-    'sp',
-    'attn',
-    'tokens',
-    'dopt',
-    'overlap',
-    'ft',
-    'lrank',
-    'ltgt',
-    'lqps',
-    'lpts',
-    'lreq',
-    'lseed',
-    'lrr',
-    'sttft',
-    'stpot',
+    ...LINK_FIELDS.flatMap((r) => [r.param, ...(r.kind === 'custom' ? (r.also ?? []) : [])]),
   ]);
   const empty = [...p.keys()].length === 0;
   const unknown = [...new Set(p.keys())].filter((k) => !known.has(k));
   if (unknown.length) problems.push(`The link has parameters this page does not know: ${clip(unknown.join(', '))}.`);
-
-  const view = p.get('view');
-  if (view !== null) {
-    if ((VIEWS as string[]).includes(view)) s.view = view as View;
-    else problems.push(`The link's view "${clip(view)}" is not one of ${VIEWS.join(', ')}.`);
-  }
-  const gpu = p.get('gpu');
-  if (gpu !== null) {
-    if (gpu === CUSTOM) {
-      const packed = p.get('cgpu');
-      if (packed === null) problems.push('The link asks for a custom GPU but does not carry its spec (cgpu).');
-      else {
-        try {
-          const spec = unpackJson(packed);
-          if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new Error('it is not a JSON object');
-          s.gpu = CUSTOM;
-          s.customGpu = spec as GpuSpec;
-        } catch (e) {
-          problems.push(`The custom GPU in the link is damaged: ${e instanceof Error ? e.message : e}.`);
-        }
-      }
-    } else if (ID_RE.test(gpu)) s.gpu = gpu;
-    else problems.push(`The link's GPU "${clip(gpu)}" is not a catalog id.`);
-  }
-  const model = p.get('model');
-  if (model !== null) {
-    if (model === CUSTOM) {
-      const packed = p.get('cmodel');
-      if (packed === null)
-        problems.push(
-          'The link asks for a pasted model config but does not carry it (a config too large for a link is shared as a file beside it): paste or upload that config.json.',
-        );
-      else {
-        try {
-          const cfg = unpackJson(packed);
-          if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) throw new Error('it is not a JSON object');
-          s.model = CUSTOM;
-          s.customModel = cfg as Record<string, unknown>;
-        } catch (e) {
-          problems.push(`The model config in the link is damaged: ${e instanceof Error ? e.message : e}.`);
-        }
-      }
-    } else if (model === SIZES) {
-      const sizes = p.get('msz');
-      if (sizes === null) problems.push('The link asks for a model by its sizes but does not carry them (msz).');
-      else {
-        try {
-          s.modelSizes = parseSizesParam(sizes);
-          s.model = SIZES;
-        } catch (e) {
-          problems.push(`The model sizes in the link are damaged: ${e instanceof Error ? e.message : e}.`);
-        }
-      }
-    } else if (ID_RE.test(model)) s.model = model;
-    else problems.push(`The link's model "${clip(model)}" is not a model zoo id.`);
-  }
-  const mode = p.get('mode');
-  if (mode !== null) {
-    if ((MODES as string[]).includes(mode)) s.mode = mode as Mode;
-    else problems.push(`The link's mode "${clip(mode)}" is not one of ${MODES.join(', ')}.`);
-  }
-  const pred = p.get('pred');
-  if (pred !== null) {
-    if (pred === 'tilecast' || pred === 'roofline') s.predictor = pred;
-    else problems.push(`The link's predictor "${clip(pred)}" is neither tilecast nor roofline.`);
-  }
-  const batch = p.get('batch');
-  if (batch !== null) s.batch = parseInt(batch, 'batch size', 1, BATCH_MAX, problems) ?? s.batch;
-  const seq = p.get('seq');
-  if (seq !== null) s.seq = parseInt(seq, 'sequence length', 1, SEQ_MAX, problems) ?? s.seq;
-  const sweep = p.get('sweep');
-  if (sweep !== null) s.sweepMax = parseInt(sweep, 'sweep size', 2, SWEEP_MAX, problems) ?? s.sweepMax;
-  const prompt = p.get('prompt');
-  if (prompt !== null) s.prompt = parseInt(prompt, 'prompt length', 1, TOKENS_MAX, problems) ?? s.prompt;
-  const out = p.get('out');
-  if (out !== null) s.output = parseInt(out, 'output length', 1, TOKENS_MAX, problems) ?? s.output;
-  const tp = p.get('tp');
-  if (tp !== null) s.tp = parseInt(tp, 'tensor-parallel size', 1, TP_MAX, problems) ?? s.tp;
-  const prec = p.get('prec');
-  if (prec !== null) {
-    if ((PRECISIONS as string[]).includes(prec)) s.precision = prec as ServingPrecision;
-    else problems.push(`The link's precision "${clip(prec)}" is not one of ${PRECISIONS.join(', ')}.`);
-  }
-  const engine = p.get('engine');
-  if (engine !== null) {
-    if ((SERVE_ENGINES as string[]).includes(engine)) s.engine = engine as ServeEngine;
-    else problems.push(`The link's serving engine "${clip(engine)}" is neither fused nor eager.`);
-  }
-  const w = p.get('w');
-  if (w !== null) {
-    if ((SERVE_WEIGHTS as readonly string[]).includes(w)) s.serveWeights = w as ServeWeights;
-    else problems.push(`The link's weights "${clip(w)}" is not one of ${SERVE_WEIGHTS.join(', ')}.`);
-  }
-  const kv = p.get('kv');
-  if (kv !== null) {
-    if ((SERVE_KV_CACHES as readonly string[]).includes(kv)) s.serveKvCache = kv as ServeKvCache;
-    else problems.push(`The link's KV cache "${clip(kv)}" is not one of ${SERVE_KV_CACHES.join(', ')}.`);
-  }
-  const fprec = p.get('fprec');
-  if (fprec !== null) {
-    if ((FORECAST_PRECISIONS as string[]).includes(fprec)) s.forecastPrecision = fprec as ForecastPrecision;
-    else
-      problems.push(`The link's forecast precision "${clip(fprec)}" is not one of ${FORECAST_PRECISIONS.join(', ')}.`);
-  }
-  // An older link's torch.compile switch; feng (below) wins over it.
-  const compile = p.get('compile');
-  if (compile !== null) {
-    if (compile === '1' || compile === '0') s.forecastEngine = compile === '1' ? 'compiled' : 'eager';
-    else problems.push(`The link's torch.compile switch "${clip(compile)}" is neither 1 nor 0.`);
-  }
-  const feng = p.get('feng');
-  if (feng !== null) {
-    if ((FORECAST_ENGINES as string[]).includes(feng)) s.forecastEngine = feng as ForecastEngine;
-    else problems.push(`The link's engine "${clip(feng)}" is not one of ${FORECAST_ENGINES.join(', ')}.`);
-  }
-  const ints: [
-    string,
-    string,
-    'dp' | 'trainTp' | 'pp' | 'microbatches' | 'zero' | 'cp' | 'ep' | 'virtualStages' | 'loraRank',
-    number,
-    number,
-  ][] = [
-    ['dp', 'data-parallel size', 'dp', 1, PAR_MAX],
-    ['ptp', 'training tensor-parallel size', 'trainTp', 1, PAR_MAX],
-    ['pp', 'pipeline stages', 'pp', 1, PAR_MAX],
-    ['mb', 'micro-batches', 'microbatches', 1, PAR_MAX],
-    ['zero', 'ZeRO stage', 'zero', 0, 3],
-    ['cp', 'context-parallel size', 'cp', 1, PAR_MAX],
-    ['ep', 'expert-parallel size', 'ep', 1, PAR_MAX],
-    ['vpp', 'virtual pipeline stages', 'virtualStages', 1, PAR_MAX],
-    ['lrank', 'LoRA rank', 'loraRank', 1, LORA_RANK_MAX],
-  ];
-  for (const [name, words, field, min, max] of ints) {
-    const v = p.get(name);
-    if (v !== null) s[field] = parseInt(v, words, min, max, problems) ?? s[field];
-  }
-  const rc = p.get('rc');
-  if (rc !== null) {
-    if ((RECOMPUTES as string[]).includes(rc)) s.recompute = rc as Recompute;
-    else problems.push(`The link's recomputation "${clip(rc)}" is not one of ${RECOMPUTES.join(', ')}.`);
-  }
-  const sched = p.get('sched');
-  if (sched !== null) {
-    if ((SCHEDULES as string[]).includes(sched)) s.schedule = sched as Schedule;
-    else problems.push(`The link's pipeline schedule "${clip(sched)}" is not one of ${SCHEDULES.join(', ')}.`);
-  }
-  const switches: [string, string, 'sequenceParallel' | 'distributedOptimizer' | 'overlapGradReduce'][] = [
-    ['sp', 'sequence-parallelism switch', 'sequenceParallel'],
-    ['dopt', 'distributed-optimizer switch', 'distributedOptimizer'],
-    ['overlap', 'gradient-reduction overlap switch', 'overlapGradReduce'],
-  ];
-  for (const [name, words, field] of switches) {
-    const v = p.get(name);
+  for (const row of LINK_FIELDS) {
+    if (row.kind === 'custom') {
+      row.read(p, s, problems);
+      continue;
+    }
+    const v = p.get(row.param);
     if (v === null) continue;
-    if (v === '1' || v === '0') s[field] = v === '1';
-    else problems.push(`The link's ${words} "${clip(v)}" is neither 1 nor 0.`);
-  }
-  const ft = p.get('ft');
-  if (ft !== null) {
-    if ((FINETUNES as string[]).includes(ft)) s.finetune = ft as FinetuneChoice;
-    else problems.push(`The link's fine-tuning "${clip(ft)}" is not one of ${FINETUNES.join(', ')}.`);
-  }
-  const mw = p.get('mw');
-  if (mw !== null) {
-    if ((MASTER_WEIGHTS as string[]).includes(mw)) s.masterWeights = mw as MasterWeights;
-    else problems.push(`The link's master weights "${clip(mw)}" is not one of ${MASTER_WEIGHTS.join(', ')}.`);
-  }
-  const ltgt = p.get('ltgt');
-  if (ltgt !== null) {
-    if ((LORA_TARGETS as string[]).includes(ltgt)) s.loraTargets = ltgt as LoraTargets;
-    else problems.push(`The link's LoRA targets "${clip(ltgt)}" are not one of ${LORA_TARGETS.join(', ')}.`);
-  }
-  const attn = p.get('attn');
-  if (attn !== null) {
-    if ((ATTENTIONS as string[]).includes(attn)) s.attention = attn as Attention;
-    else problems.push(`The link's attention "${clip(attn)}" is not one of ${ATTENTIONS.join(', ')}.`);
-  }
-  const tokens = p.get('tokens');
-  if (tokens !== null) {
-    try {
-      s.tokens = parseTokens(tokens);
-    } catch (e) {
-      problems.push(`The link's tokens to train on: ${e instanceof Error ? e.message : e}`);
+    const t = s as unknown as Record<string, unknown>;
+    if (row.kind === 'choice') {
+      if (row.values.includes(v)) t[row.field] = v;
+      else
+        problems.push(
+          `The link's ${row.words} "${clip(v)}" ${row.plural ? 'are' : 'is'} not one of ${row.values.join(', ')}.`,
+        );
+    } else if (row.kind === 'switch') {
+      if (v === '1' || v === '0') t[row.field] = v === '1';
+      else problems.push(`The link's ${row.words} "${clip(v)}" is neither 1 nor 0.`);
+    } else {
+      const n =
+        row.kind === 'int'
+          ? parseInt(v, row.words, row.min ?? 0, row.max ?? 0, problems)
+          : row.kind === 'positive'
+            ? parsePositive(v, row.words, row.max ?? 0, problems)
+            : parseRangeRatio(v, row.words, problems);
+      if (n !== null) t[row.field] = n;
     }
   }
-  const sys = p.get('sys');
-  if (sys !== null) {
-    if (ID_RE.test(sys)) s.system = sys;
-    else problems.push(`The link's system "${clip(sys)}" is not a catalog id.`);
-  }
-  const cmp = p.get('cmp');
-  if (cmp !== null) {
-    const ids = cmp.split(',').filter((x) => x !== '');
-    const wellFormed = ids.filter((x) => ID_RE.test(x));
-    if (wellFormed.length !== ids.length)
-      problems.push("Some GPUs in the link's comparison were not catalog ids and were left out.");
-    const unique = [...new Set(wellFormed)];
-    if (unique.length > COMPARE_MAX)
-      problems.push(
-        `The link's comparison lists ${unique.length} GPUs; a comparison holds at most ${COMPARE_MAX}, so the first ${COMPARE_MAX} are shown.`,
-      );
-    s.compare = unique.slice(0, COMPARE_MAX);
-  }
-  const cmpServe = p.get('cmpserve');
-  if (cmpServe !== null) {
-    if (cmpServe === '1' || cmpServe === '0') s.compareServing = cmpServe === '1';
-    else problems.push(`The link's cmpserve "${clip(cmpServe)}" is not 1 or 0.`);
-  }
-  const lqps = p.get('lqps');
-  if (lqps !== null) s.loadMaxQps = parsePositive(lqps, 'largest request rate', LOAD_QPS_MAX, problems) ?? s.loadMaxQps;
-  const lpts = p.get('lpts');
-  if (lpts !== null)
-    s.loadPoints =
-      parseInt(lpts, 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, problems) ?? s.loadPoints;
-  const lreq = p.get('lreq');
-  if (lreq !== null)
-    s.loadRequests =
-      parseInt(lreq, 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, problems) ?? s.loadRequests;
-  const lseed = p.get('lseed');
-  if (lseed !== null) s.loadSeed = parseInt(lseed, 'arrival seed', 0, LOAD_SEED_MAX, problems) ?? s.loadSeed;
-  const lrr = p.get('lrr');
-  if (lrr !== null)
-    s.loadRangeRatio = parseRangeRatio(lrr, 'length spread (range ratio)', problems) ?? s.loadRangeRatio;
-  const sttft = p.get('sttft');
-  if (sttft !== null) s.sloTtftMs = parsePositive(sttft, 'TTFT SLO (ms)', SLO_MS_MAX, problems) ?? s.sloTtftMs;
-  const stpot = p.get('stpot');
-  if (stpot !== null) s.sloTpotMs = parsePositive(stpot, 'TPOT SLO (ms)', SLO_MS_MAX, problems) ?? s.sloTpotMs;
   const embedParam = p.get('embed');
   return { state: s, problems, version: p.get('v'), embed: embedParam === '1' || embedParam === 'true', empty };
 }

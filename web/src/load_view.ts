@@ -53,10 +53,17 @@ export function loadRequestFor(app: App, qps: number): LoadRequest {
   return r;
 }
 
-// The same simulation on the command line (catalog GPU and model only), for the assumptions.
+// The CLI's defaults, left out of the command; every other field of the request is its flag.
+const CLI_DEFAULTS: Readonly<Record<string, unknown>> = { tp: 1, engine: 'fused', predictor: 'tilecast' };
+
+// The same simulation on the command line (catalog GPU and model only), for the assumptions: each
+// field of the request as `--field-name value`, so a field the page sends is a flag it prints.
 export function loadCommand(r: LoadRequest): string | null {
   if (typeof r.gpu !== 'string' || typeof r.model !== 'string') return null;
-  return `tilecast serve --gpu ${r.gpu} --model ${r.model} --prompt ${r.prompt} --output ${r.output}${r.tp !== 1 ? ` --tp ${r.tp}` : ''} --precision ${r.precision}${r.weights ? ` --weights ${r.weights}` : ''}${r.kv_cache ? ` --kv-cache ${r.kv_cache}` : ''} --qps R --requests ${r.requests} --seed ${r.seed}${r.range_ratio ? ` --range-ratio ${r.range_ratio}` : ''} --json`;
+  const flags = Object.entries({ ...r, qps: 'R' })
+    .filter(([k, v]) => v !== undefined && v !== CLI_DEFAULTS[k])
+    .map(([k, v]) => `--${k.replace(/_/g, '-')} ${v}`);
+  return `tilecast serve ${flags.join(' ')} --json`;
 }
 
 export interface LoadPoint {

@@ -224,6 +224,28 @@ test("the serve view's weights and KV cache reach the simulation, and its comman
   await page.close();
 });
 
+// The command prints every field the page sends (load_view.ts loadCommand), the predictor too.
+test('the roofline predictor reaches the simulation, and its command names it', async () => {
+  const page = await open(`${SERVE_QUERY}&pred=roofline&lqps=20&lpts=2&lreq=200`);
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  const sweep = await shownSweep(page, 2);
+  for (const p of sweep) {
+    const f = native(p.qps, 200, 0, ['--predictor', 'roofline']);
+    const learned = native(p.qps, 200, 0);
+    assert.notDeepEqual(f.ttft_ms, learned.ttft_ms);
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot },
+      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
+      `${p.qps} requests/s`,
+    );
+  }
+  assert.match(
+    await page.locator('#load-assumptions').textContent(),
+    /--precision bf16 --predictor roofline --qps R --requests 200 --seed 0 --json/,
+  );
+  await page.close();
+});
+
 test("a refused simulation hides the earlier sweep's charts; a new sweep shows them again", async () => {
   const page = await open(`${SERVE_QUERY}&lpts=2&lreq=50`);
   await shownSweep(page, 2);

@@ -24,12 +24,7 @@ case "$variant" in
   overhead-cycles) ;;
   *) echo "tried_2026_12_04: unknown variant '$variant' (allowed: attention, hopper-gemm, overhead-cycles)" >&2; exit 2 ;;
 esac
-repo="$(pwd)"
-tree="$(mktemp -d)/tree"
-git worktree add --detach -q "$tree" HEAD
-trap 'git -C "$repo" worktree remove --force "$tree"; rm -rf "$(dirname "$tree")"' EXIT
-# ../shared beside the worktree, as beside the repository
-ln -s "$(cd ../shared && pwd)" "$(dirname "$tree")/shared"
+source scripts/experiments/worktree.sh
 
 python3 - "$tree" "$variant" "$value" <<'PY'
 import sys
@@ -68,23 +63,17 @@ else:
           "  r.heads.overhead_ms *= 1410.0 / gpu.clock_mhz;")
 PY
 
-cd "$tree"
-cmake --preset default >/dev/null
-cmake --build --preset default -j "$(nproc)" --target tilecast >/dev/null
+trial_build
 cli="$tree/build/cli/tilecast"
 case "$variant" in
   attention | hopper-gemm)
     if [ "$variant" = hopper-gemm ]; then
       S=data/measured/h200/session-2026-12-04/serving
       for f in kernels-bf16/linear.csv kernels-fp8/linear.csv; do
-        echo "H200 $f (>= 30 us): $("$cli" eval-kernels --devices $S/devices --min-measured-us 30 "$S/$f" | tail -1)"
+        echo "H200 $f (>= 30 us): $(cd "$tree" && "$cli" eval-kernels --devices $S/devices --min-measured-us 30 "$S/$f" | tail -1)"
       done
     fi
-    out="$(mktemp --suffix=.md)"
-    TILECAST_CLI="$cli" bash scripts/serving_checks.sh "$out" >/dev/null
-    grep -E '^\* (Static|Loaded|TP|Quantized) rows \(' "$out" | cut -c1-110
-    grep -A2 '^By GPU and precision' "$out" | tail -1
-    echo "every row: $out (docs/serving-checks.md's form)" ;;
+    trial_serving_checks ;;
   overhead-cycles)
-    bash scripts/eval_fp16_cross_gpu.sh build ;;
+    (cd "$tree" && bash scripts/eval_fp16_cross_gpu.sh build) ;;
 esac

@@ -35,6 +35,20 @@ function native(qps, requests, seed, extra = []) {
   ]);
 }
 
+// Each point's TTFT and TPOT percentiles are the CLI's simulation of its rate (seed 0, `requests`,
+// `extra` flags); returns the CLI's answers.
+function assertLatenciesAsCli(sweep, requests, extra) {
+  return sweep.map((p) => {
+    const f = native(p.qps, requests, 0, extra);
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot },
+      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
+      `${p.qps} requests/s`,
+    );
+    return f;
+  });
+}
+
 // The sweep on screen once `points` rates are drawn: [{qps, ttft, tpot, e2e, requests_per_s}].
 async function shownSweep(page, points) {
   await page.waitForSelector(`#load-status[data-points="${points}"]`, { timeout: 90000 });
@@ -207,16 +221,8 @@ test('a length spread draws the lengths as `--range-ratio` does, in the command,
 test("the serve view's weights and KV cache reach the simulation, and its command names them", async () => {
   const page = await open(`${SERVE_QUERY}&w=int4&kv=fp8&lqps=20&lpts=2&lreq=200`);
   assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
-  const sweep = await shownSweep(page, 2);
-  for (const p of sweep) {
-    const f = native(p.qps, 200, 0, ['--weights', 'int4', '--kv-cache', 'fp8']);
+  for (const f of assertLatenciesAsCli(await shownSweep(page, 2), 200, ['--weights', 'int4', '--kv-cache', 'fp8']))
     assert.equal(f.kv_cache, 'fp8');
-    assert.deepEqual(
-      { ttft: p.ttft, tpot: p.tpot },
-      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
-      `${p.qps} requests/s`,
-    );
-  }
   assert.match(
     await page.locator('#load-assumptions').textContent(),
     /--precision bf16 --weights int4 --kv-cache fp8 --qps R --requests 200 --seed 0 --json/,
@@ -229,16 +235,8 @@ test('the roofline predictor reaches the simulation, and its command names it', 
   const page = await open(`${SERVE_QUERY}&pred=roofline&lqps=20&lpts=2&lreq=200`);
   assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
   const sweep = await shownSweep(page, 2);
-  for (const p of sweep) {
-    const f = native(p.qps, 200, 0, ['--predictor', 'roofline']);
-    const learned = native(p.qps, 200, 0);
-    assert.notDeepEqual(f.ttft_ms, learned.ttft_ms);
-    assert.deepEqual(
-      { ttft: p.ttft, tpot: p.tpot },
-      { ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 }, tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 } },
-      `${p.qps} requests/s`,
-    );
-  }
+  for (const [i, f] of assertLatenciesAsCli(sweep, 200, ['--predictor', 'roofline']).entries())
+    assert.notDeepEqual(f.ttft_ms, native(sweep[i].qps, 200, 0).ttft_ms);
   assert.match(
     await page.locator('#load-assumptions').textContent(),
     /--precision bf16 --predictor roofline --qps R --requests 200 --seed 0 --json/,

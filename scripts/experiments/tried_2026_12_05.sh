@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# An experiment, not part of CI or of the shipped model: the serving engines' own all-reduce, tried
+# on 5 Dec 2026 and not kept (docs/serving.md, "Tensor parallelism"). A small change to the core in
+# a throwaway worktree of HEAD, built there, run through make serving-checks:
+#   engine-all-reduce L1 [two-shot]
+#       a tensor-parallel all-reduce of the fused engine on an NVSwitch node takes the least of the
+#       comm model's NCCL time and a one-shot kernel, L1 us + (n - 1) x bytes at 0.8 of the GPU's
+#       NVLink bandwidth per direction (with `two-shot`, also 12.5 us + 2 (n - 1) / n x bytes at
+#       0.55 of it): vLLM's custom all-reduce inside CUDA graphs (H100, BF16, hidden 8192; vLLM pull
+#       requests 24532 (TP 4: ca_1stage 10 us at 0.5 MiB, 38 us at 4 MiB) and 24111 (TP 6: 13 and
+#       70 us; ca_2stage 15 and 37 us)) in place of the NCCL curve fitted on Vidur's eager timings
+#       (22.4 us a call on its own).
+# Usage: scripts/experiments/tried_2026_12_05.sh engine-all-reduce 5.5 [two-shot]    (a few minutes:
+# a native build of the CLI in the worktree; CMAKE_CXX_COMPILER_LAUNCHER=ccache speeds it up)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+variant="${1:?usage: tried_2026_12_05.sh engine-all-reduce L1_US [two-shot]}"
+value="${2:-}"
+two="${3:-}"
+[ "$variant" = engine-all-reduce ] ||
+  { echo "tried_2026_12_05: unknown variant '$variant' (allowed: engine-all-reduce)" >&2; exit 2; }
+[[ "$value" =~ ^[0-9]*[.]?[0-9]+$ ]] || { echo "tried_2026_12_05: $variant takes a latency in us, e.g. 5.5" >&2; exit 2; }
+[ -z "$two" ] || [ "$two" = two-shot ] || { echo "tried_2026_12_05: the third argument is two-shot or nothing" >&2; exit 2; }
+source scripts/experiments/worktree.sh
+
+python3 - "$tree" "$value" "$two" <<'PY'
+import sys
+tree, l1, two = sys.argv[1:]
+path = f"{tree}/core/src/serve/tensor_parallel.cpp"
+s = open(path).read()
+old = "  if (system_) {\n    CollectiveRequest r;"
+if old not in s:
+    sys.exit("tried_2026_12_05: serve/tensor_parallel.cpp changed since 5 Dec 2026; the patch no longer applies")
+shots = "one, two" if two else "one"
+s = s.replace(old, f"""  if (system_ && system_->topology == Topology::kNvswitch) {{
+    const double bw = system_->link_bw_gbps_per_direction * 1e9, n = tp_;
+    const double one = {l1} * 1e-3 + (n - 1) * bytes / (0.8 * bw) * 1e3;
+    const double two = 12.5e-3 + 2 * (n - 1) / n * bytes / (0.55 * bw) * 1e3;
+    CollectiveRequest r;
+    r.collective = Collective::kAllReduce;
+    r.bytes = bytes;
+    r.gpus = tp_;
+    (void)one;
+    (void)two;
+    return std::min({{{shots}, forecast_collective(*system_, r).time_ms}});
+  }}
+{old}""", 1)
+s = s.replace('#include "serve/tensor_parallel.hpp"\n', '#include "serve/tensor_parallel.hpp"\n\n#include <algorithm>\n', 1)
+open(path, "w").write(s)
+PY
+
+trial_build
+trial_serving_checks

@@ -15,6 +15,7 @@ export const CORE_CALLS = [
   'simulateServing',
   'forecastKernel',
   'planParallel',
+  'planCapacity',
   'validateGpu',
   'validateModel',
 ] as const satisfies readonly (keyof Engine)[];

@@ -19,7 +19,7 @@ import type {
 // The responses' types come from core/schema/ (generated/api.ts, web/scripts/gen_api_types.mjs);
 // the requests' are written here.
 export type { GpuSpec, ZooModel, SystemSpec, Plan, PlanEntry, ServingForecast, ServingMemory } from './generated/api';
-export type { ServingLoadForecast } from './generated/api';
+export type { ServingLoadForecast, CapacityPlan, CapacityOption } from './generated/api';
 export type { MegatronPlan, MegatronPlanEntry } from './generated/api';
 export type {
   TrainingMemory,
@@ -187,6 +187,16 @@ export interface LoadRequest extends Omit<ServingRequest, 'batch'> {
   range_ratio?: number; // lengths within +-range_ratio of prompt and output; absent: fixed
 }
 
+// A capacity plan (api::plan_capacity; docs/serving-load.md "Capacity"): the serving simulation's
+// request without its tensor parallelism and engine (the plan tries TP sizes and replicas of the
+// fused engine), the whole service's rate and the SLO at P99.
+export interface CapacityRequest extends Omit<LoadRequest, 'tp' | 'engine'> {
+  slo_ttft_ms: number;
+  slo_tpot_ms: number;
+  max_gpus: number;
+  price_per_gpu_hour?: number; // absent: options ranked by GPUs
+}
+
 type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 
 export interface Engine {
@@ -202,6 +212,7 @@ export interface Engine {
   forecastKernel(request: unknown): Answer<'forecastKernel'>;
   listSystems(): Answer<'listSystems'>;
   planParallel(request: PlanRequest): Answer<'planParallel'>;
+  planCapacity(request: CapacityRequest): Answer<'planCapacity'>;
   // A call that needs a learned model the forecaster does not embed throws ModelLoading while
   // the model is fetched. These answer once the models it needs are in, asking again...
   whenModels<T>(call: () => T): Promise<T>;
@@ -303,6 +314,7 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
     forecastKernel: guard((request) => tc.forecastKernel(request)),
     listSystems: guard(() => tc.listSystems()),
     planParallel: guard((request) => tc.planParallel(request)),
+    planCapacity: guard((request) => tc.planCapacity(request)),
     async whenModels<T>(call: () => T): Promise<T> {
       for (let tries = 0; ; ++tries) {
         try {

@@ -18,6 +18,7 @@ import {
 } from './pickers';
 import {
   BATCH_MAX,
+  CAPACITY_GPUS_MAX,
   CUSTOM,
   LORA_RANK_MAX,
   LOAD_POINTS_MAX,
@@ -30,6 +31,7 @@ import {
   rangeRatioOf,
   MODES,
   PAR_MAX,
+  PRICE_MAX,
   SIZES,
   SIZE_KEYS,
   SIZE_MAX,
@@ -42,6 +44,7 @@ import {
   clip,
   formatTokens,
   parseTokens,
+  type State,
   type View,
 } from './state';
 import type { Mode, ModelSizes } from './engine';
@@ -65,6 +68,9 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('load-range').value = String(s.loadRangeRatio);
   byId<HTMLInputElement>('slo-ttft').value = String(s.sloTtftMs);
   byId<HTMLInputElement>('slo-tpot').value = String(s.sloTpotMs);
+  byId<HTMLInputElement>('capacity-qps').value = s.capacityQps > 0 ? String(s.capacityQps) : '';
+  byId<HTMLInputElement>('capacity-price').value = s.capacityPrice > 0 ? String(s.capacityPrice) : '';
+  byId<HTMLInputElement>('capacity-max').value = String(s.capacityMaxGpus);
   byId<HTMLInputElement>('dp').value = String(s.dp);
   byId<HTMLInputElement>('train-tp').value = String(s.trainTp);
   byId<HTMLInputElement>('pp').value = String(s.pp);
@@ -154,6 +160,7 @@ export function wireInputs(app: App): void {
   wireWorkload(app);
   wireServe(app);
   wireLoad();
+  wireCapacity();
   wireTraining(app);
   wireFinetune(app);
   wireViews(app);
@@ -344,7 +351,30 @@ function wireLoad(): void {
     ['slo-ttft', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
     ['slo-tpot', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
   ];
-  const onLoad = () => {
+  wireGroup(
+    fields,
+    'loadError',
+    ([loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs]) => ({
+      loadMaxQps,
+      loadPoints,
+      loadRequests,
+      loadSeed,
+      loadRangeRatio,
+      sloTtftMs,
+      sloTpotMs,
+    }),
+  );
+}
+
+// Fields read together on every keystroke in any of them: one that cannot be read is marked and
+// its message goes to the group's error (the state keeps its last values); all read, `patch` says
+// what they change.
+function wireGroup(
+  fields: [string, (id: string) => number][],
+  error: 'loadError' | 'capacityError',
+  patch: (values: number[]) => Partial<State>,
+): void {
+  const onInput = () => {
     const values: number[] = [];
     for (const [id, read] of fields) {
       try {
@@ -352,17 +382,30 @@ function wireLoad(): void {
         byId(id).setAttribute('aria-invalid', 'false');
       } catch (e) {
         byId(id).setAttribute('aria-invalid', 'true');
-        update({ ui: { loadError: errorMessage(e) } }, true);
+        update({ ui: { [error]: errorMessage(e) } }, true);
         return;
       }
     }
-    const [loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs] = values;
-    update(
-      { loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs, ui: { loadError: '' } },
-      true,
-    );
+    update({ ...patch(values), ui: { [error]: '' } }, true);
   };
-  for (const [id] of fields) byId(id).addEventListener('input', onLoad);
+  for (const [id] of fields) byId(id).addEventListener('input', onInput);
+}
+
+// The capacity plan's rate (empty: no plan), price (empty: none) and most GPUs typed; one that
+// cannot be read leaves the last plan, dimmed, saying why.
+function wireCapacity(): void {
+  const optional = (id: string, label: string, max: number) =>
+    byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, label, max);
+  const fields: [string, (id: string) => number][] = [
+    ['capacity-qps', (id) => optional(id, 'The request rate to plan for', LOAD_QPS_MAX)],
+    ['capacity-price', (id) => optional(id, 'The price per GPU-hour', PRICE_MAX)],
+    ['capacity-max', (id) => readWholeNumber(id, 'Most GPUs', 1, CAPACITY_GPUS_MAX)],
+  ];
+  wireGroup(fields, 'capacityError', ([capacityQps, capacityPrice, capacityMaxGpus]) => ({
+    capacityQps,
+    capacityPrice,
+    capacityMaxGpus,
+  }));
 }
 
 // The model forecast's precision and torch.compile, and the multi-GPU training

@@ -30,6 +30,7 @@ export const jobStats: Record<Slot, SlotStats> = {
   compare: emptyStats(),
   serve: emptyStats(),
   load: emptyStats(),
+  capacity: emptyStats(),
   plan: emptyStats(),
   roofline: emptyStats(),
   fit: emptyStats(),

@@ -4,6 +4,7 @@
 // assumptions beside. Builds the requests and draws what it is given; render.ts runs the jobs.
 import type { App } from './app';
 import { servingRequestFor } from './app';
+import { cliCommand } from './cli_command';
 import { drawChart } from './draw';
 import { byId, setText } from './dom';
 import type { LoadRequest, ServingForecast, ServingLoadForecast, ServingRequest } from './engine';
@@ -53,17 +54,10 @@ export function loadRequestFor(app: App, qps: number): LoadRequest {
   return r;
 }
 
-// The CLI's defaults, left out of the command; every other field of the request is its flag.
-const CLI_DEFAULTS: Readonly<Record<string, unknown>> = { tp: 1, engine: 'fused', predictor: 'tilecast' };
-
-// The same simulation on the command line (catalog GPU and model only), for the assumptions: each
-// field of the request as `--field-name value`, so a field the page sends is a flag it prints.
+// The same simulation on the command line, its rate left as R (one command for every point).
 export function loadCommand(r: LoadRequest): string | null {
-  if (typeof r.gpu !== 'string' || typeof r.model !== 'string') return null;
-  const flags = Object.entries({ ...r, qps: 'R' })
-    .filter(([k, v]) => v !== undefined && v !== CLI_DEFAULTS[k])
-    .map(([k, v]) => `--${k.replace(/_/g, '-')} ${v}`);
-  return `tilecast serve ${flags.join(' ')} --json`;
+  const request: LoadRequest | (Omit<LoadRequest, 'qps'> & { qps: string }) = { ...r, qps: 'R' };
+  return cliCommand('serve', request, { tp: 1, engine: 'fused', predictor: 'tilecast' });
 }
 
 export interface LoadPoint {

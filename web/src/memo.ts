@@ -4,6 +4,8 @@
 import {
   isMegatron,
   type AnyForecast,
+  type CapacityPlan,
+  type CapacityRequest,
   type LoadRequest,
   type ModelRequest,
   type ServingForecast,
@@ -17,7 +19,8 @@ import type { Task } from './jobs';
 export type Result = { ok: true; f: AnyForecast } | { ok: false; error: string };
 export type ServeResult = { ok: true; f: ServingForecast } | { ok: false; error: string };
 export type LoadResult = { ok: true; f: ServingLoadForecast } | { ok: false; error: string };
-type AnyResult = Result | ServeResult | LoadResult;
+export type CapacityResult = { ok: true; f: CapacityPlan } | { ok: false; error: string };
+type AnyResult = Result | ServeResult | LoadResult | CapacityResult;
 
 // About two full 256-point sweeps plus a comparison; a forecast is a few KB.
 const CAPACITY = 600;
@@ -99,12 +102,13 @@ function computeOnce(key: string, compute: () => Promise<AnyResult | undefined>)
 
 // A forecast to compute (jobs.ts): the core's answer (or its message) is remembered under
 // `key`; a superseded call remembers nothing.
-function coreTask(key: string, name: 'forecastModel' | 'forecastServing' | 'simulateServing', request: unknown): Task {
+type CoreTaskCall = 'forecastModel' | 'forecastServing' | 'simulateServing' | 'planCapacity';
+function coreTask(key: string, name: CoreTaskCall, request: unknown): Task {
   return {
     peek: () => lookup(key),
     run: (ask) =>
       computeOnce(key, async () => {
-        const a = await ask<AnyForecast | ServingForecast | ServingLoadForecast>(name, request);
+        const a = await ask<AnyForecast | ServingForecast | ServingLoadForecast | CapacityPlan>(name, request);
         if (!a.ok && 'superseded' in a) return undefined;
         memoStats.computed += 1;
         // the call's name says which: a model forecast or a serving one
@@ -145,33 +149,27 @@ export function forecastShown(request: ModelRequest): Shown {
   return { r: known.shown, key: r, pending: [] };
 }
 
-// ---- serving forecasts (the serve view), in the same memory ----------------
+// ---- the serve view's answers, in the same memory ----------------------------
 
-export function servingKey(r: ServingRequest): string {
-  return keyOf('serve', r);
+// One kind of answer the serve view asks for: its requests' keys, what the memo has of one, and
+// the task computing it with the core call named.
+function answers<Request extends object, Answer extends AnyResult>(kind: string, call: CoreTaskCall) {
+  const key = (r: Request): string => keyOf(kind, r);
+  return {
+    key,
+    peek: (r: Request, k = key(r)): Answer | undefined => lookup(k) as Answer | undefined,
+    task: (r: Request): Task => coreTask(key(r), call, r),
+  };
 }
 
-export function peekServing(request: ServingRequest, key = servingKey(request)): ServeResult | undefined {
-  return lookup(key) as ServeResult | undefined;
-}
-
-export function servingTask(request: ServingRequest): Task {
-  return coreTask(servingKey(request), 'forecastServing', request);
-}
-
-// ---- serving simulations under load (the serve view's load sweep) -----------
-
-export function loadKey(r: LoadRequest): string {
-  return keyOf('load', r);
-}
-
-export function peekLoad(request: LoadRequest, key = loadKey(request)): LoadResult | undefined {
-  return lookup(key) as LoadResult | undefined;
-}
-
-export function loadTask(request: LoadRequest): Task {
-  return coreTask(loadKey(request), 'simulateServing', request);
-}
+// Serving forecasts (the card, charts and comparison), simulations under load (the load sweep) and
+// capacity plans ("GPUs for a request rate").
+const serving = answers<ServingRequest, ServeResult>('serve', 'forecastServing');
+const load = answers<LoadRequest, LoadResult>('load', 'simulateServing');
+const capacity = answers<CapacityRequest, CapacityResult>('capacity', 'planCapacity');
+export const { key: servingKey, peek: peekServing, task: servingTask } = serving;
+export const { key: loadKey, peek: peekLoad, task: loadTask } = load;
+export const { key: capacityKey, peek: peekCapacity, task: capacityTask } = capacity;
 
 export function forgetAll(): void {
   results.clear();

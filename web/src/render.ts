@@ -19,14 +19,19 @@ import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { showControls } from './controls';
+import { capacityCommand, capacityPlanRequest, clearCapacity, renderCapacity } from './capacity_view';
+import { fmtRate } from './format';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
 import {
+  capacityKey,
+  capacityTask,
   forecastShown,
   forecastTask,
   loadKey,
   loadTask,
   peek,
+  peekCapacity,
   peekLoad,
   peekServing,
   requestKey,
@@ -183,6 +188,7 @@ export function render(app: App): void {
   } else {
     cancel('serve');
     cancel('load');
+    cancel('capacity');
     // The forecast view's own request carries the multi-GPU fields; the comparison
     // and the sweep forecast one GPU each.
     const request = requestFor(app, undefined, undefined, s.view === 'forecast');
@@ -456,6 +462,8 @@ function showServe(app: App): ServeResult | undefined {
     cancel('serve');
     cancel('load');
   }
+  // A model that does not fit one GPU may still be planned on several.
+  showCapacity(app);
   return r;
 }
 
@@ -561,6 +569,57 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
     `${points.length} rates, ${(points.length * s.loadRequests).toLocaleString('en-US')} requests simulated${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}.`,
   );
   byId('load-status').dataset.points = String(points.length);
+}
+
+// ---- capacity plan ---------------------------------------------------------
+
+// The capacity plan at the typed rate (capacity_view.ts): one core call running its simulations,
+// a job off the input path, drawn when its answer is in. Nothing asked (no rate) or the eager
+// engine (the plan simulates the fused one): a sentence saying so, no job.
+function showCapacity(app: App): void {
+  const { state: s, ui } = app;
+  text('capacity-error', ui.capacityError);
+  if (changed('capacity-stale', [ui.capacityError]))
+    byId('capacity-panel').classList.toggle('stale', ui.capacityError !== '');
+  const status = byId('capacity-status');
+  const idle =
+    s.capacityQps <= 0
+      ? 'Type a request rate to find the fewest GPUs serving it within the SLO above.'
+      : s.engine !== 'fused'
+        ? 'The capacity plan simulates the optimised engine (continuous batching): choose that engine above to plan.'
+        : '';
+  if (idle) {
+    cancel('capacity');
+    busy('capacity-panel', false);
+    if (changed('capacity-draw', ['idle'])) clearCapacity();
+    text('capacity-status', idle);
+    status.dataset.done = 'idle';
+    return;
+  }
+  const request = capacityPlanRequest(app);
+  const key = capacityKey(request);
+  const r = peekCapacity(request, key);
+  busy('capacity-panel', !r);
+  if (!r) {
+    delete status.dataset.done;
+    text(
+      'capacity-status',
+      `Planning GPUs for ${fmtRate(s.capacityQps)} requests/s: simulating each tensor-parallel size's replicas…`,
+    );
+    fillTasks('capacity', key, [capacityTask(request)], requestRender);
+    return;
+  }
+  if (!changed('capacity-draw', [key, r])) return;
+  if (!r.ok) {
+    clearCapacity();
+    text('capacity-status', `No plan: ${r.error}`);
+    status.dataset.done = 'error';
+    return;
+  }
+  renderCapacity(app, r.f, capacityCommand(request));
+  const ms = jobMs(key);
+  text('capacity-status', `${r.f.simulations} simulations${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}.`);
+  status.dataset.done = 'plan';
 }
 
 // ---- plans -----------------------------------------------------------------

@@ -131,6 +131,12 @@ export interface State {
   loadRangeRatio: number;
   sloTtftMs: number;
   sloTpotMs: number;
+  // The serve view's capacity plan (capacity_view.ts; docs/serving-load.md "Capacity"): the fewest
+  // GPUs (replicas x TP) serving capacityQps requests/s within the SLO above (0: no plan asked),
+  // ranked by price at capacityPrice per GPU-hour (0: by GPUs), up to capacityMaxGpus.
+  capacityQps: number;
+  capacityPrice: number;
+  capacityMaxGpus: number;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -183,6 +189,9 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   loadRangeRatio: 0,
   sloTtftMs: 500,
   sloTpotMs: 50,
+  capacityQps: 0,
+  capacityPrice: 0,
+  capacityMaxGpus: 64,
 });
 
 // The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
@@ -210,6 +219,8 @@ export const LOAD_REQUESTS_MAX = 20_000;
 export const LOAD_SEED_MAX = 999_999_999;
 export const LOAD_RANGE_RATIO_MAX = 0.99; // the core takes below 1
 export const SLO_MS_MAX = 10_000_000;
+export const PRICE_MAX = 1_000_000; // per GPU-hour (the core's bound)
+export const CAPACITY_GPUS_MAX = 1024; // the core's bound on a plan's GPUs
 export const PAR_MAX = 4096; // dp, tp, pp, cp, ep, virtual stages and micro-batches each (the core checks the system)
 export const TOKENS_LIMIT = 1e18; // tokens to train on (the core's limit)
 export const LORA_RANK_MAX = 1024; // the core's kMaxLoraRank
@@ -716,6 +727,10 @@ const LINK_FIELDS: readonly LinkRow[] = [
   },
   positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
   positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
+  // The serve view's capacity plan.
+  positive('cqps', 'capacityQps', 'request rate to plan for', LOAD_QPS_MAX, viewOnly('serve')),
+  positive('cprice', 'capacityPrice', 'price per GPU-hour', PRICE_MAX, viewOnly('serve')),
+  whole('cmax', 'capacityMaxGpus', 'most GPUs to plan', 1, CAPACITY_GPUS_MAX, viewOnly('serve')),
 ];
 
 // The choices and switches set by a control of their own (controls.ts).

@@ -17,6 +17,7 @@ export interface Ui {
   sweepError: string; // the sweep size input's own error
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
   loadError: string; // the load sweep's rate, count, seed or SLO that cannot be read
+  capacityError: string; // the capacity plan's rate, price or most GPUs that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
   finetuneError: string; // the LoRA rank that cannot be read
   planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
@@ -37,6 +38,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   sweepError: '',
   serveError: '',
   loadError: '',
+  capacityError: '',
   trainError: '',
   finetuneError: '',
   planWanted: '',

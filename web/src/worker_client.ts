@@ -7,7 +7,7 @@
 // Two lanes of one worker kind: the card the user is typing into never waits behind a sweep.
 import type { CoreCall, WorkerAnswer, WorkerAsk, WorkerNote } from './core_worker';
 
-export type Slot = 'card' | 'sweep' | 'compare' | 'serve' | 'load' | 'plan' | 'roofline' | 'fit';
+export type Slot = 'card' | 'sweep' | 'compare' | 'serve' | 'load' | 'capacity' | 'plan' | 'roofline' | 'fit';
 type Lane = 'input' | 'background';
 const LANE: Record<Slot, Lane> = {
   card: 'input',
@@ -15,6 +15,7 @@ const LANE: Record<Slot, Lane> = {
   compare: 'background',
   serve: 'background',
   load: 'background',
+  capacity: 'background',
   plan: 'background',
   roofline: 'background',
   fit: 'background',
@@ -38,6 +39,7 @@ const REDUCE: Record<CoreCall, string> = {
   simulateServing: 'reduce the requests per rate, the output tokens or the prompt',
   forecastKernel: 'reduce the kernel sizes',
   planParallel: 'search fewer GPUs',
+  planCapacity: 'reduce the requests per simulation, the most GPUs or the output tokens',
   validateGpu: 'shorten the GPU spec',
   validateModel: 'reduce the config (layers, sizes)',
 };
@@ -47,6 +49,7 @@ const WHAT: Record<CoreCall, string> = {
   simulateServing: 'The serving simulation',
   forecastKernel: 'The kernel forecast',
   planParallel: 'The plan search',
+  planCapacity: 'The capacity plan',
   validateGpu: 'Checking the GPU spec',
   validateModel: 'Checking the config',
 };

@@ -315,6 +315,9 @@ test('every link parameter round-trips, and each choice and switch is shown in i
     lrr: '0.25',
     sttft: '400',
     stpot: '40',
+    cqps: '7.5',
+    cprice: '2.5',
+    cmax: '16',
   };
   const page = await open(`?${new URLSearchParams(fields)}`);
   assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());

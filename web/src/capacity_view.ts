@@ -1,0 +1,110 @@
+// The serve view's "GPUs for a request rate" panel (issue 30 item 2; docs/serving-load.md
+// "Capacity"): the capacity plan for the serve view's model, GPU, lengths, precision and
+// quantization at the request rate typed, within the SLO and with the requests per simulation,
+// seed and length spread of the "Under load" panel: each tensor-parallel size's fewest replicas,
+// the best first, and why an option meets nothing. Builds the request, draws what it is given;
+// render.ts runs the job.
+import type { App } from './app';
+import { gpuLabel, servingRequestFor } from './app';
+import { cliCommand } from './cli_command';
+import { byId, clear, h, setText } from './dom';
+import type { CapacityOption, CapacityPlan, CapacityRequest } from './engine';
+import { fmtMs, fmtRate, fmtSi } from './format';
+import { renderCaveats } from './views';
+
+// The plan's request: the serving simulation's (its TP, engine and batch left out: the plan tries
+// TP sizes and replicas of the fused engine, batching as the scheduler does).
+export function capacityPlanRequest(app: App): CapacityRequest {
+  const s = app.state;
+  const { batch: _batch, tp: _tp, engine: _engine, ...serving } = servingRequestFor(app);
+  return {
+    ...serving,
+    qps: s.capacityQps,
+    requests: s.loadRequests,
+    seed: s.loadSeed,
+    ...(s.loadRangeRatio > 0 && { range_ratio: s.loadRangeRatio }),
+    slo_ttft_ms: s.sloTtftMs,
+    slo_tpot_ms: s.sloTpotMs,
+    max_gpus: s.capacityMaxGpus,
+    ...(s.capacityPrice > 0 && { price_per_gpu_hour: s.capacityPrice }),
+  };
+}
+
+export function capacityCommand(r: CapacityRequest): string | null {
+  return cliCommand('capacity', r, { predictor: 'tilecast' });
+}
+
+const money = (v: number): string => `$${fmtRate(v)}`;
+
+// The plan in one sentence: the best option, or that none meets and the first reason.
+export function capacityVerdict(app: App, plan: CapacityPlan): string {
+  const slo = `P99 TTFT ≤ ${fmtMs(plan.slo.ttft_ms)} and P99 TPOT ≤ ${fmtMs(plan.slo.tpot_ms)}`;
+  const b = plan.best;
+  if (!b) {
+    const why = plan.options.find((o) => o.why)?.why;
+    return `No option up to ${plan.max_gpus} GPUs serves ${fmtRate(plan.qps)} requests/s with ${slo}${why ? `: ${why}` : ''}.`;
+  }
+  const layout = b.replicas === 1 ? `one replica` : `${b.replicas} replicas`;
+  const cost = b.price_per_hour !== undefined ? `, ${money(b.price_per_hour)} an hour` : '';
+  return `${b.gpus} × ${gpuLabel(app, b.gpu)} (${layout} of ${b.tp === 1 ? 'one GPU' : `${b.tp} GPUs in tensor parallel`}${cost}) serve ${fmtRate(plan.qps)} requests/s with ${slo}: P99 TTFT ${fmtMs(b.ttft_p99_ms)}, P99 TPOT ${fmtMs(b.tpot_p99_ms)}.`;
+}
+
+// An option's row (the plan's GPU is the serve view's: not repeated); one that meets nothing has
+// the reason on a row of its own beneath.
+function optionRows(o: CapacityOption, best: boolean, priced: boolean, columns: number): HTMLTableRowElement[] {
+  const cells = [
+    h('td', { class: 'num' }, o.tp),
+    h('td', { class: 'num' }, o.meets ? o.replicas : '—'),
+    h('td', { class: 'num' }, o.gpus > 0 ? (o.meets ? o.gpus : `${o.gpus} tried`) : '—'),
+    h('td', { class: 'num' }, o.ttft_p99_ms > 0 ? fmtMs(o.ttft_p99_ms) : '—'),
+    h('td', { class: 'num' }, o.tpot_p99_ms > 0 ? fmtMs(o.tpot_p99_ms) : '—'),
+    h('td', { class: 'num' }, o.tokens_per_gpu_hour !== undefined ? fmtSi(o.tokens_per_gpu_hour) : '—'),
+    ...(priced
+      ? [
+          h('td', { class: 'num' }, o.price_per_hour !== undefined ? money(o.price_per_hour) : '—'),
+          h('td', { class: 'num' }, o.tokens_per_dollar !== undefined ? fmtSi(o.tokens_per_dollar) : '—'),
+        ]
+      : []),
+  ];
+  const row = h('tr', { class: best ? 'best' : '', 'data-meets': String(o.meets) }, ...cells);
+  if (o.meets) return [row];
+  const why = `TP ${o.tp}: ${o.why ?? 'the SLO is missed'}`;
+  return [row, h('tr', { class: 'why' }, h('td', { colspan: columns }, why))];
+}
+
+// The verdict, the options' table (data-plan: the exact answer, for tests and tools), what the
+// plan assumed and its caveats.
+export function renderCapacity(app: App, plan: CapacityPlan, command: string | null): void {
+  const priced = plan.options.some((o) => o.price_per_hour !== undefined) || app.state.capacityPrice > 0;
+  setText(byId('capacity-verdict'), capacityVerdict(app, plan));
+  const head = byId('capacity-head');
+  clear(head);
+  const names = ['TP', 'Replicas', 'GPUs', 'P99 TTFT', 'P99 TPOT', 'Tokens per GPU-hour'];
+  if (priced) names.push('Per hour', 'Tokens per $');
+  head.append(h('tr', {}, ...names.map((n) => h('th', { scope: 'col' }, n))));
+  const body = byId('capacity-body');
+  clear(body);
+  for (const [i, o] of plan.options.entries())
+    body.append(...optionRows(o, i === 0 && plan.best !== null, priced, names.length));
+  byId('capacity-table').hidden = false;
+  byId('capacity-panel').dataset.plan = JSON.stringify(plan);
+  const lengths = plan.range_ratio
+    ? `prompts and outputs uniform within ±${Math.round(plan.range_ratio * 100)} % of ${plan.prompt} and ${plan.output} tokens`
+    : `${plan.prompt} prompt and ${plan.output} output tokens each`;
+  setText(
+    byId('capacity-assumptions'),
+    `Each option: tensor-parallel sizes that divide the model's heads, the fewest replicas whose P99 TTFT and TPOT meet the SLO, each replica a simulation of ${plan.requests.toLocaleString('en-US')} requests (${lengths}) arriving as a Poisson stream at ${fmtRate(plan.qps)} requests/s ÷ replicas, load spread evenly; ${plan.simulations} simulations. Ranked by ${priced ? 'price an hour' : 'GPUs'}, those meeting the SLO first.` +
+      (command ? ` The same plan: \`${command}\`.` : ''),
+  );
+  renderCaveats(byId('capacity-caveats'), plan.caveats ?? []);
+}
+
+// Nothing to show (no rate, an error): an earlier plan's table and words go.
+export function clearCapacity(): void {
+  byId('capacity-table').hidden = true;
+  clear(byId('capacity-body'));
+  setText(byId('capacity-verdict'), '');
+  setText(byId('capacity-assumptions'), '');
+  clear(byId('capacity-caveats'));
+  delete byId('capacity-panel').dataset.plan;
+}

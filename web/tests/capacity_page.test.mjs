@@ -1,0 +1,109 @@
+// Browser tests of the serve view's "GPUs for a request rate" panel (issue 30 item 2): the page's
+// capacity plan is `tilecast capacity --json` of the same request, and the command it prints gives
+// that plan; a model too large for one GPU is planned on several; an SLO nothing meets says why;
+// no rate or the eager engine plans nothing and says so; the link carries the plan's fields.
+// Run: node --test web/tests/capacity_page.test.mjs (after scripts/build_web.sh and the native CLI).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson } from './helpers.mjs';
+import { pagesForFile } from './support/browser.mjs';
+
+const pages = pagesForFile();
+const open = (query) => pages.open(query);
+
+const SERVE = '?view=serve&gpu=h100-sxm&batch=1&prompt=512&out=128&prec=bf16&engine=fused';
+
+// The plan on screen once drawn (data-plan: the core's answer), and its status.
+async function shownPlan(page) {
+  await page.waitForSelector('#capacity-status[data-done]', { timeout: 90000 });
+  const done = await page.locator('#capacity-status').getAttribute('data-done');
+  const plan = await page.locator('#capacity-panel').getAttribute('data-plan');
+  return {
+    done,
+    plan: plan === null ? null : JSON.parse(plan),
+    status: await page.locator('#capacity-status').textContent(),
+  };
+}
+
+// The command the assumptions print, run: `tilecast capacity --flag value ... --json`.
+function runPrinted(assumptions) {
+  const m = /`tilecast (capacity [^`]*) --json`/.exec(assumptions);
+  assert.ok(m, `no command in: ${assumptions}`);
+  return cliJson([...m[1].split(' '), '--json']);
+}
+
+test('the plan is `tilecast capacity --json` of the same request, and the printed command gives it', async () => {
+  const page = await open(`${SERVE}&model=llama3-8b&cqps=20&cprice=4&lreq=200&sttft=400&stpot=30`);
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  const { done, plan } = await shownPlan(page);
+  assert.equal(done, 'plan');
+  const native = cliJson([
+    ...['capacity', '--gpu', 'h100-sxm', '--model', 'llama3-8b', '--prompt', '512', '--output', '128'],
+    ...['--precision', 'bf16', '--qps', '20', '--requests', '200', '--seed', '0'],
+    ...['--slo-ttft-ms', '400', '--slo-tpot-ms', '30', '--max-gpus', '64', '--price-per-gpu-hour', '4', '--json'],
+  ]);
+  assert.deepEqual(plan, native);
+  const assumptions = await page.locator('#capacity-assumptions').textContent();
+  assert.deepEqual(runPrinted(assumptions), native);
+  // The verdict names the best option; the table has a row per option, the best first and marked.
+  assert.ok(native.best);
+  const verdict = await page.locator('#capacity-verdict').textContent();
+  assert.match(verdict, new RegExp(`^${native.best.gpus} × NVIDIA H100`));
+  assert.match(verdict, /serve 20 requests\/s with P99 TTFT ≤ 400 ms and P99 TPOT ≤ 30 ms/);
+  assert.equal(await page.locator('#capacity-body tr[data-meets]').count(), native.options.length);
+  assert.equal(await page.locator('#capacity-body tr.best').count(), 1);
+  assert.match(await page.locator('#capacity-head').textContent(), /Per hour.*Tokens per \$/);
+  // The link carries the plan's fields and reopens it.
+  const link = await page.locator('#share-link').inputValue();
+  for (const part of ['cqps=20', 'cprice=4']) assert.ok(link.includes(part), `${part} in ${link}`);
+  const again = await open(link.slice(pages.base.length));
+  assert.deepEqual((await shownPlan(again)).plan, native);
+  assert.equal(await again.locator('#capacity-qps').inputValue(), '20');
+  assert.equal(await again.locator('#capacity-price').inputValue(), '4');
+  await again.close();
+  await page.close();
+});
+
+test('a model too large for one GPU is planned on several; an SLO nothing meets says why', async () => {
+  const page = await open(`${SERVE}&model=llama3-70b&cqps=2&lreq=50&cmax=8`);
+  const { plan } = await shownPlan(page);
+  assert.ok(plan.best, JSON.stringify(plan.options));
+  assert.ok(plan.best.tp >= 2, `best at TP ${plan.best.tp}`);
+  assert.equal(plan.max_gpus, 8);
+  // The serve card's own forecast (one GPU) does not fit: the plan is there all the same.
+  assert.match(await page.locator('#capacity-verdict').textContent(), /tensor parallel/);
+  await page.fill('#slo-tpot', '0.01');
+  await page.waitForFunction(() =>
+    /No option up to 8 GPUs/.test(document.getElementById('capacity-verdict').textContent),
+  );
+  const none = JSON.parse(await page.locator('#capacity-panel').getAttribute('data-plan'));
+  assert.equal(none.best, null);
+  assert.equal(await page.locator('#capacity-body tr.best').count(), 0);
+  assert.ok(none.options.every((o) => !o.meets && o.why));
+  await page.close();
+});
+
+test('no rate, or the eager engine, plans nothing and says so; typing a rate plans; damaged values get notices', async () => {
+  const page = await open(`${SERVE}&model=llama3-8b&lreq=50`);
+  const idle = await shownPlan(page);
+  assert.equal(idle.done, 'idle');
+  assert.equal(idle.plan, null);
+  assert.match(idle.status, /Type a request rate/);
+  assert.equal(await page.locator('#capacity-table').isHidden(), true);
+  await page.fill('#capacity-qps', '5');
+  await page.waitForSelector('#capacity-status[data-done="plan"]', { timeout: 90000 });
+  assert.match(await page.locator('#share-link').inputValue(), /cqps=5/);
+  await page.fill('#capacity-max', '0');
+  assert.match(await page.locator('#capacity-error').textContent(), /Most GPUs must be a whole number from 1 to 1,024/);
+  await page.close();
+  const eager = await open(`${SERVE.replace('engine=fused', 'engine=eager')}&model=llama3-8b&cqps=5`);
+  const refused = await shownPlan(eager);
+  assert.equal(refused.done, 'idle');
+  assert.match(refused.status, /simulates the optimised engine/);
+  await eager.close();
+  const damaged = await open(`${SERVE}&model=llama3-8b&cqps=fast&cmax=5000`);
+  const notice = await damaged.locator('#notice').textContent();
+  assert.match(notice, /request rate to plan for "fast" is not a positive number/);
+  assert.match(notice, /most GPUs to plan 5000 is outside 1–1024/);
+  await damaged.close();
+});

@@ -2,7 +2,8 @@
 //   node bench/web_bench.mjs            (after scripts/build_web.sh)
 // Targets (issue 4): forecaster wasm+JS <= 400 KB gzipped; site <= 1 MB gzipped;
 // navigation -> first forecast <= 1 s; forecast after an input change <= 50 ms;
-// 64-point batch sweep <= 500 ms; all in headless Chromium on localhost.
+// 64-point batch sweep <= 500 ms; (issue 30) a capacity plan over 1-64 GPUs <= 2 s; all in
+// headless Chromium on localhost.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -186,6 +187,27 @@ try {
     return { times, running, maxSlice: p.jobs?.sweep.maxSliceMs ?? NaN };
   });
   console.log(`  input change during a 256-point sweep -> forecast on screen  median ${fmt(median(during.times))}, worst ${fmt(Math.max(...during.times))} (${during.running}/10 while a sweep ran; longest sweep slice ${fmt(during.maxSlice)})`);
+
+  // The serve view's capacity plan (issue 30: a capacity search over 1-64 GPUs <= 2 s): Llama 3 8B
+  // on an H100, 512 + 128 tokens, 1,000 requests a simulation, from a request rate typed (each
+  // round a new rate, nothing remembered) to the plan drawn.
+  await page.goto(base + '?view=serve&model=llama3-8b&gpu=h100-sxm&prompt=512&out=128');
+  await page.waitForSelector('html[data-ready="1"]');
+  const plans = [];
+  let simulations = 0;
+  for (let i = 0; i < 5; ++i) {
+    const t0 = Date.now();
+    await page.fill('#capacity-qps', String(18 + i));
+    await page.waitForFunction(
+      (q) => document.getElementById('capacity-status').dataset.done === 'plan' &&
+        JSON.parse(document.getElementById('capacity-panel').dataset.plan).qps === q,
+      18 + i,
+      { timeout: 60000 },
+    );
+    plans.push(Date.now() - t0);
+    simulations = JSON.parse(await page.locator('#capacity-panel').getAttribute('data-plan')).simulations;
+  }
+  console.log(`  capacity plan (1-64 GPUs, a rate typed -> plan drawn)  median ${fmt(median(plans))}, worst ${fmt(Math.max(...plans))} over 5 rates, ${simulations} simulations the last (target <= 2 s)`);
   await ctx.close();
 } finally {
   await browser.close();

@@ -216,19 +216,15 @@ struct Loop {
         if (need > free_blocks) break;  // (the loop preempts)
         free_blocks -= need;
       }
-      // each request's (cached + k) + 1 keys: the sums over the batch
-      const std::int64_t k1 = k + 1, keys = s1 + B * k1;
-      AttentionLoad a;
-      a.tokens = dB;
-      a.pairs = a.keys = a.decode_keys = double(keys);
-      a.key_pairs = double(s2 + 2 * k1 * s1 + B * k1 * k1);
+      // each request's (cached + k) + 1 keys, those of its window: the sums over the batch
+      const std::int64_t k1 = k + 1;
+      double window_keys = 0;
       if (window > 0) {
         while (below > 0 && cached_[below - 1] + k1 >= window) below_sum -= cached_[--below];
         const auto n_below = std::int64_t(below);
-        const double w = double(below_sum + n_below * k1 + (B - n_below) * window);
-        a.window_pairs = a.window_keys = a.window_decode_keys = w;
+        window_keys = double(below_sum + n_below * k1 + (B - n_below) * window);
       }
-      now += cost.step_ms(B, B, a);
+      now += cost.step_ms(B, B, AttentionLoad::decodes(B, s1, s2, k, window_keys));
       record(B, B, 0);  // the step's own work: the batch timed once
     }
     for (std::size_t i : running) {

@@ -32,6 +32,19 @@ void AttentionLoad::add(std::int64_t cached, std::int64_t query, std::int64_t wi
   }
 }
 
+AttentionLoad AttentionLoad::decodes(std::int64_t seqs, std::int64_t cached_sum,
+                                     std::int64_t cached_squares, std::int64_t steps,
+                                     double window_keys) {
+  // add()'s decode: c + 1 pairs and keys, (c + 1)^2 key pairs, at c = cached_i + steps
+  const std::int64_t k1 = steps + 1, keys = cached_sum + seqs * k1;
+  AttentionLoad a;
+  a.tokens = double(seqs);
+  a.pairs = a.keys = a.decode_keys = double(keys);
+  a.key_pairs = double(cached_squares + 2 * k1 * cached_sum + seqs * k1 * k1);
+  a.window_pairs = a.window_keys = a.window_decode_keys = window_keys;
+  return a;
+}
+
 StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRequest& r)
     : gpu_(gpu),
       shard_(shard_model(model, r.tp)),

@@ -31,6 +31,13 @@ struct AttentionLoad {
   double window_decode_keys = 0;
   // A sequence computing `query` new tokens after `cached` ones.
   void add(std::int64_t cached, std::int64_t query, std::int64_t window);
+  // What add(cached_i + steps, 1, window) sums to over `seqs` decoding sequences whose caches sum
+  // to `cached_sum` (their squares to `cached_squares`): each reads its cache, `steps` tokens it
+  // decoded since and its new one. Exact while the sums stay below 2^52 (the decode stretches
+  // keep them so). `window_keys`: what each reads of its window, summed (the caller's, who
+  // follows the caches across the window).
+  static AttentionLoad decodes(std::int64_t seqs, std::int64_t cached_sum,
+                               std::int64_t cached_squares, std::int64_t steps, double window_keys);
 };
 
 class StepCost {

@@ -221,7 +221,7 @@ lines.push('');
 lines.push(summary(staticRows.filter((r) => r.faithful), 'Static rows whose engine does what tilecast models (one static batch, fused attention, the stated precision)'));
 lines.push(summary(staticRows.filter((r) => !r.faithful), 'Static rows whose engine differs (continuous batching of concurrent clients)'));
 lines.push(summary(loadedRows.filter((r) => r.faithful), 'Loaded rows with fixed lengths as stated (the simulation\'s own setup)'));
-lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run approximately (variable-length datasets and outputs that stop early, at uniform lengths around their means)'));
+lines.push(summary(loadedRows.filter((r) => !r.faithful), 'Loaded rows run approximately (variable-length datasets and outputs that stop early, at their mean lengths: spread uniformly around them where the source gives a range ratio, else fixed)'));
 if (refused.length)
   lines.push(`* Not forecast: ${refused.length} rows tilecast refuses (listed below; in no median).`);
 lines.push('');

@@ -89,6 +89,8 @@ const tableRows = (gpus, precision) =>
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => gpus.includes(c[3]) && c[5]?.startsWith(precision));
 const ratio = (c) => Number(c[c.length - 3]); // both tables end "| ratio | models it |"
+// forecast faster than measured: a time (its metric's label in ms) below the published one, a rate above
+const faster = (c) => (c.some((x) => /\(ms\)$/.test(x)) ? ratio(c) < 1 : ratio(c) > 1);
 
 test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
   assert.match(
@@ -120,21 +122,31 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
 test('the Blackwell serving note agrees with the published runs it names', () => {
   const engine = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'));
   const note = engine.checks_by_architecture.Blackwell;
-  assert.match(note, /TensorRT-LLM's on the B200 and GB200 only/);
+  assert.match(note, /TensorRT-LLM's on the B200 and GB200 .* and vLLM's BF16 Llama 3\.1 70B on 4 B200s under load/);
   const m = note.match(
-    /every one but (\d+) is forecast faster than measured, about ([\d.]+)x at the median for the dense Llama models and ([\d.]+)x for gpt-oss \(([\d.]+)-([\d.]+)x; gpt-oss-120b's [^)]* runs on the GB200 [\d.-]+x, the only ones below 1\)/,
+    /Every TensorRT-LLM run but (\d+) is forecast faster than measured, about ([\d.]+)x at the median for the dense Llama models and ([\d.]+)x for gpt-oss \(([\d.]+)-([\d.]+)x; gpt-oss-120b's [^)]* runs on the GB200 [\d.-]+x, the only ones below 1\); vLLM's median TTFT and TPOT at 1-10 requests\/s are forecast at ([\d.]+)-([\d.]+)x of the measured times, faster too/,
   );
   assert.ok(m, note);
-  // the only Blackwell rows are those: TensorRT-LLM's, NVFP4 or gpt-oss's MXFP4 experts
-  const blackwell = CHECKS_MD.split('\n')
+  // the only Blackwell rows are those: TensorRT-LLM's, NVFP4 or gpt-oss's MXFP4 experts, and vLLM's
+  // BF16 Llama 3.1 70B at TP 4 (its median TTFT and TPOT)
+  const all = CHECKS_MD.split('\n')
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => ['b200', 'gb200', 'rtx-5090'].includes(c[3]) && Number.isFinite(ratio(c))); // refused: no ratio
+  const vllm = all.filter((c) => c[2].includes('vllm'));
+  const blackwell = all.filter((c) => !vllm.includes(c));
   assert.ok(
     blackwell.length >= 20 &&
       blackwell.every((c) => (c[5].startsWith('fp4') || c[5].includes('weights mxfp4')) && c[1].startsWith('trt')),
   );
+  assert.equal(vllm.length, 6);
+  for (const c of vllm) {
+    assert.ok(c[3] === 'b200' && c[4] === 'llama3.1-70b' && c[5] === 'bf16' && c[6] === '4', c[1]);
+    assert.ok(faster(c) && /^(TTFT|TPOT) p50 \(ms\)$/.test(c[11]), c[1]);
+  }
+  const times = vllm.map(ratio);
+  assert.ok(Math.abs(Math.min(...times) - Number(m[6])) < 0.005 && Math.abs(Math.max(...times) - Number(m[7])) < 0.005);
   // the runs below 1: as many as the note says, all gpt-oss-120b's on the GB200
-  const below = blackwell.filter((c) => !(ratio(c) > 1));
+  const below = blackwell.filter((c) => !faster(c));
   assert.equal(below.length, Number(m[1]));
   for (const c of below) assert.ok(c[4] === 'gpt-oss-120b' && c[3] === 'gb200', c[1]);
   const med = (xs) => {
@@ -223,7 +235,7 @@ test("the loaded forecasts' checks note agrees with the loaded rows", () => {
     .filter((c) => c.length > 10 && c[1] !== 'id' && !c[1].startsWith('---'));
   assert.equal(loaded.length, Number(m[1]));
   const apart = loaded.filter((c) => ['b200', 'gb200'].includes(c[3]) || MIXTURES.includes(c[4]));
-  assert.equal(apart.filter((c) => !(ratio(c) > 1)).length, Number(m[6]));
+  assert.equal(apart.filter((c) => !faster(c)).length, Number(m[6]));
   const rest = loaded
     .filter((c) => !apart.includes(c))
     .map(ratio)

@@ -9,6 +9,8 @@ import { gpuLabel, servingRequestFor } from './app';
 import { cliCommand } from './cli_command';
 import { byId, clear, h, setText } from './dom';
 import type { CapacityOption, CapacityPlan, CapacityRequest } from './engine';
+import type { CapacityResult } from './memo';
+import type { State } from './state';
 import { fmtMs, fmtRate, fmtSi } from './format';
 import { renderCaveats } from './views';
 
@@ -97,6 +99,21 @@ export function renderCapacity(app: App, plan: CapacityPlan, command: string | n
       (command ? ` The same plan: \`${command}\`.` : ''),
   );
   renderCaveats(byId('capacity-caveats'), plan.caveats ?? []);
+}
+
+// A comparison's column heading: the rate and SLO the plans are for (set in the serve view).
+export function capacityColumn(s: Readonly<State>): string {
+  return `GPUs for ${fmtRate(s.capacityQps)} req/s (P99 TTFT ≤ ${fmtMs(s.sloTtftMs)}, TPOT ≤ ${fmtMs(s.sloTpotMs)})`;
+}
+
+// A GPU's plan in a comparison's cell: its best option's GPUs (TP x replicas), none up to the most
+// GPUs, the core's refusal, or that it is on its way.
+export function capacityCell(plan: CapacityResult | undefined): { text: string; gpus: string; title?: string } {
+  if (!plan) return { text: '…', gpus: '' };
+  if (!plan.ok) return { text: '—', gpus: '', title: plan.error };
+  const b = plan.f.best;
+  if (!b) return { text: `none ≤ ${plan.f.max_gpus}`, gpus: '0', title: plan.f.options.find((o) => o.why)?.why };
+  return { text: `${b.gpus} (TP ${b.tp} × ${b.replicas})`, gpus: String(b.gpus) };
 }
 
 // Nothing to show (no rate, an error): an earlier plan's table and words go.

@@ -9,14 +9,24 @@ import { gb } from './memory_bar';
 import type { ServeResult } from './memo';
 import { chartLabel } from './views';
 import { FOOTING_KEY, footing, footingMark } from './footing';
+import { capacityCell } from './capacity_view';
+import type { CapacityResult } from './memo';
+
+// A GPU's capacity plan as a cell (data-capacity-gpus: its best option's GPUs, 0 when none meets).
+function capacityTd(plan: CapacityResult | undefined): HTMLTableCellElement {
+  const c = capacityCell(plan);
+  return h('td', { class: 'num', 'data-capacity-gpus': c.gpus, title: c.title }, c.text);
+}
 
 export interface ServeRow {
   id: string;
   label: string;
   r: ServeResult;
+  plan?: CapacityResult; // the GPU's capacity plan, when a rate to plan for is set (undefined: on its way)
 }
 
-export function renderCompareServing(rows: ServeRow[], predictor: string): void {
+// `capacity`: the heading of the capacity plans' column (absent: no rate to plan for, no column).
+export function renderCompareServing(rows: ServeRow[], predictor: string, capacity?: string): void {
   const ok = rows.filter((x) => x.r.ok);
   const failed = rows.filter((x) => !x.r.ok);
   setText(byId('compare-error'), failed.map((x) => `${x.label}: ${x.r.ok ? '' : x.r.error}`).join(' '));
@@ -90,6 +100,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
           'Fits',
           'Largest batch',
           'Footing',
+          ...(capacity ? [capacity] : []),
         ].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t)),
       ),
     ),
@@ -123,6 +134,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string): void 
         h('td', { class: 'num' }, f ? (f.memory.fits ? 'yes' : 'no') : '—'),
         h('td', { class: 'num' }, f ? String(f.max_batch) : '—'),
         h('td', { 'data-footing': f ? footing(f) : '' }, f ? footing(f) : '—'),
+        capacity ? capacityTd(x.plan) : null,
       ),
     );
   }

@@ -19,7 +19,7 @@ import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { showControls } from './controls';
-import { capacityCommand, capacityPlanRequest, clearCapacity, renderCapacity } from './capacity_view';
+import { capacityColumn, capacityCommand, capacityPlanRequest, clearCapacity, renderCapacity } from './capacity_view';
 import { fmtRate } from './format';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
@@ -37,6 +37,7 @@ import {
   requestKey,
   servingKey,
   servingTask,
+  type CapacityResult,
   type LoadResult,
   type Result,
   type ServeResult,
@@ -188,7 +189,7 @@ export function render(app: App): void {
   } else {
     cancel('serve');
     cancel('load');
-    cancel('capacity');
+    if (!(s.view === 'compare' && s.compareServing)) cancel('capacity'); // (a comparison's plans: showCompare)
     // The forecast view's own request carries the multi-GPU fields; the comparison
     // and the sweep forecast one GPU each.
     const request = requestFor(app, undefined, undefined, s.view === 'forecast');
@@ -726,21 +727,42 @@ function showCompare(app: App): void {
   fill('compare', requests.map((r) => requestKey(r)).join('\n'), requests, false, requestRender);
 }
 
-// Serving on each GPU (the serve view's workload): remembered forecasts, the rest a job.
+// Serving on each GPU (the serve view's workload): remembered forecasts, the rest a job. With a
+// rate to plan for (the serve view's capacity panel), each GPU's capacity plan too, a job of its
+// own after the forecasts: the table's last column, filled in as the plans arrive.
 function showCompareServing(app: App, ids: string[]): void {
   const requests = ids.map((id) => ({ ...servingRequestFor(app), gpu: id }));
   const results = requests.map((r) => peekServing(r));
   if (results.every((r) => r)) {
     text('compare-status', '');
-    if (changed('compare', ['serve', ids.join(','), ...results]))
+    const plans = comparePlans(app, ids);
+    if (changed('compare', ['serve', ids.join(','), ...results, ...(plans?.results ?? [])]))
       renderCompareServing(
-        ids.map((id, i) => ({ id, label: gpuLabel(app, id), r: results[i]! })),
+        ids.map((id, i) => ({ id, label: gpuLabel(app, id), r: results[i]!, plan: plans?.results[i] })),
         app.state.predictor,
+        plans?.column,
       );
     return;
   }
   text('compare-status', `Forecasting serving on ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
   fillTasks('compare', requests.map((r) => servingKey(r)).join('\n'), requests.map(servingTask), requestRender);
+}
+
+// Each compared GPU's capacity plan at the serve view's rate (none without one, or with the eager
+// engine, whose serving the plan does not simulate): what is remembered, the rest a job.
+function comparePlans(app: App, ids: string[]): { column: string; results: (CapacityResult | undefined)[] } | null {
+  const s = app.state;
+  if (s.capacityQps <= 0 || s.engine !== 'fused') {
+    cancel('capacity');
+    return null;
+  }
+  const requests = ids.map((gpu) => ({ ...capacityPlanRequest(app), gpu }));
+  const results = requests.map((r) => peekCapacity(r));
+  if (results.some((r) => !r))
+    fillTasks('capacity', requests.map((r) => capacityKey(r)).join('\n'), requests.map(capacityTask), requestRender, {
+      each: requestRender,
+    });
+  return { column: capacityColumn(s), results };
 }
 
 // ---- sweep -----------------------------------------------------------------

@@ -410,6 +410,8 @@ const viewOnly =
   (view: View): Scope =>
   (s, embed) =>
     !embed && s.view === view;
+// The serving settings both serving views use (the serve view, a comparison of serving forecasts).
+const SERVING_VIEWS: Scope = (s, embed) => !embed && SERVING(s, embed);
 
 // State fields of each kind: a choice among a few names, a switch, a number.
 type KeysOf<T> = { [K in keyof State]: State[K] extends T ? K : never }[keyof State];
@@ -713,24 +715,25 @@ const LINK_FIELDS: readonly LinkRow[] = [
   pick('mw', 'masterWeights', 'master weights', MASTER_WEIGHTS, ANY, { control: 'master-weights' }),
   whole('lrank', 'loraRank', 'LoRA rank', 1, LORA_RANK_MAX),
   pick('ltgt', 'loraTargets', 'LoRA targets', LORA_TARGETS, ANY, { plural: true, control: 'lora-targets' }),
-  // The serve view's load sweep (not the embed card's).
+  // The serve view's load sweep (not the embed card's): its rates in that view only, its
+  // simulation settings and SLO in both serving views (a comparison's capacity column uses them).
   positive('lqps', 'loadMaxQps', 'largest request rate', LOAD_QPS_MAX, viewOnly('serve')),
   whole('lpts', 'loadPoints', 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, viewOnly('serve')),
-  whole('lreq', 'loadRequests', 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, viewOnly('serve')),
-  whole('lseed', 'loadSeed', 'arrival seed', 0, LOAD_SEED_MAX, viewOnly('serve')),
+  whole('lreq', 'loadRequests', 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, SERVING_VIEWS),
+  whole('lseed', 'loadSeed', 'arrival seed', 0, LOAD_SEED_MAX, SERVING_VIEWS),
   {
     kind: 'ratio',
     param: 'lrr',
     field: 'loadRangeRatio',
     words: 'length spread (range ratio)',
-    scope: viewOnly('serve'),
+    scope: SERVING_VIEWS,
   },
-  positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
-  positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, viewOnly('serve')),
-  // The serve view's capacity plan.
-  positive('cqps', 'capacityQps', 'request rate to plan for', LOAD_QPS_MAX, viewOnly('serve')),
-  positive('cprice', 'capacityPrice', 'price per GPU-hour', PRICE_MAX, viewOnly('serve')),
-  whole('cmax', 'capacityMaxGpus', 'most GPUs to plan', 1, CAPACITY_GPUS_MAX, viewOnly('serve')),
+  positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
+  positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
+  // The capacity plan (the serve view's panel, a comparison's column).
+  positive('cqps', 'capacityQps', 'request rate to plan for', LOAD_QPS_MAX, SERVING_VIEWS),
+  positive('cprice', 'capacityPrice', 'price per GPU-hour', PRICE_MAX, SERVING_VIEWS),
+  whole('cmax', 'capacityMaxGpus', 'most GPUs to plan', 1, CAPACITY_GPUS_MAX, SERVING_VIEWS),
 ];
 
 // The choices and switches set by a control of their own (controls.ts).

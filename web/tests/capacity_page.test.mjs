@@ -1,7 +1,8 @@
 // Browser tests of the serve view's "GPUs for a request rate" panel (issue 30 item 2): the page's
 // capacity plan is `tilecast capacity --json` of the same request, and the command it prints gives
 // that plan; a model too large for one GPU is planned on several; an SLO nothing meets says why;
-// no rate or the eager engine plans nothing and says so; the link carries the plan's fields.
+// no rate or the eager engine plans nothing and says so; the link carries the plan's fields; a
+// comparison of serving forecasts plans each GPU at the same rate.
 // Run: node --test web/tests/capacity_page.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,4 +107,54 @@ test('no rate, or the eager engine, plans nothing and says so; typing a rate pla
   assert.match(notice, /request rate to plan for "fast" is not a positive number/);
   assert.match(notice, /most GPUs to plan 5000 is outside 1–1024/);
   await damaged.close();
+});
+
+test('a comparison of serving forecasts plans each GPU at the rate, as `tilecast capacity` does', async () => {
+  const ids = ['h100-sxm', 'a100-80gb-sxm', 'h200'];
+  const page = await open(
+    `?view=compare&cmpserve=1&cmp=${ids.slice(1).join(',')}&gpu=${ids[0]}&model=llama3-8b&batch=1&prompt=512&out=128&prec=bf16&engine=fused&cqps=20&lreq=200&sttft=400&stpot=30`,
+  );
+  await page.waitForFunction(
+    (n) =>
+      [...document.querySelectorAll('#compare-table td[data-capacity-gpus]')].filter((td) => td.dataset.capacityGpus)
+        .length === n,
+    ids.length,
+    { timeout: 90000 },
+  );
+  assert.match(
+    await page.locator('#compare-table thead').textContent(),
+    /GPUs for 20 req\/s \(P99 TTFT ≤ 400 ms, TPOT ≤ 30 ms\)/,
+  );
+  for (const gpu of ids) {
+    const native = cliJson([
+      ...[
+        'capacity',
+        '--gpu',
+        gpu,
+        '--model',
+        'llama3-8b',
+        '--prompt',
+        '512',
+        '--output',
+        '128',
+        '--precision',
+        'bf16',
+      ],
+      ...['--qps', '20', '--requests', '200', '--seed', '0', '--slo-ttft-ms', '400', '--slo-tpot-ms', '30', '--json'],
+    ]);
+    const cell = page.locator(`#compare-table tr[data-gpu="${gpu}"] td[data-capacity-gpus]`);
+    assert.equal(await cell.getAttribute('data-capacity-gpus'), String(native.best?.gpus ?? 0), gpu);
+    if (native.best)
+      assert.equal(await cell.textContent(), `${native.best.gpus} (TP ${native.best.tp} × ${native.best.replicas})`);
+  }
+  // The comparison's link carries the rate and the SLO (the serve view's settings).
+  const link = await page.locator('#share-link').inputValue();
+  for (const part of ['cqps=20', 'sttft=400', 'stpot=30', 'lreq=200'])
+    assert.ok(link.includes(part), `${part} in ${link}`);
+  await page.close();
+  // Without a rate the column is not there.
+  const bare = await open('?view=compare&cmpserve=1&cmp=h200&gpu=h100-sxm&model=llama3-8b&batch=1&prompt=512&out=128');
+  await bare.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr[data-ttft]').length === 2);
+  assert.equal(await bare.locator('#compare-table td[data-capacity-gpus]').count(), 0);
+  await bare.close();
 });

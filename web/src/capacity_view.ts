@@ -32,6 +32,15 @@ export function capacityPlanRequest(app: App): CapacityRequest {
   };
 }
 
+// Why no plan is asked for ('' when one is): no rate to plan for, or the eager engine (the plan
+// simulates the fused engine's continuous batching).
+export function capacityIdle(s: Readonly<State>): string {
+  if (s.capacityQps <= 0) return 'Type a request rate to find the fewest GPUs serving it within the SLO above.';
+  if (s.engine !== 'fused')
+    return 'The capacity plan simulates the optimised engine (continuous batching): choose that engine above to plan.';
+  return '';
+}
+
 export function capacityCommand(r: CapacityRequest): string | null {
   return cliCommand('capacity', r, { predictor: 'tilecast' });
 }

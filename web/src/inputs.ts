@@ -44,7 +44,7 @@ import {
   clip,
   formatTokens,
   parseTokens,
-  type State,
+  type NumberKey,
   type View,
 } from './state';
 import type { Mode, ModelSizes } from './engine';
@@ -159,8 +159,8 @@ export function wireInputs(app: App): void {
   wireSizes();
   wireWorkload(app);
   wireServe(app);
-  wireLoad();
-  wireCapacity();
+  wireLoad(app);
+  wireCapacity(app);
   wireTraining(app);
   wireFinetune(app);
   wireViews(app);
@@ -308,157 +308,96 @@ function wireWorkload(app: App): void {
 // The serve view's inputs: prompt, output and GPU count typed (an unreadable one
 // leaves the forecast on screen, dimmed, saying why), precision and engine chosen.
 function wireServe(app: App): void {
-  const onTokens = () => {
-    const fields: [string, string, number][] = [
-      ['prompt', 'Prompt tokens', TOKENS_MAX],
-      ['output', 'Output tokens', TOKENS_MAX],
-      ['tp', 'Tensor-parallel GPUs', TP_MAX],
-    ];
-    const values: number[] = [];
-    for (const [id, label, max] of fields) {
-      try {
-        values.push(readWholeNumber(id, label, 1, max));
-        byId(id).setAttribute('aria-invalid', 'false');
-      } catch (e) {
-        byId(id).setAttribute('aria-invalid', 'true');
-        update({ ui: { serveError: errorMessage(e) } }, true);
-        return;
-      }
-    }
-    const [prompt, output, tp] = values;
-    const s = app.state;
-    const ok = { serveError: '' };
-    update(
-      prompt === s.prompt && output === s.output && tp === s.tp ? { ui: ok } : { prompt, output, tp, ui: ok },
-      true,
-    );
-  };
-  for (const id of ['prompt', 'output', 'tp']) byId(id).addEventListener('input', onTokens);
+  wireGroup(app, 'serveError', [
+    ['prompt', 'prompt', (id) => readWholeNumber(id, 'Prompt tokens', 1, TOKENS_MAX)],
+    ['output', 'output', (id) => readWholeNumber(id, 'Output tokens', 1, TOKENS_MAX)],
+    ['tp', 'tp', (id) => readWholeNumber(id, 'Tensor-parallel GPUs', 1, TP_MAX)],
+  ]);
 }
 
 // The serve view's load sweep: the largest rate (empty: from the forecast), the rates, requests
 // per rate, seed and the SLO typed; one that cannot be read leaves the last plot, dimmed, saying why.
-function wireLoad(): void {
-  const fields: [string, (id: string) => number][] = [
+function wireLoad(app: App): void {
+  wireGroup(app, 'loadError', [
     [
       'load-qps',
+      'loadMaxQps',
       (id) => (byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, 'Largest rate', LOAD_QPS_MAX)),
     ],
-    ['load-points', (id) => readWholeNumber(id, 'Rates simulated', LOAD_POINTS_MIN, LOAD_POINTS_MAX)],
-    ['load-requests', (id) => readWholeNumber(id, 'Requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX)],
-    ['load-seed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
-    ['load-range', (id) => readRangeRatio(id, 'The length spread')],
-    ['slo-ttft', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
-    ['slo-tpot', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
-  ];
-  wireGroup(
-    fields,
-    'loadError',
-    ([loadMaxQps, loadPoints, loadRequests, loadSeed, loadRangeRatio, sloTtftMs, sloTpotMs]) => ({
-      loadMaxQps,
-      loadPoints,
-      loadRequests,
-      loadSeed,
-      loadRangeRatio,
-      sloTtftMs,
-      sloTpotMs,
-    }),
-  );
+    ['load-points', 'loadPoints', (id) => readWholeNumber(id, 'Rates simulated', LOAD_POINTS_MIN, LOAD_POINTS_MAX)],
+    [
+      'load-requests',
+      'loadRequests',
+      (id) => readWholeNumber(id, 'Requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX),
+    ],
+    ['load-seed', 'loadSeed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
+    ['load-range', 'loadRangeRatio', (id) => readRangeRatio(id, 'The length spread')],
+    ['slo-ttft', 'sloTtftMs', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
+    ['slo-tpot', 'sloTpotMs', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
+  ]);
 }
 
-// Fields read together on every keystroke in any of them: one that cannot be read is marked and
-// its message goes to the group's error (the state keeps its last values); all read, `patch` says
-// what they change.
-function wireGroup(
-  fields: [string, (id: string) => number][],
-  error: 'loadError' | 'capacityError',
-  patch: (values: number[]) => Partial<State>,
-): void {
+// Fields read together on every keystroke in any of them, each into its state field: one that
+// cannot be read is marked and its message goes to the group's error (the state keeps its last
+// values); all read, the fields whose value changed are updated and the error cleared.
+type GroupError = 'serveError' | 'loadError' | 'capacityError' | 'trainError' | 'finetuneError';
+function wireGroup(app: App, error: GroupError, fields: [string, NumberKey, (id: string) => number][]): void {
   const onInput = () => {
-    const values: number[] = [];
-    for (const [id, read] of fields) {
+    const patch: Partial<Record<NumberKey, number>> = {};
+    for (const [id, field, read] of fields) {
       try {
-        values.push(read(id));
+        const v = read(id);
         byId(id).setAttribute('aria-invalid', 'false');
+        if (v !== app.state[field]) patch[field] = v;
       } catch (e) {
         byId(id).setAttribute('aria-invalid', 'true');
         update({ ui: { [error]: errorMessage(e) } }, true);
         return;
       }
     }
-    update({ ...patch(values), ui: { [error]: '' } }, true);
+    update({ ...patch, ui: { [error]: '' } }, true);
   };
   for (const [id] of fields) byId(id).addEventListener('input', onInput);
 }
 
 // The capacity plan's rate (empty: no plan), price (empty: none) and most GPUs typed; one that
 // cannot be read leaves the last plan, dimmed, saying why.
-function wireCapacity(): void {
+function wireCapacity(app: App): void {
   const optional = (id: string, label: string, max: number) =>
     byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, label, max);
-  const fields: [string, (id: string) => number][] = [
-    ['capacity-qps', (id) => optional(id, 'The request rate to plan for', LOAD_QPS_MAX)],
-    ['capacity-price', (id) => optional(id, 'The price per GPU-hour', PRICE_MAX)],
-    ['capacity-max', (id) => readWholeNumber(id, 'Most GPUs', 1, CAPACITY_GPUS_MAX)],
-  ];
-  wireGroup(fields, 'capacityError', ([capacityQps, capacityPrice, capacityMaxGpus]) => ({
-    capacityQps,
-    capacityPrice,
-    capacityMaxGpus,
-  }));
+  wireGroup(app, 'capacityError', [
+    ['capacity-qps', 'capacityQps', (id) => optional(id, 'The request rate to plan for', LOAD_QPS_MAX)],
+    ['capacity-price', 'capacityPrice', (id) => optional(id, 'The price per GPU-hour', PRICE_MAX)],
+    ['capacity-max', 'capacityMaxGpus', (id) => readWholeNumber(id, 'Most GPUs', 1, CAPACITY_GPUS_MAX)],
+  ]);
 }
 
 // The model forecast's precision and torch.compile, and the multi-GPU training
 // fields: counts typed (an unreadable one leaves the forecast on screen, dimmed,
 // saying why), the rest chosen. The core checks that they fit the model and system.
 function wireTraining(app: App): void {
-  const onCounts = () => {
-    const fields: [string, string][] = [
-      ['dp', 'Data-parallel GPUs'],
-      ['train-tp', 'Tensor-parallel GPUs'],
-      ['pp', 'Pipeline stages'],
-      ['microbatches', 'Micro-batches'],
-      ['cp', 'Context-parallel GPUs'],
-      ['ep', 'Expert-parallel GPUs'],
-      ['vpp', 'Virtual stages'],
-    ];
-    const values: number[] = [];
-    for (const [id, label] of fields) {
-      try {
-        values.push(readWholeNumber(id, label, 1, PAR_MAX));
-        byId(id).setAttribute('aria-invalid', 'false');
-      } catch (e) {
-        byId(id).setAttribute('aria-invalid', 'true');
-        update({ ui: { trainError: errorMessage(e) } }, true);
-        return;
-      }
-    }
-    const [dp, trainTp, pp, microbatches, cp, ep, virtualStages] = values;
-    let tokens: number;
-    const tokenText = byId<HTMLInputElement>('train-tokens').value;
-    try {
-      tokens = tokenText.trim() === '' ? 0 : parseTokens(tokenText);
-      byId('train-tokens').setAttribute('aria-invalid', 'false');
-    } catch (e) {
-      byId('train-tokens').setAttribute('aria-invalid', 'true');
-      update({ ui: { trainError: `Tokens to train on: ${errorMessage(e)}` } }, true);
-      return;
-    }
-    const s = app.state;
-    const ok = { trainError: '' };
-    const same =
-      dp === s.dp &&
-      trainTp === s.trainTp &&
-      pp === s.pp &&
-      microbatches === s.microbatches &&
-      cp === s.cp &&
-      ep === s.ep &&
-      virtualStages === s.virtualStages &&
-      tokens === s.tokens;
-    update(same ? { ui: ok } : { dp, trainTp, pp, microbatches, cp, ep, virtualStages, tokens, ui: ok }, true);
-  };
-  for (const id of ['dp', 'train-tp', 'pp', 'microbatches', 'cp', 'ep', 'vpp', 'train-tokens'])
-    byId(id).addEventListener('input', onCounts);
+  const count = (label: string) => (id: string) => readWholeNumber(id, label, 1, PAR_MAX);
+  wireGroup(app, 'trainError', [
+    ['dp', 'dp', count('Data-parallel GPUs')],
+    ['train-tp', 'trainTp', count('Tensor-parallel GPUs')],
+    ['pp', 'pp', count('Pipeline stages')],
+    ['microbatches', 'microbatches', count('Micro-batches')],
+    ['cp', 'cp', count('Context-parallel GPUs')],
+    ['ep', 'ep', count('Expert-parallel GPUs')],
+    ['vpp', 'virtualStages', count('Virtual stages')],
+    [
+      'train-tokens',
+      'tokens',
+      (id) => {
+        const text = byId<HTMLInputElement>(id).value;
+        try {
+          return text.trim() === '' ? 0 : parseTokens(text);
+        } catch (e) {
+          throw new Error(`Tokens to train on: ${errorMessage(e)}`);
+        }
+      },
+    ],
+  ]);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
   const system = byId<HTMLSelectElement>('train-system');
@@ -479,17 +418,9 @@ function wireTraining(app: App): void {
 // LoRA / QLoRA fine-tuning of the training step: the method and the adapters' linears chosen,
 // the rank typed (an unreadable one leaves the forecast on screen, dimmed, saying why).
 function wireFinetune(app: App): void {
-  byId('lora-rank').addEventListener('input', () => {
-    try {
-      const loraRank = readWholeNumber('lora-rank', 'LoRA rank', 1, LORA_RANK_MAX);
-      byId('lora-rank').setAttribute('aria-invalid', 'false');
-      const ok = { finetuneError: '' };
-      update(loraRank === app.state.loraRank ? { ui: ok } : { loraRank, ui: ok }, true);
-    } catch (e) {
-      byId('lora-rank').setAttribute('aria-invalid', 'true');
-      update({ ui: { finetuneError: errorMessage(e) } }, true);
-    }
-  });
+  wireGroup(app, 'finetuneError', [
+    ['lora-rank', 'loraRank', (id) => readWholeNumber(id, 'LoRA rank', 1, LORA_RANK_MAX)],
+  ]);
 }
 
 function wireViews(app: App): void {

@@ -19,7 +19,14 @@ import { renderOperators } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { showControls } from './controls';
-import { capacityColumn, capacityCommand, capacityPlanRequest, clearCapacity, renderCapacity } from './capacity_view';
+import {
+  capacityColumn,
+  capacityCommand,
+  capacityIdle,
+  capacityPlanRequest,
+  clearCapacity,
+  renderCapacity,
+} from './capacity_view';
 import { fmtRate } from './format';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
 import { syncLink } from './link';
@@ -583,12 +590,7 @@ function showCapacity(app: App): void {
   if (changed('capacity-stale', [ui.capacityError]))
     byId('capacity-panel').classList.toggle('stale', ui.capacityError !== '');
   const status = byId('capacity-status');
-  const idle =
-    s.capacityQps <= 0
-      ? 'Type a request rate to find the fewest GPUs serving it within the SLO above.'
-      : s.engine !== 'fused'
-        ? 'The capacity plan simulates the optimised engine (continuous batching): choose that engine above to plan.'
-        : '';
+  const idle = capacityIdle(s);
   if (idle) {
     cancel('capacity');
     busy('capacity-panel', false);
@@ -752,7 +754,7 @@ function showCompareServing(app: App, ids: string[]): void {
 // engine, whose serving the plan does not simulate): what is remembered, the rest a job.
 function comparePlans(app: App, ids: string[]): { column: string; results: (CapacityResult | undefined)[] } | null {
   const s = app.state;
-  if (s.capacityQps <= 0 || s.engine !== 'fused') {
+  if (capacityIdle(s)) {
     cancel('capacity');
     return null;
   }

@@ -417,7 +417,7 @@ const SERVING_VIEWS: Scope = (s, embed) => !embed && SERVING(s, embed);
 type KeysOf<T> = { [K in keyof State]: State[K] extends T ? K : never }[keyof State];
 export type ChoiceKey = { [K in KeysOf<string>]: string extends State[K] ? never : K }[KeysOf<string>];
 export type SwitchKey = KeysOf<boolean>;
-type NumberKey = KeysOf<number>;
+export type NumberKey = KeysOf<number>;
 
 interface FieldRow {
   param: string; // the link's parameter

@@ -6,11 +6,10 @@ import { PALETTE, markKinds } from './palette';
 import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtRate } from './format';
 import { gb } from './memory_bar';
-import type { ServeResult } from './memo';
+import type { CapacityResult, ServeResult } from './memo';
 import { chartLabel } from './views';
 import { FOOTING_KEY, footing, footingMark } from './footing';
 import { capacityCell } from './capacity_view';
-import type { CapacityResult } from './memo';
 
 // A GPU's capacity plan as a cell (data-capacity-gpus: its best option's GPUs, 0 when none meets).
 function capacityTd(plan: CapacityResult | undefined): HTMLTableCellElement {

@@ -61,19 +61,10 @@ function textOfScalar(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
 
-export function requestKey(r: ModelRequest): string {
-  return keyOf('model', r);
-}
-
 function remember<R extends AnyResult>(key: string, r: R): R {
   results.set(key, r);
   if (results.size > CAPACITY) results.delete(results.keys().next().value as string);
   return r;
-}
-
-// The remembered result, or undefined; counts as a use.
-export function peek(request: ModelRequest, key = requestKey(request)): Result | undefined {
-  return lookup(key) as Result | undefined;
 }
 
 function lookup(key: string): AnyResult | undefined {
@@ -117,10 +108,6 @@ function coreTask(key: string, name: CoreTaskCall, request: unknown): Task {
   };
 }
 
-export function forecastTask(request: ModelRequest): Task {
-  return coreTask(requestKey(request), 'forecastModel', request);
-}
-
 // The forecast view's result, from the memo. A multi-GPU step has no roofline figure of its
 // own: it gets the roofline predictor's step beside it, a second remembered forecast.
 // `pending`: the requests still to compute (the step's; else its roofline's, which the page
@@ -149,10 +136,10 @@ export function forecastShown(request: ModelRequest): Shown {
   return { r: known.shown, key: r, pending: [] };
 }
 
-// ---- the serve view's answers, in the same memory ----------------------------
+// ---- the kinds of answer ----------------------------------------------------
 
-// One kind of answer the serve view asks for: its requests' keys, what the memo has of one, and
-// the task computing it with the core call named.
+// One kind of answer the page asks for: its requests' keys, what the memo has of one (a use: it
+// counts as recent), and the task computing it with the core call named.
 function answers<Request extends object, Answer extends AnyResult>(kind: string, call: CoreTaskCall) {
   const key = (r: Request): string => keyOf(kind, r);
   return {
@@ -162,8 +149,10 @@ function answers<Request extends object, Answer extends AnyResult>(kind: string,
   };
 }
 
-// Serving forecasts (the card, charts and comparison), simulations under load (the load sweep) and
-// capacity plans ("GPUs for a request rate").
+// Model forecasts (every view's but the serve view's), serving forecasts (its card, charts and
+// comparison), simulations under load (the load sweep) and capacity plans ("GPUs for a request rate").
+const model = answers<ModelRequest, Result>('model', 'forecastModel');
+export const { key: requestKey, peek, task: forecastTask } = model;
 const serving = answers<ServingRequest, ServeResult>('serve', 'forecastServing');
 const load = answers<LoadRequest, LoadResult>('load', 'simulateServing');
 const capacity = answers<CapacityRequest, CapacityResult>('capacity', 'planCapacity');

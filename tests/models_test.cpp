@@ -11,6 +11,7 @@
 #include "graph/engines/megatron_layer.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/forecast_caveats.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -195,6 +196,103 @@ TEST_SUITE("models") {
         }
     CHECK(saw_sliding);
     CHECK(saw_global);
+  }
+
+  TEST_CASE("Gemma 3: five sliding layers to one global, q and k normed, two rotary tables") {
+    const ModelConfig g3 = find_model("google/gemma-3-27b-it");
+    CHECK(g3.architecture == Architecture::gemma3_text);
+    CHECK(g3.sliding_window == 1024);
+    CHECK(g3.sliding_window_pattern == 6);
+    CHECK(g3.head_dim == 128);
+    CHECK(g3.tie_word_embeddings);
+    for (std::int64_t i = 0; i < 12; ++i) {
+      CAPTURE(i);
+      CHECK(is_sliding_layer(g3, i) == (i != 5 && i != 11));
+    }
+    // the text model's shapes as transformers prints its modules (Google for Developers, "Gemma
+    // explained: What's new in Gemma 3"): a 262,208 x 5,376 table, q and o 5,376 x 4,096, k and v
+    // 5,376 x 2,048, three 5,376 x 21,504 MLP matrices, 62 layers: 27.01B without the vision tower
+    const double layer = 2.0 * 5376 * 4096 + 2.0 * 5376 * 2048 + 3.0 * 5376 * 21504;
+    CHECK(g3.params() == doctest::Approx(262208.0 * 5376 + 62 * layer).epsilon(1e-4));
+    const OpGraph g = build_op_graph(g3, make_workload(Mode::decode, 1, 1, 4000));
+    // every layer's q_norm, k_norm and four norms: the same kernels as its input norm
+    const std::int64_t norm = count_ops(g, "input_layernorm");
+    CHECK(norm > 0);
+    CHECK(norm % 62 == 0);
+    for (const char* name :
+         {"q_norm", "k_norm", "post_attention_layernorm", "pre_feedforward_layernorm"}) {
+      CAPTURE(name);
+      CHECK(count_ops(g, name) == norm);
+    }
+    CHECK(count_ops(g, "rotary cos/sin (local)") == 1);
+    for (const auto& sec : g.sections)
+      for (const auto& o : sec.ops)
+        if (o.name == "matmul (q k^T)") {
+          CAPTURE(sec.name);
+          const bool sliding = sec.name == "decoder layer (sliding)";
+          CHECK(sec.count == (sliding ? 52 : 10));
+          CHECK(o.kernel.dims[3] == (sliding ? 1024 : 4001));
+        }
+    // the cache: 10 global layers keep every token, 52 sliding ones the window
+    ServingRequest r;
+    r.prompt = 8000;
+    r.output = 192;
+    const double per_layer_token = 2.0 * 16 * 128 * 2;
+    CHECK(forecast_serving(find_gpu("h100-sxm"), g3, r).memory.kv_cache_gb ==
+          doctest::Approx((8192.0 * 10 + 1024.0 * 52) * per_layer_token / 1e9));
+  }
+
+  TEST_CASE("a vision-language config is read as its text_config") {
+    // google/gemma-3-27b-it's config.json, its vision_config cut short
+    const std::string mm = R"({"architectures":["Gemma3ForConditionalGeneration"],
+      "model_type":"gemma3","mm_tokens_per_image":256,"_name_or_path":"google/gemma-3-27b-it",
+      "text_config":{"head_dim":128,"hidden_size":5376,"intermediate_size":21504,
+        "model_type":"gemma3_text","num_attention_heads":32,"num_hidden_layers":62,
+        "num_key_value_heads":16,"query_pre_attn_scalar":168,
+        "rope_scaling":{"factor":8.0,"rope_type":"linear"},"sliding_window":1024},
+      "vision_config":{"model_type":"siglip_vision_model","hidden_size":1152}})";
+    const ModelConfig m = parse_model_config(mm, "config.json");
+    CHECK(m.language_model_of == "gemma3");
+    CHECK(m.name == "google/gemma-3-27b-it");
+    CHECK(m.vocab_size == 262208);  // Gemma3TextConfig's default: the text_config leaves it out
+    CHECK(m.params() == doctest::Approx(find_model("gemma3-27b").params()));
+    bool said = false;
+    for (const std::string& c : workload_caveats(m, make_workload(Mode::inference, 1, 8)))
+      said = said || c.find("vision encoder") != std::string::npos;
+    CHECK(said);
+    CHECK(find_model("gemma3-27b").language_model_of.empty());
+    // a text_config whose model_type no row reads is still an unsupported architecture
+    const std::string other = test::config_error(
+        R"({"model_type":"mllama","text_config":{"model_type":"mllama_text_model"}})");
+    CHECK(other.find("mllama_text_model") != std::string::npos);
+    CHECK(other.find("supported: ") != std::string::npos);
+    CHECK(other.find(": text_config: ") != std::string::npos);
+  }
+
+  TEST_CASE("Gemma 3's layer_types must follow its sliding pattern") {
+    const std::string base = R"("model_type":"gemma3_text","hidden_size":64,
+      "num_hidden_layers":3,"num_attention_heads":4,"intermediate_size":128,"head_dim":16,
+      "sliding_window":8,"sliding_window_pattern":3)";
+    CHECK(test::config_error(
+              "{" + base +
+              R"(,"layer_types":["sliding_attention","sliding_attention","full_attention"]})")
+              .empty());
+    const std::string off = test::config_error(
+        "{" + base + R"(,"layer_types":["full_attention","sliding_attention","full_attention"]})");
+    CHECK(off.find("'layer_types' entry 0") != std::string::npos);
+    CHECK(off.find("sliding_window_pattern") != std::string::npos);
+    CHECK(test::config_error("{" + base + R"(,"layer_types":["sliding_attention"]})")
+              .find("every layer (3)") != std::string::npos);
+    CHECK(test::config_error("{" + base + R"(,"layer_types":[1,2,3]})").find("allowed: an array") !=
+          std::string::npos);
+    CHECK(test::config_error(R"({"model_type":"gemma3_text","hidden_size":64,
+      "num_hidden_layers":3,"num_attention_heads":4,"intermediate_size":128,
+      "sliding_window_pattern":0})")
+              .find("sliding_window_pattern") != std::string::npos);
+    // other architectures keep requiring their vocabulary
+    CHECK(test::config_error(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128})")
+              .find("'vocab_size'") != std::string::npos);
   }
 
   TEST_CASE("serving: both engines, tensor parallel experts, finite forecasts") {

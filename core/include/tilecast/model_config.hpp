@@ -18,16 +18,17 @@ enum class Architecture {
   mistral,
   qwen2,
   switch_transformers,
-  mixtral,    // Llama layers with a top-k mixture of SwiGLU experts
-  qwen2_moe,  // Qwen2 layers with top-k experts plus a gated shared expert
-  gemma,      // Llama-like: GeGLU, (1 + w) RMSNorm, scaled embeddings, tied head
-  gemma2,     // Gemma + sliding-window attention on alternate layers, soft-capping, 4 norms
-  phi3,       // Llama-like with fused qkv_proj and gate_up_proj
-  qwen3,      // Llama-like with q and k RMS-normed per head before rotary
-  gptj,       // attention and MLP in parallel on one LayerNorm, rotary on part of each head
-  falcon,     // attention (multi- or grouped-query, fused qkv) and MLP in parallel, 1 or 2 norms
-  qwen3_moe,  // Qwen3's attention (q and k normed per head) with top-k experts, no shared expert
-  gpt_oss,    // top-k experts with biases, attention sinks, sliding windows on alternate layers
+  mixtral,      // Llama layers with a top-k mixture of SwiGLU experts
+  qwen2_moe,    // Qwen2 layers with top-k experts plus a gated shared expert
+  gemma,        // Llama-like: GeGLU, (1 + w) RMSNorm, scaled embeddings, tied head
+  gemma2,       // Gemma + sliding-window attention on alternate layers, soft-capping, 4 norms
+  phi3,         // Llama-like with fused qkv_proj and gate_up_proj
+  qwen3,        // Llama-like with q and k RMS-normed per head before rotary
+  gptj,         // attention and MLP in parallel on one LayerNorm, rotary on part of each head
+  falcon,       // attention (multi- or grouped-query, fused qkv) and MLP in parallel, 1 or 2 norms
+  qwen3_moe,    // Qwen3's attention (q and k normed per head) with top-k experts, no shared expert
+  gpt_oss,      // top-k experts with biases, attention sinks, sliding windows on alternate layers
+  gemma3_text,  // Gemma 2's layer with q and k normed per head, 5 sliding layers to 1 global
 };
 
 std::string_view architecture_name(Architecture a);
@@ -51,6 +52,9 @@ struct ModelConfig {
   std::vector<std::string> aliases;
   std::string source;      // tilecast_source
   std::string model_type;  // as written in the config
+  // A vision-language config (Gemma 3's "gemma3", Llava's, ...) is read as its language model,
+  // its text_config: the outer model_type here, empty otherwise (the vision tower is not forecast)
+  std::string language_model_of;
   // How the checkpoint stores its weights: its quantization_config's quant_method ("mxfp4":
   // gpt-oss's experts), empty when unquantized; serving's default weights (serving.hpp).
   std::string checkpoint_weights;
@@ -84,8 +88,10 @@ struct ModelConfig {
   std::int64_t shared_expert_intermediate_size = 0;  // qwen2_moe's always-on expert; 0: none
   bool norm_topk_prob = false;                       // the top-k weights renormalised to sum 1
   std::vector<std::int64_t> mlp_only_layers;         // qwen2_moe: layers with a dense MLP
-  // gemma2
-  std::int64_t sliding_window = 0;   // keys a sliding layer attends to (0: every layer global)
+  // gemma2, gemma3_text, gpt_oss
+  std::int64_t sliding_window = 0;  // keys a sliding layer attends to (0: every layer global)
+  // Gemma 3: layer i is global when (i + 1) % this == 0, else sliding (0: not that rule)
+  std::int64_t sliding_window_pattern = 0;
   double attn_logit_softcap = 0;     // scores = cap * tanh(scores / cap); 0: none
   double final_logit_softcap = 0;    // the same on the logits
   double query_pre_attn_scalar = 0;  // scores scaled by its -1/2 power (0: head_dim)
@@ -116,7 +122,8 @@ bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i);
 // qwen2_moe unless listed in mlp_only_layers and when (i + 1) % decoder_sparse_step == 0 (the
 // Hugging Face rule). False for the dense architectures (switch: is_sparse_layer).
 bool is_moe_layer(const ModelConfig& m, std::int64_t i);
-// Whether decoder layer i of a gemma2 model uses sliding-window attention (even layers).
+// Whether decoder layer i attends to a sliding window: Gemma 2's and gpt-oss's even layers,
+// Gemma 3's all but every sliding_window_pattern-th; never without a window.
 bool is_sliding_layer(const ModelConfig& m, std::int64_t i);
 
 // Parses a config.json. `origin` (a file name, "model config") prefixes every

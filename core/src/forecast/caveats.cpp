@@ -294,8 +294,16 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                   "longer than forecast (docs/model-forecast.md)." +
                   kMixturesMeasured);
   }
-  if (model.sliding_window > 0)
-    c.push_back("Sliding window: half the layers attend to at most " +
+  if (!model.language_model_of.empty())
+    c.push_back("Language model only: the config is a vision-language model's (" +
+                model.language_model_of +
+                "); its text_config is forecast, with text tokens only: the vision encoder and "
+                "the image tokens it adds are not.");
+  std::int64_t sliding = 0;
+  for (std::int64_t i = 0; i < model.num_layers; ++i) sliding += is_sliding_layer(model, i) ? 1 : 0;
+  if (sliding > 0)
+    c.push_back("Sliding window: " + std::to_string(sliding) + " of the " +
+                std::to_string(model.num_layers) + " layers attend to at most " +
                 std::to_string(model.sliding_window) +
                 " keys when decoding and cache at most that many tokens; prefill and training "
                 "compute the full masked scores (eager) or the window's band (fused).");

@@ -1,10 +1,13 @@
-// Gemma and Gemma 2 (…ForCausalLM, eager attention). Gemma: Llama's layer with the embeddings
-// scaled by sqrt(hidden), RMSNorm scaled by (1 + weight), a GeGLU MLP (tanh GELU, forecast as
-// gelu) and the LM head tied to the embeddings. Gemma 2 adds a norm before and after the MLP and
-// after the attention, scores scaled by query_pre_attn_scalar^-1/2 and soft-capped
-// (cap * tanh(x / cap)), the logits soft-capped likewise, and sliding-window attention on the
-// even layers: a decode step there attends to at most sliding_window cached keys (the hybrid
-// cache keeps only the window); prefill and training compute the full scores under a mask.
+// Gemma, Gemma 2 and Gemma 3 (…ForCausalLM, eager attention). Gemma: Llama's layer with the
+// embeddings scaled by sqrt(hidden), RMSNorm scaled by (1 + weight), a GeGLU MLP (tanh GELU,
+// forecast as gelu) and the LM head tied to the embeddings. Gemma 2 adds a norm before and after
+// the MLP and after the attention, scores scaled by query_pre_attn_scalar^-1/2 and soft-capped (cap
+// * tanh(x / cap)), the logits soft-capped likewise, and sliding-window attention on the even
+// layers: a decode step there attends to at most sliding_window cached keys (the hybrid cache keeps
+// only the window); prefill and training compute the full scores under a mask. Gemma 3
+// (gemma3_text) keeps Gemma 2's four norms, drops the soft-capping, norms q and k per head (q_norm,
+// k_norm) and slides on five layers of six (sliding_window_pattern), whose rotary runs at its own
+// base: a second cos/sin table each forward (Gemma3TextModel's rotary_emb_local).
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -27,8 +30,10 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
   g.embedding("embed_tokens", R, V, H, false);
   if (t.scaled_embeddings) g.vec("embedding normalizer", Op::mulu, R, H, OpKind::elementwise);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
+  if (t.local_rotary)
+    g.mem("rotary cos/sin (local)", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
-  // Gemma 2's sliding layers are the even ones: ceil(L / 2) of them
+  // the sliding layers (is_sliding_layer): Gemma 2's even ones, Gemma 3's five of six
   const std::int64_t sliding = count_layers(m, is_sliding_layer);
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;

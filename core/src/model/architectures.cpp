@@ -245,6 +245,23 @@ constexpr ArchitectureTraits kTable[] = {
      .hf = {.experts_field = "num_local_experts"},
      .build = build_gpt_oss,
      .builder_file = "gpt_oss.cpp"},
+    {.id = Architecture::gemma3_text,
+     .model_type = "gemma3_text",
+     .class_prefix = "Gemma3",
+     .family = "Gemma 3",
+     .norm = Norm::rms_gemma,
+     .sandwich_norms = true,
+     .qk_norm = true,
+     .sliding = Sliding::pattern,
+     .local_rotary = true,
+     .scaled_embeddings = true,
+     // transformers' Gemma3TextConfig defaults, which the released text_configs rely on
+     .hf = {.activation_field = "hidden_activation",
+            .activation = Activation::gelu,
+            .tied_embeddings = true,
+            .defaults = R"({"vocab_size": 262208, "head_dim": 256})"},
+     .build = build_gemma,
+     .builder_file = "gemma.cpp"},
 };
 
 }  // namespace

@@ -45,8 +45,9 @@ enum class ExpertForm { swiglu, gpt_oss };
 // decoder_sparse_step == 0 and i not in mlp_only_layers: Qwen2-MoE); T5's rule (every layer when
 // the step is 1, else i % step == 1: Switch's encoder and decoder steps).
 enum class MoeLayers { none, every, decoder_step, t5_step };
-// Which layers attend to a sliding window: none, or the even ones (Gemma 2).
-enum class Sliding { none, even_layers };
+// Which layers attend to a sliding window: none; the even ones (Gemma 2); or all but every
+// sliding_window_pattern-th (Gemma 3: five local layers, then a global one).
+enum class Sliding { none, even_layers, pattern };
 // How the config spells its shapes: GPT-2's n_embd/n_layer/n_head, BERT's, OPT's (ffn_dim,
 // word_embed_proj_dim), the Llama family's (num_key_value_heads, head_dim, intermediate_size
 // required), T5's (d_model, d_kv, d_ff, num_heads), Falcon's (num_kv_heads or multi_query,
@@ -73,6 +74,9 @@ struct HfFields {
   // that field, false when absent: the Qwen MoEs)
   std::string_view expert_width_field = {};
   std::string_view norm_topk_field = {};
+  // JSON object: shape fields the config class defaults (its __init__) where a config may leave
+  // them out, e.g. a vision-language model's text_config (Gemma 3's omits vocab_size)
+  std::string_view defaults = "{}";
 };
 
 // A graph builder (graph/<builder>.cpp): the forward pass of a family of architectures.
@@ -100,6 +104,8 @@ struct ArchitectureTraits {
   ExpertForm experts = ExpertForm::swiglu;
   MoeLayers moe_layers = MoeLayers::none;
   Sliding sliding = Sliding::none;
+  // the sliding layers rotate at their own base: a second cos/sin table each forward (Gemma 3)
+  bool local_rotary = false;
   bool scaled_embeddings = false;  // the embeddings multiplied by sqrt(hidden) (Gemma)
   bool softcapping = false;        // scores x query_pre_attn_scalar^-1/2, soft-capped; logits
                                    // soft-capped (Gemma 2)

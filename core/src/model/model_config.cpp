@@ -350,14 +350,43 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
   }
 }
 
+// Gemma 3's layer pattern: sliding_window_pattern (Hugging Face's default 6: five sliding layers,
+// then a global one); a config listing layer_types (later transformers releases) must follow it.
+void read_layer_pattern(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.sliding_window_pattern =
+      detail::has_field(j, "sliding_window_pattern")
+          ? detail::integer_field(j, "sliding_window_pattern", origin, 1, kMaxLayers)
+          : 6;
+  if (!detail::has_field(j, "layer_types")) return;
+  const nlohmann::json& types = j.at("layer_types");
+  const std::string allowed = "allowed: an array of \"sliding_attention\" and \"full_attention\"";
+  if (!types.is_array() || std::int64_t(types.size()) != m.num_layers)
+    throw Error(std::string(origin) + ": field 'layer_types' must list every layer (" +
+                std::to_string(m.num_layers) + "); " + allowed);
+  for (std::int64_t i = 0; i < m.num_layers; ++i) {
+    const nlohmann::json& v = types[std::size_t(i)];
+    const bool sliding = (i + 1) % m.sliding_window_pattern != 0;
+    const char* expected = sliding ? "sliding_attention" : "full_attention";
+    if (!v.is_string() || (v != "sliding_attention" && v != "full_attention"))
+      throw Error(std::string(origin) + ": field 'layer_types' entry " + std::to_string(i) +
+                  " is not a layer type; " + allowed);
+    if (v != expected)
+      throw Error(std::string(origin) + ": field 'layer_types' entry " + std::to_string(i) +
+                  " is " + v.get<std::string>() + " where a pattern of " +
+                  std::to_string(m.sliding_window_pattern) + " has " + expected +
+                  "; only layers in that pattern are modelled (sliding_window_pattern)");
+  }
+}
+
 // Attention variants: sliding windows, soft-capping, partial rotary.
 void read_attention_variant(const nlohmann::json& j, std::string_view origin,
                             const ArchitectureTraits& t, ModelConfig& m) {
   if (t.sliding == Sliding::none && optional_bool(j, "use_sliding_window", origin, false))
     throw Error(std::string(origin) + ": field 'use_sliding_window' true is not supported (" +
                 std::string(t.model_type) + ": only full attention is modelled); allowed: false");
-  if (t.sliding == Sliding::even_layers)
+  if (t.sliding != Sliding::none)
     m.sliding_window = optional_size(j, {"sliding_window"}, origin, 4096);
+  if (t.sliding == Sliding::pattern) read_layer_pattern(j, origin, m);
   if (t.softcapping) {
     m.attn_logit_softcap = optional_number(j, "attn_logit_softcapping", origin, 0);
     m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
@@ -429,7 +458,13 @@ bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
 }
 
 bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
-  return traits(m).sliding == Sliding::even_layers && m.sliding_window > 0 && i % 2 == 0;
+  if (m.sliding_window <= 0) return false;
+  switch (traits(m).sliding) {
+    case Sliding::none: return false;
+    case Sliding::even_layers: return i % 2 == 0;
+    case Sliding::pattern: return (i + 1) % m.sliding_window_pattern != 0;
+  }
+  return false;
 }
 
 std::string_view architecture_name(Architecture a) { return traits(a).model_type; }
@@ -488,11 +523,44 @@ double ModelConfig::params() const {
   return layers + embeddings;
 }
 
-ModelConfig parse_model_config(std::string_view json_text, std::string_view origin) {
-  const nlohmann::json j = detail::parse_json(json_text, origin);
+// A vision-language config whose own model_type no row reads but whose text_config is an object:
+// the text_config, with the outer fields that name the model or its checkpoint added where the
+// text_config lacks them. Any other config as it is.
+nlohmann::json language_model(const nlohmann::json& top, std::string_view origin,
+                              std::string& outer_type) {
+  if (!top.is_object() || !detail::has_field(top, "text_config") ||
+      !top.at("text_config").is_object())
+    return top;
+  outer_type = detail::string_field(top, "model_type", origin, false);
+  for (const auto& a : architecture_table())
+    if (outer_type == a.model_type) {
+      outer_type.clear();
+      return top;
+    }
+  nlohmann::json text = top.at("text_config");
+  for (const auto& [key, value] : top.items())
+    if ((key.rfind("tilecast_", 0) == 0 || key == "_name_or_path" || key == "quantization_config" ||
+         key == "tie_word_embeddings") &&
+        !text.contains(key))
+      text[key] = value;
+  if (outer_type.empty()) outer_type = "a vision-language model";
+  return text;
+}
+
+ModelConfig parse_model_config(std::string_view json_text, std::string_view file) {
   ModelConfig m;
-  m.architecture = detect(j, origin, m.model_type);
+  const nlohmann::json parsed =
+      language_model(detail::parse_json(json_text, file), file, m.language_model_of);
+  // errors in a vision-language config's language model name its text_config
+  const std::string where =
+      std::string(file) + (m.language_model_of.empty() ? "" : ": text_config");
+  const std::string_view origin = where;
+  m.architecture = detect(parsed, origin, m.model_type);
   const ArchitectureTraits& t = traits(m.architecture);
+  nlohmann::json j = parsed;
+  const nlohmann::json defaults = nlohmann::json::parse(t.hf.defaults);
+  for (const auto& [key, value] : defaults.items())
+    if (!j.contains(key) || j.at(key).is_null()) j[key] = value;
   m.name = detail::string_field(j, "tilecast_name", origin, false);
   if (m.name.empty()) m.name = detail::string_field(j, "_name_or_path", origin, false);
   if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));

@@ -92,7 +92,8 @@ TEST_SUITE("models") {
     // Qwen/Qwen2.5-7B and -72B model cards); Qwen3-30B-A3B 30.5B and Qwen3-235B-A22B 235B (the
     // Qwen/Qwen3-30B-A3B and -235B-A22B model cards: 3.3B and 22B activated); gpt-oss-20b 20.9B
     // and gpt-oss-120b 116.8B (OpenAI, gpt-oss-120b & gpt-oss-20b model card, Table 1: 3.6B and
-    // 5.1B active).
+    // 5.1B active); Qwen3-14B 14.8B and Qwen3-32B 32.8B (the Qwen/Qwen3-14B and -32B model cards:
+    // 13.2B and 31.2B non-embedding).
     const struct {
       const char* id;
       double billions;
@@ -101,7 +102,7 @@ TEST_SUITE("models") {
                       {"llama3.1-405b", 406},  {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
                       {"qwen2-72b", 72.71},    {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7},
                       {"qwen3-30b-a3b", 30.5}, {"qwen3-235b-a22b", 235},    {"gpt-oss-20b", 20.9},
-                      {"gpt-oss-120b", 116.8}};
+                      {"gpt-oss-120b", 116.8}, {"qwen3-14b", 14.8},         {"qwen3-32b", 32.8}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

@@ -238,6 +238,10 @@ export interface ModelValidation {
   intermediate_size: number;
   vocab_size: number;
   params_b: number;
+  /**
+   * a vision-language config's own model_type, when its text_config was read (its vision encoder is not forecast)
+   */
+  language_model_of?: string;
 }
 /**
  * A whole model on one GPU: api::forecast_model without parallel fields (core/src/forecast/model_json.cpp; memory in core/src/api/model.cpp: a training step's, Adam's states included, or a pass's), `tilecast forecast --json`, forecastModel in WASM. docs/model-forecast.md.

@@ -257,7 +257,10 @@ export function showModelInfo(app: App): void {
     let counts = '';
     try {
       const v = app.engine.validateModel(app.state.customModel);
-      counts = ` · ${v.architecture} · ${v.layers} layers · hidden ${v.hidden_size} · ${paramsText(v.params_b)}`;
+      const of = v.language_model_of
+        ? ` (the language model of ${v.language_model_of}; its vision encoder is not forecast)`
+        : '';
+      counts = ` · ${v.architecture}${of} · ${v.layers} layers · hidden ${v.hidden_size} · ${paramsText(v.params_b)}`;
     } catch {
       counts = '';
     }

@@ -294,6 +294,21 @@ test('a pasted config: its counts shown, its size checked before parsing, an old
     /^Pasted config: my-llama · \w+ · 6 layers · hidden 1024 · /,
   );
   assert.match(await page.locator('#forecast-title').textContent(), /^my-llama on /);
+  // A vision-language config is read as its language model, and the page says so.
+  const vlm = {
+    _name_or_path: 'my-vlm',
+    model_type: 'gemma3',
+    text_config: { ...config, model_type: 'gemma3_text', head_dim: 64 },
+    vision_config: { model_type: 'siglip_vision_model' },
+  };
+  await page.fill('#model-config', JSON.stringify(vlm));
+  assert.equal(await page.locator('#model-config-error').textContent(), '');
+  await page.click('#model-config-use');
+  await waitForecasts(page, ++n);
+  assert.match(
+    await page.locator('#model-info').textContent(),
+    /^Pasted config: my-vlm · gemma3_text \(the language model of gemma3; its vision encoder is not forecast\) · 6 layers/,
+  );
   await page.close();
 });
 

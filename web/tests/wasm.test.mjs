@@ -144,6 +144,27 @@ test('validate_gpu and validate_model match the CLI', () => {
   const text = fs.readFileSync(path.join(REPO, 'model_zoo/qwen2-7b.json'), 'utf8');
   const native = cli(['models', '--validate', path.join(REPO, 'model_zoo/qwen2-7b.json')]);
   sameOutcome(native, () => tc.text.validateModel(text), 'validate qwen2-7b');
+  // a vision-language config (Gemma 3's, its vision_config cut short) is read as its text_config
+  const vlm = JSON.stringify({
+    architectures: ['Gemma3ForConditionalGeneration'],
+    model_type: 'gemma3',
+    text_config: {
+      head_dim: 128,
+      hidden_size: 5376,
+      intermediate_size: 21504,
+      model_type: 'gemma3_text',
+      num_attention_heads: 32,
+      num_hidden_layers: 62,
+      num_key_value_heads: 16,
+      sliding_window: 1024,
+    },
+    vision_config: { model_type: 'siglip_vision_model', hidden_size: 1152 },
+  });
+  const file = tempFile('config.json', vlm);
+  const vlmNative = cli(['models', '--validate', file]);
+  assert.equal(JSON.parse(vlmNative.text).architecture, 'gemma3_text');
+  assert.equal(JSON.parse(vlmNative.text).language_model_of, 'gemma3');
+  sameOutcome(vlmNative, () => tc.text.validateModel(vlm), 'validate a vision-language config');
 });
 
 // ---- bad input -------------------------------------------------------------

@@ -271,6 +271,7 @@ std::string validate_model(std::string_view config_json) {
   j["intermediate_size"] = m.intermediate_size;
   j["vocab_size"] = m.vocab_size;
   j["params_b"] = m.params() / 1e9;
+  if (!m.language_model_of.empty()) j["language_model_of"] = m.language_model_of;
   return j.dump();
 }
 

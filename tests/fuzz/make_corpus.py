@@ -23,7 +23,7 @@ def main():
     add = lambda fn, req: seeds.append((fn, req if isinstance(req, str) else json.dumps(req, separators=(",", ":"))))
     gpus = ["h100-sxm", "a100-40gb-pcie", "t4", "mi250-gcd", "l4"]
     models = ["gpt2", "llama3-8b", "mixtral-8x7b", "bert-base", "gemma2-9b", "qwen1.5-moe-a2.7b", "switch-xl-4", "phi3-mini-4k",
-              "gptj-6b", "falcon-7b"]
+              "gptj-6b", "falcon-7b", "gemma3-27b"]
     for g in gpus[:3]:
         add(KERNEL, {"gpu": g, "op": "linear", "dims": [1, 4096, 4096, 4096]})
         add(KERNEL, {"gpu": g, "op": "softmax", "dims": [4096, 4096], "predictor": "roofline"})
@@ -60,6 +60,11 @@ def main():
         add(KERNEL, {"gpu": spec, "op": "bmm", "dims": [8, 512, 64, 512]})
     for cfg in load("model_zoo", models):
         add(V_MODEL, cfg)
+    # a vision-language config: its language model nested under text_config (Gemma 3's)
+    text = {k: v for k, v in load("model_zoo", ["gemma3-27b"])[0].items() if not k.startswith("tilecast_")}
+    vlm = {"model_type": "gemma3", "text_config": text, "vision_config": {"model_type": "siglip_vision_model"}}
+    add(V_MODEL, vlm)
+    add(MODEL, {"gpu": "h100-sxm", "model": vlm, "batch": 1, "seq": 256, "mode": "decode", "context": 4096})
     for spec in load("gpu_catalog/systems", ["dgx-a100", "mi250-4x", "a100-pcie-nvlink-pairs-4x"]):
         add(V_SYSTEM, spec)
         add(COLLECTIVE, {"system": spec, "collective": "send_recv", "bytes": 4096, "gpus": 2})

@@ -11,10 +11,35 @@ import { chartLabel } from './views';
 import { FOOTING_KEY, footing, footingMark } from './footing';
 import { capacityCell } from './capacity_view';
 
-// A GPU's capacity plan as a cell (data-capacity-gpus: its best option's GPUs, 0 when none meets).
+// A GPU's capacity plan as a cell (data-capacity-gpus: its best option's GPUs, 0 when none meets;
+// data-price-per-hour: its price an hour, when priced).
 function capacityTd(plan: CapacityResult | undefined): HTMLTableCellElement {
   const c = capacityCell(plan);
-  return h('td', { class: 'num', 'data-capacity-gpus': c.gpus, title: c.title }, c.text);
+  const best = plan?.ok ? plan.f.best : null;
+  const perHour = best?.price_per_hour;
+  return h(
+    'td',
+    { class: 'num', 'data-capacity-gpus': c.gpus, 'data-price-per-hour': perHour, title: c.title },
+    perHour !== undefined ? `${c.text} · $${fmtRate(perHour)}/h` : c.text,
+  );
+}
+
+// A GPU's price per GPU-hour, typed in its row (empty: the serve view's price, if any).
+function priceTd(x: ServeRow, general: number): HTMLTableCellElement {
+  return h(
+    'td',
+    { class: 'num' },
+    h('input', {
+      type: 'text',
+      inputmode: 'decimal',
+      class: 'gpu-price',
+      size: 7,
+      'data-gpu': x.id,
+      'aria-label': `Price per GPU-hour of ${x.label} ($)`,
+      value: x.price > 0 ? String(x.price) : '',
+      placeholder: general > 0 ? String(general) : '$',
+    }),
+  );
 }
 
 export interface ServeRow {
@@ -22,10 +47,39 @@ export interface ServeRow {
   label: string;
   r: ServeResult;
   plan?: CapacityResult; // the GPU's capacity plan, when a rate to plan for is set (undefined: on its way)
+  price: number; // its own price per GPU-hour (0: none typed)
 }
 
-// `capacity`: the heading of the capacity plans' column (absent: no rate to plan for, no column).
-export function renderCompareServing(rows: ServeRow[], predictor: string, capacity?: string): void {
+// The capacity plans' columns: their heading, the rate planned for and the serve view's price.
+export interface CapacityColumns {
+  heading: string;
+  qps: number;
+  price: number;
+}
+
+// The cheapest GPU meeting the SLO among the priced plans (the first of equal prices), or why none
+// is named.
+function cheapest(rows: ServeRow[], c: CapacityColumns): { id?: string; text: string } {
+  const priced = rows.flatMap((x) => {
+    const b = x.plan?.ok ? x.plan.f.best : null;
+    return b && b.price_per_hour !== undefined ? [{ x, b, perHour: b.price_per_hour }] : [];
+  });
+  if (rows.some((x) => !x.plan)) return { text: '' };
+  if (!priced.length)
+    return {
+      text: `Type each GPU's price per GPU-hour to name the cheapest GPU serving ${fmtRate(c.qps)} requests/s within the SLO.`,
+    };
+  const best = priced.reduce((a, b) => (b.perHour < a.perHour ? b : a));
+  const unpriced = rows.filter((x) => x.plan?.ok && x.plan.f.best && x.plan.f.best.price_per_hour === undefined);
+  const rest = unpriced.length ? ` (${unpriced.map((x) => x.label).join(', ')}: no price)` : '';
+  return {
+    id: best.x.id,
+    text: `Cheapest for ${fmtRate(c.qps)} requests/s within the SLO: ${best.b.gpus} × ${best.x.label} (TP ${best.b.tp} × ${best.b.replicas}), $${fmtRate(best.perHour)} an hour${rest}.`,
+  };
+}
+
+// `capacity`: the capacity plans' columns (absent: no rate to plan for, no columns).
+export function renderCompareServing(rows: ServeRow[], predictor: string, capacity?: CapacityColumns): void {
   const ok = rows.filter((x) => x.r.ok);
   const failed = rows.filter((x) => !x.r.ok);
   setText(byId('compare-error'), failed.map((x) => `${x.label}: ${x.r.ok ? '' : x.r.error}`).join(' '));
@@ -99,11 +153,13 @@ export function renderCompareServing(rows: ServeRow[], predictor: string, capaci
           'Fits',
           'Largest batch',
           'Footing',
-          ...(capacity ? [capacity] : []),
+          ...(capacity ? [capacity.heading, 'Price per GPU-hour'] : []),
         ].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : undefined }, t)),
       ),
     ),
   );
+  const verdict = capacity ? cheapest(rows, capacity) : { text: '' };
+  setText(byId('compare-capacity'), verdict.text);
   const tbody = h('tbody');
   for (const x of rows) {
     const f = x.r.ok ? x.r.f : null;
@@ -112,6 +168,8 @@ export function renderCompareServing(rows: ServeRow[], predictor: string, capaci
         'tr',
         {
           'data-gpu': x.id,
+          'data-cheapest': verdict.id === x.id ? 'true' : undefined,
+          class: verdict.id === x.id ? 'cheapest' : undefined,
           'data-fits': f ? String(f.memory.fits) : '',
           'data-ttft': f ? String(f.prefill_ms) : '',
           'data-tpot': f ? String(f.decode_ms_per_token) : '',
@@ -134,6 +192,7 @@ export function renderCompareServing(rows: ServeRow[], predictor: string, capaci
         h('td', { class: 'num' }, f ? String(f.max_batch) : '—'),
         h('td', { 'data-footing': f ? footing(f) : '' }, f ? footing(f) : '—'),
         capacity ? capacityTd(x.plan) : null,
+        capacity ? priceTd(x, capacity.price) : null,
       ),
     );
   }

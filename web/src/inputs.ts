@@ -124,8 +124,8 @@ function readSizesForm(): ModelSizes {
 }
 
 // A positive number with at most six decimals ("12.5"), at most `max` (what a link carries exactly).
-function readPositive(id: string, label: string, max: number): number {
-  const raw = byId<HTMLInputElement>(id).value.trim();
+function readPositive(field: string | HTMLInputElement, label: string, max: number): number {
+  const raw = (typeof field === 'string' ? byId<HTMLInputElement>(field) : field).value.trim();
   const v = Number(raw);
   if (!/^\d{1,9}(\.\d{1,6})?$/.test(raw) || !(v > 0) || v > max)
     throw new Error(
@@ -161,6 +161,7 @@ export function wireInputs(app: App): void {
   wireServe(app);
   wireLoad(app);
   wireCapacity(app);
+  wireComparePrices(app);
   wireTraining(app);
   wireFinetune(app);
   wireViews(app);
@@ -362,6 +363,27 @@ function wireGroup(app: App, error: GroupError, fields: [string, NumberKey, (id:
 
 // The capacity plan's rate (empty: no plan), price (empty: none) and most GPUs typed; one that
 // cannot be read leaves the last plan, dimmed, saying why.
+// A compared GPU's price per GPU-hour, typed in its row of the serving comparison (empty: none):
+// read when it is committed (Enter or leaving the field), since the table is drawn anew with it.
+function wireComparePrices(app: App): void {
+  byId('compare-table').addEventListener('change', (e) => {
+    const input = e.target;
+    if (!(input instanceof HTMLInputElement) || !input.classList.contains('gpu-price')) return;
+    const id = input.dataset.gpu ?? '';
+    const raw = input.value.trim();
+    let v = 0;
+    try {
+      if (raw !== '') v = readPositive(input, 'A price per GPU-hour', PRICE_MAX);
+    } catch (err) {
+      input.setAttribute('aria-invalid', 'true');
+      update({ ui: { comparePriceError: errorMessage(err) } }, true);
+      return;
+    }
+    const { [id]: _old, ...rest } = app.state.comparePrices;
+    update({ comparePrices: v > 0 ? { ...rest, [id]: v } : rest, ui: { comparePriceError: '' } });
+  });
+}
+
 function wireCapacity(app: App): void {
   const optional = (id: string, label: string, max: number) =>
     byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, label, max);

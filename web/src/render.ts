@@ -714,6 +714,7 @@ function showCompare(app: App): void {
     showCompareServing(app, ids);
     return;
   }
+  text('compare-capacity', '');
   const requests = ids.map((id) => requestFor(app, id));
   const results = requests.map((r) => peek(r));
   if (results.every((r) => r)) {
@@ -738,12 +739,20 @@ function showCompareServing(app: App, ids: string[]): void {
   if (results.every((r) => r)) {
     text('compare-status', '');
     const plans = comparePlans(app, ids);
-    if (changed('compare', ['serve', ids.join(','), ...results, ...(plans?.results ?? [])]))
+    const prices = ids.map((id) => app.state.comparePrices[id] ?? 0);
+    if (changed('compare', ['serve', ids.join(','), ...results, ...(plans?.results ?? []), prices.join(',')]))
       renderCompareServing(
-        ids.map((id, i) => ({ id, label: gpuLabel(app, id), r: results[i]!, plan: plans?.results[i] })),
+        ids.map((id, i) => ({
+          id,
+          label: gpuLabel(app, id),
+          r: results[i]!,
+          plan: plans?.results[i],
+          price: prices[i],
+        })),
         app.state.predictor,
-        plans?.column,
+        plans ? { heading: plans.column, qps: app.state.capacityQps, price: app.state.capacityPrice } : undefined,
       );
+    text('compare-price-error', app.ui.comparePriceError);
     return;
   }
   text('compare-status', `Forecasting serving on ${results.filter((r) => !r).length} of ${ids.length} GPUs…`);
@@ -758,7 +767,11 @@ function comparePlans(app: App, ids: string[]): { column: string; results: (Capa
     cancel('capacity');
     return null;
   }
-  const requests = ids.map((gpu) => ({ ...capacityPlanRequest(app), gpu }));
+  // each GPU priced at its own price per GPU-hour where one is typed, else the serve view's
+  const requests = ids.map((gpu) => {
+    const own = s.comparePrices[gpu];
+    return { ...capacityPlanRequest(app), gpu, ...(own !== undefined && own > 0 && { price_per_gpu_hour: own }) };
+  });
   const results = requests.map((r) => peekCapacity(r));
   if (results.some((r) => !r))
     fillTasks('capacity', requests.map((r) => capacityKey(r)).join('\n'), requests.map(capacityTask), requestRender, {

@@ -137,6 +137,9 @@ export interface State {
   capacityQps: number;
   capacityPrice: number;
   capacityMaxGpus: number;
+  // The serving comparison's price per GPU-hour of each GPU (catalog id -> $): its capacity plan
+  // is priced at it (else at capacityPrice), and the cheapest GPU meeting the SLO is named.
+  comparePrices: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_STATE: Readonly<State> = Object.freeze({
@@ -192,6 +195,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   capacityQps: 0,
   capacityPrice: 0,
   capacityMaxGpus: 64,
+  comparePrices: Object.freeze({}),
 });
 
 // The GPUs of the state's multi-GPU training (1: the single-GPU forecast); the megatron
@@ -616,6 +620,36 @@ const compareRow: CustomRow = {
   },
 };
 
+// The comparison's prices per GPU-hour: "id:price" pairs, of the GPUs compared only.
+const comparePricesRow: CustomRow = {
+  kind: 'custom',
+  param: 'cprices',
+  write: (s, out) => {
+    if (out.embed || s.view !== 'compare') return;
+    const shown = new Set([s.gpu, ...s.compare]);
+    const pairs = Object.entries(s.comparePrices)
+      .filter(([id]) => shown.has(id))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, price]) => `${id}:${price}`);
+    if (pairs.length) out.q.set('cprices', pairs.join(','));
+  },
+  read: (p, s, problems) => {
+    const text = p.get('cprices');
+    if (text === null) return;
+    const prices: Record<string, number> = {};
+    for (const pair of text.split(',').filter((x) => x !== '')) {
+      const [id, price, ...rest] = pair.split(':');
+      const v = Number(price);
+      if (rest.length || !ID_RE.test(id ?? '') || !(v > 0 && v <= PRICE_MAX))
+        problems.push(
+          `The link's price "${clip(pair)}" is not a catalog id and a price per GPU-hour above 0 and at most ${PRICE_MAX.toLocaleString('en-US')} (id:price); it was left out.`,
+        );
+      else prices[id!] = v;
+    }
+    s.comparePrices = prices;
+  },
+};
+
 // An older link's torch.compile switch (read, never written); feng, read after it, wins.
 const compileRow: CustomRow = {
   kind: 'custom',
@@ -673,6 +707,7 @@ const LINK_FIELDS: readonly LinkRow[] = [
   whole('batch', 'batch', 'batch size', 1, BATCH_MAX, ANY, true),
   whole('seq', 'seq', 'sequence length', 1, SEQ_MAX, ANY, true),
   compareRow,
+  comparePricesRow,
   onOff('cmpserve', 'compareServing', 'comparison of serving forecasts switch', viewOnly('compare')),
   whole('sweep', 'sweepMax', 'sweep size', 2, SWEEP_MAX, viewOnly('sweep'), true),
   // The serve view's workload.

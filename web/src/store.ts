@@ -18,6 +18,7 @@ export interface Ui {
   serveError: string; // the serve view's prompt, output or GPU count that cannot be read
   loadError: string; // the load sweep's rate, count, seed or SLO that cannot be read
   capacityError: string; // the capacity plan's rate, price or most GPUs that cannot be read
+  comparePriceError: string; // a compared GPU's price per GPU-hour that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
   finetuneError: string; // the LoRA rank that cannot be read
   planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
@@ -39,6 +40,7 @@ export const EMPTY_UI: Readonly<Ui> = Object.freeze({
   serveError: '',
   loadError: '',
   capacityError: '',
+  comparePriceError: '',
   trainError: '',
   finetuneError: '',
   planWanted: '',

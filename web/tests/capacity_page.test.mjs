@@ -158,3 +158,64 @@ test('a comparison of serving forecasts plans each GPU at the rate, as `tilecast
   assert.equal(await bare.locator('#compare-table td[data-capacity-gpus]').count(), 0);
   await bare.close();
 });
+
+test('priced per GPU, the comparison names the cheapest GPU as `tilecast capacity` of those GPUs does', async () => {
+  const ids = ['h100-sxm', 'a100-80gb-sxm', 'h200'];
+  const plan = (prices) =>
+    cliJson([
+      ...['capacity', '--gpu', ids.join(','), '--price-per-gpu-hour', prices.join(','), '--model', 'llama3-8b'],
+      ...['--prompt', '512', '--output', '128', '--precision', 'bf16', '--qps', '20', '--requests', '200'],
+      ...['--seed', '0', '--slo-ttft-ms', '400', '--slo-tpot-ms', '30', '--json'],
+    ]);
+  const page = await open(
+    `?view=compare&cmpserve=1&cmp=${ids.slice(1).join(',')}&gpu=${ids[0]}&model=llama3-8b&batch=1&prompt=512&out=128&prec=bf16&engine=fused&cqps=20&lreq=200&sttft=400&stpot=30&cprices=h100-sxm:2.5,a100-80gb-sxm:1.4,h200:3.2`,
+  );
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  const cheapestShown = async (n) => {
+    await page.waitForFunction(
+      (k) => document.querySelectorAll('#compare-table td[data-price-per-hour]').length === k,
+      n,
+      { timeout: 90000 },
+    );
+    return page.locator('#compare-table tr[data-cheapest]').getAttribute('data-gpu');
+  };
+  let native = plan([2.5, 1.4, 3.2]);
+  assert.equal(await cheapestShown(3), native.best.gpu);
+  // each GPU's cell is priced at its own price: the plan's best option of that GPU
+  for (const gpu of ids) {
+    const best = native.options.filter((o) => o.gpu === gpu && o.meets && o.price_per_hour !== undefined);
+    const cell = page.locator(`#compare-table tr[data-gpu="${gpu}"] td[data-capacity-gpus]`);
+    assert.equal(
+      Number(await cell.getAttribute('data-price-per-hour')),
+      Math.min(...best.map((o) => o.price_per_hour)),
+      gpu,
+    );
+  }
+  assert.match(await page.locator('#compare-capacity').textContent(), /^Cheapest for 20 requests\/s within the SLO: /);
+  // A lower A100 price, typed and committed, makes its two GPUs the cheapest, as the CLI says.
+  const a100 = page.locator('#compare-table input.gpu-price[data-gpu="a100-80gb-sxm"]');
+  await a100.fill('1.2');
+  await a100.press('Enter');
+  native = plan([2.5, 1.2, 3.2]);
+  await page.waitForFunction(
+    (gpu) => document.querySelector('#compare-table tr[data-cheapest]')?.getAttribute('data-gpu') === gpu,
+    native.best.gpu,
+    { timeout: 90000 },
+  );
+  assert.equal(native.best.gpu, 'a100-80gb-sxm');
+  const link = await page.locator('#share-link').inputValue();
+  assert.ok(link.includes('cprices=a100-80gb-sxm%3A1.2%2Ch100-sxm%3A2.5%2Ch200%3A3.2'), link);
+  // A price that cannot be read is said, and the plans stay.
+  const h200 = page.locator('#compare-table input.gpu-price[data-gpu="h200"]');
+  await h200.fill('cheap');
+  await h200.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#compare-price-error')?.textContent !== '');
+  assert.match(await page.locator('#compare-price-error').textContent(), /price per GPU-hour must be a number above 0/);
+  await page.close();
+  // A damaged price in a link is left out with a notice.
+  const damaged = await open(
+    `?view=compare&cmpserve=1&cmp=h200&gpu=h100-sxm&model=llama3-8b&batch=1&prompt=512&out=128&cqps=20&cprices=h200:free,h100-sxm:2`,
+  );
+  assert.match(await damaged.locator('#notice').textContent(), /price "h200:free" is not a catalog id and a price/);
+  await damaged.close();
+});

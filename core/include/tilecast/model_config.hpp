@@ -29,6 +29,7 @@ enum class Architecture {
   qwen3_moe,    // Qwen3's attention (q and k normed per head) with top-k experts, no shared expert
   gpt_oss,      // top-k experts with biases, attention sinks, sliding windows on alternate layers
   gemma3_text,  // Gemma 2's layer with q and k normed per head, 5 sliding layers to 1 global
+  deepseek_v3,  // multi-head latent attention, top-k experts plus shared ones after dense layers
 };
 
 std::string_view architecture_name(Architecture a);
@@ -95,6 +96,16 @@ struct ModelConfig {
   double attn_logit_softcap = 0;     // scores = cap * tanh(scores / cap); 0: none
   double final_logit_softcap = 0;    // the same on the logits
   double query_pre_attn_scalar = 0;  // scores scaled by its -1/2 power (0: head_dim)
+  // multi-head latent attention (deepseek_v3): q through a q_lora_rank bottleneck (0: one q_proj),
+  // k and v from a kv_lora_rank latent per token (what an engine caches, with the shared rotary
+  // key of qk_rope_head_dim features); head_dim is q's and k's per head (nope + rope), v_head_dim
+  // v's. kv_lora_rank 0: ordinary attention.
+  std::int64_t q_lora_rank = 0;
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t qk_rope_head_dim = 0;
+  std::int64_t v_head_dim = 0;
+  // the first layers with a dense MLP before the experts' layers (first_k_dense_replace)
+  std::int64_t first_dense_layers = 0;
   std::int64_t expert_capacity = 0;
   std::int64_t encoder_sparse_step = 0;
   std::int64_t decoder_sparse_step = 0;

@@ -294,6 +294,17 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                   "longer than forecast (docs/model-forecast.md)." +
                   kMixturesMeasured);
   }
+  if (model.kv_lora_rank > 0)
+    c.push_back(
+        "Multi-head latent attention: the optimised engine caches each token's " +
+        std::to_string(model.kv_lora_rank) + "-feature latent and " +
+        std::to_string(model.qk_rope_head_dim) +
+        "-feature rotary key (every tensor-parallel GPU all of it), a prefill up-projects the "
+        "latent of the keys it reads and a decode absorbs the up-projections (vLLM's MLA); eager "
+        "follows transformers' DeepseekV3Attention, which caches every head's key and value. No "
+        "latent-attention kernel was measured: its attention is forecast from its FLOPs and bytes "
+        "like any fused attention. The router's sigmoid scores and group-limited top-k are "
+        "forecast as a softmax top-k, and the multi-token-prediction layer is not run.");
   if (!model.language_model_of.empty())
     c.push_back("Language model only: the config is a vision-language model's (" +
                 model.language_model_of +

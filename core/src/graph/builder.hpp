@@ -230,8 +230,8 @@ void build_falcon(const ModelConfig& m, GraphBuilder& g);
 void build_opt(const ModelConfig& m, GraphBuilder& g);
 void build_llama(const ModelConfig& m, GraphBuilder& g);  // llama, mistral, qwen2
 void build_switch(const ModelConfig& m, GraphBuilder& g);
-void build_mixtral(const ModelConfig& m, GraphBuilder& g);  // mixtral, qwen2_moe
-void build_gemma(const ModelConfig& m, GraphBuilder& g);    // gemma, gemma2
+void build_mixtral(const ModelConfig& m, GraphBuilder& g);  // mixtral, qwen2/3_moe, deepseek_v3
+void build_gemma(const ModelConfig& m, GraphBuilder& g);    // gemma, gemma2, gemma3_text
 void build_phi3(const ModelConfig& m, GraphBuilder& g);
 void build_gpt_oss(const ModelConfig& m, GraphBuilder& g);
 

@@ -3,14 +3,18 @@
 // with the feed-forward of each sparse layer a top-k mixture of SwiGLU experts (blocks/moe.cpp:
 // uniform routing), Qwen2-MoE's plus a gated shared expert. The Qwen MoEs' dense layers
 // (mlp_only_layers, decoder_sparse_step) keep a SwiGLU
-// MLP of intermediate_size.
+// MLP of intermediate_size. DeepSeek-V3: multi-head latent attention (its row's latent_attention:
+// blocks/attention.cpp), its first first_k_dense_replace layers dense, the rest with top-k experts
+// plus its shared experts as one ungated MLP; its router (sigmoid scores, a correction bias, the
+// top groups' experts) is listed as the others' softmax and top-k, and its scores' scaling by
+// routed_scaling_factor as part of the weighted sum.
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
 
 void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
-                     hd = m.head_dim, V = m.vocab_size;
+                     V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
   const Norm kind = traits(m).norm;
 
@@ -20,7 +24,8 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);
-  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
+  const std::int64_t rd = rotary_features(m);  // hd but for DeepSeek-V3's rotary part
+  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * rd, rd, "rotary tables");
 
   const std::int64_t sparse = count_layers(m, is_moe_layer);
   for (const bool with_experts : {true, false}) {

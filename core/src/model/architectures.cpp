@@ -262,6 +262,20 @@ constexpr ArchitectureTraits kTable[] = {
             .defaults = R"({"vocab_size": 262208, "head_dim": 256})"},
      .build = build_gemma,
      .builder_file = "gemma.cpp"},
+    {.id = Architecture::deepseek_v3,
+     .model_type = "deepseek_v3",
+     .class_prefix = "DeepseekV3",
+     .family = "DeepSeek-V3 (latent attention, mixture of experts)",
+     .latent_attention = true,
+     .routing = Routing::top_k_shared,
+     .shared_expert_gate = false,
+     .moe_layers = MoeLayers::after_dense,
+     .hf = {.experts_field = "n_routed_experts",
+            .expert_width_field = "moe_intermediate_size",
+            .norm_topk_field = "norm_topk_prob",
+            .shared_experts_field = "n_shared_experts"},
+     .build = build_mixtral,
+     .builder_file = "mixtral.cpp"},
 };
 
 }  // namespace

@@ -29,7 +29,8 @@ enum class Ffn { dense, gated };
 // q/k/v always, o never (Qwen2); the MLP's only (GPT-J).
 enum class AttentionBias { none, all, config, qkv_only, mlp_only };
 // Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
-// (Mixtral); top-k plus an always-on shared expert scaled by a sigmoid gate (Qwen2-MoE).
+// (Mixtral); top-k plus always-on shared experts (Qwen2-MoE: one, scaled by a sigmoid gate;
+// DeepSeek-V3: n_shared_experts, ungated).
 enum class Routing { none, top1_capacity, top_k, top_k_shared };
 // Whether tokens pick their top-k experts (Mixtral, the Qwen MoEs, gpt-oss), a shared one or not.
 constexpr bool top_k_routing(Routing r) {
@@ -43,8 +44,9 @@ constexpr bool top_k_routing(Routing r) {
 enum class ExpertForm { swiglu, gpt_oss };
 // Which layers have experts: none; every layer; Hugging Face's decoder rule ((i + 1) %
 // decoder_sparse_step == 0 and i not in mlp_only_layers: Qwen2-MoE); T5's rule (every layer when
-// the step is 1, else i % step == 1: Switch's encoder and decoder steps).
-enum class MoeLayers { none, every, decoder_step, t5_step };
+// the step is 1, else i % step == 1: Switch's encoder and decoder steps); every layer after the
+// first first_k_dense_replace (DeepSeek-V3).
+enum class MoeLayers { none, every, decoder_step, t5_step, after_dense };
 // Which layers attend to a sliding window: none; the even ones (Gemma 2); or all but every
 // sliding_window_pattern-th (Gemma 3: five local layers, then a global one).
 enum class Sliding { none, even_layers, pattern };
@@ -74,6 +76,9 @@ struct HfFields {
   // that field, false when absent: the Qwen MoEs)
   std::string_view expert_width_field = {};
   std::string_view norm_topk_field = {};
+  // top_k_shared: the shared experts' count, each an expert's width (empty: the shared expert's
+  // own shared_expert_intermediate_size, Qwen2-MoE's)
+  std::string_view shared_experts_field = {};
   // JSON object: shape fields the config class defaults (its __init__) where a config may leave
   // them out, e.g. a vision-language model's text_config (Gemma 3's omits vocab_size)
   std::string_view defaults = "{}";
@@ -97,10 +102,14 @@ struct ArchitectureTraits {
   bool fused_qkv = false;        // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
   bool qk_norm = false;          // q and k normed per head (the row's norm) before rotary (Qwen3)
   bool attention_sinks = false;  // a learned logit per head joins each softmax (gpt-oss)
+  // multi-head latent attention: q and k/v through low-rank latents, the latent cached
+  // (DeepSeek-V3)
+  bool latent_attention = false;
   AttentionBias attention_bias = AttentionBias::config;
   Ffn ffn = Ffn::gated;
   bool fused_gate_up = false;  // gate and up as one GEMM (Phi-3's gate_up_proj)
   Routing routing = Routing::none;
+  bool shared_expert_gate = true;  // top_k_shared: the shared experts scaled by a sigmoid gate
   ExpertForm experts = ExpertForm::swiglu;
   MoeLayers moe_layers = MoeLayers::none;
   Sliding sliding = Sliding::none;

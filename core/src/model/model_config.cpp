@@ -321,6 +321,32 @@ void read_decoder_step(const nlohmann::json& j, std::string_view origin, ModelCo
   }
 }
 
+// DeepSeek-V3's rule: the first first_k_dense_replace layers dense, every later one with experts
+// (moe_layer_freq 1: another frequency is an error naming it).
+void read_dense_layers(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.first_dense_layers =
+      detail::has_field(j, "first_k_dense_replace")
+          ? detail::integer_field(j, "first_k_dense_replace", origin, 0, m.num_layers)
+          : 0;
+  if (detail::has_field(j, "moe_layer_freq") &&
+      detail::integer_field(j, "moe_layer_freq", origin, 1, kMaxLayers) != 1)
+    throw Error(std::string(origin) +
+                ": field 'moe_layer_freq' above 1 is not supported (experts in every layer after "
+                "the first_k_dense_replace dense ones); allowed: 1");
+}
+
+// Multi-head latent attention's shapes (DeepSeek-V3's words): q_lora_rank (null: one q_proj),
+// kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; q's and k's head is nope + rope
+// (a config's head_dim, the rotary part in later transformers releases, is not the head).
+void read_latent_attention(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.q_lora_rank = optional_size(j, {"q_lora_rank"}, origin, 0);
+  m.kv_lora_rank = size_field(j, {"kv_lora_rank"}, origin);
+  m.qk_rope_head_dim = size_field(j, {"qk_rope_head_dim"}, origin);
+  m.head_dim = size_field(j, {"qk_nope_head_dim"}, origin) + m.qk_rope_head_dim;
+  m.rotary_dim = m.qk_rope_head_dim;  // rotary turns each head's rope part only
+  m.v_head_dim = size_field(j, {"v_head_dim"}, origin);
+}
+
 void read_experts(const nlohmann::json& j, std::string_view origin, const ArchitectureTraits& t,
                   ModelConfig& m) {
   switch (t.routing) {
@@ -342,9 +368,15 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
       m.norm_topk_prob =
           t.hf.norm_topk_field.empty() || optional_bool(j, t.hf.norm_topk_field, origin, false);
       if (t.moe_layers == MoeLayers::decoder_step) read_decoder_step(j, origin, m);
-      if (t.routing ==
-          Routing::top_k_shared)  // Hugging Face's default when absent (Qwen2MoeConfig)
+      if (t.moe_layers == MoeLayers::after_dense) read_dense_layers(j, origin, m);
+      if (t.routing == Routing::top_k_shared && !t.hf.shared_experts_field.empty())
+        // DeepSeek-V3: n_shared_experts experts of moe_intermediate_size, run as one MLP
         m.shared_expert_intermediate_size =
+            m.expert_intermediate_size *
+            optional_size(j, {std::string(t.hf.shared_experts_field).c_str()}, origin, 1,
+                          std::max<std::int64_t>(1, kMaxSize / m.expert_intermediate_size));
+      else if (t.routing == Routing::top_k_shared)  // Hugging Face's default when absent
+        m.shared_expert_intermediate_size =         // (Qwen2MoeConfig)
             optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
       break;
   }
@@ -447,6 +479,7 @@ std::string_view experts_implementation_name(ExpertsImplementation e) {
 bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
   switch (traits(m).moe_layers) {
     case MoeLayers::every: return true;
+    case MoeLayers::after_dense: return m.num_experts > 0 && i >= m.first_dense_layers;
     case MoeLayers::decoder_step:
       return std::find(m.mlp_only_layers.begin(), m.mlp_only_layers.end(), i) ==
                  m.mlp_only_layers.end() &&
@@ -486,7 +519,15 @@ double ModelConfig::params() const {
   const ArchitectureTraits& t = traits(architecture);
   const double h = double(hidden_size), ff = double(intermediate_size), v = double(vocab_size);
   const double q = double(num_heads * head_dim), kv = double(num_kv_heads * head_dim);
-  const double attn = h * q + 2 * h * kv + q * h;
+  // latent attention: q through its bottleneck (or one q_proj), the k/v latent and the rotary key
+  // from the input, k's and v's up-projection from the latent (two RMSNorms), the output projection
+  const double ql = double(q_lora_rank), kvl = double(kv_lora_rank), heads = double(num_heads);
+  const double attn =
+      kv_lora_rank > 0
+          ? (ql > 0 ? h * ql + ql + ql * q : h * q) + h * (kvl + double(qk_rope_head_dim)) + kvl +
+                kvl * heads * (double(head_dim - qk_rope_head_dim) + double(v_head_dim)) +
+                heads * double(v_head_dim) * h
+          : h * q + 2 * h * kv + q * h;
   const double mlp_matrices = t.ffn == Ffn::gated ? 3 : 2;
   if (t.stack == Stack::encoder_decoder) {  // T5 stacks: the decoder's cross-attention too
     auto layer_ff = [&](std::int64_t step, std::int64_t i) {
@@ -508,7 +549,7 @@ double ModelConfig::params() const {
       p += attn;
       if (is_moe_layer(*this, i))  // router, experts, shared expert and its gate
         p += h * double(num_experts) + double(num_experts) * mlp_matrices * h * ef +
-             (sf > 0 ? mlp_matrices * h * sf + h : 0);
+             (sf > 0 ? mlp_matrices * h * sf + (t.shared_expert_gate ? h : 0) : 0);
       else
         p += mlp_matrices * h * ff;
     }
@@ -584,6 +625,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view file
   read_common(j, origin, t, m);
   read_experts(j, origin, t, m);
   read_attention_variant(j, origin, t, m);
+  if (t.latent_attention) read_latent_attention(j, origin, m);
   if (m.num_kv_heads == 0) m.num_kv_heads = m.num_heads;
   if (m.head_dim == 0) m.head_dim = m.hidden_size / m.num_heads;
   if (m.rotary_dim > m.head_dim)

@@ -57,6 +57,9 @@ void add_interpolated_ms(double& total, double t0, double t1, std::int64_t n) {
 
 double kv_cache_bytes_per_token(const ModelConfig& model, DataType dtype, int tp) {
   const ModelConfig s = detail::shard_model(model, tp);
+  // latent attention caches each token's latent and rotary key, every tensor-parallel GPU all of it
+  if (s.kv_lora_rank > 0)
+    return double(s.num_layers) * double(s.kv_lora_rank + s.qk_rope_head_dim) * dtype_bytes(dtype);
   return 2.0 * double(s.num_layers) * double(s.num_kv_heads) * double(s.head_dim) *
          dtype_bytes(dtype);
 }

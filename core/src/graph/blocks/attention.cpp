@@ -19,11 +19,49 @@ void rotary(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int6
   g.vec(name, Op::add, rows, hd, OpKind::elementwise);
 }
 
+// Multi-head latent attention's projections as transformers' DeepseekV3Attention runs them: q
+// through its bottleneck, the k/v latent and the shared rotary key from the input, the latent
+// normed and up-projected to every head's k (nope part) and v; the rope_dim features of q and of
+// the one rotary key rotated (their interleaved layout first made contiguous, rope_interleave),
+// the rotary key expanded to the heads and q's and k's parts concatenated (two copies).
+void latent_projections(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch,
+                        std::int64_t q_len) {
+  const AttentionSpec::Latent& l = a.latent;
+  const std::int64_t R = GraphBuilder::mul(batch, q_len), hd = a.head_dim;
+  const std::int64_t Q = GraphBuilder::mul(a.heads, hd);
+  const std::int64_t BHS = GraphBuilder::mul(batch, a.heads, q_len);
+  const auto attention_lora = LinearOptions::LoraSite::attention;
+  if (l.q_rank > 0) {
+    g.linear("q_a_proj", R, a.hidden, l.q_rank, {.bias = a.qkv_bias, .lora = attention_lora});
+    norm(g, Norm::rms, "q_a_layernorm", R, l.q_rank);
+    g.linear("q_b_proj", R, l.q_rank, Q, {.tp = TpSplit::column, .lora = attention_lora});
+  } else {
+    g.linear("q_proj", R, a.hidden, Q, {.tp = TpSplit::column, .lora = attention_lora});
+  }
+  g.linear("kv_a_proj_with_mqa", R, a.hidden, l.kv_rank + l.rope_dim,
+           {.bias = a.qkv_bias, .shares_input = true, .lora = attention_lora});
+  norm(g, Norm::rms, "kv_a_layernorm", R, l.kv_rank);
+  g.linear("kv_b_proj", R, l.kv_rank, GraphBuilder::mul(a.heads, hd - l.rope_dim + l.v_dim),
+           {.tp = TpSplit::column, .lora = attention_lora});
+  for (const auto& [which, rows] :
+       {std::pair{"rope interleave (q)", BHS}, std::pair{"rope interleave (k)", R}})
+    g.mem(which, Phase::forward, 2.0 * double(rows) * double(l.rope_dim), l.rope_dim, "contiguous");
+  rotary(g, "rotary (q)", BHS, l.rope_dim);
+  rotary(g, "rotary (k)", R, l.rope_dim);
+  for (const char* which : {"cat (q)", "cat (k)"}) {
+    const double n = double(BHS) * double(hd);
+    g.mem(which, Phase::forward, 2 * n, hd, "rotary cat");
+    if (g.training()) g.mem(which, Phase::backward, 2 * n, hd, "rotary cat backward");
+  }
+}
+
 }  // namespace
 
 void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std::int64_t q_len,
                std::int64_t kv_len) {
   const std::int64_t hd = a.head_dim;
+  const bool latent = a.latent.kv_rank > 0;
+  const std::int64_t vd = latent ? a.latent.v_dim : hd;                    // each value's width
   const std::int64_t R = GraphBuilder::mul(batch, q_len);                  // query rows
   const std::int64_t KR = a.cross ? GraphBuilder::mul(batch, kv_len) : R;  // k/v input rows
   const std::int64_t Q = GraphBuilder::mul(a.heads, hd), KV = GraphBuilder::mul(a.kv_heads, hd);
@@ -33,7 +71,9 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   const double scores = double(BHS) * double(S);
 
   // projections
-  if (a.fused_qkv) {
+  if (latent) {
+    latent_projections(g, a, batch, q_len);
+  } else if (a.fused_qkv) {
     g.linear(
         a.names[0], R, a.hidden, Q + 2 * KV,
         {.bias = a.qkv_bias, .tp = TpSplit::column, .lora = LinearOptions::LoraSite::attention});
@@ -54,11 +94,11 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     if (a.per_head_copies) g.mem("contiguous (v)", Phase::forward, 2.0 * KR * KV, hd, "contiguous");
     if (a.per_head_copies) g.mem("contiguous (q)", Phase::forward, 2.0 * R * Q, hd, "contiguous");
   }
-  if (a.qk_norm) {  // each head's q and k features normed (q_norm, k_norm)
+  if (a.qk_norm && !latent) {  // each head's q and k features normed (q_norm, k_norm)
     norm(g, a.qk_norm_kind, "q_norm", BHS, hd);
     norm(g, a.qk_norm_kind, "k_norm", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
   }
-  if (a.rotary) {
+  if (a.rotary && !latent) {
     const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, q_len);
     const std::int64_t rd = a.rotary_dim > 0 && a.rotary_dim < hd ? a.rotary_dim : hd;
     rotary(g, "rotary (q)", BHS, rd);
@@ -76,13 +116,14 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   // reading the cache and writing it anew
   const Mode mode = g.workload().mode;
   if (!a.cross && (mode == Mode::prefill || mode == Mode::decode)) {
-    const double fresh = double(GraphBuilder::mul(batch, a.kv_heads, q_len)) * double(hd);
-    const double whole = double(GraphBuilder::mul(batch, a.kv_heads, S)) * double(hd);
-    for (const char* which : {"kv cache (k)", "kv cache (v)"}) {
+    for (const auto& [which, width] :
+         {std::pair{"kv cache (k)", hd}, std::pair{"kv cache (v)", vd}}) {
+      const double fresh = double(GraphBuilder::mul(batch, a.kv_heads, q_len)) * double(width);
+      const double whole = double(GraphBuilder::mul(batch, a.kv_heads, S)) * double(width);
       if (mode == Mode::prefill)
-        g.mem(which, Phase::forward, 2 * fresh, hd, "kv cache write");
+        g.mem(which, Phase::forward, 2 * fresh, width, "kv cache write");
       else
-        g.mem(which, Phase::forward, 2 * whole, hd, "kv cache append (cat)");
+        g.mem(which, Phase::forward, 2 * whole, width, "kv cache append (cat)");
     }
   }
   if (a.kv_heads != a.heads) {
@@ -169,12 +210,13 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   g.autocast_cast("probs cast", Phase::backward, scores, S);
   // probabilities @ v keeps both; without dropout the probabilities are the
   // softmax's output, kept by the softmax already
-  OpRef av = g.bmm("matmul (attn v)", BH, q_len, S, hd);
-  if (a.dropout <= 0) av.saves(double(BH) * double(S) * double(hd) * kFloatBytes);
+  OpRef av = g.bmm("matmul (attn v)", BH, q_len, S, vd);
+  if (a.dropout <= 0) av.saves(double(BH) * double(S) * double(vd) * kFloatBytes);
 
   // heads back to rows, output projection, residual
-  g.mem(a.out_copy, Phase::forward, 2.0 * R * Q, a.out_copy_width, a.out_copy_as);
-  g.linear(a.names[3], R, Q, a.hidden,
+  const std::int64_t O = GraphBuilder::mul(a.heads, vd);  // the heads' outputs (Q but for MLA)
+  g.mem(a.out_copy, Phase::forward, 2.0 * R * O, a.out_copy_width, a.out_copy_as);
+  g.linear(a.names[3], R, O, a.hidden,
            {.bias = a.out_bias, .tp = TpSplit::row, .lora = LinearOptions::LoraSite::attention});
   residual(g, a.out_dropout, R, a.hidden);
 }

@@ -76,6 +76,14 @@ struct AttentionSpec {
   // gpt-oss: each head's learned logit (a sink) joins every row's softmax as a last column,
   // the row's max subtracted first; P V reads the probabilities without that column
   bool sinks = false;
+  // multi-head latent attention (DeepSeek-V3), when kv_rank > 0: q through q_a_proj, an RMSNorm
+  // and q_b_proj (q_rank 0: one q_proj); k and v from a kv_rank latent per token
+  // (kv_a_proj_with_mqa, which also gives one rotary key of rope_dim features shared by the
+  // heads), normed and up-projected (kv_b_proj); rotary on the rope_dim features of q and of
+  // that key only; each head's value v_dim wide (head_dim: q's and k's)
+  struct Latent {
+    std::int64_t q_rank = 0, kv_rank = 0, rope_dim = 0, v_dim = 0;
+  } latent{};
 };
 
 // From the q/k/v projections to the residual add (the norm before it is the
@@ -113,6 +121,7 @@ struct MoeSpec {
   int transformers_major = 4;  // ModelConfig::transformers_major: the eager expert loop's release
   ExpertsImplementation implementation = ExpertsImplementation::eager;  // ModelConfig's
   ExpertForm form = ExpertForm::swiglu;  // the architecture's (model/architectures.hpp)
+  bool shared_gate = true;  // the shared expert scaled by a sigmoid gate (false: DeepSeek-V3's)
 };
 // The experts `rows` tokens reach when each row's top_k experts are drawn uniformly and
 // independently, and the rows each computes: `active` = experts x (1 - (1 - top_k /

@@ -26,6 +26,14 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
   }
   attn.dropout = m.attention_dropout;
   attn.out_copy_width = m.head_dim;
+  if (t.latent_attention) {  // DeepSeek-V3: matmul(q, k^T) * scaling, values v_head_dim wide
+    attn.latent = {.q_rank = m.q_lora_rank,
+                   .kv_rank = m.kv_lora_rank,
+                   .rope_dim = m.qk_rope_head_dim,
+                   .v_dim = m.v_head_dim};
+    attn.scaling = Scaling::scores_mulu;
+    attn.out_copy_width = m.v_head_dim;
+  }
   return attn;
 }
 
@@ -54,7 +62,8 @@ MoeSpec moe_spec(const ModelConfig& m) {
           .shared_inner = m.shared_expert_intermediate_size,
           .transformers_major = m.transformers_major,
           .implementation = m.experts_implementation,
-          .form = traits(m).experts};
+          .form = traits(m).experts,
+          .shared_gate = traits(m).shared_expert_gate};
 }
 
 std::int64_t count_layers(const ModelConfig& m, bool (*pick)(const ModelConfig&, std::int64_t)) {

@@ -331,7 +331,9 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
     moe_detail::grouped_experts(g, s, R);
   else
     moe_detail::expert_loop(g, s, R);
-  if (s.shared_inner > 0) {  // Qwen2-MoE: sigmoid(shared_expert_gate(x)) * shared_expert(x)
+  // Qwen2-MoE: sigmoid(shared_expert_gate(x)) * shared_expert(x); DeepSeek-V3: its shared
+  // experts as one MLP, ungated
+  if (s.shared_inner > 0) {
     const MlpSpec shared{.hidden = H,
                          .inner = s.shared_inner,
                          .names = {"shared gate_proj", "shared up_proj", "shared down_proj"},
@@ -339,9 +341,11 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
                          .act = s.act,
                          .act_name = "shared act"};
     mlp(g, shared, R);
-    g.linear("shared_expert_gate", R, H, 1, {.shares_input = true});
-    g.vec("shared gate sigmoid", Op::gelu, R, 1, OpKind::elementwise, 1, "sigmoid");
-    g.vec("shared gate scale", Op::mul, R, H, OpKind::elementwise, 2);
+    if (s.shared_gate) {
+      g.linear("shared_expert_gate", R, H, 1, {.shares_input = true});
+      g.vec("shared gate sigmoid", Op::gelu, R, 1, OpKind::elementwise, 1, "sigmoid");
+      g.vec("shared gate scale", Op::mul, R, H, OpKind::elementwise, 2);
+    }
     g.vec("shared + routed", Op::add, R, H, OpKind::elementwise);
   }
 }

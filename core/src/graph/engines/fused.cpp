@@ -37,6 +37,57 @@ void token_kernel(GraphBuilder& g, std::string_view name, std::string_view half_
     g.vec_fw(name, fp32_op, rows, h, kind, std::string(half_op) + " (fused)");
 }
 
+// Multi-head latent attention as vLLM's MLA backends run it (DeepSeek-V3): q_a_proj and
+// kv_a_proj_with_mqa as one GEMM (fused_qkv_a_proj), their RMSNorms, q_b_proj, rotary on q's and
+// the shared key's rope features, the latent and that key (kv_lora_rank + qk_rope_head_dim per
+// token) written to the cache. A prefill up-projects the latent of every key it reads (kv_b_proj)
+// and attends as multi-head attention (q and k head_dim wide, v v_head_dim); a decode absorbs the
+// up-projections instead: each head's q (nope part) times its k up-projection (W_UK), attention
+// over the latent cache read once for all heads (every head's q and k latent + rope wide, its
+// output the latent), then each head's output times its v up-projection (W_UV).
+void latent_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w, std::int64_t keys,
+                      bool sliding) {
+  const std::int64_t B = w.batch, S = w.query_len, T = GraphBuilder::mul(B, S), H = m.hidden_size;
+  const std::int64_t heads = m.num_heads, hd = m.head_dim, rope = m.qk_rope_head_dim,
+                     nope = hd - rope, vd = m.v_head_dim, kvl = m.kv_lora_rank, lat = kvl + rope;
+  const double bytes = dtype_bytes(w.dtype);
+  const Op norm_fp32 = Op::ln;
+  if (m.q_lora_rank > 0) {
+    g.linear("fused_qkv_a_proj", T, H, m.q_lora_rank + lat, {});
+    token_kernel(g, "q_a_layernorm", "rmsnorm", norm_fp32, T, m.q_lora_rank, OpKind::norm);
+    g.linear("q_b_proj", T, m.q_lora_rank, GraphBuilder::mul(heads, hd), {});
+  } else {
+    g.linear("q_proj", T, H, GraphBuilder::mul(heads, hd), {});
+    g.linear("kv_a_proj_with_mqa", T, H, lat, {});
+  }
+  token_kernel(g, "kv_a_layernorm", "rmsnorm", norm_fp32, T, kvl, OpKind::norm);
+  token_kernel(g, "rotary", "rotary", Op::mul, T, GraphBuilder::mul(heads + 1, rope),
+               OpKind::elementwise);
+  g.mem("kv cache write", Phase::forward, 2.0 * double(T) * double(lat), lat, "kv cache write");
+  const double pairs = double(B) * double(heads) * double(S) * double(keys);
+  if (w.mode == Mode::prefill) {
+    // the keys' latent up-projected, then multi-head attention (a causal prefill: half the square)
+    const std::int64_t read = GraphBuilder::mul(B, keys);
+    g.linear("kv_b_proj", read, kvl, GraphBuilder::mul(heads, nope + vd), {});
+    const double computed = sliding && S > keys ? pairs : pairs * 0.5;
+    const double flops = 2 * computed * double(hd + vd);
+    const double moved = (double(T) * double(heads) * double(hd + vd) +
+                          double(read) * double(heads) * double(hd + vd)) *
+                         bytes;
+    g.bmm("fused attention", GraphBuilder::mul(B, heads), S, hd, keys, false)
+        .fused(flops, moved, double(keys));
+    return;
+  }
+  g.bmm("q absorb (W_UK)", heads, T, nope, kvl, false);
+  const double flops = 2 * pairs * double(lat + kvl);
+  const double moved =
+      (double(T) * double(heads) * double(lat + kvl) + double(B) * double(keys) * double(lat)) *
+      bytes;
+  g.bmm("fused attention", B, GraphBuilder::mul(S, heads), lat, keys, false)
+      .fused(flops, moved, double(keys));
+  g.bmm("v up (W_UV)", heads, T, kvl, vd, false);
+}
+
 }  // namespace
 
 OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
@@ -95,36 +146,41 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
     // keys each query reads: a sliding layer at most the window
     const std::int64_t keys = kind.sliding ? std::min(C, m.sliding_window) : C;
     add_norm();
-    g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
-    if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
-      token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
-                   OpKind::norm);
-      token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
-                   OpKind::norm);
+    if (t.latent_attention) {
+      latent_attention(g, m, w, keys, kind.sliding);
+      g.linear("o_proj", T, GraphBuilder::mul(m.num_heads, m.v_head_dim), H, {});
+    } else {
+      g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
+      if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
+        token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
+                     OpKind::norm);
+        token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
+                     OpKind::norm);
+      }
+      if (rotary)  // the rotated features of every q and k head (GPT-J: rotary_dim of each)
+        token_kernel(g, "rotary", "rotary", Op::mul, T,
+                     GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
+                     OpKind::elementwise);
+      g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
+            "kv cache write");
+      {
+        // Q K^T and P V for every head; a causal prefill computes half the square (a sliding
+        // prefill: the window's band, at most half).
+        double pairs = double(B) * double(m.num_heads) * double(S) * double(keys);
+        if (w.mode == Mode::prefill)
+          pairs = kind.sliding && S > keys
+                      ? double(B) * double(m.num_heads) * double(S) * double(keys)
+                      : pairs * 0.5;
+        const double flops = 2 * 2 * pairs * double(hd);
+        const double moved =
+            (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
+        // shape stand-in: one BMM per K/V head group over the keys read
+        const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
+        const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
+        g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
+      }
+      g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
     }
-    if (rotary)  // the rotated features of every q and k head (GPT-J: rotary_dim of each)
-      token_kernel(g, "rotary", "rotary", Op::mul, T,
-                   GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
-                   OpKind::elementwise);
-    g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
-          "kv cache write");
-    {
-      // Q K^T and P V for every head; a causal prefill computes half the square (a sliding
-      // prefill: the window's band, at most half).
-      double pairs = double(B) * double(m.num_heads) * double(S) * double(keys);
-      if (w.mode == Mode::prefill)
-        pairs = kind.sliding && S > keys
-                    ? double(B) * double(m.num_heads) * double(S) * double(keys)
-                    : pairs * 0.5;
-      const double flops = 2 * 2 * pairs * double(hd);
-      const double moved =
-          (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
-      // shape stand-in: one BMM per K/V head group over the keys read
-      const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
-      const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
-      g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
-    }
-    g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
     if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
     if (!t.parallel_residual)
       add_norm();
@@ -152,7 +208,7 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       token_kernel(g, "moe weighted sum", "add", Op::add, T, H, OpKind::elementwise);
       if (m.shared_expert_intermediate_size > 0) {
         gated_mlp("shared ", T, m.shared_expert_intermediate_size);
-        g.linear("shared_expert_gate", T, H, 1, {});
+        if (t.shared_expert_gate) g.linear("shared_expert_gate", T, H, 1, {});
         token_kernel(g, "shared gate + add", "add", Op::add, T, H, OpKind::elementwise);
       }
     } else if (t.ffn == Ffn::gated) {

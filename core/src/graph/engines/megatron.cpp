@@ -233,6 +233,10 @@ MegatronShape megatron_shape(const ModelConfig& model) {
     throw Error("megatron engine: " + model.name + " (" + std::string(t.model_type) +
                 ") runs attention and the MLP in parallel on one norm, a layer Megatron-Core's "
                 "transformer layer does not run");
+  if (t.latent_attention)
+    throw Error("megatron engine: " + model.name + " (" + std::string(t.model_type) +
+                ") has multi-head latent attention, which the engine's layer does not model "
+                "(query, key and value projections of full width)");
   MegatronShape s;
   s.hidden = model.hidden_size;
   s.heads = model.num_heads;

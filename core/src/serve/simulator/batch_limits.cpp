@@ -111,8 +111,13 @@ TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& mod
   const double kv_bytes = types.kv == DataType::fp8 ? 1.0 : 2.0;
   // every GPU holds at least one KV head
   const double kv_heads = double(std::max<std::int64_t>(tp, model.num_kv_heads));
+  // (latent attention: each GPU caches the whole latent)
   const double gib_per_token =
-      2 * double(model.num_layers) * kv_heads * double(model.head_dim) * kv_bytes / kGiB;
+      (model.kv_lora_rank > 0
+           ? double(tp) * double(model.num_layers) *
+                 double(model.kv_lora_rank + model.qk_rope_head_dim) * kv_bytes
+           : 2 * double(model.num_layers) * kv_heads * double(model.head_dim) * kv_bytes) /
+      kGiB;
   // An MXFP4 checkpoint (gpt-oss) stores its packed experts as bytes (U8 safetensors), and
   // trtllm-bench counts the checkpoint's stored elements as its parameters
   // (tensorrt_llm/bench/build/dataclasses.py, ModelConfig.get_param_count: the safetensors

@@ -110,6 +110,7 @@ double StepCost::attention_ms(const AttentionLoad& a) const {
                kv_ratio = dtype_bytes(types_.kv) / b,  // 1 but for an FP8 cache
       extra_reads = decode_kv_reads(types_.decode_attention, shard_) - 1;
   const double keys_per_query = a.pairs > 0 ? a.key_pairs / a.pairs : 0;
+  if (shard_.kv_lora_rank > 0) return latent_attention_ms(a, keys_per_query);
   auto one = [&](double pairs, double keys, double decode_keys, double per_query) {
     const double read = keys + extra_reads * decode_keys;
     return attention_.ms(4 * pairs * double(shard_.num_heads) * hd,
@@ -120,6 +121,26 @@ double StepCost::attention_ms(const AttentionLoad& a) const {
     ms += double(sliding_layers_) * one(a.window_pairs, a.window_keys, a.window_decode_keys,
                                         std::min(keys_per_query, double(window_)));
   return ms;
+}
+
+// Latent attention (graph/engines/fused.cpp, latent_attention): a decoding sequence's pairs over
+// the latent cache, read once for every head (each head's q and k latent + rope wide, its output
+// the latent); a prefill's pairs as multi-head attention over the keys it reads, their latent
+// up-projected first (kv_b_proj's FLOPs counted with the attention's, its output read back).
+double StepCost::latent_attention_ms(const AttentionLoad& a, double keys_per_query) const {
+  const double heads = double(shard_.num_heads), hd = double(shard_.head_dim),
+               vd = double(shard_.v_head_dim), kvl = double(shard_.kv_lora_rank),
+               lat = kvl + double(shard_.qk_rope_head_dim), b = dtype_bytes(types_.act),
+               kv_ratio = dtype_bytes(types_.kv) / b;
+  const double decode_pairs = std::min(a.pairs, a.decode_keys),
+               prefill_pairs = a.pairs - decode_pairs,
+               prefill_keys = std::max(0.0, a.keys - a.decode_keys);
+  const double flops = 2 * heads * (decode_pairs * (lat + kvl) + prefill_pairs * (hd + vd)) +
+                       2 * prefill_keys * kvl * heads * (hd - lat + kvl + vd);
+  const double bytes = (a.tokens * heads * (hd + vd) + a.keys * lat * kv_ratio +
+                        2 * prefill_keys * heads * (hd + vd)) *
+                       b;
+  return layers_ * attention_.ms(flops, bytes, keys_per_query);
 }
 
 double StepCost::step_ms(std::int64_t tokens, std::int64_t seqs, const AttentionLoad& attention) {

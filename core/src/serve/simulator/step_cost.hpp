@@ -58,6 +58,7 @@ class StepCost {
   double layers_ms(std::int64_t tokens);  // at a grid point: everything but attention and head
   double head_ms(std::int64_t seqs);
   double attention_ms(const AttentionLoad& a) const;
+  double latent_attention_ms(const AttentionLoad& a, double keys_per_query) const;
 
   const GpuSpec& gpu_;
   ModelConfig shard_;

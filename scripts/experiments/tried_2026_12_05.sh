@@ -10,18 +10,47 @@
 #       requests 24532 (TP 4: ca_1stage 10 us at 0.5 MiB, 38 us at 4 MiB) and 24111 (TP 6: 13 and
 #       70 us; ca_2stage 15 and 37 us)) in place of the NCCL curve fitted on Vidur's eager timings
 #       (22.4 us a call on its own).
-# Usage: scripts/experiments/tried_2026_12_05.sh engine-all-reduce 5.5 [two-shot]    (a few minutes:
-# a native build of the CLI in the worktree; CMAKE_CXX_COMPILER_LAUNCHER=ccache speeds it up)
+#   grouped-experts
+#       the fused engine's routed experts as one grouped GEMM per projection (every active
+#       expert's tiles in one launch, waves over the SMs, each expert's weights read once; the
+#       batched-GEMM form of GraphBuilder::stacked_linear at the mean rows per expert) in place of
+#       one GEMM per active expert, as a fused MoE kernel runs them (docs/models.md, DeepSeek-V3).
+# Usage: scripts/experiments/tried_2026_12_05.sh engine-all-reduce 5.5 [two-shot]
+#        scripts/experiments/tried_2026_12_05.sh grouped-experts
+# (a few minutes: a native build of the CLI in the worktree; CMAKE_CXX_COMPILER_LAUNCHER=ccache
+# speeds it up)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-variant="${1:?usage: tried_2026_12_05.sh engine-all-reduce L1_US [two-shot]}"
+variant="${1:?usage: tried_2026_12_05.sh engine-all-reduce L1_US [two-shot] | grouped-experts}"
 value="${2:-}"
 two="${3:-}"
-[ "$variant" = engine-all-reduce ] ||
-  { echo "tried_2026_12_05: unknown variant '$variant' (allowed: engine-all-reduce)" >&2; exit 2; }
-[[ "$value" =~ ^[0-9]*[.]?[0-9]+$ ]] || { echo "tried_2026_12_05: $variant takes a latency in us, e.g. 5.5" >&2; exit 2; }
-[ -z "$two" ] || [ "$two" = two-shot ] || { echo "tried_2026_12_05: the third argument is two-shot or nothing" >&2; exit 2; }
+case "$variant" in
+  engine-all-reduce)
+    [[ "$value" =~ ^[0-9]*[.]?[0-9]+$ ]] || { echo "tried_2026_12_05: $variant takes a latency in us, e.g. 5.5" >&2; exit 2; }
+    [ -z "$two" ] || [ "$two" = two-shot ] || { echo "tried_2026_12_05: the third argument is two-shot or nothing" >&2; exit 2; } ;;
+  grouped-experts) ;;
+  *) echo "tried_2026_12_05: unknown variant '$variant' (allowed: engine-all-reduce, grouped-experts)" >&2; exit 2 ;;
+esac
 source scripts/experiments/worktree.sh
+
+if [ "$variant" = grouped-experts ]; then
+  python3 - "$tree" <<'PY'
+import re, sys
+path = f"{sys.argv[1]}/core/src/graph/engines/fused.cpp"
+s = open(path).read()
+loop = re.compile(r'for \(std::int64_t e = 0; e < routed\.active; \+\+e\)\s*g\.linear\(("experts (?:gate_up|down)"), routed\.rows\(e\), ')
+if len(loop.findall(s)) != 2:
+    sys.exit("tried_2026_12_05: graph/engines/fused.cpp changed since 5 Dec 2026; the patch no longer applies")
+s = loop.sub(lambda m: f'g.stacked_linear({m.group(1)}, routed.active, ceil_div(assigned, routed.active), ', s)
+open(path, "w").write(s)
+PY
+  trial_build
+  trial_serving_checks
+  for b in 1 16 128; do
+    echo "DeepSeek-R1, 8 H200s, FP8, batch $b: decode $("$tree/build/cli/tilecast" serve --gpu h200 --model deepseek-r1 --tp 8 --precision fp8 --prompt 1024 --output 2 --batch "$b" --json | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["decode_ms_per_token"], 2))') ms a token"
+  done
+  exit 0
+fi
 
 python3 - "$tree" "$value" "$two" <<'PY'
 import sys

@@ -23,14 +23,6 @@ using namespace tilecast;
 
 namespace {
 
-std::int64_t count_ops(const OpGraph& g, const std::string& name) {
-  std::int64_t n = 0;
-  for (const auto& s : g.sections)
-    for (const auto& o : s.ops)
-      if (o.name == name) n += s.count;
-  return n;
-}
-
 // The fused attention op of a graph's first layer section (its bytes say what it reads).
 const GraphOp& fused_attention(const OpGraph& g) {
   for (const auto& s : g.sections)
@@ -64,23 +56,23 @@ TEST_SUITE("latent_attention") {
     // eager: transformers' projections, no shared-expert gate (DeepSeek's shared expert is ungated)
     for (const char* op : {"q_a_proj", "q_a_layernorm", "q_b_proj", "kv_a_proj_with_mqa",
                            "kv_a_layernorm", "kv_b_proj", "shared gate_proj"})
-      CHECK_MESSAGE(count_ops(g, op) > 0, op);
-    CHECK(count_ops(g, "shared_expert_gate") == 0);
-    CHECK(count_ops(g, "q_proj") == 0);
+      CHECK_MESSAGE(test::count_ops(g, op) > 0, op);
+    CHECK(test::count_ops(g, "shared_expert_gate") == 0);
+    CHECK(test::count_ops(g, "q_proj") == 0);
   }
 
   TEST_CASE("the optimised engine: prefill up-projects the latent, decode absorbs it") {
     const ModelConfig m = find_model("deepseek-v3");
     const OpGraph prefill =
         build_engine_graph(m, make_workload(Mode::prefill, 2, 512), Engine::fused);
-    CHECK(count_ops(prefill, "kv_b_proj") == 61);
-    CHECK(count_ops(prefill, "q absorb (W_UK)") == 0);
+    CHECK(test::count_ops(prefill, "kv_b_proj") == 61);
+    CHECK(test::count_ops(prefill, "q absorb (W_UK)") == 0);
     const OpGraph decode =
         build_engine_graph(m, make_workload(Mode::decode, 4, 1, 4096), Engine::fused);
-    CHECK(count_ops(decode, "kv_b_proj") == 0);
-    CHECK(count_ops(decode, "q absorb (W_UK)") == 61);
-    CHECK(count_ops(decode, "v up (W_UV)") == 61);
-    CHECK(count_ops(decode, "fused_qkv_a_proj") == 61);
+    CHECK(test::count_ops(decode, "kv_b_proj") == 0);
+    CHECK(test::count_ops(decode, "q absorb (W_UK)") == 61);
+    CHECK(test::count_ops(decode, "v up (W_UV)") == 61);
+    CHECK(test::count_ops(decode, "fused_qkv_a_proj") == 61);
     // a decode reads each sequence's latent cache once for all 128 heads: 4 x 4097 keys (the
     // cached and the new) x 576 features, beside each head's query and output latents
     // (4 x 128 x (576 + 512)); FP32, the workload's type here
@@ -151,9 +143,7 @@ TEST_SUITE("latent_attention") {
         "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"n_routed_experts":8,
         "moe_intermediate_size":32,"qk_nope_head_dim":8,"qk_rope_head_dim":4,"v_head_dim":8})");
     CHECK(no_rank.find("'kv_lora_rank'") != std::string::npos);
-    bool said = false;
-    for (const std::string& c : workload_caveats(m, make_workload(Mode::decode, 1, 1, 9)))
-      said = said || c.find("Multi-head latent attention") != std::string::npos;
-    CHECK(said);
+    CHECK(test::mentions(workload_caveats(m, make_workload(Mode::decode, 1, 1, 9)),
+                         "Multi-head latent attention"));
   }
 }

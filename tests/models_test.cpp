@@ -29,14 +29,6 @@ double graph_params(const ModelConfig& m) {
 const char* const kNew[] = {"mixtral-8x7b", "qwen1.5-moe-a2.7b", "gemma-7b",
                             "gemma2-9b",    "phi3-mini-4k",      "gptj-6b"};
 
-std::int64_t count_ops(const OpGraph& g, const std::string& name) {
-  std::int64_t n = 0;
-  for (const auto& s : g.sections)
-    for (const auto& o : s.ops)
-      if (o.name == name) n += s.count;
-  return n;
-}
-
 }  // namespace
 
 TEST_SUITE("models") {
@@ -140,7 +132,7 @@ TEST_SUITE("models") {
     const ModelConfig mx = find_model("mixtral-8x7b");
     // 64 tokens x top-2 over 8 experts: 16 rows each, all 8 experts run
     OpGraph g = build_op_graph(mx, make_workload(Mode::inference, 1, 64));
-    CHECK(count_ops(g, "expert gate_proj") == 8 * 32);
+    CHECK(test::count_ops(g, "expert gate_proj") == 8 * 32);
     for (const auto& s : g.sections)
       for (const auto& o : s.ops)
         if (o.name == "expert gate_proj") {
@@ -149,7 +141,7 @@ TEST_SUITE("models") {
         }
     // one decode token: 2 experts run, one row each
     g = build_op_graph(mx, make_workload(Mode::decode, 1, 1, 100));
-    CHECK(count_ops(g, "expert gate_proj") == 2 * 32);
+    CHECK(test::count_ops(g, "expert gate_proj") == 2 * 32);
     // FLOPs of the expert GEMMs: tokens x k x 3 x 2 x h x f, not x experts
     // the experts hit when each token's top 2 are drawn uniformly: 8 x (1 - (6/8)^T), rounded;
     // 3 tokens: 4.63 -> 5 experts for 6 assignments (one computes 2 rows, four 1)
@@ -175,8 +167,8 @@ TEST_SUITE("models") {
     // 60 x (1 - (56/60)^64) = 59.27 -> 59 of them
     const OpGraph qg =
         build_op_graph(find_model("qwen1.5-moe-a2.7b"), make_workload(Mode::inference, 1, 64));
-    CHECK(count_ops(qg, "shared gate_proj") == 24);
-    CHECK(count_ops(qg, "expert gate_proj") == 59 * 24);
+    CHECK(test::count_ops(qg, "shared gate_proj") == 24);
+    CHECK(test::count_ops(qg, "expert gate_proj") == 59 * 24);
   }
 
   TEST_CASE("Gemma 2 decode: sliding layers read at most the window") {
@@ -217,15 +209,15 @@ TEST_SUITE("models") {
     CHECK(g3.params() == doctest::Approx(262208.0 * 5376 + 62 * layer).epsilon(1e-4));
     const OpGraph g = build_op_graph(g3, make_workload(Mode::decode, 1, 1, 4000));
     // every layer's q_norm, k_norm and four norms: the same kernels as its input norm
-    const std::int64_t norm = count_ops(g, "input_layernorm");
+    const std::int64_t norm = test::count_ops(g, "input_layernorm");
     CHECK(norm > 0);
     CHECK(norm % 62 == 0);
     for (const char* name :
          {"q_norm", "k_norm", "post_attention_layernorm", "pre_feedforward_layernorm"}) {
       CAPTURE(name);
-      CHECK(count_ops(g, name) == norm);
+      CHECK(test::count_ops(g, name) == norm);
     }
-    CHECK(count_ops(g, "rotary cos/sin (local)") == 1);
+    CHECK(test::count_ops(g, "rotary cos/sin (local)") == 1);
     for (const auto& sec : g.sections)
       for (const auto& o : sec.ops)
         if (o.name == "matmul (q k^T)") {
@@ -257,10 +249,8 @@ TEST_SUITE("models") {
     CHECK(m.name == "google/gemma-3-27b-it");
     CHECK(m.vocab_size == 262208);  // Gemma3TextConfig's default: the text_config leaves it out
     CHECK(m.params() == doctest::Approx(find_model("gemma3-27b").params()));
-    bool said = false;
-    for (const std::string& c : workload_caveats(m, make_workload(Mode::inference, 1, 8)))
-      said = said || c.find("vision encoder") != std::string::npos;
-    CHECK(said);
+    CHECK(test::mentions(workload_caveats(m, make_workload(Mode::inference, 1, 8)),
+                         "vision encoder"));
     CHECK(find_model("gemma3-27b").language_model_of.empty());
     // a text_config whose model_type no row reads is still an unsupported architecture
     const std::string other = test::config_error(
@@ -334,7 +324,7 @@ TEST_SUITE("models") {
     const ModelConfig mx = find_model("mixtral-8x7b");
     // (8 decoding sequences reach 8 x (1 - (6/8)^8) = 7.20 -> 7 of the 8 experts)
     const OpGraph g2 = build_engine_graph(mx, make_workload(Mode::decode, 8, 1, 64), Engine::fused);
-    CHECK(count_ops(g2, "experts gate_up") == 7 * 32);
+    CHECK(test::count_ops(g2, "experts gate_up") == 7 * 32);
   }
 
   TEST_CASE("Gemma 2's KV cache: sliding layers keep at most the window") {
@@ -406,17 +396,18 @@ TEST_SUITE("models") {
     CHECK(graph_params(q3) / 1e9 == doctest::Approx(8.2).epsilon(0.005));
     // every layer norms q over 32 heads and k over 8, per token (RMSNorm: 6 forward kernels)
     const OpGraph g = build_op_graph(q3, make_workload(Mode::inference, 2, 16));
-    CHECK(count_ops(g, "q_norm") == 36 * 6);
-    CHECK(count_ops(g, "k_norm") == 36 * 6);
-    CHECK(count_ops(build_op_graph(find_model("qwen2-7b"), make_workload(Mode::inference, 2, 16)),
-                    "q_norm") == 0);
+    CHECK(test::count_ops(g, "q_norm") == 36 * 6);
+    CHECK(test::count_ops(g, "k_norm") == 36 * 6);
+    CHECK(test::count_ops(
+              build_op_graph(find_model("qwen2-7b"), make_workload(Mode::inference, 2, 16)),
+              "q_norm") == 0);
     for (const auto& s : g.sections)
       for (const auto& o : s.ops)
         if (o.name == "q_norm" && o.kernel.op == Op::powu) CHECK(o.kernel.dims[0] == 2 * 16 * 32);
     const OpGraph fused =
         build_engine_graph(q3, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
-    CHECK(count_ops(fused, "q_norm") == 36);
-    CHECK(count_ops(fused, "k_norm") == 36);
+    CHECK(test::count_ops(fused, "q_norm") == 36);
+    CHECK(test::count_ops(fused, "k_norm") == 36);
   }
 
   TEST_CASE("GPT-J: attention and MLP in parallel on one LayerNorm, rotary on 64 features") {
@@ -431,9 +422,9 @@ TEST_SUITE("models") {
     // eager: one LayerNorm a block, rotary over the first 64 features of each head, the rest
     // concatenated back; the second residual add after the MLP
     const OpGraph g = build_op_graph(j, make_workload(Mode::inference, 2, 16));
-    CHECK(count_ops(g, "ln_1") == 28);
-    CHECK(count_ops(g, "ln_2") == 0);
-    CHECK(count_ops(g, "rotary cat (q)") == 28);
+    CHECK(test::count_ops(g, "ln_1") == 28);
+    CHECK(test::count_ops(g, "ln_2") == 0);
+    CHECK(test::count_ops(g, "rotary cat (q)") == 28);
     for (const auto& s : g.sections)
       for (const auto& o : s.ops) {
         if (o.name == "rotary (q)" && o.kernel.op == Op::add) CHECK(o.kernel.dims[1] == 64);
@@ -442,12 +433,12 @@ TEST_SUITE("models") {
     // the fused engine: one add + norm a layer (two for Llama) and one add of the two outputs
     const OpGraph fused =
         build_engine_graph(j, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
-    CHECK(count_ops(fused, "add + norm") == 28 + 1);
-    CHECK(count_ops(fused, "attention + mlp") == 28);
+    CHECK(test::count_ops(fused, "add + norm") == 28 + 1);
+    CHECK(test::count_ops(fused, "attention + mlp") == 28);
     const OpGraph llama = build_engine_graph(find_model("llama2-7b"),
                                              make_workload(Mode::decode, 4, 1, 100), Engine::fused);
-    CHECK(count_ops(llama, "add + norm") == 2 * 32 + 1);
-    CHECK(count_ops(llama, "attention + mlp") == 0);
+    CHECK(test::count_ops(llama, "add + norm") == 2 * 32 + 1);
+    CHECK(test::count_ops(llama, "attention + mlp") == 0);
     for (const auto& s : fused.sections)
       for (const auto& o : s.ops)
         if (o.name == "rotary") CHECK(o.kernel.dims[1] == 2 * 16 * 64);
@@ -483,10 +474,10 @@ TEST_SUITE("models") {
     CHECK(f180.params() / 1e9 == doctest::Approx(178.55).epsilon(0.001));
     CHECK(graph_params(f180) / 1e9 == doctest::Approx(178.55).epsilon(0.005));
     const OpGraph g7 = build_op_graph(f7, make_workload(Mode::inference, 2, 16));
-    CHECK(count_ops(g7, "ln_attn") == 0);
+    CHECK(test::count_ops(g7, "ln_attn") == 0);
     const OpGraph g = build_op_graph(f180, make_workload(Mode::inference, 2, 16));
-    CHECK(count_ops(g, "ln_attn") == 80);
-    CHECK(count_ops(g, "ln_mlp") == 80);
+    CHECK(test::count_ops(g, "ln_attn") == 80);
+    CHECK(test::count_ops(g, "ln_mlp") == 80);
     for (const auto& s : g.sections)
       for (const auto& o : s.ops)
         if (o.name == "query_key_value") CHECK(o.kernel.dims[3] == 14848 + 2 * 8 * 64);
@@ -494,11 +485,11 @@ TEST_SUITE("models") {
     auto fused = [](const ModelConfig& m) {
       return build_engine_graph(m, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
     };
-    CHECK(count_ops(fused(f180), "add + norm") == 80 + 1);
-    CHECK(count_ops(fused(f180), "norm (mlp)") == 80);
-    CHECK(count_ops(fused(f180), "attention + mlp") == 80);
-    CHECK(count_ops(fused(f7), "norm (mlp)") == 0);
-    CHECK(count_ops(fused(f7), "add + norm") == 32 + 1);
+    CHECK(test::count_ops(fused(f180), "add + norm") == 80 + 1);
+    CHECK(test::count_ops(fused(f180), "norm (mlp)") == 80);
+    CHECK(test::count_ops(fused(f180), "attention + mlp") == 80);
+    CHECK(test::count_ops(fused(f7), "norm (mlp)") == 0);
+    CHECK(test::count_ops(fused(f7), "add + norm") == 32 + 1);
     // ALiBi and a sequential Falcon layer are errors naming the field
     const std::string base = R"("model_type":"falcon","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"vocab_size":100)";
@@ -526,12 +517,12 @@ TEST_SUITE("models") {
     const double active = 48 * (attn + h * 128 + 8 * 3 * h * 768) + 2 * 151936 * h;
     CHECK(active / 1e9 == doctest::Approx(3.3).epsilon(0.02));
     const OpGraph g = build_op_graph(q, make_workload(Mode::inference, 1, 64));
-    CHECK(count_ops(g, "q_norm") == 48 * 6);
-    CHECK(count_ops(g, "shared gate_proj") == 0);
+    CHECK(test::count_ops(g, "q_norm") == 48 * 6);
+    CHECK(test::count_ops(g, "shared gate_proj") == 0);
     const OpGraph fused =
         build_engine_graph(q, make_workload(Mode::decode, 4, 1, 100), Engine::fused);
-    CHECK(count_ops(fused, "q_norm") == 48);
-    CHECK(count_ops(fused, "router") == 48);
+    CHECK(test::count_ops(fused, "q_norm") == 48);
+    CHECK(test::count_ops(fused, "router") == 48);
     // norm_topk_prob as the config says (Qwen3MoeConfig's default false), unlike Mixtral's
     const std::string base = R"("model_type":"qwen3_moe","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"num_experts":4,

@@ -42,6 +42,15 @@ inline const GraphSection& section_named(const OpGraph& g, const std::string& na
   throw std::out_of_range("the graph has no section '" + name + "'");
 }
 
+// How many ops of that name a pass runs (each op times its section's count).
+inline std::int64_t count_ops(const OpGraph& g, const std::string& name) {
+  std::int64_t n = 0;
+  for (const auto& s : g.sections)
+    for (const auto& o : s.ops)
+      if (o.name == name) n += s.count;
+  return n;
+}
+
 // Whether any of `lines` (a forecast's caveats, a plan's notes) contains `words`.
 inline bool mentions(const std::vector<std::string>& lines, const std::string& words) {
   for (const auto& l : lines)

@@ -136,6 +136,8 @@ bool is_moe_layer(const ModelConfig& m, std::int64_t i);
 // Whether decoder layer i attends to a sliding window: Gemma 2's and gpt-oss's even layers,
 // Gemma 3's all but every sliding_window_pattern-th; never without a window.
 bool is_sliding_layer(const ModelConfig& m, std::int64_t i);
+// How many of the decoder layers attend to a sliding window (is_sliding_layer).
+std::int64_t sliding_layer_count(const ModelConfig& m);
 
 // Parses a config.json. `origin` (a file name, "model config") prefixes every
 // error. Throws tilecast::Error naming the field or listing the supported architectures.

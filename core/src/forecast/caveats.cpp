@@ -310,9 +310,7 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 model.language_model_of +
                 "); its text_config is forecast, with text tokens only: the vision encoder and "
                 "the image tokens it adds are not.");
-  std::int64_t sliding = 0;
-  for (std::int64_t i = 0; i < model.num_layers; ++i) sliding += is_sliding_layer(model, i) ? 1 : 0;
-  if (sliding > 0)
+  if (const std::int64_t sliding = sliding_layer_count(model); sliding > 0)
     c.push_back("Sliding window: " + std::to_string(sliding) + " of the " +
                 std::to_string(model.num_layers) + " layers attend to at most " +
                 std::to_string(model.sliding_window) +

@@ -34,7 +34,7 @@ void build_gemma(const ModelConfig& m, GraphBuilder& g) {
     g.mem("rotary cos/sin (local)", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
   // the sliding layers (is_sliding_layer): Gemma 2's even ones, Gemma 3's five of six
-  const std::int64_t sliding = count_layers(m, is_sliding_layer);
+  const std::int64_t sliding = sliding_layer_count(m);
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;

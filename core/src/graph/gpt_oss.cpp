@@ -26,7 +26,7 @@ void build_gpt_oss(const ModelConfig& m, GraphBuilder& g) {
   g.embedding("embed_tokens", R, V, H);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
-  const std::int64_t sliding = count_layers(m, is_sliding_layer);
+  const std::int64_t sliding = sliding_layer_count(m);
   for (const bool window : {true, false}) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;

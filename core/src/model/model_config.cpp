@@ -500,6 +500,12 @@ bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
   return false;
 }
 
+std::int64_t sliding_layer_count(const ModelConfig& m) {
+  std::int64_t n = 0;
+  for (std::int64_t i = 0; i < m.num_layers; ++i) n += is_sliding_layer(m, i) ? 1 : 0;
+  return n;
+}
+
 std::string_view architecture_name(Architecture a) { return traits(a).model_type; }
 
 std::string supported_architectures() {

@@ -78,8 +78,7 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
           ? ((params - quantized_params) * b + quantized_params * t.weight_bytes) / double(r.tp)
           : params * b / double(r.tp);
   m.kv_bytes_per_token = kv_cache_bytes_per_token(s, t.kv);
-  std::int64_t sliding = 0;
-  for (std::int64_t i = 0; i < s.num_layers; ++i) sliding += is_sliding_layer(s, i) ? 1 : 0;
+  const std::int64_t sliding = sliding_layer_count(s);
   m.layers = s.num_layers;
   if (sliding > 0) {
     m.window_layers = sliding;

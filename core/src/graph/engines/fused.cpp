@@ -37,6 +37,14 @@ void token_kernel(GraphBuilder& g, std::string_view name, std::string_view half_
     g.vec_fw(name, fp32_op, rows, h, kind, std::string(half_op) + " (fused)");
 }
 
+// The query-key pairs a pass's attention computes over `heads` heads: every query's keys in a
+// decode; half the square in a causal prefill, the window's band in a sliding one longer than it.
+double attended_pairs(const Workload& w, std::int64_t heads, std::int64_t keys, bool sliding) {
+  const double pairs = double(w.batch) * double(heads) * double(w.query_len) * double(keys);
+  if (w.mode != Mode::prefill) return pairs;
+  return sliding && w.query_len > keys ? pairs : pairs * 0.5;
+}
+
 // Multi-head latent attention as vLLM's MLA backends run it (DeepSeek-V3): q_a_proj and
 // kv_a_proj_with_mqa as one GEMM (fused_qkv_a_proj), their RMSNorms, q_b_proj, rotary on q's and
 // the shared key's rope features, the latent and that key (kv_lora_rank + qk_rope_head_dim per
@@ -64,18 +72,18 @@ void latent_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w, 
   token_kernel(g, "rotary", "rotary", Op::mul, T, GraphBuilder::mul(heads + 1, rope),
                OpKind::elementwise);
   g.mem("kv cache write", Phase::forward, 2.0 * double(T) * double(lat), lat, "kv cache write");
-  const double pairs = double(B) * double(heads) * double(S) * double(keys);
+  const double pairs = attended_pairs(w, heads, keys, sliding);
   if (w.mode == Mode::prefill) {
-    // the keys' latent up-projected, then multi-head attention (a causal prefill: half the square)
+    // the keys' latent up-projected, then multi-head attention
     const std::int64_t read = GraphBuilder::mul(B, keys);
     g.linear("kv_b_proj", read, kvl, GraphBuilder::mul(heads, nope + vd), {});
-    const double computed = sliding && S > keys ? pairs : pairs * 0.5;
-    const double flops = 2 * computed * double(hd + vd);
+    const double flops = 2 * pairs * double(hd + vd);
     const double moved = (double(T) * double(heads) * double(hd + vd) +
                           double(read) * double(heads) * double(hd + vd)) *
                          bytes;
     g.bmm("fused attention", GraphBuilder::mul(B, heads), S, hd, keys, false)
         .fused(flops, moved, double(keys));
+    g.linear("o_proj", T, GraphBuilder::mul(heads, vd), H, {});
     return;
   }
   g.bmm("q absorb (W_UK)", heads, T, nope, kvl, false);
@@ -86,6 +94,42 @@ void latent_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w, 
   g.bmm("fused attention", B, GraphBuilder::mul(S, heads), lat, keys, false)
       .fused(flops, moved, double(keys));
   g.bmm("v up (W_UV)", heads, T, kvl, vd, false);
+  g.linear("o_proj", T, GraphBuilder::mul(heads, vd), H, {});
+}
+
+// Grouped-query (or multi-head) attention: one QKV GEMM, q and k normed per head where the row
+// says (Qwen3, Gemma 3), rotary on every q and k head (GPT-J: rotary_dim of each), the new K and
+// V written to the cache, one fused attention kernel, the output projection.
+void grouped_query_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w,
+                             std::int64_t keys, bool sliding) {
+  const ArchitectureTraits& t = traits(m);
+  const std::int64_t B = w.batch, S = w.query_len, T = GraphBuilder::mul(B, S), H = m.hidden_size,
+                     hd = m.head_dim;
+  const std::int64_t Q = GraphBuilder::mul(m.num_heads, hd),
+                     KV = GraphBuilder::mul(m.num_kv_heads, hd);
+  const double bytes = dtype_bytes(w.dtype);
+  const Op norm_fp32 = Op::ln;
+  g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
+  if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
+    token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
+                 OpKind::norm);
+    token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
+                 OpKind::norm);
+  }
+  if (t.positions == Positions::rotary)
+    token_kernel(g, "rotary", "rotary", Op::mul, T,
+                 GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
+                 OpKind::elementwise);
+  g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd, "kv cache write");
+  // Q K^T and P V for every head (a causal prefill: half the square; a sliding one the band)
+  const double flops = 2 * 2 * attended_pairs(w, m.num_heads, keys, sliding) * double(hd);
+  const double moved =
+      (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
+  // shape stand-in: one BMM per K/V head group over the keys read
+  const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
+  const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
+  g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
+  g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
 }
 
 }  // namespace
@@ -102,13 +146,9 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
 
   OpGraph graph;
   GraphBuilder g(w, graph);
-  const bool rotary = t.positions == Positions::rotary;
   const std::int64_t B = w.batch, S = w.query_len, C = w.context_len, H = m.hidden_size,
-                     hd = m.head_dim, F = m.intermediate_size;
+                     F = m.intermediate_size;
   const std::int64_t T = GraphBuilder::mul(B, S);  // tokens this pass computes
-  const std::int64_t Q = GraphBuilder::mul(m.num_heads, hd),
-                     KV = GraphBuilder::mul(m.num_kv_heads, hd);
-  const double bytes = dtype_bytes(w.dtype);
   const Op norm_fp32 = Op::ln;
   auto add_norm = [&] { token_kernel(g, "add + norm", "rmsnorm", norm_fp32, T, H, OpKind::norm); };
   // gate and up as one GEMM around one fused activation-and-gate kernel, then down
@@ -146,41 +186,10 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
     // keys each query reads: a sliding layer at most the window
     const std::int64_t keys = kind.sliding ? std::min(C, m.sliding_window) : C;
     add_norm();
-    if (t.latent_attention) {
+    if (t.latent_attention)
       latent_attention(g, m, w, keys, kind.sliding);
-      g.linear("o_proj", T, GraphBuilder::mul(m.num_heads, m.v_head_dim), H, {});
-    } else {
-      g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
-      if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
-        token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
-                     OpKind::norm);
-        token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
-                     OpKind::norm);
-      }
-      if (rotary)  // the rotated features of every q and k head (GPT-J: rotary_dim of each)
-        token_kernel(g, "rotary", "rotary", Op::mul, T,
-                     GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
-                     OpKind::elementwise);
-      g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd,
-            "kv cache write");
-      {
-        // Q K^T and P V for every head; a causal prefill computes half the square (a sliding
-        // prefill: the window's band, at most half).
-        double pairs = double(B) * double(m.num_heads) * double(S) * double(keys);
-        if (w.mode == Mode::prefill)
-          pairs = kind.sliding && S > keys
-                      ? double(B) * double(m.num_heads) * double(S) * double(keys)
-                      : pairs * 0.5;
-        const double flops = 2 * 2 * pairs * double(hd);
-        const double moved =
-            (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
-        // shape stand-in: one BMM per K/V head group over the keys read
-        const std::int64_t groups = GraphBuilder::mul(B, m.num_kv_heads);
-        const std::int64_t rows = GraphBuilder::mul(S, m.num_heads / m.num_kv_heads);
-        g.bmm("fused attention", groups, rows, hd, keys, false).fused(flops, moved, double(keys));
-      }
-      g.linear("o_proj", T, Q, H, {.bias = out_proj_bias(m)});
-    }
+    else
+      grouped_query_attention(g, m, w, keys, kind.sliding);
     if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
     if (!t.parallel_residual)
       add_norm();

@@ -56,8 +56,8 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
       clock_(gpu, r.predictor, Engine::fused),
       attention_(gpu, types_.act, r.predictor, clock_.stream_bw_gbps()),
       all_reduce_(gpu, r.tp) {
-  for (std::int64_t i = 0; i < model.num_layers; ++i)
-    (is_sliding_layer(model, i) ? sliding_layers_ : global_layers_) += 1;
+  sliding_layers_ = sliding_layer_count(model);
+  global_layers_ = model.num_layers - sliding_layers_;
   if (sliding_layers_ > 0) window_ = model.sliding_window;
 }
 

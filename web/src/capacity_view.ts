@@ -45,7 +45,8 @@ export function capacityCommand(r: CapacityRequest): string | null {
   return cliCommand('capacity', r, { predictor: 'tilecast' });
 }
 
-const money = (v: number): string => `$${fmtRate(v)}`;
+// A price in dollars, as every capacity view writes it.
+export const money = (v: number): string => `$${fmtRate(v)}`;
 
 // The plan in one sentence: the best option, or that none meets and the first reason.
 export function capacityVerdict(app: App, plan: CapacityPlan): string {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/median.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/system.hpp"
 
@@ -33,13 +34,6 @@ double to_number(const std::string& s, const std::string& where) {
   } catch (const std::exception&) {
     throw Error(where + ": '" + s + "' is not a number");
   }
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 }  // namespace
@@ -158,13 +152,13 @@ CommReport evaluate_comm(const std::vector<CommRow>& rows, const CommCalibration
   for (auto& [key, a] : acc) {
     CommGroup g = a.g;
     if (g.modelled) {
-      g.median_abs_error_pct = median(a.all);
+      g.median_abs_error_pct = detail::median(a.all);
       g.n_ge_1mib = static_cast<int>(a.big.size());
-      g.median_abs_error_pct_ge_1mib = median(a.big);
+      g.median_abs_error_pct_ge_1mib = detail::median(a.big);
       g.n_ge_1mib_held_out = static_cast<int>(a.big_held.size());
-      g.median_abs_error_pct_ge_1mib_held_out = median(a.big_held);
+      g.median_abs_error_pct_ge_1mib_held_out = detail::median(a.big_held);
       g.n_le_64kib = static_cast<int>(a.small.size());
-      g.median_abs_error_pct_le_64kib = median(a.small);
+      g.median_abs_error_pct_le_64kib = detail::median(a.small);
     }
     report.groups.push_back(g);
   }

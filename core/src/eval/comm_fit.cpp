@@ -11,6 +11,7 @@
 #include "comm/collective.hpp"
 #include "comm/path.hpp"
 #include "comm/protocol.hpp"
+#include "common/median.hpp"
 #include "tilecast/comm_eval.hpp"
 #include "tilecast/system.hpp"
 
@@ -29,12 +30,6 @@ struct FitRow {
 
 // The largest message whose excess over NCCL's LL latency sets launch_us.
 constexpr double kSmallMessageBytes = 64 * 1024;
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 EfficiencyCurve curve_of(const Params& p) {
   return {std::exp(p[0]), std::exp(p[1]), std::exp(p[2])};
@@ -166,7 +161,7 @@ CommCalibration fit_comm_calibration(const std::vector<CommRow>& rows,
       excess_us.push_back(std::exp(r.log_measured) * 1e3 -
                           comm::low_latency_ms(CommProtocol::kLl, s, r.bytes) * 1e3);
     }
-    if (!excess_us.empty()) curve.launch_us = std::max(0.0, median_of(excess_us));
+    if (!excess_us.empty()) curve.launch_us = std::max(0.0, detail::median(excess_us));
     out.curves[key] = curve;
   }
   return out;

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "common/median.hpp"
 #include "kernel/family.hpp"
 #include "kernel/library_profile.hpp"
 #include "learned/features.hpp"
@@ -55,12 +56,6 @@ train::FitSettings fit_settings(OpFamily f, const Fp16TrainConfig& c) {
   s.weight_ref_ms = 0;
   if (c.epochs > 0) s.epochs = c.epochs;
   return s;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace
@@ -143,7 +138,7 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
     s.waves = double(plan.waves);
     s.tile_ms = tile_roofline_ms(gpu, k, plan, library);
     s.roofline_ms = roofline_latency_ms(gpu, k);
-    s.latency_ms = median(ms);
+    s.latency_ms = detail::median(ms);
     s.gpu = &gpu;
     s.kernel = k;
     const auto it = data.find(op_family(k.op));

@@ -1,5 +1,5 @@
 # Plain `make` lists what you can run; the scripts in scripts/ do the work.
-.PHONY: help build test fuzz fuzz-smoke start train train-fp16 train-amd eval eval-generalization reports serving-checks bench format check-format device-session
+.PHONY: help build test fuzz fuzz-smoke start train train-fp16 train-amd eval eval-generalization reports serving-checks gemm-checks bench format check-format device-session
 
 help:
 	@echo "make build   - native CLI, tests and benchmarks (build/)"
@@ -12,6 +12,7 @@ help:
 	@echo "make eval-generalization - leave-one-architecture-out protocol and error bands (10-20 min), FP16 A100<->A40, AMD MI100<->MI210 (docs/*.json; then make reports)"
 	@echo "make reports - after retraining: regenerate the accuracy-gap ceilings and web/public/accuracy.json"
 	@echo "make serving-checks - tilecast serve beside published serving measurements (docs/serving-checks.md)"
+	@echo "make gemm-checks - kernel forecasts beside published GEMM timings; each transfer's measured time multiple"
 	@echo "make bench   - speed and size benchmarks"
 	@echo "make fuzz-smoke - the harnesses on their corpus plus 20 s each with sanitizers (~3 min; part of make test)"
 	@echo "make fuzz    - libFuzzer harnesses with ASan + UBSan, 30 min each (FUZZ_SECONDS=N to change; docs/fuzzing.md)"
@@ -52,6 +53,9 @@ reports:
 
 serving-checks:
 	bash scripts/serving_checks.sh
+
+gemm-checks:
+	bash scripts/gemm_checks.sh
 
 bench:
 	bash scripts/bench.sh

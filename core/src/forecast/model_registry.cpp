@@ -118,10 +118,32 @@ class LazyModel final : public KernelPredictor {
   mutable std::shared_ptr<const KernelPredictor> model_;
 };
 
+// A transfer's forecasts at its measured time multiple (ModelManifest::Transfer): the model's
+// latency times the multiple, its utilization of the roofline following.
+class TimeMultiple final : public KernelPredictor {
+ public:
+  TimeMultiple(std::shared_ptr<const KernelPredictor> model, double multiple)
+      : model_(std::move(model)), multiple_(multiple) {}
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    KernelForecast f = model_->forecast(gpu, kernel);
+    f.latency_ms = std::max(f.latency_ms * multiple_, f.roofline_ms);
+    if (f.latency_ms > f.overhead_ms)
+      f.utilization = std::min(1.0, f.roofline_ms / (f.latency_ms - f.overhead_ms));
+    return f;
+  }
+  std::string_view name() const override { return model_->name(); }
+  bool covers(const Kernel& kernel) const override { return model_->covers(kernel); }
+
+ private:
+  std::shared_ptr<const KernelPredictor> model_;
+  double multiple_;
+};
+
 struct Entry {
   LearnedModelKey key;
   std::shared_ptr<const KernelPredictor> model;
-  std::string model_id;  // its manifest's id (empty: entered by register_learned_model)
+  std::string model_id;      // its manifest's id (empty: entered by register_learned_model)
+  double time_multiple = 1;  // a transfer's (ModelManifest::Transfer::time_multiple)
 };
 
 constexpr int kMaxEntries = 256;
@@ -142,12 +164,15 @@ void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const Kernel
       if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
       r.entries[std::size_t(n++)] = {{vendor, t, family}, model, m.id};
     }
-  for (const ModelManifest::Transfer& x : m.transfers)
+  for (const ModelManifest::Transfer& x : m.transfers) {
+    const auto scaled =
+        x.time_multiple == 1 ? model : std::make_shared<const TimeMultiple>(model, x.time_multiple);
     for (DataType t : x.precisions)
       for (const std::string& family : families) {
         if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, model, m.id};
+        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, scaled, m.id, x.time_multiple};
       }
+  }
   r.count.store(n, std::memory_order_release);
 }
 
@@ -277,6 +302,10 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
       }
       if (t.vendor.empty() || t.precisions.empty())
         throw Error(where + " must name a vendor and at least one precision");
+      if (detail::has_field(x, "time_multiple")) {
+        t.time_multiple = detail::number_field(x, "time_multiple", where, 0.1, 10);
+        t.calibration = detail::string_field(x, "calibration", where);
+      }
       m.transfers.push_back(std::move(t));
     }
   }
@@ -500,6 +529,11 @@ bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel) {
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel) {
   const Entry* e = find_entry(gpu, kernel);
   return e && e->key.transfer;
+}
+
+double transfer_time_multiple(const GpuSpec& gpu, const Kernel& kernel) {
+  const Entry* e = find_entry(gpu, kernel);
+  return e && e->key.transfer ? e->time_multiple : 1.0;
 }
 
 bool timed_kernel_only(const GpuSpec& gpu, const Kernel& kernel) {

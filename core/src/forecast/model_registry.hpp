@@ -53,6 +53,11 @@ struct ModelManifest {
     std::string vendor;
     std::vector<DataType> precisions;
     std::string note;  // why this model, in a sentence, for the caveat
+    // Published timings of the transferred kernels, where there are some: every forecast of
+    // the transfer is `time_multiple` times the model's (the median of measured / forecast
+    // over those rows, as `calibration`, a command, recomputes it). 1: none measured.
+    double time_multiple = 1;
+    std::string calibration;
   };
   std::vector<Transfer> transfers;
 
@@ -199,6 +204,9 @@ const KernelPredictor& learned_model(const GpuSpec& gpu, const Kernel& kernel);
 bool has_learned_model(const GpuSpec& gpu, const Kernel& kernel);
 // Whether the kernel's model is a transfer (learned for another vendor or precision).
 bool is_transferred(const GpuSpec& gpu, const Kernel& kernel);
+// The transfer's measured time multiple (ModelManifest::Transfer::time_multiple) its forecasts
+// of the kernel include; 1 when the kernel's model is not a transfer or the transfer has none.
+double transfer_time_multiple(const GpuSpec& gpu, const Kernel& kernel);
 // Whether the kernel's model was timed on kernels alone (ModelManifest::timing); false for a
 // model entered without a manifest (register_learned_model) or none.
 bool timed_kernel_only(const GpuSpec& gpu, const Kernel& kernel);

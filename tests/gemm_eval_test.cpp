@@ -41,14 +41,20 @@ TEST_SUITE("gemm_eval") {
   TEST_CASE("each transfer's time multiple is what the published rows give today") {
     const GemmEvalReport rep =
         evaluate_published_gemms(test::read_file(test::repo_dir() + "/" + kRows), kRows);
-    REQUIRE(!rep.groups.empty());
+    int carried = 0;
     for (const GemmEvalGroup& g : rep.groups) {
       INFO(g.vendor << " " << g.precision << ": rerun tilecast eval-gemms --file " << kRows
                     << " and set the transfer's time_multiple");
       CHECK(g.rows >= 8);
+      if (!g.carried) {  // rows a transfer does not take its multiple from (its note says why)
+        CHECK(g.time_multiple_in_use == 1);
+        continue;
+      }
+      ++carried;
       CHECK(g.time_multiple_in_use == doctest::Approx(g.time_multiple_measured));
       CHECK(g.median_abs_error_pct_with <= g.median_abs_error_pct_without);
     }
+    CHECK(carried >= 1);
     // every transfer that carries a multiple names the command that recomputes it
     for (const ModelManifest& m : embedded_manifests())
       for (const auto& t : m.transfers)
@@ -88,9 +94,8 @@ TEST_SUITE("gemm_eval") {
               .find("no source 't'") != std::string::npos);
     CHECK(!eval_error(R"({"rows": []})").empty());
 
-    auto manifest =
-        nlohmann::json::parse(test::read_file(test::repo_dir() +
-                                              "/core/data/models/nvidia-half-gemm/manifest.json"));
+    auto manifest = nlohmann::json::parse(
+        test::read_file(test::repo_dir() + "/core/data/models/nvidia-half-gemm/manifest.json"));
     auto manifest_error = [](const nlohmann::json& v) {
       try {
         parse_model_manifest(v.dump(), "m.json");

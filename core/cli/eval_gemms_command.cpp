@@ -28,14 +28,16 @@ int run_eval_gemms(const Args& args) {
   for (const GemmEvalGroup& g : rep.groups)
     std::printf(
         "%s %s, %d rows: measured / forecast at the median %.2f (the transfer's time multiple in "
-        "use: %.2f); median |error| %.1f%% without the multiple, %.1f%% with it\n",
+        "use: %.2f%s); median |error| %.1f%% without the multiple, %.1f%% with it\n",
         g.vendor.c_str(), g.precision.c_str(), g.rows, g.time_multiple_measured,
-        g.time_multiple_in_use, g.median_abs_error_pct_without, g.median_abs_error_pct_with);
+        g.time_multiple_in_use, g.carried ? "" : ", none carried: the transfer's note says why",
+        g.median_abs_error_pct_without, g.median_abs_error_pct_with);
   return 0;
 }
 
 [[maybe_unused]] const bool eval_gemms_registered = register_command(
-    {"eval-gemms", "--file PATH (e.g. data/published/gemm-kernels.json) [--json]",
+    {"eval-gemms",
+     "--file PATH (e.g. data/published/gemm-kernels.json) [--json]",
      "published GEMM timings against the kernel forecasts; the time multiple a transfer's rows "
      "give",
      {"file"},

@@ -15,23 +15,48 @@
 #       expert's tiles in one launch, waves over the SMs, each expert's weights read once; the
 #       batched-GEMM form of GraphBuilder::stacked_linear at the mean rows per expert) in place of
 #       one GEMM per active expert, as a fused MoE kernel runs them (docs/models.md, DeepSeek-V3).
+#   fp8-time-multiple
+#       the FP8 transfer with the time multiple its published cuBLASLt rows give (1.12,
+#       `tilecast eval-gemms --file data/published/gemm-kernels.json`), as the FP4 transfer carries
+#       its own; judged on make serving-checks and on the project's H200 FP8 linears at serving
+#       shapes (docs/serving.md, "NVFP4 GEMMs at their published kernel times").
 # Usage: scripts/experiments/tried_2026_12_05.sh engine-all-reduce 5.5 [two-shot]
 #        scripts/experiments/tried_2026_12_05.sh grouped-experts
+#        scripts/experiments/tried_2026_12_05.sh fp8-time-multiple
 # (a few minutes: a native build of the CLI in the worktree; CMAKE_CXX_COMPILER_LAUNCHER=ccache
 # speeds it up)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-variant="${1:?usage: tried_2026_12_05.sh engine-all-reduce L1_US [two-shot] | grouped-experts}"
+variant="${1:?usage: tried_2026_12_05.sh engine-all-reduce L1_US [two-shot] | grouped-experts | fp8-time-multiple}"
 value="${2:-}"
 two="${3:-}"
 case "$variant" in
   engine-all-reduce)
     [[ "$value" =~ ^[0-9]*[.]?[0-9]+$ ]] || { echo "tried_2026_12_05: $variant takes a latency in us, e.g. 5.5" >&2; exit 2; }
     [ -z "$two" ] || [ "$two" = two-shot ] || { echo "tried_2026_12_05: the third argument is two-shot or nothing" >&2; exit 2; } ;;
-  grouped-experts) ;;
-  *) echo "tried_2026_12_05: unknown variant '$variant' (allowed: engine-all-reduce, grouped-experts)" >&2; exit 2 ;;
+  grouped-experts | fp8-time-multiple) ;;
+  *) echo "tried_2026_12_05: unknown variant '$variant' (allowed: engine-all-reduce, grouped-experts, fp8-time-multiple)" >&2; exit 2 ;;
 esac
 source scripts/experiments/worktree.sh
+
+if [ "$variant" = fp8-time-multiple ]; then
+  python3 - "$tree" <<'PY'
+import json, sys
+path = f"{sys.argv[1]}/core/data/models/nvidia-half-gemm/manifest.json"
+m = json.load(open(path))
+fp8 = [t for t in m["transfers"] if t["vendor"] == "NVIDIA" and t["precisions"] == ["fp8"]]
+if len(fp8) != 1 or "time_multiple" in fp8[0]:
+    sys.exit("tried_2026_12_05: the FP8 transfer changed since 5 Dec 2026; the patch no longer applies")
+fp8[0]["time_multiple"] = 1.12
+fp8[0]["calibration"] = "tilecast eval-gemms --file data/published/gemm-kernels.json"
+json.dump(m, open(path, "w"), indent=2)
+PY
+  trial_build
+  trial_serving_checks
+  s=data/measured/h200/session-2026-12-04/serving
+  "$tree/build/cli/tilecast" eval-kernels --devices "$s/devices" --min-measured-us 30 "$s/kernels-fp8/linear.csv"
+  exit 0
+fi
 
 if [ "$variant" = grouped-experts ]; then
   python3 - "$tree" <<'PY'

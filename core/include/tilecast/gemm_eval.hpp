@@ -13,9 +13,9 @@ struct GemmEvalRow {
   std::string id, source, gpu, precision;
   long long m = 0, n = 0, k = 0;
   double measured_us = 0;
-  double forecast_us = 0;       // as tilecast forecasts it in an engine (no host launch cost)
-  double time_multiple = 1;     // the transfer's, included in forecast_us (1: none)
-  std::string model;            // the model and transfer that forecast it, e.g. "nvidia-half-gemm fp4 gemm"
+  double forecast_us = 0;    // as tilecast forecasts it in an engine (no host launch cost)
+  double time_multiple = 1;  // the transfer's, included in forecast_us (1: none)
+  std::string model;  // the model and transfer that forecast it, e.g. "nvidia-half-gemm fp4 gemm"
 };
 
 // One (GPU vendor, precision) of the rows: the multiple they give (median of measured /
@@ -23,7 +23,8 @@ struct GemmEvalRow {
 struct GemmEvalGroup {
   std::string vendor, precision;
   int rows = 0;
-  double time_multiple_in_use = 1;   // the embedded transfer's
+  double time_multiple_in_use = 1;  // the embedded transfer's
+  bool carried = false;  // whether that transfer carries a measured multiple (its calibration)
   double time_multiple_measured = 1;  // what these rows give
   double median_abs_error_pct_without = 0, median_abs_error_pct_with = 0;
 };

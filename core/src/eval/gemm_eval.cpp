@@ -76,6 +76,8 @@ GemmEvalReport evaluate_published_gemms(std::string_view json_text, std::string_
       g.time_multiple_in_use = r.time_multiple;
     }
     g.time_multiple_measured = std::round(100 * detail::median(ratio)) / 100;
+    for (const TransferUse& u : transfers_to(g.vendor, parse_dtype(g.precision)))
+      g.carried = g.carried || !u.transfer->calibration.empty();
     g.median_abs_error_pct_without = detail::median(without);
     g.median_abs_error_pct_with = detail::median(with);
     rep.groups.push_back(g);
@@ -104,6 +106,7 @@ std::string gemm_eval_to_json(const GemmEvalReport& rep) {
                              {"precision", g.precision},
                              {"rows", g.rows},
                              {"time_multiple_in_use", g.time_multiple_in_use},
+                             {"carried", g.carried},
                              {"time_multiple_measured", g.time_multiple_measured},
                              {"median_abs_error_pct_without", g.median_abs_error_pct_without},
                              {"median_abs_error_pct_with", g.median_abs_error_pct_with}});

@@ -22,7 +22,7 @@ TEST_SUITE("serving_tp_system") {
       CHECK(s.gpus_per_node == 8);
       CHECK(s.topology == Topology::kNvswitch);
       CHECK(s.link_bw_gbps_per_direction == doctest::Approx(gbps));
-      const detail::AllReduce ar(find_gpu(gpu), 8);
+      const detail::NodeCollective ar(find_gpu(gpu), 8);
       CHECK(ar.description().find("comm model") != std::string::npos);
       CHECK(ar.description().find(s.name) != std::string::npos);
     }
@@ -36,16 +36,17 @@ TEST_SUITE("serving_tp_system") {
     CHECK(s.link_bw_gbps_per_direction == doctest::Approx(900.0));
     for (int tp : {2, 4, 8, 72}) {
       CAPTURE(tp);
-      const detail::AllReduce gb(find_gpu("gb200"), tp);
+      const detail::NodeCollective gb(find_gpu("gb200"), tp);
       CHECK(gb.description().find(s.name) != std::string::npos);
       if (tp <= 8)  // the same fabric and link as the B200's DGX: the same all-reduce
         for (double bytes : {16384.0, 4.0 * 1024 * 1024})
-          CHECK(gb.ms(bytes) == doctest::Approx(detail::AllReduce(find_gpu("b200"), tp).ms(bytes)));
+          CHECK(gb.ms(bytes) ==
+                doctest::Approx(detail::NodeCollective(find_gpu("b200"), tp).ms(bytes)));
     }
   }
 
   TEST_CASE("a B200 TP 8 all-reduce pays the comm model's latency and efficiency") {
-    const detail::AllReduce ar(find_gpu("b200"), 8);
+    const detail::NodeCollective ar(find_gpu("b200"), 8);
     // the ring bound it had: 2 (n - 1) / n x bytes at 900 GB/s, no latency
     auto ring_ms = [](double bytes) { return 2.0 * 7 / 8 * bytes / 900e9 * 1e3; };
     // 4 MiB: Llama 3 70B's hidden states of 256 decode tokens in BF16
@@ -56,6 +57,6 @@ TEST_SUITE("serving_tp_system") {
     CHECK(ar.ms(16384) > 0.005);
     CHECK(ar.ms(16384) > 100 * ring_ms(16384));
     // one GPU: nothing to reduce
-    CHECK(detail::AllReduce(find_gpu("b200"), 1).ms(big) == 0);
+    CHECK(detail::NodeCollective(find_gpu("b200"), 1).ms(big) == 0);
   }
 }

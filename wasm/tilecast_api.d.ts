@@ -1002,6 +1002,10 @@ export interface ServingLoadForecast {
   requests: number;
   seed: number;
   tp: number;
+  /**
+   * present only under expert parallelism: the replica's GPUs, each running its own requests (attention data parallel) and num_experts / ep of the routed experts; throughput and requests/s are the replica's
+   */
+  ep?: number;
   precision: ServingPrecision;
   kv_cache?: Precision2;
   weights?: WeightFormat1;
@@ -1044,7 +1048,7 @@ export interface ServingLoadForecast {
    */
   step_shapes: number;
   /**
-   * how the all-reduces were forecast (tp above 1 only)
+   * how the collectives were forecast: the all-reduces (tp above 1), the all-to-alls (ep above 1)
    */
   comm_model?: string;
   caveats: Caveats;

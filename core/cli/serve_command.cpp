@@ -89,6 +89,7 @@ int run_serve(const Args& args) {
   r.output = args.integer("output", 1, 1, kMax);
   r.batch = args.integer("batch", 1, 1, kMax);
   r.tp = int(args.integer("tp", 1, 1, 1024));
+  r.ep = int(args.integer("ep", 1, 1, 1024));
   r.dtype = word(args, "precision", DataType::bf16, parse_dtype);
   r.engine = word(args, "engine", Engine::fused, parse_engine);
   r.predictor = word(args, "predictor", Predictor::tilecast, parse_predictor);
@@ -101,6 +102,7 @@ int run_serve(const Args& args) {
   auto request = [&] {
     nlohmann::json req = request_with(gpu, model_arg, model);
     req["tp"] = r.tp;
+    if (args.has("ep")) req["ep"] = r.ep;
     req["precision"] = std::string(dtype_name(r.dtype));
     req["engine"] = std::string(engine_name(r.engine));
     req["predictor"] = std::string(predictor_name(r.predictor));
@@ -145,6 +147,7 @@ int run_serve(const Args& args) {
          enum_names_joined(predictor_names(), "|") +
          "] [--price-per-gpu-hour P (cost per million output tokens)] [--json]"
          "; under load: (--qps R | --concurrency C) --requests N [--trace FILE] [--seed S] "
+         "[--ep N (a mixture of experts: expert parallel over N GPUs, attention data parallel)] "
          "[--range-ratio R (lengths uniform within +-R, as vLLM's random dataset)] "
          "[--slo-ttft-ms X --slo-tpot-ms Y] [--max-batch-tokens T] [--max-seqs S] "
          "[--scheduler " +
@@ -152,11 +155,11 @@ int run_serve(const Args& args) {
          enum_names_joined(batch_limits_names(), "|") + "]",
      "forecast serving: a static batch (TTFT, decode per token, memory) or a request stream "
      "under load (latency percentiles, throughput)",
-     with_flags(
-         with_flags({"gpu", "model", "prompt", "output", "batch", "tp", "precision", "kv-cache",
-                     "weights", "decode-attention", "engine", "predictor", "price-per-gpu-hour"},
-                    load_arrival_flags()),
-         load_simulation_flags()),
+     with_flags(with_flags({"gpu", "model", "prompt", "output", "batch", "tp", "ep", "precision",
+                            "kv-cache", "weights", "decode-attention", "engine", "predictor",
+                            "price-per-gpu-hour"},
+                           load_arrival_flags()),
+                load_simulation_flags()),
      {"json"},
      run_serve});
 

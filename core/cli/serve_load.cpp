@@ -97,7 +97,10 @@ void print_load_run(const nlohmann::ordered_json& f) {
               f["gpu"]["name"].get<std::string>().c_str(),
               f["tp"].get<int>() > 1
                   ? (" x" + std::to_string(f["tp"].get<int>()) + " (tensor parallel)").c_str()
-                  : "",
+              : f.contains("ep") ? (" x" + std::to_string(f["ep"].get<int>()) +
+                                    " (expert parallel, attention data parallel)")
+                                       .c_str()
+                                 : "",
               f["precision"].get<std::string>().c_str(), f["scheduler"].get<std::string>().c_str(),
               static_cast<long long>(f["requests"].get<std::int64_t>()),
               f["arrivals"].get<std::string>().c_str());

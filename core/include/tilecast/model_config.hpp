@@ -107,6 +107,10 @@ struct ModelConfig {
   // the first layers with a dense MLP before the experts' layers (first_k_dense_replace)
   std::int64_t first_dense_layers = 0;
   std::int64_t expert_capacity = 0;
+  // One GPU's share of the routed experts under serving's expert parallelism (serve/
+  // expert_parallel.hpp): num_experts / expert_shards of them on each GPU, each computing the
+  // rows every GPU's tokens route to it; num_experts still counts all (the router's width).
+  std::int64_t expert_shards = 1;
   std::int64_t encoder_sparse_step = 0;
   std::int64_t decoder_sparse_step = 0;
   bool tie_word_embeddings = false;

@@ -49,6 +49,10 @@ struct ServingRequest {
   std::int64_t output = 128;  // generated tokens per request (the first comes from prefill)
   std::int64_t batch = 1;
   int tp = 1;  // tensor-parallel GPUs
+  // expert-parallel GPUs with attention data parallelism (a mixture of experts under load:
+  // serve/expert_parallel.hpp): each runs its own requests, the routed experts spread over them
+  int ep = 1;
+  int gpus() const { return tp * ep; }  // one replica's
   // fp16 / bf16 / fp32: every kernel in it; fp8: W8A8, the layers' linear GEMMs at the FP8
   // peak behind an activation quantize, the rest BF16 (tilecast/enum_names.hpp activation_dtype)
   DataType dtype = DataType::bf16;

@@ -32,7 +32,7 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req, const ModelCo
   s.decode_attention =
       word_field(req, "decode_attention", kOrigin, s.decode_attention, parse_decode_attention);
   s.predictor = word_field(req, "predictor", kOrigin, s.predictor, parse_predictor);
-  for (const char* f : {"concurrency", "batch", "tp"})
+  for (const char* f : {"concurrency", "batch", "tp", "ep"})
     if (has_field(req, f))
       throw Error(std::string(kOrigin) + ": field '" + f +
                   "' is not taken: the plan tries tensor-parallel sizes and replica counts at "

@@ -40,6 +40,8 @@ std::string forecast_serving(std::string_view request_json) {
   r.tp = detail::has_field(req, "tp")
              ? int(detail::integer_field(req, "tp", kServingOrigin, 1, 1024))
              : 1;
+  if (detail::has_field(req, "ep"))
+    r.ep = int(detail::integer_field(req, "ep", kServingOrigin, 1, 1024));
   r.dtype = detail::word_field(req, "precision", kServingOrigin, DataType::bf16, parse_dtype);
   if (detail::has_field(req, "kv_cache"))
     r.kv_cache = detail::word_field(req, "kv_cache", kServingOrigin, DataType::bf16, parse_dtype);
@@ -60,7 +62,7 @@ std::string forecast_serving(std::string_view request_json) {
     const LoadForecast f = simulate_serving(gpu, model, lr);
     auto j = detail::load_forecast_json(gpu, model, f);
     if (!price) return j.dump(2);
-    j["cost"] = detail::cost_json(*price, r.tp, f.output_tokens_per_s,
+    j["cost"] = detail::cost_json(*price, r.gpus(), f.output_tokens_per_s,
                                   "output tokens over the simulated load");
     return j.dump(2);
   }

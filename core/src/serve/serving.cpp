@@ -70,9 +70,13 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   if (r.output < 1 || r.output > kMaxServingTokens) throw Error("output must be 1 to 2^31 tokens");
   if (r.batch < 1 || r.batch > kMaxServingTokens) throw Error("batch must be 1 to 2^31");
   if (r.tp < 1 || r.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
+  if (r.ep != 1)
+    throw Error("ep " + std::to_string(r.ep) +
+                ": expert parallelism is forecast for a request stream (qps or concurrency), "
+                "each GPU running its own requests; a static batch takes tp");
   const detail::ServingTypes types = detail::serving_types(gpu, r);
   const ModelConfig shard = detail::shard_model(model, r.tp);
-  const detail::AllReduce all_reduce(gpu, r.tp);
+  const detail::NodeCollective all_reduce(gpu, r.tp);
   detail::StepClock clock(gpu, r.predictor, r.engine);
   const double layers = double(model.num_layers);
   // two all-reduces of the hidden states per layer

@@ -1,11 +1,13 @@
-// Tensor parallelism for serving (Megatron-style): attention heads and the MLP's inner width
-// split over the GPUs, one all-reduce of the hidden states after the attention output
-// projection and one after the MLP's down projection, per layer.
+// Collectives of one serving replica's GPUs: tensor parallelism (Megatron-style: attention heads
+// and the MLP's inner width split over the GPUs, one all-reduce of the hidden states after the
+// attention output projection and one after the MLP's down projection, per layer) and expert
+// parallelism's all-to-alls (serve/expert_parallel.hpp).
 #pragma once
 
 #include <string>
 
 #include "parallel/parallel.hpp"
+#include "tilecast/comm.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/system.hpp"
@@ -15,17 +17,18 @@ namespace tilecast::detail {
 // shard_model (one GPU's share of heads, intermediate and vocabulary widths) is shared with
 // training: parallel/parallel.hpp.
 
-// The all-reduce time of `bytes` per GPU over `tp` GPUs: the comm model (core/src/comm) on the
-// catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else a ring bound at
+// One collective's time over `gpus` GPUs for `bytes` per GPU: the comm model (core/src/comm) on
+// the catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else a ring bound at
 // the GPU's catalog NVLink (or PCIe) bandwidth. Throws Error when neither is known.
-class AllReduce {
+class NodeCollective {
  public:
-  AllReduce(const GpuSpec& gpu, int tp);
+  NodeCollective(const GpuSpec& gpu, int gpus, Collective collective = Collective::kAllReduce);
   double ms(double bytes) const;
   const std::string& description() const { return how_; }
 
  private:
-  int tp_ = 1;
+  int gpus_ = 1;
+  Collective collective_ = Collective::kAllReduce;
   const SystemSpec* system_ = nullptr;
   double link_gbps_ = 0;  // the fallback bound's bandwidth per direction
   std::string how_;

@@ -114,7 +114,10 @@ struct MoeSpec {
   std::int64_t experts = 0;
   std::int64_t top_k = 0;
   std::int64_t expert_inner = 0;  // one expert's gated MLP width
-  bool norm_topk = false;         // the top-k weights renormalised (Mixtral)
+  // the GPUs the experts are spread over (ModelConfig::expert_shards): routed_experts answers for
+  // one GPU's experts, of the rows of all of them
+  std::int64_t shards = 1;
+  bool norm_topk = false;  // the top-k weights renormalised (Mixtral)
   Activation act = Activation::silu;
   std::int64_t shared_inner =
       0;                       // > 0: a shared gated expert scaled by sigmoid(gate(x)) (Qwen2-MoE)

@@ -163,15 +163,18 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
 
 RoutedExperts routed_experts(const MoeSpec& s, std::int64_t rows) {
   // an expert escapes one token's top-k with probability 1 - k/E; all T tokens with that to the
-  // power T, computed by squaring (the same IEEE operations natively and in WebAssembly)
-  const double E = double(s.experts);
+  // power T, computed by squaring (the same IEEE operations natively and in WebAssembly). Spread
+  // over n GPUs (s.shards), each GPU's E / n experts see the n x T tokens of all of them and
+  // compute T x k rows between them (uniform routing).
+  const double E = double(s.experts), n = double(std::max<std::int64_t>(s.shards, 1));
+  const std::int64_t seen = GraphBuilder::mul(double(std::max<std::int64_t>(rows, 1)), n);
   double missed = 1, power = 1 - double(s.top_k) / E;
-  for (std::int64_t t = std::max<std::int64_t>(rows, 1); t > 0 && missed > 0; t >>= 1) {
+  for (std::int64_t t = seen; t > 0 && missed > 0; t >>= 1) {
     if (t & 1) missed *= power;
     power *= power;
   }
-  const double hit = std::min(
-      {E, double(std::max<std::int64_t>(rows, 1)) * double(s.top_k), std::round(E * (1 - missed))});
+  const double hit = std::min({E / n, double(std::max<std::int64_t>(rows, 1)) * double(s.top_k),
+                               std::round(E / n * (1 - missed))});
   RoutedExperts r;
   r.active = std::max<std::int64_t>(1, std::int64_t(hit));
   const std::int64_t assignments = GraphBuilder::mul(double(rows), double(s.top_k));

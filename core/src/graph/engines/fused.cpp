@@ -201,7 +201,8 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
       const MoeSpec spec{.hidden = H,
                          .experts = m.num_experts,
                          .top_k = m.experts_per_token,
-                         .expert_inner = m.expert_intermediate_size};
+                         .expert_inner = m.expert_intermediate_size,
+                         .shards = m.expert_shards};
       g.linear("router", T, H, m.num_experts, {});
       token_kernel(g, "topk_softmax", "add", Op::addu, T, m.num_experts, OpKind::softmax);
       const RoutedExperts routed = routed_experts(spec, T);

@@ -40,6 +40,7 @@ nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const Mode
   j["requests"] = r.arrivals == Arrivals::trace ? std::int64_t(r.trace.size()) : r.requests;
   j["seed"] = r.seed;
   j["tp"] = s.tp;
+  if (s.ep > 1) j["ep"] = s.ep;
   j["precision"] = std::string(dtype_name(s.dtype));
   detail::write_serving_options(j, s);
   j["engine"] = std::string(engine_name(s.engine));

@@ -8,6 +8,7 @@
 #include "common/checked.hpp"
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
+#include "serve/expert_parallel.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
 #include "serve/quantize.hpp"
@@ -95,6 +96,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 std::string(engine_name(s.engine)));
   const detail::ServingTypes types = detail::serving_types(gpu, s);
   if (s.tp < 1 || s.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
+  // one GPU's model under expert parallelism (checks ep against the model and tp)
+  const ModelConfig local = detail::expert_shard(model, s.ep, s.tp);
   if (r.max_batch_tokens < 1 || r.max_batch_tokens > kMaxBatchTokensPerStep)
     throw Error("max_batch_tokens must be 1 to " + std::to_string(kMaxBatchTokensPerStep));
   if (r.max_seqs < 1 || r.max_seqs > kMaxSeqsPerStep)
@@ -169,6 +172,17 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
       lim.clients = r.concurrency;
     }
   }
+  // expert parallelism: each GPU runs its own requests, assigned in turn; GPU 0's share is
+  // simulated (the largest; the others' alike) and the replica's throughput is all of them
+  const double all_requests = double(reqs.size());
+  double all_outputs = 0;
+  for (const auto& q : reqs) all_outputs += double(q.output);
+  if (s.ep > 1) {
+    std::vector<detail::SimRequest> share;
+    for (std::size_t i = 0; i < reqs.size(); i += std::size_t(s.ep)) share.push_back(reqs[i]);
+    reqs = std::move(share);
+    if (lim.clients > 0) lim.clients = (lim.clients + s.ep - 1) / s.ep;
+  }
   double outputs = 0, prompts = 0;
   std::int64_t longest = 0, longest_prompt = 0;
   for (auto& q : reqs) {
@@ -184,7 +198,8 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   detail::TrtllmBenchLimits bench;
   if (r.batch_limits == BatchLimits::trtllm_bench) {
     const double n = double(reqs.size());
-    bench = detail::trtllm_bench_limits(gpu, model, s.tp, types, params, quantized, prompts / n,
+    // as trtllm-bench sizes the whole mapping (its world of tp x ep GPUs)
+    bench = detail::trtllm_bench_limits(gpu, model, s.gpus(), types, params, quantized, prompts / n,
                                         outputs / n, longest_prompt);
     if (bench.max_batch_size > kMaxSeqsPerStep || bench.max_num_tokens > kMaxBatchTokensPerStep)
       throw Error("batch limits trtllm-bench: max_batch_size " +
@@ -197,12 +212,20 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   }
 
   // the KV cache, as vLLM sizes it
-  const ModelConfig shard = detail::shard_model(model, s.tp);
+  const ModelConfig shard = detail::shard_model(local, s.tp);
   ServingRequest profile = s;
   profile.batch = 1;
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
+  // one GPU's parameters: under expert parallelism its share of the routed experts
+  const double away = s.ep > 1 ? 1 - 1.0 / double(s.ep) : 0;
+  const double gpu_params =
+      params - (away > 0 ? away * detail::routed_expert_params(gpu, model) : 0);
+  const double gpu_quantized =
+      quantized > 0 && away > 0
+          ? quantized - away * detail::routed_expert_params(gpu, model, &types)
+          : quantized;
   const detail::MemoryModel mem =
-      detail::serving_memory_model(gpu, shard, params, quantized, profile);
+      detail::serving_memory_model(gpu, shard, gpu_params, gpu_quantized, profile);
   const double block_bytes =
       double(r.block_tokens) * (mem.kv_bytes_per_token + mem.kv_window_bytes_per_token);
   // sliding-window layers keep only the blocks their window touches, as vLLM's hybrid allocator
@@ -219,7 +242,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                              mem.activation_bytes_per_seq - mem.context_bytes;
   if (!(cache_bytes >= block_bytes))  // NaN too
     throw Error(model.name + " does not fit on " + gpu.name +
-                (s.tp > 1 ? " x" + std::to_string(s.tp) : std::string()) + " at " +
+                (s.gpus() > 1 ? " x" + std::to_string(s.gpus()) : std::string()) + " at " +
                 detail::format_with("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
                 detail::format_with("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
                 std::to_string(r.max_batch_tokens) + " tokens per step " +
@@ -264,11 +287,12 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   f.e2e_ms = percentiles(std::move(e2e));
   f.duration_ms = end - start;
   const double seconds = f.duration_ms / 1000;
-  f.requests_per_s = seconds > 0 ? double(reqs.size()) / seconds : 0;
-  f.output_tokens_per_s = seconds > 0 ? outputs / seconds : 0;
+  // the replica's: every GPU's requests (all of them under expert parallelism)
+  f.requests_per_s = seconds > 0 ? all_requests / seconds : 0;
+  f.output_tokens_per_s = seconds > 0 ? all_outputs / seconds : 0;
   if (f.has_slo) {
     f.slo_attainment = double(good) / double(reqs.size());
-    f.goodput_requests_per_s = seconds > 0 ? double(good) / seconds : 0;
+    f.goodput_requests_per_s = seconds > 0 ? f.slo_attainment * all_requests / seconds : 0;
   }
   f.steps = run.steps;
   f.preemptions = run.preemptions;
@@ -342,6 +366,20 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   if (s.tp > 1)
     c.push_back("One replica of " + std::to_string(s.tp) + " GPUs (tensor parallel): " +
                 f.comm_model + ", two per layer per step, not overlapped with compute.");
+  if (s.ep > 1)
+    c.push_back(
+        "One replica of " + std::to_string(s.ep) +
+        " GPUs, expert parallel with attention data parallel (serve/expert_parallel.hpp): each "
+        "GPU runs every " +
+        std::to_string(s.ep) +
+        "th request (one GPU's share simulated, the others taken alike; throughput and "
+        "requests/s are the replica's), its attention, K/V cache and dense layers whole, and " +
+        std::to_string(model.num_experts / s.ep) + " of the " + std::to_string(model.num_experts) +
+        " routed experts, computing the rows every GPU's tokens route to them (uniform routing, "
+        "the GPUs' steps in lockstep); " +
+        f.comm_model +
+        ": each token's hidden state to its top-k experts' GPUs and back, two per MoE layer per "
+        "step, not overlapped with compute.");
   auto range = [&](std::int64_t length) {
     const auto [lo, hi] = length_range(length, r.range_ratio);
     return std::to_string(lo) + "-" + std::to_string(hi);

@@ -9,6 +9,7 @@
 
 #include "parallel/parallel.hpp"
 #include "serve/decode_attention.hpp"
+#include "serve/expert_parallel.hpp"
 #include "serve/fixed_costs.hpp"
 #include "tilecast/error.hpp"
 
@@ -47,7 +48,7 @@ AttentionLoad AttentionLoad::decodes(std::int64_t seqs, std::int64_t cached_sum,
 
 StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRequest& r)
     : gpu_(gpu),
-      shard_(shard_model(model, r.tp)),
+      shard_(shard_model(expert_shard(model, r.ep, r.tp), r.tp)),
       r_(r),
       types_(serving_types(gpu, r)),
       layers_(double(model.num_layers)),
@@ -55,10 +56,18 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRe
       vocab_(model.vocab_size),
       clock_(gpu, r.predictor, Engine::fused),
       attention_(gpu, types_.act, r.predictor, clock_.stream_bw_gbps()),
-      all_reduce_(gpu, r.tp) {
+      all_reduce_(gpu, r.tp),
+      all_to_all_(gpu, r.ep, Collective::kAllToAll) {
+  if (r.ep > 1) moe_layers_ = double(moe_layer_count(model));
   sliding_layers_ = sliding_layer_count(model);
   global_layers_ = model.num_layers - sliding_layers_;
   if (sliding_layers_ > 0) window_ = model.sliding_window;
+}
+
+std::string StepCost::comm_model() const {
+  const std::string& a = all_reduce_.description();
+  const std::string& b = all_to_all_.description();
+  return a.empty() ? b : b.empty() ? a : a + "; " + b;
 }
 
 std::int64_t StepCost::grid_floor(std::int64_t t) {
@@ -84,9 +93,11 @@ double StepCost::layers_ms(std::int64_t tokens) {
   for (auto& s : g.sections)
     attention_ops += int(std::erase_if(s.ops, [](const GraphOp& o) { return o.fused_bytes > 0; }));
   if (attention_ops == 0) throw Error("internal: the fused engine's graph has no attention op");
-  // two all-reduces of the step's hidden states per layer
+  // two all-reduces of the step's hidden states per layer; under expert parallelism two
+  // all-to-alls per MoE layer, the tokens to their experts' GPUs and back
   const double comm =
-      2 * layers_ * all_reduce_.ms(double(tokens) * hidden_ * dtype_bytes(types_.act));
+      2 * layers_ * all_reduce_.ms(double(tokens) * hidden_ * dtype_bytes(types_.act)) +
+      2 * moe_layers_ * all_to_all_.ms(dispatch_bytes(shard_, tokens, types_.act));
   return layers_ms_.emplace(tokens, clock_.forward_ms(g) + comm).first->second;
 }
 

@@ -3,7 +3,8 @@
 // the step's token count (forecast once per count on a grid, linear between), the logits of each
 // sequence, the attention of every sequence summed into one kernel per layer (as the fused
 // engine forecasts its attention kernel: forecast/kernel_times.hpp), the tensor-parallel
-// all-reduces and the sampler's pass over the logits (serve/fixed_costs.hpp).
+// all-reduces, expert parallelism's all-to-alls (serve/expert_parallel.hpp: one GPU's step, its
+// own tokens) and the sampler's pass over the logits (serve/fixed_costs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -51,7 +52,8 @@ class StepCost {
   std::int64_t shapes() const { return std::int64_t(layers_ms_.size()); }
   const std::set<std::string>& roofline_fallbacks() const { return clock_.roofline_fallbacks(); }
   std::vector<std::string> transfers_used() const { return clock_.transfers_used(); }
-  const std::string& comm_model() const { return all_reduce_.description(); }
+  // how the step's collectives were forecast (empty on one GPU)
+  std::string comm_model() const;
   std::int64_t window() const { return window_; }
 
  private:
@@ -70,7 +72,8 @@ class StepCost {
   std::int64_t sliding_layers_ = 0, global_layers_ = 0;
   StepClock clock_;
   FusedAttention attention_;
-  AllReduce all_reduce_;
+  NodeCollective all_reduce_, all_to_all_;
+  double moe_layers_ = 0;  // expert parallelism's: two all-to-alls each
   std::map<std::int64_t, double> layers_ms_, head_ms_;
 };
 

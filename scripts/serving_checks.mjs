@@ -31,7 +31,8 @@ const STATIC_METRICS = {
 // (docs/serving-load.md): percentiles of TTFT, TPOT and end-to-end latency, and throughput.
 const LOADED_METRICS = {
   output_tokens_per_s: { label: 'output tokens/s', of: (f) => f.output_tokens_per_s },
-  output_tokens_per_s_per_gpu: { label: 'output tokens/s per GPU', of: (f) => f.output_tokens_per_s / f.tp },
+  // the replica's GPUs: tp, or ep under expert parallelism (attention data parallel)
+  output_tokens_per_s_per_gpu: { label: 'output tokens/s per GPU', of: (f) => f.output_tokens_per_s / (f.tp * (f.ep ?? 1)) },
   requests_per_s: { label: 'requests/s', of: (f) => f.requests_per_s },
 };
 for (const [key, name] of [
@@ -65,6 +66,8 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
     args.push('--concurrency', String(row.concurrency), '--requests', String(row.requests), '--seed', '0');
   else args.push('--batch', String(row.batch));
   args.push('--tp', String(row.tp), '--precision', row.precision);
+  // expert parallelism with attention data parallelism (TensorRT-LLM's DEP): a loaded row's `ep`
+  if (row.ep !== undefined) args.push('--ep', String(row.ep));
   if (row.kv_cache) args.push('--kv-cache', row.kv_cache);
   if (row.weights) args.push('--weights', row.weights);
   // the measured engine's scheduler (a source's `scheduler`, e.g. TensorRT-LLM's no-evict
@@ -215,6 +218,7 @@ lines.push(summary(staticRows, 'Static rows (target ≤ 8 % median)'));
 lines.push(summary(loadedRows, 'Loaded rows (target ≤ 15 % median)'));
 lines.push(summary(tpRows, 'TP rows (TP 2-8; target ≤ 12 % median)'));
 lines.push(summary(quantRows, 'Quantized rows (FP8, FP4, INT4/INT8; target ≤ 15 % median)'));
+lines.push(summary(rows.filter((r) => r.ep > 1), 'Expert-parallel rows (DEP: attention data parallel, the routed experts over 2-8 GPUs; loaded and quantized too, no target of their own)'));
 lines.push('');
 lines.push('By whether the engine does what tilecast models:');
 lines.push('');
@@ -254,6 +258,8 @@ if (outside.length) lines.push(`* Outside: ${outside.map((r) => `\`${r.id}\` (${
 lines.push('');
 
 const precisionOf = (r) => [r.precision, r.weights ? `weights ${r.weights}` : null, r.kv_cache ? `KV ${r.kv_cache}` : null].filter(Boolean).join(', ');
+// the TP column: tensor parallelism, or DEP N (attention data parallel, experts over N GPUs)
+const tpOf = (r) => (r.ep ? `DEP ${r.ep}` : r.tp);
 const modelsIt = (r) => (r.faithful ? 'yes' : `no: ${r.differs}`);
 
 lines.push('## Static rows');
@@ -262,7 +268,7 @@ lines.push('| id | source | GPU | model | precision | TP | batch | prompt | outp
 lines.push('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |');
 for (const r of staticRows) {
   const band = r.band ? `${num(r.band[0])}–${num(r.band[1])}${r.in_band ? '' : ' (outside)'}` : '—';
-  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ${r.batch} | ${r.prompt} | ${r.output} | ` +
+  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${tpOf(r)} | ${r.batch} | ${r.prompt} | ${r.output} | ` +
     `${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${band} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
 }
 lines.push('');
@@ -271,7 +277,7 @@ lines.push('');
 lines.push('| id | source | GPU | model | precision | TP | load | requests | prompt | output | metric | published | tilecast | ratio | models it |');
 lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |');
 for (const r of loadedRows) {
-  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ${loadOf(r)} | ${r.requests} | ${r.prompt} | ` +
+  lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${tpOf(r)} | ${loadOf(r)} | ${r.requests} | ${r.prompt} | ` +
     `${r.output} | ${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
 }
 lines.push('');
@@ -281,7 +287,7 @@ if (refused.length) {
   lines.push('| id | source | GPU | model | precision | TP | load | prompt | output | metric | published | tilecast says |');
   lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | --- | ---: | --- |');
   for (const r of refused) {
-    lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${r.tp} | ` +
+    lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${tpOf(r)} | ` +
       `${isLoaded(r) ? loadOf(r) : `batch ${r.batch}`} | ${r.prompt} | ${r.output} | ${labelOf(r)} | ${num(r.value)} | ${r.refused} |`);
   }
   lines.push('');

@@ -18,8 +18,8 @@
 
 using namespace tilecast;
 using detail::MoeSpec;
-using detail::RoutedExperts;
 using detail::routed_experts;
+using detail::RoutedExperts;
 
 namespace {
 
@@ -91,9 +91,11 @@ TEST_SUITE("expert_parallel") {
     // the same load over twice the GPUs finishes sooner
     CHECK(f.duration_ms < four.duration_ms);
     // the JSON answer says ep
-    nlohmann::json req = {{"gpu", "h200"},       {"model", "qwen3-235b-a22b"}, {"prompt", 1000},
-                          {"output", 200},       {"concurrency", 800},         {"requests", 800},
-                          {"precision", "fp8"},  {"ep", 8},                    {"seed", 0}};
+    nlohmann::json req = {{"gpu", "h200"},      {"model", "qwen3-235b-a22b"},
+                          {"prompt", 1000},     {"output", 200},
+                          {"concurrency", 800}, {"requests", 800},
+                          {"precision", "fp8"}, {"ep", 8},
+                          {"seed", 0}};
     const auto j = nlohmann::json::parse(api::forecast_serving(req.dump()));
     CHECK(j["ep"] == 8);
     CHECK(j["tp"] == 1);
@@ -128,9 +130,10 @@ TEST_SUITE("expert_parallel") {
     CHECK_THROWS_WITH_AS(forecast_serving(h200, moe, s),
                          doctest::Contains("expert parallelism is forecast for a request stream"),
                          Error);
-    nlohmann::json cap = {{"gpu", {"h200"}}, {"model", "qwen3-235b-a22b"}, {"qps", 1},
-                          {"slo_ttft_ms", 1000}, {"slo_tpot_ms", 100},    {"prompt", 100},
-                          {"output", 10},        {"ep", 8}};
+    nlohmann::json cap = {{"gpu", {"h200"}},    {"model", "qwen3-235b-a22b"},
+                          {"qps", 1},           {"slo_ttft_ms", 1000},
+                          {"slo_tpot_ms", 100}, {"prompt", 100},
+                          {"output", 10},       {"ep", 8}};
     CHECK_THROWS_WITH_AS(api::plan_capacity(cap.dump()), doctest::Contains("field 'ep'"), Error);
   }
 }

@@ -81,7 +81,7 @@ const transferNote = (vendor, precision) =>
     (t) => t.vendor === vendor && t.precisions.includes(precision),
   ).note;
 // the top-k mixtures of experts with published serving runs (checks_mixtures)
-const MIXTURES = ['qwen3-30b-a3b', 'gpt-oss-20b', 'gpt-oss-120b'];
+const MIXTURES = ['qwen3-30b-a3b', 'qwen3-235b-a22b', 'deepseek-r1', 'gpt-oss-20b', 'gpt-oss-120b'];
 const CHECKS_MD = fs.readFileSync(path.join(REPO, 'docs/serving-checks.md'), 'utf8');
 // the checks' table rows (static and loaded) of these GPUs and precision, as cells
 const tableRows = (gpus, precision) =>
@@ -115,7 +115,7 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
     .map(ratio)
     .sort((a, b) => a - b);
   const dense = fp4
-    .filter((c) => c[4] !== 'qwen3-30b-a3b')
+    .filter((c) => !MIXTURES.includes(c[4]))
     .map(ratio)
     .sort((a, b) => a - b);
   assert.ok(moe.length >= 20 && dense.length >= 20, `${moe.length} + ${dense.length} rows`);
@@ -139,7 +139,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   const note = engine.checks_by_architecture.Blackwell;
   assert.match(note, /TensorRT-LLM's on the B200 and GB200 .* and vLLM's BF16 Llama 3\.1 70B on 4 B200s under load/);
   const m = note.match(
-    /Of the (\d+) TensorRT-LLM runs, (\d+) are forecast faster than measured: the dense Llama models about ([\d.]+)x at the median, gpt-oss ([\d.]+)x \(([\d.]+)-([\d.]+)x\); the (\d+) below 1 are (\d+) of Qwen3-30B-A3B's in NVFP4 \([\d.]+-[\d.]+x\), (\d+) of Llama 3\.3 70B's on the GB200 \([\d.]+x\) and gpt-oss-120b's 1024 \+ 8192 and 1024 \+ 32768 runs on the GB200 \([\d.]+-[\d.]+x\); vLLM's median TTFT and TPOT at 1-10 requests\/s are forecast at ([\d.]+)-([\d.]+)x of the measured times, faster too/,
+    /Of the (\d+) TensorRT-LLM runs, (\d+) are forecast faster than measured: the dense Llama models about ([\d.]+)x at the median, gpt-oss ([\d.]+)x \(([\d.]+)-([\d.]+)x\); the (\d+) below 1 are (\d+) of Qwen3-30B-A3B's in NVFP4 \([\d.]+-[\d.]+x\), (\d+) of DeepSeek-R1's in NVFP4 over 4 GPUs \([\d.]+-[\d.]+x\), (\d+) of Llama 3\.3 70B's on the GB200 \([\d.]+x\) and gpt-oss-120b's 1024 \+ 8192 and 1024 \+ 32768 runs on the GB200 \([\d.]+-[\d.]+x\); vLLM's median TTFT and TPOT at 1-10 requests\/s are forecast at ([\d.]+)-([\d.]+)x of the measured times, faster too/,
   );
   assert.ok(m, note);
   // the only Blackwell rows are those: TensorRT-LLM's, NVFP4 or gpt-oss's MXFP4 experts, and vLLM's
@@ -160,7 +160,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   }
   const times = vllm.map(ratio);
   assert.ok(
-    Math.abs(Math.min(...times) - Number(m[10])) < 0.005 && Math.abs(Math.max(...times) - Number(m[11])) < 0.005,
+    Math.abs(Math.min(...times) - Number(m[11])) < 0.005 && Math.abs(Math.max(...times) - Number(m[12])) < 0.005,
   );
   // the runs below 1: as many as the note says, of the models and GPUs it names
   const below = blackwell.filter((c) => !faster(c));
@@ -172,8 +172,12 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
     Number(m[8]),
   );
   assert.equal(
-    count((c) => c[4] === 'llama3.3-70b' && c[3] === 'gb200'),
+    count((c) => c[4] === 'deepseek-r1'),
     Number(m[9]),
+  );
+  assert.equal(
+    count((c) => c[4] === 'llama3.3-70b' && c[3] === 'gb200'),
+    Number(m[10]),
   );
   assert.equal(
     count((c) => c[4] === 'gpt-oss-120b' && c[3] === 'gb200'),
@@ -181,7 +185,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   );
   assert.equal(
     below.length,
-    count((c) => ['qwen3-30b-a3b', 'llama3.3-70b', 'gpt-oss-120b'].includes(c[4])),
+    count((c) => ['qwen3-30b-a3b', 'deepseek-r1', 'llama3.3-70b', 'gpt-oss-120b'].includes(c[4])),
   );
   const med = (xs) => {
     const s = [...xs].sort((a, b) => a - b);

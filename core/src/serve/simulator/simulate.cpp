@@ -370,10 +370,11 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     c.push_back(
         "One replica of " + std::to_string(s.ep) +
         " GPUs, expert parallel with attention data parallel (serve/expert_parallel.hpp): each "
-        "GPU runs every " +
+        "GPU runs one in " +
         std::to_string(s.ep) +
-        "th request (one GPU's share simulated, the others taken alike; throughput and "
-        "requests/s are the replica's), its attention, K/V cache and dense layers whole, and " +
+        " of the requests, assigned in turn (one GPU's share simulated, the others taken alike; "
+        "throughput and requests/s are the replica's), its attention, K/V cache and dense layers "
+        "whole, and " +
         std::to_string(model.num_experts / s.ep) + " of the " + std::to_string(model.num_experts) +
         " routed experts, computing the rows every GPU's tokens route to them (uniform routing, "
         "the GPUs' steps in lockstep); " +

@@ -136,4 +136,23 @@ TEST_SUITE("expert_parallel") {
                           {"output", 10},       {"ep", 8}};
     CHECK_THROWS_WITH_AS(api::plan_capacity(cap.dump()), doctest::Contains("field 'ep'"), Error);
   }
+
+  TEST_CASE("a capacity plan tries a mixture's experts over 2, 4 and 8 GPUs; a dense model's not") {
+    auto options = [](const std::string& model) {
+      nlohmann::json cap = {{"gpu", "h100-sxm"},   {"model", model},     {"qps", 2},
+                            {"slo_ttft_ms", 5000}, {"slo_tpot_ms", 200}, {"prompt", 256},
+                            {"output", 32},        {"requests", 50},     {"max_gpus", 8}};
+      return nlohmann::json::parse(api::plan_capacity(cap.dump()))["options"];
+    };
+    int ep = 0;
+    for (const auto& o : options("qwen3-30b-a3b"))
+      if (o.contains("ep")) {
+        ++ep;
+        CHECK(o["tp"] == 1);
+        if (o["meets"].get<bool>())
+          CHECK(o["gpus"].get<int>() == o["ep"].get<int>() * o["replicas"].get<int>());
+      }
+    CHECK(ep == 3);
+    for (const auto& o : options("llama3-8b")) CHECK(!o.contains("ep"));
+  }
 }

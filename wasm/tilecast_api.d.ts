@@ -1247,6 +1247,10 @@ export interface CapacityOption {
    */
   gpu: string;
   tp: number;
+  /**
+   * present only for a mixture of experts' expert-parallel option: its experts over ep GPUs, each running its own requests (attention data parallel; tp 1)
+   */
+  ep?: number;
   meets: boolean;
   /**
    * 0 when none meets

@@ -35,11 +35,14 @@ void print_capacity(const nlohmann::ordered_json& p) {
               p["slo"]["ttft_ms"].get<double>(), p["slo"]["tpot_ms"].get<double>(),
               p["simulations"].get<int>());
   for (const auto& o : p["options"]) {
+    // tensor parallel, or a mixture's experts over ep GPUs (attention data parallel)
+    const std::string layout = o.contains("ep") ? "ep " + std::to_string(o["ep"].get<int>())
+                                                : "tp " + std::to_string(o["tp"].get<int>());
     if (o["meets"].get<bool>()) {
       std::printf(
-          "  %-16s tp %d x %3d replicas = %4d GPUs: P99 TTFT %8.1f ms, TPOT %6.2f ms, "
+          "  %-16s %s x %3d replicas = %4d GPUs: P99 TTFT %8.1f ms, TPOT %6.2f ms, "
           "%.3g tokens/GPU-hour",
-          o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(), o["replicas"].get<int>(),
+          o["gpu"].get<std::string>().c_str(), layout.c_str(), o["replicas"].get<int>(),
           o["gpus"].get<int>(), o["ttft_p99_ms"].get<double>(), o["tpot_p99_ms"].get<double>(),
           o["tokens_per_gpu_hour"].get<double>());
       if (o.contains("tokens_per_dollar"))
@@ -47,7 +50,7 @@ void print_capacity(const nlohmann::ordered_json& p) {
                     o["tokens_per_dollar"].get<double>());
       std::printf("\n");
     } else {
-      std::printf("  %-16s tp %d: %s\n", o["gpu"].get<std::string>().c_str(), o["tp"].get<int>(),
+      std::printf("  %-16s %s: %s\n", o["gpu"].get<std::string>().c_str(), layout.c_str(),
                   o["why"].get<std::string>().c_str());
     }
   }

@@ -386,6 +386,7 @@ const servingRows = serving.rows.map((r) => ({
   model: r.model,
   precision: r.precision,
   tp: r.tp,
+  ep: r.ep ?? 1, // above 1: expert parallel with attention data parallel (serve --ep)
   load: r.load,
   prompt: r.prompt,
   output: r.output,

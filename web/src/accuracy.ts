@@ -292,7 +292,7 @@ function servingSection(s: Report['serving']): HTMLElement {
         `${r.ratio.toFixed(2)}×`,
         fmtNum(r.published),
         fmtNum(r.tilecast),
-        `${r.model} on ${r.gpu}, ${r.precision}, TP ${r.tp}, ${r.load}, ${r.prompt} + ${r.output} tokens` +
+        `${r.model} on ${r.gpu}, ${r.precision}, ${r.ep > 1 ? `DEP ${r.ep}` : `TP ${r.tp}`}, ${r.load}, ${r.prompt} + ${r.output} tokens` +
           (r.fits ? '' : ' (does not fit, says tilecast)'),
         r.faithful ? 'yes' : `no: ${r.differs}`,
         r.training,

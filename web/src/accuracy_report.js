@@ -138,6 +138,7 @@ export const REPORT_SHAPE = /** @type {const} */ ({
         model: 'string',
         precision: 'string',
         tp: 'number',
+        ep: 'number',
         load: 'string',
         prompt: 'number',
         output: 'number',

@@ -48,6 +48,16 @@ export function capacityCommand(r: CapacityRequest): string | null {
 // A price in dollars, as every capacity view writes it.
 export const money = (v: number): string => `$${fmtRate(v)}`;
 
+// An option's parallel layout, short ("TP 2", "EP 8": a mixture's experts over 8 GPUs, each its
+// own requests) and in words.
+export function layoutOf(o: Pick<CapacityOption, 'tp' | 'ep'>): string {
+  return o.ep ? `EP ${o.ep}` : `TP ${o.tp}`;
+}
+function layoutWords(o: Pick<CapacityOption, 'tp' | 'ep'>): string {
+  if (o.ep) return `${o.ep} GPUs, the experts spread over them, each GPU its own requests`;
+  return o.tp === 1 ? 'one GPU' : `${o.tp} GPUs in tensor parallel`;
+}
+
 // The plan in one sentence: the best option, or that none meets and the first reason.
 export function capacityVerdict(app: App, plan: CapacityPlan): string {
   const slo = `P99 TTFT ≤ ${fmtMs(plan.slo.ttft_ms)} and P99 TPOT ≤ ${fmtMs(plan.slo.tpot_ms)}`;
@@ -58,14 +68,14 @@ export function capacityVerdict(app: App, plan: CapacityPlan): string {
   }
   const layout = b.replicas === 1 ? `one replica` : `${b.replicas} replicas`;
   const cost = b.price_per_hour !== undefined ? `, ${money(b.price_per_hour)} an hour` : '';
-  return `${b.gpus} × ${gpuLabel(app, b.gpu)} (${layout} of ${b.tp === 1 ? 'one GPU' : `${b.tp} GPUs in tensor parallel`}${cost}) serve ${fmtRate(plan.qps)} requests/s with ${slo}: P99 TTFT ${fmtMs(b.ttft_p99_ms)}, P99 TPOT ${fmtMs(b.tpot_p99_ms)}.`;
+  return `${b.gpus} × ${gpuLabel(app, b.gpu)} (${layout} of ${layoutWords(b)}${cost}) serve ${fmtRate(plan.qps)} requests/s with ${slo}: P99 TTFT ${fmtMs(b.ttft_p99_ms)}, P99 TPOT ${fmtMs(b.tpot_p99_ms)}.`;
 }
 
 // An option's row (the plan's GPU is the serve view's: not repeated); one that meets nothing has
 // the reason on a row of its own beneath.
 function optionRows(o: CapacityOption, best: boolean, priced: boolean, columns: number): HTMLTableRowElement[] {
   const cells = [
-    h('td', { class: 'num' }, o.tp),
+    h('td', { class: 'num' }, layoutOf(o)),
     h('td', { class: 'num' }, o.meets ? o.replicas : '—'),
     h('td', { class: 'num' }, o.gpus > 0 ? (o.meets ? o.gpus : `${o.gpus} tried`) : '—'),
     h('td', { class: 'num' }, o.ttft_p99_ms > 0 ? fmtMs(o.ttft_p99_ms) : '—'),
@@ -80,7 +90,7 @@ function optionRows(o: CapacityOption, best: boolean, priced: boolean, columns: 
   ];
   const row = h('tr', { class: best ? 'best' : '', 'data-meets': String(o.meets) }, ...cells);
   if (o.meets) return [row];
-  const why = `TP ${o.tp}: ${o.why ?? 'the SLO is missed'}`;
+  const why = `${layoutOf(o)}: ${o.why ?? 'the SLO is missed'}`;
   return [row, h('tr', { class: 'why' }, h('td', { colspan: columns }, why))];
 }
 
@@ -91,7 +101,7 @@ export function renderCapacity(app: App, plan: CapacityPlan, command: string | n
   setText(byId('capacity-verdict'), capacityVerdict(app, plan));
   const head = byId('capacity-head');
   clear(head);
-  const names = ['TP', 'Replicas', 'GPUs', 'P99 TTFT', 'P99 TPOT', 'Tokens per GPU-hour'];
+  const names = ['Layout', 'Replicas', 'GPUs', 'P99 TTFT', 'P99 TPOT', 'Tokens per GPU-hour'];
   if (priced) names.push('Per hour', 'Tokens per $');
   head.append(h('tr', {}, ...names.map((n) => h('th', { scope: 'col' }, n))));
   const body = byId('capacity-body');
@@ -105,7 +115,7 @@ export function renderCapacity(app: App, plan: CapacityPlan, command: string | n
     : `${plan.prompt} prompt and ${plan.output} output tokens each`;
   setText(
     byId('capacity-assumptions'),
-    `Each option: tensor-parallel sizes that divide the model's heads, the fewest replicas whose P99 TTFT and TPOT meet the SLO, each replica a simulation of ${plan.requests.toLocaleString('en-US')} requests (${lengths}) arriving as a Poisson stream at ${fmtRate(plan.qps)} requests/s ÷ replicas, load spread evenly; ${plan.simulations} simulations. Ranked by ${priced ? 'price an hour' : 'GPUs'}, those meeting the SLO first.` +
+    `Each option: tensor-parallel sizes that divide the model's heads (and for a mixture of experts, its experts over 2, 4 or 8 GPUs), the fewest replicas whose P99 TTFT and TPOT meet the SLO, each replica a simulation of ${plan.requests.toLocaleString('en-US')} requests (${lengths}) arriving as a Poisson stream at ${fmtRate(plan.qps)} requests/s ÷ replicas, load spread evenly; ${plan.simulations} simulations. Ranked by ${priced ? 'price an hour' : 'GPUs'}, those meeting the SLO first.` +
       (command ? ` The same plan: \`${command}\`.` : ''),
   );
   renderCaveats(byId('capacity-caveats'), plan.caveats ?? []);
@@ -123,7 +133,7 @@ export function capacityCell(plan: CapacityResult | undefined): { text: string; 
   if (!plan.ok) return { text: '—', gpus: '', title: plan.error };
   const b = plan.f.best;
   if (!b) return { text: `none ≤ ${plan.f.max_gpus}`, gpus: '0', title: plan.f.options.find((o) => o.why)?.why };
-  return { text: `${b.gpus} (TP ${b.tp} × ${b.replicas})`, gpus: String(b.gpus) };
+  return { text: `${b.gpus} (${layoutOf(b)} × ${b.replicas})`, gpus: String(b.gpus) };
 }
 
 // Nothing to show (no rate, an error): an earlier plan's table and words go.

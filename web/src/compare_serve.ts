@@ -9,7 +9,7 @@ import { gb } from './memory_bar';
 import type { CapacityResult, ServeResult } from './memo';
 import { chartLabel } from './views';
 import { FOOTING_KEY, footing, footingMark } from './footing';
-import { capacityCell, money } from './capacity_view';
+import { capacityCell, layoutOf, money } from './capacity_view';
 
 // A GPU's capacity plan as a cell (data-capacity-gpus: its best option's GPUs, 0 when none meets;
 // data-price-per-hour: its price an hour, when priced).
@@ -74,7 +74,7 @@ function cheapest(rows: ServeRow[], c: CapacityColumns): { id?: string; text: st
   const rest = unpriced.length ? ` (${unpriced.map((x) => x.label).join(', ')}: no price)` : '';
   return {
     id: best.x.id,
-    text: `Cheapest for ${fmtRate(c.qps)} requests/s within the SLO: ${best.b.gpus} × ${best.x.label} (TP ${best.b.tp} × ${best.b.replicas}), ${money(best.perHour)} an hour${rest}.`,
+    text: `Cheapest for ${fmtRate(c.qps)} requests/s within the SLO: ${best.b.gpus} × ${best.x.label} (${layoutOf(best.b)} × ${best.b.replicas}), ${money(best.perHour)} an hour${rest}.`,
   };
 }
 

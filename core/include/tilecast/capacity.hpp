@@ -28,6 +28,7 @@ struct CapacityRequest {
 struct CapacityOption {
   std::string gpu;  // catalog id (or name)
   int tp = 1;
+  int ep = 1;        // a mixture of experts' expert-parallel GPUs (attention data parallel; tp 1)
   int replicas = 0;  // 0: no count up to max_gpus meets the SLO
   int gpus = 0;
   bool meets = false;

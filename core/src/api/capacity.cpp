@@ -35,8 +35,8 @@ CapacityRequest capacity_request_fields(const nlohmann::json& req, const ModelCo
   for (const char* f : {"concurrency", "batch", "tp", "ep"})
     if (has_field(req, f))
       throw Error(std::string(kOrigin) + ": field '" + f +
-                  "' is not taken: the plan tries tensor-parallel sizes and replica counts at "
-                  "Poisson arrivals");
+                  "' is not taken: the plan tries tensor-parallel sizes (and a mixture's "
+                  "expert-parallel sizes) and replica counts at Poisson arrivals");
   CapacityRequest r;
   nlohmann::json load = req;
   if (!has_field(load, "requests")) load["requests"] = 1000;

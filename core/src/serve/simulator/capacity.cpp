@@ -1,5 +1,7 @@
 // plan_capacity (tilecast/capacity.hpp): for each GPU and each tensor-parallel size that divides
-// the model's heads (powers of two up to 8 that fit max_gpus), the fewest replicas whose P99
+// the model's heads (powers of two up to 8 that fit max_gpus), and for a mixture of experts each
+// expert-parallel size that divides its experts (2, 4, 8: serve/expert_parallel.hpp), the fewest
+// replicas whose P99
 // TTFT and TPOT meet the SLO at qps / replicas each: one replica, then the most, then bisection
 // between them (latency falls as the per-replica rate does: the Poisson gaps of one seed scale
 // with the rate), so a service one replica serves, or an SLO none meets, costs one or two
@@ -48,10 +50,17 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   plan.request = r;
   // the tensor-parallel sizes searched: those of 1, 2, 4, 8 that divide the model and fit
   const std::vector<int> tps = detail::valid_tps(model);
-  std::vector<int> option_tps;
+  struct Layout {
+    int tp = 1, ep = 1;
+  };
+  std::vector<Layout> layouts;
   for (int tp : {1, 2, 4, 8})
     if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end())
-      option_tps.push_back(tp);
+      layouts.push_back({tp, 1});
+  // a top-k mixture of experts: also its experts over 2, 4 or 8 GPUs, each GPU its own requests
+  if (model.num_experts >= 2 && model.experts_per_token >= 1)
+    for (int ep : {2, 4, 8})
+      if (ep <= r.max_gpus && model.num_experts % ep == 0) layouts.push_back({1, ep});
   // The work budget (forecast/work_budget.hpp), estimated before anything runs: first the least
   // a plan does (one simulation per GPU and tensor-parallel size, each its least), then before
   // each simulation the work so far and its least; the plan's meter counts the simulations' work
@@ -62,7 +71,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   LoadRequest each = r.load;
   each.arrivals = Arrivals::poisson;
   const double work_each = detail::simulation_work(each);
-  detail::require_within_budget(double(gpus.size()) * double(option_tps.size()) * work_each, kWhat,
+  detail::require_within_budget(double(gpus.size()) * double(layouts.size()) * work_each, kWhat,
                                 kReduce);
   // what every simulation of a GPU assumed (its precision, transferred models, matrix clock, ...):
   // the caveats all of them gave, in their order, less those of one run's own setup
@@ -74,12 +83,17 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     const double price = r.price_per_gpu_hour.empty()       ? 0
                          : r.price_per_gpu_hour.size() == 1 ? r.price_per_gpu_hour[0]
                                                             : r.price_per_gpu_hour[g];
-    for (int tp : option_tps) {
+    for (const Layout& layout : layouts) {
       CapacityOption o;
       o.gpu = gpu.id.empty() ? gpu.name : gpu.id;
-      o.tp = tp;
+      o.tp = layout.tp;
+      o.ep = layout.ep;
+      const int tp = layout.tp * layout.ep;  // one replica's GPUs
+      const std::string name =
+          layout.ep > 1 ? "ep " + std::to_string(layout.ep) : "tp " + std::to_string(layout.tp);
       LoadRequest lr = r.load;
-      lr.serving.tp = tp;
+      lr.serving.tp = layout.tp;
+      lr.serving.ep = layout.ep;
       lr.arrivals = Arrivals::poisson;
       lr.slo_ttft_ms = r.slo_ttft_ms;
       lr.slo_tpot_ms = r.slo_tpot_ms;
@@ -100,10 +114,9 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         }
         const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
         if (progress)
-          progress(o.gpu + " tp " + std::to_string(tp) + " x " + std::to_string(replicas) +
-                   " replicas: P99 TTFT " + detail::format_with("%.1f", f.ttft_ms.p99) +
-                   " ms, TPOT " + detail::format_with("%.2f", f.tpot_ms.p99) + " ms" +
-                   (ok ? " (meets)" : ""));
+          progress(o.gpu + " " + name + " x " + std::to_string(replicas) + " replicas: P99 TTFT " +
+                   detail::format_with("%.1f", f.ttft_ms.p99) + " ms, TPOT " +
+                   detail::format_with("%.2f", f.tpot_ms.p99) + " ms" + (ok ? " (meets)" : ""));
         return std::make_pair(ok, f);
       };
       const int most = r.max_gpus / tp;
@@ -178,7 +191,8 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
                    });
   auto& c = plan.caveats;
   c.push_back(
-      "Each option is replicas x tp GPUs, each replica a serving simulation "
+      "Each option is replicas x tp (or ep, a mixture's experts over that many GPUs) GPUs, each "
+      "replica a serving simulation "
       "(docs/serving-load.md) at qps / replicas Poisson arrivals of " +
       std::to_string(r.load.requests) +
       " requests; the SLO is met when the P99 TTFT and the P99 TPOT are within it.");
@@ -212,6 +226,7 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
     nlohmann::ordered_json x;
     x["gpu"] = o.gpu;
     x["tp"] = o.tp;
+    if (o.ep > 1) x["ep"] = o.ep;
     x["meets"] = o.meets;
     x["replicas"] = o.replicas;
     x["gpus"] = o.gpus;

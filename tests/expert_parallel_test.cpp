@@ -82,7 +82,7 @@ TEST_SUITE("expert_parallel") {
       said += c.find("8 GPUs, expert parallel with attention data parallel") != std::string::npos;
     CHECK(said == 1);
     // the GPU's weights: the dense part whole, an eighth of the routed experts
-    const double routed = detail::routed_expert_params(h200, m);
+    const double routed = detail::routed_expert_params(h200, m, detail::ServingTypes{}).all;
     CHECK(routed > 0.9 * m.params());  // a sparse model: nearly all its weights are experts'
     CHECK(routed < m.params());
     // with half the GPUs, each holds twice the experts: less KV cache per GPU

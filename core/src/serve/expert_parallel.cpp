@@ -28,16 +28,20 @@ ModelConfig expert_shard(const ModelConfig& model, int ep, int tp) {
   return s;
 }
 
-double routed_expert_params(const GpuSpec& gpu, const ModelConfig& model, const ServingTypes* t) {
+RoutedExpertParams routed_expert_params(const GpuSpec& gpu, const ModelConfig& model,
+                                        const ServingTypes& t) {
   // 64 tokens an expert: every expert active (as quantized_param_count counts them)
   const std::int64_t tokens = 64 * std::max<std::int64_t>(1, model.num_experts);
   const OpGraph g =
       build_gpu_graph(gpu, model, make_workload(Mode::decode, tokens, 1, 1), Engine::fused);
-  double n = 0;
+  RoutedExpertParams n;
   for (const GraphSection& s : g.sections)
     for (const GraphOp& o : s.ops)
-      if (o.routed_expert && o.phase == Phase::forward && (!t || is_quantized_linear(s, o, *t)))
-        n += o.param_elements * double(s.count);
+      if (o.routed_expert && o.phase == Phase::forward) {
+        const double p = o.param_elements * double(s.count);
+        n.all += p;
+        if (is_quantized_linear(s, o, t)) n.quantized += p;
+      }
   return n;
 }
 

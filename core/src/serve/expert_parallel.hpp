@@ -19,9 +19,12 @@ namespace tilecast::detail {
 ModelConfig expert_shard(const ModelConfig& model, int ep, int tp);
 
 // The routed experts' parameters in the whole model (of every expert, as the fused engine's graph
-// lists them; with `t`, only those its quantization covers: is_quantized_linear).
-double routed_expert_params(const GpuSpec& gpu, const ModelConfig& model,
-                            const ServingTypes* t = nullptr);
+// lists them), and of those the ones `t`'s quantization covers (is_quantized_linear): one pass.
+struct RoutedExpertParams {
+  double all = 0, quantized = 0;
+};
+RoutedExpertParams routed_expert_params(const GpuSpec& gpu, const ModelConfig& model,
+                                        const ServingTypes& t);
 
 // The layers with routed experts.
 std::int64_t moe_layer_count(const ModelConfig& model);

@@ -88,7 +88,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       o.gpu = gpu.id.empty() ? gpu.name : gpu.id;
       o.tp = layout.tp;
       o.ep = layout.ep;
-      const int tp = layout.tp * layout.ep;  // one replica's GPUs
+      const int per_replica = layout.tp * layout.ep;  // one replica's GPUs
       const std::string name =
           layout.ep > 1 ? "ep " + std::to_string(layout.ep) : "tp " + std::to_string(layout.tp);
       LoadRequest lr = r.load;
@@ -119,7 +119,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
                    detail::format_with("%.2f", f.tpot_ms.p99) + " ms" + (ok ? " (meets)" : ""));
         return std::make_pair(ok, f);
       };
-      const int most = r.max_gpus / tp;
+      const int most = r.max_gpus / per_replica;
       try {
         // one replica first (a small service meets there), then the most (an SLO nothing meets
         // misses there), then bisection between the last that missed and the first that met
@@ -137,10 +137,11 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           if (n == most) {
             o.ttft_p99_ms = f.ttft_ms.p99;
             o.tpot_p99_ms = f.tpot_ms.p99;
-            o.gpus = most * tp;
+            o.gpus = most * per_replica;
             o.why = "the SLO is missed even at " + std::to_string(most) +
-                    (most == 1 ? " replica (" : " replicas (") + std::to_string(most * tp) +
-                    (most * tp == 1 ? " GPU)" : " GPUs)");
+                    (most == 1 ? " replica (" : " replicas (") +
+                    std::to_string(most * per_replica) +
+                    (most * per_replica == 1 ? " GPU)" : " GPUs)");
           }
         }
         if (hi == 0) {
@@ -159,7 +160,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         }
         o.meets = true;
         o.replicas = hi;
-        o.gpus = hi * tp;
+        o.gpus = hi * per_replica;
         o.ttft_p99_ms = best.ttft_ms.p99;
         o.tpot_p99_ms = best.tpot_ms.p99;
         o.tokens_per_gpu_hour = best.output_tokens_per_s * hi / o.gpus * 3600;

@@ -217,13 +217,13 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   profile.batch = 1;
   profile.prompt = r.max_batch_tokens;  // the profiling step's activations
   // one GPU's parameters: under expert parallelism its share of the routed experts
-  const double away = s.ep > 1 ? 1 - 1.0 / double(s.ep) : 0;
-  const double gpu_params =
-      params - (away > 0 ? away * detail::routed_expert_params(gpu, model) : 0);
-  const double gpu_quantized =
-      quantized > 0 && away > 0
-          ? quantized - away * detail::routed_expert_params(gpu, model, &types)
-          : quantized;
+  double gpu_params = params, gpu_quantized = quantized;
+  if (s.ep > 1) {
+    const double away = 1 - 1.0 / double(s.ep);
+    const detail::RoutedExpertParams routed = detail::routed_expert_params(gpu, model, types);
+    gpu_params -= away * routed.all;
+    if (quantized > 0) gpu_quantized -= away * routed.quantized;
+  }
   const detail::MemoryModel mem =
       detail::serving_memory_model(gpu, shard, gpu_params, gpu_quantized, profile);
   const double block_bytes =

@@ -9,6 +9,7 @@
 #include "kernel/flash_attention.hpp"
 #include "kernel/library_profile.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/roofline.hpp"
 
 namespace tilecast::detail {
 
@@ -28,6 +29,20 @@ namespace {
 
 double roofline_ms(double flops, double bytes, double peak_gflops, double mem_bw_gbps) {
   return std::max(flops / peak_gflops, bytes / mem_bw_gbps) / 1e6;
+}
+
+// A fused chain's time over its anchor's (GraphOp::fused_kernels): the chain's traffic over the
+// anchor's where the chain stays memory-bound (a compiled chain of vector kernels, a cache write,
+// a decode GEMM still bound by its packed weights); where the chain's FLOPs bind instead (a GEMM
+// whose packed weights made it compute-bound: serve/quantize.cpp), its compute roofline over the
+// anchor's roofline, so the forecast keeps the anchor's share of its roofline and never falls
+// under the chain's.
+double chain_scale(const GpuSpec& gpu, const GraphOp& op) {
+  const double peak = peak_gflops(gpu, op.kernel), bytes = kernel_bytes(op.kernel);
+  if (!(peak > 0)) return op.traffic_scale;
+  const double compute_ms = op.chain_flops / peak;
+  if (!(compute_ms > bytes * op.traffic_scale / gpu.mem_bw_gbps)) return op.traffic_scale;
+  return compute_ms / std::max(kernel_flops(op.kernel) / peak, bytes / gpu.mem_bw_gbps);
 }
 
 }  // namespace
@@ -97,7 +112,7 @@ TimedKernel KernelTimes::op(const GraphOp& op) {
     return {a.ms(op.fused_flops, op.fused_bytes, op.fused_keys), 0};
   }
   TimedKernel t = kernel(op.kernel);
-  if (op.fused_kernels > 0) t.exec_ms *= op.traffic_scale;  // graph/engines/compiled.cpp
+  if (op.fused_kernels > 0) t.exec_ms *= chain_scale(gpu_, op);
   t.host_waits = op.host_sync;
   return t;
 }

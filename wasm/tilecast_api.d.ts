@@ -796,6 +796,10 @@ export interface IntraNode {
   link_bw_gbps_per_direction?: number;
   pcie_bw_gbps_per_direction?: number;
   links_per_gpu?: number;
+  /**
+   * nvswitch only: the switches reduce (NCCL's NVLS all-reduce inside the node)
+   */
+  nvlink_sharp?: boolean;
 }
 export interface Network {
   kind: string;
@@ -852,9 +856,9 @@ export interface CollectiveForecast {
    */
   transfer_ms: number;
   /**
-   * direct for send_recv
+   * direct for send_recv; nvls: NVLink SHARP, all_reduce inside a node whose NVSwitch reduces
    */
-  algorithm: 'ring' | 'tree' | 'direct';
+  algorithm: 'ring' | 'tree' | 'nvls' | 'direct';
   /**
    * NCCL's protocol priced fastest: LL and LL128 for small messages on one node (docs/comm.md, Small messages), else Simple
    */

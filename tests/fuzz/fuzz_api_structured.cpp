@@ -238,7 +238,7 @@ json collective_request(FuzzedDataProvider& in) {
   r["bytes"] = number(in, 1, 1LL << 34);
   r["gpus"] = number(in, 2, 1024);
   maybe(in, r, "gpus_per_node", [&] { return number(in, 1, 16); });
-  maybe(in, r, "algorithm", [&] { return word(in, {"auto", "ring", "tree"}); });
+  maybe(in, r, "algorithm", [&] { return word(in, {"auto", "ring", "tree", "nvls"}); });
   return r;
 }
 

@@ -469,6 +469,13 @@ export function spread(lists) {
       add('forecastCollective', { system: s.id, collective, bytes: 64 << 20, gpus: s.gpus_per_node });
   for (const algorithm of ['auto', 'ring', 'tree'])
     add('forecastCollective', { system: 'dgx-h100', collective: 'all_reduce', bytes: 1 << 30, gpus: 32, algorithm });
+  add('forecastCollective', {
+    system: 'dgx-h100',
+    collective: 'all_reduce',
+    bytes: 1 << 30,
+    gpus: 8,
+    algorithm: 'nvls',
+  });
   add('forecastCollective', { system: 'dgx-a100', collective: 'all_gather', bytes: 4096, gpus: 16, gpus_per_node: 4 });
 
   // Kernels.

@@ -75,7 +75,7 @@ std::string validate_system(std::string_view system_json);
 
 // {"system": NAME | {system spec}, "collective": "all_reduce"|"reduce_scatter"|"all_gather"|
 //  "send_recv"|"all_to_all", "bytes": N (per GPU, see CollectiveRequest), "gpus": N,
-//  "gpus_per_node": N (optional: fill nodes), "algorithm": "auto"|"ring"|"tree"}
+//  "gpus_per_node": N (optional: fill nodes), "algorithm": "auto"|"ring"|"tree"|"nvls"}
 // -> the collective's forecast (collective_forecast.schema.json; tilecast/comm.hpp, docs/comm.md).
 std::string forecast_collective(std::string_view request_json);
 

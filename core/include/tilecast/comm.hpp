@@ -16,7 +16,9 @@
 namespace tilecast {
 
 enum class Collective { kAllReduce, kReduceScatter, kAllGather, kSendRecv, kAllToAll };
-enum class CommAlgorithm { kAuto, kRing, kTree };  // tree: all-reduce only
+// tree: all-reduce only; nvls: NCCL's NVLink SHARP all-reduce, the reduction done in the NVSwitch,
+// inside one node of a system whose switches do it (SystemSpec::nvlink_sharp; comm/all_reduce.cpp)
+enum class CommAlgorithm { kAuto, kRing, kTree, kNvls };
 // The slowest hop a collective crosses; each class has its own calibrated curve.
 enum class LinkClass { kNvswitch, kNvlinkBridge, kPcie, kInfinityFabric, kNetwork };
 // Point-to-point copies and ring/tree collectives reach different efficiencies on one link.
@@ -77,7 +79,8 @@ struct CollectiveForecast {
   LinkClass link = LinkClass::kPcie;
   double path_bw_gbps = 0;  // datasheet bandwidth of the slowest hop, per direction
   double efficiency = 0;    // efficiency(bytes)
-  double bus_bw_gbps = 0;   // bytes x bytes_factor / transfer time (nccl-tests' busbw)
+  double bus_bw_gbps = 0;   // bytes x bytes_factor / time (nccl-tests' busbw; nvls: the ring's
+                            // bytes factor, as nccl-tests reports every algorithm)
   int nodes = 1;
   int gpus_per_node = 1;
   std::string calibration;  // curve used, e.g. "nvswitch/collective"
@@ -85,7 +88,9 @@ struct CollectiveForecast {
 };
 
 // Throws Error for gpus outside 2..gpus_per_node x max_nodes, a multi-node request on a system
-// without a network, bytes <= 0, or tree on another collective than all-reduce.
+// without a network, bytes <= 0, tree on another collective than all-reduce, or nvls on another
+// collective, across nodes or on a system whose NVSwitch does not reduce (auto picks nvls where
+// it applies and is faster).
 CollectiveForecast forecast_collective(
     const SystemSpec& system, const CollectiveRequest& request,
     const CommCalibration& calibration = default_comm_calibration());

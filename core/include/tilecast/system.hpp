@@ -35,6 +35,9 @@ struct SystemSpec {
   double link_bw_gbps_per_direction = 0;
   int links_per_gpu = 0;                  // infinity-fabric-mesh: peer links per GPU
   double pcie_bw_gbps_per_direction = 0;  // one GPU's PCIe path
+  // nvswitch only: the switches reduce and multicast (NVLink SHARP, third-generation NVSwitch
+  // onwards), so NCCL's NVLS all-reduce runs inside a node (comm/all_reduce.cpp)
+  bool nvlink_sharp = false;
   int max_nodes = 1;
   std::optional<NetworkSpec> network;  // absent: multi-node forecasts are refused
   std::string source;

@@ -13,7 +13,7 @@ CollectiveCost all_gather_cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& all_gather_model() {
-  static const CollectiveModel m{Collective::kAllGather, CommFamily::kCollective, false,
+  static const CollectiveModel m{Collective::kAllGather, CommFamily::kCollective, false, false,
                                  all_gather_cost};
   return m;
 }

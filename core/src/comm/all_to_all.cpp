@@ -16,7 +16,7 @@ CollectiveCost all_to_all_cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& all_to_all_model() {
-  static const CollectiveModel m{Collective::kAllToAll, CommFamily::kCollective, false,
+  static const CollectiveModel m{Collective::kAllToAll, CommFamily::kCollective, false, false,
                                  all_to_all_cost};
   return m;
 }

@@ -25,6 +25,7 @@ struct CollectiveModel {
   Collective kind;
   CommFamily family;
   bool has_tree;  // tree is a valid algorithm
+  bool has_nvls;  // nvls is (on a system with NVLink SHARP, inside one node)
   CollectiveCost (*cost)(CommAlgorithm algorithm, const Placement& where);
 };
 

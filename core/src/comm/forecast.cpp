@@ -34,6 +34,14 @@ std::pair<const EfficiencyCurve*, std::string> pick_curve(const CommCalibration&
   return {&first.second, name(first.first.first, first.first.second)};
 }
 
+// The catalog systems whose switches reduce, for the error that refuses nvls elsewhere.
+std::string nvls_systems() {
+  std::string out;
+  for (const SystemSpec& s : system_catalog())
+    if (s.nvlink_sharp) out += (out.empty() ? "" : ", ") + s.id;
+  return out.empty() ? "none in the catalog" : out;
+}
+
 }  // namespace
 
 CollectiveForecast forecast_collective(const SystemSpec& system, const CollectiveRequest& request,
@@ -59,6 +67,13 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
   if (request.algorithm == CommAlgorithm::kTree && !model.has_tree)
     throw Error("algorithm 'tree' applies to all_reduce only, not " +
                 std::string(collective_name(request.collective)));
+  // NVLS: the switches' reduction, inside one NVLink domain of a system whose switches do it
+  const bool nvls_applies = model.has_nvls && system.nvlink_sharp && where.nodes == 1;
+  if (request.algorithm == CommAlgorithm::kNvls && !nvls_applies)
+    throw Error(std::string("algorithm 'nvls' (NVLink SHARP) applies to all_reduce inside one node "
+                            "of a system whose NVSwitch reduces (intra_node.nvlink_sharp: ") +
+                nvls_systems() + "); not " + std::string(collective_name(request.collective)) +
+                " on " + std::to_string(where.nodes) + " node(s) of " + system.id);
   const comm::Path path = comm::slowest_hop(system, where, model.family);
   const auto [curve, curve_name] = pick_curve(calibration, path.link, model.family);
 
@@ -96,14 +111,25 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     f.latency_ms = comm::latency_ms(cost, *curve) + intra_latency_ms;
     if (hierarchical) f.steps = model.cost(algorithm, where).steps;
     f.transfer_ms = comm::transfer_ms(cost, path.bw_gbps, *curve, request.bytes);
+    if (algorithm == CommAlgorithm::kNvls) {  // comm/protocol.hpp, nvls_latency_ms
+      f.latency_ms = comm::nvls_latency_ms(curve->launch_us);
+      f.efficiency = curve->e_max;
+      f.transfer_ms =
+          request.bytes * cost.bytes_factor / (f.path_bw_gbps * 1e9 * curve->e_max) * 1e3;
+    }
     f.time_ms = f.latency_ms + f.transfer_ms;
-    f.bus_bw_gbps = request.bytes * cost.bytes_factor / (f.time_ms * 1e-3) / 1e9;
+    // nccl-tests' bus bandwidth: the ring's bytes factor, whichever algorithm ran
+    const double bus_factor = algorithm == CommAlgorithm::kNvls
+                                  ? model.cost(CommAlgorithm::kRing, where).bytes_factor
+                                  : cost.bytes_factor;
+    f.bus_bw_gbps = request.bytes * bus_factor / (f.time_ms * 1e-3) / 1e9;
     f.nodes = where.nodes;
     f.gpus_per_node = where.gpus_per_node;
     // LL and LL128 on one node where the calibration has their launch cost: NCCL runs the
     // fastest. Across nodes Simple only: the network curve is fitted to Vidur's two-node rows,
     // far below line rate (docs/comm.md), and NCCL's protocol choice there is not checked.
-    if (curve->launch_us >= 0 && where.nodes == 1 &&
+    // (NVLS runs Simple only.)
+    if (curve->launch_us >= 0 && where.nodes == 1 && algorithm != CommAlgorithm::kNvls &&
         comm::has_low_latency_protocols(request.collective)) {
       comm::LowLatencyShape shape;
       shape.kind = request.collective;
@@ -139,6 +165,11 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     if (model.has_tree && where.nodes > 1) {
       const CollectiveForecast tree = evaluate(CommAlgorithm::kTree);
       if (tree.time_ms < out.time_ms) out = tree;
+    }
+    // NCCL takes NVLS where the switches reduce, unless a ring's low-latency protocols are faster
+    if (nvls_applies) {
+      const CollectiveForecast nvls = evaluate(CommAlgorithm::kNvls);
+      if (nvls.time_ms < out.time_ms) out = nvls;
     }
   }
   if (!model.has_tree && request.algorithm == CommAlgorithm::kAuto)

@@ -1,6 +1,7 @@
 // NCCL's LL and LL128 protocols from its tuning model's table (core/data/comm_protocols.json).
 #include "comm/protocol.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,6 +17,7 @@ struct ProtocolTable {
   double base_us[2][2] = {};
   double hop_us[3][2][2] = {};
   double ll_all_reduce = 0, ll_other = 0, ll128 = 0, ll_intra_across_nodes = 1;
+  double nvls_us = 0;  // NVLS (Simple) inside a node
 };
 
 const ProtocolTable& table() {
@@ -51,6 +53,7 @@ const ProtocolTable& table() {
     p.ll_other = num(f, "ll_other");
     p.ll128 = num(f, "ll128");
     p.ll_intra_across_nodes = num(j, "ll_intra_hop_factor_across_nodes");
+    p.nvls_us = num(j, "nvls_us");
     return p;
   }();
   return t;
@@ -86,6 +89,10 @@ double low_latency_ms(CommProtocol protocol, const LowLatencyShape& s, double by
                                                              : t.ll_other;
   const double bw = s.path_bw_gbps * s.cost.bw_scale * s.e_max * fraction * 1e9;
   return latency_us * 1e-3 + bytes * s.cost.bytes_factor / bw * 1e3;
+}
+
+double nvls_latency_ms(double launch_us) {
+  return (std::max(0.0, launch_us) + table().nvls_us) * 1e-3;
 }
 
 }  // namespace tilecast::comm

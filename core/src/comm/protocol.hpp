@@ -27,4 +27,10 @@ bool has_low_latency_protocols(Collective kind);
 // base + hops x hop latency + bytes x bytes_factor / (path x share x e_max x fraction).
 double low_latency_ms(CommProtocol protocol, const LowLatencyShape& shape, double bytes);
 
+// NCCL's NVLS all-reduce inside a node is priced as the low-latency protocols are: its
+// tuning-model latency (comm_protocols.json, nvls_us) plus the calibrated per-call launch cost
+// (launch_us; none where the curve has none), its bytes then at the Simple curve's e_max (not on
+// the curve, whose small-message rise already holds a ring's latency). This is that latency.
+double nvls_latency_ms(double launch_us);
+
 }  // namespace tilecast::comm

@@ -13,7 +13,7 @@ CollectiveCost reduce_scatter_cost(CommAlgorithm, const Placement& where) {
 }  // namespace
 
 const CollectiveModel& reduce_scatter_model() {
-  static const CollectiveModel m{Collective::kReduceScatter, CommFamily::kCollective, false,
+  static const CollectiveModel m{Collective::kReduceScatter, CommFamily::kCollective, false, false,
                                  reduce_scatter_cost};
   return m;
 }

@@ -28,8 +28,10 @@ constexpr EnumName<Collective> kCollectives[] = {{"all_reduce", Collective::kAll
                                                  {"all_gather", Collective::kAllGather},
                                                  {"send_recv", Collective::kSendRecv},
                                                  {"all_to_all", Collective::kAllToAll}};
-constexpr EnumName<CommAlgorithm> kAlgorithms[] = {
-    {"auto", CommAlgorithm::kAuto}, {"ring", CommAlgorithm::kRing}, {"tree", CommAlgorithm::kTree}};
+constexpr EnumName<CommAlgorithm> kAlgorithms[] = {{"auto", CommAlgorithm::kAuto},
+                                                   {"ring", CommAlgorithm::kRing},
+                                                   {"tree", CommAlgorithm::kTree},
+                                                   {"nvls", CommAlgorithm::kNvls}};
 constexpr EnumName<LinkClass> kLinkClasses[] = {{"nvswitch", LinkClass::kNvswitch},
                                                 {"nvlink-bridge", LinkClass::kNvlinkBridge},
                                                 {"pcie", LinkClass::kPcie},

@@ -10,7 +10,8 @@ CollectiveCost send_recv_cost(CommAlgorithm, const Placement&) { return {1.0, 1.
 }  // namespace
 
 const CollectiveModel& send_recv_model() {
-  static const CollectiveModel m{Collective::kSendRecv, CommFamily::kP2p, false, send_recv_cost};
+  static const CollectiveModel m{Collective::kSendRecv, CommFamily::kP2p, false, false,
+                                 send_recv_cost};
   return m;
 }
 

@@ -167,6 +167,16 @@ std::vector<std::string> string_list_field(const nlohmann::json& obj, std::strin
   return out;
 }
 
+bool bool_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                bool fallback) {
+  if (!has_field(obj, field)) return fallback;
+  const nlohmann::json& v = obj.at(std::string(field));
+  if (!v.is_boolean())
+    throw Error(std::string(origin) + ": field '" + std::string(field) +
+                "' must be true or false, got " + describe(v));
+  return v.get<bool>();
+}
+
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required) {
   auto it = obj.find(std::string(field));

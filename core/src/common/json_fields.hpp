@@ -24,6 +24,9 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
                         long long min, long long max);
 std::string string_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          bool required = true);
+// true or false; `fallback` when absent or null.
+bool bool_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                bool fallback);
 // A string that must be one of `allowed` (empty when absent, null or empty and not required); the
 // error lists them, so the words are written once, where they are read.
 std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,

@@ -12,6 +12,7 @@
 namespace tilecast {
 namespace {
 
+using detail::bool_field;
 using detail::has_field;
 using detail::integer_field;
 using detail::number_field;
@@ -90,6 +91,12 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
       s.pcie_bw_gbps_per_direction = number_field(in, "pcie_bw_gbps_per_direction", o, 0.1, 1e4);
     if (has_field(in, "links_per_gpu"))
       s.links_per_gpu = static_cast<int>(integer_field(in, "links_per_gpu", o, 1, 64));
+    s.nvlink_sharp = bool_field(in, "nvlink_sharp", o, false);
+    if (s.nvlink_sharp && s.topology != Topology::kNvswitch)
+      throw Error(o +
+                  ": field 'nvlink_sharp' is true; only an nvswitch topology reduces in its "
+                  "switches (this system's is " +
+                  std::string(topology_name(s.topology)) + ")");
   }
   default_from_catalog(s, spec ? catalog_interconnect(spec->id) : nullptr, where);
   s.max_nodes = has_field(j, "max_nodes")
@@ -127,6 +134,7 @@ std::string system_spec_to_json(const SystemSpec& s) {
   if (s.pcie_bw_gbps_per_direction > 0)
     in["pcie_bw_gbps_per_direction"] = s.pcie_bw_gbps_per_direction;
   if (s.links_per_gpu > 0) in["links_per_gpu"] = s.links_per_gpu;
+  if (s.nvlink_sharp) in["nvlink_sharp"] = true;
   j["intra_node"] = in;
   if (s.network)
     j["network"] = {{"kind", s.network->kind},

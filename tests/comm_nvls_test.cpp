@@ -79,14 +79,14 @@ TEST_SUITE("comm-nvls") {
   TEST_CASE("nowhere else: a switch without SHARP, across nodes, another collective") {
     // auto on the A100's NVSwitch: the ring, as before
     CHECK(all_reduce("dgx-a100", 8 * kGiB, 8).algorithm == CommAlgorithm::kRing);
-    const std::string a100 =
-        error_of("dgx-a100", 8, CommAlgorithm::kNvls, Collective::kAllReduce);
+    const std::string a100 = error_of("dgx-a100", 8, CommAlgorithm::kNvls, Collective::kAllReduce);
     CHECK(a100.find("nvls") != std::string::npos);
     CHECK(a100.find("dgx-h100") != std::string::npos);  // the systems that have it, named
     // two nodes of H100s: NVLS stops at the node (auto takes ring or tree across them)
     CHECK(all_reduce("dgx-h100", 8 * kGiB, 16).algorithm != CommAlgorithm::kNvls);
-    CHECK(error_of("dgx-h100", 16, CommAlgorithm::kNvls, Collective::kAllReduce)
-              .find("2 node(s)") != std::string::npos);
+    CHECK(
+        error_of("dgx-h100", 16, CommAlgorithm::kNvls, Collective::kAllReduce).find("2 node(s)") !=
+        std::string::npos);
     CHECK(error_of("dgx-h100", 8, CommAlgorithm::kNvls, Collective::kReduceScatter)
               .find("reduce_scatter") != std::string::npos);
     CHECK(all_reduce("dgx-h100", 8 * kGiB, 8, CommAlgorithm::kAuto, Collective::kAllGather)

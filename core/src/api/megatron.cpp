@@ -18,14 +18,6 @@ namespace {
 
 constexpr const char* kMegatronOrigin = "model request";
 
-bool bool_field(const nlohmann::json& req, const char* name, bool fallback) {
-  if (!has_field(req, name)) return fallback;
-  const auto& v = req[name];
-  if (!v.is_boolean())
-    throw Error(std::string(kMegatronOrigin) + ": field '" + name + "' must be true or false");
-  return v.get<bool>();
-}
-
 }  // namespace
 
 std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& gpu,
@@ -63,9 +55,9 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
                 " = " + std::to_string(c.gpus()) + ", not gpus " + std::to_string(gpus));
   c.microbatches = opt_int("microbatches", 1);
   c.virtual_stages = opt_int("virtual_stages", 1);
-  c.sequence_parallel = bool_field(req, "sequence_parallel", false);
-  c.distributed_optimizer = bool_field(req, "distributed_optimizer", true);
-  c.overlap_grad_reduce = bool_field(req, "overlap_grad_reduce", true);
+  c.sequence_parallel = detail::bool_field(req, "sequence_parallel", kMegatronOrigin, false);
+  c.distributed_optimizer = detail::bool_field(req, "distributed_optimizer", kMegatronOrigin, true);
+  c.overlap_grad_reduce = detail::bool_field(req, "overlap_grad_reduce", kMegatronOrigin, true);
   if (has_field(req, "tokens")) c.tokens = number_field(req, "tokens", kMegatronOrigin, 1, 1e18);
   c.recompute = word_field(req, "recompute", kMegatronOrigin, Recompute::none, parse_recompute);
   c.attention =

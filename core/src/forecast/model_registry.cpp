@@ -229,11 +229,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
   m.id = detail::string_field(j, "id", origin);
   m.kind = std::string(kind_named(detail::string_field(j, "kind", origin), origin).name);
   m.vendor = detail::string_field(j, "vendor", origin);
-  if (detail::has_field(j, "serves_any_vendor")) {
-    if (!j["serves_any_vendor"].is_boolean())
-      throw Error(std::string(origin) + ": field 'serves_any_vendor' must be true or false");
-    m.serves_any_vendor = j["serves_any_vendor"].get<bool>();
-  }
+  m.serves_any_vendor = detail::bool_field(j, "serves_any_vendor", origin, false);
   for (const std::string& p : detail::string_list_field(j, "precisions", origin)) {
     try {
       m.precisions.push_back(parse_dtype(p));

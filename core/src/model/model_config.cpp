@@ -55,15 +55,6 @@ double optional_prob(const nlohmann::json& obj, std::string_view field, std::str
   return detail::number_field(obj, field, origin, 0, 1);
 }
 
-bool optional_bool(const nlohmann::json& obj, std::string_view field, std::string_view origin,
-                   bool fallback) {
-  if (!detail::has_field(obj, field)) return fallback;
-  const auto& v = obj.at(std::string(field));
-  if (!v.is_boolean())
-    throw Error(std::string(origin) + ": field '" + std::string(field) + "' must be true or false");
-  return v.get<bool>();
-}
-
 Activation parse_activation(const nlohmann::json& obj, std::string_view field,
                             std::string_view origin, Activation fallback) {
   const std::string s = detail::string_field(obj, field, origin, false);
@@ -247,12 +238,12 @@ void read_falcon_shape(const nlohmann::json& j, std::string_view origin, ModelCo
   check_heads(m, origin, "num_attention_heads");
   m.intermediate_size = optional_size(j, {"ffn_hidden_size"}, origin, 4 * m.hidden_size);
   m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 2048);
-  if (optional_bool(j, "alibi", origin, false))
+  if (detail::bool_field(j, "alibi", origin, false))
     throw Error(std::string(origin) +
                 ": field 'alibi' true (ALiBi position biases) is not supported; allowed: false "
                 "(rotary positions)");
-  const bool new_arch = optional_bool(j, "new_decoder_architecture", origin, false);
-  if (!new_arch && !optional_bool(j, "parallel_attn", origin, true))
+  const bool new_arch = detail::bool_field(j, "new_decoder_architecture", origin, false);
+  if (!new_arch && !detail::bool_field(j, "parallel_attn", origin, true))
     throw Error(std::string(origin) +
                 ": field 'parallel_attn' false (a sequential Falcon layer) is not supported; "
                 "allowed: true, or new_decoder_architecture true");
@@ -260,7 +251,7 @@ void read_falcon_shape(const nlohmann::json& j, std::string_view origin, ModelCo
     m.num_kv_heads = optional_size(j, {"num_kv_heads"}, origin, m.num_heads);
     m.parallel_norms = optional_size(j, {"num_ln_in_parallel_attn"}, origin, 2, 2);
   } else {
-    m.num_kv_heads = optional_bool(j, "multi_query", origin, true) ? 1 : m.num_heads;
+    m.num_kv_heads = detail::bool_field(j, "multi_query", origin, true) ? 1 : m.num_heads;
   }
   if (m.num_heads % m.num_kv_heads != 0)
     throw Error(std::string(origin) + ": field 'num_kv_heads' (" + std::to_string(m.num_kv_heads) +
@@ -279,13 +270,13 @@ void read_common(const nlohmann::json& j, std::string_view origin, const Archite
     case AttentionBias::mlp_only: m.mlp_bias = true; break;
     case AttentionBias::qkv_only:
       m.attention_bias = true;
-      m.mlp_bias = optional_bool(j, t.hf.mlp_bias_field, origin, false);
+      m.mlp_bias = detail::bool_field(j, t.hf.mlp_bias_field, origin, false);
       break;
     case AttentionBias::config:
-      m.attention_bias = optional_bool(j, t.hf.bias_field, origin, t.hf.bias_default);
+      m.attention_bias = detail::bool_field(j, t.hf.bias_field, origin, t.hf.bias_default);
       m.mlp_bias = t.hf.mlp_bias_field.empty()
                        ? m.attention_bias
-                       : optional_bool(j, t.hf.mlp_bias_field, origin, false);
+                       : detail::bool_field(j, t.hf.mlp_bias_field, origin, false);
       break;
   }
   m.attention_dropout =
@@ -365,8 +356,8 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
               ? m.intermediate_size
               : size_field(j, {std::string(t.hf.expert_width_field).c_str()}, origin);
       // Mixtral always renormalises its top-k weights; the Qwen MoEs as their configs say
-      m.norm_topk_prob =
-          t.hf.norm_topk_field.empty() || optional_bool(j, t.hf.norm_topk_field, origin, false);
+      m.norm_topk_prob = t.hf.norm_topk_field.empty() ||
+                         detail::bool_field(j, t.hf.norm_topk_field, origin, false);
       if (t.moe_layers == MoeLayers::decoder_step) read_decoder_step(j, origin, m);
       if (t.moe_layers == MoeLayers::after_dense) read_dense_layers(j, origin, m);
       if (t.routing == Routing::top_k_shared && !t.hf.shared_experts_field.empty())
@@ -413,7 +404,7 @@ void read_layer_pattern(const nlohmann::json& j, std::string_view origin, ModelC
 // Attention variants: sliding windows, soft-capping, partial rotary.
 void read_attention_variant(const nlohmann::json& j, std::string_view origin,
                             const ArchitectureTraits& t, ModelConfig& m) {
-  if (t.sliding == Sliding::none && optional_bool(j, "use_sliding_window", origin, false))
+  if (t.sliding == Sliding::none && detail::bool_field(j, "use_sliding_window", origin, false))
     throw Error(std::string(origin) + ": field 'use_sliding_window' true is not supported (" +
                 std::string(t.model_type) + ": only full attention is modelled); allowed: false");
   if (t.sliding != Sliding::none)
@@ -613,7 +604,8 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view file
   if (m.name.empty()) m.name = std::string(architecture_name(m.architecture));
   m.source = detail::string_field(j, "tilecast_source", origin, false);
   m.aliases = detail::string_list_field(j, "tilecast_aliases", origin);
-  m.tie_word_embeddings = optional_bool(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
+  m.tie_word_embeddings =
+      detail::bool_field(j, "tie_word_embeddings", origin, t.hf.tied_embeddings);
   m.transformers_major = transformers_major(j, origin);
   m.experts_implementation = experts_implementation(j, origin, m.transformers_major);
   check_unsupported(j, origin);

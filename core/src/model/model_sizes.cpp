@@ -104,11 +104,8 @@ ModelConfig model_from_sizes(std::string_view json_text, std::string_view origin
     cfg["max_position_embeddings"] = seq;
     cfg["head_dim"] = head_dim;
   }
-  if (detail::has_field(j, "tied")) {
-    if (!j["tied"].is_boolean())
-      throw Error(std::string(origin) + ": 'tied' must be true or false");
-    cfg["tie_word_embeddings"] = j["tied"].get<bool>();
-  }
+  if (detail::has_field(j, "tied"))
+    cfg["tie_word_embeddings"] = detail::bool_field(j, "tied", origin, false);
   ModelConfig m = parse_model_config(cfg.dump(), origin);
   m.num_kv_heads = groups;  // a dialect without query groups (GPT-2's) still carries them
   m.head_dim = head_dim;

@@ -9,6 +9,7 @@
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
 #include "common/sort_by_key.hpp"
+#include "forecast/predictor.hpp"
 #include "kernel/family.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -126,9 +127,7 @@ class TimeMultiple final : public KernelPredictor {
       : model_(std::move(model)), multiple_(multiple) {}
   KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
     KernelForecast f = model_->forecast(gpu, kernel);
-    f.latency_ms = std::max(f.latency_ms * multiple_, f.roofline_ms);
-    if (f.latency_ms > f.overhead_ms)
-      f.utilization = std::min(1.0, f.roofline_ms / (f.latency_ms - f.overhead_ms));
+    set_latency(f, f.latency_ms * multiple_);
     return f;
   }
   std::string_view name() const override { return model_->name(); }

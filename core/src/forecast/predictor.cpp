@@ -23,15 +23,19 @@ KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel) {
   return f;
 }
 
+void set_latency(KernelForecast& f, double latency_ms) {
+  f.latency_ms = std::isfinite(latency_ms) ? std::max(latency_ms, f.roofline_ms) : f.roofline_ms;
+  f.utilization = f.latency_ms > f.overhead_ms
+                      ? std::min(1.0, f.roofline_ms / (f.latency_ms - f.overhead_ms))
+                      : 1.0;
+}
+
 void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,
                      const TilePlan& plan) {
-  f.latency_ms = std::isfinite(latency_ms) ? std::max(latency_ms, f.roofline_ms) : f.roofline_ms;
   f.tiles = plan.tiles;
   f.waves = plan.waves;
   f.overhead_ms = overhead_ms;
-  f.utilization = f.latency_ms > overhead_ms
-                      ? std::min(1.0, f.roofline_ms / (f.latency_ms - overhead_ms))
-                      : 1.0;
+  set_latency(f, latency_ms);
   f.tile = plan.label;
 }
 

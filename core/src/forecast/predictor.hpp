@@ -19,6 +19,9 @@ namespace tilecast {
 // FLOPs, bytes and the roofline bound, which every predictor reports; throws for a GPU that
 // gives no finite roofline.
 KernelForecast roofline_part(const GpuSpec& gpu, const Kernel& kernel);
+// Sets the forecast's time, never under its roofline, and the utilization that implies (the
+// roofline's share of the time past the launch overhead; 1 where the overhead is all of it).
+void set_latency(KernelForecast& f, double latency_ms);
 // An analytic model's forecast on top of roofline_part: its latency bounded below by the
 // roofline, the plan's tiles and waves, its per-launch overhead and the utilization they imply.
 void finish_analytic(KernelForecast& f, double latency_ms, double overhead_ms,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/median.hpp"
 #include "graph/engines/megatron_layer.hpp"
 #include "kernel/library_profile.hpp"
 #include "test_paths.hpp"
@@ -34,11 +35,7 @@ Kernel gemm(Op op, std::int64_t m, std::int64_t n, std::int64_t k, DataType t) {
   return g;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using detail::median;
 
 bool mentions_misaligned(const std::vector<std::string>& caveats) {
   return std::any_of(caveats.begin(), caveats.end(), [](const std::string& c) {

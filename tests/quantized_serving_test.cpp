@@ -14,6 +14,7 @@
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/serving.hpp"
 #include "tilecast/serving_load.hpp"
@@ -239,6 +240,34 @@ TEST_SUITE("serving-quantized") {
                          Error);
     cfg.erase("quantization_config");
     CHECK(parse_model_config(cfg.dump(), "cfg.json").checkpoint_weights.empty());
+  }
+
+  TEST_CASE("mxfp4 on any top-k mixture: transformers 4's per-expert MLPs are routed experts too") {
+    // Mixtral's eager graph (transformers 4: each expert an nn.Module MLP) and the fused one
+    // both mark the experts' linears, so the experts-only format covers the same weights
+    const ModelConfig& m = find_model("mixtral-8x7b");
+    REQUIRE(m.transformers_major < 5);
+    const OpGraph eager = build_op_graph(m, make_workload(Mode::inference, 64, 1));
+    double routed = 0;
+    for (const GraphSection& s : eager.sections)
+      for (const GraphOp& o : s.ops)
+        if (o.routed_expert) {
+          CHECK(o.name.find("expert") != std::string::npos);
+          routed += o.param_elements * double(s.count);
+        }
+    const double per_expert = 3.0 * double(m.hidden_size) * double(m.expert_intermediate_size);
+    CHECK(routed == doctest::Approx(per_expert * double(m.num_experts * m.num_layers)));
+    ServingRequest r = quantized_request(DataType::bf16);
+    r.weights = WeightFormat::mxfp4;
+    const detail::ServingTypes t = detail::serving_types(find_gpu("h100-sxm"), r);
+    CHECK(detail::quantized_param_count(m, t) == doctest::Approx(routed));
+    for (Engine e : {Engine::fused, Engine::eager}) {
+      r.engine = e;
+      const ServingForecast f = forecast_serving(find_gpu("h100-sxm"), m, r);
+      CHECK(f.memory.weights_gb ==
+            doctest::Approx(routed * t.weight_bytes / 1e9 + (m.params() - routed) * 2 / 1e9)
+                .epsilon(0.01));
+    }
   }
 
   TEST_CASE("the JSON API serves a checkpoint's own format unless told: gpt-oss's MXFP4") {

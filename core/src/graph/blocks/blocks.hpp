@@ -102,7 +102,8 @@ struct MlpSpec {
   bool bias = false;
   Activation act = Activation::gelu;
   std::string_view act_name = "act";
-  double inner_dropout = 0;  // after the activation (T5)
+  double inner_dropout = 0;    // after the activation (T5)
+  bool routed_expert = false;  // a routed expert's MLP (its linears: GraphOp::routed_expert)
 };
 
 // The feed-forward GEMMs and activation over `rows` rows (no residual).

@@ -146,7 +146,8 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
          .names = {"expert gate_proj", "expert up_proj", "expert down_proj"},
          .gated = true,
          .act = s.act,
-         .act_name = "expert act"},
+         .act_name = "expert act",
+         .routed_expert = true},
         rows);
     return;
   }

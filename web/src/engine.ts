@@ -185,12 +185,16 @@ export interface LoadRequest extends Omit<ServingRequest, 'batch'> {
   requests: number;
   seed: number;
   range_ratio?: number; // lengths within +-range_ratio of prompt and output; absent: fixed
+  // A mixture of experts on one replica of `ep` GPUs (tp 1): its routed experts spread over them,
+  // each GPU its own requests; qps and throughput are the replica's. Absent: one GPU per tp.
+  ep?: number;
 }
 
 // A capacity plan (api::plan_capacity; docs/serving-load.md "Capacity"): the serving simulation's
 // request without its tensor parallelism and engine (the plan tries TP sizes and replicas of the
-// fused engine), the whole service's rate and the SLO at P99.
-export interface CapacityRequest extends Omit<LoadRequest, 'tp' | 'engine'> {
+// fused engine; and for a mixture its experts over 2, 4 and 8 GPUs, so no ep of its own), the
+// whole service's rate and the SLO at P99.
+export interface CapacityRequest extends Omit<LoadRequest, 'tp' | 'engine' | 'ep'> {
   slo_ttft_ms: number;
   slo_tpot_ms: number;
   max_gpus: number;

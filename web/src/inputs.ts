@@ -27,6 +27,7 @@ import {
   LOAD_REQUESTS_MAX,
   LOAD_REQUESTS_MIN,
   LOAD_RANGE_RATIO_MAX,
+  LOAD_EP_MAX,
   LOAD_SEED_MAX,
   rangeRatioOf,
   MODES,
@@ -66,6 +67,7 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
   byId<HTMLInputElement>('load-seed').value = String(s.loadSeed);
   byId<HTMLInputElement>('load-range').value = String(s.loadRangeRatio);
+  byId<HTMLInputElement>('load-ep').value = String(s.loadEp);
   byId<HTMLInputElement>('slo-ttft').value = String(s.sloTtftMs);
   byId<HTMLInputElement>('slo-tpot').value = String(s.sloTpotMs);
   byId<HTMLInputElement>('capacity-qps').value = s.capacityQps > 0 ? String(s.capacityQps) : '';
@@ -317,7 +319,8 @@ function wireServe(app: App): void {
 }
 
 // The serve view's load sweep: the largest rate (empty: from the forecast), the rates, requests
-// per rate, seed and the SLO typed; one that cannot be read leaves the last plot, dimmed, saying why.
+// per rate, seed, length spread, expert-parallel GPUs (1: off) and the SLO typed; one that cannot
+// be read leaves the last plot, dimmed, saying why.
 function wireLoad(app: App): void {
   wireGroup(app, 'loadError', [
     [
@@ -333,6 +336,7 @@ function wireLoad(app: App): void {
     ],
     ['load-seed', 'loadSeed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
     ['load-range', 'loadRangeRatio', (id) => readRangeRatio(id, 'The length spread')],
+    ['load-ep', 'loadEp', (id) => readWholeNumber(id, 'Expert-parallel GPUs', 1, LOAD_EP_MAX)],
     ['slo-ttft', 'sloTtftMs', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
     ['slo-tpot', 'sloTpotMs', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
   ]);

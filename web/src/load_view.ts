@@ -29,9 +29,10 @@ export function capacityRequest(app: App, f: ServingForecast): ServingRequest {
 }
 
 // Requests/s that static batch serves (batch / whole request time), times AUTO_HEADROOM, to two
-// significant digits; 1 when the forecast gives nothing usable.
-export function autoMaxQps(cap: ServingForecast): number {
-  const perS = (cap.batch * 1000) / cap.total_ms;
+// significant digits; 1 when the forecast gives nothing usable. A replica of `replicaGpus` GPUs
+// with the experts spread over them serves that many times one GPU's (each GPU its own requests).
+export function autoMaxQps(cap: ServingForecast, replicaGpus = 1): number {
+  const perS = (cap.batch * 1000 * replicaGpus) / cap.total_ms;
   return Number.isFinite(perS) && perS > 0 ? roundSig(perS * AUTO_HEADROOM, 2) : 1;
 }
 
@@ -46,11 +47,14 @@ export function loadRates(maxQps: number, points: number): number[] {
   return out;
 }
 
-// The simulation at one rate: the serve view's request (its batch left out: the scheduler batches).
+// The simulation at one rate: the serve view's request (its batch left out: the scheduler batches),
+// its experts over loadEp GPUs when above 1 (the core refuses a dense model, tp above 1 or an ep
+// not dividing the routed experts: its message is the panel's).
 export function loadRequestFor(app: App, qps: number): LoadRequest {
   const { batch: _batch, ...serving } = servingRequestFor(app);
   const r: LoadRequest = { ...serving, qps, requests: app.state.loadRequests, seed: app.state.loadSeed };
   if (app.state.loadRangeRatio > 0) r.range_ratio = app.state.loadRangeRatio;
+  if (app.state.loadEp > 1) r.ep = app.state.loadEp;
   return r;
 }
 
@@ -85,6 +89,13 @@ export interface Slo {
 
 export function meetsSlo(p: LoadPoint, slo: Slo): boolean {
   return p.ttft.p99 <= slo.ttftMs && p.tpot.p99 <= slo.tpotMs;
+}
+
+// The rates' words under expert parallelism ('' without): they are the whole replica's.
+export function replicaWords(ep: number): string {
+  return ep > 1
+    ? ` The rates are the replica's: requests/s to all ${ep} GPUs together, the experts spread over them.`
+    : '';
 }
 
 // The highest rate of the sweep below which every rate meets the SLO at P99 (0: not even the
@@ -129,22 +140,34 @@ function lengthsText(f: ServingLoadForecast): string {
   return `prompts and outputs drawn uniform within ±${pct} % of ${p} and ${o} tokens (vLLM's random dataset, range ratio ${f.range_ratio})`;
 }
 
+// The replica simulated: one GPU, tp GPUs in tensor parallel, or (the response's ep, present only
+// above 1) ep GPUs each running its own requests with the routed experts spread over them.
+function replicaText(f: ServingLoadForecast): string {
+  if (f.ep && f.ep > 1)
+    return `${f.ep} GPUs, each running its own requests (attention data parallel) and 1/${f.ep} of the routed experts, two all-to-alls per MoE layer (GPU 0's share simulated, the GPUs alike)`;
+  return f.tp === 1 ? 'one GPU' : `${f.tp} GPUs in tensor parallel`;
+}
+
 export function loadAssumptions(f: ServingLoadForecast, command: string | null): string {
-  const gpus = f.tp === 1 ? 'one GPU' : `${f.tp} GPUs in tensor parallel`;
+  const gpus = replicaText(f);
+  const rates =
+    f.ep && f.ep > 1
+      ? `Requests/s on the axis are the rates asked of the whole replica (all ${f.ep} GPUs), as are its throughput and requests/s served; TTFT and TPOT as vLLM's benchmark measures them.`
+      : `Requests/s on the axis are the rates asked; TTFT and TPOT as vLLM's benchmark measures them.`;
   const scheduler =
     f.scheduler === 'continuous'
       ? "vLLM v1's scheduler (continuous batching, chunked prefill, preemption by recompute when the KV cache is full)"
       : `the ${f.scheduler} scheduler`;
   return (
-    `Each rate: ${f.requests.toLocaleString('en-US')} requests arriving as a Poisson stream (seed ${f.seed}), ${lengthsText(f)}, on one replica of ${gpus}; ${scheduler}, at most ${f.max_seqs} sequences and ${f.max_batch_tokens.toLocaleString('en-US')} tokens a step, a KV cache of ${f.kv_blocks.toLocaleString('en-US')} blocks of ${f.block_tokens} tokens (${Math.round(f.gpu_memory_utilization * 100)} % of the memory). ` +
-    `Requests/s on the axis are the rates asked; TTFT and TPOT as vLLM's benchmark measures them.` +
+    `Each rate: ${f.requests.toLocaleString('en-US')} requests arriving as a Poisson stream (seed ${f.seed}), ${lengthsText(f)}, on one replica of ${gpus}; ${f.ep && f.ep > 1 ? 'on each GPU ' : ''}${scheduler}, at most ${f.max_seqs} sequences and ${f.max_batch_tokens.toLocaleString('en-US')} tokens a step, a KV cache of ${f.kv_blocks.toLocaleString('en-US')} blocks of ${f.block_tokens} tokens (${Math.round(f.gpu_memory_utilization * 100)} % of the memory). ` +
+    rates +
     (command ? ` Each point is \`${command}\`.` : '')
   );
 }
 
 type Metric = 'ttft' | 'tpot';
 
-function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: number): void {
+function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: number, ep: number): void {
   const canvas = byId<HTMLCanvasElement>(id);
   const [p99Kind, p50Kind]: [Kind, Kind] = metric === 'ttft' ? ['prefill', 'prefill_p50'] : ['decode', 'decode_p50'];
   const name = metric === 'ttft' ? 'TTFT' : 'TPOT';
@@ -182,7 +205,7 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
       interaction: { mode: 'index', intersect: false },
       plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}` } } },
       scales: {
-        x: { title: { display: true, text: 'requests/s' } },
+        x: { title: { display: true, text: ep > 1 ? `requests/s (the replica's ${ep} GPUs)` : 'requests/s' } },
         // TTFT grows by orders of magnitude once requests queue: a log axis keeps the low rates readable.
         y:
           metric === 'ttft'
@@ -193,14 +216,15 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
   });
 }
 
-// The plot, the verdict and the points (data-sweep: the exact numbers, for tests and tools).
-export function renderLoad(points: LoadPoint[], slo: Slo): void {
+// The plot, the verdict and the points (data-sweep: the exact numbers, for tests and tools); `ep`
+// the replica's expert-parallel GPUs as the simulation answered (1 without).
+export function renderLoad(points: LoadPoint[], slo: Slo, ep: number): void {
   byId('load-charts').hidden = false;
-  drawLoadChart('load-ttft-chart', 'ttft', points, slo.ttftMs);
-  drawLoadChart('load-tpot-chart', 'tpot', points, slo.tpotMs);
+  drawLoadChart('load-ttft-chart', 'ttft', points, slo.ttftMs, ep);
+  drawLoadChart('load-tpot-chart', 'tpot', points, slo.tpotMs, ep);
   const verdict = sloVerdict(points, slo);
   const box = byId('load-verdict');
-  setText(box, verdict.words);
+  setText(box, verdict.words + replicaWords(ep));
   box.dataset.maxQps = String(verdict.maxQps);
   byId('load-panel').dataset.sweep = JSON.stringify(points);
 }

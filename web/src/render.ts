@@ -534,7 +534,8 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
       fillTasks('load', `cap|${servingKey(capRequest)}`, [servingTask(capRequest)], requestRender);
       return;
     }
-    maxQps = cap.ok ? autoMaxQps(cap.f) : autoMaxQps(f);
+    // Under expert parallelism the replica's GPUs each serve their own requests: loadEp times one's.
+    maxQps = autoMaxQps(cap.ok ? cap.f : f, s.loadEp);
     if (changed('load-auto', [maxQps])) qpsInput.placeholder = `auto: ${maxQps}`;
   }
   const rates = loadRates(maxQps, s.loadPoints);
@@ -568,8 +569,8 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
   const slo = { ttftMs: s.sloTtftMs, tpotMs: s.sloTpotMs };
   if (!changed('load-draw', [key, slo.ttftMs, slo.tpotMs])) return;
   const points: LoadPoint[] = results.map((r, i) => loadPoint(rates[i], (r as LoadResult & { ok: true }).f));
-  renderLoad(points, slo);
   const first = (results[0] as LoadResult & { ok: true }).f;
+  renderLoad(points, slo, first.ep ?? 1);
   renderLoadAssumptions(first, loadCommand(requests[0]));
   const ms = jobMs(key);
   text(

@@ -124,11 +124,15 @@ export interface State {
   // loadPoints rates up to loadMaxQps (0: 1.5 x the static forecast's capacity), loadRequests
   // requests per rate from loadSeed, their lengths within +-loadRangeRatio of the prompt and output
   // (0: fixed; vLLM's --random-range-ratio); the SLO at P99 (ms) is checked on the page, not sent.
+  // loadEp: a mixture of experts served by one replica of loadEp GPUs, its routed experts spread
+  // over them and each GPU running its own requests (the request's ep, sent only above 1; 1: off).
+  // Not the training views' `ep` (Megatron-Core's expert parallelism).
   loadMaxQps: number;
   loadPoints: number;
   loadRequests: number;
   loadSeed: number;
   loadRangeRatio: number;
+  loadEp: number;
   sloTtftMs: number;
   sloTpotMs: number;
   // The serve view's capacity plan (capacity_view.ts; docs/serving-load.md "Capacity"): the fewest
@@ -190,6 +194,7 @@ export const DEFAULT_STATE: Readonly<State> = Object.freeze({
   loadRequests: 1000,
   loadSeed: 0,
   loadRangeRatio: 0,
+  loadEp: 1,
   sloTtftMs: 500,
   sloTpotMs: 50,
   capacityQps: 0,
@@ -222,6 +227,7 @@ export const LOAD_REQUESTS_MIN = 10;
 export const LOAD_REQUESTS_MAX = 20_000;
 export const LOAD_SEED_MAX = 999_999_999;
 export const LOAD_RANGE_RATIO_MAX = 0.99; // the core takes below 1
+export const LOAD_EP_MAX = 1024; // the core's bound on an expert-parallel replica's GPUs
 export const SLO_MS_MAX = 10_000_000;
 export const PRICE_MAX = 1_000_000; // per GPU-hour (the core's bound)
 export const CAPACITY_GPUS_MAX = 1024; // the core's bound on a plan's GPUs
@@ -763,6 +769,8 @@ const LINK_FIELDS: readonly LinkRow[] = [
     words: 'length spread (range ratio)',
     scope: SERVING_VIEWS,
   },
+  // The sweep's replica: its experts over this many GPUs (the serve view's panel only).
+  whole('lep', 'loadEp', 'serving expert-parallel size', 1, LOAD_EP_MAX, viewOnly('serve')),
   positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
   positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
   // The capacity plan (the serve view's panel, a comparison's column).

@@ -313,6 +313,7 @@ test('every link parameter round-trips, and each choice and switch is shown in i
     lreq: '200',
     lseed: '7',
     lrr: '0.25',
+    lep: '2',
     sttft: '400',
     stpot: '40',
     cqps: '7.5',

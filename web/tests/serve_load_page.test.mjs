@@ -3,11 +3,12 @@
 // default largest rate follows the static forecast, the link carries the sweep's fields (only when
 // not default) and reopens it exactly, a damaged value gets its own notice, and the SLO's line and
 // the stated highest rate follow the SLO inputs without simulating again; the weights and KV cache
-// chosen reach the simulation.
+// chosen reach the simulation; a mixture's experts over N GPUs (lep) reach it as `--ep N`, the
+// words say the rates are the replica's, and the core's refusal of it is the panel's.
 // Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliJson, cliServeArgs } from './helpers.mjs';
+import { cli, cliJson, cliServeArgs } from './helpers.mjs';
 import { pagesForFile } from './support/browser.mjs';
 
 const pages = pagesForFile();
@@ -261,17 +262,19 @@ test("a refused simulation hides the earlier sweep's charts; a new sweep shows t
 });
 
 test('damaged load values in a link each get a notice and keep their defaults', async () => {
-  const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&lrr=2&sttft=0&stpot=x`);
+  const page = await open(`${SERVE_QUERY}&lqps=-3&lpts=99&lreq=abc&lseed=1.5&lrr=2&lep=0&sttft=0&stpot=x`);
   const notice = await page.locator('#notice').textContent();
   assert.match(notice, /largest request rate "-3" is not a positive number/);
   assert.match(notice, /request rates to simulate 99 is outside 2–32/);
   assert.match(notice, /requests per rate "abc" is not a whole number/);
   assert.match(notice, /arrival seed "1\.5" is not a whole number/);
   assert.match(notice, /length spread \(range ratio\) "2" is not a number from 0 to 0\.99/);
+  assert.match(notice, /serving expert-parallel size 0 is outside 1–1024/);
   assert.match(notice, /TTFT SLO \(ms\) "0" is not a positive number/);
   assert.match(notice, /TPOT SLO \(ms\) "x" is not a positive number/);
   assert.equal(await page.locator('#load-points').inputValue(), '8');
   assert.equal(await page.locator('#slo-ttft').inputValue(), '500');
+  assert.equal(await page.locator('#load-ep').inputValue(), '1');
   // The core's refusal (the simulator runs the fused engine only) in place of the plot.
   const eager = await open(`${SERVE_QUERY.replace('engine=fused', 'engine=eager')}&lpts=2&lreq=50`);
   await eager.waitForSelector('#load-status[data-points="0"]', { timeout: 60000 });
@@ -281,4 +284,121 @@ test('damaged load values in a link each get a notice and keep their defaults', 
   );
   assert.equal(await eager.locator('#load-verdict').textContent(), '');
   for (const p of [page, eager]) await p.close();
+});
+
+// ---- expert parallelism (lep) -----------------------------------------------------------------
+
+// A mixture of experts (32 routed experts) that fits one H100, so one GPU and a replica compare.
+const MOE = { gpu: 'h100-sxm', model: 'gpt-oss-20b', prompt: 512, output: 128 };
+const MOE_QUERY = `?view=serve&gpu=${MOE.gpu}&model=${MOE.model}&batch=1&prompt=${MOE.prompt}&out=${MOE.output}&prec=bf16&engine=fused`;
+const moeCli = (extra) => cliJson(cliServeArgs(MOE, ['--precision', 'bf16', ...extra]));
+const moeNative = (qps, requests, extra = []) =>
+  moeCli(['--qps', String(qps), '--requests', String(requests), '--seed', '0', ...extra]);
+
+// Each point of the sweep is the CLI's simulation of its rate with `extra` flags, all its fields.
+function assertSweepAsCli(sweep, requests, extra) {
+  return sweep.map((p) => {
+    const f = moeNative(p.qps, requests, extra);
+    assert.deepEqual(
+      { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
+      {
+        ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
+        tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
+        e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
+        requests_per_s: f.requests_per_s,
+      },
+      `${p.qps} requests/s ${extra.join(' ')}`,
+    );
+    return f;
+  });
+}
+
+test("experts over N GPUs: each point is `tilecast serve --ep N`, the words say the replica's, the link reopens it", async () => {
+  const page = await open(`${MOE_QUERY}&lqps=40&lpts=2&lreq=200&lep=4`);
+  assert.equal(await page.locator('#notice').isHidden(), true, await page.locator('#notice').textContent());
+  assert.equal(await page.locator('#load-ep').inputValue(), '4');
+  const sweep = await shownSweep(page, 2);
+  assert.deepEqual(
+    sweep.map((p) => p.qps),
+    [20, 40],
+  );
+  for (const [i, f] of assertSweepAsCli(sweep, 200, ['--ep', '4']).entries()) {
+    assert.equal(f.ep, 4);
+    // the replica is not one GPU: its latencies differ from the simulation without --ep
+    assert.notDeepEqual(f.ttft_ms, moeNative(sweep[i].qps, 200).ttft_ms);
+  }
+  const assumptions = await page.locator('#load-assumptions').textContent();
+  assert.match(assumptions, /on one replica of 4 GPUs, each running its own requests .* 1\/4 of the routed experts/);
+  assert.match(
+    assumptions,
+    /rates asked of the whole replica \(all 4 GPUs\), as are its throughput and requests\/s served/,
+  );
+  assert.match(assumptions, /--precision bf16 --qps R --requests 200 --seed 0 --ep 4 --json/);
+  assert.match(
+    await page.locator('#load-verdict').textContent(),
+    /The rates are the replica's: requests\/s to all 4 GPUs together/,
+  );
+  // The link carries lep and reopens the same sweep with the field as given.
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&lep=4(&|$)/);
+  const again = await open(link.slice(pages.base.length));
+  assert.equal(await again.locator('#notice').isHidden(), true);
+  assert.equal(await again.locator('#load-ep').inputValue(), '4');
+  assert.deepEqual(await shownSweep(again, 2), sweep);
+  // Back to 1 (off): no ep sent, none in the command, the words or the link.
+  await again.fill('#load-ep', '1');
+  await again.waitForFunction(() => !/lep=/.test(document.getElementById('share-link').value));
+  await again.waitForFunction(() => !/--ep /.test(document.getElementById('load-assumptions').textContent));
+  assertSweepAsCli(await shownSweep(again, 2), 200, []);
+  assert.match(await again.locator('#load-assumptions').textContent(), /on one replica of one GPU;/);
+  assert.doesNotMatch(await again.locator('#load-verdict').textContent(), /replica's/);
+  // A count that cannot be read: said beside the inputs, the plot kept, dimmed.
+  await again.fill('#load-ep', '0');
+  await again.waitForFunction(() => document.getElementById('load-error').textContent !== '');
+  assert.match(
+    await again.locator('#load-error').textContent(),
+    /Expert-parallel GPUs must be a whole number from 1 to 1,024/,
+  );
+  assert.equal(await again.locator('#load-panel').getAttribute('class'), 'panel load-panel stale');
+  for (const p of [page, again]) await p.close();
+});
+
+test("with the experts over N GPUs an empty largest rate is N times one GPU's", async () => {
+  const page = await open(`${MOE_QUERY}&lpts=2&lreq=200&lep=2`);
+  const sweep = await shownSweep(page, 2);
+  // 1.5 x the requests/s of the largest batch that fits one GPU (at most 256), times the 2 GPUs.
+  const batch = Math.min(moeCli([]).max_batch, 256);
+  const cap = moeCli(['--batch', String(batch)]);
+  const max = Number(((batch * 1000 * 1.5 * 2) / cap.total_ms).toPrecision(2));
+  const oneGpu = Number(((batch * 1000 * 1.5) / cap.total_ms).toPrecision(2));
+  assert.notEqual(max, oneGpu);
+  assert.equal(sweep[sweep.length - 1].qps, max);
+  assert.equal(await page.locator('#load-qps').getAttribute('placeholder'), `auto: ${max}`);
+  assertSweepAsCli(sweep, 200, ['--ep', '2']);
+  await page.close();
+});
+
+// The core's message for a request it refuses, as the page shows it.
+async function assertRefusal(query, cliArgs) {
+  const page = await open(query);
+  await page.waitForSelector('#load-status[data-points="0"]', { timeout: 60000 });
+  const refused = cli(cliArgs);
+  assert.equal(refused.ok, false, cliArgs.join(' '));
+  assert.equal(await page.locator('#load-status').textContent(), `No simulation: ${refused.error}`);
+  assert.equal(await page.locator('#load-charts').isHidden(), true);
+  assert.equal(await page.locator('#load-verdict').textContent(), '');
+  await page.close();
+}
+
+test("the core's refusal of expert parallelism is the panel's: a dense model, tp above 1, N not dividing the experts", async () => {
+  const load = ['--precision', 'bf16', '--qps', '10', '--requests', '50'];
+  await assertRefusal(
+    `${SERVE_QUERY}&lqps=20&lpts=2&lreq=50&lep=2`,
+    cliServeArgs({ gpu: REQ.gpu, model: REQ.model, prompt: REQ.prompt, output: REQ.output }, [...load, '--ep', '2']),
+  );
+  await assertRefusal(
+    `${MOE_QUERY}&tp=2&lqps=20&lpts=2&lreq=50&lep=2`,
+    cliServeArgs({ ...MOE, tp: 2 }, [...load, '--ep', '2']),
+  );
+  await assertRefusal(`${MOE_QUERY}&lqps=20&lpts=2&lreq=50&lep=3`, cliServeArgs(MOE, [...load, '--ep', '3']));
 });

@@ -68,9 +68,9 @@ TEST_SUITE("serving-roofline") {
       const detail::ServingTypes t = detail::serving_types(gpu, r);
       detail::KernelTimes times(gpu, Predictor::tilecast, Launch::engine);
       // a prefill, a small decode and a large one (packed GEMMs memory-bound, then not)
-      for (const Workload& w : {make_workload(Mode::prefill, 2, 2048),
-                                make_workload(Mode::decode, 8, 1, 2048),
-                                make_workload(Mode::decode, 512, 1, 2048)}) {
+      for (const Workload& w :
+           {make_workload(Mode::prefill, 2, 2048), make_workload(Mode::decode, 8, 1, 2048),
+            make_workload(Mode::decode, 512, 1, 2048)}) {
         const OpGraph g = detail::serving_graph(gpu, model, w, Engine::fused, t);
         for (const GraphSection& sec : g.sections)
           for (const GraphOp& o : sec.ops) {

@@ -50,6 +50,20 @@ function assertLatenciesAsCli(sweep, requests, extra) {
   });
 }
 
+// One point of the sweep on screen is the CLI's answer `f` for its rate: every field it shows.
+function assertPointAsCli(p, f, label) {
+  assert.deepEqual(
+    { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
+    {
+      ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
+      tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
+      e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
+      requests_per_s: f.requests_per_s,
+    },
+    label,
+  );
+}
+
 // The sweep on screen once `points` rates are drawn: [{qps, ttft, tpot, e2e, requests_per_s}].
 async function shownSweep(page, points) {
   await page.waitForSelector(`#load-status[data-points="${points}"]`, { timeout: 90000 });
@@ -77,19 +91,7 @@ test("the load sweep's points equal `tilecast serve --qps R --requests N --seed 
     sweep.map((p) => p.qps),
     [10, 20, 30, 40],
   );
-  for (const p of sweep) {
-    const f = native(p.qps, 300, 3);
-    assert.deepEqual(
-      { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
-      {
-        ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
-        tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
-        e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
-        requests_per_s: f.requests_per_s,
-      },
-      `${p.qps} requests/s`,
-    );
-  }
+  for (const p of sweep) assertPointAsCli(p, native(p.qps, 300, 3), `${p.qps} requests/s`);
   // The assumptions name the simulation, its command and the simulator's caveats.
   const assumptions = await page.locator('#load-assumptions').textContent();
   assert.match(assumptions, /300 requests arriving as a Poisson stream \(seed 3\)/);
@@ -299,16 +301,7 @@ const moeNative = (qps, requests, extra = []) =>
 function assertSweepAsCli(sweep, requests, extra) {
   return sweep.map((p) => {
     const f = moeNative(p.qps, requests, extra);
-    assert.deepEqual(
-      { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
-      {
-        ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
-        tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
-        e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
-        requests_per_s: f.requests_per_s,
-      },
-      `${p.qps} requests/s ${extra.join(' ')}`,
-    );
+    assertPointAsCli(p, f, `${p.qps} requests/s ${extra.join(' ')}`);
     return f;
   });
 }

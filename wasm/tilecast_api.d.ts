@@ -954,6 +954,10 @@ export interface ServingForecast {
   model_context: number;
   caveats: Caveats;
   cost?: Cost;
+  /**
+   * the fused engine only: where the first decode step's time goes (decode_ms_at's first point), one row per section, module or function, kernel op and phase (core/src/serve/decode_operators.cpp); share is of that step, whose tensor-parallel all-reduces and sampler are the rest
+   */
+  decode_operators?: OperatorRow[];
 }
 /**
  * An 80% band as multipliers of a forecast latency: measured / forecast at the 10th (low) and 90th (high) percentiles.

@@ -7,6 +7,7 @@
 #include "api/serving_load.hpp"
 #include "common/json_fields.hpp"
 #include "forecast/model_json.hpp"
+#include "serve/decode_operators.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/serving_load.hpp"
@@ -69,6 +70,13 @@ std::string forecast_serving(std::string_view request_json) {
   detail::refuse_load_fields(req, kServingOrigin);
   const ServingForecast f = forecast_serving(gpu, model, r);
   auto j = detail::serving_forecast_json(gpu, model, f);
+  // where the first decode step's time goes: the fused engine's kernels, shares of that step
+  // (its all-reduces and the sampler the rest; serve/decode_operators.hpp)
+  if (r.engine == Engine::fused) {
+    const auto& [cached, step_ms] = f.decode_ms_at.front();
+    j["decode_operators"] =
+        detail::operators_json(detail::decode_step_operators(gpu, model, r, cached), step_ms);
+  }
   if (!price) return j.dump(2);
   // the request's output tokens over its whole time, prefill included
   const double output_per_s = double(r.batch) * double(r.output) / (f.total_ms / 1e3);

@@ -7,16 +7,29 @@
 
 namespace tilecast::detail {
 
+double StepClock::fused_forward_ms(const OpGraph& graph,
+                                   std::vector<std::vector<double>>& charged) {
+  charged.assign(graph.sections.size(), {});
+  double total = 0;
+  for (std::size_t si = 0; si < graph.sections.size(); ++si) {
+    const GraphSection& s = graph.sections[si];
+    charged[si].assign(s.ops.size(), 0.0);
+    double section = 0;
+    for (std::size_t oi = 0; oi < s.ops.size(); ++oi)
+      if (s.ops[oi].phase == Phase::forward) {
+        const double ms = times_.op(s.ops[oi]).exec_ms;
+        section += ms;
+        charged[si][oi] = ms * double(s.count);
+      }
+    total += section * double(s.count);
+  }
+  return total;
+}
+
 double StepClock::forward_ms(const OpGraph& graph) {
   if (engine_ == Engine::fused) {
-    double total = 0;
-    for (const auto& s : graph.sections) {
-      double section = 0;
-      for (const auto& o : s.ops)
-        if (o.phase == Phase::forward) section += times_.op(o).exec_ms;
-      total += section * double(s.count);
-    }
-    return total;
+    std::vector<std::vector<double>> charged;
+    return fused_forward_ms(graph, charged);
   }
   Timeline t;
   for (const auto& s : graph.sections) {

@@ -14,9 +14,9 @@ namespace {
 
 nlohmann::json serve(const std::string& gpu, const std::string& model, int batch, int tp = 1,
                      const std::string& engine = "fused") {
-  const nlohmann::json req = {{"gpu", gpu},     {"model", model}, {"prompt", 1500},
-                              {"output", 2},    {"batch", batch}, {"precision", "bf16"},
-                              {"tp", tp},       {"engine", engine}};
+  const nlohmann::json req = {{"gpu", gpu},  {"model", model},  {"prompt", 1500},
+                              {"output", 2}, {"batch", batch},  {"precision", "bf16"},
+                              {"tp", tp},    {"engine", engine}};
   return nlohmann::json::parse(api::forecast_serving(req.dump()));
 }
 

@@ -198,10 +198,13 @@ function wireGpu(app: App): void {
   });
 }
 
-// The per-operator table's order: a page setting, not part of the link.
+// The per-operator tables' order (the forecast view's and the serve view's decode step, one
+// setting): a page setting, not part of the link.
 function wireOperators(): void {
-  const sort = byId<HTMLSelectElement>('ops-sort');
-  sort.addEventListener('change', () => update({ ui: { opsSort: sort.value === 'order' ? 'order' : 'share' } }));
+  for (const id of ['ops-sort', 'serve-ops-sort']) {
+    const sort = byId<HTMLSelectElement>(id);
+    sort.addEventListener('change', () => update({ ui: { opsSort: sort.value === 'order' ? 'order' : 'share' } }));
+  }
 }
 
 function wireModel(app: App): void {

@@ -1,7 +1,8 @@
 // The per-operator bound analysis (as LLM-Viewer shows it): each operator of the forecast step
 // with its FLOPs, bytes, arithmetic intensity, the GPU's ridge point, its roofline bound and its
 // share of the step, from the response's `operators` (core/src/forecast/operator_bounds.cpp).
-// Sorted by time share (largest first) or in the step's order; render.ts calls it.
+// Sorted by time share (largest first) or in the step's order; render.ts calls it for the forecast
+// view's panel and for the serve view's (the first decode step's `decode_operators`).
 import { byId, clear, h, setText } from './dom';
 import type { OperatorRow } from './engine';
 import { fmtMs, fmtNum, fmtPct, fmtSi } from './format';
@@ -15,20 +16,33 @@ function num(text: string, value: number): HTMLTableCellElement {
   return h('td', { class: 'num', 'data-value': String(value) }, text);
 }
 
-export function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort): void {
-  const panel = byId('operators-panel');
+// The serve view's panel: its ids are the forecast view's with this prefix, and its note says
+// what the shares are of (`step_ms`: the first decode step, `decode_ms_at`'s first point).
+export interface DecodeStep {
+  prefix: 'serve-';
+  step_ms: number;
+}
+
+export function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {
+  const id = (name: string) => `${decode?.prefix ?? ''}${name}`;
+  const panel = byId(id('operators-panel'));
   panel.hidden = !rows || rows.length === 0;
-  const table = byId<HTMLTableElement>('operators-table');
+  const table = byId<HTMLTableElement>(id('operators-table'));
   clear(table);
   if (!rows || panel.hidden) return;
-  byId<HTMLSelectElement>('ops-sort').value = sort;
+  byId<HTMLSelectElement>(id('ops-sort')).value = sort;
   const order = rows.map((r, i) => ({ r, i }));
   if (sort === 'share') order.sort((a, b) => b.r.share - a.r.share || a.i - b.i);
-  const compute = rows.filter((r) => r.bound === 'compute').reduce((t, r) => t + r.share, 0);
+  const share = (bound: string) => rows.filter((r) => r.bound === bound).reduce((t, r) => t + r.share, 0);
+  const compute = share('compute');
+  const bounds = decode
+    ? `Their shares are of the first decode step (${fmtMs(decode.step_ms)}): compute-bound operators ${fmtPct(100 * compute)}, ` +
+      `memory-bound ${fmtPct(100 * share('memory'))}; the rest of the step is the tensor-parallel all-reduces and the sampler. `
+    : `Compute-bound operators take ${fmtPct(100 * compute)} of the forecast time, memory-bound ${fmtPct(100 * (1 - compute))}. `;
   setText(
-    byId('operators-note'),
+    byId(id('operators-note')),
     `Operators by the roofline: compute-bound when their FLOP per byte reaches the GPU's ridge point for their unit and precision. ` +
-      `Compute-bound operators take ${fmtPct(100 * compute)} of the forecast time, memory-bound ${fmtPct(100 * (1 - compute))}. ` +
+      bounds +
       `FLOPs and bytes are for all repeats; bytes are the minimal DRAM traffic.`,
   );
   markKinds(table, ['compute_bound', 'memory_bound']);

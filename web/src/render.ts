@@ -456,6 +456,9 @@ function showServe(app: App): ServeResult | undefined {
     countForecast();
   }
   if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit('serve', serveFit(app, r.f));
+  // The first decode step's operators (the fused engine's; none for the eager engine).
+  if (r.ok && changed('serve-operators', [r, ui.opsSort]))
+    renderOperators(r.f.decode_operators, ui.opsSort, { prefix: 'serve-', step_ms: firstDecodeStep(r.f) });
   const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {
@@ -473,6 +476,12 @@ function showServe(app: App): ServeResult | undefined {
   // A model that does not fit one GPU may still be planned on several.
   showCapacity(app);
   return r;
+}
+
+// decode_ms_at's first point: the step with the fewest tokens cached (the prompt's).
+function firstDecodeStep(f: import('./engine').ServingForecast): number {
+  const counts = Object.keys(f.decode_ms_at).map(Number);
+  return f.decode_ms_at[String(Math.min(...counts))] ?? f.decode_ms_per_token;
 }
 
 function showServeCharts(app: App, f: import('./engine').ServingForecast): void {

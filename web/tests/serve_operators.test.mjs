@@ -1,0 +1,96 @@
+// Browser tests of the serve view's decode step per operator (docs/serving.md, "Where a decode step
+// goes"; docs/web.md, "The serve view"): the fused engine's first decode step, the response's
+// `decode_operators`, in the operators table (operators_view.ts) as `tilecast serve --json` gives
+// them, sorted by share or in the step's order, the note saying what the shares are of; the eager
+// engine, which has none, hides the panel.
+// Run: node --test web/tests/serve_operators.test.mjs (after scripts/build_web.sh and the native CLI).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson, cliServeArgs } from './helpers.mjs';
+import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
+
+const pages = pagesForFile();
+
+const REQ = { gpu: 'h200', model: 'gpt-oss-20b', batch: 900, prompt: 1500, output: 2, precision: 'bf16' };
+const QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=${REQ.batch}&prompt=${REQ.prompt}&out=${REQ.output}&prec=bf16&engine=fused`;
+
+// The serve view's operators table, in the order shown: each row's index into decode_operators,
+// its name cell, kernel, bound and the exact numbers behind its cells.
+function operatorRows(page) {
+  return page.$$eval('#serve-operators-table tbody tr', (trs) =>
+    trs.map((tr) => ({
+      index: Number(tr.dataset.index),
+      name: tr.querySelector('th').textContent,
+      kernel: tr.querySelector('td').textContent,
+      bound: tr.querySelector('td[data-bound]').dataset.bound,
+      values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value)),
+    })),
+  );
+}
+
+test("the serve view's decode step per operator is the CLI's decode_operators; the eager engine has none", async () => {
+  const f = cliJson(cliServeArgs(REQ, ['--engine', 'fused']));
+  const ops = f.decode_operators;
+  assert.ok(ops?.length > 0, 'the CLI gives the fused engine decode_operators');
+  const page = await pages.open(QUERY);
+  await page.waitForFunction(
+    (ms) => Number(document.getElementById('tpot').dataset.value) === ms,
+    f.decode_ms_per_token,
+  );
+  assert.equal(await page.locator('#serve-operators-panel').isVisible(), true);
+  const rows = await operatorRows(page);
+  assert.equal(rows.length, ops.length);
+  assert.deepEqual(
+    rows.map((r) => r.index).sort((a, b) => a - b),
+    ops.map((_, i) => i),
+  );
+  for (let i = 1; i < rows.length; ++i)
+    assert.ok(ops[rows[i - 1].index].share >= ops[rows[i].index].share, 'largest share first');
+  for (const r of rows) {
+    const o = ops[r.index];
+    assert.ok(r.name.startsWith(`${o.name} ${o.section}`), r.name);
+    assert.equal(r.kernel, o.kernel);
+    assert.equal(r.bound, o.bound);
+    assert.deepEqual(r.values, [
+      o.launches,
+      o.flops,
+      o.bytes,
+      o.intensity_flop_per_byte,
+      o.ridge_flop_per_byte,
+      o.time_ms,
+      o.share,
+    ]);
+  }
+  // gpt-oss's MXFP4 experts are rows of the step
+  assert.ok(
+    rows.some((r) => r.name.includes('experts gate_up (mxfp4 weights)')),
+    rows.map((r) => r.name).join('\n'),
+  );
+  // the shares are of the first decode step, the rest of it all-reduces and the sampler
+  const total = ops.reduce((t, o) => t + o.share, 0);
+  assert.ok(total > 0.5 && total < 1, `the operators' shares sum to ${total}`);
+  const note = await page.locator('#serve-operators-note').textContent();
+  assert.match(note, /shares are of the first decode step \(/);
+  assert.match(note, /the rest of the step is the tensor-parallel all-reduces and the sampler/);
+  // the step's order on request (one setting with the forecast view's table)
+  await page.selectOption('#serve-ops-sort', 'order');
+  await page.waitForFunction(() => document.querySelector('#serve-operators-table tbody tr')?.dataset.index === '0');
+  assert.deepEqual(
+    (await operatorRows(page)).map((r) => r.index),
+    ops.map((_, i) => i),
+  );
+  // the eager engine: its step holds host gaps no kernel owns, so no table
+  const eager = cliJson(cliServeArgs(REQ, ['--engine', 'eager']));
+  assert.equal(eager.decode_operators, undefined);
+  const n = await forecasts(page);
+  await page.selectOption('#serve-engine', 'eager');
+  await waitForecasts(page, n + 1);
+  assert.equal(await value(page, 'tpot'), eager.decode_ms_per_token);
+  assert.equal(await page.locator('#serve-operators-panel').isHidden(), true);
+  assert.equal(await page.locator('#serve-operators-table tbody tr').count(), 0);
+  // and back to the fused engine: the table again
+  await page.selectOption('#serve-engine', 'fused');
+  await page.waitForFunction(() => !document.getElementById('serve-operators-panel').hidden);
+  assert.equal((await operatorRows(page)).length, ops.length);
+  await page.close();
+});

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
+import { assertRowsAreOperators, operatorRows } from './support/operators.mjs';
 
 const pages = pagesForFile();
 const open = (query) => pages.open(query);
@@ -590,24 +591,6 @@ test("the Forecast view's decode mode: one new token against a KV cache, the CLI
   for (const p of [page, again]) await p.close();
 });
 
-// The operators table's rows, in the order shown: the row's index into the response's operators,
-// each cell's text and exact number (data-value), the bound cell's word.
-function operatorRows(page) {
-  return page.$$eval('#operators-table tbody tr', (trs) =>
-    trs.map((tr) => {
-      const cells = [...tr.querySelectorAll('td')];
-      return {
-        index: Number(tr.dataset.index),
-        name: tr.querySelector('th').textContent,
-        kernel: cells[0].textContent,
-        values: cells.filter((td) => td.dataset.value !== undefined).map((td) => Number(td.dataset.value)),
-        texts: cells.map((td) => td.textContent.trim()),
-        bound: tr.querySelector('td[data-bound]').dataset.bound,
-      };
-    }),
-  );
-}
-
 // A figure as shown ("1.235 T", "56.7 M", "0.412 ms", "12.3%") read back as a number.
 function shownNumber(text) {
   const m = /^([\d,.]+)\s*([kMGTP]?)/.exec(text.replace('< 0.001', '0'));
@@ -638,29 +621,11 @@ test('per-operator bound analysis: the table is the CLI response’s operators, 
   const page = await open('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=2048&fprec=bf16');
   await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.latency_ms);
   assert.equal(await page.locator('#operators-panel').isVisible(), true);
-  const rows = await operatorRows(page);
-  assert.equal(rows.length, f.operators.length);
-  assert.deepEqual(
-    rows.map((r) => r.index).sort((a, b) => a - b),
-    f.operators.map((_, i) => i),
-  );
-  for (let i = 1; i < rows.length; ++i)
-    assert.ok(f.operators[rows[i - 1].index].share >= f.operators[rows[i].index].share, 'largest share first');
+  const rows = await operatorRows(page, '#operators-table');
+  assertRowsAreOperators(rows, f.operators);
   for (const r of rows) {
     const o = f.operators[r.index];
-    assert.ok(r.name.startsWith(`${o.name} ${o.section}`), r.name);
-    assert.equal(r.kernel, o.kernel);
-    assert.equal(r.bound, o.bound);
-    // the exact numbers behind the cells are the CLI's, the shown ones rounded from them
-    assert.deepEqual(r.values, [
-      o.launches,
-      o.flops,
-      o.bytes,
-      o.intensity_flop_per_byte,
-      o.ridge_flop_per_byte,
-      o.time_ms,
-      o.share,
-    ]);
+    // the shown numbers rounded from the exact ones behind the cells (the CLI's)
     const [, launches, flops, bytes, intensity, ridge, bound, time, share] = r.texts;
     assert.equal(launches, String(o.launches));
     assertRounded(flops, o.flops, `${o.name} FLOPs`);
@@ -675,7 +640,7 @@ test('per-operator bound analysis: the table is the CLI response’s operators, 
   await page.selectOption('#ops-sort', 'order');
   await page.waitForFunction(() => document.querySelector('#operators-table tbody tr')?.dataset.index === '0');
   assert.deepEqual(
-    (await operatorRows(page)).map((r) => r.index),
+    (await operatorRows(page, '#operators-table')).map((r) => r.index),
     f.operators.map((_, i) => i),
   );
   // Decode reads each weight once per step for 8 tokens: the projections are memory-bound.
@@ -683,7 +648,7 @@ test('per-operator bound analysis: the table is the CLI response’s operators, 
   await page.check('input[name="mode"][value="decode"]');
   await waitForecasts(page, n + 1);
   const d = native({ ...req, mode: 'decode' }, ['--precision', 'bf16']);
-  const decodeRows = await operatorRows(page);
+  const decodeRows = await operatorRows(page, '#operators-table');
   assert.equal(decodeRows.length, d.operators.length);
   const linear = decodeRows.filter((r) => r.kernel === 'linear');
   assert.ok(linear.length > 0);
@@ -749,7 +714,7 @@ test('a Hugging Face config.json dropped or pasted forecasts as the zoo model it
   // Dropped as a file on the config panel.
   const page = await open(query);
   await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, zoo.latency_ms);
-  const zooRows = await operatorRows(page);
+  const zooRows = await operatorRows(page, '#operators-table');
   let n = await forecasts(page);
   const drop = await page.evaluateHandle(
     (text) => {
@@ -766,7 +731,7 @@ test('a Hugging Face config.json dropped or pasted forecasts as the zoo model it
   assert.match(await page.locator('#forecast-title').textContent(), /^meta-llama\/Meta-Llama-3-8B on /);
   assert.match(await page.locator('#model-info').textContent(), /^Pasted config: meta-llama\/Meta-Llama-3-8B · /);
   assert.equal(await value(page, 'latency'), zoo.latency_ms);
-  assert.deepEqual(await operatorRows(page), zooRows);
+  assert.deepEqual(await operatorRows(page, '#operators-table'), zooRows);
   await page.close();
 
   // Pasted: the same forecast; a field changed changes it (the config is read, not matched by name).

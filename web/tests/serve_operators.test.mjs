@@ -8,25 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson, cliServeArgs } from './helpers.mjs';
 import { forecasts, pagesForFile, value, waitForecasts } from './support/browser.mjs';
+import { assertRowsAreOperators, operatorRows } from './support/operators.mjs';
 
 const pages = pagesForFile();
 
 const REQ = { gpu: 'h200', model: 'gpt-oss-20b', batch: 900, prompt: 1500, output: 2, precision: 'bf16' };
+const TABLE = '#serve-operators-table';
 const QUERY = `?view=serve&gpu=${REQ.gpu}&model=${REQ.model}&batch=${REQ.batch}&prompt=${REQ.prompt}&out=${REQ.output}&prec=bf16&engine=fused`;
-
-// The serve view's operators table, in the order shown: each row's index into decode_operators,
-// its name cell, kernel, bound and the exact numbers behind its cells.
-function operatorRows(page) {
-  return page.$$eval('#serve-operators-table tbody tr', (trs) =>
-    trs.map((tr) => ({
-      index: Number(tr.dataset.index),
-      name: tr.querySelector('th').textContent,
-      kernel: tr.querySelector('td').textContent,
-      bound: tr.querySelector('td[data-bound]').dataset.bound,
-      values: [...tr.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value)),
-    })),
-  );
-}
 
 test("the serve view's decode step per operator is the CLI's decode_operators; the eager engine has none", async () => {
   const f = cliJson(cliServeArgs(REQ, ['--engine', 'fused']));
@@ -38,29 +26,8 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
     f.decode_ms_per_token,
   );
   assert.equal(await page.locator('#serve-operators-panel').isVisible(), true);
-  const rows = await operatorRows(page);
-  assert.equal(rows.length, ops.length);
-  assert.deepEqual(
-    rows.map((r) => r.index).sort((a, b) => a - b),
-    ops.map((_, i) => i),
-  );
-  for (let i = 1; i < rows.length; ++i)
-    assert.ok(ops[rows[i - 1].index].share >= ops[rows[i].index].share, 'largest share first');
-  for (const r of rows) {
-    const o = ops[r.index];
-    assert.ok(r.name.startsWith(`${o.name} ${o.section}`), r.name);
-    assert.equal(r.kernel, o.kernel);
-    assert.equal(r.bound, o.bound);
-    assert.deepEqual(r.values, [
-      o.launches,
-      o.flops,
-      o.bytes,
-      o.intensity_flop_per_byte,
-      o.ridge_flop_per_byte,
-      o.time_ms,
-      o.share,
-    ]);
-  }
+  const rows = await operatorRows(page, TABLE);
+  assertRowsAreOperators(rows, ops);
   // gpt-oss's MXFP4 experts are rows of the step
   assert.ok(
     rows.some((r) => r.name.includes('experts gate_up (mxfp4 weights)')),
@@ -76,7 +43,7 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
   await page.selectOption('#serve-ops-sort', 'order');
   await page.waitForFunction(() => document.querySelector('#serve-operators-table tbody tr')?.dataset.index === '0');
   assert.deepEqual(
-    (await operatorRows(page)).map((r) => r.index),
+    (await operatorRows(page, TABLE)).map((r) => r.index),
     ops.map((_, i) => i),
   );
   // the eager engine: its step holds host gaps no kernel owns, so no table
@@ -91,6 +58,6 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
   // and back to the fused engine: the table again
   await page.selectOption('#serve-engine', 'fused');
   await page.waitForFunction(() => !document.getElementById('serve-operators-panel').hidden);
-  assert.equal((await operatorRows(page)).length, ops.length);
+  assert.equal((await operatorRows(page, TABLE)).length, ops.length);
   await page.close();
 });

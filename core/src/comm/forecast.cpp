@@ -107,15 +107,16 @@ CollectiveForecast forecast_collective(const SystemSpec& system, const Collectiv
     f.bytes_factor = cost.bytes_factor;
     f.link = path.link;
     f.path_bw_gbps = path.bw_gbps * cost.bw_scale;
-    f.efficiency = comm::efficiency_at(*curve, request.bytes);
-    f.latency_ms = comm::latency_ms(cost, *curve) + intra_latency_ms;
     if (hierarchical) f.steps = model.cost(algorithm, where).steps;
-    f.transfer_ms = comm::transfer_ms(cost, path.bw_gbps, *curve, request.bytes);
     if (algorithm == CommAlgorithm::kNvls) {  // comm/protocol.hpp, nvls_latency_ms
       f.latency_ms = comm::nvls_latency_ms(curve->launch_us);
       f.efficiency = curve->e_max;
       f.transfer_ms =
           request.bytes * cost.bytes_factor / (f.path_bw_gbps * 1e9 * curve->e_max) * 1e3;
+    } else {
+      f.efficiency = comm::efficiency_at(*curve, request.bytes);
+      f.latency_ms = comm::latency_ms(cost, *curve) + intra_latency_ms;
+      f.transfer_ms = comm::transfer_ms(cost, path.bw_gbps, *curve, request.bytes);
     }
     f.time_ms = f.latency_ms + f.transfer_ms;
     // nccl-tests' bus bandwidth: the ring's bytes factor, whichever algorithm ran

@@ -15,7 +15,7 @@ std::vector<OperatorBound> decode_step_operators(const GpuSpec& gpu, const Model
                     r.engine, serving_types(gpu, r));
   StepClock clock(gpu, r.predictor, r.engine);
   ChargedMs charged;
-  clock.fused_forward_ms(g, charged);
+  clock.fused_forward_ms(g, &charged);
   return operator_bounds(gpu, g, charged);
 }
 

@@ -8,18 +8,18 @@
 namespace tilecast::detail {
 
 double StepClock::fused_forward_ms(const OpGraph& graph,
-                                   std::vector<std::vector<double>>& charged) {
-  charged.assign(graph.sections.size(), {});
+                                   std::vector<std::vector<double>>* charged) {
+  if (charged) charged->assign(graph.sections.size(), {});
   double total = 0;
   for (std::size_t si = 0; si < graph.sections.size(); ++si) {
     const GraphSection& s = graph.sections[si];
-    charged[si].assign(s.ops.size(), 0.0);
+    if (charged) (*charged)[si].assign(s.ops.size(), 0.0);
     double section = 0;
     for (std::size_t oi = 0; oi < s.ops.size(); ++oi)
       if (s.ops[oi].phase == Phase::forward) {
         const double ms = times_.op(s.ops[oi]).exec_ms;
         section += ms;
-        charged[si][oi] = ms * double(s.count);
+        if (charged) (*charged)[si][oi] = ms * double(s.count);
       }
     total += section * double(s.count);
   }
@@ -27,10 +27,7 @@ double StepClock::fused_forward_ms(const OpGraph& graph,
 }
 
 double StepClock::forward_ms(const OpGraph& graph) {
-  if (engine_ == Engine::fused) {
-    std::vector<std::vector<double>> charged;
-    return fused_forward_ms(graph, charged);
-  }
+  if (engine_ == Engine::fused) return fused_forward_ms(graph);
   Timeline t;
   for (const auto& s : graph.sections) {
     std::vector<TimedKernel> ops;

@@ -24,9 +24,11 @@ class StepClock {
   // Fused: the kernels back to back with the launch cost hidden (CUDA graphs or a host that
   // keeps ahead), i.e. the sum of the kernels' execution times.
   double forward_ms(const OpGraph& graph);
-  // The fused engine's forward time, each forward op's share written to `charged`
-  // ([section][op], its execution time times the section's repeats: forecast/operator_bounds.hpp).
-  double fused_forward_ms(const OpGraph& graph, std::vector<std::vector<double>>& charged);
+  // The fused engine's forward time; with `charged`, each forward op's share written there
+  // ([section][op], its execution time times the section's repeats: forecast/operator_bounds.hpp;
+  // null on the simulator's path, which needs only the sum).
+  double fused_forward_ms(const OpGraph& graph,
+                          std::vector<std::vector<double>>* charged = nullptr);
 
   // Ops whose data type has no learned model on this GPU's vendor, forecast by the roofline.
   const std::set<std::string>& roofline_fallbacks() const { return times_.roofline_fallbacks(); }

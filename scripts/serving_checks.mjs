@@ -29,11 +29,16 @@ const STATIC_METRICS = {
 };
 // A loaded row (`qps` or `concurrency`, and `requests`) is a simulated request stream
 // (docs/serving-load.md): percentiles of TTFT, TPOT and end-to-end latency, and throughput.
+// Each reads its figure (`of`) and its 80% band (`band`: [low, high] from the answer's `band`).
+const replicaGpus = (f) => f.tp * (f.ep ?? 1); // tp, or ep under expert parallelism (attention data parallel)
 const LOADED_METRICS = {
-  output_tokens_per_s: { label: 'output tokens/s', of: (f) => f.output_tokens_per_s },
-  // the replica's GPUs: tp, or ep under expert parallelism (attention data parallel)
-  output_tokens_per_s_per_gpu: { label: 'output tokens/s per GPU', of: (f) => f.output_tokens_per_s / (f.tp * (f.ep ?? 1)) },
-  requests_per_s: { label: 'requests/s', of: (f) => f.requests_per_s },
+  output_tokens_per_s: { label: 'output tokens/s', of: (f) => f.output_tokens_per_s, band: (b) => b.output_tokens_per_s },
+  output_tokens_per_s_per_gpu: {
+    label: 'output tokens/s per GPU',
+    of: (f) => f.output_tokens_per_s / replicaGpus(f),
+    band: (b, f) => b.output_tokens_per_s.map((x) => x / replicaGpus(f)),
+  },
+  requests_per_s: { label: 'requests/s', of: (f) => f.requests_per_s, band: (b) => b.requests_per_s },
 };
 for (const [key, name] of [
   ['ttft', 'TTFT'],
@@ -41,7 +46,11 @@ for (const [key, name] of [
   ['e2e', 'E2E'],
 ]) {
   for (const stat of ['p50', 'p90', 'p99', 'mean'])
-    LOADED_METRICS[`${key}_${stat}_ms`] = { label: `${name} ${stat} (ms)`, of: (f) => f[`${key}_ms`][stat] };
+    LOADED_METRICS[`${key}_${stat}_ms`] = {
+      label: `${name} ${stat} (ms)`,
+      of: (f) => f[`${key}_ms`][stat],
+      band: (b) => b[`${key}_ms`][stat],
+    };
 }
 const QUANTIZED = new Set(['fp8', 'fp4', 'int8', 'int4']);
 
@@ -108,12 +117,18 @@ const median = (xs) => {
 const num = (v) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString());
 const pct = (v) => `${(100 * v).toFixed(0)}%`;
 
-// A static forecast's 80% band (`band`: multipliers of every latency) in the row's metric: a time
-// t gives [t x low, t x high], a rate (per second) [rate / high, rate / low]. Loaded runs have none.
-function bandOf(row, forecast, tilecast) {
-  if (isLoaded(row) || !forecast.band) return {};
-  const { low, high } = forecast.band;
-  const range = row.metric.includes('per_s') ? [tilecast / high, tilecast / low] : [tilecast * low, tilecast * high];
+// A forecast's 80% band in the row's metric. Static (`band`: multipliers of every latency): a time
+// t gives [t x low, t x high], a rate (per second) [rate / high, rate / low]. Loaded (`band`: each
+// figure's range over the runs at the band's multiples of every step): the metric's own range.
+function bandOf(row, forecast, tilecast, metric) {
+  if (!forecast.band) return {};
+  let range;
+  if (isLoaded(row)) {
+    range = metric.band(forecast.band, forecast);
+  } else {
+    const { low, high } = forecast.band;
+    range = row.metric.includes('per_s') ? [tilecast / high, tilecast / low] : [tilecast * low, tilecast * high];
+  }
   return { band: range, in_band: range[0] <= row.value && row.value <= range[1] };
 }
 
@@ -141,7 +156,7 @@ for (const row of data.rows) {
     tilecast = g.forecast.prefill_ms + step;
   }
   if (!Number.isFinite(tilecast)) fail(`row ${row.id}: tilecast gave ${tilecast} for ${row.metric}`);
-  rows.push({ ...row, tilecast, ratio: tilecast / row.value, fits: r.forecast.memory?.fits ?? true, ...bandOf(row, r.forecast, tilecast) });
+  rows.push({ ...row, tilecast, ratio: tilecast / row.value, fits: r.forecast.memory?.fits ?? true, ...bandOf(row, r.forecast, tilecast, metric) });
 }
 
 // A loaded row's load in words (the tables' and the accuracy report's).
@@ -256,10 +271,28 @@ lines.push(`* Static rows: ${coverage(staticRows)}; whose engine does what tilec
 const outside = banded.filter((r) => !r.in_band);
 if (outside.length) lines.push(`* Outside: ${outside.map((r) => `\`${r.id}\` (${r.ratio.toFixed(2)}×)`).join(', ')}.`);
 lines.push('');
+// The loaded forecasts' 80% band (each figure over the runs at the whole-model band's multiples of
+// every step, docs/serving-load.md "80% band"): how many published figures it holds, and its width.
+const width = (set) => {
+  const b = set.filter((r) => r.band);
+  return b.length ? pct(b.reduce((sum, r) => sum + (r.band[1] - r.band[0]) / r.tilecast, 0) / b.length) : '—';
+};
+const loadedUnbanded = loadedRows.filter((r) => !r.band);
+lines.push('Inside the loaded forecast\'s 80% band (the same requests simulated again with every step\'s time at the');
+lines.push('whole-model inference band\'s multiples; docs/serving-load.md, "80% band"; target 70-90 % inside):');
+lines.push('');
+lines.push(`* Loaded rows: ${coverage(loadedRows)}, mean width ${width(loadedRows)} of the forecast; ` +
+  `without the expert-parallel rows: ${coverage(loadedRows.filter((r) => !r.ep))}; expert-parallel rows: ${coverage(loadedRows.filter((r) => r.ep))}; ` +
+  `TP rows: ${coverage(loadedRows.filter((r) => r.tp > 1))}; quantized rows: ${coverage(loadedRows.filter(isQuantized))}.`);
+if (loadedUnbanded.length)
+  lines.push(`* Without a band (two more runs would pass the work budget): ${loadedUnbanded.map((r) => `\`${r.id}\``).join(', ')}.`);
+lines.push('');
 
 const precisionOf = (r) => [r.precision, r.weights ? `weights ${r.weights}` : null, r.kv_cache ? `KV ${r.kv_cache}` : null].filter(Boolean).join(', ');
 // the TP column: tensor parallelism, or DEP N (attention data parallel, experts over N GPUs)
 const tpOf = (r) => (r.ep ? `DEP ${r.ep}` : r.tp);
+// a row's 80% band in its metric, and whether the published figure is inside it
+const bandCell = (r) => (r.band ? `${num(r.band[0])}–${num(r.band[1])}${r.in_band ? '' : ' (outside)'}` : '—');
 const modelsIt = (r) => (r.faithful ? 'yes' : `no: ${r.differs}`);
 
 lines.push('## Static rows');
@@ -267,18 +300,18 @@ lines.push('');
 lines.push('| id | source | GPU | model | precision | TP | batch | prompt | output | metric | published | tilecast | 80% band | ratio | models it |');
 lines.push('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |');
 for (const r of staticRows) {
-  const band = r.band ? `${num(r.band[0])}–${num(r.band[1])}${r.in_band ? '' : ' (outside)'}` : '—';
+  const band = bandCell(r);
   lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${tpOf(r)} | ${r.batch} | ${r.prompt} | ${r.output} | ` +
     `${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${band} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
 }
 lines.push('');
 lines.push('## Loaded rows');
 lines.push('');
-lines.push('| id | source | GPU | model | precision | TP | load | requests | prompt | output | metric | published | tilecast | ratio | models it |');
-lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |');
+lines.push('| id | source | GPU | model | precision | TP | load | requests | prompt | output | metric | published | tilecast | 80% band | ratio | models it |');
+lines.push('| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |');
 for (const r of loadedRows) {
   lines.push(`| ${r.id} | [${r.source}](#${r.source}) | ${r.gpu} | ${r.model} | ${precisionOf(r)} | ${tpOf(r)} | ${loadOf(r)} | ${r.requests} | ${r.prompt} | ` +
-    `${r.output} | ${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
+    `${r.output} | ${labelOf(r)} | ${num(r.value)} | ${num(r.tilecast)} | ${bandCell(r)} | ${r.ratio.toFixed(2)} | ${modelsIt(r)} |`);
 }
 lines.push('');
 if (refused.length) {

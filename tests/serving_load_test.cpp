@@ -14,34 +14,17 @@
 #include "serve/fixed_costs.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/simulator/step_cost.hpp"
+#include "support/load_requests.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
 
 using namespace tilecast;
+using test::closed_loop;
+using test::poisson;
 
 namespace {
-
-LoadRequest poisson(double qps, std::int64_t n, std::int64_t prompt = 512,
-                    std::int64_t output = 128) {
-  LoadRequest r;
-  r.serving.prompt = prompt;
-  r.serving.output = output;
-  r.arrivals = Arrivals::poisson;
-  r.qps = qps;
-  r.requests = n;
-  return r;
-}
-
-// `clients` closed-loop clients sending n requests of fixed lengths (n = clients: offline)
-LoadRequest closed_loop(std::int64_t clients, std::int64_t n, std::int64_t prompt,
-                        std::int64_t output) {
-  LoadRequest r = poisson(1, n, prompt, output);
-  r.arrivals = Arrivals::closed_loop;
-  r.concurrency = clients;
-  return r;
-}
 
 bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
 

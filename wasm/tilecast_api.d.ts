@@ -76,6 +76,13 @@ export type WeightFormat1 = 'native' | 'int8' | 'int4' | 'mxfp4';
  */
 export type DecodeAttention1 = 'grouped' | 'per-query-head';
 /**
+ * [least, most]
+ *
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Range = [number, number];
+/**
  * A data type's name (tilecast/precision.hpp).
  */
 export type Precision3 = 'fp32' | 'tf32' | 'fp16' | 'bf16' | 'fp8' | 'int8' | 'fp4';
@@ -1036,6 +1043,10 @@ export interface ServingLoadForecast {
    * first arrival to last completion
    */
   duration_ms: number;
+  /**
+   * the 80% band: the same requests simulated again with every step's time at the whole-model inference band's low and high multiples (docs/serving-load.md, '80% band'), each figure's [least, most] over the three runs; null for the roofline predictor, in a capacity plan's simulations, or where the two extra runs would pass the work budget (the caveats say which)
+   */
+  band: null | LoadBand;
   slo?: SloResult;
   steps: number;
   preemptions: number;
@@ -1067,6 +1078,27 @@ export interface LatencyPercentiles {
   p90: number;
   p99: number;
   mean: number;
+}
+export interface LoadBand {
+  /**
+   * the multiple of every step's time in the band's fast run
+   */
+  step_low: number;
+  /**
+   * ... in its slow run
+   */
+  step_high: number;
+  ttft_ms: PercentileRanges;
+  tpot_ms: PercentileRanges;
+  e2e_ms: PercentileRanges;
+  output_tokens_per_s: Range;
+  requests_per_s: Range;
+}
+export interface PercentileRanges {
+  p50: Range;
+  p90: Range;
+  p99: Range;
+  mean: Range;
 }
 /**
  * present when an SLO was given

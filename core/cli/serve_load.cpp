@@ -24,6 +24,18 @@ void number_flag(const Args& args, nlohmann::json& req, const char* flag, const 
     req[field] = x;
 }
 
+// "a-b", each to 3 significant digits (at least whole numbers)
+std::string format_range(double a, double b) {
+  char buf[64];
+  const auto one = [](double x) {
+    char v[32];
+    std::snprintf(v, sizeof v, std::abs(x) >= 100 ? "%.0f" : "%.3g", x);
+    return std::string(v);
+  };
+  std::snprintf(buf, sizeof buf, "%s-%s", one(a).c_str(), one(b).c_str());
+  return buf;
+}
+
 void print_percentiles(const char* what, const nlohmann::ordered_json& p) {
   std::printf("  %-22s p50 %10.2f   p90 %10.2f   p99 %10.2f ms\n", what, p["p50"].get<double>(),
               p["p90"].get<double>(), p["p99"].get<double>());
@@ -109,6 +121,17 @@ void print_load_run(const nlohmann::ordered_json& f) {
   print_percentiles("request latency", f["e2e_ms"]);
   std::printf("  throughput             %10.1f output tokens/s, %.3f requests/s\n",
               f["output_tokens_per_s"].get<double>(), f["requests_per_s"].get<double>());
+  if (const auto& b = f["band"]; !b.is_null()) {
+    const auto r = [](const nlohmann::ordered_json& x) {
+      return format_range(x[0].get<double>(), x[1].get<double>());
+    };
+    std::printf(
+        "  80%% band               TTFT p50 %s, p99 %s ms; TPOT p50 %s ms; %s output tokens/s "
+        "(every step x%.2f-%.2f)\n",
+        r(b["ttft_ms"]["p50"]).c_str(), r(b["ttft_ms"]["p99"]).c_str(),
+        r(b["tpot_ms"]["p50"]).c_str(), r(b["output_tokens_per_s"]).c_str(),
+        b["step_low"].get<double>(), b["step_high"].get<double>());
+  }
   print_cost(f);
   if (f.contains("slo"))
     std::printf("  SLO met by             %10.1f %% of requests (goodput %.3f requests/s)\n",

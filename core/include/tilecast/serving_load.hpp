@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "tilecast/error_bands.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/serving.hpp"
@@ -77,10 +79,30 @@ struct LoadRequest {
   std::int64_t block_tokens = 16;                 // tokens per KV block (vLLM block_size)
   double gpu_memory_utilization = 0.9;            // of the GPU's memory the engine may use (vLLM)
   double slo_ttft_ms = 0, slo_tpot_ms = 0;        // 0: no SLO
+  // false: no 80% band (its two extra runs; a capacity plan's candidates need none)
+  bool band = true;
 };
 
 struct LatencyPercentiles {
   double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+};
+
+// A figure's 80% band: its least and its most.
+struct Range {
+  double low = 0, high = 0;
+};
+struct PercentileRanges {
+  Range p50, p90, p99, mean;
+};
+
+// A simulation's 80% band (docs/serving-load.md, "80% band"): the same requests run again with
+// every step's time at the whole-model inference band's low and high multiples, each figure's band
+// the least and the most of the three runs. An error in the steps' time then moves the queue with
+// it, as it would on the GPU; the error is taken as shared by every step of the run.
+struct LoadBand {
+  ErrorBand step;  // the multiples of every step's time
+  PercentileRanges ttft_ms, tpot_ms, e2e_ms;
+  Range output_tokens_per_s, requests_per_s;
 };
 
 struct LoadForecast {
@@ -104,6 +126,9 @@ struct LoadForecast {
   std::int64_t step_shapes = 0;       // distinct token counts whose layers were forecast
   std::string comm_model;
   Footing footing = Footing::learned;  // what the forecast stands on (tilecast/footing.hpp)
+  // None for the roofline predictor, without LoadRequest::band, or where the two extra runs
+  // would pass the work budget (the caveats say which).
+  std::optional<LoadBand> band;
   std::vector<std::string> caveats;
 };
 

@@ -97,6 +97,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       lr.arrivals = Arrivals::poisson;
       lr.slo_ttft_ms = r.slo_ttft_ms;
       lr.slo_tpot_ms = r.slo_tpot_ms;
+      lr.band = false;  // each candidate simulated once
       auto run = [&](int replicas) {
         detail::require_within_budget(meter.spent() + work_each, kWhat, kReduce);
         lr.qps = r.qps / replicas;

@@ -12,6 +12,27 @@ nlohmann::ordered_json percentiles_json(const LatencyPercentiles& p) {
   return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}};
 }
 
+nlohmann::ordered_json range_json(const Range& r) { return {r.low, r.high}; }
+
+nlohmann::ordered_json ranges_json(const PercentileRanges& p) {
+  return {{"p50", range_json(p.p50)},
+          {"p90", range_json(p.p90)},
+          {"p99", range_json(p.p99)},
+          {"mean", range_json(p.mean)}};
+}
+
+// the 80% band (LoadBand); null without one
+nlohmann::ordered_json band_json(const std::optional<LoadBand>& b) {
+  if (!b) return nullptr;
+  return {{"step_low", b->step.low},
+          {"step_high", b->step.high},
+          {"ttft_ms", ranges_json(b->ttft_ms)},
+          {"tpot_ms", ranges_json(b->tpot_ms)},
+          {"e2e_ms", ranges_json(b->e2e_ms)},
+          {"output_tokens_per_s", range_json(b->output_tokens_per_s)},
+          {"requests_per_s", range_json(b->requests_per_s)}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
@@ -58,6 +79,7 @@ nlohmann::ordered_json detail::load_forecast_json(const GpuSpec& gpu, const Mode
   j["output_tokens_per_s"] = f.output_tokens_per_s;
   j["requests_per_s"] = f.requests_per_s;
   j["duration_ms"] = f.duration_ms;
+  j["band"] = band_json(f.band);
   if (f.has_slo) {
     nlohmann::ordered_json slo;
     if (r.slo_ttft_ms > 0) slo["ttft_ms"] = r.slo_ttft_ms;

@@ -65,6 +65,53 @@ std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<doub
   return out;
 }
 
+// What a run's requests came to: their latency percentiles, the run's length and throughput
+// (`all_requests` and `all_outputs` the replica's: every GPU's under expert parallelism) and the
+// requests meeting the SLOs.
+struct Outcome {
+  LatencyPercentiles ttft_ms, tpot_ms, e2e_ms;
+  double duration_ms = 0, requests_per_s = 0, output_tokens_per_s = 0;
+  double start_ms = 0;
+  std::int64_t good = 0;
+};
+
+Outcome outcome(const std::vector<detail::SimRequest>& reqs, const LoadRequest& r,
+                double all_requests, double all_outputs) {
+  Outcome o;
+  std::vector<double> ttft, tpot, e2e;
+  double start = reqs.front().arrival_ms, end = 0;
+  for (const auto& q : reqs) {
+    start = std::min(start, q.arrival_ms);
+    end = std::max(end, q.finish_ms);
+    const double t = q.first_ms - q.arrival_ms;
+    ttft.push_back(t);
+    e2e.push_back(q.finish_ms - q.arrival_ms);
+    const double per = q.output > 1 ? (q.finish_ms - q.first_ms) / double(q.output - 1) : 0;
+    if (q.output > 1) tpot.push_back(per);
+    if ((r.slo_ttft_ms <= 0 || t <= r.slo_ttft_ms) && (r.slo_tpot_ms <= 0 || per <= r.slo_tpot_ms))
+      ++o.good;
+  }
+  o.ttft_ms = percentiles(std::move(ttft));
+  o.tpot_ms = percentiles(std::move(tpot));
+  o.e2e_ms = percentiles(std::move(e2e));
+  o.start_ms = start;
+  o.duration_ms = end - start;
+  const double seconds = o.duration_ms / 1000;
+  o.requests_per_s = seconds > 0 ? all_requests / seconds : 0;
+  o.output_tokens_per_s = seconds > 0 ? all_outputs / seconds : 0;
+  return o;
+}
+
+// The least and the most of a figure over the central run and the band's two.
+Range spread(double central, double a, double b) {
+  return {std::min({central, a, b}), std::max({central, a, b})};
+}
+PercentileRanges spread(const LatencyPercentiles& c, const LatencyPercentiles& a,
+                        const LatencyPercentiles& b) {
+  return {spread(c.p50, a.p50, b.p50), spread(c.p90, a.p90, b.p90), spread(c.p99, a.p99, b.p99),
+          spread(c.mean, a.mean, b.mean)};
+}
+
 }  // namespace
 
 namespace {
@@ -263,36 +310,61 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 std::to_string(kv_blocks * r.block_tokens) + " tokens) on " + gpu.name);
 
   detail::StepCost cost(gpu, model, s);
+  const std::vector<detail::SimRequest> unrun = r.band ? reqs : std::vector<detail::SimRequest>{};
   detail::EngineRun run = detail::run_engine(reqs, lim, cost, meter);
+  const std::int64_t shapes = cost.shapes();  // the central run's (the band's may add more)
 
   LoadForecast f;
   f.request = r;
-  std::vector<double> ttft, tpot, e2e;
-  double start = reqs.front().arrival_ms, end = 0;
-  std::int64_t good = 0;
   f.has_slo = r.slo_ttft_ms > 0 || r.slo_tpot_ms > 0;
-  for (const auto& q : reqs) {
-    start = std::min(start, q.arrival_ms);
-    end = std::max(end, q.finish_ms);
-    const double t = q.first_ms - q.arrival_ms;
-    ttft.push_back(t);
-    e2e.push_back(q.finish_ms - q.arrival_ms);
-    const double per = q.output > 1 ? (q.finish_ms - q.first_ms) / double(q.output - 1) : 0;
-    if (q.output > 1) tpot.push_back(per);
-    if ((r.slo_ttft_ms <= 0 || t <= r.slo_ttft_ms) && (r.slo_tpot_ms <= 0 || per <= r.slo_tpot_ms))
-      ++good;
-  }
-  f.ttft_ms = percentiles(ttft);
-  f.tpot_ms = percentiles(tpot);
-  f.e2e_ms = percentiles(std::move(e2e));
-  f.duration_ms = end - start;
-  const double seconds = f.duration_ms / 1000;
+  const Outcome o = outcome(reqs, r, all_requests, all_outputs);
+  f.ttft_ms = o.ttft_ms;
+  f.tpot_ms = o.tpot_ms;
+  f.e2e_ms = o.e2e_ms;
+  f.duration_ms = o.duration_ms;
+  const double start = o.start_ms;
   // the replica's: every GPU's requests (all of them under expert parallelism)
-  f.requests_per_s = seconds > 0 ? all_requests / seconds : 0;
-  f.output_tokens_per_s = seconds > 0 ? all_outputs / seconds : 0;
+  f.requests_per_s = o.requests_per_s;
+  f.output_tokens_per_s = o.output_tokens_per_s;
   if (f.has_slo) {
-    f.slo_attainment = double(good) / double(reqs.size());
+    f.slo_attainment = double(o.good) / double(reqs.size());
+    const double seconds = f.duration_ms / 1000;
     f.goodput_requests_per_s = seconds > 0 ? f.slo_attainment * all_requests / seconds : 0;
+  }
+  // The 80% band: the same requests again at the whole-model band's multiples of every step
+  std::string no_band_why;
+  const ErrorBand* step_band = forecast_model_band(s.predictor, Mode::inference);
+  if (!step_band)
+    no_band_why = "the roofline predictor's steps are bounds, not forecasts";
+  else if (!r.band)
+    no_band_why = "not asked for (a capacity plan simulates each candidate once)";
+  else {
+    try {
+      Outcome at[2];
+      const double multiples[2] = {step_band->low, step_band->high};
+      for (int i = 0; i < 2; ++i) {
+        std::vector<detail::SimRequest> again = unrun;
+        cost.set_time_multiple(multiples[i]);
+        detail::run_engine(again, lim, cost, meter);
+        at[i] = outcome(again, r, all_requests, all_outputs);
+        if (!std::isfinite(at[i].duration_ms) || !std::isfinite(at[i].e2e_ms.p99))
+          throw Error("the serving simulation is not finite at the band's multiples of its steps");
+      }
+      cost.set_time_multiple(1);
+      f.band = LoadBand{
+          .step = *step_band,
+          .ttft_ms = spread(o.ttft_ms, at[0].ttft_ms, at[1].ttft_ms),
+          .tpot_ms = spread(o.tpot_ms, at[0].tpot_ms, at[1].tpot_ms),
+          .e2e_ms = spread(o.e2e_ms, at[0].e2e_ms, at[1].e2e_ms),
+          .output_tokens_per_s =
+              spread(o.output_tokens_per_s, at[0].output_tokens_per_s, at[1].output_tokens_per_s),
+          .requests_per_s = spread(o.requests_per_s, at[0].requests_per_s, at[1].requests_per_s)};
+    } catch (const detail::OverBudget&) {
+      cost.set_time_multiple(1);
+      no_band_why =
+          "simulating the requests twice more, at the band's multiples of every step, would pass "
+          "the work budget (fewer requests or shorter outputs give one)";
+    }
   }
   f.steps = run.steps;
   f.preemptions = run.preemptions;
@@ -302,7 +374,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   for (const auto& [t, u] : run.kv_use) f.kv_peak_fraction = std::max(f.kv_peak_fraction, u);
   for (auto& [t, u] : run.kv_use) t -= start;
   f.kv_use = decimate(run.kv_use, f.duration_ms);
-  f.step_shapes = cost.shapes();
+  f.step_shapes = shapes;
   f.comm_model = cost.comm_model();
   if (!std::isfinite(f.duration_ms) || !std::isfinite(f.e2e_ms.p99))
     throw Error("the serving simulation is not finite: the request is too large for this model");
@@ -419,10 +491,20 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   Workload whole = make_workload(Mode::decode, 1, 1, std::max<std::int64_t>(longest - 1, 1));
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   for (auto& w : forecast_caveats(gpu, s.predictor, s.dtype, &transfers)) c.push_back(std::move(w));
-  c.push_back(
-      "No 80% band: the whole-model band (a static serve's) describes one pass; under load an "
-      "error in every step's time also moves the queue, and no band of percentiles was fitted. " +
-      detail::serving_fixed_costs().checks_loaded);
+  if (f.band) {
+    c.push_back("80% band: the requests simulated twice more with every step's time at " +
+                detail::format_with("%.2f", f.band->step.low) + "x and " +
+                detail::format_with("%.2f", f.band->step.high) +
+                "x of its forecast (the whole-model inference band, docs/generalization.md), the "
+                "queue moving with the steps; each figure's band is the least and the most of the "
+                "three runs. It takes the error as shared by every step of the run, as one model "
+                "on one GPU errs alike from step to step (docs/serving-load.md, '80% band'). " +
+                detail::serving_fixed_costs().checks_loaded);
+    if (model_band_transferred(s.dtype)) c.push_back(transferred_band_caveat(s.dtype));
+  } else {
+    c.push_back("No 80% band" + (no_band_why.empty() ? std::string() : ": " + no_band_why) + ". " +
+                detail::serving_fixed_costs().checks_loaded);
+  }
   return f;
 }
 

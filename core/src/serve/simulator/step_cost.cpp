@@ -161,8 +161,8 @@ double StepCost::step_ms(std::int64_t tokens, std::int64_t seqs, const Attention
     const std::int64_t hi = grid_next(lo);
     layers += (layers_ms(hi) - layers) * double(tokens - lo) / double(hi - lo);
   }
-  return layers + head_ms(seqs) + attention_ms(attention) +
-         sampling_step_ms(gpu_, clock_.stream_bw_gbps(), seqs, vocab_);
+  return multiple_ * (layers + head_ms(seqs) + attention_ms(attention) +
+                      sampling_step_ms(gpu_, clock_.stream_bw_gbps(), seqs, vocab_));
 }
 
 }  // namespace tilecast::detail

@@ -44,8 +44,13 @@ struct AttentionLoad {
 class StepCost {
  public:
   StepCost(const GpuSpec& gpu, const ModelConfig& model, const ServingRequest& r);
-  // The step's time: `seqs` sequences, `tokens` new tokens in all, their attention.
+  // The step's time: `seqs` sequences, `tokens` new tokens in all, their attention; times the
+  // multiple below.
   double step_ms(std::int64_t tokens, std::int64_t seqs, const AttentionLoad& attention);
+  // Every step's time times `m` (1 by default): the simulation's 80% band re-runs the requests
+  // at the whole-model band's multiples (serve/simulator/simulate.cpp). The forecasts per shape
+  // are kept, so a second run costs only the engine's own work.
+  void set_time_multiple(double m) { multiple_ = m; }
   // The grid point at or below `tokens`: every count to 128, then 16 per octave.
   static std::int64_t grid_floor(std::int64_t tokens);
   static std::int64_t grid_next(std::int64_t point);
@@ -75,6 +80,7 @@ class StepCost {
   NodeCollective all_reduce_, all_to_all_;
   double moe_layers_ = 0;  // expert parallelism's: two all-to-alls each
   std::map<std::int64_t, double> layers_ms_, head_ms_;
+  double multiple_ = 1;
 };
 
 }  // namespace tilecast::detail

@@ -1,7 +1,7 @@
 // The serve view's "Under load" panel (issue 30 item 2): the serving simulator (docs/serving-load.md)
 // run at several Poisson request rates, its P50 and P99 TTFT and TPOT plotted against requests/s
-// with the SLO's lines, the highest rate meeting the SLO said in words, the simulator's
-// assumptions beside. Builds the requests and draws what it is given; render.ts runs the jobs.
+// with the SLO's lines and the P99s' 80% band, the highest rate meeting the SLO said in words (and
+// across the band), the simulator's assumptions beside. Builds the requests and draws what it is given; render.ts runs the jobs.
 import type { App } from './app';
 import { servingRequestFor } from './app';
 import { cliCommand } from './cli_command';
@@ -70,6 +70,8 @@ export interface LoadPoint {
   tpot: { p50: number; p99: number };
   e2e: { p50: number; p99: number };
   requests_per_s: number; // served
+  // the 80% band of the P99s, [least, most] (the simulation's `band`; null where it has none)
+  band: { ttft_p99: [number, number]; tpot_p99: [number, number] } | null;
 }
 
 export function loadPoint(qps: number, f: ServingLoadForecast): LoadPoint {
@@ -79,6 +81,7 @@ export function loadPoint(qps: number, f: ServingLoadForecast): LoadPoint {
     tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
     e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
     requests_per_s: f.requests_per_s,
+    band: f.band ? { ttft_p99: f.band.ttft_ms.p99, tpot_p99: f.band.tpot_ms.p99 } : null,
   };
 }
 
@@ -130,6 +133,30 @@ export function sloVerdict(points: LoadPoint[], slo: Slo): { maxQps: number; wor
   };
 }
 
+// The SLO's verdict across the 80% band: the highest rate meeting it at P99 with every step at the
+// band's slow edge and at its fast edge (each the rule of sloVerdict on that edge's P99s), and the
+// sentence; null when a point has no band.
+export function sloBandVerdict(
+  points: LoadPoint[],
+  slo: Slo,
+): { slowQps: number; fastQps: number; words: string } | null {
+  if (!points.length || points.some((p) => !p.band)) return null;
+  const edge = (i: 0 | 1): LoadPoint[] =>
+    points.map((p) => ({
+      ...p,
+      ttft: { ...p.ttft, p99: p.band!.ttft_p99[i] },
+      tpot: { ...p.tpot, p99: p.band!.tpot_p99[i] },
+    }));
+  const slowQps = sloVerdict(edge(1), slo).maxQps;
+  const fastQps = sloVerdict(edge(0), slo).maxQps;
+  const rate = (q: number) => (q > 0 ? `${fmtRate(q)} requests/s` : 'none of the rates');
+  const words =
+    slowQps === fastQps
+      ? ` Across the 80% band (every step at its slow or fast edge) the same: ${rate(slowQps)}.`
+      : ` Across the 80% band: ${rate(slowQps)} with every step at its slow edge, ${rate(fastQps)} at its fast edge.`;
+  return { slowQps, fastQps, words };
+}
+
 // What the simulation assumed, from its answer (one rate's: they share every setting but the rate).
 // The requests' lengths as the simulation drew them.
 function lengthsText(f: ServingLoadForecast): string {
@@ -166,6 +193,9 @@ export function loadAssumptions(f: ServingLoadForecast, command: string | null):
 }
 
 type Metric = 'ttft' | 'tpot';
+// the band's lower edge: a dataset of its own that the upper edge fills down to, kept out of the
+// legend and the tooltip
+const LOAD_BAND_LOW = '80% band, lower edge';
 
 function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: number, ep: number): void {
   const canvas = byId<HTMLCanvasElement>(id);
@@ -173,7 +203,9 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
   const name = metric === 'ttft' ? 'TTFT' : 'TPOT';
   canvas.dataset.points = String(points.length);
   canvas.dataset.slo = String(sloMs);
-  markKinds(canvas, [p99Kind, p50Kind, 'slo']);
+  const band = points.every((p) => p.band);
+  const bandOf = (p: LoadPoint) => (metric === 'ttft' ? p.band!.ttft_p99 : p.band!.tpot_p99);
+  markKinds(canvas, [p99Kind, p50Kind, 'slo', ...(band ? (['band'] as const) : [])]);
   drawChart(canvas, {
     type: 'line',
     data: {
@@ -199,11 +231,43 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
           borderDash: [6, 4],
           pointRadius: 0,
         },
+        // the P99's 80% band: its upper edge filled down to its lower edge (the next dataset)
+        ...(band
+          ? [
+              {
+                label: `80% band of P99 ${name}`,
+                data: points.map((p) => bandOf(p)[1]),
+                borderWidth: 0,
+                backgroundColor: PALETTE.band,
+                pointRadius: 0,
+                fill: '+1',
+              },
+              {
+                label: LOAD_BAND_LOW,
+                data: points.map((p) => bandOf(p)[0]),
+                borderWidth: 0,
+                backgroundColor: PALETTE.band,
+                pointRadius: 0,
+                fill: false,
+              },
+            ]
+          : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: { tooltip: { callbacks: { label: (c) => `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}` } } },
+      plugins: {
+        legend: { labels: { filter: (item) => item.text !== LOAD_BAND_LOW } },
+        tooltip: {
+          filter: (item) => item.dataset.label !== LOAD_BAND_LOW,
+          callbacks: {
+            label: (c) =>
+              band && c.dataset.label?.startsWith('80% band')
+                ? `${c.dataset.label}: ${fmtMs(bandOf(points[c.dataIndex])[0])}–${fmtMs(bandOf(points[c.dataIndex])[1])}`
+                : `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}`,
+          },
+        },
+      },
       scales: {
         x: { title: { display: true, text: ep > 1 ? `requests/s (the replica's ${ep} GPUs)` : 'requests/s' } },
         // TTFT grows by orders of magnitude once requests queue: a log axis keeps the low rates readable.
@@ -223,9 +287,12 @@ export function renderLoad(points: LoadPoint[], slo: Slo, ep: number): void {
   drawLoadChart('load-ttft-chart', 'ttft', points, slo.ttftMs, ep);
   drawLoadChart('load-tpot-chart', 'tpot', points, slo.tpotMs, ep);
   const verdict = sloVerdict(points, slo);
+  const across = sloBandVerdict(points, slo);
   const box = byId('load-verdict');
-  setText(box, verdict.words + replicaWords(ep));
+  setText(box, verdict.words + (across?.words ?? '') + replicaWords(ep));
   box.dataset.maxQps = String(verdict.maxQps);
+  if (across) box.dataset.bandQps = `${across.slowQps},${across.fastQps}`;
+  else delete box.dataset.bandQps;
   byId('load-panel').dataset.sweep = JSON.stringify(points);
 }
 
@@ -243,4 +310,5 @@ export function clearLoad(): void {
   renderCaveats(byId('load-caveats'), []);
   delete byId('load-panel').dataset.sweep;
   delete byId('load-verdict').dataset.maxQps;
+  delete byId('load-verdict').dataset.bandQps;
 }

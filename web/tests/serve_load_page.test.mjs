@@ -2,7 +2,8 @@
 // sweep equals `tilecast serve ... --qps R --requests N --seed S --json` of the same request, the
 // default largest rate follows the static forecast, the link carries the sweep's fields (only when
 // not default) and reopens it exactly, a damaged value gets its own notice, and the SLO's line and
-// the stated highest rate follow the SLO inputs without simulating again; the weights and KV cache
+// the stated highest rate follow the SLO inputs without simulating again, the P99s carry the
+// simulation's 80% band (drawn, and the SLO said across it); the weights and KV cache
 // chosen reach the simulation; a mixture's experts over N GPUs (lep) reach it as `--ep N`, the
 // words say the rates are the replica's, and the core's refusal of it is the panel's.
 // Run: node --test web/tests/serve_load_page.test.mjs (after scripts/build_web.sh and the native CLI).
@@ -50,19 +51,32 @@ function assertLatenciesAsCli(sweep, requests, extra) {
   });
 }
 
-// One point of the sweep on screen is the CLI's answer `f` for its rate: every field it shows.
+// One point of the sweep on screen is the CLI's answer `f` for its rate: every field it shows, the
+// P99s' 80% band too.
 function assertPointAsCli(p, f, label) {
   assert.deepEqual(
-    { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s },
+    { ttft: p.ttft, tpot: p.tpot, e2e: p.e2e, requests_per_s: p.requests_per_s, band: p.band },
     {
       ttft: { p50: f.ttft_ms.p50, p99: f.ttft_ms.p99 },
       tpot: { p50: f.tpot_ms.p50, p99: f.tpot_ms.p99 },
       e2e: { p50: f.e2e_ms.p50, p99: f.e2e_ms.p99 },
       requests_per_s: f.requests_per_s,
+      band: f.band ? { ttft_p99: f.band.ttft_ms.p99, tpot_p99: f.band.tpot_ms.p99 } : null,
     },
     label,
   );
 }
+
+// The highest rate meeting the SLO with every step at the band's slow edge and at its fast edge.
+function expectedBandMax(points, ttft, tpot) {
+  const edge = (i) =>
+    points.map((p) => ({ ...p, ttft: { p99: p.band.ttft_p99[i] }, tpot: { p99: p.band.tpot_p99[i] } }));
+  return `${expectedMax(edge(1), ttft, tpot)},${expectedMax(edge(0), ttft, tpot)}`;
+}
+
+// The kinds a chart draws (data-kind-colors).
+const chartKinds = async (page, id) =>
+  Object.keys(JSON.parse(await page.locator(`#${id}`).getAttribute('data-kind-colors')));
 
 // The sweep on screen once `points` rates are drawn: [{qps, ttft, tpot, e2e, requests_per_s}].
 async function shownSweep(page, points) {
@@ -102,8 +116,12 @@ test("the load sweep's points equal `tilecast serve --qps R --requests N --seed 
   const caveats = native(10, 300, 3).caveats;
   assert.ok(caveats.length > 0);
   assert.equal(Number(await page.locator('#load-caveats').getAttribute('data-count')), caveats.length);
-  // The verdict and the SLO's lines.
+  // The verdict and the SLO's lines; the P99s' 80% band drawn and the SLO said across it.
   assert.equal(await verdictMax(page), expectedMax(sweep, 400, 30));
+  for (const p of sweep) assert.ok(p.band.ttft_p99[0] <= p.ttft.p99 && p.ttft.p99 <= p.band.ttft_p99[1], `${p.qps}`);
+  for (const id of ['load-ttft-chart', 'load-tpot-chart']) assert.ok((await chartKinds(page, id)).includes('band'), id);
+  assert.equal(await page.locator('#load-verdict').getAttribute('data-band-qps'), expectedBandMax(sweep, 400, 30));
+  assert.match(await page.locator('#load-verdict').textContent(), /Across the 80% band/);
   assert.equal(await page.locator('#load-ttft-chart').getAttribute('data-slo'), '400');
   assert.equal(await page.locator('#load-tpot-chart').getAttribute('data-slo'), '30');
   // The link carries the fields as given and reopens the same sweep, inputs and verdict.
@@ -244,6 +262,11 @@ test('the roofline predictor reaches the simulation, and its command names it', 
     await page.locator('#load-assumptions').textContent(),
     /--precision bf16 --predictor roofline --qps R --requests 200 --seed 0 --json/,
   );
+  // a bound carries no band: none drawn, none said
+  assert.ok(sweep.every((p) => p.band === null));
+  assert.ok(!(await chartKinds(page, 'load-ttft-chart')).includes('band'));
+  assert.equal(await page.locator('#load-verdict').getAttribute('data-band-qps'), null);
+  assert.doesNotMatch(await page.locator('#load-verdict').textContent(), /80% band/);
   await page.close();
 });
 

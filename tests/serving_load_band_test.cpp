@@ -1,7 +1,8 @@
 // The 80% band of a serving simulation (docs/serving-load.md, "80% band"): the same requests run
 // again with every step's time at the whole-model band's multiples, each figure's band the least
 // and the most of the three runs; none for the roofline predictor, in a capacity plan's
-// simulations, or past the work budget, each said in the caveats.
+// simulations, or past the work budget, each said in the caveats. A capacity plan's band of its
+// best option's replicas: the search again at the band's edges.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "serve/fixed_costs.hpp"
 #include "support/load_requests.hpp"
 #include "tilecast/api.hpp"
+#include "tilecast/capacity.hpp"
 #include "tilecast/error_bands.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/model_zoo.hpp"
@@ -93,7 +96,10 @@ TEST_SUITE("serving_load_band") {
     unasked.band = false;
     const LoadForecast u = simulate_serving(gpu, model, unasked);
     CHECK(!u.band.has_value());
-    CHECK(says(u, "No 80% band: not asked for"));
+    // its caller (a capacity plan) says its own band: no line on one either way, the checks kept
+    CHECK(!says(u, "80% band"));
+    CHECK(!says(u, "No 80% band"));
+    CHECK(says(u, detail::serving_fixed_costs().checks_loaded));
     // the central run is the same with or without its band
     const LoadForecast b = simulate_serving(gpu, model, poisson(4, 50, 512, 64));
     CHECK(b.band.has_value());
@@ -111,6 +117,52 @@ TEST_SUITE("serving_load_band") {
     CHECK(!o.band.has_value());
     CHECK(says(o, "No 80% band: simulating the requests twice more"));
     CHECK(o.output_tokens_per_s > 0);
+  }
+
+  TEST_CASE("a capacity plan's best option: the fewest replicas at the band's fast and slow edge") {
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    CapacityRequest r;
+    r.load = poisson(1, 300, 512, 128);
+    r.qps = 40;
+    r.slo_ttft_ms = 400;
+    r.slo_tpot_ms = 30;
+    r.max_gpus = 16;
+    const CapacityPlan p = plan_capacity({gpu}, model, r);
+    REQUIRE(!p.options.empty());
+    const CapacityOption& best = p.options.front();
+    REQUIRE(best.meets);
+    REQUIRE(best.replicas_band.has_value());
+    const auto [fast, slow] = *best.replicas_band;
+    CHECK(fast <= best.replicas);
+    CHECK(slow >= best.replicas);
+    CHECK(fast < slow);  // this service's band spans counts
+    for (std::size_t i = 1; i < p.options.size(); ++i) CHECK(!p.options[i].replicas_band);
+    // each edge's count meets with every step at its multiple, one fewer does not
+    const ErrorBand* band = forecast_model_band(Predictor::tilecast, Mode::inference);
+    auto meets = [&](int replicas, double multiple) {
+      LoadRequest lr = r.load;
+      lr.serving.tp = best.tp;
+      lr.qps = r.qps / replicas;
+      lr.step_multiple = multiple;
+      const LoadForecast f = simulate_serving(gpu, model, lr);
+      return f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+    };
+    CHECK(meets(fast, band->low));
+    if (fast > 1) CHECK(!meets(fast - 1, band->low));
+    CHECK(meets(slow, band->high));
+    CHECK(!meets(slow - 1, band->high));
+    CHECK(std::any_of(p.caveats.begin(), p.caveats.end(), [](const std::string& c) {
+      return c.rfind("80% band of the best option's replicas: ", 0) == 0;
+    }));
+    // the roofline predictor's plan: a bound, no band
+    r.load.serving.predictor = Predictor::roofline;
+    const CapacityPlan q = plan_capacity({gpu}, model, r);
+    REQUIRE(!q.options.empty());
+    CHECK(!q.options.front().replicas_band);
+    CHECK(std::any_of(q.caveats.begin(), q.caveats.end(), [](const std::string& c) {
+      return c.rfind("No 80% band of the best option's replicas: the roofline", 0) == 0;
+    }));
   }
 
   TEST_CASE("the JSON answer: band null or each range ordered, the same twice") {

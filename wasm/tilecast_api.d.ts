@@ -1310,6 +1310,13 @@ export interface CapacityOption {
   tpot_p99_ms: number;
   footing?: Footing1;
   /**
+   * the best option only: its replicas' 80% band, the fewest meeting the SLO with every step at the whole-model band's fast edge and at its slow edge (null: none up to max_gpus); absent for the roofline predictor or past the work budget (docs/serving-load.md, 'Capacity')
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  replicas_band?: [number, number | null];
+  /**
    * meeting options only: output tokens
    */
   tokens_per_gpu_hour?: number;

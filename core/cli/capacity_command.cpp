@@ -49,6 +49,14 @@ void print_capacity(const nlohmann::ordered_json& p) {
         std::printf(", $%.2f/hour, %.3g tokens/$", o["price_per_hour"].get<double>(),
                     o["tokens_per_dollar"].get<double>());
       std::printf("\n");
+      if (o.contains("replicas_band")) {  // the best option's: [fast edge, slow edge or null]
+        const auto& b = o["replicas_band"];
+        const std::string slow =
+            b[1].is_null() ? "none up to the GPUs allowed" : std::to_string(b[1].get<int>());
+        std::printf(
+            "  %-16s 80%% band: %d-%s replicas (every step at the band's fast and slow edge)\n", "",
+            b[0].get<int>(), slow.c_str());
+      }
     } else {
       std::printf("  %-16s %s: %s\n", o["gpu"].get<std::string>().c_str(), layout.c_str(),
                   o["why"].get<std::string>().c_str());

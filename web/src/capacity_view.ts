@@ -68,7 +68,18 @@ export function capacityVerdict(app: App, plan: CapacityPlan): string {
   }
   const layout = b.replicas === 1 ? `one replica` : `${b.replicas} replicas`;
   const cost = b.price_per_hour !== undefined ? `, ${money(b.price_per_hour)} an hour` : '';
-  return `${b.gpus} × ${gpuLabel(app, b.gpu)} (${layout} of ${layoutWords(b)}${cost}) serve ${fmtRate(plan.qps)} requests/s with ${slo}: P99 TTFT ${fmtMs(b.ttft_p99_ms)}, P99 TPOT ${fmtMs(b.tpot_p99_ms)}.`;
+  return `${b.gpus} × ${gpuLabel(app, b.gpu)} (${layout} of ${layoutWords(b)}${cost}) serve ${fmtRate(plan.qps)} requests/s with ${slo}: P99 TTFT ${fmtMs(b.ttft_p99_ms)}, P99 TPOT ${fmtMs(b.tpot_p99_ms)}.${replicasBandWords(b)}`;
+}
+
+// The best option's replicas across the 80% band (every step at the band's fast and slow edge);
+// '' without one (the roofline predictor, or past the work budget).
+export function replicasBandWords(b: Pick<CapacityOption, 'replicas_band'>): string {
+  if (!b.replicas_band) return '';
+  const [fast, slow] = b.replicas_band;
+  const most = slow === null ? 'more than the GPUs allowed' : String(slow);
+  return fast === slow
+    ? ` Across the 80% band the same: ${fast} replica${fast === 1 ? '' : 's'}.`
+    : ` Across the 80% band: ${fast} to ${most} replicas (every step at the band's fast or slow edge).`;
 }
 
 // An option's row (the plan's GPU is the serve view's: not repeated); one that meets nothing has

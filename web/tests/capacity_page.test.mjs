@@ -51,6 +51,15 @@ test('the plan is `tilecast capacity --json` of the same request, and the printe
   const verdict = await page.locator('#capacity-verdict').textContent();
   assert.match(verdict, new RegExp(`^${native.best.gpus} × NVIDIA H100`));
   assert.match(verdict, /serve 20 requests\/s with P99 TTFT ≤ 400 ms and P99 TPOT ≤ 30 ms/);
+  // and the best option's replicas across the 80% band, as the plan gives them
+  assert.ok(native.best.replicas_band, "the best option carries its replicas' band");
+  const [fast, slow] = native.best.replicas_band;
+  assert.match(
+    verdict,
+    fast === slow
+      ? new RegExp(`Across the 80% band the same: ${fast} replica`)
+      : new RegExp(`Across the 80% band: ${fast} to ${slow ?? 'more than'}`),
+  );
   assert.equal(await page.locator('#capacity-body tr[data-meets]').count(), native.options.length);
   assert.equal(await page.locator('#capacity-body tr.best').count(), 1);
   assert.match(await page.locator('#capacity-head').textContent(), /Per hour.*Tokens per \$/);

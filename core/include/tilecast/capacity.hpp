@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tilecast/gpu_spec.hpp"
@@ -37,6 +38,10 @@ struct CapacityOption {
   double price_per_hour = 0, tokens_per_dollar = 0;  // 0 without a price
   std::string why;  // when not meeting: does not fit, no interconnect, SLO missed at max_gpus
   std::optional<Footing> footing;  // what its simulations stood on; none when none ran
+  // The best option's 80% band of its replicas: the fewest meeting the SLO with every step at the
+  // whole-model band's fast and at its slow edge (docs/serving-load.md, "Capacity"); none on the
+  // other options, for the roofline predictor, or past the work budget (the caveats say which).
+  std::optional<std::pair<int, int>> replicas_band;
 };
 
 struct CapacityPlan {

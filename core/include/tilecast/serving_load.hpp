@@ -81,6 +81,9 @@ struct LoadRequest {
   double slo_ttft_ms = 0, slo_tpot_ms = 0;        // 0: no SLO
   // false: no 80% band (its two extra runs; a capacity plan's candidates need none)
   bool band = true;
+  // Every step's time times this (a capacity plan's search at its band's edges); 1: the forecast.
+  // Not 1: no band.
+  double step_multiple = 1;
 };
 
 struct LatencyPercentiles {

@@ -21,6 +21,7 @@
 #include "parallel/parallel.hpp"
 #include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/error_bands.hpp"
 #include "tilecast/footing.hpp"
 #include "tilecast/model_not_loaded.hpp"
 #include "tilecast/serving.hpp"
@@ -191,6 +192,63 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
                        return a.price_per_hour < b.price_per_hour;
                      return a.gpus < b.gpus;
                    });
+  // The best option's 80% band: its fewest replicas with every step at the band's fast and slow
+  // edges (as the central search, from the replicas it found: fewer can only meet at the fast
+  // edge, more only at the slow)
+  std::string no_band_why;
+  const ErrorBand* step_band = forecast_model_band(r.load.serving.predictor, Mode::inference);
+  CapacityOption* best =
+      !plan.options.empty() && plan.options.front().meets ? &plan.options.front() : nullptr;
+  if (best && !step_band) no_band_why = "the roofline predictor's steps are bounds, not forecasts";
+  if (best && step_band) {
+    const GpuSpec* gpu = nullptr;
+    for (const GpuSpec& g : gpus)
+      if ((g.id.empty() ? g.name : g.id) == best->gpu) gpu = &g;
+    LoadRequest lr = r.load;
+    lr.serving.tp = best->tp;
+    lr.serving.ep = best->ep;
+    lr.arrivals = Arrivals::poisson;
+    lr.band = false;
+    const int most = r.max_gpus / (best->tp * best->ep);
+    // whether `replicas` meet the SLO with every step at `multiple` of its forecast
+    auto meets = [&](int replicas, double multiple) {
+      detail::require_within_budget(meter.spent() + work_each, kWhat, kReduce);
+      lr.qps = r.qps / replicas;
+      lr.step_multiple = multiple;
+      const LoadForecast f = simulate_serving(*gpu, model, lr);
+      ++plan.simulations;
+      const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+      if (progress)
+        progress(best->gpu + " x " + std::to_string(replicas) + " replicas, every step x" +
+                 detail::format_with("%.2f", multiple) + " (the 80% band): P99 TTFT " +
+                 detail::format_with("%.1f", f.ttft_ms.p99) + " ms, TPOT " +
+                 detail::format_with("%.2f", f.tpot_ms.p99) + " ms" + (ok ? " (meets)" : ""));
+      return ok;
+    };
+    // the fewest in (lo, hi] meeting at `multiple`, hi meeting
+    auto fewest = [&](int lo, int hi, double multiple) {
+      while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        (meets(mid, multiple) ? hi : lo) = mid;
+      }
+      return hi;
+    };
+    try {
+      if (!gpu) throw Error("capacity: the best option's GPU is not among those named");
+      const int n = best->replicas;
+      const int fast = n == 1 ? 1 : fewest(0, n, step_band->low);
+      // 0: not even the most replicas meet it at the slow edge
+      const int slow = meets(n, step_band->high) ? n
+                       : n == most || !meets(most, step_band->high)
+                           ? 0
+                           : fewest(n, most, step_band->high);
+      best->replicas_band = {fast, slow};
+    } catch (const detail::OverBudget&) {
+      no_band_why =
+          "searching the replicas again at the band's edges would pass the work budget (fewer "
+          "requests, or a smaller max_gpus, give one)";
+    }
+  }
   auto& c = plan.caveats;
   c.push_back(
       "Each option is replicas x tp (or ep, a mixture's experts over that many GPUs) GPUs, each "
@@ -199,6 +257,16 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       std::to_string(r.load.requests) +
       " requests; the SLO is met when the P99 TTFT and the P99 TPOT are within it.");
   c.push_back("Load balancing is assumed even (each replica a Poisson stream at its share).");
+  if (best && best->replicas_band)
+    c.push_back(
+        "80% band of the best option's replicas: the fewest meeting the SLO with every "
+        "step's time at " +
+        detail::format_with("%.2f", step_band->low) + "x and at " +
+        detail::format_with("%.2f", step_band->high) +
+        "x of its forecast (the whole-model inference band, docs/generalization.md), "
+        "searched as the forecast's were (docs/serving-load.md, 'Capacity').");
+  else if (best)
+    c.push_back("No 80% band of the best option's replicas: " + no_band_why + ".");
   c.insert(c.end(), shared_caveats.begin(), shared_caveats.end());
   return plan;
 }
@@ -235,6 +303,11 @@ std::string capacity_plan_to_json(const ModelConfig& model, const CapacityPlan& 
     x["ttft_p99_ms"] = o.ttft_p99_ms;
     x["tpot_p99_ms"] = o.tpot_p99_ms;
     if (o.footing) x["footing"] = std::string(footing_name(*o.footing));
+    if (o.replicas_band) {  // [fast edge, slow edge]; the slow edge null when none up to max_gpus
+      const auto [fast, slow] = *o.replicas_band;
+      x["replicas_band"] = {fast,
+                            slow > 0 ? nlohmann::ordered_json(slow) : nlohmann::ordered_json()};
+    }
     if (o.meets) {
       x["tokens_per_gpu_hour"] = o.tokens_per_gpu_hour;
       if (o.price_per_hour > 0) {

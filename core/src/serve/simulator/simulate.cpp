@@ -309,8 +309,12 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 " KV blocks; the cache holds " + std::to_string(kv_blocks) + " (" +
                 std::to_string(kv_blocks * r.block_tokens) + " tokens) on " + gpu.name);
 
+  if (!(r.step_multiple > 0 && r.step_multiple <= 100))
+    throw Error("step_multiple must be above 0 and at most 100");
+  const bool banded = r.band && r.step_multiple == 1;
   detail::StepCost cost(gpu, model, s);
-  const std::vector<detail::SimRequest> unrun = r.band ? reqs : std::vector<detail::SimRequest>{};
+  cost.set_time_multiple(r.step_multiple);
+  const std::vector<detail::SimRequest> unrun = banded ? reqs : std::vector<detail::SimRequest>{};
   detail::EngineRun run = detail::run_engine(reqs, lim, cost, meter);
   const std::int64_t shapes = cost.shapes();  // the central run's (the band's may add more)
 
@@ -336,9 +340,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   const ErrorBand* step_band = forecast_model_band(s.predictor, Mode::inference);
   if (!step_band)
     no_band_why = "the roofline predictor's steps are bounds, not forecasts";
-  else if (!r.band)
-    no_band_why = "not asked for (a capacity plan simulates each candidate once)";
-  else {
+  else if (banded) {
     try {
       Outcome at[2];
       const double multiples[2] = {step_band->low, step_band->high};
@@ -501,9 +503,10 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 "on one GPU errs alike from step to step (docs/serving-load.md, '80% band'). " +
                 detail::serving_fixed_costs().checks_loaded);
     if (model_band_transferred(s.dtype)) c.push_back(transferred_band_caveat(s.dtype));
+  } else if (step_band && !banded) {  // the caller's (a capacity plan's), who says its own band
+    c.push_back(detail::serving_fixed_costs().checks_loaded);
   } else {
-    c.push_back("No 80% band" + (no_band_why.empty() ? std::string() : ": " + no_band_why) + ". " +
-                detail::serving_fixed_costs().checks_loaded);
+    c.push_back("No 80% band: " + no_band_why + ". " + detail::serving_fixed_costs().checks_loaded);
   }
   return f;
 }

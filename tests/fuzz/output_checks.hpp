@@ -1,7 +1,8 @@
 // What every successful API answer must satisfy, checked by the fuzz harnesses on each output:
 // valid JSON; no NaN or infinity (nlohmann writes them as null, so a null is allowed only for
 // the fields documented as nullable); no negative time, size or count; and each 80% band
-// around its forecast (band low <= forecast <= band high, or multipliers low <= 1 <= high). A
+// around its forecast (band low <= forecast <= band high, or multipliers low <= 1 <= high; a
+// simulation's band holds each of its figures, a capacity plan's best option its replicas). A
 // failure aborts, which libFuzzer reports with the input that caused it.
 #pragma once
 
@@ -25,7 +26,7 @@ namespace tilecast::fuzz {
 inline bool nullable(std::string_view key) {
   return key == "band_low_ms" || key == "band_high_ms" || key == "band" || key == "calibration" ||
          key == "gpu_interconnect" || key == "network" || key == "nvlink" || key == "pcie" ||
-         key == "memory" || key == "best";
+         key == "memory" || key == "best" || key == "replicas_band";
 }
 
 // Fields that may be negative: a stream span of no micro-batch (-1).
@@ -50,12 +51,39 @@ inline void check_value(const nlohmann::json& v, const std::string& key, std::st
       const double l = lo->get<double>(), h = hi->get<double>(), f = at->get<double>();
       if (!(l <= f && f <= h)) fail("band low <= forecast <= band high does not hold", out);
     }
-    // a band given as multipliers of the forecast's times (a static serve): low <= 1 <= high
+    // a band given as multipliers of the forecast's times (a static serve): low <= 1 <= high;
+    // a simulation's (serving_load.schema.json LoadBand): its step multiples so, and each of its
+    // ranges [least, most] holding the answer's own figure
     const auto band = v.find("band");
-    if (band != v.end() && band->is_object()) {
+    if (band != v.end() && band->is_object() && band->contains("step_low")) {
+      const double l = band->value("step_low", -1.0), h = band->value("step_high", -1.0);
+      if (!(0 < l && l <= 1 && 1 <= h))
+        fail("band step multiples: 0 < low <= 1 <= high does not hold", out);
+      const auto holds = [&](const nlohmann::json& range, const nlohmann::json& x,
+                             const std::string& what) {
+        if (!range.is_array() || range.size() != 2 || !x.is_number() ||
+            !(range[0].get<double>() <= x.get<double>() &&
+              x.get<double>() <= range[1].get<double>()))
+          fail("band " + what + ": least <= figure <= most does not hold", out);
+      };
+      for (const char* rate : {"output_tokens_per_s", "requests_per_s"})
+        holds(band->value(rate, nlohmann::json()), v.value(rate, nlohmann::json()), rate);
+      for (const char* latency : {"ttft_ms", "tpot_ms", "e2e_ms"})
+        for (const char* p : {"p50", "p90", "p99", "mean"})
+          holds((*band)[latency][p], v[latency][p], std::string(latency) + " " + p);
+    } else if (band != v.end() && band->is_object()) {
       const double l = band->value("low", -1.0), h = band->value("high", -1.0);
       if (!(0 < l && l <= 1 && 1 <= h))
         fail("band multipliers: 0 < low <= 1 <= high does not hold", out);
+    }
+    // a capacity plan's best option: fast edge <= its replicas <= slow edge (null: beyond)
+    const auto replicas_band = v.find("replicas_band");
+    if (replicas_band != v.end() && replicas_band->is_array()) {
+      const auto& b = *replicas_band;
+      const double n = v.value("replicas", -1.0);
+      if (b.size() != 2 || !b[0].is_number() || !(b[0].get<double>() <= n) ||
+          !(b[1].is_null() || (b[1].is_number() && n <= b[1].get<double>())))
+        fail("replicas band: fast <= replicas <= slow does not hold", out);
     }
   }
 }

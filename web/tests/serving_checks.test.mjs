@@ -287,6 +287,12 @@ test("the loaded forecasts' checks note agrees with the loaded rows", () => {
     Math.abs(at(0.1) - Number(m[4])) < 0.005 && Math.abs(at(0.9) - Number(m[5])) < 0.005,
     `${at(0.1)}-${at(0.9)}`,
   );
+  // the band's count: the loaded table's band cells ("low–high", "(outside)" after a miss)
+  const b = note.match(/80% band \(every step at the whole-model band's edges\) held (\d+) of the (\d+) figures/);
+  assert.ok(b, note);
+  const banded = loaded.map((c) => c[c.length - 4]).filter((cell) => cell.includes('–'));
+  assert.equal(banded.length, Number(b[2]));
+  assert.equal(banded.filter((cell) => !cell.includes('(outside)')).length, Number(b[1]));
 });
 
 test('the AMD FP8 transfer note agrees with the published MI300X FP8 run', () => {

@@ -344,23 +344,26 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     try {
       Outcome at[2];
       const double multiples[2] = {step_band->low, step_band->high};
+      bool finite = true;
       for (int i = 0; i < 2; ++i) {
         std::vector<detail::SimRequest> again = unrun;
         cost.set_time_multiple(multiples[i]);
         detail::run_engine(again, lim, cost, meter);
         at[i] = outcome(again, r, all_requests, all_outputs);
-        if (!std::isfinite(at[i].duration_ms) || !std::isfinite(at[i].e2e_ms.p99))
-          throw Error("the serving simulation is not finite at the band's multiples of its steps");
+        finite = finite && std::isfinite(at[i].duration_ms) && std::isfinite(at[i].e2e_ms.p99);
       }
       cost.set_time_multiple(1);
-      f.band = LoadBand{
-          .step = *step_band,
-          .ttft_ms = spread(o.ttft_ms, at[0].ttft_ms, at[1].ttft_ms),
-          .tpot_ms = spread(o.tpot_ms, at[0].tpot_ms, at[1].tpot_ms),
-          .e2e_ms = spread(o.e2e_ms, at[0].e2e_ms, at[1].e2e_ms),
-          .output_tokens_per_s =
-              spread(o.output_tokens_per_s, at[0].output_tokens_per_s, at[1].output_tokens_per_s),
-          .requests_per_s = spread(o.requests_per_s, at[0].requests_per_s, at[1].requests_per_s)};
+      if (!finite)
+        no_band_why = "the run at the band's slow edge is too long to count in finite numbers";
+      else
+        f.band = LoadBand{
+            .step = *step_band,
+            .ttft_ms = spread(o.ttft_ms, at[0].ttft_ms, at[1].ttft_ms),
+            .tpot_ms = spread(o.tpot_ms, at[0].tpot_ms, at[1].tpot_ms),
+            .e2e_ms = spread(o.e2e_ms, at[0].e2e_ms, at[1].e2e_ms),
+            .output_tokens_per_s =
+                spread(o.output_tokens_per_s, at[0].output_tokens_per_s, at[1].output_tokens_per_s),
+            .requests_per_s = spread(o.requests_per_s, at[0].requests_per_s, at[1].requests_per_s)};
     } catch (const detail::OverBudget&) {
       cost.set_time_multiple(1);
       no_band_why =

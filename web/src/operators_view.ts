@@ -2,7 +2,8 @@
 // with its FLOPs, bytes, arithmetic intensity, the GPU's ridge point, its roofline bound and its
 // share of the step, from the response's `operators` (core/src/forecast/operator_bounds.cpp).
 // Sorted by time share (largest first) or in the step's order; render.ts calls it for the forecast
-// view's panel and for the serve view's (the first decode step's `decode_operators`).
+// view's panel and for the serve view's (the first decode step's `decode_operators`), after the
+// frame that shows the headline (renderOperatorsAfterFrame).
 import { byId, clear, h, setText } from './dom';
 import type { OperatorRow } from './engine';
 import { fmtMs, fmtNum, fmtPct, fmtSi } from './format';
@@ -23,7 +24,35 @@ export interface DecodeStep {
   step_ms: number;
 }
 
-export function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {
+// The table drawn after the next frame, as the charts are (draw.ts): its rows' style and layout
+// cost more than the headline's render, which reaches the screen first. Only the latest drawing of
+// each panel is made; the panel carries `data-pending` while one waits. No rows: hidden at once.
+const waiting = new Map<string, () => void>();
+
+export function renderOperatorsAfterFrame(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {
+  const prefix = decode?.prefix ?? '';
+  const panel = byId(`${prefix}operators-panel`);
+  if (!rows || rows.length === 0) {
+    waiting.delete(prefix);
+    delete panel.dataset.pending;
+    renderOperators(rows, sort, decode);
+    return;
+  }
+  const scheduled = waiting.has(prefix);
+  waiting.set(prefix, () => renderOperators(rows, sort, decode));
+  panel.dataset.pending = '1';
+  if (scheduled) return;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const draw = waiting.get(prefix);
+      waiting.delete(prefix);
+      draw?.();
+      delete panel.dataset.pending;
+    }, 0),
+  );
+}
+
+function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {
   const id = (name: string) => `${decode?.prefix ?? ''}${name}`;
   const panel = byId(id('operators-panel'));
   panel.hidden = !rows || rows.length === 0;

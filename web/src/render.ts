@@ -15,7 +15,7 @@ import {
 } from './app';
 import { renderCompareServing } from './compare_serve';
 import { TARGET_WORDS } from './finetune_view';
-import { renderOperators } from './operators_view';
+import { renderOperatorsAfterFrame } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { showControls } from './controls';
@@ -213,7 +213,7 @@ export function render(app: App): void {
     if (changed('forecast', [main])) showForecast(main, pastedName(app));
     // The per-operator bound analysis of a one-GPU forecast (a multi-GPU step has none).
     if (main.ok && changed('operators', [main, ui.opsSort]))
-      renderOperators('operators' in main.f ? main.f.operators : undefined, ui.opsSort);
+      renderOperatorsAfterFrame('operators' in main.f ? main.f.operators : undefined, ui.opsSort);
     // Not fitting in memory is a state of the cards, with what would fit beside them.
     if (main.ok && changed('fc-fit', [main, s.forecastPrecision, s.system, s.batch, s.seq, fitRound]))
       showFit('fc', forecastFit(app, main.f));
@@ -458,7 +458,7 @@ function showServe(app: App): ServeResult | undefined {
   if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit('serve', serveFit(app, r.f));
   // The first decode step's operators (the fused engine's; none for the eager engine).
   if (r.ok && changed('serve-operators', [r, ui.opsSort]))
-    renderOperators(r.f.decode_operators, ui.opsSort, { prefix: 'serve-', step_ms: firstDecodeStep(r.f) });
+    renderOperatorsAfterFrame(r.f.decode_operators, ui.opsSort, { prefix: 'serve-', step_ms: firstDecodeStep(r.f) });
   const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {

@@ -620,8 +620,8 @@ test('per-operator bound analysis: the table is the CLI response’s operators, 
   }
   const page = await open('?gpu=h100-sxm&model=llama3-8b&mode=inference&batch=8&seq=2048&fprec=bf16');
   await page.waitForFunction((ms) => Number(document.getElementById('latency').dataset.value) === ms, f.latency_ms);
-  assert.equal(await page.locator('#operators-panel').isVisible(), true);
   const rows = await operatorRows(page, '#operators-table');
+  assert.equal(await page.locator('#operators-panel').isVisible(), true);
   assertRowsAreOperators(rows, f.operators);
   for (const r of rows) {
     const o = f.operators[r.index];

@@ -25,8 +25,8 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
     (ms) => Number(document.getElementById('tpot').dataset.value) === ms,
     f.decode_ms_per_token,
   );
-  assert.equal(await page.locator('#serve-operators-panel').isVisible(), true);
   const rows = await operatorRows(page, TABLE);
+  assert.equal(await page.locator('#serve-operators-panel').isVisible(), true);
   assertRowsAreOperators(rows, ops);
   // gpt-oss's MXFP4 experts are rows of the step
   assert.ok(

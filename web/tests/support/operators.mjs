@@ -3,9 +3,11 @@
 // serve view's `decode_operators` (serve_operators.test.mjs).
 import assert from 'node:assert/strict';
 
-// The table's rows in the order shown: each row's index into the response's rows, its name cell,
-// kernel, bound, the exact numbers behind its cells and every cell's text.
-export function operatorRows(page, table) {
+// The table's rows in the order shown, once its panel's drawing (after the frame: operators_view.ts)
+// is made: each row's index into the response's rows, its name cell, kernel, bound, the exact
+// numbers behind its cells and every cell's text.
+export async function operatorRows(page, table) {
+  await page.waitForSelector(`${table.replace(/-table$/, '-panel')}:not([data-pending])`, { state: 'attached' });
   return page.$$eval(`${table} tbody tr`, (trs) =>
     trs.map((tr) => {
       const cells = [...tr.querySelectorAll('td')];

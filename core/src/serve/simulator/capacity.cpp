@@ -28,6 +28,25 @@
 #include "tilecast/version.hpp"
 
 namespace tilecast {
+namespace {
+
+// Whether a simulation meets the plan's SLO at P99.
+bool meets_slo(const LoadForecast& f, const CapacityRequest& r) {
+  return f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+}
+
+// The fewest replicas in (lo, hi] that `meets` (hi does), by bisection: latency falls as the
+// per-replica rate does. `meets` runs one simulation a call.
+template <class Meets>
+int fewest_meeting(int lo, int hi, Meets&& meets) {
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (meets(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
 
 CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                            const CapacityRequest& r,
@@ -114,7 +133,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
             return std::find(f.caveats.begin(), f.caveats.end(), line) == f.caveats.end();
           });
         }
-        const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+        const bool ok = meets_slo(f, r);
         if (progress)
           progress(o.gpu + " " + name + " x " + std::to_string(replicas) + " replicas: P99 TTFT " +
                    detail::format_with("%.1f", f.ttft_ms.p99) + " ms, TPOT " +
@@ -150,16 +169,12 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           plan.options.push_back(o);
           continue;
         }
-        while (hi - lo > 1) {
-          const int mid = lo + (hi - lo) / 2;
-          auto [ok, f] = run(mid);
-          if (ok) {
-            hi = mid;
-            best = f;
-          } else {
-            lo = mid;
-          }
-        }
+        // each meeting count is below the last: the last one met is the answer's forecast
+        hi = fewest_meeting(lo, hi, [&](int n) {
+          auto [ok, f] = run(n);
+          if (ok) best = std::move(f);
+          return ok;
+        });
         o.meets = true;
         o.replicas = hi;
         o.gpus = hi * per_replica;
@@ -217,7 +232,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       lr.step_multiple = multiple;
       const LoadForecast f = simulate_serving(*gpu, model, lr);
       ++plan.simulations;
-      const bool ok = f.ttft_ms.p99 <= r.slo_ttft_ms && f.tpot_ms.p99 <= r.slo_tpot_ms;
+      const bool ok = meets_slo(f, r);
       if (progress)
         progress(best->gpu + " x " + std::to_string(replicas) + " replicas, every step x" +
                  detail::format_with("%.2f", multiple) + " (the 80% band): P99 TTFT " +
@@ -227,11 +242,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     };
     // the fewest in (lo, hi] meeting at `multiple`, hi meeting
     auto fewest = [&](int lo, int hi, double multiple) {
-      while (hi - lo > 1) {
-        const int mid = lo + (hi - lo) / 2;
-        (meets(mid, multiple) ? hi : lo) = mid;
-      }
-      return hi;
+      return fewest_meeting(lo, hi, [&](int n) { return meets(n, multiple); });
     };
     try {
       if (!gpu) throw Error("capacity: the best option's GPU is not among those named");

@@ -352,7 +352,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         at[i] = outcome(again, r, all_requests, all_outputs);
         finite = finite && std::isfinite(at[i].duration_ms) && std::isfinite(at[i].e2e_ms.p99);
       }
-      cost.set_time_multiple(1);
       if (!finite)
         no_band_why = "the run at the band's slow edge is too long to count in finite numbers";
       else
@@ -365,7 +364,6 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                 spread(o.output_tokens_per_s, at[0].output_tokens_per_s, at[1].output_tokens_per_s),
             .requests_per_s = spread(o.requests_per_s, at[0].requests_per_s, at[1].requests_per_s)};
     } catch (const detail::OverBudget&) {
-      cost.set_time_multiple(1);
       no_band_why =
           "simulating the requests twice more, at the band's multiples of every step, would pass "
           "the work budget (fewer requests or shorter outputs give one)";

@@ -38,3 +38,36 @@ export function clear(el: Element): void {
 export function setText(el: Element, text: string): void {
   el.textContent = text;
 }
+
+// Work drawn after the next frame (the charts, the operators tables): what costs more than the
+// headline's render reaches the screen after it. One frame callback runs every waiting job in the
+// order first asked for; a key keeps only its latest job, and a job that throws does not stop
+// the others (its error is reported on its own).
+const afterFrameJobs = new Map<string, () => void>();
+let frameScheduled = false;
+
+export function afterFrame(key: string, job: () => void): void {
+  afterFrameJobs.set(key, job);
+  if (frameScheduled) return;
+  frameScheduled = true;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      frameScheduled = false;
+      const jobs = [...afterFrameJobs.values()];
+      afterFrameJobs.clear();
+      for (const run of jobs)
+        try {
+          run();
+        } catch (e) {
+          queueMicrotask(() => {
+            throw e;
+          });
+        }
+    }, 0),
+  );
+}
+
+// Drops a key's waiting job (its drawing is no longer wanted).
+export function cancelAfterFrame(key: string): void {
+  afterFrameJobs.delete(key);
+}

@@ -1,7 +1,9 @@
 // Charts are drawn through here: the Chart.js chunk loads on the first drawing, after
 // the first numbers are on screen (not in the first forecast's bytes), and numbers reach the
 // screen without waiting for it.
-import type { ChartConfiguration, ChartType } from 'chart.js';
+import type { ChartConfiguration, ChartType, LegendItem, TooltipItem } from 'chart.js';
+import { afterFrame } from './dom';
+import { PALETTE } from './palette';
 
 let charts: Promise<typeof import('./charts')> | null = null;
 
@@ -14,39 +16,36 @@ export function preloadCharts(): void {
 }
 
 const pending = new Map<HTMLCanvasElement, ChartConfiguration>();
-let scheduled = false;
 
-// Numbers reach the screen first: charts are drawn right after the next frame, and
-// only the latest configuration of each canvas is drawn.
+// Numbers reach the screen first: charts are drawn right after the next frame (dom.ts
+// afterFrame), all waiting canvases for one load of the chunk, and only the latest configuration
+// of each canvas is drawn.
 export function drawChart<T extends ChartType>(canvas: HTMLCanvasElement, config: ChartConfiguration<T>): void {
   preloadCharts();
   pending.set(canvas, config as unknown as ChartConfiguration);
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      scheduled = false;
-      const jobs = [...pending];
-      pending.clear();
-      charts!.then(
-        (m) => {
-          for (const [c, cfg] of jobs) {
-            chartFailed(c, '');
-            m.drawChart(c, cfg);
-          }
-        },
-        (e: unknown) => {
-          // The numbers and tables are complete without charts; say why they are missing.
-          charts = null; // the next drawing tries again
-          const why = e instanceof Error ? e.message : String(e);
-          for (const [c] of jobs)
-            chartFailed(
-              c,
-              `The chart could not be loaded (${why}). The numbers and tables are complete; reload the page to try again.`,
-            );
-        },
-      );
-    }, 0),
+  afterFrame('charts', drawPending);
+}
+
+function drawPending(): void {
+  const jobs = [...pending];
+  pending.clear();
+  charts!.then(
+    (m) => {
+      for (const [c, cfg] of jobs) {
+        chartFailed(c, '');
+        m.drawChart(c, cfg);
+      }
+    },
+    (e: unknown) => {
+      // The numbers and tables are complete without charts; say why they are missing.
+      charts = null; // the next drawing tries again
+      const why = e instanceof Error ? e.message : String(e);
+      for (const [c] of jobs)
+        chartFailed(
+          c,
+          `The chart could not be loaded (${why}). The numbers and tables are complete; reload the page to try again.`,
+        );
+    },
   );
 }
 
@@ -66,4 +65,30 @@ function chartFailed(canvas: HTMLCanvasElement, message: string): void {
     box.prepend(note);
   }
   note.textContent = message;
+}
+
+// An 80% band on a line chart: its upper edge (`label`) filled down to its lower edge, a dataset
+// of its own (BAND_LOW) that bandPlugins keeps out of the legend and the tooltip. A point without
+// a band ([lo, hi] null) leaves a gap.
+const BAND_LOW = '80% band, lower edge';
+
+export function bandDatasets(label: string, bands: ([number, number] | null | undefined)[]) {
+  const edge = (i: 0 | 1) => ({
+    data: bands.map((b) => b?.[i] ?? null),
+    borderWidth: 0,
+    backgroundColor: PALETTE.band,
+    pointRadius: 0,
+  });
+  return [
+    { label, ...edge(1), fill: '+1' as const },
+    { label: BAND_LOW, ...edge(0), fill: false as const },
+  ];
+}
+
+// The legend and tooltip of a chart with bandDatasets; `label` writes each tooltip line.
+export function bandPlugins(label: (item: TooltipItem<'line'>) => string) {
+  return {
+    legend: { labels: { filter: (item: LegendItem) => item.text !== BAND_LOW } },
+    tooltip: { filter: (item: TooltipItem<'line'>) => item.dataset.label !== BAND_LOW, callbacks: { label } },
+  };
 }

@@ -50,6 +50,7 @@ import {
 } from './state';
 import type { Mode, ModelSizes } from './engine';
 import { h } from './dom';
+import { buildOperatorPanels } from './operators_view';
 import { planKey, planRequests } from './plan_view';
 import { update } from './store';
 
@@ -201,10 +202,7 @@ function wireGpu(app: App): void {
 // The per-operator tables' order (the forecast view's and the serve view's decode step, one
 // setting): a page setting, not part of the link.
 function wireOperators(): void {
-  for (const id of ['ops-sort', 'serve-ops-sort']) {
-    const sort = byId<HTMLSelectElement>(id);
-    sort.addEventListener('change', () => update({ ui: { opsSort: sort.value === 'order' ? 'order' : 'share' } }));
-  }
+  buildOperatorPanels((opsSort) => update({ ui: { opsSort } }));
 }
 
 function wireModel(app: App): void {

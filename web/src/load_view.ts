@@ -5,7 +5,7 @@
 import type { App } from './app';
 import { servingRequestFor } from './app';
 import { cliCommand } from './cli_command';
-import { drawChart } from './draw';
+import { bandDatasets, bandPlugins, drawChart } from './draw';
 import { byId, setText } from './dom';
 import type { LoadRequest, ServingForecast, ServingLoadForecast, ServingRequest } from './engine';
 import { fmtMs, fmtRate } from './format';
@@ -193,10 +193,6 @@ export function loadAssumptions(f: ServingLoadForecast, command: string | null):
 }
 
 type Metric = 'ttft' | 'tpot';
-// the band's lower edge: a dataset of its own that the upper edge fills down to, kept out of the
-// legend and the tooltip
-const LOAD_BAND_LOW = '80% band, lower edge';
-
 function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: number, ep: number): void {
   const canvas = byId<HTMLCanvasElement>(id);
   const [p99Kind, p50Kind]: [Kind, Kind] = metric === 'ttft' ? ['prefill', 'prefill_p50'] : ['decode', 'decode_p50'];
@@ -231,43 +227,17 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
           borderDash: [6, 4],
           pointRadius: 0,
         },
-        // the P99's 80% band: its upper edge filled down to its lower edge (the next dataset)
-        ...(band
-          ? [
-              {
-                label: `80% band of P99 ${name}`,
-                data: points.map((p) => bandOf(p)[1]),
-                borderWidth: 0,
-                backgroundColor: PALETTE.band,
-                pointRadius: 0,
-                fill: '+1',
-              },
-              {
-                label: LOAD_BAND_LOW,
-                data: points.map((p) => bandOf(p)[0]),
-                borderWidth: 0,
-                backgroundColor: PALETTE.band,
-                pointRadius: 0,
-                fill: false,
-              },
-            ]
-          : []),
+        // the P99's 80% band
+        ...(band ? bandDatasets(`80% band of P99 ${name}`, points.map(bandOf)) : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: {
-        legend: { labels: { filter: (item) => item.text !== LOAD_BAND_LOW } },
-        tooltip: {
-          filter: (item) => item.dataset.label !== LOAD_BAND_LOW,
-          callbacks: {
-            label: (c) =>
-              band && c.dataset.label?.startsWith('80% band')
-                ? `${c.dataset.label}: ${fmtMs(bandOf(points[c.dataIndex])[0])}–${fmtMs(bandOf(points[c.dataIndex])[1])}`
-                : `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}`,
-          },
-        },
-      },
+      plugins: bandPlugins((c) =>
+        band && c.dataset.label?.startsWith('80% band')
+          ? `${c.dataset.label}: ${fmtMs(bandOf(points[c.dataIndex])[0])}–${fmtMs(bandOf(points[c.dataIndex])[1])}`
+          : `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}`,
+      ),
       scales: {
         x: { title: { display: true, text: ep > 1 ? `requests/s (the replica's ${ep} GPUs)` : 'requests/s' } },
         // TTFT grows by orders of magnitude once requests queue: a log axis keeps the low rates readable.

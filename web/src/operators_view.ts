@@ -4,7 +4,7 @@
 // Sorted by time share (largest first) or in the step's order; render.ts calls it for the forecast
 // view's panel and for the serve view's (the first decode step's `decode_operators`), after the
 // frame that shows the headline (renderOperatorsAfterFrame).
-import { byId, clear, h, setText } from './dom';
+import { afterFrame, byId, cancelAfterFrame, clear, h, setText } from './dom';
 import type { OperatorRow } from './engine';
 import { fmtMs, fmtNum, fmtPct, fmtSi } from './format';
 import { PALETTE, markKinds } from './palette';
@@ -17,39 +17,64 @@ function num(text: string, value: number): HTMLTableCellElement {
   return h('td', { class: 'num', 'data-value': String(value) }, text);
 }
 
+// The two panels, each built into its empty `#<prefix>operators-panel` of index.html at boot: the
+// forecast view's and the serve view's (its ids the forecast view's with the prefix).
+export const OPERATOR_PANELS = [
+  { prefix: '', heading: 'Per operator: compute- or memory-bound' },
+  { prefix: 'serve-', heading: 'A decode step per operator: compute- or memory-bound' },
+] as const;
+
+// Fills the panels (heading, note, sort control, table) and calls `onSort` with a panel's sort
+// control when it changes.
+export function buildOperatorPanels(onSort: (sort: OpsSort) => void): void {
+  for (const { prefix, heading } of OPERATOR_PANELS) {
+    const sort = h(
+      'select',
+      { id: `${prefix}ops-sort` },
+      h('option', { value: 'share' }, 'share of the time, largest first'),
+      h('option', { value: 'order' }, 'order in the step'),
+    );
+    sort.addEventListener('change', () => onSort(sort.value === 'order' ? 'order' : 'share'));
+    byId(`${prefix}operators-panel`).replaceChildren(
+      h('h3', { id: `${prefix}operators-heading` }, heading),
+      h('p', { id: `${prefix}operators-note`, class: 'hint' }),
+      h('label', { for: `${prefix}ops-sort` }, 'Sort by'),
+      sort,
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h('table', { id: `${prefix}operators-table`, 'aria-labelledby': `${prefix}operators-heading` }),
+      ),
+    );
+  }
+}
+
 // The serve view's panel: its ids are the forecast view's with this prefix, and its note says
 // what the shares are of (`step_ms`: the first decode step, `decode_ms_at`'s first point).
 export interface DecodeStep {
-  prefix: 'serve-';
+  prefix: (typeof OPERATOR_PANELS)[1]['prefix'];
   step_ms: number;
 }
 
-// The table drawn after the next frame, as the charts are (draw.ts): its rows' style and layout
-// cost more than the headline's render, which reaches the screen first. Only the latest drawing of
-// each panel is made; the panel carries `data-pending` while one waits. No rows: hidden at once.
-const waiting = new Map<string, () => void>();
-
+// The table drawn after the next frame, as the charts are (dom.ts afterFrame): its rows' style and
+// layout cost more than the headline's render, which reaches the screen first. Only the latest
+// drawing of each panel is made; the panel carries `data-pending` while one waits. No rows:
+// hidden at once.
 export function renderOperatorsAfterFrame(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {
   const prefix = decode?.prefix ?? '';
+  const key = `${prefix}operators`;
   const panel = byId(`${prefix}operators-panel`);
   if (!rows || rows.length === 0) {
-    waiting.delete(prefix);
+    cancelAfterFrame(key);
     delete panel.dataset.pending;
     renderOperators(rows, sort, decode);
     return;
   }
-  const scheduled = waiting.has(prefix);
-  waiting.set(prefix, () => renderOperators(rows, sort, decode));
   panel.dataset.pending = '1';
-  if (scheduled) return;
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      const draw = waiting.get(prefix);
-      waiting.delete(prefix);
-      draw?.();
-      delete panel.dataset.pending;
-    }, 0),
-  );
+  afterFrame(key, () => {
+    renderOperators(rows, sort, decode);
+    delete panel.dataset.pending;
+  });
 }
 
 function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort, decode?: DecodeStep): void {

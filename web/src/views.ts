@@ -1,7 +1,7 @@
 // The result views: the forecast, the GPU comparison and the batch sweep. Each
 // draws what it is given; render.ts decides what and when.
 import { gpuById, gpuLabel, requestFor, type App } from './app';
-import { drawChart } from './draw';
+import { bandDatasets, bandPlugins, drawChart } from './draw';
 import { PALETTE, markKinds } from './palette';
 import { groupGpus, gpuMatches } from './catalog';
 import { byId, clear, h, setText } from './dom';
@@ -565,7 +565,7 @@ export function sweepPoints(results: Result[], batches: number[]): { points: Swe
   return { points, error: '' };
 }
 
-const SWEEP_BAND_LOW = '80% band, low edge';
+const SWEEP_BAND = '80% band (ms)';
 
 export function renderSweep(app: App, points: SweepPoint[]): void {
   const roofline = points.some((p) => Number.isFinite(p.roofline_ms));
@@ -618,45 +618,23 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
               },
             ]
           : []),
-        // the 80% band: its upper edge filled down to its lower edge (the next dataset)
+        // the 80% band
         ...(points.some((p) => p.band)
-          ? [
-              {
-                label: '80% band (ms)',
-                data: points.map((p) => p.band?.[1] ?? null),
-                borderWidth: 0,
-                backgroundColor: PALETTE.band,
-                pointRadius: 0,
-                fill: '+1',
-              },
-              {
-                label: SWEEP_BAND_LOW,
-                data: points.map((p) => p.band?.[0] ?? null),
-                borderWidth: 0,
-                backgroundColor: PALETTE.band,
-                pointRadius: 0,
-                fill: false,
-              },
-            ]
+          ? bandDatasets(
+              SWEEP_BAND,
+              points.map((p) => p.band),
+            )
           : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: {
-        legend: { labels: { filter: (item) => item.text !== SWEEP_BAND_LOW } },
-        tooltip: {
-          filter: (item) => item.dataset.label !== SWEEP_BAND_LOW,
-          callbacks: {
-            label: (c) => {
-              const band = points[c.dataIndex]?.band;
-              return c.dataset.label === '80% band (ms)' && band
-                ? `80% band: ${fmtMs(band[0])}–${fmtMs(band[1])}`
-                : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`;
-            },
-          },
-        },
-      },
+      plugins: bandPlugins((c) => {
+        const band = points[c.dataIndex]?.band;
+        return c.dataset.label === SWEEP_BAND && band
+          ? `80% band: ${fmtMs(band[0])}–${fmtMs(band[1])}`
+          : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`;
+      }),
       scales: {
         x: { title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: 'ms' } },

@@ -3,6 +3,7 @@
 
 #include "api/request.hpp"
 #include "common/json_fields.hpp"
+#include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
@@ -57,9 +58,7 @@ std::string forecast_kernel(std::string_view request_json) {
   j["precision"] = dtype_name(kernel.dtype);
   j["predictor"] = predictor_name(predictor);
   j["latency_ms"] = f.latency_ms;
-  // The 80% band; null for the roofline predictor (docs/generalization.md).
-  j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
-  j["band_high_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_high_ms) : nullptr;
+  tilecast::detail::write_band_ms(j, f.band_low_ms, f.band_high_ms);
   j["roofline_ms"] = f.roofline_ms;
   j["flops"] = f.flops;
   j["bytes"] = f.bytes;

@@ -34,6 +34,11 @@ const char* tokens_meaning(Mode m) {
 
 }  // namespace
 
+void detail::write_band_ms(nlohmann::ordered_json& j, double low_ms, double high_ms) {
+  j["band_low_ms"] = high_ms > 0 ? nlohmann::ordered_json(low_ms) : nullptr;
+  j["band_high_ms"] = high_ms > 0 ? nlohmann::ordered_json(high_ms) : nullptr;
+}
+
 nlohmann::ordered_json detail::forecast_response_head(const GpuSpec& gpu,
                                                       const ModelConfig& model) {
   nlohmann::ordered_json j;
@@ -76,9 +81,7 @@ nlohmann::ordered_json detail::model_forecast_json(const GpuSpec& gpu, const Mod
   // the type otherwise (caveats)
   j["precision"] = std::string(dtype_name(w.dtype));
   j["latency_ms"] = f.latency_ms;
-  // The 80% band; null for the roofline predictor (docs/generalization.md).
-  j["band_low_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_low_ms) : nullptr;
-  j["band_high_ms"] = f.band_high_ms > 0 ? nlohmann::ordered_json(f.band_high_ms) : nullptr;
+  detail::write_band_ms(j, f.band_low_ms, f.band_high_ms);
   j["forward_ms"] = f.forward_ms;
   j["backward_ms"] = f.backward_ms;
   j["accumulate_ms"] = f.accumulate_ms;

@@ -22,6 +22,10 @@ nlohmann::ordered_json forecast_response_head(const GpuSpec& gpu, const ModelCon
 void add_utilization(nlohmann::ordered_json& j, const GpuSpec& gpu, const ModelConfig& model,
                      const Workload& w, double step_ms, std::int64_t gpus);
 
+// The 80% band as band_low_ms / band_high_ms, both null where there is none (high_ms 0: the
+// roofline predictor; docs/generalization.md), for the kernel, model and multi-GPU responses.
+void write_band_ms(nlohmann::ordered_json& j, double low_ms, double high_ms);
+
 nlohmann::ordered_json model_forecast_json(const GpuSpec& gpu, const ModelConfig& model,
                                            const ModelForecast& f, double roofline_latency_ms);
 

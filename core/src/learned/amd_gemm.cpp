@@ -6,19 +6,12 @@
 #include <string>
 
 #include "common/json_fields.hpp"
+#include "learned/fit_bounds.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/precision.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
-namespace {
-
-// Bounds of a fitted parameter: far beyond any fit, short of overflow in a forecast.
-constexpr double kAmdMaxScale = 1e6;
-constexpr double kAmdMaxOverheadMs = 1e3;
-
-}  // namespace
-
 AmdGemmTerms amd_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double cu = double(std::max(gpu.num_sm, 1));
   // split-K: the tiles beyond B x ceil(K / rows) x ceil(M / cols) (kernel/tiles.cpp plan_gemm)
@@ -62,11 +55,13 @@ AmdGemmModel parse_amd_gemm_model(std::string_view json_text, std::string_view o
       throw Error(where + ": missing or not an object");
     const nlohmann::json& p = j["ops"][names[o]];
     AmdGemmParams& q = m.ops[std::size_t(o)];
-    q.compute_scale = detail::positive_field(p, "compute_scale", where, kAmdMaxScale);
-    q.tile_bandwidth_scale = detail::positive_field(p, "tile_bandwidth_scale", where, kAmdMaxScale);
-    q.tile_kcycles = detail::number_field(p, "tile_kcycles", where, 0, kAmdMaxScale);
-    q.bandwidth_scale = detail::number_field(p, "bandwidth_scale", where, 0, kAmdMaxScale);
-    q.overhead_ms = detail::number_field(p, "overhead_ms", where, 0, kAmdMaxOverheadMs);
+    q.compute_scale = detail::positive_field(p, "compute_scale", where, detail::kMaxFittedScale);
+    q.tile_bandwidth_scale =
+        detail::positive_field(p, "tile_bandwidth_scale", where, detail::kMaxFittedScale);
+    q.tile_kcycles = detail::number_field(p, "tile_kcycles", where, 0, detail::kMaxFittedScale);
+    q.bandwidth_scale =
+        detail::number_field(p, "bandwidth_scale", where, 0, detail::kMaxFittedScale);
+    q.overhead_ms = detail::number_field(p, "overhead_ms", where, 0, detail::kMaxFittedOverheadMs);
   }
   return m;
 }

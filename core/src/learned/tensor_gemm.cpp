@@ -7,18 +7,11 @@
 
 #include "common/json_fields.hpp"
 #include "kernel/matrix_clock.hpp"
+#include "learned/fit_bounds.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
-namespace {
-
-// Bounds of a fitted parameter: far beyond any fit, short of overflow in a forecast.
-constexpr double kMaxScale = 1e6;
-constexpr double kMaxOverheadMs = 1e3;
-
-}  // namespace
-
 TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan) {
   const double sm = double(std::max(gpu.num_sm, 1));
   // A GEMM that keeps the matrix cores busy (compute-bound at the sustained clock: its FLOPs per
@@ -45,9 +38,9 @@ TensorGemmModel parse_tensor_gemm_model(std::string_view json_text, std::string_
     throw Error(std::string(origin) + ": field 'form' must be \"" + std::string(kTensorGemmForm) +
                 "\"");
   TensorGemmModel m;
-  m.compute_scale = detail::positive_field(j, "compute_scale", origin, kMaxScale);
-  m.bandwidth_scale = detail::positive_field(j, "bandwidth_scale", origin, kMaxScale);
-  m.overhead_ms = detail::number_field(j, "overhead_ms", origin, 0, kMaxOverheadMs);
+  m.compute_scale = detail::positive_field(j, "compute_scale", origin, detail::kMaxFittedScale);
+  m.bandwidth_scale = detail::positive_field(j, "bandwidth_scale", origin, detail::kMaxFittedScale);
+  m.overhead_ms = detail::number_field(j, "overhead_ms", origin, 0, detail::kMaxFittedOverheadMs);
   return m;
 }
 

@@ -48,8 +48,7 @@ nlohmann::ordered_json detail::parallel_forecast_json(const GpuSpec& gpu, const 
   j["latency_ms"] = f.step_ms;
   j["step_ms"] = f.step_ms;
   // the 80% band; null for the roofline predictor (docs/parallel.md, "80% band")
-  j["band_low_ms"] = f.band_high_ms > 0 ? J(f.band_low_ms) : J(nullptr);
-  j["band_high_ms"] = f.band_high_ms > 0 ? J(f.band_high_ms) : J(nullptr);
+  detail::write_band_ms(j, f.band_low_ms, f.band_high_ms);
   j["forward_ms"] = f.forward_ms;
   j["backward_ms"] = f.backward_ms;
   j["bubble_fraction"] = f.bubble_fraction;

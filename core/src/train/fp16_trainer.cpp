@@ -58,6 +58,20 @@ train::FitSettings fit_settings(OpFamily f, const Fp16TrainConfig& c) {
   return s;
 }
 
+// The training inputs (each GPU's spec, its CSVs' names and texts) and the settings' text.
+std::uint64_t inputs_hash(const std::vector<Fp16TrainInput>& inputs, const std::string& settings) {
+  std::uint64_t h = train::kFnvOffset;
+  for (const Fp16TrainInput& in : inputs) {
+    train::fnv1a_mix(h, train::hashed_gpu_spec(in.gpu));
+    for (const TrainText& t : in.csvs) {
+      train::fnv1a_mix(h, t.name);
+      train::fnv1a_mix(h, t.text);
+    }
+  }
+  train::fnv1a_mix(h, settings);
+  return h;
+}
+
 }  // namespace
 
 std::string fp16_train_config_text(const Fp16TrainConfig& c) {
@@ -79,16 +93,7 @@ std::string fp16_train_config_text(const Fp16TrainConfig& c) {
 
 std::uint64_t fp16_training_hash(const std::vector<Fp16TrainInput>& inputs,
                                  const Fp16TrainConfig& config) {
-  std::uint64_t h = train::kFnvOffset;
-  for (const Fp16TrainInput& in : inputs) {
-    train::fnv1a_mix(h, train::hashed_gpu_spec(in.gpu));
-    for (const TrainText& t : in.csvs) {
-      train::fnv1a_mix(h, t.name);
-      train::fnv1a_mix(h, t.text);
-    }
-  }
-  train::fnv1a_mix(h, fp16_train_config_text(config));
-  return h;
+  return inputs_hash(inputs, fp16_train_config_text(config));
 }
 
 std::string tensor_gemm_config_text() {
@@ -98,16 +103,7 @@ std::string tensor_gemm_config_text() {
 }
 
 std::uint64_t tensor_gemm_training_hash(const std::vector<Fp16TrainInput>& inputs) {
-  std::uint64_t h = train::kFnvOffset;
-  for (const Fp16TrainInput& in : inputs) {
-    train::fnv1a_mix(h, train::hashed_gpu_spec(in.gpu));
-    for (const TrainText& t : in.csvs) {
-      train::fnv1a_mix(h, t.name);
-      train::fnv1a_mix(h, t.text);
-    }
-  }
-  train::fnv1a_mix(h, tensor_gemm_config_text());
-  return h;
+  return inputs_hash(inputs, tensor_gemm_config_text());
 }
 
 Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,

@@ -171,11 +171,16 @@ void read_gpt2_shape(const nlohmann::json& j, std::string_view origin, ModelConf
   m.max_context = m.max_positions;
 }
 
-void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+// The four sizes most Hugging Face configs name alike.
+void read_hf_sizes(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
   m.hidden_size = size_field(j, {"hidden_size"}, origin);
   m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
   m.num_heads = size_field(j, {"num_attention_heads"}, origin);
   m.vocab_size = size_field(j, {"vocab_size"}, origin);
+}
+
+void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  read_hf_sizes(j, origin, m);
   check_heads(m, origin, "num_attention_heads");
   m.intermediate_size = optional_size(j, {"intermediate_size"}, origin, 4 * m.hidden_size);
   m.max_positions = optional_size(j, {"max_position_embeddings"}, origin, 512);
@@ -184,10 +189,7 @@ void read_bert_shape(const nlohmann::json& j, std::string_view origin, ModelConf
 }
 
 void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
-  m.hidden_size = size_field(j, {"hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
-  m.num_heads = size_field(j, {"num_attention_heads"}, origin);
-  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  read_hf_sizes(j, origin, m);
   check_heads(m, origin, "num_attention_heads");
   m.intermediate_size = optional_size(j, {"ffn_dim"}, origin, 4 * m.hidden_size);
   m.word_embed_proj_dim = optional_size(j, {"word_embed_proj_dim"}, origin, m.hidden_size);
@@ -196,10 +198,7 @@ void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfi
 }
 
 void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
-  m.hidden_size = size_field(j, {"hidden_size"}, origin);
-  m.num_layers = size_field(j, {"num_hidden_layers"}, origin, kMaxLayers);
-  m.num_heads = size_field(j, {"num_attention_heads"}, origin);
-  m.vocab_size = size_field(j, {"vocab_size"}, origin);
+  read_hf_sizes(j, origin, m);
   m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
   m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
   m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 0);

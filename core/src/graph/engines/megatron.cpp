@@ -123,6 +123,20 @@ std::int64_t tokens(const MegatronDims& d) {
   return checked(d.micro_batch * (d.seq / std::max(1, d.cp)), "micro-batch x seq / cp tokens");
 }
 
+// What every pass's sizes start from: the activations' type and bytes per element, the tokens of
+// one micro-batch on this rank (T) and those a sequence-parallel region holds (Tn, T / tp).
+struct PassSizes {
+  DataType act;
+  double eb;
+  std::int64_t T, Tn;
+};
+
+PassSizes pass_sizes(const MegatronDims& d) {
+  const DataType act = act_type(d.dtype);
+  const std::int64_t T = tokens(d);
+  return {act, dtype_bytes(act), T, d.sequence_parallel ? ceil_div(T, d.tp) : T};
+}
+
 // A mixture-of-experts MLP as Megatron-Core's all-to-all token dispatcher runs it, forward into
 // `f`, backward (in backward order) into `g`; the experts' parameters into p. Tn tokens reach the
 // router on this rank (T / tp with sequence parallelism); each is routed to top_k experts.
@@ -277,11 +291,12 @@ MegatronShape megatron_shape(const ModelConfig& model) {
 
 MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool moe) {
   MegatronPass p;
-  const DataType act = act_type(d.dtype);
-  const double eb = dtype_bytes(act);
-  const std::int64_t tp = d.tp;
-  const std::int64_t T = tokens(d);
-  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, tp) : T;  // norm-region tokens
+  // plain copies, not a structured binding: the layer's lambdas capture them (clang 14, the WASM
+  // build's, cannot capture a binding)
+  const PassSizes z = pass_sizes(d);
+  const DataType act = z.act;
+  const double eb = z.eb;
+  const std::int64_t tp = d.tp, T = z.T, Tn = z.Tn;  // Tn: the norm region's tokens
   const std::int64_t h = m.hidden, hd = m.head_dim, s = d.seq, b = d.micro_batch;
   const std::int64_t heads = m.heads / tp;
   const std::int64_t kv = m.kv_heads % tp == 0 ? m.kv_heads / tp : 1;
@@ -414,10 +429,7 @@ MegatronPass megatron_layer(const MegatronShape& m, const MegatronDims& d, bool 
 
 MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d) {
   MegatronPass p;
-  const DataType act = act_type(d.dtype);
-  const double eb = dtype_bytes(act);
-  const std::int64_t T = tokens(d);
-  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
+  const auto [act, eb, T, Tn] = pass_sizes(d);
   const double full = double(T) * double(m.hidden), hid = double(Tn) * double(m.hidden);
   const std::int64_t vocab = megatron_vocab_share(m, d.tp);
   p.params = double(vocab) * double(m.hidden) +
@@ -441,10 +453,7 @@ MegatronPass megatron_embedding(const MegatronShape& m, const MegatronDims& d) {
 
 MegatronPass megatron_head(const MegatronShape& m, const MegatronDims& d) {
   MegatronPass p;
-  const DataType act = act_type(d.dtype);
-  const double eb = dtype_bytes(act);
-  const std::int64_t T = tokens(d);
-  const std::int64_t Tn = d.sequence_parallel ? ceil_div(T, d.tp) : T;
+  const auto [act, eb, T, Tn] = pass_sizes(d);
   const std::int64_t h = m.hidden, vocab = megatron_vocab_share(m, d.tp);
   const double full = double(T) * double(h), hid = double(Tn) * double(h);
   const double logits = double(T) * double(vocab);

@@ -97,6 +97,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   // the caveats all of them gave, in their order, less those of one run's own setup
   // (detail::is_run_caveat: its rate, KV blocks and batch limits)
   std::vector<std::string> shared_caveats;
+  std::vector<std::pair<CapacityOption, std::size_t>> found;  // each option, its GPU's index
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuSpec& gpu = gpus[g];
     std::optional<std::vector<std::string>> gpu_caveats;
@@ -166,7 +167,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
           }
         }
         if (hi == 0) {
-          plan.options.push_back(o);
+          found.emplace_back(std::move(o), g);
           continue;
         }
         // each meeting count is below the last: the last one met is the answer's forecast
@@ -192,21 +193,21 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       } catch (const Error& e) {
         o.why = e.what();
       }
-      plan.options.push_back(o);
+      found.emplace_back(std::move(o), g);
     }
     if (gpu_caveats)
       for (std::string& line : *gpu_caveats)
         if (std::find(shared_caveats.begin(), shared_caveats.end(), line) == shared_caveats.end())
           shared_caveats.push_back(std::move(line));
   }
-  std::stable_sort(plan.options.begin(), plan.options.end(),
-                   [](const CapacityOption& a, const CapacityOption& b) {
-                     if (a.meets != b.meets) return a.meets;
-                     if (!a.meets) return false;
-                     if (a.price_per_hour != b.price_per_hour)
-                       return a.price_per_hour < b.price_per_hour;
-                     return a.gpus < b.gpus;
-                   });
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+    const CapacityOption &a = x.first, &b = y.first;
+    if (a.meets != b.meets) return a.meets;
+    if (!a.meets) return false;
+    if (a.price_per_hour != b.price_per_hour) return a.price_per_hour < b.price_per_hour;
+    return a.gpus < b.gpus;
+  });
+  for (auto& entry : found) plan.options.push_back(std::move(entry.first));
   // The best option's 80% band: its fewest replicas with every step at the band's fast and slow
   // edges (as the central search, from the replicas it found: fewer can only meet at the fast
   // edge, more only at the slow)
@@ -216,9 +217,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       !plan.options.empty() && plan.options.front().meets ? &plan.options.front() : nullptr;
   if (best && !step_band) no_band_why = "the roofline predictor's steps are bounds, not forecasts";
   if (best && step_band) {
-    const GpuSpec* gpu = nullptr;
-    for (const GpuSpec& g : gpus)
-      if ((g.id.empty() ? g.name : g.id) == best->gpu) gpu = &g;
+    const GpuSpec& gpu = gpus[found.front().second];
     LoadRequest lr = r.load;
     lr.serving.tp = best->tp;
     lr.serving.ep = best->ep;
@@ -230,7 +229,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       detail::require_within_budget(meter.spent() + work_each, kWhat, kReduce);
       lr.qps = r.qps / replicas;
       lr.step_multiple = multiple;
-      const LoadForecast f = simulate_serving(*gpu, model, lr);
+      const LoadForecast f = simulate_serving(gpu, model, lr);
       ++plan.simulations;
       const bool ok = meets_slo(f, r);
       if (progress)
@@ -245,7 +244,6 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
       return fewest_meeting(lo, hi, [&](int n) { return meets(n, multiple); });
     };
     try {
-      if (!gpu) throw Error("capacity: the best option's GPU is not among those named");
       const int n = best->replicas;
       const int fast = n == 1 ? 1 : fewest(0, n, step_band->low);
       // 0: not even the most replicas meet it at the slow edge

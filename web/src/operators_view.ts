@@ -43,17 +43,23 @@ export function buildOperatorPanels(onSort: (sort: OpsSort) => void): void {
       h(
         'div',
         { class: 'table-wrap' },
-        h('table', { id: `${prefix}operators-table`, 'aria-labelledby': `${prefix}operators-heading` }),
+        h('table', {
+          id: `${prefix}operators-table`,
+          class: 'ops-table',
+          'aria-labelledby': `${prefix}operators-heading`,
+        }),
       ),
     );
   }
 }
 
 // The serve view's panel: its ids are the forecast view's with this prefix, and its note says
-// what the shares are of (`step_ms`: the first decode step, `decode_ms_at`'s first point).
+// what the shares are of (`step_ms`: the first decode step, `decode_ms_at`'s first point; `tp`:
+// its tensor-parallel GPUs, whose all-reduces are the rest of the step above 1).
 export interface DecodeStep {
   prefix: (typeof OPERATOR_PANELS)[1]['prefix'];
   step_ms: number;
+  tp: number;
 }
 
 // The table drawn after the next frame, as the charts are (dom.ts afterFrame): its rows' style and
@@ -91,7 +97,7 @@ function renderOperators(rows: OperatorRow[] | undefined, sort: OpsSort, decode?
   const compute = share('compute');
   const bounds = decode
     ? `Their shares are of the first decode step (${fmtMs(decode.step_ms)}): compute-bound operators ${fmtPct(100 * compute)}, ` +
-      `memory-bound ${fmtPct(100 * share('memory'))}; the rest of the step is the tensor-parallel all-reduces and the sampler. `
+      `memory-bound ${fmtPct(100 * share('memory'))}; the rest of the step is the sampler${decode.tp > 1 ? ' and the tensor-parallel all-reduces' : ''}. `
     : `Compute-bound operators take ${fmtPct(100 * compute)} of the forecast time, memory-bound ${fmtPct(100 * (1 - compute))}. `;
   setText(
     byId(id('operators-note')),

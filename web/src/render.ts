@@ -458,7 +458,11 @@ function showServe(app: App): ServeResult | undefined {
   if (r.ok && changed('serve-fit', [r, s.tp, s.precision, fitRound])) showFit('serve', serveFit(app, r.f));
   // The first decode step's operators (the fused engine's; none for the eager engine).
   if (r.ok && changed('serve-operators', [r, ui.opsSort]))
-    renderOperatorsAfterFrame(r.f.decode_operators, ui.opsSort, { prefix: 'serve-', step_ms: firstDecodeStep(r.f) });
+    renderOperatorsAfterFrame(r.f.decode_operators, ui.opsSort, {
+      prefix: 'serve-',
+      step_ms: firstDecodeStep(r.f),
+      tp: r.f.tp,
+    });
   const stale = !r.ok || ui.serveError !== '' || ui.workloadError !== '';
   const why = ui.serveError || ui.workloadError;
   if (changed('serve-stale', [stale, why])) {

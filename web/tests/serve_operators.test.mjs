@@ -33,12 +33,21 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
     rows.some((r) => r.name.includes('experts gate_up (mxfp4 weights)')),
     rows.map((r) => r.name).join('\n'),
   );
-  // the shares are of the first decode step, the rest of it all-reduces and the sampler
+  // the shares are of the first decode step, the rest of it the sampler (on one GPU)
   const total = ops.reduce((t, o) => t + o.share, 0);
   assert.ok(total > 0.5 && total < 1, `the operators' shares sum to ${total}`);
-  const note = await page.locator('#serve-operators-note').textContent();
-  assert.match(note, /shares are of the first decode step \(/);
-  assert.match(note, /the rest of the step is the tensor-parallel all-reduces and the sampler/);
+  const note = () => page.locator('#serve-operators-note').textContent();
+  assert.match(await note(), /shares are of the first decode step \(/);
+  assert.match(await note(), /the rest of the step is the sampler\. /);
+  // over two GPUs the rest is the sampler and the all-reduces
+  let n = await forecasts(page);
+  await page.fill('#tp', '2');
+  await waitForecasts(page, ++n);
+  await page.waitForFunction(() => /all-reduces/.test(document.getElementById('serve-operators-note').textContent));
+  assert.match(await note(), /the rest of the step is the sampler and the tensor-parallel all-reduces\. /);
+  await page.fill('#tp', '1');
+  await waitForecasts(page, ++n);
+  await page.waitForFunction(() => !/all-reduces/.test(document.getElementById('serve-operators-note').textContent));
   // the step's order on request (one setting with the forecast view's table)
   await page.selectOption('#serve-ops-sort', 'order');
   await page.waitForFunction(() => document.querySelector('#serve-operators-table tbody tr')?.dataset.index === '0');
@@ -49,7 +58,7 @@ test("the serve view's decode step per operator is the CLI's decode_operators; t
   // the eager engine: its step holds host gaps no kernel owns, so no table
   const eager = cliJson(cliServeArgs(REQ, ['--engine', 'eager']));
   assert.equal(eager.decode_operators, undefined);
-  const n = await forecasts(page);
+  n = await forecasts(page);
   await page.selectOption('#serve-engine', 'eager');
   await waitForecasts(page, n + 1);
   assert.equal(await value(page, 'tpot'), eager.decode_ms_per_token);

@@ -30,6 +30,7 @@ enum class Architecture {
   gpt_oss,      // top-k experts with biases, attention sinks, sliding windows on alternate layers
   gemma3_text,  // Gemma 2's layer with q and k normed per head, 5 sliding layers to 1 global
   deepseek_v3,  // multi-head latent attention, top-k experts plus shared ones after dense layers
+  cohere,       // attention and MLP in parallel on one FP32 LayerNorm, logits scaled (Command R)
 };
 
 std::string_view architecture_name(Architecture a);
@@ -96,6 +97,10 @@ struct ModelConfig {
   double attn_logit_softcap = 0;     // scores = cap * tanh(scores / cap); 0: none
   double final_logit_softcap = 0;    // the same on the logits
   double query_pre_attn_scalar = 0;  // scores scaled by its -1/2 power (0: head_dim)
+  double logit_scale = 0;            // > 0: the logits multiplied by it (Cohere); 0: none
+  // q and k normed per head before rotary by the config (Cohere's use_qk_norm); a row's
+  // qk_norm trait norms them always (qk_norm(m) in model/architectures.hpp answers both)
+  bool config_qk_norm = false;
   // multi-head latent attention (deepseek_v3): q through a q_lora_rank bottleneck (0: one q_proj),
   // k and v from a kv_lora_rank latent per token (what an engine caches, with the shared rotary
   // key of qk_rope_head_dim features); head_dim is q's and k's per head (nope + rope), v_head_dim

@@ -276,6 +276,23 @@ constexpr ArchitectureTraits kTable[] = {
             .shared_experts_field = "n_shared_experts"},
      .build = build_mixtral,
      .builder_file = "mixtral.cpp"},
+    // Command R and R+ (CohereForCausalLM): Llama's attention and SwiGLU MLP in parallel on one
+    // LayerNorm spelt out in FP32 (weight only), q and k cast to FP32 for an interleaved rotary,
+    // the logits scaled; R+ norms q and k per head (use_qk_norm). The config class defaults
+    // logit_scale to 0.0625 and ties the embeddings.
+    {.id = Architecture::cohere,
+     .model_type = "cohere",
+     .class_prefix = "Cohere",
+     .family = "Command R",
+     .norm = Norm::layer_fp32,
+     .parallel_residual = true,
+     .fp32_rotary = true,
+     .hf = {.tied_embeddings = true,
+            .logit_scale_field = "logit_scale",
+            .qk_norm_field = "use_qk_norm",
+            .defaults = R"({"logit_scale": 0.0625})"},
+     .build = build_llama,
+     .builder_file = "llama.cpp"},
 };
 
 }  // namespace
@@ -311,5 +328,7 @@ bool out_proj_bias(const ModelConfig& m) {
 std::int64_t rotary_features(const ModelConfig& m) {
   return m.rotary_dim > 0 ? m.rotary_dim : m.head_dim;
 }
+
+bool qk_norm(const ModelConfig& m) { return traits(m).qk_norm || m.config_qk_norm; }
 
 }  // namespace tilecast

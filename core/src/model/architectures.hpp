@@ -18,8 +18,9 @@ class GraphBuilder;
 
 // Which stacks the model has: only a decoder-only model can prefill, decode and be served.
 enum class Stack { decoder_only, encoder, encoder_decoder };
-// The layer norm: LayerNorm, RMSNorm, or Gemma's RMSNorm scaled by (1 + weight).
-enum class Norm { layer, rms, rms_gemma };
+// The layer norm: LayerNorm, RMSNorm, Gemma's RMSNorm scaled by (1 + weight), or Cohere's
+// LayerNorm spelt out in FP32 element-wise ops (mean, variance, rsqrt; a weight, no bias).
+enum class Norm { layer, rms, rms_gemma, layer_fp32 };
 // Where token positions come from: a learned table, rotary (cos/sin) or T5's relative bias.
 enum class Positions { learned, rotary, relative_bias };
 // The feed-forward: fc -> act -> fc, or act(gate(x)) * up(x) -> down (SwiGLU, GeGLU).
@@ -79,6 +80,10 @@ struct HfFields {
   // top_k_shared: the shared experts' count, each an expert's width (empty: the shared expert's
   // own shared_expert_intermediate_size, Qwen2-MoE's)
   std::string_view shared_experts_field = {};
+  // the scale the logits are multiplied by (empty: none; Cohere's logit_scale) and the switch of
+  // per-head q and k norms (empty: the row's qk_norm decides; Cohere's use_qk_norm)
+  std::string_view logit_scale_field = {};
+  std::string_view qk_norm_field = {};
   // JSON object: shape fields the config class defaults (its __init__) where a config may leave
   // them out, e.g. a vision-language model's text_config (Gemma 3's omits vocab_size)
   std::string_view defaults = "{}";
@@ -101,6 +106,7 @@ struct ArchitectureTraits {
   Positions positions = Positions::rotary;
   bool fused_qkv = false;        // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
   bool qk_norm = false;          // q and k normed per head (the row's norm) before rotary (Qwen3)
+  bool fp32_rotary = false;      // q and k cast to FP32 for rotary and back (Cohere)
   bool attention_sinks = false;  // a learned logit per head joins each softmax (gpt-oss)
   // multi-head latent attention: q and k/v through low-rank latents, the latent cached
   // (DeepSeek-V3)
@@ -138,5 +144,7 @@ std::string_view stack_name(Stack s);
 bool out_proj_bias(const ModelConfig& m);
 // The features of each query and key head that rotary rotates (GPT-J's rotary_dim; else all).
 std::int64_t rotary_features(const ModelConfig& m);
+// Whether q and k are normed per head before rotary: the row's qk_norm, or its config's switch.
+bool qk_norm(const ModelConfig& m);
 
 }  // namespace tilecast

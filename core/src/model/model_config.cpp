@@ -400,7 +400,8 @@ void read_layer_pattern(const nlohmann::json& j, std::string_view origin, ModelC
   }
 }
 
-// Attention variants: sliding windows, soft-capping, partial rotary.
+// Attention variants: sliding windows, soft-capping, per-head q/k norms by the config, the
+// logits' scale, partial rotary.
 void read_attention_variant(const nlohmann::json& j, std::string_view origin,
                             const ArchitectureTraits& t, ModelConfig& m) {
   if (t.sliding == Sliding::none && detail::bool_field(j, "use_sliding_window", origin, false))
@@ -414,6 +415,10 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
     m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
     m.query_pre_attn_scalar = optional_number(j, "query_pre_attn_scalar", origin, 256);
   }
+  if (!t.hf.qk_norm_field.empty())
+    m.config_qk_norm = detail::bool_field(j, t.hf.qk_norm_field, origin, false);
+  if (!t.hf.logit_scale_field.empty())
+    m.logit_scale = optional_number(j, std::string(t.hf.logit_scale_field).c_str(), origin, 0);
   // GPT-J: the first rotary_dim features of each head (absent or null: all)
   if (t.positions == Positions::rotary && detail::has_field(j, "rotary_dim"))
     m.rotary_dim = detail::integer_field(j, "rotary_dim", origin, 2, kMaxSize);

@@ -101,8 +101,22 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
   if (a.rotary && !latent) {
     const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, q_len);
     const std::int64_t rd = a.rotary_dim > 0 && a.rotary_dim < hd ? a.rotary_dim : hd;
-    rotary(g, "rotary (q)", BHS, rd);
-    rotary(g, "rotary (k)", BKS, rd);
+    const bool upcast = a.fp32_rotary && g.fp32_islands();
+    const double qn = double(BHS) * double(hd), kn = double(BKS) * double(hd);
+    if (upcast) {
+      g.cast("rotary (q)", Phase::forward, qn, hd, "to float32");
+      g.cast("rotary (k)", Phase::forward, kn, hd, "to float32");
+    }
+    {
+      std::optional<GraphBuilder::Fp32Kernels> fp32;
+      if (upcast) fp32.emplace(g);
+      rotary(g, "rotary (q)", BHS, rd);
+      rotary(g, "rotary (k)", BKS, rd);
+    }
+    if (upcast) {
+      g.cast("rotary (q)", Phase::forward, qn, hd, "to half");
+      g.cast("rotary (k)", Phase::forward, kn, hd, "to half");
+    }
     if (rd < hd)  // torch.cat([rotated, passed], dim=-1) of q and of k
       for (const auto& [which, rows] :
            {std::pair{"rotary cat (q)", BHS}, std::pair{"rotary cat (k)", BKS}}) {

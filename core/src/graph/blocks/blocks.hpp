@@ -60,6 +60,9 @@ struct AttentionSpec {
   std::int64_t rotary_dim = 0;
   bool qk_norm = false;  // q and k normed per head over head_dim before rotary (Qwen3)
   Norm qk_norm_kind = Norm::rms;
+  // q and k cast to FP32 for rotary and back (Cohere's apply_rotary_pos_emb): in a pure half
+  // forward four casts, the rotary's kernels in FP32
+  bool fp32_rotary = false;
   bool per_head_copies = false;  // k, v and q made contiguous per head (OPT)
   double dropout = 0;            // on the attention probabilities
   double out_dropout = 0;        // after the output projection, before the residual add

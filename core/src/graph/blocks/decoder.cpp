@@ -18,8 +18,9 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
   attn.rotary = true;
   attn.rotary_dim = m.rotary_dim;
   attn.fp32_probabilities = true;  // Hugging Face's eager_attention_forward of these families
-  attn.qk_norm = t.qk_norm;
+  attn.qk_norm = qk_norm(m);
   attn.qk_norm_kind = t.norm;
+  attn.fp32_rotary = t.fp32_rotary;
   if (t.fused_qkv) {
     attn.names = {"qkv_proj", "", "", "o_proj"};
     attn.fused_qkv = true;
@@ -91,7 +92,8 @@ void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& 
                      hd = m.head_dim, V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
 
-  const Norm kind = traits(m).norm;
+  const ArchitectureTraits& t = traits(m);
+  const Norm kind = t.norm;
 
   g.section("embeddings", 1);
   g.embedding("embed_tokens", R, V, H);
@@ -99,14 +101,16 @@ void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& 
 
   g.section("decoder layer", m.num_layers);
   norm(g, kind, "input_layernorm", R, H);
+  // parallel (Cohere): attention's residual add is attention + MLP outputs, as GPT-J's
   attention(g, attn, B, S, K);
-  norm(g, kind, "post_attention_layernorm", R, H);
+  if (!t.parallel_residual) norm(g, kind, "post_attention_layernorm", R, H);
   mlp(g, mlp_spec, R);
   residual(g, m.hidden_dropout, R, H);
 
   g.section("head", 1);
   norm(g, kind, "norm", R, H);
   g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  if (m.logit_scale > 0) g.vec("logit_scale", Op::mulu, R, V, OpKind::elementwise);
 }
 
 }  // namespace tilecast::detail

@@ -1,5 +1,5 @@
-// LayerNorm and RMSNorm, with the parameters they hold and what they keep for
-// the backward pass.
+// LayerNorm, RMSNorm and Cohere's spelt-out LayerNorm, with the parameters they hold and what
+// they keep for the backward pass.
 #include <optional>
 
 #include "graph/blocks/blocks.hpp"
@@ -49,11 +49,49 @@ void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::in
   if (g.training()) g.accumulate(name, double(h));
 }
 
+// Cohere's LayerNorm as eager PyTorch runs it, every kernel in FP32 (a pure half forward casts
+// in and out): the mean, x - mean, its square, the variance's mean, + eps, rsqrt, x - mean again,
+// the product, then the FP32 weight's multiply (no bias).
+void layer_norm_fp32(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h) {
+  const double n = double(rows) * double(h);
+  const bool upcast = g.fp32_islands();
+  if (upcast) g.cast(name, Phase::forward, n, h, "to float32");
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (upcast) fp32.emplace(g);
+    // mean(-1): a row reduction (its backward spreads each row's gradient back over the row)
+    auto row_mean = [&](std::string_view what) {
+      g.mem(name, Phase::forward, n + double(rows), h, what);
+      if (g.training()) g.mem(name, Phase::backward, n, h, what);
+    };
+    row_mean("layernorm mean");
+    g.vec(name, Op::add, rows, h, OpKind::norm, 2);  // x - mean
+    g.vec(name, Op::powu, rows, h, OpKind::norm);    // its square (keeps its input)
+    row_mean("layernorm variance");
+    g.vec_fw(name, Op::addu, rows, 1, OpKind::norm);  // + eps
+    g.mem(name, Phase::forward, 2.0 * double(rows), 1, "layernorm rsqrt")
+        .saves(double(rows) * kFloatBytes);
+    if (g.training()) g.mem(name, Phase::backward, 2.0 * double(rows), 1, "layernorm rsqrt");
+    g.vec(name, Op::add, rows, h, OpKind::norm, 2);  // x - mean, again
+    // (x - mean) * rsqrt keeps both
+    g.vec(name, Op::mul, rows, h, OpKind::norm, 2).saves((n + double(rows)) * kFloatBytes);
+    if (upcast) g.cast(name, Phase::forward, double(h), h, "weight to float32");
+    // weight * normed keeps the normed
+    g.vec(name, Op::mul, rows, h, OpKind::norm, 2).holds(double(h)).saves(n * kFloatBytes);
+  }
+  if (upcast) g.cast(name, Phase::forward, n, h, "to half");
+  if (g.training()) g.accumulate(name, double(h));
+}
+
 }  // namespace
 
 void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, std::int64_t h) {
   if (kind == Norm::layer) {
     layer_norm(g, name, rows, h);
+    return;
+  }
+  if (kind == Norm::layer_fp32) {
+    layer_norm_fp32(g, name, rows, h);
     return;
   }
   // Gemma: normed * (1 + weight): the 1 + weight is one more (tiny) kernel per call

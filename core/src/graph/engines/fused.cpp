@@ -110,7 +110,7 @@ void grouped_query_attention(GraphBuilder& g, const ModelConfig& m, const Worklo
   const double bytes = dtype_bytes(w.dtype);
   const Op norm_fp32 = Op::ln;
   g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
-  if (t.qk_norm) {  // one norm kernel over q's heads, one over k's
+  if (qk_norm(m)) {  // one norm kernel over q's heads, one over k's
     token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
                  OpKind::norm);
     token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,

@@ -260,7 +260,7 @@ MegatronShape megatron_shape(const ModelConfig& model) {
   s.vocab = model.vocab_size;
   s.layers = model.num_layers;
   s.gated_mlp = t.ffn == Ffn::gated;  // SwiGLU / GeGLU: gate and up in one fc1
-  s.rms_norm = t.norm != Norm::layer;
+  s.rms_norm = t.norm == Norm::rms || t.norm == Norm::rms_gemma;
   s.rotary = t.positions == Positions::rotary;
   s.learned_positions = t.positions == Positions::learned && model.max_positions > 0;
   s.max_positions = model.max_positions;

@@ -9,6 +9,7 @@
 #include "learned/heads.hpp"
 #include "train/adamw.hpp"
 #include "train/rng.hpp"
+#include "train/weights_json.hpp"
 
 namespace tilecast::train {
 
@@ -236,6 +237,22 @@ FitResult fit_family(const FamilyData& data, const FitSettings& st, std::uint64_
   res.steady = steady.to_mlp(p);
   res.tail = tail.to_mlp(p);
   return res;
+}
+
+nlohmann::ordered_json family_entry(const FamilyData& data, const FitResult& fit,
+                                    const std::vector<std::string>& features,
+                                    double overhead_max_ms) {
+  nlohmann::ordered_json entry;
+  entry["rows"] = data.samples.size();
+  entry["train_smape"] = round7(fit.last_loss);
+  entry["features"] = features;
+  entry["overhead_max_ms"] = overhead_max_ms;
+  return entry;
+}
+
+void add_nets(nlohmann::ordered_json& entry, const FitResult& fit) {
+  entry["steady"] = net_json(fit.steady);
+  entry["tail"] = net_json(fit.tail);
 }
 
 }  // namespace tilecast::train

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,13 @@ double overhead_cap_ms(const FamilyData& d);
 // `on_epoch(epoch, loss)` after each epoch. Deterministic given `seed`.
 FitResult fit_family(const FamilyData& data, const FitSettings& s, std::uint64_t seed,
                      const std::function<void(int, double)>& on_epoch);
+
+// A fitted family's entry in a kernel weights file as both trainers write it: rows, train_smape,
+// features and overhead_max_ms first, then the caller's own fields, then its nets (add_nets:
+// steady, tail). The order is the file's: a retrained file reads back byte for byte.
+nlohmann::ordered_json family_entry(const FamilyData& data, const FitResult& fit,
+                                    const std::vector<std::string>& features,
+                                    double overhead_max_ms);
+void add_nets(nlohmann::ordered_json& entry, const FitResult& fit);
 
 }  // namespace tilecast::train

@@ -175,13 +175,8 @@ Fp16TrainResult train_fp16_models(const std::vector<Fp16TrainInput>& inputs,
         train::fit_family(d, st, config.seed * 1000003ull + std::uint64_t(f),
                           clock.epochs_of(name, st.epochs, unit, progress));
     res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
-    nlohmann::ordered_json fam;
-    fam["rows"] = d.samples.size();
-    fam["train_smape"] = train::round7(fit.last_loss);
-    fam["features"] = feature_names(f);
-    fam["overhead_max_ms"] = st.overhead_max_ms;
-    fam["steady"] = train::net_json(fit.steady);
-    fam["tail"] = train::net_json(fit.tail);
+    nlohmann::ordered_json fam = train::family_entry(d, fit, feature_names(f), st.overhead_max_ms);
+    train::add_nets(fam, fit);
     j["families"][name] = fam;
   }
   res.weights_json = j.dump();

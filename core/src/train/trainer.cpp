@@ -26,8 +26,6 @@ namespace tilecast {
 namespace {
 
 using train::hex64;
-using train::net_json;
-using train::round7;
 
 // The families `tilecast train` trains: the built-in ones, in id order (their seeds and the
 // weights file's order follow it).
@@ -206,17 +204,12 @@ TrainResult train_kernel_models(const std::vector<TrainText>& csvs,
         train::fit_family(d, st, config.seed * 1000003ull + std::uint64_t(f),
                           clock.epochs_of(name, st.epochs, unit, progress));
     res.losses[name] = {fit.first_loss, fit.last_loss, std::int64_t(d.samples.size())};
-    nlohmann::ordered_json fam;
-    fam["rows"] = d.samples.size();
-    fam["train_smape"] = round7(fit.last_loss);
-    fam["features"] = feature_names(f);
-    fam["overhead_max_ms"] = st.overhead_max_ms;
+    nlohmann::ordered_json fam = train::family_entry(d, fit, feature_names(f), st.overhead_max_ms);
     if (streaming)
       fam["tile_time"] =
           std::string(traits.learned_against_traffic ? "streaming traffic" : "streaming") +
           (config.row_reference_without_launch ? " without launch" : "");
-    fam["steady"] = net_json(fit.steady);
-    fam["tail"] = net_json(fit.tail);
+    train::add_nets(fam, fit);
     if (name == kStreamingFamily)
       elementwise = parse_family_model(fam.dump(), "trained element-wise model", f);
     j["families"][name] = fam;

@@ -30,7 +30,7 @@ export function buildOperatorPanels(onSort: (sort: OpsSort) => void): void {
   for (const { prefix, heading } of OPERATOR_PANELS) {
     const sort = h(
       'select',
-      { id: `${prefix}ops-sort` },
+      { id: `${prefix}ops-sort`, class: 'ops-sort' },
       h('option', { value: 'share' }, 'share of the time, largest first'),
       h('option', { value: 'order' }, 'order in the step'),
     );

@@ -85,10 +85,22 @@ export function bandDatasets(label: string, bands: ([number, number] | null | un
   ];
 }
 
-// The legend and tooltip of a chart with bandDatasets; `label` writes each tooltip line.
-export function bandPlugins(label: (item: TooltipItem<'line'>) => string) {
+// The legend and tooltip of a chart with bandDatasets(label, bands): the band's tooltip line
+// gives its edges (named `word`), every other line its value, both written by `fmt`.
+export function bandPlugins(
+  label: string,
+  bands: ([number, number] | null | undefined)[],
+  fmt: (v: number) => string,
+  word = label,
+) {
+  const line = (c: TooltipItem<'line'>) => {
+    const b = bands[c.dataIndex];
+    return c.dataset.label === label && b
+      ? `${word}: ${fmt(b[0])}–${fmt(b[1])}`
+      : `${c.dataset.label ?? ''}: ${fmt(Number(c.raw))}`;
+  };
   return {
     legend: { labels: { filter: (item: LegendItem) => item.text !== BAND_LOW } },
-    tooltip: { filter: (item: TooltipItem<'line'>) => item.dataset.label !== BAND_LOW, callbacks: { label } },
+    tooltip: { filter: (item: TooltipItem<'line'>) => item.dataset.label !== BAND_LOW, callbacks: { label: line } },
   };
 }

@@ -200,7 +200,9 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
   canvas.dataset.points = String(points.length);
   canvas.dataset.slo = String(sloMs);
   const band = points.every((p) => p.band);
-  const bandOf = (p: LoadPoint) => (metric === 'ttft' ? p.band!.ttft_p99 : p.band!.tpot_p99);
+  // the P99's 80% band at each point (none when a point has none)
+  const bands = band ? points.map((p) => (metric === 'ttft' ? p.band!.ttft_p99 : p.band!.tpot_p99)) : [];
+  const bandLabel = `80% band of P99 ${name}`;
   markKinds(canvas, [p99Kind, p50Kind, 'slo', ...(band ? (['band'] as const) : [])]);
   drawChart(canvas, {
     type: 'line',
@@ -228,16 +230,12 @@ function drawLoadChart(id: string, metric: Metric, points: LoadPoint[], sloMs: n
           pointRadius: 0,
         },
         // the P99's 80% band
-        ...(band ? bandDatasets(`80% band of P99 ${name}`, points.map(bandOf)) : []),
+        ...(band ? bandDatasets(bandLabel, bands) : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: bandPlugins((c) =>
-        band && c.dataset.label?.startsWith('80% band')
-          ? `${c.dataset.label}: ${fmtMs(bandOf(points[c.dataIndex])[0])}–${fmtMs(bandOf(points[c.dataIndex])[1])}`
-          : `${c.dataset.label ?? ''}: ${fmtMs(Number(c.raw))}`,
-      ),
+      plugins: bandPlugins(bandLabel, bands, fmtMs),
       scales: {
         x: { title: { display: true, text: ep > 1 ? `requests/s (the replica's ${ep} GPUs)` : 'requests/s' } },
         // TTFT grows by orders of magnitude once requests queue: a log axis keeps the low rates readable.

@@ -571,6 +571,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
   const roofline = points.some((p) => Number.isFinite(p.roofline_ms));
   const xTitle = isMegatronState(app.state) ? 'global batch (sequences per step)' : 'batch size';
   const labels = points.map((p) => String(p.batch));
+  const bands = points.map((p) => p.band);
   byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
   const unfit = firstUnfit(points);
   byId('sweep-latency').dataset.firstUnfit = String(unfit);
@@ -578,7 +579,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
     'tilecast',
     ...(roofline ? (['roofline'] as const) : []),
     ...(unfit ? (['unfit'] as const) : []),
-    ...(points.some((p) => p.band) ? (['band'] as const) : []),
+    ...(bands.some((b) => b) ? (['band'] as const) : []),
   ]);
   markKinds(byId('sweep-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
@@ -619,22 +620,12 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
             ]
           : []),
         // the 80% band
-        ...(points.some((p) => p.band)
-          ? bandDatasets(
-              SWEEP_BAND,
-              points.map((p) => p.band),
-            )
-          : []),
+        ...(points.some((p) => p.band) ? bandDatasets(SWEEP_BAND, bands) : []),
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: bandPlugins((c) => {
-        const band = points[c.dataIndex]?.band;
-        return c.dataset.label === SWEEP_BAND && band
-          ? `80% band: ${fmtMs(band[0])}–${fmtMs(band[1])}`
-          : `${c.dataset.label}: ${fmtMs(Number(c.raw))}`;
-      }),
+      plugins: bandPlugins(SWEEP_BAND, bands, fmtMs, '80% band'),
       scales: {
         x: { title: { display: true, text: xTitle } },
         y: { beginAtZero: true, title: { display: true, text: 'ms' } },

@@ -43,7 +43,13 @@ TEST_SUITE("architectures") {
       CHECK(test::file_exists(test::repo_dir() + "/core/src/graph/" + std::string(t.builder_file)));
       // the config's words
       CHECK(!t.hf.activation_field.empty());
-      if (t.attention_bias == AttentionBias::config) CHECK(!t.hf.bias_field.empty());
+      if (t.attention_bias == AttentionBias::config ||
+          t.attention_bias == AttentionBias::config_attention)
+        CHECK(!t.hf.bias_field.empty());
+      // two norms and a sequential switch belong to a parallel block; a rotary share to rotary
+      CHECK((t.parallel_norms == 1 || t.parallel_norms == 2));
+      if (t.parallel_norms == 2 || !t.hf.parallel_field.empty()) CHECK(t.parallel_residual);
+      if (!t.hf.rotary_share_field.empty()) CHECK(t.positions == Positions::rotary);
       // experts: a count field and a layer rule exactly when the row routes
       CHECK((t.routing == Routing::none) == t.hf.experts_field.empty());
       CHECK((t.routing == Routing::none) == (t.moe_layers == MoeLayers::none));

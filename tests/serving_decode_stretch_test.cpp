@@ -18,7 +18,7 @@ using namespace tilecast;
 
 namespace {
 
-struct Case {
+struct StretchCase {
   const char* gpu;
   const char* model;
   std::int64_t requests, prompt, output;
@@ -28,7 +28,7 @@ struct Case {
   detail::EngineLimits limits;
 };
 
-std::vector<detail::SimRequest> requests_of(const Case& c) {
+std::vector<detail::SimRequest> requests_of(const StretchCase& c) {
   detail::SplitMix64 rng(7);
   std::vector<detail::SimRequest> reqs(std::size_t(c.requests));
   double t = 0;
@@ -50,7 +50,7 @@ std::vector<detail::SimRequest> requests_of(const Case& c) {
 
 // The same case run with and without stretches: every step's time and cache use, every
 // request's first token and finish, equal as doubles.
-detail::EngineRun same_run(const Case& c) {
+detail::EngineRun same_run(const StretchCase& c) {
   const GpuSpec& gpu = find_gpu(c.gpu);
   const ModelConfig& model = find_model(c.model);
   ServingRequest s;

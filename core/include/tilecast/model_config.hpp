@@ -31,6 +31,7 @@ enum class Architecture {
   gemma3_text,  // Gemma 2's layer with q and k normed per head, 5 sliding layers to 1 global
   deepseek_v3,  // multi-head latent attention, top-k experts plus shared ones after dense layers
   cohere,       // attention and MLP in parallel on one FP32 LayerNorm, logits scaled (Command R)
+  gpt_neox,     // attention and MLP in parallel on two LayerNorms, rotary on part of each head
 };
 
 std::string_view architecture_name(Architecture a);
@@ -67,9 +68,9 @@ struct ModelConfig {
   std::int64_t num_heads = 0;
   std::int64_t num_kv_heads = 0;  // = num_heads unless grouped-query attention
   std::int64_t head_dim = 0;      // hidden_size / num_heads (switch: d_kv)
-  std::int64_t rotary_dim = 0;    // features of each head rotary rotates (gptj); 0: all
+  std::int64_t rotary_dim = 0;    // features of each head rotary rotates (gptj, gpt_neox); 0: all
   // the norms of a parallel block: 1 (one feeds attention and the MLP: GPT-J, Falcon 7B) or 2
-  // (each its own: Falcon's new decoder architecture, ln_attn and ln_mlp)
+  // (each its own: Falcon's new decoder architecture, ln_attn and ln_mlp; GPT-NeoX)
   std::int64_t parallel_norms = 1;
   std::int64_t intermediate_size = 0;  // MLP width
   std::int64_t vocab_size = 0;

@@ -2,7 +2,9 @@
 // LayerNorm (input_layernorm: Falcon 7B) or two (ln_attn and ln_mlp: the new decoder
 // architecture of Falcon 40B and 180B); one query_key_value GEMM for the query heads and the
 // multi- or grouped-query K/V heads, rotary over every head feature, a GELU MLP 4x wide, biases
-// as the config's `bias` says, the LM head tied to the embeddings.
+// as the config's `bias` says, the LM head tied to the embeddings. GPT-NeoX's layer is this one
+// on two norms (its input_layernorm and post_attention_layernorm), rotary on part of each head,
+// biases, an untied head (its row).
 #include "graph/blocks/blocks.hpp"
 
 namespace tilecast::detail {
@@ -19,7 +21,8 @@ void build_falcon(const ModelConfig& m, GraphBuilder& g) {
 
   g.section("embeddings", 1);
   g.embedding("word_embeddings", R, V, H);
-  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * m.head_dim, m.head_dim, "rotary tables");
+  const std::int64_t rd = rotary_features(m);
+  g.mem("rotary cos/sin", Phase::forward, 4.0 * R * rd, rd, "rotary tables");
 
   g.section("decoder layer", m.num_layers);
   if (m.parallel_norms == 2) {

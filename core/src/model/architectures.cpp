@@ -293,6 +293,28 @@ constexpr ArchitectureTraits kTable[] = {
             .defaults = R"({"logit_scale": 0.0625})"},
      .build = build_llama,
      .builder_file = "llama.cpp"},
+    // GPT-NeoX and Pythia (GPTNeoXForCausalLM): Falcon's parallel layer on two LayerNorms, one
+    // query_key_value GEMM, rotary on the first rotary_pct of each head's features, a GELU MLP
+    // with biases, an untied head. Its eager attention scales the scores by a multiply where
+    // Falcon's divides: one element-wise kernel of the same size, forecast as Falcon's.
+    {.id = Architecture::gpt_neox,
+     .model_type = "gpt_neox",
+     .class_prefix = "GPTNeoX",
+     .family = "GPT-NeoX / Pythia",
+     .norm = Norm::layer,
+     .parallel_residual = true,
+     .parallel_norms = 2,
+     .fused_qkv = true,
+     .attention_bias = AttentionBias::config_attention,
+     .ffn = Ffn::dense,
+     .hf = {.activation = Activation::gelu,
+            .bias_default = true,
+            .hidden_dropout_field = "hidden_dropout",
+            .rotary_share_field = "rotary_pct",
+            .parallel_field = "use_parallel_residual",
+            .defaults = R"({"rotary_pct": 0.25})"},
+     .build = build_falcon,
+     .builder_file = "falcon.cpp"},
 };
 
 }  // namespace

@@ -27,8 +27,9 @@ enum class Positions { learned, rotary, relative_bias };
 enum class Ffn { dense, gated };
 // Which projections carry a bias: none (T5); q/k/v/o and the MLP's always (GPT-2, BERT); as the
 // config's bias field says (HfFields::bias_field: Llama's attention_bias, OPT's enable_bias);
-// q/k/v always, o never (Qwen2); the MLP's only (GPT-J).
-enum class AttentionBias { none, all, config, qkv_only, mlp_only };
+// q/k/v always, o never (Qwen2); the MLP's only (GPT-J); q/k/v/o as the config's bias field
+// says and the MLP's always (GPT-NeoX).
+enum class AttentionBias { none, all, config, qkv_only, mlp_only, config_attention };
 // Mixtures of experts: none; top-1 into capacity-sized buffers (Switch); top-k of SwiGLU experts
 // (Mixtral); top-k plus always-on shared experts (Qwen2-MoE: one, scaled by a sigmoid gate;
 // DeepSeek-V3: n_shared_experts, ungated).
@@ -84,6 +85,12 @@ struct HfFields {
   // per-head q and k norms (empty: the row's qk_norm decides; Cohere's use_qk_norm)
   std::string_view logit_scale_field = {};
   std::string_view qk_norm_field = {};
+  // the share of each head's features rotary turns (empty: all, and partial_rotary_factor below 1
+  // refused; GPT-NeoX's rotary_pct: int(head_dim x share) of them, as Hugging Face rounds it)
+  std::string_view rotary_share_field = {};
+  // a switch that, false, makes the row's parallel layer sequential, which is refused (empty:
+  // none; GPT-NeoX's use_parallel_residual)
+  std::string_view parallel_field = {};
   // JSON object: shape fields the config class defaults (its __init__) where a config may leave
   // them out, e.g. a vision-language model's text_config (Gemma 3's omits vocab_size)
   std::string_view defaults = "{}";
@@ -103,6 +110,9 @@ struct ArchitectureTraits {
   bool sandwich_norms = false;     // a norm after attention and around the MLP: 4 a layer (Gemma 2)
   bool parallel_residual = false;  // attention and MLP read one normed input and their outputs
                                    // are added to the residual together (GPT-J)
+  // a parallel layer's norms: 1 (one feeds both) or 2 (each its own: GPT-NeoX); Falcon's config
+  // says (ModelConfig::parallel_norms)
+  int parallel_norms = 1;
   Positions positions = Positions::rotary;
   bool fused_qkv = false;        // one hidden -> q+k+v GEMM (GPT-2's c_attn, Phi-3's qkv_proj)
   bool qk_norm = false;          // q and k normed per head (the row's norm) before rotary (Qwen3)

@@ -277,7 +277,15 @@ void read_common(const nlohmann::json& j, std::string_view origin, const Archite
                        ? m.attention_bias
                        : detail::bool_field(j, t.hf.mlp_bias_field, origin, false);
       break;
+    case AttentionBias::config_attention:
+      m.attention_bias = detail::bool_field(j, t.hf.bias_field, origin, t.hf.bias_default);
+      m.mlp_bias = true;
+      break;
   }
+  if (!t.hf.parallel_field.empty() && !detail::bool_field(j, t.hf.parallel_field, origin, true))
+    throw Error(std::string(origin) + ": field '" + std::string(t.hf.parallel_field) +
+                "' false (a sequential " + std::string(t.model_type) +
+                " layer) is not supported; allowed: true (attention and MLP in parallel)");
   m.attention_dropout =
       optional_prob(j, t.hf.attention_dropout_field, origin, t.hf.attention_dropout);
   m.hidden_dropout = optional_prob(j, t.hf.hidden_dropout_field, origin, t.hf.hidden_dropout);
@@ -400,6 +408,21 @@ void read_layer_pattern(const nlohmann::json& j, std::string_view origin, ModelC
   }
 }
 
+// GPT-NeoX's rotary_pct: rotary turns int(head_dim x share) features of each head (Hugging
+// Face's rounding), an even count of at least 2, the rest concatenated back (all: rotary_dim 0).
+void read_rotary_share(const nlohmann::json& j, std::string_view origin, std::string_view field,
+                       ModelConfig& m) {
+  const std::string name(field);
+  const double share = detail::number_field(j, name, origin, 0, 1);
+  const std::int64_t hd = m.head_dim > 0 ? m.head_dim : m.hidden_size / m.num_heads;
+  const auto turned = std::int64_t(double(hd) * share);
+  if (turned < 2 || turned % 2 != 0)
+    throw Error(std::string(origin) + ": field '" + name + "' (" + std::to_string(share) +
+                ") turns " + std::to_string(turned) + " of each head's " + std::to_string(hd) +
+                " features; allowed: a share giving an even count of at least 2");
+  m.rotary_dim = turned < hd ? turned : 0;
+}
+
 // Attention variants: sliding windows, soft-capping, per-head q/k norms by the config, the
 // logits' scale, partial rotary.
 void read_attention_variant(const nlohmann::json& j, std::string_view origin,
@@ -422,8 +445,10 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
   // GPT-J: the first rotary_dim features of each head (absent or null: all)
   if (t.positions == Positions::rotary && detail::has_field(j, "rotary_dim"))
     m.rotary_dim = detail::integer_field(j, "rotary_dim", origin, 2, kMaxSize);
-  if (t.positions == Positions::rotary && detail::has_field(j, "partial_rotary_factor") &&
-      detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
+  if (!t.hf.rotary_share_field.empty())
+    read_rotary_share(j, origin, t.hf.rotary_share_field, m);
+  else if (t.positions == Positions::rotary && detail::has_field(j, "partial_rotary_factor") &&
+           detail::number_field(j, "partial_rotary_factor", origin, 0, 1) != 1.0)
     throw Error(std::string(origin) +
                 ": field 'partial_rotary_factor' below 1 is not supported; allowed: 1");
 }
@@ -615,6 +640,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view file
   check_unsupported(j, origin);
   m.checkpoint_weights = checkpoint_weights(j, origin);
 
+  m.parallel_norms = t.parallel_norms;  // Falcon's config may say 2
   switch (t.hf.dialect) {
     case Dialect::gpt2: read_gpt2_shape(j, origin, m); break;
     case Dialect::bert: read_bert_shape(j, origin, m); break;

@@ -245,7 +245,7 @@ MegatronShape megatron_shape(const ModelConfig& model) {
                 architecture_names(Stack::encoder) + ")");
   if (t.parallel_residual)
     throw Error("megatron engine: " + model.name + " (" + std::string(t.model_type) +
-                ") runs attention and the MLP in parallel on one norm, a layer Megatron-Core's "
+                ") runs attention and the MLP in parallel, a layer Megatron-Core's "
                 "transformer layer does not run");
   if (t.latent_attention)
     throw Error("megatron engine: " + model.name + " (" + std::string(t.model_type) +

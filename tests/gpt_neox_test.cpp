@@ -55,7 +55,8 @@ TEST_SUITE("gpt_neox") {
     CHECK(p69.rotary_dim == 32);
   }
 
-  TEST_CASE("eager: attention and MLP in parallel on two LayerNorms, a quarter of q and k rotated") {
+  TEST_CASE(
+      "eager: attention and MLP in parallel on two LayerNorms, a quarter of q and k rotated") {
     const ModelConfig& m = find_model("pythia-6.9b");
     const OpGraph g = build_op_graph(m, make_workload(Mode::inference, 1, 64));
     CHECK(test::count_ops(g, "ln_attn") == 32);
@@ -95,7 +96,8 @@ TEST_SUITE("gpt_neox") {
     CHECK(none.find("even count of at least 2") != std::string::npos);
     CHECK(test::config_error(neox_with(R"("rotary_pct": 1.5)")).find("rotary_pct") !=
           std::string::npos);
-    const std::string sequential = test::config_error(neox_with(R"("use_parallel_residual": false)"));
+    const std::string sequential =
+        test::config_error(neox_with(R"("use_parallel_residual": false)"));
     CHECK(sequential.find("'use_parallel_residual'") != std::string::npos);
     CHECK(sequential.find("allowed: true") != std::string::npos);
     // attention biases as attention_bias says, the MLP's always

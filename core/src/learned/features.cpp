@@ -87,6 +87,9 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     const double resident_per_ms_sm = threads * kScalarLoadBytesPerThreadPerS * 1e-3;
     bytes_per_ms_sm = std::min(
         bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
+    if (plan.tiles <= std::int64_t(sm))  // one block per SM, alone: it streams at the SM's clock
+      bytes_per_ms_sm = kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
+                        (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3;
   }
   double issue_ms = 0;
   if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {

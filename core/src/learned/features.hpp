@@ -57,6 +57,18 @@ inline constexpr double kScalarLoadBytesPerThreadPerS = 2.0 / 500e-9;
 // (tests/fp16_model_test.cpp checks it against the shipped model's training GPUs).
 inline constexpr double kScalarLoadMinStreamShare = 0.40;
 
+// A scalar-load kernel of no more blocks than SMs (one token's row per block: a decode step, a
+// short prompt) runs one block per SM, alone. Its rate is its own loads in flight over a round
+// trip of fixed cycles, so it follows the SM clock, not the bandwidth per SM or the resident
+// threads of a full SM: on vidur's rows of at most one block per SM the A40 (1,740 MHz) runs
+// RMSNorm, rotary and SiLU-and-mul 1.3-2.2x faster than the A100 (1,410 MHz), whose bandwidth
+// per SM is 2.3x the A40's. The rate is taken as the A100's resident-thread rate at its boost
+// clock (kLoneBlockThreads x kScalarLoadBytesPerThreadPerS, 8.2 GB/s per SM at 1,410 MHz, its
+// tile times unchanged) scaled by the GPU's clock; the learned utilization takes the rest
+// (docs/fp16-model.md, "Lone blocks").
+inline constexpr double kLoneBlockThreads = 2048;
+inline constexpr double kLoneBlockReferenceClockMhz = 1410;
+
 // 32-bit integer instructions an SM issues per clock: 64 on NVIDIA GPUs of compute capability
 // 7.0 to 9.0 (CUDA C++ Programming Guide, "Arithmetic Instructions": 32-bit integer add,
 // subtract, multiply-add, 64 results per clock per multiprocessor) and on AMD CDNA compute units

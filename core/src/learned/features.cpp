@@ -87,9 +87,11 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     const double resident_per_ms_sm = threads * kScalarLoadBytesPerThreadPerS * 1e-3;
     bytes_per_ms_sm = std::min(
         bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
-    if (plan.tiles <= std::int64_t(sm))  // one block per SM, alone: it streams at the SM's clock
-      bytes_per_ms_sm = kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
-                        (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3;
+    if (plan.tiles <= std::int64_t(sm))  // one block per SM, alone: it streams at the SM's clock,
+      bytes_per_ms_sm =                  // within its share of the bandwidth the blocks share
+          std::min(kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
+                       (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3,
+                   mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
   }
   double issue_ms = 0;
   if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {

@@ -64,7 +64,8 @@ inline constexpr double kScalarLoadMinStreamShare = 0.40;
 // RMSNorm, rotary and SiLU-and-mul 1.3-2.2x faster than the A100 (1,410 MHz), whose bandwidth
 // per SM is 2.3x the A40's. The rate is taken as the A100's resident-thread rate at its boost
 // clock (kLoneBlockThreads x kScalarLoadBytesPerThreadPerS, 8.2 GB/s per SM at 1,410 MHz, its
-// tile times unchanged) scaled by the GPU's clock; the learned utilization takes the rest
+// tile times unchanged) scaled by the GPU's clock, at most the bandwidth over the kernel's blocks
+// (n lone blocks share the memory system); the learned utilization takes the rest
 // (docs/fp16-model.md, "Lone blocks").
 inline constexpr double kLoneBlockThreads = 2048;
 inline constexpr double kLoneBlockReferenceClockMhz = 1410;

@@ -5,8 +5,9 @@
 //   node scripts/serving_checks.mjs --json OUT.json  every row as JSON (the accuracy report's)
 // TILECAST_SERVING_DATA: another file of the same shape instead (scripts/experiments/ run variants).
 // Deterministic: the same CLI and data give the same file (a test checks it is current).
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,11 +100,28 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   return args;
 }
 
+// Every forecast the checks need, run one per core at a time (the CLI is single-threaded); the
+// answers are kept by their arguments and read in the rows' order, so the output does not depend
+// on the order they finish in.
+const answers = new Map();
+async function runAll(argLists) {
+  const queue = [...new Set(argLists.map((a) => JSON.stringify(a)))];
+  const run = (key) =>
+    new Promise((resolve) =>
+      execFile(CLI, JSON.parse(key), { encoding: 'utf8', maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+        resolve({ status: err ? err.code : 0, stdout, stderr }),
+      ),
+    );
+  const worker = async () => {
+    for (let key = queue.shift(); key !== undefined; key = queue.shift()) answers.set(key, await run(key));
+  };
+  await Promise.all(Array.from({ length: Math.max(1, os.availableParallelism()) }, worker));
+}
+
 // A setup tilecast refuses (e.g. a precision it does not serve yet) is listed with its
 // message, not forecast, and left out of every median.
 function serve(row, prompt = row.prompt, output = row.output) {
-  const args = argsOf(row, prompt, output);
-  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = answers.get(JSON.stringify(argsOf(row, prompt, output)));
   if (r.status !== 0) return { refused: r.stderr.trim().split('\n')[0].replace(/^tilecast serve: error: /, '') };
   return { forecast: JSON.parse(r.stdout) };
 }
@@ -132,6 +150,14 @@ function bandOf(row, forecast, tilecast, metric) {
   return { band: range, in_band: range[0] <= row.value && row.value <= range[1] };
 }
 
+// An engine whose first token comes from a decode step after the prefill of all but the last
+// prompt token (the source's first_token, e.g. TurboMind) also needs that prefill's forecast.
+const firstTokenStep = (row) =>
+  row.metric === 'ttft_ms' && !isLoaded(row) && data.sources[row.source]?.first_token === 'decode_step' && row.prompt > 1;
+await runAll(
+  data.rows.flatMap((row) => [argsOf(row), ...(firstTokenStep(row) ? [argsOf(row, row.prompt - 1, 2)] : [])]),
+);
+
 const rows = [];
 const refused = [];
 for (const row of data.rows) {
@@ -146,9 +172,8 @@ for (const row of data.rows) {
     continue;
   }
   let tilecast = metric.of(r.forecast);
-  // An engine whose first token comes from a decode step after the prefill of all but the last
-  // prompt token (the source's first_token, e.g. TurboMind): that prefill plus that step.
-  if (row.metric === 'ttft_ms' && !isLoaded(row) && data.sources[row.source].first_token === 'decode_step' && row.prompt > 1) {
+  // that prefill plus that step
+  if (firstTokenStep(row)) {
     const g = serve(row, row.prompt - 1, 2);
     if (g.refused) fail(`row ${row.id}: the prefill of prompt - 1 tokens was refused: ${g.refused}`);
     const step = g.forecast.decode_ms_at[String(row.prompt - 1)];

@@ -572,14 +572,15 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
   const xTitle = isMegatronState(app.state) ? 'global batch (sequences per step)' : 'batch size';
   const labels = points.map((p) => String(p.batch));
   const bands = points.map((p) => p.band);
-  byId('sweep-latency').dataset.band = points.some((p) => p.band) ? '1' : '0';
+  const hasBand = bands.some((b) => b);
+  byId('sweep-latency').dataset.band = hasBand ? '1' : '0';
   const unfit = firstUnfit(points);
   byId('sweep-latency').dataset.firstUnfit = String(unfit);
   markKinds(byId('sweep-latency'), [
     'tilecast',
     ...(roofline ? (['roofline'] as const) : []),
     ...(unfit ? (['unfit'] as const) : []),
-    ...(bands.some((b) => b) ? (['band'] as const) : []),
+    ...(hasBand ? (['band'] as const) : []),
   ]);
   markKinds(byId('sweep-throughput'), ['throughput']);
   drawChart(byId<HTMLCanvasElement>('sweep-latency'), {
@@ -620,7 +621,7 @@ export function renderSweep(app: App, points: SweepPoint[]): void {
             ]
           : []),
         // the 80% band
-        ...(points.some((p) => p.band) ? bandDatasets(SWEEP_BAND, bands) : []),
+        ...(hasBand ? bandDatasets(SWEEP_BAND, bands) : []),
       ],
     },
     options: {

@@ -81,17 +81,18 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     return std::max(compute_ms, wave_bytes / (mem_bw_gbps * 1e6));
   }
   double bytes_per_ms_sm = mem_bw_gbps * 1e6 / sm;
-  if (traits.scalar_loads) {
+  if (traits.scalar_loads && plan.tiles <= std::int64_t(sm)) {
+    // one block per SM, alone: it streams at the SM's clock, within its share of the bandwidth
+    // the blocks share
+    bytes_per_ms_sm = std::min(kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
+                                   (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3,
+                               mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
+  } else if (traits.scalar_loads) {  // every SM busy: its resident threads' in-flight rate
     const int threads =
         gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
     const double resident_per_ms_sm = threads * kScalarLoadBytesPerThreadPerS * 1e-3;
     bytes_per_ms_sm = std::min(
         bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
-    if (plan.tiles <= std::int64_t(sm))  // one block per SM, alone: it streams at the SM's clock,
-      bytes_per_ms_sm =                  // within its share of the bandwidth the blocks share
-          std::min(kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
-                       (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3,
-                   mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
   }
   double issue_ms = 0;
   if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {

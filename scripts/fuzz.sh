@@ -26,19 +26,32 @@ cmake --preset "$preset" >/dev/null
 harnesses=(fuzz_api_raw:raw fuzz_api_structured:structured fuzz_kernel_csv:csv)
 cmake --build --preset "$preset" -j "$(nproc)" --target "${harnesses[@]%%:*}"
 mkdir -p test-artifacts/fuzz
-status=0
-for entry in "${harnesses[@]}"; do
-  harness="${entry%%:*}" h="${entry##*:}"
-  work="$bin/corpus/$h"
+# One harness's run: its log in test-artifacts/fuzz/<name>.log, its exit status the finding's.
+run_one() {
+  local harness="$1" h="$2" work="$bin/corpus/$2"
   mkdir -p "$work"
-  echo "fuzz: $harness, corpus tests/fuzz/corpus/$h + $work, ${seconds} s of new inputs"
   # -timeout: an input slower than this under the sanitizers is a finding (the work budget holds
   # requests to ~1 s natively; ASan and a loaded machine make that 10x or more)
-  if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin/tests/fuzz/$harness" "$work" "tests/fuzz/corpus/$h" \
     -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="test-artifacts/fuzz/$h-" \
-    >"test-artifacts/fuzz/$h.log" 2>&1; then
+    >"test-artifacts/fuzz/$h.log" 2>&1
+}
+# The harnesses run side by side, one per core (each is single-threaded, so each still gets its
+# SECONDS of a whole core); their reports follow in the list's order once all have ended.
+declare -A pid
+for entry in "${harnesses[@]}"; do
+  harness="${entry%%:*}" h="${entry##*:}"
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+  echo "fuzz: $harness, corpus tests/fuzz/corpus/$h + $bin/corpus/$h, ${seconds} s of new inputs"
+  run_one "$harness" "$h" &
+  pid[$h]=$!
+done
+status=0
+for entry in "${harnesses[@]}"; do
+  harness="${entry%%:*}" h="${entry##*:}"
+  if ! wait "${pid[$h]}"; then
     status=1
     echo "fuzz: $harness FOUND A FAILURE (test-artifacts/fuzz/$h.log):"
     grep -v "^#" "test-artifacts/fuzz/$h.log" | tail -40

@@ -94,6 +94,7 @@ TEST_SUITE("gpt_neox") {
     const std::string none = test::config_error(neox_with(R"("rotary_pct": 0.01)"));
     CHECK(none.find("'rotary_pct'") != std::string::npos);
     CHECK(none.find("even count of at least 2") != std::string::npos);
+    CHECK(none.find("(0.01)") != std::string::npos);  // the value as written, not 0.010000
     CHECK(test::config_error(neox_with(R"("rotary_pct": 1.5)")).find("rotary_pct") !=
           std::string::npos);
     const std::string sequential =

@@ -500,6 +500,11 @@ TEST_SUITE("models") {
     CHECK(parse_model_config("{" + base + R"(,"new_decoder_architecture":true,"num_kv_heads":2})",
                              "x")
               .num_kv_heads == 2);
+    // the new decoder architecture is parallel whatever parallel_attn says (Hugging Face reads
+    // the switch only in the old one)
+    CHECK(parse_model_config(
+              "{" + base + R"(,"new_decoder_architecture":true,"parallel_attn":false})", "x")
+              .num_kv_heads == 4);
   }
 
   TEST_CASE(

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "common/format.hpp"
 #include "common/json_fields.hpp"
 #include "model/architectures.hpp"
 #include "tilecast/enum_names.hpp"
@@ -226,6 +227,17 @@ void read_t5_shape(const nlohmann::json& j, std::string_view origin, ModelConfig
   m.intermediate_size = size_field(j, {"d_ff"}, origin);
 }
 
+// A row whose layer runs attention and MLP in parallel, and a config switch that would make it
+// sequential (`field` false: Falcon's parallel_attn, GPT-NeoX's use_parallel_residual): refused,
+// one message for both.
+void require_parallel_layer(const nlohmann::json& j, std::string_view field,
+                            std::string_view origin, std::string_view model_type) {
+  if (detail::bool_field(j, field, origin, true)) return;
+  throw Error(std::string(origin) + ": field '" + std::string(field) + "' false (a sequential " +
+              std::string(model_type) +
+              " layer) is not supported; allowed: true (attention and MLP in parallel)");
+}
+
 // Falcon: grouped-query K/V heads (num_kv_heads) in the new decoder architecture, one K/V head
 // (multi_query) or one per query head in the old; attention and MLP in parallel on one norm
 // (old) or two (new: ln_attn, ln_mlp); ALiBi and a sequential layer are not modelled.
@@ -242,10 +254,7 @@ void read_falcon_shape(const nlohmann::json& j, std::string_view origin, ModelCo
                 ": field 'alibi' true (ALiBi position biases) is not supported; allowed: false "
                 "(rotary positions)");
   const bool new_arch = detail::bool_field(j, "new_decoder_architecture", origin, false);
-  if (!new_arch && !detail::bool_field(j, "parallel_attn", origin, true))
-    throw Error(std::string(origin) +
-                ": field 'parallel_attn' false (a sequential Falcon layer) is not supported; "
-                "allowed: true, or new_decoder_architecture true");
+  if (!new_arch) require_parallel_layer(j, "parallel_attn", origin, "falcon");  // new: always
   if (new_arch) {
     m.num_kv_heads = optional_size(j, {"num_kv_heads"}, origin, m.num_heads);
     m.parallel_norms = optional_size(j, {"num_ln_in_parallel_attn"}, origin, 2, 2);
@@ -282,10 +291,8 @@ void read_common(const nlohmann::json& j, std::string_view origin, const Archite
       m.mlp_bias = true;
       break;
   }
-  if (!t.hf.parallel_field.empty() && !detail::bool_field(j, t.hf.parallel_field, origin, true))
-    throw Error(std::string(origin) + ": field '" + std::string(t.hf.parallel_field) +
-                "' false (a sequential " + std::string(t.model_type) +
-                " layer) is not supported; allowed: true (attention and MLP in parallel)");
+  if (!t.hf.parallel_field.empty())
+    require_parallel_layer(j, t.hf.parallel_field, origin, t.model_type);
   m.attention_dropout =
       optional_prob(j, t.hf.attention_dropout_field, origin, t.hf.attention_dropout);
   m.hidden_dropout = optional_prob(j, t.hf.hidden_dropout_field, origin, t.hf.hidden_dropout);
@@ -417,7 +424,7 @@ void read_rotary_share(const nlohmann::json& j, std::string_view origin, std::st
   const std::int64_t hd = m.head_dim > 0 ? m.head_dim : m.hidden_size / m.num_heads;
   const auto turned = std::int64_t(double(hd) * share);
   if (turned < 2 || turned % 2 != 0)
-    throw Error(std::string(origin) + ": field '" + name + "' (" + std::to_string(share) +
+    throw Error(std::string(origin) + ": field '" + name + "' (" + detail::format_g(share) +
                 ") turns " + std::to_string(turned) + " of each head's " + std::to_string(hd) +
                 " features; allowed: a share giving an even count of at least 2");
   m.rotary_dim = turned < hd ? turned : 0;

@@ -5,7 +5,11 @@
 //   node scripts/serving_checks.mjs --json OUT.json  every row as JSON (the accuracy report's)
 // TILECAST_SERVING_DATA: another file of the same shape instead (scripts/experiments/ run variants).
 // Deterministic: the same CLI and data give the same file (a test checks it is current).
+// TILECAST_SERVE_CACHE=DIR keeps the CLI's answers there, by its own bytes and the arguments, so
+// a second run with the same CLI reads them instead of forecasting again (scripts/test_web.sh:
+// the accuracy report's run and the table's test share one; a rebuilt CLI is another key).
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,8 +108,16 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
 // answers are kept by their arguments and read in the rows' order, so the output does not depend
 // on the order they finish in.
 const answers = new Map();
+const cacheFile = process.env.TILECAST_SERVE_CACHE
+  ? path.join(
+      path.resolve(process.env.TILECAST_SERVE_CACHE),
+      `serve-${crypto.createHash('sha256').update(fs.readFileSync(CLI)).digest('hex')}.json`,
+    )
+  : null;
 async function runAll(argLists) {
-  const queue = [...new Set(argLists.map((a) => JSON.stringify(a)))];
+  if (cacheFile && fs.existsSync(cacheFile))
+    for (const [key, answer] of Object.entries(JSON.parse(fs.readFileSync(cacheFile, 'utf8')))) answers.set(key, answer);
+  const queue = [...new Set(argLists.map((a) => JSON.stringify(a)))].filter((key) => !answers.has(key));
   const run = (key) =>
     new Promise((resolve) =>
       execFile(CLI, JSON.parse(key), { encoding: 'utf8', maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
@@ -116,6 +128,10 @@ async function runAll(argLists) {
     for (let key = queue.shift(); key !== undefined; key = queue.shift()) answers.set(key, await run(key));
   };
   await Promise.all(Array.from({ length: Math.max(1, os.availableParallelism()) }, worker));
+  if (cacheFile) {
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    fs.writeFileSync(cacheFile, JSON.stringify(Object.fromEntries(answers)));
+  }
 }
 
 // A setup tilecast refuses (e.g. a precision it does not serve yet) is listed with its

@@ -167,6 +167,56 @@ TEST_SUITE("fp16_model") {
     CHECK(slow_f.latency_ms / fast_f.latency_ms > 1.9);
   }
 
+  TEST_CASE("token rows run in occupancy waves: blocks an SM holds at once run side by side") {
+    // vLLM's launches: RMSNorm and SiLU-and-mul min(H, 1024) threads a token, rotary
+    // min(H / 2, 512); the gather none (learned/features.cpp's one-block-per-SM waves)
+    const auto threads = [](const char* op, std::int64_t h) {
+      const std::int64_t dims[] = {64, h};
+      const Kernel k = make_kernel(parse_op(op), dims, 2, DataType::fp16);
+      return family_of(k.op).block_threads(k);
+    };
+    CHECK(threads("rmsnorm", 8192) == 1024);
+    CHECK(threads("rmsnorm", 512) == 512);
+    CHECK(threads("silu_mul", 28672) == 1024);
+    CHECK(threads("rotary", 16384) == 512);
+    CHECK(threads("embedding", 8192) == 0);
+    // The kernel's roofline (waves x tile) of a rotary over 16,384 features on the A40: three of
+    // its 512-thread blocks fit an SM (1,536 threads), so up to 252 tokens are one occupancy
+    // wave, its bytes at every SM's busy rate (not a lone tile per 84 tokens, as the features'
+    // waves count them); 256 tokens add a wave of 4 blocks, each alone on its SM.
+    const GpuSpec& a40 = find_gpu("a40");
+    const TileTable no_table;
+    const auto kernel_roofline_ms = [&](const GpuSpec& gpu, const char* op, std::int64_t tokens,
+                                        std::int64_t h) {
+      const std::int64_t dims[] = {tokens, h};
+      const Kernel k = make_kernel(parse_op(op), dims, 2, DataType::fp16);
+      const TilePlan p = plan_kernel(gpu, k, no_table, library_profile_for(gpu));
+      return double(p.waves) * tile_roofline_ms(gpu, k, p, library_profile_for(gpu));
+    };
+    const auto rotary_ms = [&](std::int64_t tokens) {
+      return kernel_roofline_ms(a40, "rotary", tokens, 16384);
+    };
+    CHECK(rotary_ms(88) == doctest::Approx(rotary_ms(84) * 88 / 84));
+    CHECK(rotary_ms(252) == doctest::Approx(3 * rotary_ms(84)));
+    CHECK(rotary_ms(256) - rotary_ms(252) == doctest::Approx(rotary_ms(1)));
+    // a lone block: the A100's resident-thread rate (8.2 GB/s at 1,410 MHz), at the A40's clock
+    const double tile_bytes = 16384 * 2 * 2;
+    CHECK(rotary_ms(1) ==
+          doctest::Approx(tile_bytes / (kLoneBlockThreads * kScalarLoadBytesPerThreadPerS * 1e-3 *
+                                        a40.clock_mhz / 1410)));
+    // an RMSNorm's 1,024-thread blocks fit one to an A40 SM: every 84 tokens is a wave
+    const auto norm_ms = [&](std::int64_t tokens) {
+      return kernel_roofline_ms(a40, "rmsnorm", tokens, 8192);
+    };
+    CHECK(norm_ms(85) - norm_ms(84) == doctest::Approx(norm_ms(1)));
+    // and two to an A100 SM (2,048 threads): 216 tokens are one wave
+    const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
+    CHECK(kernel_roofline_ms(a100, "rmsnorm", 216, 8192) ==
+          doctest::Approx(2 * kernel_roofline_ms(a100, "rmsnorm", 108, 8192)));
+    CHECK(kernel_roofline_ms(a100, "rmsnorm", 217, 8192) >
+          1.1 * kernel_roofline_ms(a100, "rmsnorm", 216, 8192));
+  }
+
   TEST_CASE("the committed FP16 weights are current: inputs, trainer config and hash") {
     const nlohmann::json w = committed_weights();
     const Fp16TrainConfig cfg;  // scripts/train_fp16.sh: seed 1, the families' epochs

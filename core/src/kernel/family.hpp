@@ -77,6 +77,10 @@ struct FamilyTraits {
   // families/token_rows.cpp): their streaming rate per SM is also bounded by the loads the
   // resident threads keep in flight (kScalarLoadBytesPerThreadPerS, learned/features.hpp).
   bool scalar_loads = false;
+  // Threads per block of a scalar-load kernel that runs one block per tile: how many of its
+  // blocks an SM holds at once (max_threads_per_sm / this), so which of its tiles run side by
+  // side (learned/features.cpp). Null: one block per SM per wave.
+  std::int64_t (*block_threads)(const Kernel& k) = nullptr;
   // Integer instructions per output element its index arithmetic issues, for ops whose rate is
   // bound by instruction issue rather than memory (the embedding gather): a tile takes at least
   // its elements x this at kInt32LanesPerSm per clock (learned/features.hpp). Null or 0: none.

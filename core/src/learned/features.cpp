@@ -68,6 +68,53 @@ std::vector<Feature> tail_only(std::vector<Feature> features,
   return features;
 }
 
+namespace {
+
+// A scalar-load kernel's streaming rates (learned/features.hpp), bytes per ms. Every SM busy:
+// its resident threads' loads in flight, held at kScalarLoadMinStreamShare of its share of the
+// bandwidth past the training range.
+double busy_bytes_per_ms_sm(const GpuSpec& gpu, const LibraryProfile& library,
+                            double bw_bytes_per_ms_sm) {
+  const int threads =
+      gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
+  return std::min(bw_bytes_per_ms_sm, std::max(threads * kScalarLoadBytesPerThreadPerS * 1e-3,
+                                               kScalarLoadMinStreamShare * bw_bytes_per_ms_sm));
+}
+
+// One block alone on its SM: the A100's resident-thread rate at the GPU's clock.
+double lone_bytes_per_ms(const GpuSpec& gpu) {
+  return kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
+         (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3;
+}
+
+// A scalar-load kernel of one `threads`-thread block per tile, run in occupancy waves: as many
+// blocks as the SMs hold at once (max_threads_per_sm / threads each) run side by side. A wave
+// of b blocks takes its bytes at every SM's busy rate, and at least one lone block's time
+// while no SM holds two (a block alone is bound by its own loads in flight, within the
+// bandwidth the b blocks share). The kernel's time over its waves of one block per SM (the
+// features' waves) is its tile's.
+double occupancy_tile_ms(const GpuSpec& gpu, const LibraryProfile& library, const TilePlan& plan,
+                         std::int64_t threads, double mem_bw_gbps) {
+  const double sm = double(std::max(gpu.num_sm, 1));
+  const int sm_threads =
+      gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
+  const double busy = busy_bytes_per_ms_sm(gpu, library, mem_bw_gbps * 1e6 / sm);
+  const double lone = lone_bytes_per_ms(gpu);
+  const auto wave_ms = [&](double b) {
+    const double busy_ms = b * plan.tile_bytes / (sm * busy);
+    if (b > sm) return busy_ms;
+    return std::max(busy_ms, plan.tile_bytes / std::min(lone, mem_bw_gbps * 1e6 / b));
+  };
+  const double per_wave = sm * double(std::max<std::int64_t>(1, sm_threads / threads));
+  const double tiles = double(plan.tiles);
+  const double full = std::floor(tiles / per_wave);
+  const double rest = tiles - full * per_wave;
+  const double ms = full * wave_ms(per_wave) + (rest > 0 ? wave_ms(rest) : 0.0);
+  return ms / double(std::max<std::int64_t>(plan.waves, 1));
+}
+
+}  // namespace
+
 double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan,
                         const LibraryProfile& library) {
   const double sm = double(std::max(gpu.num_sm, 1));
@@ -80,19 +127,17 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     const double wave_bytes = kernel_bytes(k) / double(std::max<std::int64_t>(plan.waves, 1));
     return std::max(compute_ms, wave_bytes / (mem_bw_gbps * 1e6));
   }
+  const std::int64_t threads = traits.block_threads ? traits.block_threads(k) : 0;
+  if (traits.scalar_loads && threads > 0)
+    return std::max(compute_ms, occupancy_tile_ms(gpu, library, plan, threads, mem_bw_gbps));
   double bytes_per_ms_sm = mem_bw_gbps * 1e6 / sm;
   if (traits.scalar_loads && plan.tiles <= std::int64_t(sm)) {
-    // one block per SM, alone: it streams at the SM's clock, within its share of the bandwidth
-    // the blocks share
-    bytes_per_ms_sm = std::min(kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
-                                   (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3,
+    // a block size not known (the gather): one block per SM, alone, within the bandwidth the
+    // blocks share
+    bytes_per_ms_sm = std::min(lone_bytes_per_ms(gpu),
                                mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
-  } else if (traits.scalar_loads) {  // every SM busy: its resident threads' in-flight rate
-    const int threads =
-        gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
-    const double resident_per_ms_sm = threads * kScalarLoadBytesPerThreadPerS * 1e-3;
-    bytes_per_ms_sm = std::min(
-        bytes_per_ms_sm, std::max(resident_per_ms_sm, kScalarLoadMinStreamShare * bytes_per_ms_sm));
+  } else if (traits.scalar_loads) {
+    bytes_per_ms_sm = busy_bytes_per_ms_sm(gpu, library, bytes_per_ms_sm);
   }
   double issue_ms = 0;
   if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {

@@ -4,6 +4,9 @@
 // streaming rate is bounded by the loads the resident threads keep in flight as well as by
 // bandwidth (`scalar_loads`, learned/features.cpp). Trained on the vidur FP16 data only
 // (`tilecast train-fp16`); FP32 has no model for them.
+#include <algorithm>
+#include <string>
+
 #include "kernel/family.hpp"
 #include "learned/features.hpp"
 
@@ -42,6 +45,16 @@ double bytes(const Kernel& k) {
   return token_op(k).elements_moved * dtype_bytes(k.dtype) * elements(k);
 }
 double issue_ops(const Kernel& k) { return token_op(k).issue_ops; }
+// vLLM's launch of each kernel (csrc/layernorm_kernels.cu, pos_encoding_kernels.cu,
+// activation_kernels.cu): RMSNorm and SiLU-and-mul min(H, 1024) threads a token, rotary
+// min(H / 2, 512) (H: the q and k features it turns); the gather none of these (0).
+std::int64_t block_threads(const Kernel& k) {
+  const std::int64_t h = k.dims[1];
+  const std::string& name = op_traits(k.op).name;
+  if (name == "rotary") return std::clamp<std::int64_t>(h / 2, 32, 512);
+  if (name == "rmsnorm" || name == "silu_mul") return std::clamp<std::int64_t>(h, 32, 1024);
+  return 0;
+}
 TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
 
 }  // namespace token_rows_detail
@@ -67,6 +80,7 @@ FamilyTraits token_rows_family() {
   t.flops = flops;
   t.bytes = bytes;
   t.scalar_loads = true;
+  t.block_threads = block_threads;
   t.issue_ops = issue_ops;
   t.fit = {{16, 16}, {16, 16}, 200, 1.0};
   return t;

@@ -14,6 +14,7 @@
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/model_not_loaded.hpp"
+#include "tilecast/roofline.hpp"
 
 namespace tilecast {
 
@@ -138,6 +139,32 @@ class TimeMultiple final : public KernelPredictor {
   double multiple_;
 };
 
+// A type forecast with another's inputs (ModelManifest::inputs_as): the model's forecast of the
+// kernel in that type, held to the kernel's own roofline.
+class InputsAs final : public KernelPredictor {
+ public:
+  InputsAs(std::shared_ptr<const KernelPredictor> model, DataType as)
+      : model_(std::move(model)), as_(as) {}
+  KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
+    Kernel twin = kernel;
+    twin.dtype = as_;
+    KernelForecast f = model_->forecast(gpu, twin);
+    f.roofline_ms = roofline_latency_ms(gpu, kernel);
+    set_latency(f, std::max(f.latency_ms, f.roofline_ms));
+    return f;
+  }
+  std::string_view name() const override { return model_->name(); }
+  bool covers(const Kernel& kernel) const override {
+    Kernel twin = kernel;
+    twin.dtype = as_;
+    return model_->covers(twin);
+  }
+
+ private:
+  std::shared_ptr<const KernelPredictor> model_;
+  DataType as_;
+};
+
 struct Entry {
   LearnedModelKey key;
   std::shared_ptr<const KernelPredictor> model;
@@ -158,10 +185,15 @@ void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const Kernel
   const std::vector<std::string> families =
       m.families.empty() ? std::vector<std::string>{""} : m.families;
   int n = r.count.load(std::memory_order_relaxed);
+  // the model for type t: with another type's inputs where the manifest says so
+  const auto typed = [&m](const std::shared_ptr<const KernelPredictor>& p, DataType t) {
+    const auto as = m.inputs_as.find(t);
+    return as == m.inputs_as.end() ? p : std::make_shared<const InputsAs>(p, as->second);
+  };
   for (DataType t : m.precisions)
     for (const std::string& family : families) {
       if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-      r.entries[std::size_t(n++)] = {{vendor, t, family}, model, m.id};
+      r.entries[std::size_t(n++)] = {{vendor, t, family}, typed(model, t), m.id};
     }
   for (const ModelManifest::Transfer& x : m.transfers) {
     const auto scaled =
@@ -169,7 +201,8 @@ void add(Registry& r, const ModelManifest& m, const std::shared_ptr<const Kernel
     for (DataType t : x.precisions)
       for (const std::string& family : families) {
         if (n >= kMaxEntries) throw Error("register_learned_model: the registry is full");
-        r.entries[std::size_t(n++)] = {{x.vendor, t, family, true}, scaled, m.id, x.time_multiple};
+        r.entries[std::size_t(n++)] = {
+            {x.vendor, t, family, true}, typed(scaled, t), m.id, x.time_multiple};
       }
   }
   r.count.store(n, std::memory_order_release);
@@ -238,6 +271,25 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
   }
   if (m.precisions.empty())
     throw Error(std::string(origin) + ": field 'precisions' must list at least one data type");
+  if (detail::has_field(j, "inputs_as")) {
+    const std::string where = std::string(origin) + ": field 'inputs_as'";
+    if (!j["inputs_as"].is_object())
+      throw Error(where + " must map a data type it serves to the one whose inputs it takes");
+    for (const auto& [from, to] : j["inputs_as"].items()) {
+      try {
+        const DataType t = parse_dtype(from);
+        if (!to.is_string()) throw Error("'" + from + "' must name a data type");
+        const DataType as = parse_dtype(to.get<std::string>());
+        if (std::find(m.precisions.begin(), m.precisions.end(), as) == m.precisions.end() ||
+            as == t)
+          throw Error("'" + from + "' takes " + to.get<std::string>() +
+                      "'s inputs, which must be another of its precisions");
+        m.inputs_as[t] = as;
+      } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+      }
+    }
+  }
   m.families = detail::string_list_field(j, "families", origin);
   for (const std::string& f : m.families)
     if (!find_family(f))

@@ -34,6 +34,11 @@ struct ModelManifest {
   // Also the model of GPUs whose vendor has none of its own: a transfer, said in the caveats.
   bool serves_any_vendor = false;
   std::vector<DataType> precisions;
+  // A type it serves with another's inputs (features, tiles, roofline): the same kernels on the
+  // same bytes, their arithmetic done alike (the FP16 nets' BF16: vLLM's and PyTorch's kernels
+  // compute both in FP32), so a forecast does not follow a peak the kernels never use. Each
+  // forecast is still held to its own type's roofline.
+  std::map<DataType, DataType> inputs_as;
   std::vector<std::string> families;         // empty: every family its files hold
   std::map<std::string, std::string> files;  // role (e.g. "weights") -> file in the folder
   std::string uses;  // the id of a model it builds on (files it lacks, its measured GPUs' model)

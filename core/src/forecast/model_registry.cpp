@@ -146,21 +146,19 @@ class InputsAs final : public KernelPredictor {
   InputsAs(std::shared_ptr<const KernelPredictor> model, DataType as)
       : model_(std::move(model)), as_(as) {}
   KernelForecast forecast(const GpuSpec& gpu, const Kernel& kernel) const override {
-    Kernel twin = kernel;
-    twin.dtype = as_;
-    KernelForecast f = model_->forecast(gpu, twin);
+    KernelForecast f = model_->forecast(gpu, twin(kernel));
     f.roofline_ms = roofline_latency_ms(gpu, kernel);
     set_latency(f, std::max(f.latency_ms, f.roofline_ms));
     return f;
   }
   std::string_view name() const override { return model_->name(); }
-  bool covers(const Kernel& kernel) const override {
-    Kernel twin = kernel;
-    twin.dtype = as_;
-    return model_->covers(twin);
-  }
+  bool covers(const Kernel& kernel) const override { return model_->covers(twin(kernel)); }
 
  private:
+  Kernel twin(Kernel k) const {
+    k.dtype = as_;
+    return k;
+  }
   std::shared_ptr<const KernelPredictor> model_;
   DataType as_;
 };

@@ -136,16 +136,24 @@ std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& libr
   return std::max<std::int64_t>(block, library.warp_threads);
 }
 
+double resident_threads_per_sm(const GpuSpec& gpu, const LibraryProfile& library) {
+  return gpu.max_threads_per_sm > 0 ? double(gpu.max_threads_per_sm)
+                                    : double(library.default_threads_per_sm);
+}
+
+double resident_blocks_per_sm(const GpuSpec& gpu, const LibraryProfile& library,
+                              std::int64_t block_threads) {
+  return std::max(1.0, std::floor(resident_threads_per_sm(gpu, library) /
+                                  double(std::max<std::int64_t>(block_threads, 1))));
+}
+
 namespace {
 
 // Share of a block-per-row kernel's re-reads of its row that miss the caches, in [0, 1]
 // (tiles.hpp, softmax_traffic_factor, says how).
 double reread_miss(const Kernel& k, const GpuSpec& gpu, const LibraryProfile& library,
                    std::int64_t block_threads) {
-  const double threads_per_sm = gpu.max_threads_per_sm > 0 ? double(gpu.max_threads_per_sm)
-                                                           : double(library.default_threads_per_sm);
-  const double resident_rows =
-      std::max(1.0, std::floor(threads_per_sm / double(std::max<std::int64_t>(block_threads, 1))));
+  const double resident_rows = resident_blocks_per_sm(gpu, library, block_threads);
   const double sm_bytes = resident_rows * dtype_bytes(k.dtype) * double(k.dims[1]);
   const auto ramp = [](double bytes, double capacity) {
     return std::clamp(std::log2(bytes / capacity), 0.0, 1.0);

@@ -53,6 +53,12 @@ TilePlan plan_rows(const Kernel& k, int num_sm);  // softmax, ln: one row per ti
 // power of two >= min(H / ilp, max block threads) / 2, at least a warp; or the library's
 // fixed block size where it states one (ROCm: 1024).
 std::int64_t softmax_block_threads(std::int64_t cols, const LibraryProfile& library);
+// The threads an SM holds at once (the GPU's max_threads_per_sm, the library's default when the
+// catalog has none), and how many blocks of `block_threads` that is (at least one).
+double resident_threads_per_sm(const GpuSpec& gpu, const LibraryProfile& library);
+double resident_blocks_per_sm(const GpuSpec& gpu, const LibraryProfile& library,
+                              std::int64_t block_threads);
+
 // Traffic of a softmax, as DRAM-equivalent bytes relative to its minimal traffic (read +
 // write once), in [1, 2]. cunn_SoftMaxForward reads its row three times (max, sum, write
 // pass), and the re-reads are cheap only while the rows resident at once stay cached:

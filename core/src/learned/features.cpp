@@ -5,6 +5,7 @@
 
 #include "kernel/dram_efficiency.hpp"
 #include "kernel/issue_ceiling.hpp"
+#include "kernel/tiles.hpp"
 #include "tilecast/roofline.hpp"
 
 namespace tilecast {
@@ -75,9 +76,8 @@ namespace {
 // bandwidth past the training range.
 double busy_bytes_per_ms_sm(const GpuSpec& gpu, const LibraryProfile& library,
                             double bw_bytes_per_ms_sm) {
-  const int threads =
-      gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
-  return std::min(bw_bytes_per_ms_sm, std::max(threads * kScalarLoadBytesPerThreadPerS * 1e-3,
+  return std::min(bw_bytes_per_ms_sm, std::max(resident_threads_per_sm(gpu, library) *
+                                                   kScalarLoadBytesPerThreadPerS * 1e-3,
                                                kScalarLoadMinStreamShare * bw_bytes_per_ms_sm));
 }
 
@@ -96,8 +96,6 @@ double lone_bytes_per_ms(const GpuSpec& gpu) {
 double occupancy_tile_ms(const GpuSpec& gpu, const LibraryProfile& library, const TilePlan& plan,
                          std::int64_t threads, double mem_bw_gbps) {
   const double sm = double(std::max(gpu.num_sm, 1));
-  const int sm_threads =
-      gpu.max_threads_per_sm > 0 ? gpu.max_threads_per_sm : library.default_threads_per_sm;
   const double busy = busy_bytes_per_ms_sm(gpu, library, mem_bw_gbps * 1e6 / sm);
   const double lone = lone_bytes_per_ms(gpu);
   const auto wave_ms = [&](double b) {
@@ -105,7 +103,7 @@ double occupancy_tile_ms(const GpuSpec& gpu, const LibraryProfile& library, cons
     if (b > sm) return busy_ms;
     return std::max(busy_ms, plan.tile_bytes / std::min(lone, mem_bw_gbps * 1e6 / b));
   };
-  const double per_wave = sm * double(std::max<std::int64_t>(1, sm_threads / threads));
+  const double per_wave = sm * resident_blocks_per_sm(gpu, library, threads);
   const double tiles = double(plan.tiles);
   const double full = std::floor(tiles / per_wave);
   const double rest = tiles - full * per_wave;
@@ -127,9 +125,15 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
     const double wave_bytes = kernel_bytes(k) / double(std::max<std::int64_t>(plan.waves, 1));
     return std::max(compute_ms, wave_bytes / (mem_bw_gbps * 1e6));
   }
+  double issue_ms = 0;
+  if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {
+    const double tile_elements = traits.elements(k) * plan.tile_flops / traits.flops(k);
+    issue_ms = tile_elements * traits.issue_ops(k) / (kInt32LanesPerSm * gpu.clock_mhz * 1e3);
+  }
   const std::int64_t threads = traits.block_threads ? traits.block_threads(k) : 0;
   if (traits.scalar_loads && threads > 0)
-    return std::max(compute_ms, occupancy_tile_ms(gpu, library, plan, threads, mem_bw_gbps));
+    return std::max(
+        {compute_ms, issue_ms, occupancy_tile_ms(gpu, library, plan, threads, mem_bw_gbps)});
   double bytes_per_ms_sm = mem_bw_gbps * 1e6 / sm;
   if (traits.scalar_loads && plan.tiles <= std::int64_t(sm)) {
     // a block size not known (the gather): one block per SM, alone, within the bandwidth the
@@ -138,11 +142,6 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
                                mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
   } else if (traits.scalar_loads) {
     bytes_per_ms_sm = busy_bytes_per_ms_sm(gpu, library, bytes_per_ms_sm);
-  }
-  double issue_ms = 0;
-  if (traits.issue_ops && traits.flops && plan.tile_flops > 0) {
-    const double tile_elements = traits.elements(k) * plan.tile_flops / traits.flops(k);
-    issue_ms = tile_elements * traits.issue_ops(k) / (kInt32LanesPerSm * gpu.clock_mhz * 1e3);
   }
   return std::max({compute_ms, issue_ms, plan.tile_bytes / bytes_per_ms_sm});
 }

@@ -5,7 +5,6 @@
 // bandwidth (`scalar_loads`, learned/features.cpp). Trained on the vidur FP16 data only
 // (`tilecast train-fp16`); FP32 has no model for them.
 #include <algorithm>
-#include <string>
 
 #include "kernel/family.hpp"
 #include "learned/features.hpp"
@@ -21,12 +20,19 @@ struct TokenOp {
   double flops_per_element;
   double elements_moved;  // read and written per element of H
   double issue_ops = 0;   // integer instructions per element where they bound the rate
+  // vLLM's launch, a block a token of min(H / features_per_thread, max_block_threads) threads
+  // (csrc/layernorm_kernels.cu, pos_encoding_kernels.cu, activation_kernels.cu); 0: not a
+  // block a token (the gather runs on PyTorch's grid over the elements)
+  std::int64_t features_per_thread = 0, max_block_threads = 0;
 };
 constexpr TokenOp kOps[] = {
-    {"rmsnorm", 4, 2},   // square, sum, scale, weight; read x once (twice from L1), write once
-    {"rotary", 3, 2},    // q and k in place: read and write each element (the cos/sin cache
-                         // is small and cached)
-    {"silu_mul", 6, 3},  // H outputs from 2H inputs: gate and up read, product written
+    // square, sum, scale, weight; read x once (twice from L1), write once
+    {"rmsnorm", 4, 2, 0, 1, 1024},
+    // q and k in place: read and write each element (the cos/sin cache is small and cached);
+    // a thread a pair of the features it turns (H: q and k)
+    {"rotary", 3, 2, 0, 2, 512},
+    // H outputs from 2H inputs: gate and up read, product written
+    {"silu_mul", 6, 3, 0, 1, 1024},
     // gather a row of the table, write it: issue-bound index arithmetic (learned/features.hpp)
     {"embedding", 1, 2, kGatherIntOpsPerElement},
 };
@@ -45,15 +51,10 @@ double bytes(const Kernel& k) {
   return token_op(k).elements_moved * dtype_bytes(k.dtype) * elements(k);
 }
 double issue_ops(const Kernel& k) { return token_op(k).issue_ops; }
-// vLLM's launch of each kernel (csrc/layernorm_kernels.cu, pos_encoding_kernels.cu,
-// activation_kernels.cu): RMSNorm and SiLU-and-mul min(H, 1024) threads a token, rotary
-// min(H / 2, 512) (H: the q and k features it turns); the gather none of these (0).
 std::int64_t block_threads(const Kernel& k) {
-  const std::int64_t h = k.dims[1];
-  const std::string& name = op_traits(k.op).name;
-  if (name == "rotary") return std::clamp<std::int64_t>(h / 2, 32, 512);
-  if (name == "rmsnorm" || name == "silu_mul") return std::clamp<std::int64_t>(h, 32, 1024);
-  return 0;
+  const TokenOp& op = token_op(k);
+  if (op.features_per_thread == 0) return 0;
+  return std::clamp<std::int64_t>(k.dims[1] / op.features_per_thread, 32, op.max_block_threads);
 }
 TilePlan plan(const PlanInputs& in) { return plan_rows(in.kernel, in.gpu.num_sm); }
 

@@ -135,6 +135,9 @@ TEST_SUITE("model_registry") {
     bad["inputs_as"] = {{"fp32", "bf16"}};  // the model serves no BF16
     CHECK(error(bad).find("field 'inputs_as': 'fp32' takes bf16's inputs, which must be another "
                           "of its precisions") != std::string::npos);
+    bad["inputs_as"] = {{"int8", "fp32"}};  // a type the model does not serve
+    CHECK(error(bad).find("field 'inputs_as': 'int8' is not one of the model's precisions") !=
+          std::string::npos);
     bad["inputs_as"] = {{"fp7", "fp32"}};
     CHECK(error(bad).find("field 'inputs_as'") != std::string::npos);
     bad["inputs_as"] = nlohmann::json::array();

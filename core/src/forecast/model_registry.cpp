@@ -276,6 +276,9 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
     for (const auto& [from, to] : j["inputs_as"].items()) {
       try {
         const DataType t = parse_dtype(from);
+        if (std::find(m.precisions.begin(), m.precisions.end(), t) == m.precisions.end())
+          throw Error("'" + from + "' is not one of the model's precisions, so it has no " +
+                      "inputs to take");
         if (!to.is_string()) throw Error("'" + from + "' must name a data type");
         const DataType as = parse_dtype(to.get<std::string>());
         if (std::find(m.precisions.begin(), m.precisions.end(), as) == m.precisions.end() ||

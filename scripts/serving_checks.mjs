@@ -118,6 +118,7 @@ async function runAll(argLists) {
   if (cacheFile && fs.existsSync(cacheFile))
     for (const [key, answer] of Object.entries(JSON.parse(fs.readFileSync(cacheFile, 'utf8')))) answers.set(key, answer);
   const queue = [...new Set(argLists.map((a) => JSON.stringify(a)))].filter((key) => !answers.has(key));
+  const computed = queue.length;
   const run = (key) =>
     new Promise((resolve) =>
       execFile(CLI, JSON.parse(key), { encoding: 'utf8', maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
@@ -128,7 +129,8 @@ async function runAll(argLists) {
     for (let key = queue.shift(); key !== undefined; key = queue.shift()) answers.set(key, await run(key));
   };
   await Promise.all(Array.from({ length: Math.max(1, os.availableParallelism()) }, worker));
-  if (cacheFile) {
+  if (cacheFile && computed > 0) {
+    // rewritten only when this run added answers (the file is several MB)
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
     fs.writeFileSync(cacheFile, JSON.stringify(Object.fromEntries(answers)));
   }

@@ -12,46 +12,29 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CLI = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build/cli/tilecast")
-DATA = json.load(open(os.path.join(REPO, "data/published/serving.json")))
-SOURCES = DATA["sources"]
-# a row's (or its source's) setting and the serve flag that passes it (scripts/serving_checks.mjs)
-PASSED = [("scheduler", "--scheduler"), ("batch_limits", "--batch-limits"),
-          ("decode_attention", "--decode-attention"), ("range_ratio", "--range-ratio")]
+CLI = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build/cli/tilecast"))
 
 
-def serve_args(row):
-    args = ["serve", "--gpu", row["gpu"], "--model", row["model"], "--prompt", str(row["prompt"]),
-            "--output", str(row["output"])]
-    if "qps" in row:
-        args += ["--qps", str(row["qps"])]
-    else:
-        args += ["--concurrency", str(row["concurrency"])]
-    args += ["--requests", str(row["requests"]), "--seed", "0", "--tp", str(row["tp"]),
-             "--precision", row["precision"]]
-    if "ep" in row:
-        args += ["--ep", str(row["ep"])]
-    for field, flag in (("kv_cache", "--kv-cache"), ("weights", "--weights")):
-        if row.get(field):
-            args += [flag, row[field]]
-    source = SOURCES.get(row["source"], {})
-    for field, flag in PASSED:
-        value = row.get(field, source.get(field))
-        if value is not None:
-            args += [flag, str(value)]
-    return args + ["--json"]
+def checked_rows():
+    """Every row of the serving checks with the serve arguments scripts/serving_checks.mjs ran."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "serving.json")
+        subprocess.run(["node", os.path.join(REPO, "scripts/serving_checks.mjs"), "--json", out],
+                       check=True, env={**os.environ, "TILECAST_CLI": CLI})
+        return json.load(open(out))["rows"]
 
 
 def main():
     print("row | GPU | model | precision | tp / ep | prompt / output | mean seqs | step ms | "
           "step needed ms | ratio | excess us per sequence")
-    for row in DATA["rows"]:
+    for row in checked_rows():
         metric = row["metric"]
-        if not metric.startswith("output_tokens_per_s") or ("qps" not in row and "concurrency" not in row):
+        if not metric.startswith("output_tokens_per_s") or not row["loaded"]:
             continue
-        out = subprocess.run([CLI] + serve_args(row), capture_output=True, text=True)
+        out = subprocess.run([CLI] + row["args"], capture_output=True, text=True)
         if out.returncode != 0:
             continue
         f = json.loads(out.stdout)

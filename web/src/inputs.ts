@@ -18,33 +18,22 @@ import {
 } from './pickers';
 import {
   BATCH_MAX,
-  CAPACITY_GPUS_MAX,
   CUSTOM,
-  LORA_RANK_MAX,
-  LOAD_POINTS_MAX,
-  LOAD_POINTS_MIN,
-  LOAD_QPS_MAX,
-  LOAD_REQUESTS_MAX,
-  LOAD_REQUESTS_MIN,
   LOAD_RANGE_RATIO_MAX,
-  LOAD_EP_MAX,
-  LOAD_SEED_MAX,
   rangeRatioOf,
   MODES,
-  PAR_MAX,
   PRICE_MAX,
   SIZES,
   SIZE_KEYS,
   SIZE_MAX,
   SEQ_MAX,
-  SLO_MS_MAX,
   SWEEP_MAX,
-  TOKENS_MAX,
-  TP_MAX,
   VIEWS,
   clip,
   formatTokens,
   parseTokens,
+  TYPED,
+  type InputGroup,
   type NumberKey,
   type View,
 } from './state';
@@ -60,29 +49,11 @@ export function fillInputs(app: App): void {
   byId<HTMLInputElement>('batch').value = String(s.batch);
   byId<HTMLInputElement>('seq').value = String(s.seq);
   byId<HTMLInputElement>('sweep-max').value = String(s.sweepMax);
-  byId<HTMLInputElement>('prompt').value = String(s.prompt);
-  byId<HTMLInputElement>('output').value = String(s.output);
-  byId<HTMLInputElement>('tp').value = String(s.tp);
-  byId<HTMLInputElement>('load-qps').value = s.loadMaxQps > 0 ? String(s.loadMaxQps) : '';
-  byId<HTMLInputElement>('load-points').value = String(s.loadPoints);
-  byId<HTMLInputElement>('load-requests').value = String(s.loadRequests);
-  byId<HTMLInputElement>('load-seed').value = String(s.loadSeed);
-  byId<HTMLInputElement>('load-range').value = String(s.loadRangeRatio);
-  byId<HTMLInputElement>('load-ep').value = String(s.loadEp);
-  byId<HTMLInputElement>('slo-ttft').value = String(s.sloTtftMs);
-  byId<HTMLInputElement>('slo-tpot').value = String(s.sloTpotMs);
-  byId<HTMLInputElement>('capacity-qps').value = s.capacityQps > 0 ? String(s.capacityQps) : '';
-  byId<HTMLInputElement>('capacity-price').value = s.capacityPrice > 0 ? String(s.capacityPrice) : '';
-  byId<HTMLInputElement>('capacity-max').value = String(s.capacityMaxGpus);
-  byId<HTMLInputElement>('dp').value = String(s.dp);
-  byId<HTMLInputElement>('train-tp').value = String(s.trainTp);
-  byId<HTMLInputElement>('pp').value = String(s.pp);
-  byId<HTMLInputElement>('microbatches').value = String(s.microbatches);
-  byId<HTMLInputElement>('cp').value = String(s.cp);
-  byId<HTMLInputElement>('ep').value = String(s.ep);
-  byId<HTMLInputElement>('vpp').value = String(s.virtualStages);
+  for (const row of TYPED) {
+    const v = s[row.field];
+    byId<HTMLInputElement>(row.input.control).value = row.input.optional && v === 0 ? '' : String(v);
+  }
   byId<HTMLInputElement>('train-tokens').value = s.tokens > 0 ? formatTokens(s.tokens) : '';
-  byId<HTMLInputElement>('lora-rank').value = String(s.loraRank);
   if (s.model === SIZES && s.modelSizes) {
     fillSizesForm(s.modelSizes);
     byId<HTMLDetailsElement>('sizes-model').open = true;
@@ -161,12 +132,9 @@ export function wireInputs(app: App): void {
   wireOperators();
   wireSizes();
   wireWorkload(app);
-  wireServe(app);
-  wireLoad(app);
-  wireCapacity(app);
+  wireTyped(app);
   wireComparePrices(app);
   wireTraining(app);
-  wireFinetune(app);
   wireViews(app);
   wireShare(app);
 }
@@ -309,45 +277,51 @@ function wireWorkload(app: App): void {
   byId<HTMLFormElement>('inputs').addEventListener('submit', (e) => e.preventDefault());
 }
 
-// The serve view's inputs: prompt, output and GPU count typed (an unreadable one
-// leaves the forecast on screen, dimmed, saying why), precision and engine chosen.
-function wireServe(app: App): void {
-  wireGroup(app, 'serveError', [
-    ['prompt', 'prompt', (id) => readWholeNumber(id, 'Prompt tokens', 1, TOKENS_MAX)],
-    ['output', 'output', (id) => readWholeNumber(id, 'Output tokens', 1, TOKENS_MAX)],
-    ['tp', 'tp', (id) => readWholeNumber(id, 'Tensor-parallel GPUs', 1, TP_MAX)],
-  ]);
+// The typed numbers of the link's table (state.ts TYPED), each group read together: the serve
+// view's prompt, output and GPU count; its load sweep (the largest rate, empty: from the
+// forecast; the rates, requests per rate, seed, length spread, expert-parallel GPUs and the
+// SLO); the capacity plan (rate and price, empty: none; the most GPUs); the training's GPU
+// counts; the LoRA rank. One that cannot be read leaves its forecast or plot on screen, dimmed,
+// saying why.
+function readTyped(row: (typeof TYPED)[number]): number {
+  const { control, label, optional } = row.input;
+  if (optional && byId<HTMLInputElement>(control).value.trim() === '') return 0;
+  if (row.kind === 'ratio') return readRangeRatio(control, label);
+  if (row.kind === 'positive') return readPositive(control, label, row.max ?? Infinity);
+  return readWholeNumber(control, label, row.min ?? 0, row.max ?? Infinity);
 }
 
-// The serve view's load sweep: the largest rate (empty: from the forecast), the rates, requests
-// per rate, seed, length spread, expert-parallel GPUs (1: off) and the SLO typed; one that cannot
-// be read leaves the last plot, dimmed, saying why.
-function wireLoad(app: App): void {
-  wireGroup(app, 'loadError', [
-    [
-      'load-qps',
-      'loadMaxQps',
-      (id) => (byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, 'Largest rate', LOAD_QPS_MAX)),
-    ],
-    ['load-points', 'loadPoints', (id) => readWholeNumber(id, 'Rates simulated', LOAD_POINTS_MIN, LOAD_POINTS_MAX)],
-    [
-      'load-requests',
-      'loadRequests',
-      (id) => readWholeNumber(id, 'Requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX),
-    ],
-    ['load-seed', 'loadSeed', (id) => readWholeNumber(id, 'Arrival seed', 0, LOAD_SEED_MAX)],
-    ['load-range', 'loadRangeRatio', (id) => readRangeRatio(id, 'The length spread')],
-    ['load-ep', 'loadEp', (id) => readWholeNumber(id, 'Expert-parallel GPUs', 1, LOAD_EP_MAX)],
-    ['slo-ttft', 'sloTtftMs', (id) => readPositive(id, 'The TTFT SLO (ms)', SLO_MS_MAX)],
-    ['slo-tpot', 'sloTpotMs', (id) => readPositive(id, 'The TPOT SLO (ms)', SLO_MS_MAX)],
-  ]);
+type Field = [string, NumberKey, (id: string) => number];
+
+// The training's token count, in words ("300B"), read with its GPU counts (a link row of its own).
+const trainTokens: Field = [
+  'train-tokens',
+  'tokens',
+  (id) => {
+    const text = byId<HTMLInputElement>(id).value;
+    try {
+      return text.trim() === '' ? 0 : parseTokens(text);
+    } catch (e) {
+      throw new Error(`Tokens to train on: ${errorMessage(e)}`);
+    }
+  },
+];
+
+function wireTyped(app: App): void {
+  for (const group of new Set(TYPED.map((row) => row.input.group))) {
+    const fields = TYPED.filter((row) => row.input.group === group).map((row): Field => [
+      row.input.control,
+      row.field,
+      () => readTyped(row),
+    ]);
+    wireGroup(app, group, group === 'trainError' ? [...fields, trainTokens] : fields);
+  }
 }
 
 // Fields read together on every keystroke in any of them, each into its state field: one that
 // cannot be read is marked and its message goes to the group's error (the state keeps its last
 // values); all read, the fields whose value changed are updated and the error cleared.
-type GroupError = 'serveError' | 'loadError' | 'capacityError' | 'trainError' | 'finetuneError';
-function wireGroup(app: App, error: GroupError, fields: [string, NumberKey, (id: string) => number][]): void {
+function wireGroup(app: App, error: InputGroup, fields: Field[]): void {
   const onInput = () => {
     const patch: Partial<Record<NumberKey, number>> = {};
     for (const [id, field, read] of fields) {
@@ -366,8 +340,6 @@ function wireGroup(app: App, error: GroupError, fields: [string, NumberKey, (id:
   for (const [id] of fields) byId(id).addEventListener('input', onInput);
 }
 
-// The capacity plan's rate (empty: no plan), price (empty: none) and most GPUs typed; one that
-// cannot be read leaves the last plan, dimmed, saying why.
 // A compared GPU's price per GPU-hour, typed in its row of the serving comparison (empty: none):
 // read when it is committed (Enter or leaving the field), since the table is drawn anew with it.
 function wireComparePrices(app: App): void {
@@ -389,42 +361,9 @@ function wireComparePrices(app: App): void {
   });
 }
 
-function wireCapacity(app: App): void {
-  const optional = (id: string, label: string, max: number) =>
-    byId<HTMLInputElement>(id).value.trim() === '' ? 0 : readPositive(id, label, max);
-  wireGroup(app, 'capacityError', [
-    ['capacity-qps', 'capacityQps', (id) => optional(id, 'The request rate to plan for', LOAD_QPS_MAX)],
-    ['capacity-price', 'capacityPrice', (id) => optional(id, 'The price per GPU-hour', PRICE_MAX)],
-    ['capacity-max', 'capacityMaxGpus', (id) => readWholeNumber(id, 'Most GPUs', 1, CAPACITY_GPUS_MAX)],
-  ]);
-}
-
-// The model forecast's precision and torch.compile, and the multi-GPU training
-// fields: counts typed (an unreadable one leaves the forecast on screen, dimmed,
-// saying why), the rest chosen. The core checks that they fit the model and system.
+// The multi-GPU training fields chosen (their counts are typed: wireTyped). The core checks that
+// they fit the model and system.
 function wireTraining(app: App): void {
-  const count = (label: string) => (id: string) => readWholeNumber(id, label, 1, PAR_MAX);
-  wireGroup(app, 'trainError', [
-    ['dp', 'dp', count('Data-parallel GPUs')],
-    ['train-tp', 'trainTp', count('Tensor-parallel GPUs')],
-    ['pp', 'pp', count('Pipeline stages')],
-    ['microbatches', 'microbatches', count('Micro-batches')],
-    ['cp', 'cp', count('Context-parallel GPUs')],
-    ['ep', 'ep', count('Expert-parallel GPUs')],
-    ['vpp', 'virtualStages', count('Virtual stages')],
-    [
-      'train-tokens',
-      'tokens',
-      (id) => {
-        const text = byId<HTMLInputElement>(id).value;
-        try {
-          return text.trim() === '' ? 0 : parseTokens(text);
-        } catch (e) {
-          throw new Error(`Tokens to train on: ${errorMessage(e)}`);
-        }
-      },
-    ],
-  ]);
   const zero = byId<HTMLSelectElement>('zero');
   zero.addEventListener('change', () => update({ zero: Math.min(3, Math.max(0, Number(zero.value) || 0)) }));
   const system = byId<HTMLSelectElement>('train-system');
@@ -440,14 +379,6 @@ function wireTraining(app: App): void {
     const { requests, why } = planRequests(app);
     update({ ui: { planWanted: requests.length ? planKey(requests) : `!${why}` } });
   });
-}
-
-// LoRA / QLoRA fine-tuning of the training step: the method and the adapters' linears chosen,
-// the rank typed (an unreadable one leaves the forecast on screen, dimmed, saying why).
-function wireFinetune(app: App): void {
-  wireGroup(app, 'finetuneError', [
-    ['lora-rank', 'loraRank', (id) => readWholeNumber(id, 'LoRA rank', 1, LORA_RANK_MAX)],
-  ]);
 }
 
 function wireViews(app: App): void {

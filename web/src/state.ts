@@ -451,12 +451,24 @@ export interface SwitchRow extends FieldRow {
   field: SwitchKey;
   control?: string;
 }
+// The typed fields read together (inputs.ts): a field that cannot be read puts its message in
+// its group's slot and leaves the group's forecast on screen, dimmed.
+export type InputGroup = 'serveError' | 'loadError' | 'capacityError' | 'trainError' | 'finetuneError';
+// A number typed into a field of its own: `control` is the input, `label` its name on the page
+// (the subject of its messages), `group` the fields read with it; `optional`: empty reads as 0.
+export interface Typed {
+  control: string;
+  label: string;
+  group: InputGroup;
+  optional?: boolean;
+}
 // A whole number from min to max, a positive number up to max, or a range ratio.
-interface NumberRow extends FieldRow {
+export interface NumberRow extends FieldRow {
   kind: 'int' | 'positive' | 'ratio';
   field: NumberKey;
   min?: number;
   max?: number;
+  input?: Typed;
 }
 // A field the table cannot say in a row (a custom GPU or config, the comparison's list, a token
 // count in words): it writes and reads itself; `also` are the other parameters it owns.
@@ -496,6 +508,8 @@ const onOff = (param: string, field: SwitchKey, words: string, scope: Scope, con
   scope,
   control,
 });
+// A number row's extras: written at its default too, typed into a field of its own.
+type NumberMore = { always?: boolean; input?: Typed };
 const whole = (
   param: string,
   field: NumberKey,
@@ -503,25 +517,25 @@ const whole = (
   min: number,
   max: number,
   scope = ANY,
-  always = false,
-): NumberRow => ({
-  kind: 'int',
-  param,
-  field,
-  words,
-  min,
-  max,
-  scope,
-  always,
-});
-const positive = (param: string, field: NumberKey, words: string, max: number, scope: Scope): NumberRow => ({
-  kind: 'positive',
-  param,
-  field,
-  words,
-  max,
-  scope,
-});
+  more: NumberMore = {},
+): NumberRow => ({ kind: 'int', param, field, words, min, max, scope, ...more });
+const positive = (
+  param: string,
+  field: NumberKey,
+  words: string,
+  max: number,
+  scope: Scope,
+  more: NumberMore = {},
+): NumberRow => ({ kind: 'positive', param, field, words, max, scope, ...more });
+// The typed fields' groups (inputs.ts), by the slot their messages go to.
+const typedIn =
+  (group: InputGroup) =>
+  (control: string, label: string, optional = false): Typed => ({ control, label, group, optional });
+const serveIn = typedIn('serveError');
+const loadIn = typedIn('loadError');
+const capacityIn = typedIn('capacityError');
+const trainIn = typedIn('trainError');
+const finetuneIn = typedIn('finetuneError');
 
 // Packed into the link (cgpu / cmodel) or read from it; a damaged one is a problem, not a throw.
 function readPacked(p: URLSearchParams, param: string, what: string, problems: string[]): object | null {
@@ -710,16 +724,22 @@ const LINK_FIELDS: readonly LinkRow[] = [
   modelRow,
   pick('mode', 'mode', 'mode', MODES, ANY, { always: true }),
   pick('pred', 'predictor', 'predictor', PREDICTORS, ANY, { control: 'predictor' }),
-  whole('batch', 'batch', 'batch size', 1, BATCH_MAX, ANY, true),
-  whole('seq', 'seq', 'sequence length', 1, SEQ_MAX, ANY, true),
+  whole('batch', 'batch', 'batch size', 1, BATCH_MAX, ANY, { always: true }),
+  whole('seq', 'seq', 'sequence length', 1, SEQ_MAX, ANY, { always: true }),
   compareRow,
   comparePricesRow,
   onOff('cmpserve', 'compareServing', 'comparison of serving forecasts switch', viewOnly('compare')),
-  whole('sweep', 'sweepMax', 'sweep size', 2, SWEEP_MAX, viewOnly('sweep'), true),
+  whole('sweep', 'sweepMax', 'sweep size', 2, SWEEP_MAX, viewOnly('sweep'), { always: true }),
   // The serve view's workload.
-  whole('prompt', 'prompt', 'prompt length', 1, TOKENS_MAX, SERVING, true),
-  whole('out', 'output', 'output length', 1, TOKENS_MAX, SERVING, true),
-  whole('tp', 'tp', 'tensor-parallel size', 1, TP_MAX, SERVING),
+  whole('prompt', 'prompt', 'prompt length', 1, TOKENS_MAX, SERVING, {
+    always: true,
+    input: serveIn('prompt', 'Prompt tokens'),
+  }),
+  whole('out', 'output', 'output length', 1, TOKENS_MAX, SERVING, {
+    always: true,
+    input: serveIn('output', 'Output tokens'),
+  }),
+  whole('tp', 'tp', 'tensor-parallel size', 1, TP_MAX, SERVING, { input: serveIn('tp', 'Tensor-parallel GPUs') }),
   pick('prec', 'precision', 'precision', PRECISIONS, SERVING, { always: true, control: 'precision' }),
   pick('engine', 'engine', 'serving engine', SERVE_ENGINES, SERVING, { always: true, control: 'serve-engine' }),
   pick('w', 'serveWeights', 'weights', SERVE_WEIGHTS, SERVING, { control: 'serve-weights' }),
@@ -736,17 +756,21 @@ const LINK_FIELDS: readonly LinkRow[] = [
         ? { forecastEngine, forecastPrecision: 'bf16' }
         : { forecastEngine },
   }),
-  whole('dp', 'dp', 'data-parallel size', 1, PAR_MAX),
-  whole('ptp', 'trainTp', 'training tensor-parallel size', 1, PAR_MAX),
-  whole('pp', 'pp', 'pipeline stages', 1, PAR_MAX),
-  whole('mb', 'microbatches', 'micro-batches', 1, PAR_MAX),
+  whole('dp', 'dp', 'data-parallel size', 1, PAR_MAX, ANY, { input: trainIn('dp', 'Data-parallel GPUs') }),
+  whole('ptp', 'trainTp', 'training tensor-parallel size', 1, PAR_MAX, ANY, {
+    input: trainIn('train-tp', 'Tensor-parallel GPUs'),
+  }),
+  whole('pp', 'pp', 'pipeline stages', 1, PAR_MAX, ANY, { input: trainIn('pp', 'Pipeline stages') }),
+  whole('mb', 'microbatches', 'micro-batches', 1, PAR_MAX, ANY, { input: trainIn('microbatches', 'Micro-batches') }),
   whole('zero', 'zero', 'ZeRO stage', 0, 3),
   pick('rc', 'recompute', 'recomputation', RECOMPUTES, ANY, { control: 'recompute' }),
   pick('sched', 'schedule', 'pipeline schedule', SCHEDULES, ANY, { control: 'schedule' }),
   systemRow,
-  whole('cp', 'cp', 'context-parallel size', 1, PAR_MAX),
-  whole('ep', 'ep', 'expert-parallel size', 1, PAR_MAX),
-  whole('vpp', 'virtualStages', 'virtual pipeline stages', 1, PAR_MAX),
+  whole('cp', 'cp', 'context-parallel size', 1, PAR_MAX, ANY, { input: trainIn('cp', 'Context-parallel GPUs') }),
+  whole('ep', 'ep', 'expert-parallel size', 1, PAR_MAX, ANY, { input: trainIn('ep', 'Expert-parallel GPUs') }),
+  whole('vpp', 'virtualStages', 'virtual pipeline stages', 1, PAR_MAX, ANY, {
+    input: trainIn('vpp', 'Virtual stages'),
+  }),
   onOff('sp', 'sequenceParallel', 'sequence-parallelism switch', ANY, 'sp'),
   pick('attn', 'attention', 'attention', ATTENTIONS, ANY, { control: 'attention' }),
   tokensRow,
@@ -754,30 +778,54 @@ const LINK_FIELDS: readonly LinkRow[] = [
   onOff('overlap', 'overlapGradReduce', 'gradient-reduction overlap switch', ANY, 'overlap'),
   pick('ft', 'finetune', 'fine-tuning', FINETUNES, ANY, { control: 'finetune' }),
   pick('mw', 'masterWeights', 'master weights', MASTER_WEIGHTS, ANY, { control: 'master-weights' }),
-  whole('lrank', 'loraRank', 'LoRA rank', 1, LORA_RANK_MAX),
+  whole('lrank', 'loraRank', 'LoRA rank', 1, LORA_RANK_MAX, ANY, { input: finetuneIn('lora-rank', 'LoRA rank') }),
   pick('ltgt', 'loraTargets', 'LoRA targets', LORA_TARGETS, ANY, { plural: true, control: 'lora-targets' }),
   // The serve view's load sweep (not the embed card's): its rates in that view only, its
   // simulation settings and SLO in both serving views (a comparison's capacity column uses them).
-  positive('lqps', 'loadMaxQps', 'largest request rate', LOAD_QPS_MAX, viewOnly('serve')),
-  whole('lpts', 'loadPoints', 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, viewOnly('serve')),
-  whole('lreq', 'loadRequests', 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, SERVING_VIEWS),
-  whole('lseed', 'loadSeed', 'arrival seed', 0, LOAD_SEED_MAX, SERVING_VIEWS),
+  positive('lqps', 'loadMaxQps', 'largest request rate', LOAD_QPS_MAX, viewOnly('serve'), {
+    input: loadIn('load-qps', 'Largest rate', true),
+  }),
+  whole('lpts', 'loadPoints', 'request rates to simulate', LOAD_POINTS_MIN, LOAD_POINTS_MAX, viewOnly('serve'), {
+    input: loadIn('load-points', 'Rates simulated'),
+  }),
+  whole('lreq', 'loadRequests', 'requests per rate', LOAD_REQUESTS_MIN, LOAD_REQUESTS_MAX, SERVING_VIEWS, {
+    input: loadIn('load-requests', 'Requests per rate'),
+  }),
+  whole('lseed', 'loadSeed', 'arrival seed', 0, LOAD_SEED_MAX, SERVING_VIEWS, {
+    input: loadIn('load-seed', 'Arrival seed'),
+  }),
   {
     kind: 'ratio',
     param: 'lrr',
     field: 'loadRangeRatio',
     words: 'length spread (range ratio)',
     scope: SERVING_VIEWS,
+    input: loadIn('load-range', 'The length spread'),
   },
   // The sweep's replica: its experts over this many GPUs (the serve view's panel only).
-  whole('lep', 'loadEp', 'serving expert-parallel size', 1, LOAD_EP_MAX, viewOnly('serve')),
-  positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
-  positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS),
+  whole('lep', 'loadEp', 'serving expert-parallel size', 1, LOAD_EP_MAX, viewOnly('serve'), {
+    input: loadIn('load-ep', 'Expert-parallel GPUs'),
+  }),
+  positive('sttft', 'sloTtftMs', 'TTFT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS, {
+    input: loadIn('slo-ttft', 'The TTFT SLO (ms)'),
+  }),
+  positive('stpot', 'sloTpotMs', 'TPOT SLO (ms)', SLO_MS_MAX, SERVING_VIEWS, {
+    input: loadIn('slo-tpot', 'The TPOT SLO (ms)'),
+  }),
   // The capacity plan (the serve view's panel, a comparison's column).
-  positive('cqps', 'capacityQps', 'request rate to plan for', LOAD_QPS_MAX, SERVING_VIEWS),
-  positive('cprice', 'capacityPrice', 'price per GPU-hour', PRICE_MAX, SERVING_VIEWS),
-  whole('cmax', 'capacityMaxGpus', 'most GPUs to plan', 1, CAPACITY_GPUS_MAX, SERVING_VIEWS),
+  positive('cqps', 'capacityQps', 'request rate to plan for', LOAD_QPS_MAX, SERVING_VIEWS, {
+    input: capacityIn('capacity-qps', 'The request rate to plan for', true),
+  }),
+  positive('cprice', 'capacityPrice', 'price per GPU-hour', PRICE_MAX, SERVING_VIEWS, {
+    input: capacityIn('capacity-price', 'The price per GPU-hour', true),
+  }),
+  whole('cmax', 'capacityMaxGpus', 'most GPUs to plan', 1, CAPACITY_GPUS_MAX, SERVING_VIEWS, {
+    input: capacityIn('capacity-max', 'Most GPUs'),
+  }),
 ];
+
+// The numbers typed into a field of their own, in the order their groups read them (inputs.ts).
+export const TYPED = LINK_FIELDS.filter((r): r is NumberRow & { input: Typed } => 'input' in r && !!r.input);
 
 // The choices and switches set by a control of their own (controls.ts).
 export const CONTROLLED = LINK_FIELDS.filter(

@@ -6,7 +6,7 @@ throughput would need at that batch (the forecast step x forecast / published th
 the difference per step and per sequence of the batch. A fixed host cost per sequence (or per
 step) would show as a steady column; it does not. A diagnosis: nothing here is fitted or used.
 
-    python3 scripts/experiments/offline_step_excess.py [path/to/tilecast]   (~20 s)
+    python3 scripts/experiments/offline_step_excess.py [path/to/tilecast]   (~30 s; node for the checks)
 """
 import json
 import os

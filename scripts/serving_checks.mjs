@@ -215,7 +215,7 @@ if (asJson) {
     load: isLoaded(r) ? `${loadOf(r)}, ${r.requests} requests` : `batch ${r.batch}`,
     loaded: isLoaded(r),
     quantized: isQuantized(r),
-    args: argsOf(r), // the serve command that forecast it (scripts/experiments read it)
+    args: argsOf(r), // its serve command (a decode-step first token adds one of prompt - 1 tokens)
   }));
   fs.writeFileSync(out, JSON.stringify({ sources: data.sources, metrics: metricLabels, rows: all }, null, 1) + '\n');
   process.exit(0);

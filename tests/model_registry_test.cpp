@@ -152,10 +152,8 @@ TEST_SUITE("model_registry") {
     CHECK(half.inputs_as.at(DataType::bf16) == DataType::fp16);
     const GpuSpec& a100 = find_gpu("a100-80gb-sxm");
     for (const char* op : {"rmsnorm", "ln", "add", "embedding"}) {
-      Kernel k;
-      k.op = parse_op(op);
-      k.dims = {4096, 8192};
-      k.dtype = DataType::fp16;
+      const std::int64_t dims[] = {4096, 8192};
+      Kernel k = make_kernel(parse_op(op), dims, 2, DataType::fp16);
       const KernelForecast f = forecast_kernel(a100, k);
       k.dtype = DataType::bf16;
       const KernelForecast b = forecast_kernel(a100, k);

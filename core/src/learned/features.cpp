@@ -81,10 +81,12 @@ double busy_bytes_per_ms_sm(const GpuSpec& gpu, const LibraryProfile& library,
                                                kScalarLoadMinStreamShare * bw_bytes_per_ms_sm));
 }
 
-// One block alone on its SM: the A100's resident-thread rate at the GPU's clock.
-double lone_bytes_per_ms(const GpuSpec& gpu) {
-  return kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
-         (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3;
+// One block alone on its SM, `blocks` of them at once: the A100's resident-thread rate at the
+// GPU's clock, within the blocks' share of the bandwidth.
+double lone_bytes_per_ms(const GpuSpec& gpu, double mem_bw_gbps, double blocks) {
+  return std::min(kLoneBlockThreads * kScalarLoadBytesPerThreadPerS *
+                      (gpu.clock_mhz / kLoneBlockReferenceClockMhz) * 1e-3,
+                  mem_bw_gbps * 1e6 / blocks);
 }
 
 // A scalar-load kernel of one `threads`-thread block per tile, run in occupancy waves: as many
@@ -97,11 +99,10 @@ double occupancy_tile_ms(const GpuSpec& gpu, const LibraryProfile& library, cons
                          std::int64_t threads, double mem_bw_gbps) {
   const double sm = double(std::max(gpu.num_sm, 1));
   const double busy = busy_bytes_per_ms_sm(gpu, library, mem_bw_gbps * 1e6 / sm);
-  const double lone = lone_bytes_per_ms(gpu);
   const auto wave_ms = [&](double b) {
     const double busy_ms = b * plan.tile_bytes / (sm * busy);
     if (b > sm) return busy_ms;
-    return std::max(busy_ms, plan.tile_bytes / std::min(lone, mem_bw_gbps * 1e6 / b));
+    return std::max(busy_ms, plan.tile_bytes / lone_bytes_per_ms(gpu, mem_bw_gbps, b));
   };
   const double per_wave = sm * resident_blocks_per_sm(gpu, library, threads);
   const double tiles = double(plan.tiles);
@@ -138,8 +139,8 @@ double tile_roofline_ms(const GpuSpec& gpu, const Kernel& k, const TilePlan& pla
   if (traits.scalar_loads && plan.tiles <= std::int64_t(sm)) {
     // a block size not known (the gather): one block per SM, alone, within the bandwidth the
     // blocks share
-    bytes_per_ms_sm = std::min(lone_bytes_per_ms(gpu),
-                               mem_bw_gbps * 1e6 / double(std::max<std::int64_t>(plan.tiles, 1)));
+    bytes_per_ms_sm =
+        lone_bytes_per_ms(gpu, mem_bw_gbps, double(std::max<std::int64_t>(plan.tiles, 1)));
   } else if (traits.scalar_loads) {
     bytes_per_ms_sm = busy_bytes_per_ms_sm(gpu, library, bytes_per_ms_sm);
   }

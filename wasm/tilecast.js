@@ -6,7 +6,8 @@
 // tilecast_wasm.wasm, all the single-GPU calls need, and tilecast_wasm.deferred.wasm, the code
 // only several GPUs, Megatron, serving, collectives and plans run. The first call that reaches
 // the deferred code loads it, synchronously, inside the call: read from disk in Node, fetched
-// with a synchronous request in a worker. Where that cannot be done (the page's own thread, or
+// with a synchronous request in a worker. Where that cannot be done (the page's own thread, whose
+// synchronous compile of a module over 4 KB browsers refuse, so it is not fetched there; or
 // offline before it was ever fetched) the call throws a TilecastError with missingModule
 // 'deferred'.
 import createTilecastModule from './tilecast_wasm.mjs';
@@ -56,6 +57,7 @@ function unwrap(envelope) {
 }
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+const isPageThread = typeof window === 'object' && typeof document === 'object';
 
 // The deferred part's bytes at `file` (the URL Emscripten's loader gives, beside the .wasm).
 function readDeferred(file, fs) {
@@ -80,6 +82,7 @@ export async function createTilecast(options = {}) {
   settings.loadSplitModule = (file, imports) => {
     let module;
     try {
+      if (isPageThread) throw new Error("a browser's page thread cannot compile it: ask from a worker");
       module = new WebAssembly.Module(readDeferred(file, fs));
     } catch (e) {
       deferredFailure = `the forecaster's deferred part (${file.split('/').pop()}) could not be loaded: ${e?.message ?? e}`;

@@ -2,7 +2,8 @@
 // before this bundle ran), check the link against the catalogs, then either the
 // embed card or the calculator: its inputs wired and its first render. The page's own
 // instance answers the catalog lists and the pickers' checks (quick, synchronous); every
-// forecast runs on the forecaster's thread (worker_client.ts), started here at once.
+// forecast runs on the forecaster's thread (worker_client.ts), started here at once, but for
+// the card's while that thread is still loading (the page's instance answers those).
 import { type App } from './app';
 import { byId, setText } from './dom';
 import { renderEmbed, showEmbedLoading } from './embed';
@@ -14,7 +15,14 @@ import { forgetAll, memoStats } from './memo';
 import { firstCardShown, nextSweepShown, render, renderStats } from './render';
 import { parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
-import { inputLaneCall, onWorkerModelsChanged, warmUp, workerSettings, workerStats } from './worker_client';
+import {
+  answerOnPageWhileLoading,
+  inputLaneCall,
+  onWorkerModelsChanged,
+  warmUp,
+  workerSettings,
+  workerStats,
+} from './worker_client';
 
 // For the tests and the benchmark.
 interface PageHandle {
@@ -64,6 +72,7 @@ export async function boot(): Promise<void> {
     link.problems.push(`The multi-GPU systems are not available: ${errorMessage(e)}`);
   }
   performance.mark('tilecast-lists');
+  answerOnPageWhileLoading((name, arg) => engine.callAsIs(name, arg));
   app.state = checkLink(app, link);
   app.ui.notices = [...link.problems];
   setText(byId('version'), `tilecast ${engine.version}`);

@@ -3,6 +3,7 @@
 // errors are thrown as TilecastError with the core's message.
 
 import type * as api from './generated/api';
+import type { CoreCall } from './core_worker';
 import type {
   GpuSpec,
   MegatronForecast,
@@ -217,6 +218,10 @@ export interface Engine {
   listSystems(): Answer<'listSystems'>;
   planParallel(request: PlanRequest): Answer<'planParallel'>;
   planCapacity(request: CapacityRequest): Answer<'planCapacity'>;
+  // A call by name on this instance as it stands, nothing fetched: one that needs a learned model
+  // not loaded or the deferred part where it cannot be loaded throws tilecast.js's TilecastError
+  // (its missingModel or missingModule says which).
+  callAsIs(name: CoreCall, arg: unknown): unknown;
   // A call that needs a learned model the forecaster does not embed throws ModelLoading while
   // the model is fetched. These answer once the models it needs are in, asking again...
   whenModels<T>(call: () => T): Promise<T>;
@@ -248,7 +253,7 @@ export class ModelLoading extends Error {
 }
 
 // What the wrapper needs of tilecast.js beyond the Engine's calls.
-interface Forecaster extends Omit<Engine, 'whenModels' | 'onModelsChanged' | 'simulateServing'> {
+interface Forecaster extends Omit<Engine, 'whenModels' | 'onModelsChanged' | 'simulateServing' | 'callAsIs'> {
   loadModel(request: string): unknown;
 }
 
@@ -319,6 +324,10 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
     listSystems: guard(() => tc.listSystems()),
     planParallel: guard((request) => tc.planParallel(request)),
     planCapacity: guard((request) => tc.planCapacity(request)),
+    callAsIs: (name, arg) =>
+      name === 'simulateServing'
+        ? tc.forecastServing(arg as ServingRequest)
+        : (tc[name] as (a: unknown) => unknown).call(tc, arg),
     async whenModels<T>(call: () => T): Promise<T> {
       for (let tries = 0; ; ++tries) {
         try {

@@ -5,6 +5,8 @@
 // GRACE_MS is ended with its worker (a fresh one starts for the next call). A call running past
 // the time limit is ended the same way and answered with a message naming what to reduce.
 // Two lanes of one worker kind: the card the user is typing into never waits behind a sweep.
+// While the card's worker is still loading the forecaster (boot), the card's calls are answered
+// by the page's own instance instead (answerOnPageWhileLoading).
 import type { CoreCall, WorkerAnswer, WorkerAsk, WorkerNote } from './core_worker';
 
 export type Slot = 'card' | 'sweep' | 'compare' | 'serve' | 'load' | 'capacity' | 'plan' | 'roofline' | 'fit';
@@ -30,7 +32,24 @@ export const workerSettings = {
   limitMs: 20_000, // one call (the core refuses work of more than ~1 s natively; WASM is 2-3x slower)
   graceMs: 400, // a superseded call may finish within this (ending a worker costs a reload)
 };
-export const workerStats = { workers: 0, calls: 0, dropped: 0, endedSuperseded: 0, endedLimit: 0 };
+export const workerStats = { workers: 0, calls: 0, dropped: 0, endedSuperseded: 0, endedLimit: 0, onPage: 0 };
+
+// The page's own instance (boot.ts), already loaded for the catalog lists, answers the card's
+// calls until the card's worker has loaded its instance: on a cold load the worker's compile
+// waits for a core, so the first forecast would wait about half a second for it (docs/web.md,
+// "The first forecast"). A call the page's instance cannot answer as it stands (it needs a
+// learned model fetched on demand, or the deferred part, which a page's thread cannot compile)
+// goes to the worker as before. Once the worker has loaded, every call runs there, so this is
+// boot's work only.
+type PageCall = (name: CoreCall, arg: unknown) => unknown; // Engine.callAsIs
+let pageCall: PageCall | null = null;
+export function answerOnPageWhileLoading(call: PageCall): void {
+  pageCall = call;
+}
+const needsWorker = (e: unknown): boolean => {
+  const missing = e as { missingModel?: unknown; missingModule?: unknown } | null;
+  return typeof missing?.missingModel === 'string' || typeof missing?.missingModule === 'string';
+};
 
 // What to reduce when a call of this kind runs too long.
 const REDUCE: Record<CoreCall, string> = {
@@ -213,9 +232,39 @@ export function callCore<T = unknown>(
       return;
     }
     const lane = lanes[LANE[slot]];
+    if (lane === lanes.input && workerLoading(lane)) runOnPage(p, lane);
+    else {
+      lane.queue.push(p);
+      pump(lane);
+    }
+  });
+}
+
+function workerLoading(lane: LaneState): boolean {
+  return pageCall !== null && lane.running?.name === 'load' && !lane.queue.length;
+}
+
+// Answers on the page's instance, in a task of its own (the inputs drawn first), unless the
+// worker has loaded meanwhile or the call needs it.
+function runOnPage(p: Pending, lane: LaneState): void {
+  setTimeout(() => {
+    if (currentJob.get(p.slot) !== p.job) return deliver(p, superseded);
+    if (pageCall && workerLoading(lane)) {
+      const t0 = performance.now();
+      try {
+        const value = pageCall(p.name as CoreCall, p.arg);
+        workerStats.onPage += 1;
+        return deliver(p, { ok: true, value, ms: performance.now() - t0 });
+      } catch (e) {
+        if (!needsWorker(e)) {
+          workerStats.onPage += 1;
+          return deliver(p, { ok: false, error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    }
     lane.queue.push(p);
     pump(lane);
-  });
+  }, 0);
 }
 
 // Starts the card's worker loading the forecaster now (boot), so the first forecast waits less.

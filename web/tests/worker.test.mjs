@@ -1,5 +1,6 @@
 // Browser tests of issue 33 item 5 (the page never freezes): every forecast runs on the
-// forecaster's own thread (web/src/worker_client.ts, core_worker.ts). Typing while a slow
+// forecaster's own thread (web/src/worker_client.ts, core_worker.ts), but the card's while that
+// thread is still loading at boot (the page's own instance answers those). Typing while a slow
 // forecast runs is never blocked, a superseded answer never shows, a call past the time limit
 // says what to reduce and the page stays usable, a request the core refuses for cost shows
 // the core's message. Expected numbers and messages come from the same WebAssembly core in Node.
@@ -221,6 +222,31 @@ test("a request the core refuses for its cost shows the core's message", async (
   });
   assert.equal((await page.locator('#forecast-error').textContent()).trim(), `No forecast: ${message}`);
   await page.close();
+});
+
+test("while the forecaster's thread loads, the card is answered on the page's own instance; what needs the thread waits for it", async () => {
+  // The thread's script held back, so that it is still loading when the first forecasts are asked.
+  const ctx = await pages.newContext();
+  await ctx.route(/\/assets\/core_worker-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await route.continue();
+  });
+  const latency = (page) => page.evaluate(() => Number(document.getElementById('latency').dataset.value));
+  const loading = (page) => page.evaluate(() => window.tilecastPage.worker.running()?.name === 'load');
+  const one = { gpu: 'h100-sxm', model: 'gpt2', batch: 2, seq: 128, mode: 'training', predictor: 'tilecast' };
+  const page = await pages.open('?gpu=h100-sxm&model=gpt2&mode=training&batch=2&seq=128', { in: ctx });
+  assert.ok(await loading(page), 'the thread was still loading when the first forecast was shown');
+  assert.equal((await stats(page)).worker.onPage, 1);
+  assert.equal(await latency(page), tc.forecastModel(one).latency_ms);
+  await page.close();
+  // Several GPUs need the deferred part, which the page's thread cannot compile: the thread answers.
+  const pp = { ...one, batch: 8, dp: 1, tp: 1, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' };
+  const split = await pages.open('?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=128&pp=2&mb=4', { in: ctx });
+  const s = await stats(split);
+  assert.equal(s.worker.onPage, 0, JSON.stringify(s.worker));
+  assert.ok(!(await loading(split)), 'answered once the thread had loaded');
+  assert.equal(await latency(split), tc.forecastModel(pp).latency_ms);
+  await ctx.close();
 });
 
 test('no script error happened', () => {

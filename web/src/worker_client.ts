@@ -84,6 +84,7 @@ interface Pending {
   name: CoreCall | 'load';
   arg: unknown;
   what?: string;
+  boot?: true; // the boot's load, or its warm-up: belongs to no job, never superseded
   resolve: (a: CallAnswer) => void;
 }
 interface Running extends Pending {
@@ -159,7 +160,7 @@ function deliver(p: Pending & { delivered?: boolean }, answer: CallAnswer): void
   if (p.delivered) return;
   p.delivered = true;
   const live = currentJob.get(p.slot) === p.job;
-  if (!live && p.name !== 'load') workerStats.dropped += 1; // (the boot's load belongs to no job)
+  if (!live && !p.boot) workerStats.dropped += 1;
   p.resolve(live ? answer : superseded);
 }
 
@@ -201,7 +202,7 @@ export function newJob(slot: Slot): number {
       return false;
     });
     const r = lane.running;
-    if (r && r.slot === slot && !r.delivered && r.name !== 'load') {
+    if (r && r.slot === slot && !r.delivered && !r.boot) {
       deliver(r, superseded);
       const left = r.startedAt + workerSettings.graceMs - performance.now();
       const end = () => {
@@ -241,7 +242,7 @@ export function callCore<T = unknown>(
 }
 
 function workerLoading(lane: LaneState): boolean {
-  return pageCall !== null && lane.running?.name === 'load' && !lane.queue.length;
+  return pageCall !== null && lane.running?.name === 'load' && lane.queue.every((q) => q.boot);
 }
 
 // Answers on the page's instance, in a task of its own (the inputs drawn first), unless the
@@ -254,7 +255,11 @@ function runOnPage(p: Pending, lane: LaneState): void {
       try {
         const value = pageCall(p.name as CoreCall, p.arg);
         workerStats.onPage += 1;
-        return deliver(p, { ok: true, value, ms: performance.now() - t0 });
+        deliver(p, { ok: true, value, ms: performance.now() - t0 });
+        // The same call on the worker once it has loaded, its answer unused: its first forecast
+        // builds the learned models, so the user's first keystroke does not wait for that.
+        if (!lane.queue.length) lane.queue.push({ ...p, id: nextId++, boot: true, resolve: () => undefined });
+        return;
       } catch (e) {
         if (!needsWorker(e)) {
           workerStats.onPage += 1;
@@ -274,6 +279,6 @@ export function warmUp(): void {
   const slot: Slot = 'card';
   const job = currentJob.get(slot) ?? 0;
   currentJob.set(slot, job);
-  lane.queue.unshift({ id: nextId++, slot, job, name: 'load', arg: null, resolve: () => undefined });
+  lane.queue.unshift({ id: nextId++, slot, job, name: 'load', arg: null, boot: true, resolve: () => undefined });
   pump(lane);
 }

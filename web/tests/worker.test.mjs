@@ -238,6 +238,28 @@ test("while the forecaster's thread loads, the card is answered on the page's ow
   assert.ok(await loading(page), 'the thread was still loading when the first forecast was shown');
   assert.equal((await stats(page)).worker.onPage, 1);
   assert.equal(await latency(page), tc.forecastModel(one).latency_ms);
+  // Once loaded, the worker runs the same call (warming its learned models), then answers the card.
+  await page.waitForFunction(
+    () => window.tilecastPage.worker.stats.calls >= 2 && !window.tilecastPage.worker.running(),
+    null,
+    {
+      timeout: 30000,
+    },
+  );
+  await page.fill('#batch', '3');
+  await page.waitForFunction(
+    (v) => Number(document.getElementById('latency').dataset.value) === v,
+    tc.forecastModel({ ...one, batch: 3 }).latency_ms,
+    {
+      timeout: 30000,
+    },
+  );
+  const after = await stats(page);
+  assert.deepEqual(
+    [after.worker.onPage, after.worker.calls, after.worker.workers],
+    [1, 3, 1],
+    JSON.stringify(after.worker),
+  );
   await page.close();
   // Several GPUs need the deferred part, which the page's thread cannot compile: the thread answers.
   const pp = { ...one, batch: 8, dp: 1, tp: 1, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' };

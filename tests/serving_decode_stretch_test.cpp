@@ -1,8 +1,8 @@
 // The serving engine's decode stretches (serve/simulator/engine.cpp): a run with them takes the
 // same steps, at the same times, as the step-by-step loop, bit for bit, in every situation that
 // ends a stretch (arrivals, completions, a queue whose front fits or not, KV blocks running out
-// and preemption, the token budget, a sliding window's sums, a closed loop's clients), and the
-// stretches do run.
+// and preemption, the token budget, a sliding window's sums and its layers' blocks, a closed
+// loop's clients), and the stretches do run.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -147,6 +147,36 @@ TEST_SUITE("serving_decode_stretch") {
               .clients = 300,
               .limits = {.scheduler = Scheduler::no_evict,
                          .blocks = 60000,
+                         .global_units = 12,
+                         .window_units = 12,
+                         .window_blocks = 9}});
+  }
+  TEST_CASE("sliding-window layers' blocks: taken below the window, a cache that runs out") {
+    // gpt-oss-20b's 12 full and 12 windowed layers, a window of 128 tokens (9 blocks of 16):
+    // prompts below and across it, so stretches end as requests reach it; few enough blocks
+    // that requests are preempted and recomputed
+    const detail::EngineRun run = same_run({.gpu = "h100-sxm",
+                                            .model = "gpt-oss-20b",
+                                            .requests = 300,
+                                            .prompt = 100,
+                                            .output = 500,
+                                            .range = 0.5,
+                                            .clients = 200,
+                                            .limits = {.scheduler = Scheduler::continuous,
+                                                       .blocks = 12000,
+                                                       .global_units = 12,
+                                                       .window_units = 12,
+                                                       .window_blocks = 9}});
+    CHECK(run.preemptions > 0);
+    same_run({.gpu = "h100-sxm",
+              .model = "gpt-oss-20b",
+              .requests = 400,
+              .prompt = 20,
+              .output = 300,
+              .range = 0.9,
+              .qps = 60,
+              .limits = {.scheduler = Scheduler::continuous,
+                         .blocks = 200000,
                          .global_units = 12,
                          .window_units = 12,
                          .window_blocks = 9}});

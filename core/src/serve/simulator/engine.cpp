@@ -36,7 +36,7 @@ struct Loop {
   std::size_t done = 0;
   std::int64_t free_blocks = 0;
   std::deque<std::size_t> waiting;
-  std::vector<std::int64_t> cached_, block_phase_;  // decode_stretch's, kept to reuse
+  std::vector<std::int64_t> cached_, block_phase_, window_phase_;  // decode_stretch's, reused
 
   std::int64_t blocks_for(std::int64_t tokens) const { return lim.units_for(tokens); }
   // when a request reaches the scheduler: its arrival and its host work (tokenisation)
@@ -175,9 +175,6 @@ struct Loop {
           (reserve_whole ? blocks_for(f.prompt + f.output) : blocks_for(f.computed + n)) - f.blocks;
       if (need <= free_blocks) return 0;  // (free blocks only fall until a request finishes)
     }
-    // (a sliding window's units, taken by some requests and not others, end no stretch here:
-    // the loop takes them)
-    if (!reserve_whole && lim.window_units > 0) return 0;
     const bool arrivals_join = may_join && waiting.empty() && next < issued;
     // the attention's sums exact (and no integer overflows): each request's (cached + 1)^2 below
     // 2^52 / B, so their sums stay below 2^52 to the stretch's last step
@@ -185,8 +182,15 @@ struct Loop {
     const auto limit = std::int64_t(std::floor(std::sqrt(kExact / double(B))));
     std::int64_t steps = std::numeric_limits<std::int64_t>::max(), top = 0, s1 = 0, s2 = 0;
     const std::int64_t bt = lim.block_tokens, window = cost.window();
+    // a request whose cache starts a block takes its global layers' units, and its sliding-window
+    // layers' too while it holds fewer than their window's blocks (EngineLimits::units_for): below
+    // `window_tokens` cached tokens; the stretch ends before any request reaches that
+    const std::int64_t window_tokens = lim.window_units > 0 ? lim.window_blocks * bt : 0;
     cached_.clear();
-    if (!reserve_whole) block_phase_.assign(std::size_t(bt), 0);
+    if (!reserve_whole) {
+      block_phase_.assign(std::size_t(bt), 0);
+      window_phase_.assign(std::size_t(bt), 0);
+    }
     // (newest first: a prompt still being computed is at the back, where requests join)
     for (auto it = running.rbegin(); it != running.rend(); ++it) {
       const SimRequest& r = reqs[*it];
@@ -197,6 +201,10 @@ struct Loop {
       s1 += r.computed;
       s2 += r.computed * r.computed;
       if (!reserve_whole) block_phase_[std::size_t(r.computed % bt)] += 1;
+      if (!reserve_whole && r.computed < window_tokens) {
+        window_phase_[std::size_t(r.computed % bt)] += 1;
+        steps = std::min(steps, window_tokens - r.computed);
+      }
       if (window > 0) cached_.push_back(r.computed);
     }
     steps = std::min(steps, limit - top - 1);  // (at least 1: top + 2 <= limit)
@@ -212,7 +220,9 @@ struct Loop {
     for (; k < steps; ++k) {
       if (arrivals_join && ready_ms(next) <= now) break;
       if (!reserve_whole) {  // a block for each request whose cache fills its last one
-        const std::int64_t need = lim.global_units * block_phase_[std::size_t((bt - k % bt) % bt)];
+        const auto phase = std::size_t((bt - k % bt) % bt);
+        const std::int64_t need =
+            lim.global_units * block_phase_[phase] + lim.window_units * window_phase_[phase];
         if (need > free_blocks) break;  // (the loop preempts)
         free_blocks -= need;
       }
@@ -296,7 +306,7 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
       limits.global_units < 1 || limits.window_units < 0 || limits.window_blocks < 0 ||
       limits.max_batch_tokens < 1)
     throw Error("internal: bad engine limits");
-  Loop loop{requests, limits, cost, meter, {}, 0, 0, 0, 0, 0, {}, {}, {}};
+  Loop loop{requests, limits, cost, meter, {}, 0, 0, 0, 0, 0, {}, {}, {}, {}};
   loop.free_blocks = limits.blocks;
   loop.issued =
       limits.clients > 0

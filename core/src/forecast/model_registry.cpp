@@ -27,6 +27,11 @@ std::shared_ptr<const KernelPredictor> make_amd_gemm(
 
 namespace {
 
+// Whether a list of precisions (a model's or a transfer's) has `dtype`.
+bool has_precision(const std::vector<DataType>& precisions, DataType dtype) {
+  return std::find(precisions.begin(), precisions.end(), dtype) != precisions.end();
+}
+
 struct Kind {
   std::string_view name;
   std::shared_ptr<const KernelPredictor> (*make)(const ModelSource& src);
@@ -276,13 +281,12 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
     for (const auto& [from, to] : j["inputs_as"].items()) {
       try {
         const DataType t = parse_dtype(from);
-        if (std::find(m.precisions.begin(), m.precisions.end(), t) == m.precisions.end())
+        if (!has_precision(m.precisions, t))
           throw Error("'" + from + "' is not one of the model's precisions, so it has no " +
                       "inputs to take");
         if (!to.is_string()) throw Error("'" + from + "' must name a data type");
         const DataType as = parse_dtype(to.get<std::string>());
-        if (std::find(m.precisions.begin(), m.precisions.end(), as) == m.precisions.end() ||
-            as == t)
+        if (!has_precision(m.precisions, as) || as == t)
           throw Error("'" + from + "' takes " + to.get<std::string>() +
                       "'s inputs, which must be another of its precisions");
         m.inputs_as[t] = as;
@@ -343,8 +347,7 @@ ModelManifest parse_model_manifest(std::string_view json_text, std::string_view 
         } catch (const Error& e) {
           throw Error(where + ": field 'precisions': " + e.what());
         }
-        if (std::find(m.precisions.begin(), m.precisions.end(), t.precisions.back()) !=
-                m.precisions.end() &&
+        if (has_precision(m.precisions, t.precisions.back()) &&
             (t.vendor == m.vendor || m.serves_any_vendor))
           throw Error(where + ": " + t.vendor + " " + p + " is the model's own, not a transfer");
       }
@@ -407,11 +410,9 @@ const ModelManifest* manifest_for(std::string_view vendor, DataType dtype,
   int best_score = -1;
   for (const ModelManifest& m : embedded_manifests()) {
     const bool transfer = std::any_of(m.transfers.begin(), m.transfers.end(), [&](const auto& t) {
-      return t.vendor == vendor &&
-             std::find(t.precisions.begin(), t.precisions.end(), dtype) != t.precisions.end();
+      return t.vendor == vendor && has_precision(t.precisions, dtype);
     });
-    const bool listed =
-        std::find(m.precisions.begin(), m.precisions.end(), dtype) != m.precisions.end();
+    const bool listed = has_precision(m.precisions, dtype);
     const bool own = listed && m.vendor == vendor;
     if (!own && !(listed && m.serves_any_vendor) && !transfer) continue;
     const bool whole = m.families.empty();
@@ -430,9 +431,7 @@ std::vector<TransferUse> transfers_to(std::string_view vendor, DataType dtype) {
   std::vector<TransferUse> out;
   for (const ModelManifest& m : embedded_manifests())
     for (const ModelManifest::Transfer& t : m.transfers)
-      if (t.vendor == vendor &&
-          std::find(t.precisions.begin(), t.precisions.end(), dtype) != t.precisions.end())
-        out.push_back({&m, &t});
+      if (t.vendor == vendor && has_precision(t.precisions, dtype)) out.push_back({&m, &t});
   return out;
 }
 

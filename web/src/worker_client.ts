@@ -37,7 +37,8 @@ export const workerStats = { workers: 0, calls: 0, dropped: 0, endedSuperseded: 
 // The page's own instance (boot.ts), already loaded for the catalog lists, answers the card's
 // calls until the card's worker has loaded its instance: on a cold load the worker's compile
 // waits for a core, so the first forecast would wait about half a second for it (docs/web.md,
-// "The first forecast"). A call the page's instance cannot answer as it stands (it needs a
+// "The first forecast"). Only a request for a zoo model by name (ofZooModel: bounded in cost).
+// A call the page's instance cannot answer as it stands (it needs a
 // learned model fetched on demand, or the deferred part, which a page's thread cannot compile)
 // goes to the worker as before. Once the worker has loaded, every call runs there, so this is
 // boot's work only.
@@ -233,12 +234,19 @@ export function callCore<T = unknown>(
       return;
     }
     const lane = lanes[LANE[slot]];
-    if (lane === lanes.input && workerLoading(lane)) runOnPage(p, lane);
+    if (lane === lanes.input && workerLoading(lane) && ofZooModel(arg)) runOnPage(p, lane);
     else {
       lane.queue.push(p);
       pump(lane);
     }
   });
+}
+
+// A request for a zoo model by name: its forecast takes at most about 0.15 s (DeepSeek-V3's
+// training step, cold); a pasted config or a model by its sizes may take up to the core's work
+// budget, so it waits for the worker.
+function ofZooModel(arg: unknown): boolean {
+  return typeof (arg as { model?: unknown } | null)?.model === 'string';
 }
 
 function workerLoading(lane: LaneState): boolean {

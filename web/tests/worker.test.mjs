@@ -261,6 +261,14 @@ test("while the forecaster's thread loads, the card is answered on the page's ow
     JSON.stringify(after.worker),
   );
   await page.close();
+  // A model by its sizes may cost up to the core's work budget: the thread answers it.
+  const sized = await pages.open(
+    '?gpu=h100-sxm&model=sizes&msz=hidden-1024_layers-4_heads-16_vocab-32000_mlp-gelu_pos-learned&mode=training&batch=2&seq=128',
+    { in: ctx },
+  );
+  assert.equal((await stats(sized)).worker.onPage, 0);
+  assert.ok((await latency(sized)) > 0);
+  await sized.close();
   // Several GPUs need the deferred part, which the page's thread cannot compile: the thread answers.
   const pp = { ...one, batch: 8, dp: 1, tp: 1, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' };
   const split = await pages.open('?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=128&pp=2&mb=4', { in: ctx });

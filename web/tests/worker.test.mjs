@@ -228,7 +228,7 @@ test("while the forecaster's thread loads, the card is answered on the page's ow
   // The thread's script held back, so that it is still loading when the first forecasts are asked.
   const ctx = await pages.newContext();
   await ctx.route(/\/assets\/core_worker-[^/]*\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await new Promise((resolve) => setTimeout(resolve, 8000));
     await route.continue();
   });
   const latency = (page) => page.evaluate(() => Number(document.getElementById('latency').dataset.value));

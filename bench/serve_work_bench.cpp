@@ -4,7 +4,7 @@
 // nanoseconds per replay step. The budget (kMaxReplaySteps) is meant to stop a request near
 // 0.25 s natively (about 60 ns a step, docs/fuzzing.md): a kind far above 60 ns per step runs
 // longer than the budget intends, one far below is refused (or loses its band) early.
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <vector>

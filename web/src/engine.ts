@@ -306,6 +306,9 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
         throw new ModelLoading(id, state.ready);
       }
     };
+  // tilecast.js's one forecastServing answers a simulation when the request has load fields
+  const simulate = (request: LoadRequest): ServingLoadForecast =>
+    tc.forecastServing(request as unknown as ServingRequest) as unknown as ServingLoadForecast;
   const engine: Engine = {
     version: tc.version,
     deferredUrl: tc.deferredUrl,
@@ -315,19 +318,13 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
     validateModel: guard((config) => tc.validateModel(config)),
     forecastModel: guard((request) => tc.forecastModel(request)),
     forecastServing: guard((request) => tc.forecastServing(request)),
-    // tilecast.js's one forecastServing answers a simulation when the request has load fields
-    simulateServing: guard(
-      (request: LoadRequest) =>
-        tc.forecastServing(request as unknown as ServingRequest) as unknown as ServingLoadForecast,
-    ),
+    simulateServing: guard(simulate),
     forecastKernel: guard((request) => tc.forecastKernel(request)),
     listSystems: guard(() => tc.listSystems()),
     planParallel: guard((request) => tc.planParallel(request)),
     planCapacity: guard((request) => tc.planCapacity(request)),
     callAsIs: (name, arg) =>
-      name === 'simulateServing'
-        ? tc.forecastServing(arg as ServingRequest)
-        : (tc[name] as (a: unknown) => unknown).call(tc, arg),
+      name === 'simulateServing' ? simulate(arg as LoadRequest) : (tc[name] as (a: unknown) => unknown).call(tc, arg),
     async whenModels<T>(call: () => T): Promise<T> {
       for (let tries = 0; ; ++tries) {
         try {

@@ -200,10 +200,12 @@ struct Loop {
       top = std::max(top, r.computed);
       s1 += r.computed;
       s2 += r.computed * r.computed;
-      if (!reserve_whole) block_phase_[std::size_t(r.computed % bt)] += 1;
-      if (!reserve_whole && r.computed < window_tokens) {
-        window_phase_[std::size_t(r.computed % bt)] += 1;
-        steps = std::min(steps, window_tokens - r.computed);
+      if (!reserve_whole) {
+        block_phase_[std::size_t(r.computed % bt)] += 1;
+        if (r.computed < window_tokens) {
+          window_phase_[std::size_t(r.computed % bt)] += 1;
+          steps = std::min(steps, window_tokens - r.computed);
+        }
       }
       if (window > 0) cached_.push_back(r.computed);
     }

@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "tilecast/api.hpp"
 #include "tilecast/gpu_catalog.hpp"
 
 namespace tilecast::cli {
@@ -15,9 +16,7 @@ int run_gpus(const Args& args) {
     return 0;
   }
   if (args.has("json")) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& g : gpu_catalog()) list.push_back(nlohmann::json::parse(gpu_spec_to_json(g)));
-    std::printf("%s\n", list.dump(2).c_str());
+    std::printf("%s\n", nlohmann::json::parse(api::list_gpus()).dump(2).c_str());
     return 0;
   }
   std::printf("%-18s %-34s %6s %9s %9s %7s\n", "id", "name", "SMs", "FP32 TF", "GB/s", "L2 MB");

@@ -5,6 +5,7 @@
 #include "common/json_fields.hpp"
 #include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
+#include "hw/gpu_spec_json.hpp"
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
@@ -15,11 +16,13 @@
 namespace tilecast::api {
 
 std::string list_gpus() {
-  nlohmann::json list = nlohmann::json::array();
-  // Text is read as a string_view throughout the core: one instantiation of the JSON parser.
-  for (const auto& g : gpu_catalog())
-    list.push_back(nlohmann::json::parse(std::string_view(gpu_spec_to_json(g))));
-  return list.dump();
+  // each spec's compact text joined, none parsed back (its fields in the catalog's order)
+  std::string list = "[";
+  for (const auto& g : gpu_catalog()) {
+    if (list.size() > 1) list += ',';
+    list += gpu_spec_json_text(g, -1);
+  }
+  return list + "]";
 }
 
 std::string validate_gpu(std::string_view spec_json) {

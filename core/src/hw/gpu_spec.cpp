@@ -1,5 +1,7 @@
 #include "tilecast/gpu_spec.hpp"
 
+#include "hw/gpu_spec_json.hpp"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -207,7 +209,7 @@ GpuSpec parse_gpu_spec(std::string_view json_text, std::string_view origin) {
   return j.contains("Device") ? from_dataset(j, origin) : from_catalog(j, origin);
 }
 
-std::string gpu_spec_to_json(const GpuSpec& g) {
+std::string gpu_spec_json_text(const GpuSpec& g, int indent) {
   nlohmann::ordered_json j;
   if (!g.id.empty()) j["id"] = g.id;
   j["name"] = g.name;
@@ -250,7 +252,9 @@ std::string gpu_spec_to_json(const GpuSpec& g) {
     j["matrix_clock_source"] = g.matrix_clock_source;
   }
   j["source"] = g.source;
-  return j.dump(2);
+  return j.dump(indent);
 }
+
+std::string gpu_spec_to_json(const GpuSpec& g) { return gpu_spec_json_text(g, 2); }
 
 }  // namespace tilecast

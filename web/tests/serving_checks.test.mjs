@@ -106,9 +106,20 @@ test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
   assert.ok(m, note);
   const near = (x, y, tol) => Math.abs(x - Number(y)) < tol;
   const median = (xs) => (xs[(xs.length - 1) >> 1] + xs[xs.length >> 1]) / 2;
-  const fp4 = tableRows(['b200', 'gb200'], 'fp4').filter((c) => Number.isFinite(ratio(c))); // refused rows have none
+  const forecast = tableRows(['b200', 'gb200'], 'fp4').filter((c) => Number.isFinite(ratio(c))); // refused rows have none
+  const fp4 = forecast.filter((c) => /tokens\/s/.test(c[11])); // the throughputs the note's first part speaks of
   assert.ok(fp4.length >= 20, `${fp4.length} B200/GB200 FP4 rows`);
-  for (const c of fp4) assert.match(c[11], /tokens\/s/, c[1]); // every one a throughput
+  // the rest: DeepSeek-R1's time per output token at one request on 8 B200s, as the note says
+  const times = forecast.filter((c) => !fp4.includes(c));
+  assert.ok(times.length >= 2, `${times.length} FP4 time rows`);
+  for (const c of times)
+    assert.ok(c[4] === 'deepseek-r1' && c[3] === 'b200' && c[6] === '8' && /^TPOT/.test(c[11]), c[1]);
+  const t = note.match(
+    /DeepSeek-R1's time per output token at one request on 8 B200s \(TP 8\) ([\d.]+)-([\d.]+)x the measured time/,
+  );
+  assert.ok(t, note);
+  const tr = times.map(ratio).sort((a, b) => a - b);
+  assert.ok(Math.abs(tr[0] - Number(t[1])) < 0.005 && Math.abs(tr.at(-1) - Number(t[2])) < 0.005, tr.join(', '));
   const moe = fp4
     .filter((c) => c[4] === 'qwen3-30b-a3b')
     .map(ratio)
@@ -200,6 +211,8 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
 
 test('the mixtures-of-experts serving note agrees with their published runs', () => {
   const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_mixtures;
+  // the note's multiples are the forecast's speed over the measured one: a rate's ratio, a time's inverse
+  const speed = (c) => (c.some((x) => /\(ms\)$/.test(x)) ? 1 / ratio(c) : ratio(c));
   const but = note.match(/are forecast faster than measured but (\d+) of them:/);
   assert.ok(but, note);
   const rows = CHECKS_MD.split('\n')
@@ -210,7 +223,7 @@ test('the mixtures-of-experts serving note agrees with their published runs', ()
     assert.ok(m, `${model} in: ${note}`);
     const ratios = rows
       .filter((c) => c[4] === model)
-      .map(ratio)
+      .map(speed)
       .sort((a, b) => a - b);
     assert.ok(ratios.length >= 8, `${model}: ${ratios.length} rows`);
     const median = (ratios[(ratios.length - 1) >> 1] + ratios[ratios.length >> 1]) / 2;

@@ -1,11 +1,10 @@
 #include "tilecast/gpu_spec.hpp"
 
-#include "hw/gpu_spec_json.hpp"
-
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
+#include "hw/gpu_spec_json.hpp"
 #include "kernel/library_profile.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"

@@ -32,6 +32,7 @@ enum class Architecture {
   deepseek_v3,  // multi-head latent attention, top-k experts plus shared ones after dense layers
   cohere,       // attention and MLP in parallel on one FP32 LayerNorm, logits scaled (Command R)
   gpt_neox,     // attention and MLP in parallel on two LayerNorms, rotary on part of each head
+  llama4_text,  // chunked local attention (rotary) and global NoPE layers, top-1 experts + shared
 };
 
 std::string_view architecture_name(Architecture a);
@@ -72,7 +73,7 @@ struct ModelConfig {
   // the norms of a parallel block: 1 (one feeds attention and the MLP: GPT-J, Falcon 7B) or 2
   // (each its own: Falcon's new decoder architecture, ln_attn and ln_mlp; GPT-NeoX)
   std::int64_t parallel_norms = 1;
-  std::int64_t intermediate_size = 0;  // MLP width
+  std::int64_t intermediate_size = 0;  // MLP width (llama4_text: its dense layers')
   std::int64_t vocab_size = 0;
   std::int64_t max_positions = 0;    // rows of a learned position table (0: none)
   std::int64_t max_context = 0;      // tokens the model was trained for (max_position_embeddings,
@@ -91,9 +92,10 @@ struct ModelConfig {
   std::int64_t shared_expert_intermediate_size = 0;  // qwen2_moe's always-on expert; 0: none
   bool norm_topk_prob = false;                       // the top-k weights renormalised to sum 1
   std::vector<std::int64_t> mlp_only_layers;         // qwen2_moe: layers with a dense MLP
-  // gemma2, gemma3_text, gpt_oss
+  // gemma2, gemma3_text, gpt_oss; llama4_text's chunked layers (attention_chunk_size)
   std::int64_t sliding_window = 0;  // keys a sliding layer attends to (0: every layer global)
-  // Gemma 3: layer i is global when (i + 1) % this == 0, else sliding (0: not that rule)
+  // Gemma 3: layer i is global when (i + 1) % this == 0, else sliding (0: not that rule); Llama
+  // 4: its NoPE interval (a chunked layer unless (i + 1) % this == 0)
   std::int64_t sliding_window_pattern = 0;
   double attn_logit_softcap = 0;     // scores = cap * tanh(scores / cap); 0: none
   double final_logit_softcap = 0;    // the same on the logits
@@ -102,6 +104,9 @@ struct ModelConfig {
   // q and k normed per head before rotary by the config (Cohere's use_qk_norm); a row's
   // qk_norm trait norms them always (qk_norm(m) in model/architectures.hpp answers both)
   bool config_qk_norm = false;
+  // Llama 4: the global (NoPE) layers scale each query by a temperature of its position
+  // (attn_temperature_tuning)
+  bool attn_temperature = false;
   // multi-head latent attention (deepseek_v3): q through a q_lora_rank bottleneck (0: one q_proj),
   // k and v from a kv_lora_rank latent per token (what an engine caches, with the shared rotary
   // key of qk_rope_head_dim features); head_dim is q's and k's per head (nope + rope), v_head_dim
@@ -141,10 +146,12 @@ bool is_sparse_layer(std::int64_t sparse_step, std::int64_t i);
 
 // Whether decoder layer i of a decoder-only model has a mixture of experts: mixtral every layer,
 // qwen2_moe unless listed in mlp_only_layers and when (i + 1) % decoder_sparse_step == 0 (the
-// Hugging Face rule). False for the dense architectures (switch: is_sparse_layer).
+// Hugging Face rule; llama4_text's moe_layers and interleave_moe_layer_step read into it).
+// False for the dense architectures (switch: is_sparse_layer).
 bool is_moe_layer(const ModelConfig& m, std::int64_t i);
 // Whether decoder layer i attends to a sliding window: Gemma 2's and gpt-oss's even layers,
-// Gemma 3's all but every sliding_window_pattern-th; never without a window.
+// Gemma 3's all but every sliding_window_pattern-th, Llama 4's chunked layers (all but every
+// NoPE-interval-th: a chunk is the window the cache keeps); never without a window.
 bool is_sliding_layer(const ModelConfig& m, std::int64_t i);
 // How many of the decoder layers attend to a sliding window (is_sliding_layer).
 std::int64_t sliding_layer_count(const ModelConfig& m);

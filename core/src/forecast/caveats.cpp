@@ -229,6 +229,10 @@ namespace {
 
 // How PyTorch eager runs a top-k mixture's experts under the config's transformers release.
 std::string experts_implementation_caveat(const ModelConfig& model) {
+  if (traits(model).experts == ExpertForm::llama4)
+    return " In PyTorch eager, Llama 4's experts run every expert on every token (the tokens "
+           "repeated per expert, two torch.bmm over the stacked weights; transformers 4 and 5 "
+           "alike), so routing shapes the optimised engine's expert GEMMs only.";
   if (model.transformers_major < 5) return "";
   if (model.experts_implementation == ExpertsImplementation::eager)
     return " In PyTorch eager, transformers 5's experts run as experts_implementation=\"eager\" "
@@ -310,7 +314,20 @@ std::vector<std::string> workload_caveats(const ModelConfig& model, const Worklo
                 model.language_model_of +
                 "); its text_config is forecast, with text tokens only: the vision encoder and "
                 "the image tokens it adds are not.");
-  if (const std::int64_t sliding = sliding_layer_count(model); sliding > 0)
+  const std::int64_t sliding = sliding_layer_count(model);
+  if (sliding > 0 && traits(model).sliding == Sliding::chunked)
+    c.push_back("Chunked local attention: " + std::to_string(sliding) + " of the " +
+                std::to_string(model.num_layers) + " layers attend within chunks of " +
+                std::to_string(model.sliding_window) +
+                " tokens (a query reads the keys from its chunk's start), the other " +
+                std::to_string(model.num_layers - sliding) +
+                " globally without positions (NoPE). The optimised engine's passes count each "
+                "chunk's keys only; the serving simulator and the KV cache count a chunk as a "
+                "sliding window of as many tokens (the same within a context's first chunk, up "
+                "to twice the keys past it); eager decodes against transformers' cache of the "
+                "last chunk's worth of tokens and computes the full masked scores in prefill and "
+                "training.");
+  else if (sliding > 0)
     c.push_back("Sliding window: " + std::to_string(sliding) + " of the " +
                 std::to_string(model.num_layers) + " layers attend to at most " +
                 std::to_string(model.sliding_window) +

@@ -234,5 +234,6 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g);  // mixtral, qwen2/3_
 void build_gemma(const ModelConfig& m, GraphBuilder& g);    // gemma, gemma2, gemma3_text
 void build_phi3(const ModelConfig& m, GraphBuilder& g);
 void build_gpt_oss(const ModelConfig& m, GraphBuilder& g);
+void build_llama4(const ModelConfig& m, GraphBuilder& g);  // llama4_text
 
 }  // namespace tilecast::detail

@@ -17,6 +17,7 @@ using detail::build_gpt2;
 using detail::build_gpt_oss;
 using detail::build_gptj;
 using detail::build_llama;
+using detail::build_llama4;
 using detail::build_mixtral;
 using detail::build_opt;
 using detail::build_phi3;
@@ -141,9 +142,11 @@ constexpr ArchitectureTraits kTable[] = {
      .attention_bias = AttentionBias::qkv_only,
      .routing = Routing::top_k_shared,
      .moe_layers = MoeLayers::decoder_step,
+     // Qwen2MoeConfig's shared expert width where a config leaves it out
      .hf = {.experts_field = "num_experts",
             .expert_width_field = "moe_intermediate_size",
-            .norm_topk_field = "norm_topk_prob"},
+            .norm_topk_field = "norm_topk_prob",
+            .defaults = R"({"shared_expert_intermediate_size": 5632})"},
      .build = build_mixtral,
      .builder_file = "mixtral.cpp"},
     {.id = Architecture::gemma,
@@ -315,6 +318,35 @@ constexpr ArchitectureTraits kTable[] = {
             .defaults = R"({"rotary_pct": 0.25})"},
      .build = build_falcon,
      .builder_file = "falcon.cpp"},
+    // Llama 4 (Llama4ForCausalLM, a Llama4ForConditionalGeneration's text_config): Llama's layer
+    // with chunked local attention (rotary as a complex multiply, q and k L2-normed where
+    // use_qk_norm says) on three layers of four and global NoPE attention on the fourth (queries
+    // scaled by a temperature of their position); experts on every interleave_moe_layer_step-th
+    // layer (or the moe_layers listed): the top-1 logit through a sigmoid, one ungated shared
+    // expert, each intermediate_size wide; the other layers a dense MLP of intermediate_size_mlp.
+    // The config class's defaults where a config leaves a field out.
+    {.id = Architecture::llama4_text,
+     .model_type = "llama4_text",
+     .class_prefix = "Llama4",
+     .family = "Llama 4 (mixture of experts)",
+     .qk_norm_unweighted = true,
+     .complex_rotary = true,
+     .global_nope = true,
+     .routing = Routing::top_k_shared,
+     .shared_expert_gate = false,
+     .experts = ExpertForm::llama4,
+     .moe_layers = MoeLayers::interleave,
+     .sliding = Sliding::chunked,
+     .hf =
+         {.experts_field = "num_local_experts",
+          .expert_width_field = "intermediate_size",
+          .mlp_width_field = "intermediate_size_mlp",
+          .shared_width_field = "intermediate_size",
+          .qk_norm_field = "use_qk_norm",
+          .defaults =
+              R"({"intermediate_size_mlp": 16384, "num_experts_per_tok": 1, "use_qk_norm": true})"},
+     .build = build_llama4,
+     .builder_file = "llama4.cpp"},
 };
 
 }  // namespace
@@ -352,5 +384,14 @@ std::int64_t rotary_features(const ModelConfig& m) {
 }
 
 bool qk_norm(const ModelConfig& m) { return traits(m).qk_norm || m.config_qk_norm; }
+
+bool rotary_layer(const ModelConfig& m, bool local) {
+  const ArchitectureTraits& t = traits(m);
+  return t.positions == Positions::rotary && (local || !t.global_nope);
+}
+
+bool qk_norm_layer(const ModelConfig& m, bool local) {
+  return qk_norm(m) && (local || !traits(m).global_nope);
+}
 
 }  // namespace tilecast

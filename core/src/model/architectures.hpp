@@ -18,9 +18,10 @@ class GraphBuilder;
 
 // Which stacks the model has: only a decoder-only model can prefill, decode and be served.
 enum class Stack { decoder_only, encoder, encoder_decoder };
-// The layer norm: LayerNorm, RMSNorm, Gemma's RMSNorm scaled by (1 + weight), or Cohere's
-// LayerNorm spelt out in FP32 element-wise ops (mean, variance, rsqrt; a weight, no bias).
-enum class Norm { layer, rms, rms_gemma, layer_fp32 };
+// The layer norm: LayerNorm, RMSNorm, Gemma's RMSNorm scaled by (1 + weight), Cohere's
+// LayerNorm spelt out in FP32 element-wise ops (mean, variance, rsqrt; a weight, no bias), or
+// RMSNorm without a weight (Llama 4's L2 norm of q and k).
+enum class Norm { layer, rms, rms_gemma, layer_fp32, rms_unweighted };
 // Where token positions come from: a learned table, rotary (cos/sin) or T5's relative bias.
 enum class Positions { learned, rotary, relative_bias };
 // The feed-forward: fc -> act -> fc, or act(gate(x)) * up(x) -> down (SwiGLU, GeGLU).
@@ -42,16 +43,22 @@ constexpr bool top_k_routing(Routing r) {
 // gpt-oss's: the router a linear with a bias whose top-k logits are softmaxed over the k, each
 // expert's projections with biases around a SwiGLU clamped at swiglu_limit over interleaved gate
 // and up columns, the experts stacked in one weight (transformers 4 computing every expert on
-// every token in inference).
-enum class ExpertForm { swiglu, gpt_oss };
+// every token in inference); Llama 4's: the router's top-k logits through a sigmoid (no softmax),
+// every expert run on every token (the input repeated per expert and scaled by its score, two
+// torch.bmm over the stacked SwiGLU weights, a sum over the experts), in both releases.
+enum class ExpertForm { swiglu, gpt_oss, llama4 };
 // Which layers have experts: none; every layer; Hugging Face's decoder rule ((i + 1) %
 // decoder_sparse_step == 0 and i not in mlp_only_layers: Qwen2-MoE); T5's rule (every layer when
 // the step is 1, else i % step == 1: Switch's encoder and decoder steps); every layer after the
-// first first_k_dense_replace (DeepSeek-V3).
-enum class MoeLayers { none, every, decoder_step, t5_step, after_dense };
-// Which layers attend to a sliding window: none; the even ones (Gemma 2); or all but every
-// sliding_window_pattern-th (Gemma 3: five local layers, then a global one).
-enum class Sliding { none, even_layers, pattern };
+// first first_k_dense_replace (DeepSeek-V3); Llama 4's moe_layers list, or when absent every
+// interleave_moe_layer_step-th ((i + 1) % step == 0: the decoder rule's test, the list read as
+// its mlp_only_layers).
+enum class MoeLayers { none, every, decoder_step, t5_step, after_dense, interleave };
+// Which layers attend to a sliding window: none; the even ones (Gemma 2); all but every
+// sliding_window_pattern-th (Gemma 3: five local layers, then a global one); or Llama 4's chunked
+// local layers, all but every NoPE-interval-th (no_rope_layers), whose queries read the keys of
+// their own attention_chunk_size chunk only (a sliding window's cache, fewer keys past a chunk).
+enum class Sliding { none, even_layers, pattern, chunked };
 // How the config spells its shapes: GPT-2's n_embd/n_layer/n_head, BERT's, OPT's (ffn_dim,
 // word_embed_proj_dim), the Llama family's (num_key_value_heads, head_dim, intermediate_size
 // required), T5's (d_model, d_kv, d_ff, num_heads), Falcon's (num_kv_heads or multi_query,
@@ -78,9 +85,13 @@ struct HfFields {
   // that field, false when absent: the Qwen MoEs)
   std::string_view expert_width_field = {};
   std::string_view norm_topk_field = {};
+  // the dense MLP's width (Llama 4's intermediate_size_mlp; the expert's is intermediate_size)
+  std::string_view mlp_width_field = "intermediate_size";
   // top_k_shared: the shared experts' count, each an expert's width (empty: the shared expert's
-  // own shared_expert_intermediate_size, Qwen2-MoE's)
+  // own width, in shared_width_field: Qwen2-MoE's shared_expert_intermediate_size, Hugging
+  // Face's default 5632 when absent; Llama 4's intermediate_size, required)
   std::string_view shared_experts_field = {};
+  std::string_view shared_width_field = "shared_expert_intermediate_size";
   // the scale the logits are multiplied by (empty: none; Cohere's logit_scale) and the switch of
   // per-head q and k norms (empty: the row's qk_norm decides; Cohere's use_qk_norm)
   std::string_view logit_scale_field = {};
@@ -121,6 +132,14 @@ struct ArchitectureTraits {
   // multi-head latent attention: q and k/v through low-rank latents, the latent cached
   // (DeepSeek-V3)
   bool latent_attention = false;
+  // the q and k norms have no weight (Llama 4's L2 norm; its config's use_qk_norm asks for them)
+  bool qk_norm_unweighted = false;
+  // rotary as one complex multiply of q's and k's feature pairs by the table, in FP32 (Llama 4's
+  // view_as_complex): a pure half forward casts in and out around it
+  bool complex_rotary = false;
+  // the global (non-sliding) layers take no positions: no rotary, no q/k norm, each query scaled
+  // by a temperature of its position where the config asks (Llama 4's NoPE layers)
+  bool global_nope = false;
   AttentionBias attention_bias = AttentionBias::config;
   Ffn ffn = Ffn::gated;
   bool fused_gate_up = false;  // gate and up as one GEMM (Phi-3's gate_up_proj)
@@ -156,5 +175,9 @@ bool out_proj_bias(const ModelConfig& m);
 std::int64_t rotary_features(const ModelConfig& m);
 // Whether q and k are normed per head before rotary: the row's qk_norm, or its config's switch.
 bool qk_norm(const ModelConfig& m);
+// Whether a layer of one kind (`local`: a sliding-window or chunked layer) rotates q and k, and
+// norms them per head: a rotary row's every layer, but a global_nope row's local layers only.
+bool rotary_layer(const ModelConfig& m, bool local);
+bool qk_norm_layer(const ModelConfig& m, bool local);
 
 }  // namespace tilecast

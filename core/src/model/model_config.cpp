@@ -198,9 +198,11 @@ void read_opt_shape(const nlohmann::json& j, std::string_view origin, ModelConfi
   m.max_positions = m.max_context + 2;  // OPT's table is offset by 2
 }
 
-void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+// `mlp_width`: the dense MLP's width field (intermediate_size; Llama 4's intermediate_size_mlp).
+void read_llama_shape(const nlohmann::json& j, std::string_view origin, ModelConfig& m,
+                      std::string_view mlp_width) {
   read_hf_sizes(j, origin, m);
-  m.intermediate_size = size_field(j, {"intermediate_size"}, origin);
+  m.intermediate_size = size_field(j, {std::string(mlp_width).c_str()}, origin);
   m.num_kv_heads = optional_size(j, {"num_key_value_heads"}, origin, m.num_heads);
   m.max_context = optional_size(j, {"max_position_embeddings"}, origin, 0);
   if (m.num_heads % m.num_kv_heads != 0)
@@ -340,6 +342,29 @@ void read_dense_layers(const nlohmann::json& j, std::string_view origin, ModelCo
                 "the first_k_dense_replace dense ones); allowed: 1");
 }
 
+// Llama 4's rule: the layers moe_layers lists (any of 0 to num_hidden_layers - 1), or when it is
+// absent or null every interleave_moe_layer_step-th, (i + 1) % step == 0, as Llama4TextConfig
+// derives the list. Kept as the decoder rule's step and its dense layers (mlp_only_layers).
+void read_interleaved_layers(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  m.decoder_sparse_step = optional_step(j, "interleave_moe_layer_step", origin, 1);
+  if (!detail::has_field(j, "moe_layers")) return;
+  const nlohmann::json& list = j.at("moe_layers");
+  const std::string allowed = "allowed: an array of layer indices, 0 to " +
+                              std::to_string(m.num_layers - 1) + " (the layers with experts)";
+  if (!list.is_array())
+    throw Error(std::string(origin) + ": field 'moe_layers' must be an array; " + allowed);
+  std::vector<bool> experts(std::size_t(m.num_layers), false);
+  for (const auto& v : list) {
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() >= m.num_layers)
+      throw Error(std::string(origin) + ": field 'moe_layers' holds " + v.dump() + "; " + allowed);
+    experts[std::size_t(v.get<long long>())] = true;
+  }
+  m.decoder_sparse_step = 1;
+  m.mlp_only_layers.clear();
+  for (std::int64_t i = 0; i < m.num_layers; ++i)
+    if (!experts[std::size_t(i)]) m.mlp_only_layers.push_back(i);
+}
+
 // Multi-head latent attention's shapes (DeepSeek-V3's words): q_lora_rank (null: one q_proj),
 // kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; q's and k's head is nope + rope
 // (a config's head_dim, the rotary part in later transformers releases, is not the head).
@@ -374,15 +399,16 @@ void read_experts(const nlohmann::json& j, std::string_view origin, const Archit
                          detail::bool_field(j, t.hf.norm_topk_field, origin, false);
       if (t.moe_layers == MoeLayers::decoder_step) read_decoder_step(j, origin, m);
       if (t.moe_layers == MoeLayers::after_dense) read_dense_layers(j, origin, m);
+      if (t.moe_layers == MoeLayers::interleave) read_interleaved_layers(j, origin, m);
       if (t.routing == Routing::top_k_shared && !t.hf.shared_experts_field.empty())
         // DeepSeek-V3: n_shared_experts experts of moe_intermediate_size, run as one MLP
         m.shared_expert_intermediate_size =
             m.expert_intermediate_size *
             optional_size(j, {std::string(t.hf.shared_experts_field).c_str()}, origin, 1,
                           std::max<std::int64_t>(1, kMaxSize / m.expert_intermediate_size));
-      else if (t.routing == Routing::top_k_shared)  // Hugging Face's default when absent
-        m.shared_expert_intermediate_size =         // (Qwen2MoeConfig)
-            optional_size(j, {"shared_expert_intermediate_size"}, origin, 5632);
+      else if (t.routing == Routing::top_k_shared)  // one shared expert of its own width
+        m.shared_expert_intermediate_size =
+            size_field(j, {std::string(t.hf.shared_width_field).c_str()}, origin);
       break;
   }
 }
@@ -415,6 +441,86 @@ void read_layer_pattern(const nlohmann::json& j, std::string_view origin, ModelC
   }
 }
 
+// Llama 4's layers: chunked local attention with rotary where no_rope_layers says 1, global NoPE
+// attention where it says 0 (absent, null or empty: a NoPE layer every no_rope_layer_interval-th,
+// default 4, Llama4TextConfig's rule). Kept as the period the list follows (the first NoPE
+// layer's index + 1; none: every layer chunked), which the whole list must follow; a layer_types
+// list must agree (chunked_attention where rotary). attention_chunk_size: absent, 8192 (the
+// config class's default); null is refused, as transformers' chunked mask refuses it.
+void read_chunked_layers(const nlohmann::json& j, std::string_view origin, ModelConfig& m) {
+  if (j.contains("attention_chunk_size") && j.at("attention_chunk_size").is_null())
+    throw Error(std::string(origin) +
+                ": field 'attention_chunk_size' is null; allowed: a chunk size in tokens (1 or "
+                "more; absent: 8192), which the chunked layers attend within");
+  m.sliding_window = optional_size(j, {"attention_chunk_size"}, origin, 8192);
+  const std::int64_t L = m.num_layers;
+  const bool listed = detail::has_field(j, "no_rope_layers") && j.at("no_rope_layers").is_array() &&
+                      !j.at("no_rope_layers").empty();
+  if (detail::has_field(j, "no_rope_layers") && !j.at("no_rope_layers").is_array())
+    throw Error(std::string(origin) +
+                ": field 'no_rope_layers' must be an array of 1 (rotary) and 0 (NoPE)");
+  if (!listed) {
+    m.sliding_window_pattern =
+        detail::has_field(j, "no_rope_layer_interval")
+            ? detail::integer_field(j, "no_rope_layer_interval", origin, 1, kMaxLayers)
+            : 4;
+  } else {
+    const nlohmann::json& list = j.at("no_rope_layers");
+    if (std::int64_t(list.size()) < L)
+      throw Error(std::string(origin) + ": field 'no_rope_layers' lists " +
+                  std::to_string(list.size()) + " layers; allowed: at least every layer (" +
+                  std::to_string(L) + "), each 1 (rotary) or 0 (NoPE)");
+    std::int64_t period = L + 1;  // no NoPE layer: every layer chunked
+    for (std::int64_t i = 0; i < L; ++i) {
+      const nlohmann::json& v = list[std::size_t(i)];
+      if (!v.is_number_integer() || (v.get<long long>() != 0 && v.get<long long>() != 1))
+        throw Error(std::string(origin) + ": field 'no_rope_layers' entry " + std::to_string(i) +
+                    " is " + v.dump() + "; allowed: 1 (rotary) or 0 (NoPE)");
+      if (v.get<long long>() == 0 && period == L + 1) period = i + 1;
+    }
+    for (std::int64_t i = 0; i < L; ++i) {
+      const bool rotary = (i + 1) % period != 0;
+      if ((list[std::size_t(i)].get<long long>() == 1) != rotary)
+        throw Error(std::string(origin) + ": field 'no_rope_layers' entry " + std::to_string(i) +
+                    " breaks the pattern its first NoPE layer sets (one every " +
+                    std::to_string(period) +
+                    " layers); only a NoPE layer every n-th is modelled, as "
+                    "no_rope_layer_interval gives it");
+    }
+    m.sliding_window_pattern = period;
+  }
+  if (!detail::has_field(j, "layer_types")) return;
+  const nlohmann::json& types = j.at("layer_types");
+  const std::string allowed =
+      "allowed: an array of \"chunked_attention\" (the rotary layers) and "
+      "\"full_attention\" (the NoPE ones), one a layer";
+  if (!types.is_array() || std::int64_t(types.size()) != L)
+    throw Error(std::string(origin) + ": field 'layer_types' must list every layer (" +
+                std::to_string(L) + "); " + allowed);
+  for (std::int64_t i = 0; i < L; ++i) {
+    const char* expected =
+        (i + 1) % m.sliding_window_pattern != 0 ? "chunked_attention" : "full_attention";
+    if (types[std::size_t(i)] != expected)
+      throw Error(std::string(origin) + ": field 'layer_types' entry " + std::to_string(i) +
+                  " is " + types[std::size_t(i)].dump() + " where no_rope_layers makes it " +
+                  expected + "; " + allowed);
+  }
+}
+
+// attn_temperature_tuning: a bool, or a number read as its truth (the released configs' 4);
+// absent, true (Llama4TextConfig's default).
+bool read_temperature_tuning(const nlohmann::json& j, std::string_view origin) {
+  const char* field = "attn_temperature_tuning";
+  if (!detail::has_field(j, field)) return true;
+  const nlohmann::json& v = j.at(field);
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number()) return detail::number_field(j, field, origin, -1e9, 1e9) != 0;
+  throw Error(std::string(origin) +
+              ": field 'attn_temperature_tuning' must be true, false or a "
+              "number (0: off), got " +
+              v.dump());
+}
+
 // GPT-NeoX's rotary_pct: rotary turns int(head_dim x share) features of each head (Hugging
 // Face's rounding), an even count of at least 2, the rest concatenated back (all: rotary_dim 0).
 void read_rotary_share(const nlohmann::json& j, std::string_view origin, std::string_view field,
@@ -437,9 +543,11 @@ void read_attention_variant(const nlohmann::json& j, std::string_view origin,
   if (t.sliding == Sliding::none && detail::bool_field(j, "use_sliding_window", origin, false))
     throw Error(std::string(origin) + ": field 'use_sliding_window' true is not supported (" +
                 std::string(t.model_type) + ": only full attention is modelled); allowed: false");
-  if (t.sliding != Sliding::none)
+  if (t.sliding != Sliding::none && t.sliding != Sliding::chunked)
     m.sliding_window = optional_size(j, {"sliding_window"}, origin, 4096);
   if (t.sliding == Sliding::pattern) read_layer_pattern(j, origin, m);
+  if (t.sliding == Sliding::chunked) read_chunked_layers(j, origin, m);
+  if (t.global_nope) m.attn_temperature = read_temperature_tuning(j, origin);
   if (t.softcapping) {
     m.attn_logit_softcap = optional_number(j, "attn_logit_softcapping", origin, 0);
     m.final_logit_softcap = optional_number(j, "final_logit_softcapping", origin, 0);
@@ -508,6 +616,7 @@ bool is_moe_layer(const ModelConfig& m, std::int64_t i) {
     case MoeLayers::every: return true;
     case MoeLayers::after_dense: return m.num_experts > 0 && i >= m.first_dense_layers;
     case MoeLayers::decoder_step:
+    case MoeLayers::interleave:
       return std::find(m.mlp_only_layers.begin(), m.mlp_only_layers.end(), i) ==
                  m.mlp_only_layers.end() &&
              m.num_experts > 0 && m.decoder_sparse_step > 0 && (i + 1) % m.decoder_sparse_step == 0;
@@ -522,7 +631,8 @@ bool is_sliding_layer(const ModelConfig& m, std::int64_t i) {
   switch (traits(m).sliding) {
     case Sliding::none: return false;
     case Sliding::even_layers: return i % 2 == 0;
-    case Sliding::pattern: return (i + 1) % m.sliding_window_pattern != 0;
+    case Sliding::pattern:
+    case Sliding::chunked: return (i + 1) % m.sliding_window_pattern != 0;
   }
   return false;
 }
@@ -652,7 +762,7 @@ ModelConfig parse_model_config(std::string_view json_text, std::string_view file
     case Dialect::gpt2: read_gpt2_shape(j, origin, m); break;
     case Dialect::bert: read_bert_shape(j, origin, m); break;
     case Dialect::opt: read_opt_shape(j, origin, m); break;
-    case Dialect::llama: read_llama_shape(j, origin, m); break;
+    case Dialect::llama: read_llama_shape(j, origin, m, t.hf.mlp_width_field); break;
     case Dialect::t5: read_t5_shape(j, origin, m); break;
     case Dialect::falcon: read_falcon_shape(j, origin, m); break;
   }

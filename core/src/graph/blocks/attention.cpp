@@ -55,6 +55,38 @@ void latent_projections(GraphBuilder& g, const AttentionSpec& a, std::int64_t ba
   }
 }
 
+// Llama 4's apply_rotary_emb over rows x hd: the features as complex pairs times the table's row,
+// in FP32 (a pure half forward casts up before and back after); the multiply keeps the table.
+void complex_rotary(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t hd) {
+  const bool upcast = g.fp32_islands();
+  const double n = double(rows) * double(hd);
+  if (upcast) g.cast(name, Phase::forward, n, hd, "to float32");
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (upcast) fp32.emplace(g);
+    g.vec(name, Op::mul, rows, hd, OpKind::elementwise, 1, "complex multiply").saves(0);
+  }
+  if (upcast) g.cast(name, Phase::forward, n, hd, "to half");
+}
+
+// Llama 4's attention temperature on its NoPE layers (AttentionSpec::temperature): the scales
+// from the q_len positions (cache_position.float(), + 1, / floor_scale, floor, log1p,
+// * attn_scale, + 1), then q (rows x hd) times its position's scale.
+void temperature(GraphBuilder& g, std::int64_t q_len, std::int64_t rows, std::int64_t hd) {
+  const std::string_view name = "attn temperature";
+  const std::pair<Op, std::string_view> scales[] = {
+      {Op::addu, "to float"}, {Op::addu, "add"}, {Op::divu, "div"}, {Op::addu, "floor"},
+      {Op::addu, "log1p"},    {Op::mulu, "mul"}, {Op::addu, "add"}};
+  for (const auto& [op, what] : scales) g.vec_fw(name, op, 1, q_len, OpKind::elementwise, what);
+  const bool upcast = g.fp32_islands();  // a half q times FP32 scales: an FP32 product
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (upcast) fp32.emplace(g);
+    g.vec(name, Op::mul, rows, hd, OpKind::elementwise, 1);
+  }
+  if (upcast) g.cast(name, Phase::forward, double(rows) * double(hd), hd, "to half");
+}
+
 }  // namespace
 
 void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std::int64_t q_len,
@@ -98,7 +130,10 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
     norm(g, a.qk_norm_kind, "q_norm", BHS, hd);
     norm(g, a.qk_norm_kind, "k_norm", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
   }
-  if (a.rotary && !latent) {
+  if (a.rotary && !latent && a.complex_rotary) {
+    complex_rotary(g, "rotary (q)", BHS, hd);
+    complex_rotary(g, "rotary (k)", GraphBuilder::mul(batch, a.kv_heads, q_len), hd);
+  } else if (a.rotary && !latent) {
     const std::int64_t BKS = GraphBuilder::mul(batch, a.kv_heads, q_len);
     const std::int64_t rd = a.rotary_dim > 0 && a.rotary_dim < hd ? a.rotary_dim : hd;
     const bool upcast = a.fp32_rotary && g.fp32_islands();
@@ -125,6 +160,7 @@ void attention(GraphBuilder& g, const AttentionSpec& a, std::int64_t batch, std:
         if (g.training()) g.mem(which, Phase::backward, 2 * n, hd, "rotary cat backward");
       }
   }
+  if (a.temperature) temperature(g, q_len, BHS, hd);
   // the KV cache (self-attention): prefill writes the prompt's K and V into it;
   // decode appends the new token's with torch.cat (Hugging Face's DynamicCache),
   // reading the cache and writing it anew

@@ -63,6 +63,13 @@ struct AttentionSpec {
   // q and k cast to FP32 for rotary and back (Cohere's apply_rotary_pos_emb): in a pure half
   // forward four casts, the rotary's kernels in FP32
   bool fp32_rotary = false;
+  // rotary as Llama 4's apply_rotary_emb: q's and k's feature pairs viewed as complex numbers and
+  // multiplied by the table in FP32 (one kernel each; a pure half forward casts in and out)
+  bool complex_rotary = false;
+  // Llama 4's NoPE layers: each query scaled by log1p(floor((position + 1) / floor_scale)) x
+  // attn_scale + 1, computed over the positions (seven small kernels), then one product over q
+  // (FP32 in a pure half forward, cast back)
+  bool temperature = false;
   bool per_head_copies = false;  // k, v and q made contiguous per head (OPT)
   double dropout = 0;            // on the attention probabilities
   double out_dropout = 0;        // after the output projection, before the residual add
@@ -180,8 +187,9 @@ void residual(GraphBuilder& g, double dropout, std::int64_t rows, std::int64_t h
 // ---- the Llama-family stack (decoder.cpp) ----
 
 // The attention every Llama-family model starts from: the config's heads, KV heads and head
-// dim, rotary, its attention dropout, q/k/v and output biases as the row's AttentionBias says,
-// one qkv_proj GEMM when the row's fused_qkv says so.
+// dim, rotary (Llama 4's complex form where its row says), its attention dropout, q/k/v and
+// output biases as the row's AttentionBias says, one qkv_proj GEMM when the row's fused_qkv says
+// so, q and k normed per head as its row and config say (without a weight: Llama 4's).
 AttentionSpec rotary_attention(const ModelConfig& m);
 // A SwiGLU-style gated MLP (gate_proj, up_proj, down_proj; act_fn) of `inner` features; one
 // gate_up_proj GEMM when the row's fused_gate_up says so.

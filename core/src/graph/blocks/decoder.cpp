@@ -19,8 +19,9 @@ AttentionSpec rotary_attention(const ModelConfig& m) {
   attn.rotary_dim = m.rotary_dim;
   attn.fp32_probabilities = true;  // Hugging Face's eager_attention_forward of these families
   attn.qk_norm = qk_norm(m);
-  attn.qk_norm_kind = t.norm;
+  attn.qk_norm_kind = t.qk_norm_unweighted ? Norm::rms_unweighted : t.norm;
   attn.fp32_rotary = t.fp32_rotary;
+  attn.complex_rotary = t.complex_rotary;
   if (t.fused_qkv) {
     attn.names = {"qkv_proj", "", "", "o_proj"};
     attn.fused_qkv = true;

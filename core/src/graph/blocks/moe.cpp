@@ -31,8 +31,16 @@
 // in zeros, puts the slice in and adds it to the other picks'. In inference transformers 4
 // computes every expert on every token (the input repeated per expert, two torch.bmm over the
 // stacked weights, then the routing weights of tokens x experts and a sum over the experts).
+// Llama 4's experts (ExpertForm::llama4, modeling_llama4.py's Llama4TextMoe in transformers 4.5x
+// and 5): the router's top-k logits kept in a tokens x experts tensor of -inf (full_like,
+// scatter) and put through a sigmoid in FP32; every expert then runs on every token: the tokens
+// repeated once per expert and multiplied by that expert's score (zero but for the top-k), one
+// torch.bmm over the stacked gate_up weights, the activation of the gate half times the up half,
+// one torch.bmm over the stacked down weights; the shared expert on every token, and the
+// experts' outputs summed into its output. No release loops over the experts hit.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "graph/blocks/blocks.hpp"
 
@@ -158,6 +166,52 @@ void expert_mlp(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   g.vec("gate * up", Op::mul, rows, F, OpKind::elementwise, 2);
   stacked_pick(g, "down_proj[expert_idx]", s, double(F) * double(H));
   g.linear("expert down_proj", rows, F, H, {.tp = TpSplit::row, .routed_expert = true});
+}
+
+// Llama 4's Llama4TextMoe over `R` tokens (header comment): router, every expert, shared expert.
+void llama4_moe(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
+  const std::int64_t H = s.hidden, F = s.expert_inner, E = s.experts, k = s.top_k;
+  const std::int64_t ER = GraphBuilder::mul(E, R);
+  const double RE = double(R) * double(E), Rk = double(R) * double(k),
+               i64 = g.mem_elements(kIndexBytes), rh = double(R) * double(H),
+               erh = double(ER) * double(H);
+  g.linear("router", R, H, E, {}).holds(double(H) * double(E));
+  g.mem("router topk", Phase::forward, RE + 2 * Rk, E, "topk");
+  if (g.training()) g.mem("router topk", Phase::backward, RE + Rk, E, "topk backward (scatter)");
+  g.mem("router scores", Phase::forward, RE, E, "full");  // full_like(logits, -inf)
+  g.mem("router scores", Phase::forward, 2 * Rk + Rk * i64, E, "scatter");
+  if (g.training())
+    g.mem("router scores", Phase::backward, 2 * Rk + Rk * i64, E, "gather (scatter backward)");
+  const bool upcast = g.fp32_islands();  // sigmoid(scores.float()).to(scores.dtype)
+  if (upcast) g.cast("router sigmoid", Phase::forward, RE, E, "to float32");
+  {
+    std::optional<GraphBuilder::Fp32Kernels> fp32;
+    if (upcast) fp32.emplace(g);
+    g.vec("router sigmoid", Op::gelu, R, E, OpKind::elementwise, 1, "sigmoid");
+  }
+  if (upcast) g.cast("router sigmoid", Phase::forward, RE, E, "to half");
+  // the scores as one column per expert's copy of the tokens (transpose, reshape: a copy), the
+  // tokens repeated per expert (its backward sums the copies' gradients), the product
+  g.mem("router scores (per expert)", Phase::forward, 2 * RE, R, "contiguous");
+  g.mem("repeat (every expert)", Phase::forward, rh + erh, H, "repeat");
+  if (g.training()) g.mem("repeat (every expert)", Phase::backward, erh + rh, H, "sum");
+  g.vec("routed_in * scores", Op::mul, ER, H, OpKind::elementwise, 2);
+  g.stacked_linear("experts gate_up_proj (bmm)", E, R, H, 2 * F,
+                   {.tp = TpSplit::column, .routed_expert = true});
+  activation(g, "experts act", s.act, ER, F);
+  g.vec("up * act(gate)", Op::mul, ER, F, OpKind::elementwise, 2);
+  g.stacked_linear("experts down_proj (bmm)", E, R, F, H,
+                   {.tp = TpSplit::row, .routed_expert = true});
+  mlp(g,
+      {.hidden = H,
+       .inner = s.shared_inner,
+       .names = {"shared gate_proj", "shared up_proj", "shared down_proj"},
+       .gated = true,
+       .act = s.act,
+       .act_name = "shared act"},
+      R);
+  g.mem("sum over experts", Phase::forward, erh + rh, H, "sum");
+  g.vec("shared + routed", Op::add, R, H, OpKind::elementwise);  // out.add_(...)
 }
 
 }  // namespace moe_detail
@@ -297,6 +351,10 @@ void expert_loop(GraphBuilder& g, const MoeSpec& s, std::int64_t R) {
 }  // namespace moe_detail
 
 void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
+  if (s.form == ExpertForm::llama4) {  // every expert on every token, whatever the release
+    moe_detail::llama4_moe(g, s, rows);
+    return;
+  }
   const std::int64_t R = rows, H = s.hidden, E = s.experts, k = s.top_k;
   const double RE = double(R) * double(E), Rk = double(R) * double(k);
   // router: logits, softmax in FP32, top-k (values and indices), optional renormalisation

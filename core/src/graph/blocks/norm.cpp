@@ -1,5 +1,5 @@
-// LayerNorm, RMSNorm and Cohere's spelt-out LayerNorm, with the parameters they hold and what
-// they keep for the backward pass.
+// LayerNorm, RMSNorm (with or without a weight) and Cohere's spelt-out LayerNorm, with the
+// parameters they hold and what they keep for the backward pass.
 #include <optional>
 
 #include "graph/blocks/blocks.hpp"
@@ -50,7 +50,9 @@ void weight_multiply(GraphBuilder& g, std::string_view name, std::int64_t rows, 
       .saves(double(rows) * double(h) * kFloatBytes);
 }
 
-void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h) {
+// `weighted` false: Llama 4's L2 norm, the same kernels but the weight's multiply.
+void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::int64_t h,
+              bool weighted) {
   const double n = double(rows) * double(h);
   // Every Hugging Face RMSNorm computes in FP32: in a pure half forward the input is cast up
   // and the normed rows cast back before the weight's multiply (Gemma's multiplies in FP32
@@ -67,6 +69,7 @@ void rms_norm(GraphBuilder& g, std::string_view name, std::int64_t rows, std::in
     // hidden * r keeps r (hidden is kept above)
     g.vec(name, Op::mul, rows, h, OpKind::norm, 2).saves(double(rows) * kFloatBytes);
   });
+  if (!weighted) return;
   weight_multiply(g, name, rows, h);
   if (g.training()) g.accumulate(name, double(h));
 }
@@ -109,7 +112,7 @@ void norm(GraphBuilder& g, Norm kind, std::string_view name, std::int64_t rows, 
   }
   // Gemma: normed * (1 + weight): the 1 + weight is one more (tiny) kernel per call
   if (kind == Norm::rms_gemma) g.vec_fw(name, Op::addu, 1, h, OpKind::norm, "1 + weight");
-  rms_norm(g, name, rows, h);
+  rms_norm(g, name, rows, h, kind != Norm::rms_unweighted);
 }
 
 }  // namespace tilecast::detail

@@ -37,11 +37,28 @@ void token_kernel(GraphBuilder& g, std::string_view name, std::string_view half_
     g.vec_fw(name, fp32_op, rows, h, kind, std::string(half_op) + " (fused)");
 }
 
+// The pairs `queries` new queries compute in chunked local attention of `chunk` tokens after
+// `cached` keys (Llama 4; vLLM's local attention): a query reads its own chunk's keys up to itself,
+// so each chunk's run of n queries after o of its keys computes n x o + n^2 / 2 (the causal half,
+// as a whole prefill's).
+double chunked_pairs(std::int64_t cached, std::int64_t queries, std::int64_t chunk) {
+  const std::int64_t into = cached % chunk, first = std::min(queries, chunk - into);
+  const std::int64_t full = (queries - first) / chunk, last = queries - first - full * chunk;
+  const double c = double(chunk);
+  return double(first) * double(into) + double(first) * double(first) / 2 +
+         double(full) * c * c / 2 + double(last) * double(last) / 2;
+}
+
 // The query-key pairs a pass's attention computes over `heads` heads: every query's keys in a
-// decode; half the square in a causal prefill, the window's band in a sliding one longer than it.
-double attended_pairs(const Workload& w, std::int64_t heads, std::int64_t keys, bool sliding) {
+// decode; half the square in a causal prefill, the window's band in a sliding one longer than it,
+// each chunk's half square in a chunked one (`chunk` > 0).
+double attended_pairs(const Workload& w, std::int64_t heads, std::int64_t keys, bool sliding,
+                      std::int64_t chunk = 0) {
   const double pairs = double(w.batch) * double(heads) * double(w.query_len) * double(keys);
   if (w.mode != Mode::prefill) return pairs;
+  if (chunk > 0)
+    return double(w.batch) * double(heads) *
+           chunked_pairs(w.context_len - w.query_len, w.query_len, chunk);
   return sliding && w.query_len > keys ? pairs : pairs * 0.5;
 }
 
@@ -98,10 +115,12 @@ void latent_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w, 
 }
 
 // Grouped-query (or multi-head) attention: one QKV GEMM, q and k normed per head where the row
-// says (Qwen3, Gemma 3), rotary on every q and k head (GPT-J: rotary_dim of each), the new K and
-// V written to the cache, one fused attention kernel, the output projection.
+// says (Qwen3, Gemma 3; Llama 4 its chunked layers), rotary on every q and k head (GPT-J:
+// rotary_dim of each; Llama 4 its chunked layers only, its global ones scaling q by their
+// temperature instead), the new K and V written to the cache, one fused attention kernel (a
+// chunked layer's pairs within each chunk: `chunk` > 0), the output projection.
 void grouped_query_attention(GraphBuilder& g, const ModelConfig& m, const Workload& w,
-                             std::int64_t keys, bool sliding) {
+                             std::int64_t keys, bool sliding, std::int64_t chunk) {
   const ArchitectureTraits& t = traits(m);
   const std::int64_t B = w.batch, S = w.query_len, T = GraphBuilder::mul(B, S), H = m.hidden_size,
                      hd = m.head_dim;
@@ -110,19 +129,21 @@ void grouped_query_attention(GraphBuilder& g, const ModelConfig& m, const Worklo
   const double bytes = dtype_bytes(w.dtype);
   const Op norm_fp32 = Op::ln;
   g.linear("qkv_proj", T, H, Q + 2 * KV, {.bias = m.attention_bias});
-  if (qk_norm(m)) {  // one norm kernel over q's heads, one over k's
+  if (qk_norm_layer(m, sliding)) {  // one norm kernel over q's heads, one over k's
     token_kernel(g, "q_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_heads), hd,
                  OpKind::norm);
     token_kernel(g, "k_norm", "rmsnorm", norm_fp32, GraphBuilder::mul(T, m.num_kv_heads), hd,
                  OpKind::norm);
   }
-  if (t.positions == Positions::rotary)
+  if (rotary_layer(m, sliding))
     token_kernel(g, "rotary", "rotary", Op::mul, T,
                  GraphBuilder::mul(m.num_heads + m.num_kv_heads, rotary_features(m)),
                  OpKind::elementwise);
+  else if (t.global_nope && m.attn_temperature)  // the scales and q's product, one kernel
+    token_kernel(g, "attn temperature", "mul", Op::mul, T, Q, OpKind::elementwise);
   g.mem("kv cache write", Phase::forward, 2.0 * 2.0 * double(T) * double(KV), hd, "kv cache write");
   // Q K^T and P V for every head (a causal prefill: half the square; a sliding one the band)
-  const double flops = 2 * 2 * attended_pairs(w, m.num_heads, keys, sliding) * double(hd);
+  const double flops = 2 * 2 * attended_pairs(w, m.num_heads, keys, sliding, chunk) * double(hd);
   const double moved =
       (2 * double(T) * double(Q) + 2 * double(B) * double(keys) * double(KV)) * bytes;
   // shape stand-in: one BMM per K/V head group over the keys read
@@ -180,16 +201,23 @@ OpGraph build_fused_graph(const ModelConfig& m, const Workload& w) {
   }
   for (const Kind& kind : kinds) {
     std::string name = "decoder layer";
-    if (t.sliding != Sliding::none) name += kind.sliding ? " (sliding)" : " (global)";
+    if (t.sliding != Sliding::none)
+      name += !kind.sliding                   ? " (global)"
+              : t.sliding == Sliding::chunked ? " (chunked)"
+                                              : " (sliding)";
     if (m.num_experts > 0) name += kind.experts ? " (experts)" : " (dense)";
     g.section(name, kind.count);
-    // keys each query reads: a sliding layer at most the window
-    const std::int64_t keys = kind.sliding ? std::min(C, m.sliding_window) : C;
+    // keys each query reads: a sliding layer at most the window; a chunked one (Llama 4) a
+    // decode's since its chunk began, a prefill's at most the chunk
+    const std::int64_t chunk = kind.sliding && t.sliding == Sliding::chunked ? m.sliding_window : 0;
+    const std::int64_t keys = !kind.sliding                         ? C
+                              : chunk > 0 && w.mode == Mode::decode ? (C - 1) % chunk + 1
+                                                                    : std::min(C, m.sliding_window);
     add_norm();
     if (t.latent_attention)
       latent_attention(g, m, w, keys, kind.sliding);
     else
-      grouped_query_attention(g, m, w, keys, kind.sliding);
+      grouped_query_attention(g, m, w, keys, kind.sliding, chunk);
     if (t.sandwich_norms) add_norm();  // post-attention norm before the residual
     if (!t.parallel_residual)
       add_norm();

@@ -8,6 +8,7 @@
 #include "common/checked.hpp"
 #include "common/format.hpp"
 #include "forecast/work_budget.hpp"
+#include "model/architectures.hpp"
 #include "serve/expert_parallel.hpp"
 #include "serve/fixed_costs.hpp"
 #include "serve/memory.hpp"
@@ -383,10 +384,16 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
     throw Error("the serving simulation is not finite: the request is too large for this model");
 
   auto& c = f.caveats;
+  // Llama 4's chunked layers are kept as windows of the chunk (forecast_caveats: the caveat)
+  const bool chunked = traits(model).sliding == Sliding::chunked;
   const std::string window_words =
-      windows ? "its " + std::to_string(sliding) + " sliding-window layers keep only the " +
-                    std::to_string(lim.window_blocks) + " blocks their " +
-                    std::to_string(mem.kv_window) + "-token window touches"
+      windows ? "its " + std::to_string(sliding) +
+                    (chunked ? " chunked-attention layers keep at most the " +
+                                   std::to_string(lim.window_blocks) + " blocks a " +
+                                   std::to_string(mem.kv_window) + "-token chunk touches"
+                             : " sliding-window layers keep only the " +
+                                   std::to_string(lim.window_blocks) + " blocks their " +
+                                   std::to_string(mem.kv_window) + "-token window touches")
               : "";
   if (r.scheduler == Scheduler::continuous)
     c.push_back(

@@ -87,7 +87,9 @@ TEST_SUITE("models") {
     // 5.1B active); Qwen3-14B 14.8B and Qwen3-32B 32.8B (the Qwen/Qwen3-14B and -32B model cards:
     // 13.2B and 31.2B non-embedding); Mistral Large 2 123B (Mistral AI,
     // https://mistral.ai/news/mistral-large-2407/); Qwen2.5-14B 14.7B (the Qwen/Qwen2.5-14B model
-    // card); Phi-4 14.7B (the microsoft/phi-4 checkpoint's safetensors total).
+    // card); Phi-4 14.7B (the microsoft/phi-4 checkpoint's safetensors total); Llama 4 Maverick
+    // 400B (Meta's model card, 17B active; the language model's 400.71B, its 0.87B vision tower
+    // aside: tests/llama4_test.cpp, where Scout's 109B is checked with its vision tower).
     const struct {
       const char* id;
       double billions;
@@ -98,7 +100,8 @@ TEST_SUITE("models") {
         {"qwen2-72b", 72.71},        {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7},
         {"qwen3-30b-a3b", 30.5},     {"qwen3-235b-a22b", 235},    {"gpt-oss-20b", 20.9},
         {"gpt-oss-120b", 116.8},     {"qwen3-14b", 14.8},         {"qwen3-32b", 32.8},
-        {"mistral-large-2407", 123}, {"qwen2.5-14b", 14.7},       {"phi4-14b", 14.7}};
+        {"mistral-large-2407", 123}, {"qwen2.5-14b", 14.7},       {"phi4-14b", 14.7},
+        {"llama4-maverick", 400}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

@@ -89,13 +89,15 @@ const tableRows = (gpus, precision) =>
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => gpus.includes(c[3]) && c[5]?.startsWith(precision));
 const ratio = (c) => Number(c[c.length - 3]); // both tables end "| ratio | models it |"
+// a row whose metric is a time (its label in ms): lower is faster
+const isTime = (c) => c.some((x) => /\(ms\)$/.test(x));
 // forecast faster than measured: a time (its metric's label in ms) below the published one, a rate
 // above; from the two figures (the ratio column is rounded to 1.00 near a tie): both tables end
 // "| published | tilecast | 80% band | ratio | models it |"
 const faster = (c) => {
   const t = c.length - 5;
   const [published, forecast] = [c[t - 1], c[t]].map((x) => Number(x.replace(/,/g, '')));
-  return c.some((x) => /\(ms\)$/.test(x)) ? forecast < published : forecast > published;
+  return isTime(c) ? forecast < published : forecast > published;
 };
 
 test('the FP4 transfer note agrees with the published NVFP4 runs', () => {
@@ -212,7 +214,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
 test('the mixtures-of-experts serving note agrees with their published runs', () => {
   const note = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8')).checks_mixtures;
   // the note's multiples are the forecast's speed over the measured one: a rate's ratio, a time's inverse
-  const speed = (c) => (c.some((x) => /\(ms\)$/.test(x)) ? 1 / ratio(c) : ratio(c));
+  const speed = (c) => (isTime(c) ? 1 / ratio(c) : ratio(c));
   const but = note.match(/are forecast faster than measured but (\d+) of them:/);
   assert.ok(but, note);
   const rows = CHECKS_MD.split('\n')

@@ -386,15 +386,14 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   auto& c = f.caveats;
   // Llama 4's chunked layers are kept as windows of the chunk (forecast_caveats: the caveat)
   const bool chunked = traits(model).sliding == Sliding::chunked;
-  const std::string window_words =
-      windows ? "its " + std::to_string(sliding) +
-                    (chunked ? " chunked-attention layers keep at most the " +
-                                   std::to_string(lim.window_blocks) + " blocks a " +
-                                   std::to_string(mem.kv_window) + "-token chunk touches"
-                             : " sliding-window layers keep only the " +
-                                   std::to_string(lim.window_blocks) + " blocks their " +
-                                   std::to_string(mem.kv_window) + "-token window touches")
-              : "";
+  std::string window_words;  // what the cache keeps of the windowed layers, for the caveats
+  if (windows)
+    window_words = "its " + std::to_string(sliding) +
+                   (chunked ? " chunked-attention layers keep at most the "
+                            : " sliding-window layers keep only the ") +
+                   std::to_string(lim.window_blocks) + (chunked ? " blocks a " : " blocks their ") +
+                   std::to_string(mem.kv_window) +
+                   (chunked ? "-token chunk touches" : "-token window touches");
   if (r.scheduler == Scheduler::continuous)
     c.push_back(
         "Scheduler: vLLM v1's, simulated (docs/serving-load.md): continuous batching, chunked "

@@ -1,6 +1,7 @@
-// Tensor-parallel serving on the DGX H200, DGX B200 and GB200 NVL72 (gpu_catalog/systems/): their
-// all-reduces take the comm model on the system, with its latency and efficiency, not the
-// latency-free ring bound at the NVLink bandwidth these GPUs fell back to before.
+// Tensor-parallel serving on the DGX H200, DGX B200, GB200 NVL72 and the MI325X and MI355X
+// platforms (gpu_catalog/systems/): their all-reduces take the comm model on the system, with its
+// latency and efficiency, not the latency-free ring bound (at the NVLink or PCIe bandwidth) these
+// GPUs fell back to before.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -42,6 +43,26 @@ TEST_SUITE("serving_tp_system") {
         for (double bytes : {16384.0, 4.0 * 1024 * 1024})
           CHECK(gb.ms(bytes) ==
                 doctest::Approx(detail::NodeCollective(find_gpu("b200"), tp).ms(bytes)));
+    }
+  }
+
+  TEST_CASE("the MI325X and MI355X have their 8-GPU platforms, at their catalog fabric links") {
+    // before these platforms a TP all-reduce on them was the latency-free ring bound at PCIe
+    for (const auto& [gpu, system, gbps] :
+         {std::tuple{"mi325x", "mi325x-8x", 64.0}, std::tuple{"mi355x", "mi355x-8x", 76.8}}) {
+      CAPTURE(gpu);
+      const SystemSpec& s = find_system(system);
+      CHECK(s.gpu == gpu);
+      CHECK(s.gpus_per_node == 8);
+      CHECK(s.topology == Topology::kInfinityFabricMesh);
+      CHECK(s.link_bw_gbps_per_direction == doctest::Approx(gbps));
+      const detail::NodeCollective ar(find_gpu(gpu), 8);
+      CHECK(ar.description().find(s.name) != std::string::npos);
+      // the MI300X platform's fabric and curve: a decode all-reduce, latency-bound, costs about
+      // what it costs there (the links' bandwidth moves only its transfer term)
+      CHECK(ar.ms(16384) ==
+            doctest::Approx(detail::NodeCollective(find_gpu("mi300x"), 8).ms(16384)).epsilon(0.1));
+      CHECK(ar.ms(16384) > 0.005);
     }
   }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "serve/tensor_parallel.hpp"
+#include "tilecast/comm.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/system.hpp"
 
@@ -64,6 +65,36 @@ TEST_SUITE("serving_tp_system") {
             doctest::Approx(detail::NodeCollective(find_gpu("mi300x"), 8).ms(16384)).epsilon(0.1));
       CHECK(ar.ms(16384) > 0.005);
     }
+  }
+
+  TEST_CASE("a GPU no catalog system holds gets one node wired as its catalog links say") {
+    // (gpu, the topology its links give, a catalog system of the same links to compare with)
+    for (const auto& [gpu, topology, twin] :
+         {std::tuple{"a100-40gb-sxm", Topology::kNvswitch, "dgx-a100"},
+          std::tuple{"h100-pcie", Topology::kNvlinkPairs, "a100-pcie-nvlink-pairs-4x"},
+          std::tuple{"rtx-4090", Topology::kPcie, ""},
+          std::tuple{"mi210", Topology::kInfinityFabricMesh, ""}}) {
+      CAPTURE(gpu);
+      const GpuSpec& g = find_gpu(gpu);
+      for (const SystemSpec& s : system_catalog()) CHECK(s.gpu != g.id);
+      const auto node = node_of_catalog_links(g.id, g.name, 2);
+      REQUIRE(node.has_value());
+      CHECK(node->topology == topology);
+      CHECK(node->gpus_per_node == 2);
+      const detail::NodeCollective ar(g, 2);
+      CHECK(ar.description().find("built from its catalog links") != std::string::npos);
+      // a decode step's all-reduce pays a latency, as on a catalog system
+      CHECK(ar.ms(16384) > 0.005);
+      if (*twin) {  // the same link class and bandwidth within the pair: the same time
+        CollectiveRequest r;
+        r.bytes = 16384;
+        r.gpus = 2;
+        CHECK(ar.ms(16384) == doctest::Approx(forecast_collective(find_system(twin), r).time_ms));
+      }
+    }
+    // an odd count of bridged GPUs takes an even node; a GPU outside the catalog has no links
+    CHECK(node_of_catalog_links("h100-pcie", "NVIDIA H100 PCIe", 3)->gpus_per_node == 4);
+    CHECK_FALSE(node_of_catalog_links("my-gpu", "My GPU", 2).has_value());
   }
 
   TEST_CASE("a B200 TP 8 all-reduce pays the comm model's latency and efficiency") {

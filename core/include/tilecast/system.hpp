@@ -51,6 +51,15 @@ std::string_view topology_name(Topology t);  // "nvswitch", "nvlink-pairs", ...
 SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin);
 std::string system_spec_to_json(const SystemSpec& system);
 
+// One node of `gpus` GPUs of `gpu_id` wired as the GPU's catalog links say (gpu_catalog/README.md,
+// `interconnect`): NVLink on a baseboard an NVSwitch node, NVLink bridges pairs meeting over PCIe,
+// Infinity Fabric a mesh of its links, else PCIe; bandwidths from the same links. For a GPU no
+// catalog system holds (serving's tensor and expert parallelism, serve/tensor_parallel.hpp), so
+// its collectives take the comm model rather than a bandwidth bound. nullopt when the catalog
+// gives the GPU no links.
+std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::string_view gpu_name,
+                                                int gpus);
+
 // The embedded gpu_catalog/systems/*.json, sorted by id.
 const std::vector<SystemSpec>& system_catalog();
 // Case-insensitive match on id, name or alias ignoring ' ', '-', '_', '.'; nullptr if none.

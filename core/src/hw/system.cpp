@@ -119,6 +119,35 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
   return s;
 }
 
+std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::string_view gpu_name,
+                                                int gpus) {
+  const GpuInterconnect* links = catalog_interconnect(gpu_id);
+  if (!links || gpus < 1) return std::nullopt;
+  SystemSpec s;
+  s.gpu = std::string(gpu_id);
+  s.gpus_per_node = gpus;
+  const char* wired = "PCIe";
+  if (links->nvlink && links->nvlink->form == "bridge") {
+    s.topology = Topology::kNvlinkPairs;
+    s.gpus_per_node += gpus % 2;  // pairs: an even node
+    wired = "NVLink-bridged pairs over PCIe";
+  } else if (links->nvlink) {
+    s.topology = Topology::kNvswitch;
+    wired = "NVLink on an NVSwitch baseboard";
+  } else if (links->infinity_fabric) {
+    s.topology = Topology::kInfinityFabricMesh;
+    wired = "an Infinity Fabric mesh";
+  } else if (!links->pcie) {
+    return std::nullopt;
+  }
+  s.id = s.gpu + "-node-" + std::to_string(s.gpus_per_node);
+  s.name = std::to_string(s.gpus_per_node) + "x " + std::string(gpu_name) + ", " + wired +
+           " (built from its catalog links; no catalog system)";
+  default_from_catalog(s, links, "gpu_catalog/" + s.gpu + ".json");
+  s.source = "gpu_catalog/" + s.gpu + ".json, interconnect";
+  return s;
+}
+
 std::string system_spec_to_json(const SystemSpec& s) {
   nlohmann::json j = {{"id", s.id},
                       {"name", s.name},

@@ -4,6 +4,7 @@
 // parallelism's all-to-alls (serve/expert_parallel.hpp).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "parallel/parallel.hpp"
@@ -18,8 +19,8 @@ namespace tilecast::detail {
 // training: parallel/parallel.hpp.
 
 // One collective's time over `gpus` GPUs for `bytes` per GPU: the comm model (core/src/comm) on
-// the catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else a ring bound at
-// the GPU's catalog NVLink (or PCIe) bandwidth. Throws Error when neither is known.
+// the catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else on one node wired
+// as the GPU's catalog links say (node_of_catalog_links). Throws Error when neither is known.
 class NodeCollective {
  public:
   NodeCollective(const GpuSpec& gpu, int gpus, Collective collective = Collective::kAllReduce);
@@ -30,7 +31,7 @@ class NodeCollective {
   int gpus_ = 1;
   Collective collective_ = Collective::kAllReduce;
   const SystemSpec* system_ = nullptr;
-  double link_gbps_ = 0;  // the fallback bound's bandwidth per direction
+  std::shared_ptr<const SystemSpec> own_;  // the node built from the GPU's links, if no catalog's
   std::string how_;
 };
 

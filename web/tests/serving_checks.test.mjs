@@ -365,3 +365,26 @@ test('the AMD FP8 transfer note agrees with the published MI355X runs', () => {
   expect(metric(long, /tokens\/s/), m[7], m[8], 'long throughput');
   expect(metric(long, /^TTFT/), m[9], m[10], 'long TTFT');
 });
+
+test('the AMD half-precision transfer note agrees with the published MI300X BF16 run', () => {
+  const note = transferNote('AMD', 'bf16');
+  const m = note.match(
+    /forecast at ([\d.]+)x its measured throughput, its times per output token at ([\d.]+)-([\d.]+)x and first-token times at ([\d.]+)-([\d.]+)x/,
+  );
+  assert.ok(m, note);
+  // the dense run: MI300X BF16 rows of a model without experts (gpt-oss's rows are BF16 too)
+  const rows = tableRows(['mi300x'], 'bf16').filter((c) => !MIXTURES.includes(c[4]) && Number.isFinite(ratio(c)));
+  assert.ok(rows.length >= 6, `${rows.length} dense MI300X BF16 rows`);
+  const span = (re) => {
+    const r = rows.filter((c) => re.test(c[11])).map(ratio);
+    assert.ok(r.length >= 1, String(re));
+    return [Math.min(...r), Math.max(...r)];
+  };
+  const near = (x, y) => Math.abs(x - Number(y)) < 0.005;
+  const [t0, t1] = span(/tokens\/s/);
+  assert.ok(near(t0, m[1]) && near(t1, m[1]), `throughput ${t0}-${t1}`);
+  const [p0, p1] = span(/^TPOT/);
+  assert.ok(near(p0, m[2]) && near(p1, m[3]), `TPOT ${p0}-${p1}`);
+  const [f0, f1] = span(/^TTFT/);
+  assert.ok(near(f0, m[4]) && near(f1, m[5]), `TTFT ${f0}-${f1}`);
+});

@@ -97,6 +97,12 @@ const tableRows = (gpus, precision) =>
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => gpus.includes(c[3]) && c[5]?.startsWith(precision));
 const ratio = (c) => Number(c[c.length - 3]); // both tables end "| ratio | models it |"
+// the lowest and highest ratio of `rows` whose metric (column 11) matches `re`
+const ratioSpan = (rows, re) => {
+  const r = rows.filter((c) => re.test(c[11])).map(ratio);
+  assert.ok(r.length >= 1, String(re));
+  return [Math.min(...r), Math.max(...r)];
+};
 // a row whose metric is a time (its label in ms): lower is faster
 const isTime = (c) => c.some((x) => /\(ms\)$/.test(x));
 // forecast faster than measured: a time (its metric's label in ms) below the published one, a rate
@@ -349,21 +355,18 @@ test('the AMD FP8 transfer note agrees with the published MI355X runs', () => {
   assert.ok(m, note);
   const rows = tableRows(['mi355x'], 'fp8');
   assert.ok(rows.length >= 10, `${rows.length} MI355X FP8 rows`);
-  const span = (cs) => [Math.min(...cs.map(ratio)), Math.max(...cs.map(ratio))];
-  const expect = (cs, lo, hi, what) => {
-    assert.ok(cs.length >= 1, what);
-    const [a, b] = span(cs);
-    assert.ok(Math.abs(a - Number(lo)) < 0.005 && Math.abs(b - Number(hi)) < 0.005, `${what}: ${a}-${b}`);
-  };
   // loaded rows: column 9 is the prompt length
   const short = rows.filter((c) => Number(c[9].replace(/,/g, '')) <= 4096);
   const long = rows.filter((c) => !short.includes(c));
-  const metric = (cs, re) => cs.filter((c) => re.test(c[11]));
-  expect(metric(short, /tokens\/s/), m[1], m[2], 'short throughput');
-  expect(metric(short, /^TPOT/), m[3], m[4], 'short TPOT');
-  expect(metric(short, /^TTFT/), m[5], m[6], 'short TTFT');
-  expect(metric(long, /tokens\/s/), m[7], m[8], 'long throughput');
-  expect(metric(long, /^TTFT/), m[9], m[10], 'long TTFT');
+  const expect = (cs, re, lo, hi) => {
+    const [a, b] = ratioSpan(cs, re);
+    assert.ok(Math.abs(a - Number(lo)) < 0.005 && Math.abs(b - Number(hi)) < 0.005, `${re}: ${a}-${b}`);
+  };
+  expect(short, /tokens\/s/, m[1], m[2]);
+  expect(short, /^TPOT/, m[3], m[4]);
+  expect(short, /^TTFT/, m[5], m[6]);
+  expect(long, /tokens\/s/, m[7], m[8]);
+  expect(long, /^TTFT/, m[9], m[10]);
 });
 
 test('the AMD half-precision transfer note agrees with the published MI300X BF16 run', () => {
@@ -375,16 +378,11 @@ test('the AMD half-precision transfer note agrees with the published MI300X BF16
   // the dense run: MI300X BF16 rows of a model without experts (gpt-oss's rows are BF16 too)
   const rows = tableRows(['mi300x'], 'bf16').filter((c) => !MIXTURES.includes(c[4]) && Number.isFinite(ratio(c)));
   assert.ok(rows.length >= 6, `${rows.length} dense MI300X BF16 rows`);
-  const span = (re) => {
-    const r = rows.filter((c) => re.test(c[11])).map(ratio);
-    assert.ok(r.length >= 1, String(re));
-    return [Math.min(...r), Math.max(...r)];
-  };
   const near = (x, y) => Math.abs(x - Number(y)) < 0.005;
-  const [t0, t1] = span(/tokens\/s/);
+  const [t0, t1] = ratioSpan(rows, /tokens\/s/);
   assert.ok(near(t0, m[1]) && near(t1, m[1]), `throughput ${t0}-${t1}`);
-  const [p0, p1] = span(/^TPOT/);
+  const [p0, p1] = ratioSpan(rows, /^TPOT/);
   assert.ok(near(p0, m[2]) && near(p1, m[3]), `TPOT ${p0}-${p1}`);
-  const [f0, f1] = span(/^TTFT/);
+  const [f0, f1] = ratioSpan(rows, /^TTFT/);
   assert.ok(near(f0, m[4]) && near(f1, m[5]), `TTFT ${f0}-${f1}`);
 });

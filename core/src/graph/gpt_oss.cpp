@@ -31,16 +31,11 @@ void build_gpt_oss(const ModelConfig& m, GraphBuilder& g) {
     const std::int64_t count = window ? sliding : m.num_layers - sliding;
     if (count == 0) continue;
     g.section(window ? "decoder layer (sliding)" : "decoder layer (global)", count);
-    norm(g, t.norm, "input_layernorm", R, H);
-    attention(g, attn, B, S, attended_keys(m, g, window));
-    norm(g, t.norm, "post_attention_layernorm", R, H);
-    moe(g, experts, R);
-    residual(g, 0, R, H);
+    prenorm_layer(g, m, attn, attended_keys(m, g, window), 0, [&] { moe(g, experts, R); });
   }
 
   g.section("head", 1);
-  norm(g, t.norm, "norm", R, H);
-  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  decoder_head(g, m);
 }
 
 }  // namespace tilecast::detail

@@ -47,20 +47,13 @@ void build_llama4(const ModelConfig& m, GraphBuilder& g) {
       g.section(std::string("decoder layer (") + (chunked ? "chunked" : "global") +
                     (with_experts ? ", experts)" : ", dense)"),
                 count);
-      norm(g, t.norm, "input_layernorm", R, H);
-      attention(g, chunked ? local : global, B, S, attended_keys(m, g, chunked));
-      norm(g, t.norm, "post_attention_layernorm", R, H);
-      if (with_experts)
-        moe(g, experts, R);
-      else
-        mlp(g, dense, R);
-      residual(g, 0, R, H);
+      prenorm_layer(g, m, chunked ? local : global, attended_keys(m, g, chunked), 0,
+                    [&] { sparse_or_dense(g, with_experts, experts, dense, R); });
     }
   }
 
   g.section("head", 1);
-  norm(g, t.norm, "norm", R, H);
-  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  decoder_head(g, m);
 }
 
 }  // namespace tilecast::detail

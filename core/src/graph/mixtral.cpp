@@ -16,7 +16,6 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
   const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
                      V = m.vocab_size;
   const std::int64_t R = GraphBuilder::mul(B, S);
-  const Norm kind = traits(m).norm;
 
   const AttentionSpec attn = rotary_attention(m);
   const MoeSpec experts = moe_spec(m);
@@ -32,19 +31,11 @@ void build_mixtral(const ModelConfig& m, GraphBuilder& g) {
     const std::int64_t count = with_experts ? sparse : m.num_layers - sparse;
     if (count == 0) continue;
     g.section(with_experts ? "decoder layer (experts)" : "decoder layer (dense)", count);
-    norm(g, kind, "input_layernorm", R, H);
-    attention(g, attn, B, S, K);
-    norm(g, kind, "post_attention_layernorm", R, H);
-    if (with_experts)
-      moe(g, experts, R);
-    else
-      mlp(g, dense, R);
-    residual(g, 0, R, H);
+    prenorm_layer(g, m, attn, K, 0, [&] { sparse_or_dense(g, with_experts, experts, dense, R); });
   }
 
   g.section("head", 1);
-  norm(g, kind, "norm", R, H);
-  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
+  decoder_head(g, m);
 }
 
 }  // namespace tilecast::detail

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "graph/builder.hpp"
@@ -154,6 +155,10 @@ RoutedExperts routed_experts(const MoeSpec& s, std::int64_t rows);
 // softmax (FP32), top-k, one-hot expert mask, then per active expert a gather of its tokens,
 // its gated MLP at the routed rows, the routing-weight scale and an index_add back.
 void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows);
+// A layer's feed-forward in a model of sparse and dense layers (Mixtral's kin, Llama 4): the
+// mixture of experts where the layer has them, else the dense MLP.
+void sparse_or_dense(GraphBuilder& g, bool sparse, const MoeSpec& experts, const MlpSpec& dense,
+                     std::int64_t rows);
 // torch.nonzero on CUDA over `mask` elements (of `width` per row) writing `found` indices of
 // `dims` int64 coordinates: a counting pass, the count copied to the host (a synchronisation,
 // GraphBuilder::host_sync), the writing pass. The eager expert loops' torch.where.
@@ -204,6 +209,15 @@ std::int64_t attended_keys(const ModelConfig& m, const GraphBuilder& g, bool sli
 // fc -> act -> fc at the config's width, activation and MLP bias (GPT-J, Falcon), with the
 // module names of the two projections (names[1] unused).
 MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& names);
+
+// One pre-norm decoder layer as the Llama-family modeling files write it: input_layernorm,
+// self-attention over `keys`, post_attention_layernorm (none where the row's residual is parallel:
+// Cohere's MLP reads the input norm too), the feed-forward `ffn` builds, the residual add with
+// dropout p (may be 0); norms of the row's kind.
+void prenorm_layer(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
+                   std::int64_t keys, double dropout, const std::function<void()>& ffn);
+// The final norm of the row's kind and the LM head (tied where the config says) over every row.
+void decoder_head(GraphBuilder& g, const ModelConfig& m);
 
 // Token embedding and rotary tables; num_layers of (norm, attention, norm, MLP, residual); the
 // final norm and LM head, the norms of the row's kind. Llama, Mistral, Qwen2 and Phi-3 differ

@@ -87,31 +87,37 @@ MlpSpec dense_mlp(const ModelConfig& m, const std::array<std::string_view, 3>& n
                  .act = m.activation};
 }
 
+void prenorm_layer(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
+                   std::int64_t keys, double dropout, const std::function<void()>& ffn) {
+  const std::int64_t R = GraphBuilder::mul(g.batch(), g.query_len()), H = m.hidden_size;
+  const ArchitectureTraits& t = traits(m);
+  norm(g, t.norm, "input_layernorm", R, H);
+  attention(g, attn, g.batch(), g.query_len(), keys);
+  if (!t.parallel_residual) norm(g, t.norm, "post_attention_layernorm", R, H);
+  ffn();
+  residual(g, dropout, R, H);
+}
+
+void decoder_head(GraphBuilder& g, const ModelConfig& m) {
+  const std::int64_t R = GraphBuilder::mul(g.batch(), g.query_len());
+  norm(g, traits(m).norm, "norm", R, m.hidden_size);
+  g.linear("lm_head", R, m.hidden_size, m.vocab_size, {.tied = m.tie_word_embeddings});
+}
+
 void rotary_decoder(GraphBuilder& g, const ModelConfig& m, const AttentionSpec& attn,
                     const MlpSpec& mlp_spec) {
-  const std::int64_t B = g.batch(), S = g.query_len(), K = g.context_len(), H = m.hidden_size,
-                     hd = m.head_dim, V = m.vocab_size;
-  const std::int64_t R = GraphBuilder::mul(B, S);
-
-  const ArchitectureTraits& t = traits(m);
-  const Norm kind = t.norm;
+  const std::int64_t R = GraphBuilder::mul(g.batch(), g.query_len()), hd = m.head_dim;
 
   g.section("embeddings", 1);
-  g.embedding("embed_tokens", R, V, H);
+  g.embedding("embed_tokens", R, m.vocab_size, m.hidden_size);
   g.mem("rotary cos/sin", Phase::forward, 4.0 * R * hd, hd, "rotary tables");
 
   g.section("decoder layer", m.num_layers);
-  norm(g, kind, "input_layernorm", R, H);
-  // parallel (Cohere): attention's residual add is attention + MLP outputs, as GPT-J's
-  attention(g, attn, B, S, K);
-  if (!t.parallel_residual) norm(g, kind, "post_attention_layernorm", R, H);
-  mlp(g, mlp_spec, R);
-  residual(g, m.hidden_dropout, R, H);
+  prenorm_layer(g, m, attn, g.context_len(), m.hidden_dropout, [&] { mlp(g, mlp_spec, R); });
 
   g.section("head", 1);
-  norm(g, kind, "norm", R, H);
-  g.linear("lm_head", R, H, V, {.tied = m.tie_word_embeddings});
-  if (m.logit_scale > 0) g.vec("logit_scale", Op::mulu, R, V, OpKind::elementwise);
+  decoder_head(g, m);
+  if (m.logit_scale > 0) g.vec("logit_scale", Op::mulu, R, m.vocab_size, OpKind::elementwise);
 }
 
 }  // namespace tilecast::detail

@@ -412,4 +412,12 @@ void moe(GraphBuilder& g, const MoeSpec& s, std::int64_t rows) {
   }
 }
 
+void sparse_or_dense(GraphBuilder& g, bool sparse, const MoeSpec& experts, const MlpSpec& dense,
+                     std::int64_t rows) {
+  if (sparse)
+    moe(g, experts, rows);
+  else
+    mlp(g, dense, rows);
+}
+
 }  // namespace tilecast::detail

@@ -92,6 +92,12 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's 256 / 8192 otherwise
   const limits = row.batch_limits ?? data.sources[row.source]?.batch_limits;
   if (limits && isLoaded(row)) args.push('--batch-limits', limits);
+  // the measured engine's own max batch and token budget where its defaults are not vLLM's (a
+  // source's `max_seqs` / `max_batch_tokens`, their reason in `max_seqs_source`)
+  const maxSeqs = row.max_seqs ?? data.sources[row.source]?.max_seqs;
+  if (maxSeqs !== undefined && isLoaded(row)) args.push('--max-seqs', String(maxSeqs));
+  const maxTokens = row.max_batch_tokens ?? data.sources[row.source]?.max_batch_tokens;
+  if (maxTokens !== undefined && isLoaded(row)) args.push('--max-batch-tokens', String(maxTokens));
   // the measured engine's decode attention kernel (a source's `decode_attention`: TensorRT-LLM
   // before XQA read the K/V cache once per query head); grouped-query kernels otherwise
   const attention = row.decode_attention ?? data.sources[row.source]?.decode_attention;
@@ -242,7 +248,9 @@ lines.push('  --json` (docs/serving-load.md); TTFT/TPOT/E2E percentiles and mean
 lines.push('  `e2e_ms`; output tokens/s and requests/s as the simulation gives them (one replica of TP GPUs).');
 lines.push('  An offline run (every request queued at once) is `--concurrency N --requests N`. A source\'s');
 lines.push('  `scheduler` and `batch_limits` (its engine\'s own: TensorRT-LLM\'s no-evict admission,');
-lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`. A source\'s');
+lines.push('  trtllm-bench\'s max batch and tokens) pass `--scheduler` and `--batch-limits`; its `max_seqs`');
+lines.push('  and `max_batch_tokens` (an engine\'s own defaults, e.g. a TensorRT-LLM engine\'s build limits,');
+lines.push('  their reason in `max_seqs_source`) pass `--max-seqs` and `--max-batch-tokens`. A source\'s');
 lines.push('  `decode_attention` (TensorRT-LLM before XQA: the K/V cache read once per query head) passes');
 lines.push('  `--decode-attention`, static or loaded. A source\'s `range_ratio` (a variable-length dataset run');
 lines.push('  at uniform lengths within ±R of the row\'s, its reason in `range_ratio_source`) passes');

@@ -55,6 +55,14 @@ test('every published serving row states its setup, metric and source', () => {
     assert.ok(src.range_ratio >= 0 && src.range_ratio < 1, `${id}: range_ratio ${src.range_ratio}`);
     assert.ok(String(src.range_ratio_source ?? '').length > 40, `${id}: range_ratio_source says why`);
   }
+  // an engine's own batch limits are whole numbers, say why, and are not trtllm-bench's own choice
+  for (const [id, src] of Object.entries(data.sources)) {
+    if (src.max_seqs === undefined && src.max_batch_tokens === undefined) continue;
+    for (const key of ['max_seqs', 'max_batch_tokens'])
+      if (src[key] !== undefined) assert.ok(positiveInt(src[key]), `${id}: ${key} ${src[key]}`);
+    assert.ok(String(src.max_seqs_source ?? '').length > 40, `${id}: max_seqs_source says why`);
+    assert.equal(src.batch_limits, undefined, `${id}: trtllm-bench chooses its own limits`);
+  }
 });
 
 test('docs/serving-checks.md is current (rerun make serving-checks if not)', () => {

@@ -89,7 +89,7 @@ function argsOf(row, prompt = row.prompt, output = row.output) {
   const scheduler = row.scheduler ?? data.sources[row.source]?.scheduler;
   if (scheduler && isLoaded(row)) args.push('--scheduler', scheduler);
   // the measured tool's own batch limits (a source's `batch_limits`, e.g. trtllm-bench's
-  // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's 256 / 8192 otherwise
+  // heuristic when its run gives no max_batch_size / max_num_tokens); vLLM's own for the GPU otherwise
   const limits = row.batch_limits ?? data.sources[row.source]?.batch_limits;
   if (limits && isLoaded(row)) args.push('--batch-limits', limits);
   // the measured engine's own max batch and token budget where its defaults are not vLLM's (a

@@ -12,6 +12,7 @@
 
 #include "forecast/work_budget.hpp"
 #include "serve/fixed_costs.hpp"
+#include "serve/simulator/batch_limits.hpp"
 #include "serve/simulator/rng.hpp"
 #include "serve/simulator/step_cost.hpp"
 #include "support/load_requests.hpp"
@@ -132,6 +133,7 @@ TEST_SUITE("serving_load") {
     const GpuSpec& gpu = find_gpu("rtx-4090");
     const ModelConfig& model = find_model("mistral-7b");
     LoadRequest r = closed_loop(16, 300, 256, 100);
+    r.max_batch_tokens = 8192;  // a whole wave's prompts in one step (vLLM's 4090 default: 2048)
     auto starting = [](const LoadForecast& f, std::string_view head) {
       int n = 0;
       for (const std::string& c : f.caveats) n += c.rfind(head, 0) == 0;
@@ -199,7 +201,7 @@ TEST_SUITE("serving_load") {
     const LoadForecast f = simulate_serving(gpu, find_model("gpt-oss-20b"), r);
     const double full_length = double(f.kv_blocks) * double(r.block_tokens) / 10000;
     CHECK(f.mean_batch_seqs > 1.5 * full_length);
-    CHECK(f.mean_batch_seqs <= double(r.max_seqs));
+    CHECK(f.mean_batch_seqs <= double(f.request.max_seqs));
     CHECK(f.kv_peak_fraction <= 1.0);
     bool said = false;
     for (const auto& c : f.caveats)
@@ -358,15 +360,46 @@ TEST_SUITE("serving_load") {
         "trace line 1: the header must name the columns arrival_ms, prompt and output", Error);
   }
 
+  TEST_CASE("limits not given are vLLM's own for the GPU, each apart") {
+    // 70 GiB or more but an A100: 1024 sequences and 8192 tokens; any other GPU 256 and 2048
+    for (const char* id : {"h100-sxm", "h100-pcie", "h200", "b200", "mi300x"}) {
+      const detail::VllmBatchDefaults d = detail::vllm_batch_defaults(find_gpu(id));
+      CHECK_MESSAGE((d.max_seqs == 1024 && d.max_batch_tokens == 8192), id);
+    }
+    for (const char* id : {"a100-80gb-sxm", "a100-40gb-sxm", "l40s", "rtx-4090"}) {
+      const detail::VllmBatchDefaults d = detail::vllm_batch_defaults(find_gpu(id));
+      CHECK_MESSAGE((d.max_seqs == 256 && d.max_batch_tokens == 2048), id);
+    }
+    // the simulation runs them and says so; a limit given keeps the other's default
+    const ModelConfig& model = find_model("llama3-8b");
+    LoadRequest r = poisson(4, 50, 512, 32);
+    CHECK(simulate_serving(find_gpu("a100-80gb-sxm"), model, r).request.max_batch_tokens == 2048);
+    r.max_seqs = 64;
+    const LoadForecast h = simulate_serving(find_gpu("h100-sxm"), model, r);
+    CHECK(h.request.max_seqs == 64);
+    CHECK(h.request.max_batch_tokens == 8192);
+    const nlohmann::json j = nlohmann::json::parse(api::forecast_serving(
+        R"({"gpu":"rtx-4090","model":"llama3-8b","prompt":512,"output":32,"qps":2,"requests":20})"));
+    CHECK(j["max_seqs"] == 256);
+    CHECK(j["max_batch_tokens"] == 2048);
+    CHECK(j["batch_limits"] == "fixed");
+    // 1,000 clients on an H100 run past 256 sequences a step (the cache bounds them)
+    const LoadForecast many =
+        simulate_serving(find_gpu("h100-sxm"), model, closed_loop(1000, 2000, 512, 512));
+    CHECK(many.mean_batch_seqs > 300);
+  }
+
   TEST_CASE("limits: too long for the cache, too much work, a model that does not fit") {
     const GpuSpec& gpu = find_gpu("h100-sxm");
     CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 2, 1 << 30, 1)),
                          doctest::Contains("KV blocks; the cache holds"), Error);
     // refused before it runs: its least work, 1e6 requests of 10,001 sequence-steps in steps of
     // at most 256 sequences, 2 each (forecast/work_budget.hpp)
-    CHECK_THROWS_WITH_AS(
-        simulate_serving(gpu, find_model("llama3-8b"), poisson(1, 1000000, 8, 10000)),
-        doctest::Contains("serving simulation: about 7.81328e+07 steps of work"), Error);
+    LoadRequest many = poisson(1, 1000000, 8, 10000);
+    many.max_seqs = 256;
+    CHECK_THROWS_WITH_AS(simulate_serving(gpu, find_model("llama3-8b"), many),
+                         doctest::Contains("serving simulation: about 7.81328e+07 steps of work"),
+                         Error);
     // refused as it runs, having done no more than the budget: one request at a time (one each
     // 100 s), 1e5 x 101 steps of one sequence
     detail::reset_work_ledger();

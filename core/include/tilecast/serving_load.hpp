@@ -43,7 +43,9 @@ std::string_view scheduler_name(Scheduler s);  // "continuous" | "static" | "no-
 Scheduler parse_scheduler(std::string_view word);
 
 // Where a step's sequence and token limits come from. fixed: max_seqs and max_batch_tokens as
-// given (vLLM's defaults 256 and 8192); trtllm_bench: trtllm-bench throughput's own choice when
+// given, each left 0 vLLM's own default for the GPU (core/data/engines/serving.json
+// "vllm_batch_defaults": 1024 and 8192 on GPUs of at least 70 GiB but the A100, else 256 and
+// 2048); trtllm_bench: trtllm-bench throughput's own choice when
 // neither is given, from the model, the GPUs, the precision and the requests' mean lengths
 // (core/data/engines/serving.json "trtllm_bench", serve/simulator/batch_limits.hpp).
 enum class BatchLimits { fixed, trtllm_bench };
@@ -74,11 +76,11 @@ struct LoadRequest {
   std::vector<TraceRequest> trace;
   Scheduler scheduler = Scheduler::continuous;
   BatchLimits batch_limits = BatchLimits::fixed;  // trtllm_bench: the two below are its choice
-  std::int64_t max_batch_tokens = 8192;           // tokens per step (vLLM max_num_batched_tokens)
-  std::int64_t max_seqs = 256;                    // sequences per step (vLLM max_num_seqs)
-  std::int64_t block_tokens = 16;                 // tokens per KV block (vLLM block_size)
-  double gpu_memory_utilization = 0.9;            // of the GPU's memory the engine may use (vLLM)
-  double slo_ttft_ms = 0, slo_tpot_ms = 0;        // 0: no SLO
+  std::int64_t max_batch_tokens = 0;    // tokens per step (vLLM max_num_batched_tokens); 0: vLLM's
+  std::int64_t max_seqs = 0;            // sequences per step (vLLM max_num_seqs); 0: vLLM's
+  std::int64_t block_tokens = 16;       // tokens per KV block (vLLM block_size)
+  double gpu_memory_utilization = 0.9;  // of the GPU's memory the engine may use (vLLM)
+  double slo_ttft_ms = 0, slo_tpot_ms = 0;  // 0: no SLO
   // false: no 80% band (its two extra runs; a capacity plan's candidates need none)
   bool band = true;
   // Every step's time times this (a capacity plan's search at its band's edges); 1: the forecast.

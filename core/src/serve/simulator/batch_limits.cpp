@@ -3,6 +3,7 @@
 #include "serve/simulator/batch_limits.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -91,6 +92,45 @@ double round_up(double raw, const std::vector<Band>& bands, double floor) {
 }
 
 }  // namespace
+
+VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
+  struct Rule {
+    double large_memory_gb = 0;
+    std::string excluded;
+    VllmBatchDefaults large, other;
+  };
+  static const Rule rule = [] {
+    const nlohmann::json all = detail::parse_json(embedded::find(kBenchPath), kBenchPath);
+    const std::string where = std::string(kBenchPath) + ": vllm_batch_defaults";
+    if (!all.is_object() || !all.contains("vllm_batch_defaults") ||
+        !all["vllm_batch_defaults"].is_object())
+      throw Error(where + " is missing");
+    const nlohmann::json& j = all["vllm_batch_defaults"];
+    auto limits = [&](const char* key) {
+      if (!j.contains(key) || !j[key].is_object()) throw Error(where + "." + key + " is missing");
+      const std::string at = where + "." + key;
+      return VllmBatchDefaults{
+          std::int64_t(detail::number_field(j[key], "max_seqs", at, 1, double(kMaxSeqsPerStep))),
+          std::int64_t(detail::number_field(j[key], "max_batch_tokens", at, 1,
+                                            double(kMaxBatchTokensPerStep)))};
+    };
+    Rule r;
+    r.large_memory_gb = detail::number_field(j, "large_memory_gib", where, 1, 1e6) * kGiB / 1e9;
+    if (!j.contains("excluded_name") || !j["excluded_name"].is_string())
+      throw Error(where + ".excluded_name must be a name");
+    r.excluded = j["excluded_name"].get<std::string>();
+    r.large = limits("large");
+    r.other = limits("other");
+    return r;
+  }();
+  // vLLM compares its device name in lower case; the catalog's names are the vendors'
+  auto lower = [](std::string t) {
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  const bool excluded = lower(gpu.name).find(lower(rule.excluded)) != std::string::npos;
+  return gpu.mem_gb >= rule.large_memory_gb && !excluded ? rule.large : rule.other;
+}
 
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
                                       const ServingTypes& types, double params,

@@ -1,7 +1,7 @@
-// trtllm-bench throughput's own max_batch_size and max_num_tokens (when neither is given): the
-// requests its KV-cache estimate holds at the mean prompt + output, capped and rounded up, and
-// their tokens per step, rounded up (core/data/engines/serving.json "trtllm_bench", with the
-// TensorRT-LLM source it follows).
+// An engine's own batch limits when a request gives none: vLLM's defaults for the GPU, and
+// trtllm-bench throughput's own max_batch_size and max_num_tokens (the requests its KV-cache
+// estimate holds at the mean prompt + output, capped and rounded up, and their tokens per step,
+// rounded up); both read from core/data/engines/serving.json with the sources they follow.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,13 @@
 #include "tilecast/model_config.hpp"
 
 namespace tilecast::detail {
+
+// vLLM's max_num_seqs and max_num_batched_tokens for its server on this GPU
+// ("vllm_batch_defaults").
+struct VllmBatchDefaults {
+  std::int64_t max_seqs = 0, max_batch_tokens = 0;
+};
+VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu);
 
 struct TrtllmBenchLimits {
   std::int64_t max_batch_size = 0;  // the step's sequences (tilecast max_seqs)

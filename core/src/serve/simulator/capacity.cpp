@@ -19,6 +19,7 @@
 #include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
+#include "serve/simulator/batch_limits.hpp"
 #include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
@@ -90,6 +91,14 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
   detail::WorkMeter meter(kWhat, kReduce);
   LoadRequest each = r.load;
   each.arrivals = Arrivals::poisson;
+  // a limit not given is vLLM's default for each GPU: the least work takes the largest of them
+  if (each.batch_limits == BatchLimits::fixed)
+    for (const GpuSpec& g : gpus) {
+      const detail::VllmBatchDefaults vllm = detail::vllm_batch_defaults(g);
+      if (r.load.max_seqs == 0) each.max_seqs = std::max(each.max_seqs, vllm.max_seqs);
+      if (r.load.max_batch_tokens == 0)
+        each.max_batch_tokens = std::max(each.max_batch_tokens, vllm.max_batch_tokens);
+    }
   const double work_each = detail::simulation_work(each);
   detail::require_within_budget(double(gpus.size()) * double(layouts.size()) * work_each, kWhat,
                                 kReduce);

@@ -329,11 +329,12 @@ EngineRun run_engine(std::vector<SimRequest>& requests, const EngineLimits& limi
 double simulation_work(const LoadRequest& r) {
   const bool from_trace = !r.trace.empty();
   const double n = r.arrivals == Arrivals::trace ? double(r.trace.size()) : double(r.requests);
-  // the most sequences and tokens a step can take (trtllm-bench's limits are set later, within
-  // the simulator's own)
+  // the most sequences and tokens a step can take (trtllm-bench's limits and vLLM's defaults for
+  // the GPU, a limit given as 0, are set later, within the simulator's own)
   const bool bench = r.batch_limits == BatchLimits::trtllm_bench;
-  const double seqs = std::min(n, double(bench ? kMaxSeqsPerStep : r.max_seqs)),
-               tokens = double(bench ? kMaxBatchTokensPerStep : r.max_batch_tokens);
+  const double seqs = std::min(n, double(bench || r.max_seqs == 0 ? kMaxSeqsPerStep : r.max_seqs)),
+               tokens = double(bench || r.max_batch_tokens == 0 ? kMaxBatchTokensPerStep
+                                                                : r.max_batch_tokens);
   // a request's fewest sequence-steps: one per output token, prefill chunks of the whole budget
   // (a static batch's: its prompt, then to its longest output, at least its own)
   auto least = [&](double prompt, double output) {

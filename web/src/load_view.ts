@@ -13,7 +13,9 @@ import { PALETTE, markKinds, type Kind } from './palette';
 import { renderCaveats } from './views';
 
 // The largest rate when none is given: this many times the static forecast's capacity (past
-// saturation, so the knee shows), and that capacity's batch at most (vLLM's max_num_seqs).
+// saturation, so the knee shows), and that capacity's batch at most 256 (vLLM's max_num_seqs on
+// the A100s and GPUs under 70 GiB; the simulator's 1,024 on larger ones adds sequences the KV
+// cache mostly bounds, so the headroom is taken to cover them).
 export const AUTO_HEADROOM = 1.5;
 export const CAPACITY_BATCH_MAX = 256;
 

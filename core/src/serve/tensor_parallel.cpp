@@ -9,11 +9,9 @@ NodeCollective::NodeCollective(const GpuSpec& gpu, int gpus, Collective collecti
     : gpus_(gpus), collective_(collective) {
   if (gpus <= 1) return;
   const std::string what = collective == Collective::kAllReduce ? "all-reduce" : "all-to-all";
-  for (const SystemSpec& s : system_catalog())
-    if (!gpu.id.empty() && s.gpu == gpu.id && gpus <= s.gpus_per_node) {
-      system_ = &s;
-      break;
-    }
+  // the GPU's catalog system (parallel.hpp decides which), when one node of it holds the group
+  if (const SystemSpec* s = default_system_for(gpu, gpus); s && gpus <= s->gpus_per_node)
+    system_ = s;
   if (!system_) {
     if (auto node = node_of_catalog_links(gpu.id.empty() ? gpu.name : gpu.id, gpu.name, gpus))
       own_ = std::make_shared<const SystemSpec>(std::move(*node));

@@ -3,7 +3,6 @@
 #include "serve/simulator/batch_limits.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
+#include "common/name_key.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/serving_load.hpp"
@@ -32,7 +32,7 @@ BatchLimits parse_batch_limits(std::string_view word) {
 namespace detail {
 namespace {
 
-constexpr const char* kBenchPath = "core/data/engines/serving.json";
+constexpr const char* kServingEnginesPath = "core/data/engines/serving.json";
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // A value rounded up by the first band it falls below ([below, multiple], below 0: the rest);
@@ -49,11 +49,12 @@ struct BenchRules {
 
 const BenchRules& bench_rules() {
   static const BenchRules rules = [] {
-    const nlohmann::json all = detail::parse_json(embedded::find(kBenchPath), kBenchPath);
+    const nlohmann::json all =
+        detail::parse_json(embedded::find(kServingEnginesPath), kServingEnginesPath);
     if (!all.is_object() || !all.contains("trtllm_bench") || !all["trtllm_bench"].is_object())
-      throw Error(std::string(kBenchPath) + ": object 'trtllm_bench' is missing");
+      throw Error(std::string(kServingEnginesPath) + ": object 'trtllm_bench' is missing");
     const nlohmann::json& j = all["trtllm_bench"];
-    const std::string where = std::string(kBenchPath) + ": trtllm_bench";
+    const std::string where = std::string(kServingEnginesPath) + ": trtllm_bench";
     auto bands = [&](const char* key) {
       std::vector<Band> out;
       if (j.contains(key) && j[key].is_array())
@@ -100,8 +101,9 @@ VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
     VllmBatchDefaults large, other;
   };
   static const Rule rule = [] {
-    const nlohmann::json all = detail::parse_json(embedded::find(kBenchPath), kBenchPath);
-    const std::string where = std::string(kBenchPath) + ": vllm_batch_defaults";
+    const nlohmann::json all =
+        detail::parse_json(embedded::find(kServingEnginesPath), kServingEnginesPath);
+    const std::string where = std::string(kServingEnginesPath) + ": vllm_batch_defaults";
     if (!all.is_object() || !all.contains("vllm_batch_defaults") ||
         !all["vllm_batch_defaults"].is_object())
       throw Error(where + " is missing");
@@ -123,12 +125,8 @@ VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
     r.other = limits("other");
     return r;
   }();
-  // vLLM compares its device name in lower case; the catalog's names are the vendors'
-  auto lower = [](std::string t) {
-    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return t;
-  };
-  const bool excluded = lower(gpu.name).find(lower(rule.excluded)) != std::string::npos;
+  // vLLM compares its device name in lower case: the names' keys (lower case, no separators)
+  const bool excluded = name_key(gpu.name).find(name_key(rule.excluded)) != std::string::npos;
   return gpu.mem_gb >= rule.large_memory_gb && !excluded ? rule.large : rule.other;
 }
 

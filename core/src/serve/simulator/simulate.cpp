@@ -146,17 +146,17 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   if (s.tp < 1 || s.tp > 1024) throw Error("tp must be 1 to 1024 GPUs");
   // one GPU's model under expert parallelism (checks ep against the model and tp)
   const ModelConfig local = detail::expert_shard(model, s.ep, s.tp);
-  if (r.batch_limits == BatchLimits::fixed) {  // a limit not given: vLLM's own for the GPU
+  // the limits as given, each not given vLLM's own for the GPU (trtllm-bench's are chosen below,
+  // from the requests)
+  if (r.batch_limits == BatchLimits::fixed) {
     const detail::VllmBatchDefaults vllm = detail::vllm_batch_defaults(gpu);
     if (r.max_seqs == 0) r.max_seqs = vllm.max_seqs;
     if (r.max_batch_tokens == 0) r.max_batch_tokens = vllm.max_batch_tokens;
+    if (r.max_batch_tokens < 1 || r.max_batch_tokens > kMaxBatchTokensPerStep)
+      throw Error("max_batch_tokens must be 1 to " + std::to_string(kMaxBatchTokensPerStep));
+    if (r.max_seqs < 1 || r.max_seqs > kMaxSeqsPerStep)
+      throw Error("max_seqs must be 1 to " + std::to_string(kMaxSeqsPerStep));
   }
-  // (trtllm-bench's limits are chosen below, from the requests)
-  if (r.batch_limits == BatchLimits::fixed &&
-      (r.max_batch_tokens < 1 || r.max_batch_tokens > kMaxBatchTokensPerStep))
-    throw Error("max_batch_tokens must be 1 to " + std::to_string(kMaxBatchTokensPerStep));
-  if (r.batch_limits == BatchLimits::fixed && (r.max_seqs < 1 || r.max_seqs > kMaxSeqsPerStep))
-    throw Error("max_seqs must be 1 to " + std::to_string(kMaxSeqsPerStep));
   if (r.block_tokens < 1 || r.block_tokens > 1024) throw Error("block_tokens must be 1 to 1024");
   if (!(r.gpu_memory_utilization > 0 && r.gpu_memory_utilization <= 1))
     throw Error("gpu_memory_utilization must be above 0 and at most 1");

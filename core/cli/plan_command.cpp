@@ -91,9 +91,15 @@ void print_eager(const nlohmann::ordered_json& j) {
 int run_plan(const Args& args) {
   apply_weights_flag(args);
   nlohmann::json req;
-  const std::string system = args.require("system");
-  req["system"] = is_regular_file(system) ? nlohmann::json::parse(read_text_file(system))
-                                          : nlohmann::json(system);
+  if (!args.has("system") && !args.has("gpu"))
+    throw Error(
+        "--system or --gpu is required (without --system: the system the GPU's catalog "
+        "entry builds, or one node wired as its catalog links say)");
+  if (args.has("system")) {
+    const std::string system = args.get("system");
+    req["system"] = is_regular_file(system) ? nlohmann::json::parse(read_text_file(system))
+                                            : nlohmann::json(system);
+  }
   const std::string model_arg = args.require("model");
   req["model"] = is_model_sizes(model_arg) ? nlohmann::json{{"sizes", model_sizes_json(model_arg)}}
                  : is_regular_file(model_arg) ? nlohmann::json::parse(read_text_file(model_arg))
@@ -126,8 +132,8 @@ int run_plan(const Args& args) {
 
 [[maybe_unused]] const bool plan_registered = register_command(
     {"plan",
-     "--model NAME_OR_PATH --system NAME_OR_PATH --global-batch B [--seq N] [--gpus N] "
-     "[--gpu NAME_OR_PATH] [--max-microbatches M] [--top K] [--predictor " +
+     "--model NAME_OR_PATH (--system NAME_OR_PATH | --gpu NAME_OR_PATH) --global-batch B "
+     "[--seq N] [--gpus N] [--max-microbatches M] [--top K] [--predictor " +
          enum_names_joined(predictor_names(), "|") + "] [--precision " +
          enum_names_of(dtype_names(), kModelPrecisions, "|") +
          " (autocast)] "

@@ -43,11 +43,16 @@ export function gpuField(s: Readonly<State>, g: string = s.gpu): string | GpuSpe
   return g === CUSTOM && s.customGpu ? s.customGpu : g;
 }
 
-// The fields both engines' plan searches ask with (plan_view.ts, megatron_plan_view.ts).
-export function planRequestHead(app: App, system: SystemSpec, top: number): PlanRequest {
+// What a plan search runs on: a catalog system, or (id '') the node the core builds from a
+// catalog GPU's links when no catalog system holds it (plan_view.ts, planSystem).
+export type PlanSystem = Pick<SystemSpec, 'id' | 'name' | 'gpus_per_node' | 'max_nodes'>;
+
+// The fields both engines' plan searches ask with (plan_view.ts, megatron_plan_view.ts); no
+// system for a built node: the core builds it from the GPU.
+export function planRequestHead(app: App, system: PlanSystem, top: number): PlanRequest {
   const s = app.state;
   return {
-    system: system.id,
+    ...(system.id ? { system: system.id } : {}),
     model: modelField(s),
     gpu: gpuField(s),
     global_batch: s.batch,

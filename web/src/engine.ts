@@ -151,7 +151,7 @@ export const MEGATRON_KINDS = [
 
 // api::plan_parallel (docs/parallel.md "Plan").
 export interface PlanRequest {
-  system: string;
+  system?: string; // absent: the system the GPU's catalog entry builds (the core decides)
   model: string | Record<string, unknown>;
   global_batch: number;
   seq: number;

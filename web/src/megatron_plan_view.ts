@@ -2,9 +2,9 @@
 // docs/megatron.md "Plan"): the request (one: the GPUs to split, the layout's count unless the
 // plan field says another), the status line and the table of its fastest layouts, and the state
 // a chosen layout sets. plan_view.ts runs it as it runs the eager search (the worker, the job).
-import { planRequestHead, type App } from './app';
+import { planRequestHead, type App, type PlanSystem } from './app';
 import { byId, clear, h, setText } from './dom';
-import type { MegatronPlan, MegatronPlanEntry, PlanRequest, SystemSpec } from './engine';
+import type { MegatronPlan, MegatronPlanEntry, PlanRequest } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { DEFAULT_STATE, trainGpus, type State } from './state';
 
@@ -22,7 +22,7 @@ export function megatronPlanGpus(app: App): number {
   return app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : trainGpus(app.state);
 }
 
-export function megatronPlanRequest(app: App, system: SystemSpec, top: number): PlanRequest {
+export function megatronPlanRequest(app: App, system: PlanSystem, top: number): PlanRequest {
   const s = app.state;
   const r: PlanRequest = {
     ...planRequestHead(app, system, top),
@@ -34,7 +34,7 @@ export function megatronPlanRequest(app: App, system: SystemSpec, top: number): 
   return r;
 }
 
-export function megatronPlanNote(app: App, system: SystemSpec, all: number): string {
+export function megatronPlanNote(app: App, system: PlanSystem, all: number): string {
   const n = megatronPlanGpus(app);
   const own = app.ui.planMaxGpus > 0 ? 'the count in the field' : "the layout's count above, the field being empty";
   return `Megatron-Core: the search splits ${n.toLocaleString('en-US')} GPUs (${own}) into data × tensor × pipeline × context parallelism (× expert for a mixture of experts), virtual stages, micro-batch size, recomputation and sequence parallelism; ${system.name} holds ${all.toLocaleString('en-US')}.`;

@@ -3,9 +3,9 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import { finetuneField, gpuById, planRequestHead, systemById, type App } from './app';
+import { finetuneField, gpuById, planRequestHead, systemById, type App, type PlanSystem } from './app';
 import { byId, clear, h, setText } from './dom';
-import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest, SystemSpec } from './engine';
+import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { cancel, fillTasks, isRunning, type Task } from './jobs';
 import { megatronPlanRequest, renderMegatronPlan } from './megatron_plan_view';
@@ -21,12 +21,25 @@ const PRECISION_WORDS: Record<string, string> = {
 };
 const plans = new Map<string, PlanResult>(); // request text -> result (few: one per button press)
 
-// The system plans run on: the chosen one, else the catalog's built from the GPU.
-export function planSystem(app: App): SystemSpec | undefined {
+// The core's largest such node (kMaxBuiltNodeGpus, core/include/tilecast/parallel.hpp, which
+// refuses a larger one by name); web/tests/calc.test.mjs plans on it.
+export const BUILT_NODE_GPUS = 8;
+
+// The system plans run on: the chosen one, else the catalog's built from the GPU, else (a catalog
+// GPU: each has its links) one node of them wired as its links say.
+export function planSystem(app: App): PlanSystem | undefined {
   const s = app.state;
   if (s.system) return systemById(app, s.system);
   const gpu = s.gpu === CUSTOM ? undefined : gpuById(app, s.gpu);
-  return gpu ? app.systems.find((x) => x.gpu === gpu.id) : undefined;
+  if (!gpu) return undefined;
+  return (
+    app.systems.find((x) => x.gpu === gpu.id) ?? {
+      id: '',
+      name: `One node of up to ${BUILT_NODE_GPUS} ${gpu.name} wired as its catalog links say (no catalog system)`,
+      gpus_per_node: BUILT_NODE_GPUS,
+      max_nodes: 1,
+    }
+  );
 }
 
 // One request per GPU count; [] with a reason when there is no system to plan on.
@@ -34,7 +47,7 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
   const s = app.state;
   const system = planSystem(app);
   if (!system)
-    return { requests: [], why: 'No catalog system is built from this GPU: choose a system above to plan on.' };
+    return { requests: [], why: 'A custom GPU has no catalog system or links: choose a system above to plan on.' };
   if (isMegatronState(s)) return { requests: [megatronPlanRequest(app, system, TOP)], why: '' }; // one GPU count
   if (finetuneField(s))
     return {
@@ -50,14 +63,14 @@ export function planRequests(app: App): { requests: PlanRequest[]; why: string }
 }
 
 // GPUs the system holds: nodes x GPUs per node.
-export function systemGpus(system: SystemSpec): number {
+export function systemGpus(system: PlanSystem): number {
   return Math.max(1, system.gpus_per_node) * Math.max(1, system.max_nodes);
 }
 
 // The search's largest GPU count: the user's bound, never more than the system holds; by
 // default one node (as `tilecast plan`): a count's search takes up to a few seconds in
 // WebAssembly for hundreds of GPUs, so larger searches are asked for.
-export function planBound(app: App, system: SystemSpec): number {
+export function planBound(app: App, system: PlanSystem): number {
   const all = systemGpus(system);
   return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : Math.max(1, system.gpus_per_node));
 }

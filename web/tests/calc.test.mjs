@@ -216,6 +216,36 @@ test('the plan search goes beyond one node, up to a bound; when nothing fits it 
   await page.close();
 });
 
+test('a GPU no catalog system holds plans on the node its catalog links build, up to its largest', async () => {
+  const page = await open('?gpu=rtx-4090&model=gpt2-large&mode=training&batch=16&seq=512');
+  assert.match(
+    await page.locator('#plan-max-note').textContent(),
+    /^One node of up to 8 NVIDIA GeForce RTX 4090 .*holds 8 GPUs/,
+  );
+  await page.click('#plan-find');
+  await page.waitForSelector('#plan-status[data-done]', { timeout: 120000 });
+  assert.equal(await page.locator('#plan-status').getAttribute('data-largest'), '8');
+  const gpus = await page.locator('#plan-table tbody tr th').first().textContent();
+  const plan = cliJson([
+    'plan',
+    '--gpu',
+    'rtx-4090',
+    '--model',
+    'gpt2-large',
+    '--global-batch',
+    '16',
+    '--seq',
+    '512',
+    '--gpus',
+    gpus,
+    '--json',
+  ]);
+  assert.equal(plan.system, `rtx-4090-node-${gpus}`);
+  const step = await page.locator('#plan-table tbody tr').first().getAttribute('data-step');
+  assert.equal(Number(step), plan.by_step[0].step_ms, 'the fastest plan, as the CLI ranks it on that node');
+  await page.close();
+});
+
 test('numbers without float noise, stale messages cleared, caveats in one line, the CLI names in links', async () => {
   // pp = 1: the bubble is zero, not 0.00000000000004097%.
   const page = await open(

@@ -401,6 +401,8 @@ export function spread(lists) {
 
   // Plans.
   add('planParallel', { system: 'dgx-a100', model: 'gpt2-xl', global_batch: 64, seq: 1024, top: 5 });
+  // no system: the node the GPU's catalog links build
+  add('planParallel', { gpu: 'rtx-4090', model: 'gpt2-large', global_batch: 16, seq: 512, gpus: 4, top: 3 });
   add('planParallel', {
     system: 'dgx-h100',
     model: 'llama3-8b',

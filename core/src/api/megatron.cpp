@@ -72,15 +72,12 @@ std::string forecast_megatron_request(const nlohmann::json& req, const GpuSpec& 
   SystemSpec system;
   if (auto s = request_system(req, kMegatronOrigin)) {
     system = *s;
-  } else if (const SystemSpec* d =
-                 default_system_for(gpu, int(std::min<long long>(c.gpus(), 1 << 30)))) {
+  } else if (auto d = system_for_gpus(gpu, c.gpus())) {
     system = *d;
   } else {
-    std::string ids;
-    for (const auto& s2 : system_catalog()) ids += (ids.empty() ? "" : ", ") + s2.id;
-    throw Error("model request: no catalog system built from " + gpu.name + " holds " +
-                std::to_string(c.gpus()) + " GPUs; give field 'system' (one of " + ids +
-                ", or a system spec object with enough max_nodes)");
+    throw Error("model request: " + no_system_for(gpu, c.gpus()) +
+                "; give field 'system' (a catalog system's id or a system spec object with "
+                "enough max_nodes)");
   }
   const std::optional<double> price = request_price(req, kMegatronOrigin);
   const MegatronForecast f = forecast_megatron(gpu, system, model, w, c, predictor);

@@ -99,11 +99,9 @@ ParallelConfig request_parallel(const nlohmann::json& req) {
 
 SystemSpec system_for(const nlohmann::json& req, const GpuSpec& gpu, std::int64_t gpus) {
   if (auto s = detail::request_system(req, kModelOrigin)) return *s;
-  if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
-  std::string ids;
-  for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
-  throw Error("model request: no catalog system is built from " + gpu.name +
-              "; give field 'system' (one of " + ids + ", or a system spec object)");
+  if (auto s = system_for_gpus(gpu, gpus)) return *s;
+  throw Error("model request: " + no_system_for(gpu, gpus) +
+              "; give field 'system' (a catalog system's id or a system spec object)");
 }
 
 nlohmann::ordered_json pass_memory_json(const detail::PassMemory& p) {

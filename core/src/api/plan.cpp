@@ -112,13 +112,29 @@ std::string plan_megatron_json(const nlohmann::json& req, const SystemSpec& syst
   return j.dump(2);
 }
 
+// The system named, else the one the GPU's `gpus` run on (system_for_gpus); without `gpus`, its
+// catalog system's node or the largest node its catalog links build.
+SystemSpec plan_system(const nlohmann::json& req) {
+  if (auto s = detail::request_system(req, kPlanOrigin)) return *s;
+  if (!detail::has_field(req, "gpu"))
+    throw Error(
+        "plan request: give field 'system' or 'gpu' (the system is then the one the GPU's "
+        "catalog entry builds)");
+  const GpuSpec gpu = detail::request_gpu(req);
+  const std::int64_t gpus = detail::has_field(req, "gpus")
+                                ? detail::integer_field(req, "gpus", kPlanOrigin, 1, 65536)
+                            : default_system_for(gpu, 1) ? 1
+                                                         : kMaxBuiltNodeGpus;
+  if (auto s = system_for_gpus(gpu, gpus)) return *s;
+  throw Error("plan request: " + no_system_for(gpu, gpus) +
+              "; give field 'system' (a catalog system's id or a system spec object)");
+}
+
 }  // namespace
 
 std::string plan_parallel(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kPlanOrigin);
-  const std::optional<SystemSpec> found = detail::request_system(req, kPlanOrigin);
-  if (!found) throw Error("plan request: field 'system' is missing");
-  const SystemSpec& system = *found;
+  const SystemSpec system = plan_system(req);
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);

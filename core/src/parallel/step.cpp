@@ -18,6 +18,7 @@
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/error_bands.hpp"
+#include "tilecast/interconnect.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/precision.hpp"
 
@@ -60,6 +61,24 @@ const SystemSpec* default_system_for(const GpuSpec& gpu, std::int64_t gpus) {
     if (!gpu.id.empty() && s.gpu == gpu.id && gpus <= std::int64_t{s.gpus_per_node} * s.max_nodes)
       return &s;
   return nullptr;
+}
+
+std::optional<SystemSpec> system_for_gpus(const GpuSpec& gpu, std::int64_t gpus) {
+  if (const SystemSpec* s = default_system_for(gpu, gpus)) return *s;
+  if (gpus < 1 || gpus > kMaxBuiltNodeGpus) return std::nullopt;
+  return node_of_catalog_links(gpu.id.empty() ? gpu.name : gpu.id, gpu.name, int(gpus));
+}
+
+std::string no_system_for(const GpuSpec& gpu, std::int64_t gpus) {
+  std::string ids;
+  for (const SystemSpec& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
+  const bool links = catalog_interconnect(gpu.id.empty() ? gpu.name : gpu.id) != nullptr;
+  return "no catalog system built from " + gpu.name + " holds " + std::to_string(gpus) +
+         " GPUs, and " +
+         (links ? "a node built from its catalog links holds at most " +
+                      std::to_string(kMaxBuiltNodeGpus)
+                : std::string("the catalog gives it no links to build a node from")) +
+         " (catalog systems: " + ids + ")";
 }
 
 namespace detail {

@@ -4,7 +4,7 @@
 // parallelism's all-to-alls (serve/expert_parallel.hpp).
 #pragma once
 
-#include <memory>
+#include <optional>
 #include <string>
 
 #include "parallel/parallel.hpp"
@@ -19,8 +19,8 @@ namespace tilecast::detail {
 // training: parallel/parallel.hpp.
 
 // One collective's time over `gpus` GPUs for `bytes` per GPU: the comm model (core/src/comm) on
-// the catalog system built from this GPU (e.g. dgx-h100 for the H100 SXM), else on one node wired
-// as the GPU's catalog links say (node_of_catalog_links). Throws Error when neither is known.
+// the system such a group runs on (system_for_gpus: e.g. dgx-h100 for the H100 SXM, else one node
+// wired as the GPU's catalog links say). Throws Error when there is none.
 class NodeCollective {
  public:
   NodeCollective(const GpuSpec& gpu, int gpus, Collective collective = Collective::kAllReduce);
@@ -30,8 +30,7 @@ class NodeCollective {
  private:
   int gpus_ = 1;
   Collective collective_ = Collective::kAllReduce;
-  const SystemSpec* system_ = nullptr;
-  std::shared_ptr<const SystemSpec> own_;  // the node built from the GPU's links, if no catalog's
+  std::optional<SystemSpec> system_;  // none for one GPU
   std::string how_;
 };
 

@@ -74,7 +74,8 @@ export function modelField(s: Readonly<State>): string | Record<string, unknown>
 // view's own request, with the multi-GPU fields when training on more than one GPU
 // (the eager comparison and sweep forecast one GPU each). The megatron engine's request
 // always carries its layout (on one GPU too), in every view: the comparison forecasts each
-// other GPU with the same layout on the catalog system built from that GPU.
+// other GPU with the same layout on the catalog system built from that GPU (else a node of them
+// built from its links: the core decides).
 export function requestFor(app: App, gpu?: string, batch?: number, parallel = false): ModelRequest {
   const s = app.state;
   const g = gpu ?? s.gpu;

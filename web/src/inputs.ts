@@ -59,7 +59,7 @@ export function fillInputs(app: App): void {
     byId<HTMLDetailsElement>('sizes-model').open = true;
   }
   const system = byId<HTMLSelectElement>('train-system');
-  system.append(h('option', { value: '' }, 'Automatic: the catalog system built from the GPU'));
+  system.append(h('option', { value: '' }, 'Automatic: the GPU’s catalog system, else a node built from its links'));
   for (const x of app.systems) system.append(h('option', { value: x.id }, x.name));
   if (s.model === CUSTOM && s.customModel)
     byId<HTMLTextAreaElement>('model-config').value = JSON.stringify(s.customModel, null, 2);

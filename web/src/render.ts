@@ -282,7 +282,10 @@ function cardShown(): void {
 function trainNote(app: App): string {
   const s: State = app.state;
   const n = trainGpus(s);
-  const system = s.system ? (systemById(app, s.system)?.name ?? s.system) : 'the catalog system built from the GPU';
+  const system = s.system
+    ? (systemById(app, s.system)?.name ?? s.system)
+    : (app.systems.find((x) => x.gpu === s.gpu && x.gpus_per_node * x.max_nodes >= n)?.name ??
+      (s.gpu === CUSTOM ? 'the System field’s choice' : 'one node of them built from the GPU’s catalog links'));
   if (isMegatronState(s))
     return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, the experts over ${s.ep} of the data-parallel ranks` : ''}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;
   if (n === 1) return 'One GPU: the single-GPU forecast. More than one makes the step a multi-GPU one.';
@@ -313,7 +316,7 @@ function engineNote(s: State): string {
 function compareEngineNote(app: App): string {
   const s = app.state;
   const sys = s.system ? `${systemById(app, s.system)?.name ?? s.system} for the selected GPU, ` : '';
-  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, expert ${s.ep}` : ''}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU. MFU stands where the roofline does.`;
+  return `Megatron-Core: each GPU forecast as the same ${trainGpus(s)}-GPU training step (data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, expert ${s.ep}` : ''}, the GPUs box), on ${sys}the catalog system built from each${s.system ? ' other' : ''} GPU (else a node built from its links). MFU stands where the roofline does.`;
 }
 
 function sweepEngineNote(s: State): string {

@@ -216,7 +216,18 @@ test('the plan search goes beyond one node, up to a bound; when nothing fits it 
   await page.close();
 });
 
-test('a GPU no catalog system holds plans on the node its catalog links build, up to its largest', async () => {
+test('a GPU no catalog system holds trains and plans on the node its catalog links build', async () => {
+  // 4 RTX 4090s, data 2 × tensor 2: the step the CLI forecasts on the same node
+  const four = await open('?gpu=rtx-4090&model=gpt2-large&mode=training&batch=16&seq=512&dp=2&ptp=2');
+  assert.equal(await four.locator('#forecast-error').textContent(), '');
+  assert.match(
+    await four.locator('#train-gpus-note').textContent(),
+    /on one node of them built from the GPU’s catalog links/,
+  );
+  const req = { gpu: 'rtx-4090', model: 'gpt2-large', mode: 'training', batch: 16, seq: 512 };
+  const f = native(req, ['--gpus', '4', '--dp', '2', '--tp', '2']);
+  assert.equal(await value(four, 'latency'), f.latency_ms);
+  await four.close();
   const page = await open('?gpu=rtx-4090&model=gpt2-large&mode=training&batch=16&seq=512');
   assert.match(
     await page.locator('#plan-max-note').textContent(),

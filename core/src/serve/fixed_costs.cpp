@@ -11,18 +11,25 @@
 
 namespace tilecast::detail {
 
+const nlohmann::json& serving_engines_json() {
+  static const nlohmann::json j = [] {
+    const std::string_view text = embedded::find(kServingEnginesPath);
+    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (text.empty() || parsed.is_discarded() || !parsed.is_object())
+      throw Error(std::string(kServingEnginesPath) + " is missing or not valid JSON");
+    return parsed;
+  }();
+  return j;
+}
+
 const ServingFixedCosts& serving_fixed_costs() {
   static const ServingFixedCosts c = [] {
-    constexpr const char* kPath = "core/data/engines/serving.json";
-    const std::string_view text = embedded::find(kPath);
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (text.empty() || j.is_discarded() || !j.is_object())
-      throw Error(std::string(kPath) + " is missing or not valid JSON");
+    const nlohmann::json& j = serving_engines_json();
     auto num = [&](const char* key, double lo, double hi) {
       if (!j.contains(key) || !j[key].is_number() || !(j[key].get<double>() >= lo) ||
           !(j[key].get<double>() <= hi))
-        throw Error(std::string(kPath) + ": field '" + key + "' must be a number from " +
-                    std::to_string(lo) + " to " + std::to_string(hi));
+        throw Error(std::string(kServingEnginesPath) + ": field '" + key +
+                    "' must be a number from " + std::to_string(lo) + " to " + std::to_string(hi));
       return j[key].get<double>();
     };
     ServingFixedCosts f;
@@ -34,17 +41,19 @@ const ServingFixedCosts& serving_fixed_costs() {
     if (j.contains("checks_by_architecture")) {
       const nlohmann::json& a = j["checks_by_architecture"];
       if (!a.is_object())
-        throw Error(std::string(kPath) + ": field 'checks_by_architecture' must be an object");
+        throw Error(std::string(kServingEnginesPath) +
+                    ": field 'checks_by_architecture' must be an object");
       for (const auto& [arch, note] : a.items()) {
         if (!note.is_string() || note.get<std::string>().empty())
-          throw Error(std::string(kPath) + ": checks_by_architecture." + arch +
+          throw Error(std::string(kServingEnginesPath) + ": checks_by_architecture." + arch +
                       " must be a non-empty string");
         f.checks_by_architecture.emplace_back(arch, note.get<std::string>());
       }
     }
     auto note = [&](const char* key) {
       if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
-        throw Error(std::string(kPath) + ": field '" + key + "' must be a non-empty string");
+        throw Error(std::string(kServingEnginesPath) + ": field '" + key +
+                    "' must be a non-empty string");
       return j[key].get<std::string>();
     };
     f.checks_loaded = note("checks_loaded");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,11 @@ struct ServingFixedCosts {
 };
 
 const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once
+
+// core/data/engines/serving.json, parsed once: every serving rule that reads the engines' data
+// (these costs, trtllm-bench's batch limits, vLLM's per-GPU defaults) reads this object.
+inline constexpr const char* kServingEnginesPath = "core/data/engines/serving.json";
+const nlohmann::json& serving_engines_json();
 
 // One step's sampling of `seqs` sequences over a `vocab`-token vocabulary: reading their logits
 // rows at `stream_bw_gbps` (a streaming kernel's rate, forecast/kernel_times.hpp,

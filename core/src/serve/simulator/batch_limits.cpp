@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/embedded_data.hpp"
 #include "common/json_fields.hpp"
 #include "common/name_key.hpp"
+#include "serve/fixed_costs.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/serving_load.hpp"
@@ -32,7 +32,6 @@ BatchLimits parse_batch_limits(std::string_view word) {
 namespace detail {
 namespace {
 
-constexpr const char* kServingEnginesPath = "core/data/engines/serving.json";
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // A value rounded up by the first band it falls below ([below, multiple], below 0: the rest);
@@ -49,9 +48,8 @@ struct BenchRules {
 
 const BenchRules& bench_rules() {
   static const BenchRules rules = [] {
-    const nlohmann::json all =
-        detail::parse_json(embedded::find(kServingEnginesPath), kServingEnginesPath);
-    if (!all.is_object() || !all.contains("trtllm_bench") || !all["trtllm_bench"].is_object())
+    const nlohmann::json& all = serving_engines_json();
+    if (!all.contains("trtllm_bench") || !all["trtllm_bench"].is_object())
       throw Error(std::string(kServingEnginesPath) + ": object 'trtllm_bench' is missing");
     const nlohmann::json& j = all["trtllm_bench"];
     const std::string where = std::string(kServingEnginesPath) + ": trtllm_bench";
@@ -101,11 +99,9 @@ VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
     VllmBatchDefaults large, other;
   };
   static const Rule rule = [] {
-    const nlohmann::json all =
-        detail::parse_json(embedded::find(kServingEnginesPath), kServingEnginesPath);
+    const nlohmann::json& all = serving_engines_json();
     const std::string where = std::string(kServingEnginesPath) + ": vllm_batch_defaults";
-    if (!all.is_object() || !all.contains("vllm_batch_defaults") ||
-        !all["vllm_batch_defaults"].is_object())
+    if (!all.contains("vllm_batch_defaults") || !all["vllm_batch_defaults"].is_object())
       throw Error(where + " is missing");
     const nlohmann::json& j = all["vllm_batch_defaults"];
     auto limits = [&](const char* key) {

@@ -19,6 +19,16 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.resolve(REPO, process.env.TILECAST_CLI ?? 'build/cli/tilecast');
 const DATA = path.resolve(REPO, process.env.TILECAST_SERVING_DATA ?? 'data/published/serving.json');
 const asJson = process.argv[2] === '--json';
+const usage = 'usage: node scripts/serving_checks.mjs [OUT.md] | --json OUT.json';
+// --json needs its own file: the default is the table's (docs/serving-checks.md), never JSON's
+if (asJson && !process.argv[3]) {
+  console.error(`serving_checks: --json needs an output file; ${usage}`);
+  process.exit(2);
+}
+if (!asJson && process.argv[2]?.startsWith('-')) {
+  console.error(`serving_checks: unknown option ${process.argv[2]}; ${usage}`);
+  process.exit(2);
+}
 const out = path.resolve(process.argv[asJson ? 3 : 2] ?? path.join(REPO, 'docs/serving-checks.md'));
 
 // A static row (`batch`) is one batch that starts together: the static forecast's fields.

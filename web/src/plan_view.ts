@@ -23,7 +23,7 @@ const plans = new Map<string, PlanResult>(); // request text -> result (few: one
 
 // The core's largest such node (kMaxBuiltNodeGpus, core/include/tilecast/parallel.hpp, which
 // refuses a larger one by name); web/tests/calc.test.mjs plans on it.
-export const BUILT_NODE_GPUS = 8;
+const BUILT_NODE_GPUS = 8;
 
 // The system plans run on: the chosen one, else the catalog's built from the GPU, else (a catalog
 // GPU: each has its links) one node of them wired as its links say.

@@ -90,6 +90,9 @@ TEST_SUITE("interconnect") {
     CHECK(interconnect_error(R"({"pcie": {"generation": 4, "lanes": 16}})")
               .find("interconnect.pcie: field 'bw_gbps_per_direction' is missing") !=
           std::string::npos);
+    CHECK(interconnect_error(R"({"pcie": {"generation": 4, "lanes": 16,
+                   "bw_gbps_per_direction": 32, "peer_to_peer": "no"}})")
+              .find("field 'peer_to_peer'") != std::string::npos);
     CHECK(interconnect_error(R"({"infinity_fabric": {"links": 7, "bw_gbps_per_direction": 64}})")
               .find("'bw_gbps_per_direction_per_link'") != std::string::npos);
     CHECK(interconnect_error(R"({"nvlnk": {}})")

@@ -10,6 +10,7 @@
 #include "tilecast/api.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
+#include "tilecast/interconnect.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/system.hpp"
 
@@ -44,6 +45,11 @@ TEST_SUITE("system_choice") {
       CHECK(s->max_nodes == 1);
     }
     CHECK(system_for_gpus(find_gpu("h100-pcie"), 3)->gpus_per_node == 4);  // bridged pairs
+    // GeForce cards reach each other through host memory: the node says so; an L4 node does not
+    CHECK(system_for_gpus(rtx, 4)->name.find("without peer-to-peer") != std::string::npos);
+    CHECK_FALSE(catalog_interconnect("rtx-4090")->pcie->peer_to_peer);
+    CHECK(catalog_interconnect("l4")->pcie->peer_to_peer);
+    CHECK(node_of_catalog_links("l4", "NVIDIA L4", 2)->name.find("peer") == std::string::npos);
     // beyond a node, or a GPU the catalog gives no links: none, and the reason names the limit
     CHECK_FALSE(system_for_gpus(rtx, kMaxBuiltNodeGpus + 1).has_value());
     CHECK(no_system_for(rtx, 16).find("at most 8") != std::string::npos);

@@ -827,6 +827,10 @@ export interface GpuInterconnect {
     generation: number;
     lanes: number;
     bw_gbps_per_direction: number;
+    /**
+     * false (written only then): the GPUs cannot reach each other's memory over PCIe (GeForce); NCCL goes through host memory
+     */
+    peer_to_peer?: boolean;
   };
   infinity_fabric?: {
     links: number;

@@ -20,6 +20,8 @@ struct PcieSpec {
   int generation = 0;                // 3 .. 6
   int lanes = 0;                     // usually 16
   double bw_gbps_per_direction = 0;  // GB/s each way (the datasheet's figure halved)
+  bool peer_to_peer = true;  // false: GPUs cannot reach each other's memory (GeForce); NCCL goes
+                             // through host memory (docs/comm.md)
 };
 
 struct InfinityFabricSpec {

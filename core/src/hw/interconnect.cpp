@@ -36,6 +36,7 @@ PcieSpec parse_pcie(const nlohmann::json& j, const std::string& origin) {
   p.generation = static_cast<int>(integer_field(j, "generation", origin, 1, 7));
   p.lanes = static_cast<int>(integer_field(j, "lanes", origin, 1, 32));
   p.bw_gbps_per_direction = number_field(j, "bw_gbps_per_direction", origin, 0.1, 1e4);
+  p.peer_to_peer = detail::bool_field(j, "peer_to_peer", origin, true);
   return p;
 }
 
@@ -95,10 +96,12 @@ std::string gpu_interconnect_to_json(const GpuInterconnect& links) {
                    {"links", links.nvlink->links},
                    {"bw_gbps_per_direction", links.nvlink->bw_gbps_per_direction},
                    {"form", links.nvlink->form}};
-  if (links.pcie)
+  if (links.pcie) {
     j["pcie"] = {{"generation", links.pcie->generation},
                  {"lanes", links.pcie->lanes},
                  {"bw_gbps_per_direction", links.pcie->bw_gbps_per_direction}};
+    if (!links.pcie->peer_to_peer) j["pcie"]["peer_to_peer"] = false;
+  }
   if (links.infinity_fabric)
     j["infinity_fabric"] = {
         {"links", links.infinity_fabric->links},

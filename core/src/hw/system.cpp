@@ -139,10 +139,14 @@ std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::st
     wired = "an Infinity Fabric mesh";
   } else if (!links->pcie) {
     return std::nullopt;
+  } else if (!links->pcie->peer_to_peer) {
+    wired =
+        "PCIe without peer-to-peer (NCCL through host memory; its all-reduces may be slower "
+        "than forecast: docs/comm.md)";
   }
   s.id = s.gpu + "-node-" + std::to_string(s.gpus_per_node);
   s.name = std::to_string(s.gpus_per_node) + "x " + std::string(gpu_name) + ", " + wired +
-           " (built from its catalog links; no catalog system)";
+           "; built from its catalog links (no catalog system)";
   default_from_catalog(s, links, "gpu_catalog/" + s.gpu + ".json");
   s.source = "gpu_catalog/" + s.gpu + ".json, interconnect";
   return s;

@@ -72,11 +72,30 @@ TEST_SUITE("system_choice") {
     const auto given = call(api::forecast_model, head + R"("gpus":4,"dp":2,"tp":2,"system":)" +
                                                      system_spec_to_json(*node) + "}");
     CHECK(built.at("step_ms") == given.at("step_ms"));
+    // and by the id its assumptions print: what a forecast names can be given back
+    const auto by_id =
+        call(api::forecast_model, head + R"("gpus":4,"dp":2,"tp":2,"system":"rtx-4090-node-4"})");
+    CHECK(built.at("step_ms") == by_id.at("step_ms"));
     // its all-reduces run over the GPUs' PCIe links
     CHECK(mentions(built.at("assumptions"), "ring over pcie"));
     // 16 GPUs: no node holds them; the error says what would
     CHECK_THROWS_WITH_AS(api::forecast_model(head + R"("gpus":16,"dp":16})"),
                          doctest::Contains("at most 8"), Error);
+  }
+
+  TEST_CASE("a built node's id names it back; the catalog's names come first") {
+    CHECK(system_named("dgx-h100").id == "dgx-h100");
+    const SystemSpec four = system_named("rtx-4090-node-4");
+    CHECK(four.id == "rtx-4090-node-4");
+    CHECK(four.gpus_per_node == 4);
+    CHECK(four.topology == Topology::kPcie);
+    // the GPU by its name too, as everywhere
+    CHECK(system_named("NVIDIA GeForce RTX 4090-node-2").id == "rtx-4090-node-2");
+    for (const char* bad : {"rtx-4090-node-9", "rtx-4090-node-0", "rtx-4090-node-", "my-gpu-node-2",
+                            "rtx-4090-node-2x", "-node-2"}) {
+      CAPTURE(bad);
+      CHECK_THROWS_WITH_AS(system_named(bad), doctest::Contains("GPU-node-N"), Error);
+    }
   }
 
   TEST_CASE("the megatron engine and the plan search take the same system") {

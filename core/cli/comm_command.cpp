@@ -17,12 +17,12 @@
 namespace tilecast::cli {
 namespace {
 
-// A catalog name or a path to a system file.
+// A catalog name, a built node's id (rtx-4090-node-4) or a path to a system file.
 SystemSpec resolve_system(const std::string& name_or_path) {
   reject_directory("--system", name_or_path);
   if (is_regular_file(name_or_path))
     return parse_system_spec(read_text_file(name_or_path), name_or_path);
-  return find_system(name_or_path);
+  return system_named(name_or_path);
 }
 
 // "1048576", "64MiB", "1.5GB": bytes (KiB/MiB/GiB are powers of 2, KB/MB/GB of 10).

@@ -21,7 +21,7 @@ const PRECISION_WORDS: Record<string, string> = {
 };
 const plans = new Map<string, PlanResult>(); // request text -> result (few: one per button press)
 
-// The core's largest such node (kMaxBuiltNodeGpus, core/include/tilecast/parallel.hpp, which
+// The core's largest such node (kMaxBuiltNodeGpus, core/include/tilecast/system.hpp, which
 // refuses a larger one by name); web/tests/calc.test.mjs plans on it.
 const BUILT_NODE_GPUS = 8;
 

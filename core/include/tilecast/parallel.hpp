@@ -147,10 +147,6 @@ ParallelForecast forecast_parallel(const GpuSpec& gpu, const SystemSpec& system,
 // The catalog system built from this GPU holding `gpus` (nullptr when none).
 const SystemSpec* default_system_for(const GpuSpec& gpu, std::int64_t gpus);
 
-// A node built from a GPU's catalog links holds at most this many: every catalog system but the
-// GB200 NVL72 rack holds 8 or fewer a node (gpu_catalog/systems), as PCIe servers do.
-inline constexpr int kMaxBuiltNodeGpus = 8;
-
 // The system `gpus` GPUs of this kind run on when a request names none, for training, plans and
 // serving alike: the catalog system built from the GPU when it holds them, else one node of them
 // wired as the GPU's catalog links say (node_of_catalog_links, up to kMaxBuiltNodeGpus; e.g. 4 RTX

@@ -59,6 +59,10 @@ std::string system_spec_to_json(const SystemSpec& system);
 // gives the GPU no links.
 std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::string_view gpu_name,
                                                 int gpus);
+// A node built from a GPU's catalog links holds at most this many when a request names no system
+// (system_for_gpus, tilecast/parallel.hpp): every catalog system but the GB200 NVL72 rack holds 8
+// or fewer a node (gpu_catalog/systems), as PCIe servers do.
+inline constexpr int kMaxBuiltNodeGpus = 8;
 
 // The embedded gpu_catalog/systems/*.json, sorted by id.
 const std::vector<SystemSpec>& system_catalog();
@@ -66,5 +70,9 @@ const std::vector<SystemSpec>& system_catalog();
 const SystemSpec* lookup_system(std::string_view name);
 // The same; throws tilecast::Error listing the catalog when nothing matches.
 const SystemSpec& find_system(std::string_view name);
+// A system a request or command names: a catalog system (lookup_system), else the id a node built
+// from a catalog GPU's links carries ("rtx-4090-node-4": the GPU by id, name or alias, then up to
+// kMaxBuiltNodeGpus), so an id a forecast prints can be given back. Throws Error saying both.
+SystemSpec system_named(std::string_view name);
 
 }  // namespace tilecast

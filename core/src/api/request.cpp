@@ -33,7 +33,7 @@ ModelConfig request_model(const nlohmann::json& req) {
 std::optional<SystemSpec> request_system(const nlohmann::json& req, const char* what) {
   auto it = req.find("system");
   if (it == req.end() || it->is_null()) return std::nullopt;
-  if (it->is_string()) return find_system(it->get<std::string>());
+  if (it->is_string()) return system_named(it->get<std::string>());
   if (it->is_object()) return parse_system_spec(it->dump(), "custom system");
   throw Error(std::string(what) + ": field 'system' must be a system name or a spec object");
 }

@@ -70,6 +70,8 @@ const std::vector<SystemSpec>& system_catalog();
 const SystemSpec* lookup_system(std::string_view name);
 // The same; throws tilecast::Error listing the catalog when nothing matches.
 const SystemSpec& find_system(std::string_view name);
+// The catalog's ids, comma-separated, for the errors that list them.
+std::string system_catalog_ids();
 // A system a request or command names: a catalog system (lookup_system), else the id a node built
 // from a catalog GPU's links carries ("rtx-4090-node-4": the GPU by id, name or alias, then up to
 // kMaxBuiltNodeGpus), so an id a forecast prints can be given back. Throws Error saying both.

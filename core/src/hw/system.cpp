@@ -1,6 +1,8 @@
-// Parsing and validation of multi-GPU system files (gpu_catalog/systems/, docs/comm.md).
+// Parsing and validation of multi-GPU system files (gpu_catalog/systems/, docs/comm.md), and the
+// nodes built from a GPU's catalog links, by their ids too.
 #include "tilecast/system.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "common/json_fields.hpp"
@@ -119,6 +121,12 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
   return s;
 }
 
+namespace {
+// A built node's id: the GPU's, this, its GPU count (node_of_catalog_links writes it,
+// system_named reads it back).
+constexpr std::string_view kBuiltNodeInfix = "-node-";
+}  // namespace
+
 std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::string_view gpu_name,
                                                 int gpus) {
   const GpuInterconnect* links = catalog_interconnect(gpu_id);
@@ -144,12 +152,30 @@ std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::st
         "PCIe without peer-to-peer (NCCL through host memory; its all-reduces may be slower "
         "than forecast: docs/comm.md)";
   }
-  s.id = s.gpu + "-node-" + std::to_string(s.gpus_per_node);
+  s.id = s.gpu + std::string(kBuiltNodeInfix) + std::to_string(s.gpus_per_node);
   s.name = std::to_string(s.gpus_per_node) + "x " + std::string(gpu_name) + ", " + wired +
            "; built from its catalog links (no catalog system)";
   default_from_catalog(s, links, "gpu_catalog/" + s.gpu + ".json");
   s.source = "gpu_catalog/" + s.gpu + ".json, interconnect";
   return s;
+}
+
+SystemSpec system_named(std::string_view name) {
+  if (const SystemSpec* s = lookup_system(name)) return *s;
+  const std::size_t at = name.rfind(kBuiltNodeInfix);
+  if (at != std::string_view::npos && at > 0) {
+    const std::string_view count = name.substr(at + kBuiltNodeInfix.size());
+    const bool digits =
+        !count.empty() && count.size() <= 3 &&
+        std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const GpuSpec* gpu = lookup_gpu(name.substr(0, at));
+    if (digits && gpu) {
+      const int n = std::stoi(std::string(count));
+      if (n >= 1 && n <= kMaxBuiltNodeGpus)
+        if (auto node = node_of_catalog_links(gpu->id, gpu->name, n)) return *node;
+    }
+  }
+  return find_system(name);  // (throws: no catalog system has the name)
 }
 
 std::string system_spec_to_json(const SystemSpec& s) {

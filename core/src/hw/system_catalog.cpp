@@ -5,7 +5,6 @@
 #include "common/name_key.hpp"
 #include "common/sort_by_key.hpp"
 #include "tilecast/error.hpp"
-#include "tilecast/gpu_catalog.hpp"
 #include "tilecast/system.hpp"
 
 namespace tilecast {
@@ -31,40 +30,17 @@ const SystemSpec* lookup_system(std::string_view name) {
   return nullptr;
 }
 
-namespace {
-
-[[noreturn]] void unknown_system(std::string_view name) {
+std::string system_catalog_ids() {
   std::string ids;
   for (const auto& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
-  throw Error("unknown system '" + std::string(name) + "'; known: " + ids + ", or GPU-node-N (N " +
-              "of a catalog GPU, 1 to " + std::to_string(kMaxBuiltNodeGpus) +
-              ", wired as its catalog links say), or pass a system file");
+  return ids;
 }
-
-}  // namespace
 
 const SystemSpec& find_system(std::string_view name) {
   if (const SystemSpec* s = lookup_system(name)) return *s;
-  unknown_system(name);
-}
-
-SystemSpec system_named(std::string_view name) {
-  if (const SystemSpec* s = lookup_system(name)) return *s;
-  constexpr std::string_view kNode = "-node-";
-  const std::size_t at = name.rfind(kNode);
-  if (at != std::string_view::npos && at > 0) {
-    const std::string_view count = name.substr(at + kNode.size());
-    const bool digits =
-        !count.empty() && count.size() <= 3 &&
-        std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const GpuSpec* gpu = lookup_gpu(name.substr(0, at));
-    if (digits && gpu) {
-      const int n = std::stoi(std::string(count));
-      if (n >= 1 && n <= kMaxBuiltNodeGpus)
-        if (auto node = node_of_catalog_links(gpu->id, gpu->name, n)) return *node;
-    }
-  }
-  unknown_system(name);
+  throw Error("unknown system '" + std::string(name) + "'; known: " + system_catalog_ids() +
+              ", or GPU-node-N (N of a catalog GPU, 1 to " + std::to_string(kMaxBuiltNodeGpus) +
+              ", wired as its catalog links say), or pass a system file");
 }
 
 }  // namespace tilecast

@@ -70,15 +70,13 @@ std::optional<SystemSpec> system_for_gpus(const GpuSpec& gpu, std::int64_t gpus)
 }
 
 std::string no_system_for(const GpuSpec& gpu, std::int64_t gpus) {
-  std::string ids;
-  for (const SystemSpec& s : system_catalog()) ids += (ids.empty() ? "" : ", ") + s.id;
   const bool links = catalog_interconnect(gpu.id.empty() ? gpu.name : gpu.id) != nullptr;
   return "no catalog system built from " + gpu.name + " holds " + std::to_string(gpus) +
          " GPUs, and " +
          (links ? "a node built from its catalog links holds at most " +
                       std::to_string(kMaxBuiltNodeGpus)
                 : std::string("the catalog gives it no links to build a node from")) +
-         " (catalog systems: " + ids + ")";
+         " (catalog systems: " + system_catalog_ids() + ")";
 }
 
 namespace detail {

@@ -225,10 +225,15 @@ test("a request the core refuses for its cost shows the core's message", async (
 });
 
 test("while the forecaster's thread loads, the card is answered on the page's own instance; what needs the thread waits for it", async () => {
-  // The thread's script held back, so that it is still loading when the first forecasts are asked.
+  // The thread's script held back, so that it is still loading when the first forecasts are asked:
+  // the first page's until its card has been checked (however slow the machine), each later page's
+  // for 1.5 s, long enough for its first forecast to be asked while the thread loads.
   const ctx = await pages.newContext();
+  let releaseFirst;
+  const firstHeld = new Promise((resolve) => (releaseFirst = resolve));
+  let scripts = 0;
   await ctx.route(/\/assets\/core_worker-[^/]*\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 8000));
+    await (scripts++ === 0 ? firstHeld : new Promise((resolve) => setTimeout(resolve, 1500)));
     await route.continue();
   });
   const latency = (page) => page.evaluate(() => Number(document.getElementById('latency').dataset.value));
@@ -238,6 +243,8 @@ test("while the forecaster's thread loads, the card is answered on the page's ow
   assert.ok(await loading(page), 'the thread was still loading when the first forecast was shown');
   assert.equal((await stats(page)).worker.onPage, 1);
   assert.equal(await latency(page), tc.forecastModel(one).latency_ms);
+  assert.ok(await loading(page), 'the thread was still loading when the card was checked');
+  releaseFirst();
   // Once loaded, the worker runs the same call (warming its learned models), then answers the card.
   await page.waitForFunction(
     () => window.tilecastPage.worker.stats.calls >= 2 && !window.tilecastPage.worker.running(),

@@ -92,7 +92,7 @@ TEST_SUITE("system_choice") {
     // the GPU by its name too, as everywhere
     CHECK(system_named("NVIDIA GeForce RTX 4090-node-2").id == "rtx-4090-node-2");
     for (const char* bad : {"rtx-4090-node-9", "rtx-4090-node-0", "rtx-4090-node-", "my-gpu-node-2",
-                            "rtx-4090-node-2x", "-node-2"}) {
+                            "rtx-4090-node-2x", "-node-2", "rtx-4090-node-04"}) {
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(system_named(bad), doctest::Contains("GPU-node-N"), Error);
     }

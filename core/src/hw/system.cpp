@@ -165,8 +165,9 @@ SystemSpec system_named(std::string_view name) {
   const std::size_t at = name.rfind(kBuiltNodeInfix);
   if (at != std::string_view::npos && at > 0) {
     const std::string_view count = name.substr(at + kBuiltNodeInfix.size());
+    // N as the id writes it: digits, no leading zero (one spelling per node)
     const bool digits =
-        !count.empty() && count.size() <= 3 &&
+        !count.empty() && count.size() <= 3 && count[0] != '0' &&
         std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
     const GpuSpec* gpu = lookup_gpu(name.substr(0, at));
     if (digits && gpu) {

@@ -264,8 +264,9 @@ int run_forecast(const Args& args) {
          enum_names_joined(schedule_names(), "|") +
          " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)] "
          "[--engine eager|compiled|megatron; megatron: --precision " +
-         enum_names_of(dtype_names(), kMegatronPrecisions, "|") +
-         " --attention flash|fused-softmax --virtual-stages V --sequence-parallel --cp N "
+         enum_names_of(dtype_names(), kMegatronPrecisions, "|") + " --attention " +
+         enum_names_joined(attention_kernel_names(), "|") +
+         " --virtual-stages V --sequence-parallel --cp N "
          "(context parallel) --ep N (expert parallel, MoE) --no-distributed-optimizer "
          "--no-overlap-grad-reduce --tokens N] [--price-per-gpu-hour P (cost per step / per "
          "million tokens)] [--finetune " +

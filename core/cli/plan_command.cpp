@@ -139,7 +139,9 @@ int run_plan(const Args& args) {
          " (autocast)] "
          "[--json] [--weights DIR] [--engine megatron (needs --gpus; searches tp x cp x pp x "
          "dp x virtual stages x micro-batch size x recomputation x sequence parallelism, x ep "
-         "for MoE) --attention flash|fused-softmax --max-microbatch-size N "
+         "for MoE) --attention " +
+         enum_names_joined(attention_kernel_names(), "|") +
+         " --max-microbatch-size N "
          "--max-virtual-stages N --max-cp N]",
      "rank every dp x tp x pp x micro-batch x ZeRO x recomputation training configuration",
      {"model", "system", "global-batch", "seq", "gpus", "gpu", "max-microbatches", "top",

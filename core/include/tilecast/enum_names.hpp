@@ -23,6 +23,7 @@ enum class WeightFormat;     // tilecast/serving.hpp
 enum class DecodeAttention;  // tilecast/serving.hpp
 enum class Scheduler;        // tilecast/serving_load.hpp
 enum class BatchLimits;      // tilecast/serving_load.hpp
+enum class AttentionKernel;  // tilecast/megatron.hpp
 
 template <class E>
 struct EnumName {
@@ -55,6 +56,7 @@ EnumNames<FinetuneMethod> finetune_method_names();    // graph/workload.cpp
 EnumNames<LoraTargets> lora_target_names();           // graph/workload.cpp
 EnumNames<MasterWeights> master_weights_names();      // graph/workload.cpp
 EnumNames<ExpertsImplementation> experts_implementation_names();  // model/model_config.cpp
+EnumNames<AttentionKernel> attention_kernel_names();              // parallel/megatron_step.cpp
 
 // The precisions a whole-model, serving or plan forecast takes (fp32 eager; fp16 and bf16 the
 // whole pass, or autocast in training).

@@ -31,17 +31,28 @@
 
 namespace tilecast {
 
+namespace {
+
+constexpr EnumName<AttentionKernel> kAttentionKernels[] = {
+    {"flash", AttentionKernel::flash},
+    {"fused-softmax", AttentionKernel::fused_softmax},
+    {"flash-attention", AttentionKernel::flash},
+    {"fused_softmax", AttentionKernel::fused_softmax},
+    {"softmax", AttentionKernel::fused_softmax}};
+
+}  // namespace
+
+EnumNames<AttentionKernel> attention_kernel_names() { return kAttentionKernels; }
+
 std::string_view attention_kernel_name(AttentionKernel a) {
-  return a == AttentionKernel::flash ? "flash" : "fused-softmax";
+  return enum_name(attention_kernel_names(), a);
 }
 
 AttentionKernel parse_attention_kernel(std::string_view word) {
-  if (word == "flash" || word == "flash-attention" || word.empty()) return AttentionKernel::flash;
-  if (word == "fused-softmax" || word == "fused_softmax" || word == "softmax")
-    return AttentionKernel::fused_softmax;
-  throw Error("'" + std::string(word) +
-              "' is not an attention kernel; allowed: flash (FlashAttention), fused-softmax "
-              "(Megatron's scale-mask-softmax, scores materialised)");
+  if (word.empty()) return AttentionKernel::flash;
+  return parse_enum(attention_kernel_names(), word,
+                    "an attention kernel (flash: FlashAttention; fused-softmax: Megatron's "
+                    "scale-mask-softmax, scores materialised)");
 }
 
 namespace detail {

@@ -167,4 +167,12 @@ TEST_SUITE("cli_input") {
     CHECK(some.output.find("nothing to rank") == std::string::npos);
     CHECK(some.output.find("fastest step") != std::string::npos);
   }
+
+  TEST_CASE("eval-ops refuses a precision vidur's half-precision timings cannot be read at") {
+    // refused before any file is read: the folder need not exist
+    const auto fp32 = run_cli("eval-ops --gpu a100-80gb-sxm --vidur /nonexistent --precision fp32");
+    CHECK(fp32.code != 0);
+    CHECK(fp32.output.find("--precision fp32: vidur's operator timings are half-precision "
+                           "kernels; allowed: fp16, bf16") != std::string::npos);
+  }
 }

@@ -1,6 +1,8 @@
 // `tilecast eval-ops`: MAPE per operator on the vidur compute layout (every model under a
 // folder of one GPU), the roofline's beside it.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "command.hpp"
@@ -13,10 +15,18 @@
 namespace tilecast::cli {
 namespace {
 
+// vidur's timings are FP16 kernels; read as BF16 they check the BF16 models' inputs
+constexpr DataType kVidurPrecisions[] = {DataType::fp16, DataType::bf16};
+
 int run_eval_ops(const Args& args) {
   const GpuSpec gpu = resolve_gpu(args.require("gpu"));
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const DataType dtype = parse_dtype(args.get("precision", "fp16"));
+  if (std::find(std::begin(kVidurPrecisions), std::end(kVidurPrecisions), dtype) ==
+      std::end(kVidurPrecisions))
+    throw Error("--precision " + std::string(dtype_name(dtype)) +
+                ": vidur's operator timings are half-precision kernels; allowed: " +
+                enum_names_of(dtype_names(), kVidurPrecisions, ", "));
   std::vector<VidurOpRow> rows;
   for (const VidurFile& f : vidur_mlp_files(args.require("vidur"))) {
     std::vector<VidurOpRow> part = parse_vidur_mlp_csv(read_text_file(f.path), f.path, dtype);
@@ -48,8 +58,9 @@ int run_eval_ops(const Args& args) {
     {"eval-ops",
      "--gpu ID --vidur DIR [--predictor " + enum_names_joined(predictor_names(), "|") +
          "] [--weights FILE] [--gemm FILE] "
-         "[--precision "
-         "fp16|bf16] "
+         "[--precision " +
+         enum_names_of(dtype_names(), kVidurPrecisions, "|") +
+         "] "
          "[--json | --rows]",
      "MAPE per operator on vidur's FP16 per-operator timings (DIR: compute/<gpu>), beside the "
      "roofline's",

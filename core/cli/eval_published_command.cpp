@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "io.hpp"
+#include "tilecast/enum_names.hpp"
 #include "tilecast/published_eval.hpp"
 
 namespace tilecast::cli {
@@ -64,8 +65,8 @@ int run_eval_published(const Args& args) {
 
 [[maybe_unused]] const bool eval_published_registered = register_command(
     {"eval-published",
-     "--file PATH (e.g. ../shared/data/published/korthikanti-2022.json) [--predictor "
-     "tilecast|roofline] [--json]",
+     "--file PATH (e.g. ../shared/data/published/korthikanti-2022.json) [--predictor " +
+         enum_names_joined(predictor_names(), "|") + "] [--json]",
      "the megatron engine against published large-model training runs (per-layer times, "
      "iteration times, MFU, memory)",
      {"file", "predictor"},

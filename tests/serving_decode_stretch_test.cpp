@@ -90,6 +90,10 @@ detail::EngineRun same_run(const StretchCase& c) {
     differ += a[i].first_ms != b[i].first_ms || a[i].finish_ms != b[i].finish_ms ||
               a[i].arrival_ms != b[i].arrival_ms;
   CHECK(differ == 0);
+  // every request's first token after its arrival, its finish not before its first token
+  differ = 0;
+  for (const auto& r : a) differ += !(r.first_ms >= r.arrival_ms && r.finish_ms >= r.first_ms);
+  CHECK(differ == 0);
   return ra;
 }
 
@@ -180,6 +184,20 @@ TEST_SUITE("serving_decode_stretch") {
                          .global_units = 12,
                          .window_units = 12,
                          .window_blocks = 9}});
+  }
+  TEST_CASE("a prompt's last token computed alone is its prefill, not a decode step") {
+    // a budget of one token a step: every prompt's last token is a step of one token with
+    // nothing else left to compute, which a stretch must not take for a decode (it would sample
+    // the first token without timing it); found by the structured fuzz harness
+    same_run(
+        {.gpu = "b200",
+         .model = "gpt3-6.7b",
+         .requests = 40,
+         .prompt = 40,
+         .output = 20,
+         .range = 0.9,
+         .qps = 5,
+         .limits = {.scheduler = Scheduler::continuous, .max_batch_tokens = 1, .blocks = 100000}});
   }
   TEST_CASE("a token budget the batch fills: no room to join") {
     same_run({.gpu = "h100-sxm",

@@ -194,7 +194,9 @@ struct Loop {
     // (newest first: a prompt still being computed is at the back, where requests join)
     for (auto it = running.rbegin(); it != running.rend(); ++it) {
       const SimRequest& r = reqs[*it];
-      if (r.known - r.computed != 1) return 0;  // a prompt (or its recomputation) in progress
+      // a prompt (or its recomputation) in progress; a prompt's last token too, alone in its
+      // step: computing it samples the first token, which only a step times
+      if (r.known - r.computed != 1 || r.generated == 0) return 0;
       if (r.computed + 2 > limit) return 0;
       steps = std::min(steps, r.output - r.generated);
       top = std::max(top, r.computed);

@@ -49,8 +49,9 @@ std::vector<detail::SimRequest> requests_of(const StretchCase& c) {
 }
 
 // The same case run with and without stretches: every step's time and cache use, every
-// request's first token and finish, equal as doubles.
-detail::EngineRun same_run(const StretchCase& c) {
+// request's first token and finish, equal as doubles. `stretched`: the case is built for
+// stretches, so they must run and save work.
+detail::EngineRun same_run(const StretchCase& c, bool stretched = true) {
   const GpuSpec& gpu = find_gpu(c.gpu);
   const ModelConfig& model = find_model(c.model);
   ServingRequest s;
@@ -73,8 +74,10 @@ detail::EngineRun same_run(const StretchCase& c) {
   double work_a = 0, work_b = 0;
   const detail::EngineRun ra = run(a, on, cost_a, work_a);
   const detail::EngineRun rb = run(b, off, cost_b, work_b);
-  CHECK(work_a < work_b);  // the stretches' steps counted once for their batch
-  CHECK(ra.stretch_steps > 0);
+  if (stretched) {
+    CHECK(work_a < work_b);  // the stretches' steps counted once for their batch
+    CHECK(ra.stretch_steps > 0);
+  }
   CHECK(rb.stretch_steps == 0);
   CHECK(ra.steps == rb.steps);
   CHECK(ra.preemptions == rb.preemptions);
@@ -198,6 +201,43 @@ TEST_SUITE("serving_decode_stretch") {
          .range = 0.9,
          .qps = 5,
          .limits = {.scheduler = Scheduler::continuous, .max_batch_tokens = 1, .blocks = 100000}});
+  }
+  TEST_CASE("small random cases: tiny budgets, sequence limits and caches, 1-token prompts") {
+    // seeded, so the same cases every run: prompts of 1 to 39 tokens, outputs of 1 to 19, token
+    // budgets of 1 to 48, 1 to 6 sequences, caches from a few blocks, open and closed loops
+    detail::SplitMix64 rng(54);
+    std::int64_t stretch_steps = 0;
+    for (int i = 0; i < 120; ++i) {
+      CAPTURE(i);
+      const bool window = i % 4 == 3;  // gpt-oss-20b's sliding-window layers
+      StretchCase c{
+          .gpu = "h100-sxm",
+          .model = window ? "gpt-oss-20b" : "llama3-8b",
+          .requests = detail::uniform_int(rng, 1, 30),
+          .prompt = 20,
+          .output = 10,
+          .range = 0.95,
+          .limits = {.scheduler = i % 5 == 4 ? Scheduler::no_evict : Scheduler::continuous,
+                     .max_batch_tokens = detail::uniform_int(rng, 1, 48),
+                     .max_seqs = detail::uniform_int(rng, 1, 6),
+                     .block_tokens = 4}};
+      if (i % 2 == 0)
+        c.qps = double(detail::uniform_int(rng, 1, 400));
+      else
+        c.clients = detail::uniform_int(rng, 1, 8);
+      // room for the longest request (39 + 19 tokens, 15 blocks of 4) and at most a few more
+      const std::int64_t least = 15;
+      if (window) {
+        c.limits.global_units = 12;
+        c.limits.window_units = 12;
+        c.limits.window_blocks = 32;  // a window of 128 tokens: above any request here
+        c.limits.blocks = 24 * least * detail::uniform_int(rng, 1, 4);
+      } else {
+        c.limits.blocks = least * detail::uniform_int(rng, 1, 4);
+      }
+      stretch_steps += same_run(c, false).stretch_steps;
+    }
+    CHECK(stretch_steps > 0);
   }
   TEST_CASE("a token budget the batch fills: no room to join") {
     same_run({.gpu = "h100-sxm",

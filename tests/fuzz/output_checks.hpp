@@ -2,7 +2,8 @@
 // valid JSON; no NaN or infinity (nlohmann writes them as null, so a null is allowed only for
 // the fields documented as nullable); no negative time, size or count; and each 80% band
 // around its forecast (band low <= forecast <= band high, or multipliers low <= 1 <= high; a
-// simulation's band holds each of its figures, a capacity plan's best option its replicas). A
+// simulation's band holds each of its figures, a capacity plan's best option its replicas); a
+// simulation's percentiles in order and its mean end-to-end latency not below its mean TTFT. A
 // failure aborts, which libFuzzer reports with the input that caused it.
 #pragma once
 
@@ -76,6 +77,24 @@ inline void check_value(const nlohmann::json& v, const std::string& key, std::st
       if (!(0 < l && l <= 1 && 1 <= h))
         fail("band multipliers: 0 < low <= 1 <= high does not hold", out);
     }
+    // a simulation's latencies: each percentile set in order (p50 <= p90 <= p99), and no
+    // request finishing before its first token, so mean e2e >= mean TTFT
+    for (const char* latency : {"ttft_ms", "tpot_ms", "e2e_ms"}) {
+      const auto p = v.find(latency);
+      // (a band's latencies are ranges: not these)
+      if (p == v.end() || !p->is_object() || !p->contains("p99") || !(*p)["p99"].is_number())
+        continue;
+      const double p50 = p->value("p50", 0.0), p90 = p->value("p90", 0.0),
+                   p99 = p->value("p99", 0.0);
+      if (!(p50 <= p90 && p90 <= p99))
+        fail(std::string(latency) + ": p50 <= p90 <= p99 does not hold", out);
+    }
+    const auto ttft = v.find("ttft_ms"), e2e = v.find("e2e_ms");
+    if (ttft != v.end() && e2e != v.end() && ttft->is_object() && e2e->is_object() &&
+        ttft->contains("mean") && e2e->contains("mean") && (*ttft)["mean"].is_number() &&
+        (*e2e)["mean"].is_number() &&
+        !(e2e->value("mean", 0.0) >= ttft->value("mean", 0.0) * (1 - 1e-12)))
+      fail("mean e2e >= mean TTFT does not hold", out);
     // a capacity plan's best option: fast edge <= its replicas <= slow edge (null: beyond)
     const auto replicas_band = v.find("replicas_band");
     if (replicas_band != v.end() && replicas_band->is_array()) {

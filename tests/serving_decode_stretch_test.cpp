@@ -239,6 +239,30 @@ TEST_SUITE("serving_decode_stretch") {
     }
     CHECK(stretch_steps > 0);
   }
+  TEST_CASE("static batches: a request is done when its last token is, one token included") {
+    // one batch of three (outputs 1, 2 and 5): each finishes at its own last token; the batch
+    // runs on until the longest is done
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama3-8b");
+    ServingRequest s;
+    s.prompt = 16;
+    s.output = 5;
+    std::vector<detail::SimRequest> reqs(3);
+    const std::int64_t outputs[] = {1, 2, 5};
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+      reqs[i].prompt = 16;
+      reqs[i].output = outputs[i];
+    }
+    detail::StepCost cost(gpu, model, s);
+    detail::WorkMeter meter("test run", "nothing");
+    const detail::EngineRun run = detail::run_engine(
+        reqs, {.scheduler = Scheduler::static_batch, .blocks = 1000}, cost, meter);
+    CHECK(run.steps == 5);  // the prefill, then 4 decode steps for the longest
+    for (const auto& r : reqs) CHECK(r.first_ms == reqs[0].first_ms);
+    CHECK(reqs[0].finish_ms == reqs[0].first_ms);
+    CHECK(reqs[0].finish_ms < reqs[1].finish_ms);
+    CHECK(reqs[1].finish_ms < reqs[2].finish_ms);
+  }
   TEST_CASE("a token budget the batch fills: no room to join") {
     same_run({.gpu = "h100-sxm",
               .model = "llama3-8b",

@@ -282,7 +282,10 @@ struct Loop {
       const auto seqs = std::int64_t(batch.size());
       now += cost.step_ms(tokens, seqs, prefill);
       record(tokens, seqs, seqs);
-      for (std::size_t i : batch) computed(reqs[i], reqs[i].prompt);
+      for (std::size_t i : batch) {
+        computed(reqs[i], reqs[i].prompt);  // the first token
+        if (reqs[i].generated == reqs[i].output) reqs[i].finish_ms = now;
+      }
       for (std::int64_t s = 1; s < longest; ++s) {
         AttentionLoad decode;
         for (std::size_t i : batch) decode.add(reqs[i].prompt + s - 1, 1, cost.window());

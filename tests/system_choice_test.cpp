@@ -96,6 +96,11 @@ TEST_SUITE("system_choice") {
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(system_named(bad), doctest::Contains("GPU-node-N"), Error);
     }
+    // NVLink-bridged pairs: 3 GPUs are built as the node of 4, which has that name only
+    CHECK(system_named("h100-pcie-node-4").gpus_per_node == 4);
+    CHECK_THROWS_WITH_AS(
+        system_named("h100-pcie-node-3"),
+        doctest::Contains("the node built for 3 of its GPUs is 'h100-pcie-node-4'"), Error);
   }
 
   TEST_CASE("the megatron engine and the plan search take the same system") {

@@ -173,7 +173,15 @@ SystemSpec system_named(std::string_view name) {
     if (digits && gpu) {
       const int n = std::stoi(std::string(count));
       if (n >= 1 && n <= kMaxBuiltNodeGpus)
-        if (auto node = node_of_catalog_links(gpu->id, gpu->name, n)) return *node;
+        if (auto node = node_of_catalog_links(gpu->id, gpu->name, n)) {
+          // one node, one name: a node its links build larger (NVLink-bridged pairs: the next
+          // even count) is named by its own count
+          if (node->gpus_per_node != n)
+            throw Error("unknown system '" + std::string(name) + "': the node built for " +
+                        std::to_string(n) + " of its GPUs is '" + node->id + "' (" + node->name +
+                        ")");
+          return *node;
+        }
     }
   }
   return find_system(name);  // (throws: no catalog system has the name)

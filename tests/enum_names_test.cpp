@@ -12,6 +12,7 @@
 
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/megatron.hpp"
 #include "tilecast/serving.hpp"
 
 using namespace tilecast;
@@ -123,6 +124,7 @@ TEST_SUITE("enum_names") {
     check_table(topology_names(), parse_topology, topology_name);
     check_table(weight_format_names(), parse_weight_format, weight_format_name);
     check_table(decode_attention_names(), parse_decode_attention, decode_attention_name);
+    check_table(attention_kernel_names(), parse_attention_kernel, attention_kernel_name);
   }
 
   TEST_CASE("aliases are listed after their name; help lists names only") {
@@ -165,6 +167,8 @@ TEST_SUITE("enum_names") {
           primary_names(recompute_names()));
     CHECK(schema_enum("common.schema.json", "/definitions/Schedule") ==
           primary_names(schedule_names()));
+    CHECK(schema_enum("common.schema.json", "/definitions/AttentionKernel") ==
+          primary_names(attention_kernel_names()));
     CHECK(schema_enum("model_forecast.schema.json", "/properties/engine") ==
           names_of(engine_names(), kModelEngines));
     CHECK(schema_enum("collective_forecast.schema.json", "/properties/collective") ==

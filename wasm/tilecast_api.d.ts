@@ -42,6 +42,10 @@ export type Schedule = '1f1b' | 'gpipe';
  */
 export type BandMs1 = number | null;
 /**
+ * The megatron engine's attention: FlashAttention, or Megatron's fused scale-mask-softmax over materialised scores.
+ */
+export type AttentionKernel = 'flash' | 'fused-softmax';
+/**
  * The embedded systems with their GPUs' links: api::list_systems, `tilecast systems --json`, listSystems in WASM.
  *
  * @minItems 1
@@ -755,7 +759,7 @@ export interface MegatronParallel {
   virtual_stages: number;
   sequence_parallel: boolean;
   recompute: Recompute;
-  attention: 'flash' | 'fused-softmax';
+  attention: AttentionKernel;
   distributed_optimizer: boolean;
   overlap_grad_reduce: boolean;
   layers_per_stage: number[];
@@ -1186,7 +1190,7 @@ export interface MegatronPlan {
   global_batch: number;
   seq: number;
   precision: Precision;
-  attention: 'flash' | 'fused-softmax';
+  attention: AttentionKernel;
   /**
    * configurations enumerated
    */

@@ -33,6 +33,13 @@ export function systemById(app: App, id: string): SystemSpec | undefined {
   return app.systems.find((x) => x.id === id);
 }
 
+// The catalog system built from GPU `gpu` (holding `gpus` GPUs when given): the core's first choice
+// when a request names no system (system_for_gpus, tilecast/parallel.hpp); without one the core
+// builds a node of them from the GPU's catalog links.
+export function catalogSystemFor(app: App, gpu: string, gpus?: number): SystemSpec | undefined {
+  return app.systems.find((x) => x.gpu === gpu && (gpus === undefined || x.gpus_per_node * x.max_nodes >= gpus));
+}
+
 // True when the forecast view forecasts a multi-GPU training step.
 export function isParallel(s: Readonly<State>): boolean {
   return s.mode === 'training' && trainGpus(s) > 1;

@@ -3,7 +3,15 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import { finetuneField, gpuById, planRequestHead, systemById, type App, type PlanSystem } from './app';
+import {
+  catalogSystemFor,
+  finetuneField,
+  gpuById,
+  planRequestHead,
+  systemById,
+  type App,
+  type PlanSystem,
+} from './app';
 import { byId, clear, h, setText } from './dom';
 import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
@@ -33,7 +41,7 @@ export function planSystem(app: App): PlanSystem | undefined {
   const gpu = s.gpu === CUSTOM ? undefined : gpuById(app, s.gpu);
   if (!gpu) return undefined;
   return (
-    app.systems.find((x) => x.gpu === gpu.id) ?? {
+    catalogSystemFor(app, gpu.id ?? '') ?? {
       id: '',
       name: `One node of up to ${BUILT_NODE_GPUS} ${gpu.name} wired as its catalog links say (no catalog system)`,
       gpus_per_node: BUILT_NODE_GPUS,

@@ -4,6 +4,7 @@
 // jobs.ts for the rest (computed on the forecaster's own thread); it is drawn again when
 // those arrive. Until the card's forecast arrives the last one stays on screen.
 import {
+  catalogSystemFor,
   finetuneField,
   gpuLabel,
   masterWeightsApply,
@@ -284,7 +285,7 @@ function trainNote(app: App): string {
   const n = trainGpus(s);
   const system = s.system
     ? (systemById(app, s.system)?.name ?? s.system)
-    : (app.systems.find((x) => x.gpu === s.gpu && x.gpus_per_node * x.max_nodes >= n)?.name ??
+    : (catalogSystemFor(app, s.gpu, n)?.name ??
       (s.gpu === CUSTOM ? 'the System field’s choice' : 'one node of them built from the GPU’s catalog links'));
   if (isMegatronState(s))
     return `${n === 1 ? 'One GPU' : `${n} GPUs`}: data ${s.dp} × tensor ${s.trainTp} × pipeline ${s.pp} × context ${s.cp}${s.ep > 1 ? `, the experts over ${s.ep} of the data-parallel ranks` : ''}, on ${system}; the batch is the global batch, ${s.dp} × ${s.microbatches} micro-batches of batch / ${s.dp * s.microbatches}.`;

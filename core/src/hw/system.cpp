@@ -160,30 +160,35 @@ std::optional<SystemSpec> node_of_catalog_links(std::string_view gpu_id, std::st
   return s;
 }
 
+namespace {
+
+// The node a built node's id names ("rtx-4090-node-4": a catalog GPU by id, name or alias, then
+// 1 to kMaxBuiltNodeGpus); nullopt when the name is not such an id.
+std::optional<SystemSpec> built_node_named(std::string_view name) {
+  const std::size_t at = name.rfind(kBuiltNodeInfix);
+  if (at == std::string_view::npos || at == 0) return std::nullopt;
+  const std::string_view count = name.substr(at + kBuiltNodeInfix.size());
+  // N as the id writes it: digits, no leading zero (one spelling per node)
+  if (count.empty() || count.size() > 3 || count[0] == '0' ||
+      !std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const GpuSpec* gpu = lookup_gpu(name.substr(0, at));
+  const int n = std::stoi(std::string(count));
+  if (!gpu || n > kMaxBuiltNodeGpus) return std::nullopt;
+  std::optional<SystemSpec> node = node_of_catalog_links(gpu->id, gpu->name, n);
+  // one node, one name: a node its links build larger (NVLink-bridged pairs: the next even
+  // count) is named by its own count
+  if (node && node->gpus_per_node != n)
+    throw Error("unknown system '" + std::string(name) + "': the node built for " +
+                std::to_string(n) + " of its GPUs is '" + node->id + "' (" + node->name + ")");
+  return node;
+}
+
+}  // namespace
+
 SystemSpec system_named(std::string_view name) {
   if (const SystemSpec* s = lookup_system(name)) return *s;
-  const std::size_t at = name.rfind(kBuiltNodeInfix);
-  if (at != std::string_view::npos && at > 0) {
-    const std::string_view count = name.substr(at + kBuiltNodeInfix.size());
-    // N as the id writes it: digits, no leading zero (one spelling per node)
-    const bool digits =
-        !count.empty() && count.size() <= 3 && count[0] != '0' &&
-        std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const GpuSpec* gpu = lookup_gpu(name.substr(0, at));
-    if (digits && gpu) {
-      const int n = std::stoi(std::string(count));
-      if (n >= 1 && n <= kMaxBuiltNodeGpus)
-        if (auto node = node_of_catalog_links(gpu->id, gpu->name, n)) {
-          // one node, one name: a node its links build larger (NVLink-bridged pairs: the next
-          // even count) is named by its own count
-          if (node->gpus_per_node != n)
-            throw Error("unknown system '" + std::string(name) + "': the node built for " +
-                        std::to_string(n) + " of its GPUs is '" + node->id + "' (" + node->name +
-                        ")");
-          return *node;
-        }
-    }
-  }
+  if (std::optional<SystemSpec> node = built_node_named(name)) return *node;
   return find_system(name);  // (throws: no catalog system has the name)
 }
 

@@ -8,46 +8,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
-import { REPO, DIST, cli, cliJson, cliForecastArgs, loadWasm, requireFile } from './helpers.mjs';
+import { REPO, DIST, cli, cliJson, cliForecastArgs, loadWasm } from './helpers.mjs';
+import { startPages } from './support/browser.mjs';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-let server;
+let pages;
 let base;
 let browser;
 let context;
+let pageErrors;
 const external = [];
-const pageErrors = [];
 
 before(async () => {
-  requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  ({ server, url: base } = await startServer({ root: DIST, port: 0 }));
-  base = base.replace('localhost', '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  pages = await startPages();
+  ({ base, browser, context, pageErrors } = pages);
   context.on('request', (r) => {
     const u = r.url();
     if (!u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')) external.push(u);
   });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await pages?.close();
 });
 
 async function open(query = '', page) {

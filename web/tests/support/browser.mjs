@@ -9,14 +9,37 @@ import { startServer } from '../../scripts/serve.mjs';
 import { DIST, requireFile } from '../helpers.mjs';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+// One renderer process for all pages of a context's site (--process-per-site), kept alive by a
+// page that holds the forecaster's module compiled (keepCompiled below): each page then finds the
+// module's code in the process, as a browser's next tab of a site may, instead of a new process
+// compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now").
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--process-per-site',
+];
+
+// A page of the context, on a plain file of the site (no calculator), holding the forecaster's
+// primary module compiled for as long as the context lives.
+export async function keepCompiled(context, base) {
+  const keeper = await context.newPage();
+  await keeper.goto(base + '/start.js');
+  await keeper.evaluate(async () => {
+    window.keptModule = await WebAssembly.compileStreaming(fetch('/tilecast/tilecast_wasm.wasm'));
+  });
+  return keeper;
+}
 
 // { base, browser, context, pageErrors, open(query, options), newContext(viewport), close() }
 export async function startPages({ viewport = { width: 1280, height: 900 }, readyTimeout = 15000 } = {}) {
   requireFile(path.join(DIST, 'index.html'), 'run scripts/build_web.sh');
   const { server, url } = await startServer({ root: DIST, port: 0 });
   const base = url.replace('localhost', '127.0.0.1');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const pageErrors = [];
   const contexts = [];
   const newContext = async (size = viewport) => {
@@ -26,6 +49,7 @@ export async function startPages({ viewport = { width: 1280, height: 900 }, read
     return c;
   };
   const context = await newContext();
+  await keepCompiled(context, base);
   // A page of the calculator at base + query, once it is ready (html[data-ready="1"]).
   const open = async (query = '', { in: ctx = context, timeout = readyTimeout } = {}) => {
     const page = await ctx.newPage();

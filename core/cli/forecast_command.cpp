@@ -171,9 +171,10 @@ int run_forecast(const Args& args) {
   Workload w = make_workload(mode_value, batch, seq, context);
   const Predictor predictor = parse_predictor(args.get("predictor", "tilecast"));
   const std::string engine_word = args.get("engine", args.has("compile") ? "compiled" : "eager");
-  if (engine_word == "megatron") {
+  if (engine_word == kMegatronEngine) {
     if (args.has("finetune"))
-      throw Error("--finetune (LoRA / QLoRA) applies to --engine eager or compiled, one GPU");
+      throw Error("--finetune (LoRA / QLoRA) applies to --engine " +
+                  enum_names_of(engine_names(), kModelEngines, " or ") + ", one GPU");
     nlohmann::json req = request_with(gpu, model_arg, model);
     req["batch"] = w.batch;
     req["seq"] = seq;
@@ -191,12 +192,13 @@ int run_forecast(const Args& args) {
   try {
     engine = parse_engine(engine_word);
   } catch (const Error& e) {
-    throw Error(std::string("--engine: ") + e.what() + ", megatron (training on many GPUs)");
+    throw Error(std::string("--engine: ") + e.what() + ", " + std::string(kMegatronEngine) +
+                " (training on many GPUs)");
   }
   if (engine == Engine::fused)
-    throw Error(
-        "--engine fused is the serving engine (tilecast serve); here: eager, compiled, "
-        "megatron");
+    throw Error("--engine fused is the serving engine (tilecast serve); here: " +
+                enum_names_of(engine_names(), kModelEngines, ", ") + ", " +
+                std::string(kMegatronEngine));
   if (args.has("precision")) {
     w.dtype = parse_dtype(args.get("precision", "fp32"));
     if (std::find(std::begin(kModelPrecisions), std::end(kModelPrecisions), w.dtype) ==
@@ -263,9 +265,10 @@ int run_forecast(const Args& args) {
          enum_names_joined(recompute_names(), "|") + " --schedule " +
          enum_names_joined(schedule_names(), "|") +
          " --bucket-mb MB --system NAME_OR_PATH (--batch is the global batch)] "
-         "[--engine eager|compiled|megatron; megatron: --precision " +
-         enum_names_of(dtype_names(), kMegatronPrecisions, "|") + " --attention " +
-         enum_names_joined(attention_kernel_names(), "|") +
+         "[--engine " +
+         enum_names_of(engine_names(), kModelEngines, "|") + "|" + std::string(kMegatronEngine) +
+         "; megatron: --precision " + enum_names_of(dtype_names(), kMegatronPrecisions, "|") +
+         " --attention " + enum_names_joined(attention_kernel_names(), "|") +
          " --virtual-stages V --sequence-parallel --cp N "
          "(context parallel) --ep N (expert parallel, MoE) --no-distributed-optimizer "
          "--no-overlap-grad-reduce --tokens N] [--price-per-gpu-hour P (cost per step / per "

@@ -47,7 +47,7 @@ void print_megatron_step(const nlohmann::ordered_json& j) {
 }  // namespace
 
 int run_megatron(const Args& args, nlohmann::json req) {
-  req["engine"] = "megatron";
+  req["engine"] = kMegatronEngine;
   for (const char* f : {"gpus", "dp", "tp", "pp", "cp", "ep", "microbatches", "virtual-stages"})
     if (args.has(f)) {
       std::string key = f;

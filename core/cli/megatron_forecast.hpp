@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "tilecast/megatron.hpp"
 
 namespace tilecast::cli {
 

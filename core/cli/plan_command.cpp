@@ -11,6 +11,7 @@
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/megatron.hpp"
 #include "weights_flag.hpp"
 
 namespace tilecast::cli {
@@ -127,7 +128,7 @@ int run_plan(const Args& args) {
     }
   const std::string text = api::plan_parallel(req.dump());
   return print_answer(args.has("json"), text,
-                      args.get("engine", "") == "megatron" ? print_megatron : print_eager);
+                      args.get("engine", "") == kMegatronEngine ? print_megatron : print_eager);
 }
 
 [[maybe_unused]] const bool plan_registered = register_command(

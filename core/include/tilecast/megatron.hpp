@@ -20,6 +20,10 @@
 
 namespace tilecast {
 
+// The word requests and the CLI give this engine ("engine": "megatron"): a training engine on
+// many GPUs with its own path, beside the single-GPU engines of `Engine` (kModelEngines).
+inline constexpr std::string_view kMegatronEngine = "megatron";
+
 // How the attention core runs: FlashAttention (FA2 on Ampere/Ada, FA3 on Hopper; the score
 // matrix never written), or Megatron's fused scale-mask-softmax between two batched GEMMs (the
 // scores materialised; Megatron-LM before FlashAttention, Korthikanti et al.'s runs).

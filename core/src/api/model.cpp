@@ -18,6 +18,7 @@
 #include "tilecast/api.hpp"
 #include "tilecast/enum_names.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/megatron.hpp"
 #include "tilecast/model_forecast.hpp"
 #include "tilecast/model_zoo.hpp"
 #include "tilecast/parallel.hpp"
@@ -294,7 +295,7 @@ std::string forecast_model_with(std::string_view request_json, const ScaleOut* s
     throw Error(
         "model request: field 'finetune' (LoRA / QLoRA) is forecast on one GPU: drop the "
         "parallel fields (gpus, dp, tp, pp, ...)");
-  if (detail::string_field(req, "engine", kModelOrigin, false) == "megatron") {
+  if (detail::string_field(req, "engine", kModelOrigin, false) == kMegatronEngine) {
     if (detail::has_field(req, "master_weights"))
       throw Error("model request: field 'master_weights' applies to engines " +
                   enum_names_of(engine_names(), kModelEngines, ", ") +

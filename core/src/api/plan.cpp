@@ -8,6 +8,7 @@
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/megatron.hpp"
+#include "tilecast/op_graph.hpp"
 #include "tilecast/parallel.hpp"
 #include "tilecast/system.hpp"
 
@@ -67,7 +68,7 @@ std::string plan_megatron_json(const nlohmann::json& req, const SystemSpec& syst
       has_field(req, "top") ? std::size_t(integer_field(req, "top", kPlanOrigin, 1, 1000000)) : 20;
   const MegatronPlanResult r = plan_megatron(gpu, system, model, q);
   nlohmann::ordered_json j;
-  j["engine"] = "megatron";
+  j["engine"] = kMegatronEngine;
   j["system"] = system.id;
   j["gpu"] = {{"id", gpu.id}, {"name", gpu.name}};
   j["model"] = {{"id", model.id}, {"name", model.name}};
@@ -138,9 +139,9 @@ std::string plan_parallel(std::string_view request_json) {
   const GpuSpec gpu =
       detail::has_field(req, "gpu") ? detail::request_gpu(req) : find_gpu(system.gpu);
   const ModelConfig model = detail::request_model(req);
-  const std::string engine =
-      detail::choice_field(req, "engine", kPlanOrigin, {"eager", "megatron"}, false);
-  if (engine == "megatron") return plan_megatron_json(req, system, gpu, model);
+  const std::string engine = detail::choice_field(
+      req, "engine", kPlanOrigin, {engine_name(Engine::eager), kMegatronEngine}, false);
+  if (engine == kMegatronEngine) return plan_megatron_json(req, system, gpu, model);
   for (const char* f : {"attention", "max_microbatch_size", "max_virtual_stages", "max_cp"})
     if (detail::has_field(req, f))
       throw Error(std::string("plan request: field '") + f + "' applies to engine megatron");

@@ -16,7 +16,7 @@ nlohmann::ordered_json detail::megatron_forecast_json(const GpuSpec& gpu, const 
   using J = nlohmann::ordered_json;
   J j = detail::training_response_head(gpu, model, f.workload, f.predictor, f.roofline_fallbacks,
                                        f.transfers_used);
-  j["engine"] = "megatron";
+  j["engine"] = kMegatronEngine;
   const MegatronConfig& c = f.config;
   j["parallel"] = {{"gpus", c.gpus()},
                    {"dp", c.dp},

@@ -175,4 +175,22 @@ TEST_SUITE("cli_input") {
     CHECK(fp32.output.find("--precision fp32: vidur's operator timings are half-precision "
                            "kernels; allowed: fp16, bf16") != std::string::npos);
   }
+
+  TEST_CASE("comm --bytes takes a size in any of its units, any case; anything else lists them") {
+    const auto mib = run_cli("comm --system dgx-h100 --bytes 64MiB --json");
+    const auto lower = run_cli("comm --system dgx-h100 --bytes 64mib --json");
+    const auto plain = run_cli("comm --system dgx-h100 --bytes 67108864 --json");
+    REQUIRE(mib.code == 0);
+    CHECK(lower.output == mib.output);
+    CHECK(plain.output == mib.output);
+    CHECK(run_cli("comm --system dgx-h100 --bytes 1GB --json").output !=
+          run_cli("comm --system dgx-h100 --bytes 1GiB --json").output);
+    for (const char* bad : {"5XiB", "-5MiB", "0", "nan", "1e400", "MiB"}) {
+      const auto r = run_cli(std::string("comm --system dgx-h100 --bytes ") + bad);
+      CHECK(r.code != 0);
+      CHECK(r.output.find(std::string("--bytes: '") + bad +
+                          "' is not a size: a number above 0, with no unit or one of B, KiB, MiB, "
+                          "GiB, KB, MB, GB") != std::string::npos);
+    }
+  }
 }

@@ -25,27 +25,49 @@ SystemSpec resolve_system(const std::string& name_or_path) {
   return system_named(name_or_path);
 }
 
-// "1048576", "64MiB", "1.5GB": bytes (KiB/MiB/GiB are powers of 2, KB/MB/GB of 10).
+// The units --bytes takes, any case (KiB/MiB/GiB powers of 2, KB/MB/GB of 10; none or B:
+// bytes), written once for the parser, its error and the help.
+struct ByteUnit {
+  std::string_view name;
+  double bytes;
+};
+constexpr ByteUnit kByteUnits[] = {
+    {"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+    {"KB", 1e3}, {"MB", 1e6},     {"GB", 1e9}};
+
+std::string byte_unit_names(std::string_view sep) {
+  std::string s;
+  for (const ByteUnit& u : kByteUnits)
+    s += (s.empty() ? "" : std::string(sep)) + std::string(u.name);
+  return s;
+}
+
+bool same_word_any_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+// "1048576", "64MiB", "1.5GB": bytes.
 double parse_bytes(const std::string& text) {
+  const Error not_a_size("--bytes: '" + text +
+                         "' is not a size: a number above 0, with no unit or one of " +
+                         byte_unit_names(", ") + " (e.g. 1048576, 64MiB, 1GB)");
   std::size_t used = 0;
   double v = 0;
   try {
     v = std::stod(text, &used);
   } catch (const std::exception&) {
-    throw Error("--bytes: '" + text + "' is not a size");
+    throw not_a_size;
   }
-  std::string unit = text.substr(used);
-  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const double scale = unit.empty() || unit == "b" ? 1
-                       : unit == "kib"             ? 1024.0
-                       : unit == "mib"             ? 1024.0 * 1024
-                       : unit == "gib"             ? 1024.0 * 1024 * 1024
-                       : unit == "kb"              ? 1e3
-                       : unit == "mb"              ? 1e6
-                       : unit == "gb"              ? 1e9
-                                                   : -1;
-  if (scale < 0 || !(v > 0) || !std::isfinite(v))
-    throw Error("--bytes: '" + text + "' is not a size (e.g. 1048576, 64MiB, 1GB)");
+  const std::string_view unit = std::string_view(text).substr(used);
+  double scale = unit.empty() ? 1 : -1;
+  for (const ByteUnit& u : kByteUnits)
+    if (same_word_any_case(unit, u.name)) scale = u.bytes;
+  if (scale < 0 || !(v > 0) || !std::isfinite(v)) throw not_a_size;
   return v * scale;
 }
 
@@ -109,8 +131,8 @@ int run_systems(const Args& args) {
 
 [[maybe_unused]] const bool registered_comm =
     register_command({"comm",
-                      "--system NAME_OR_FILE --bytes N[KiB|MiB|GiB] [--collective " +
-                          enum_names_joined(collective_names(), "|") +
+                      "--system NAME_OR_FILE --bytes N[" + byte_unit_names("|") +
+                          "] [--collective " + enum_names_joined(collective_names(), "|") +
                           "] [--gpus N] [--gpus-per-node N] [--algorithm " +
                           enum_names_joined(comm_algorithm_names(), "|") + "] [--json]",
                       "forecast one collective on a multi-GPU system",

@@ -132,8 +132,11 @@ TEST_SUITE("system_choice") {
     const detail::NodeCollective two(find_gpu("h100-sxm"), 16), one(find_gpu("h100-sxm"), 8);
     CHECK(two.description().find("DGX H100") != std::string::npos);
     CHECK(two.ms(4.0 * 1024 * 1024) > one.ms(4.0 * 1024 * 1024));
-    // the DGX B200 is one node here, and links build no node of 16
-    CHECK_THROWS_WITH_AS(detail::NodeCollective(find_gpu("b200"), 16),
+    // so do B200s, over the DGX B200s' NDR InfiniBand (DGX SuperPOD B200 reference architecture)
+    const detail::NodeCollective b200_two(find_gpu("b200"), 16);
+    CHECK(b200_two.description().find("DGX B200") != std::string::npos);
+    // the L40S system is one node (no network in its file), and links build no node of 16
+    CHECK_THROWS_WITH_AS(detail::NodeCollective(find_gpu("l40s"), 16),
                          doctest::Contains("at most 8"), Error);
   }
 }

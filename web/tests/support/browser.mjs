@@ -13,7 +13,7 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // page that holds the forecaster's module compiled (keepCompiled below): each page then finds the
 // module's code in the process, as a browser's next tab of a site may, instead of a new process
 // compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now").
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -25,7 +25,7 @@ export const CHROMIUM_ARGS = [
 
 // A page of the context, on a plain file of the site (no calculator), holding the forecaster's
 // primary module compiled for as long as the context lives.
-export async function keepCompiled(context, base) {
+async function keepCompiled(context, base) {
   const keeper = await context.newPage();
   await keeper.goto(base + '/start.js');
   await keeper.evaluate(async () => {

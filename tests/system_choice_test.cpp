@@ -135,6 +135,11 @@ TEST_SUITE("system_choice") {
     // so do B200s, over the DGX B200s' NDR InfiniBand (DGX SuperPOD B200 reference architecture)
     const detail::NodeCollective b200_two(find_gpu("b200"), 16);
     CHECK(b200_two.description().find("DGX B200") != std::string::npos);
+    // and MI300Xs over the platform's 400 Gb/s NICs (AMD's MI3XX reference design)
+    const detail::NodeCollective mi300x_two(find_gpu("mi300x"), 16),
+        mi300x_one(find_gpu("mi300x"), 8);
+    CHECK(mi300x_two.description().find("MI300X platform") != std::string::npos);
+    CHECK(mi300x_two.ms(4.0 * 1024 * 1024) > mi300x_one.ms(4.0 * 1024 * 1024));
     // the L40S system is one node (no network in its file), and links build no node of 16
     CHECK_THROWS_WITH_AS(detail::NodeCollective(find_gpu("l40s"), 16),
                          doctest::Contains("at most 8"), Error);

@@ -69,6 +69,13 @@ TEST_SUITE("system") {
                             R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4,
                    "network": {"nics_per_node": 8, "nic_gbit_per_s": -1}})")
               .find("network: field 'nic_gbit_per_s'") != std::string::npos);
+    // a rack-scale node carries a NIC per GPU (the GB200 NVL72's 72), up to gpus_per_node's bound
+    CHECK(system_spec_error("{" + base +
+                            R"(, "gpus_per_node": 8, "topology": "nvswitch", "max_nodes": 4,
+                   "network": {"nics_per_node": 2000, "nic_gbit_per_s": 400}})")
+              .find("network: field 'nics_per_node' is 2000; allowed: 1 to 1024") !=
+          std::string::npos);
+    CHECK(find_system("gb200-nvl72").network->nics_per_node == 72);
     CHECK(system_spec_error(R"({"id": "x", "gpu": "l4", "source": "s", "gpus_per_node": 8,
                       "topology": "nvswitch"})")
               .find("'intra_node.link_bw_gbps_per_direction' is missing and GPU 'l4' has no "

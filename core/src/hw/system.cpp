@@ -110,7 +110,7 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
     const std::string o = where + ": network";
     NetworkSpec net;
     net.kind = string_field(n, "kind", o, false);
-    net.nics_per_node = static_cast<int>(integer_field(n, "nics_per_node", o, 1, 64));
+    net.nics_per_node = static_cast<int>(integer_field(n, "nics_per_node", o, 1, 1024));
     net.nic_gbit_per_s = number_field(n, "nic_gbit_per_s", o, 1, 1e5);
     s.network = net;
   }

@@ -12,7 +12,9 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // One renderer process for all pages of a context's site (--process-per-site), kept alive by a
 // page that holds the forecaster's module compiled (keepCompiled below): each page then finds the
 // module's code in the process, as a browser's next tab of a site may, instead of a new process
-// compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now").
+// compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now"). Without the
+// omnibox popup that headless Chromium 156 builds for each new context's window (a WebUI renderer
+// of its own, about 1 s of CPU beside the page under test; bench/web_bench.mjs says the same).
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -21,6 +23,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--no-first-run',
   '--process-per-site',
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
 ];
 
 // A page of the context, on a plain file of the site (no calculator), holding the forecaster's

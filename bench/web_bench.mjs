@@ -54,15 +54,18 @@ const NO_OMNIBOX_POPUP = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullP
 const launch = (args) => chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
 const browser = await launch([...ARGS, NO_OMNIBOX_POPUP]);
 try {
-  // Navigation -> first forecast on screen, each run in a fresh context (cold cache).
-  const coldFirsts = async (b) => {
+  // Navigation -> first forecast on screen, each run in a fresh context (cold cache); the first
+  // load's page is handed to onFirst.
+  const coldFirsts = async (b, onFirst = async () => {}) => {
     const times = [];
     for (let i = 0; i < 5; ++i) {
       const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await ctx.newPage();
       await page.goto(base);
       await page.waitForSelector('html[data-ready="1"]');
+      // The page marks the moment the first forecast is in the DOM (ms since navigation start).
       times.push(await page.evaluate(() => performance.getEntriesByName('tilecast-first-forecast')[0].startTime));
+      if (i === 0) await onFirst(page);
       await ctx.close();
     }
     return times;
@@ -75,25 +78,16 @@ try {
       await b.close();
     }
   })();
-  const firsts = [];
   let firstFiles = []; // the site's files fetched before the first forecast was on screen
-  for (let i = 0; i < 5; ++i) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(base);
-    await page.waitForSelector('html[data-ready="1"]');
-    // The page marks the moment the first forecast is in the DOM (ms since navigation start).
-    firsts.push(await page.evaluate(() => performance.getEntriesByName('tilecast-first-forecast')[0].startTime));
-    if (i === 0)
-      firstFiles = await page.evaluate(() => {
-        const t = performance.getEntriesByName('tilecast-first-forecast')[0].startTime;
-        const loaded = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= t);
-        return ['index.html', ...loaded.map((e) => decodeURIComponent(new URL(e.name).pathname).replace(/^\//, ''))];
-      });
+  const firsts = await coldFirsts(browser, async (page) => {
+    firstFiles = await page.evaluate(() => {
+      const t = performance.getEntriesByName('tilecast-first-forecast')[0].startTime;
+      const loaded = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= t);
+      return ['index.html', ...loaded.map((e) => decodeURIComponent(new URL(e.name).pathname).replace(/^\//, ''))];
+    });
     const ok = await page.locator('#latency').getAttribute('data-value');
-    if (i === 0 && !ok) console.log('  (no forecast on screen: ' + (await page.locator('#forecast-error').textContent()) + ')');
-    await ctx.close();
-  }
+    if (!ok) console.log('  (no forecast on screen: ' + (await page.locator('#forecast-error').textContent()) + ')');
+  });
   // The same on a repeat visit (HTTP cache, compiled code cache, service worker).
   const warm = [];
   {

@@ -75,7 +75,12 @@ TEST_SUITE("architectures") {
       CAPTURE(m.id);
       const ArchitectureTraits& t = traits(m);
       seen.insert(int(t.id));
-      CHECK(m.model_type == t.model_type);
+      // its row's model_type, or one no row reads: then its architectures class chose the row
+      // (Kimi K2's kimi_k2, a DeepseekV3ForCausalLM)
+      bool type_of_a_row = false;
+      for (const ArchitectureTraits& a : architecture_table())
+        type_of_a_row = type_of_a_row || m.model_type == a.model_type;
+      CHECK((m.model_type == t.model_type || !type_of_a_row));
       CHECK(m.params() > 0);
       const Workload inference = make_workload(Mode::inference, 1, 8);
       const OpGraph g = build_op_graph(m, inference);

@@ -61,6 +61,25 @@ TEST_SUITE("latent_attention") {
     CHECK(test::count_ops(g, "q_proj") == 0);
   }
 
+  TEST_CASE("Kimi K2: model_type kimi_k2 read by its DeepseekV3ForCausalLM class") {
+    const ModelConfig m = find_model("moonshotai/Kimi-K2-Instruct-0905");
+    CHECK(m.id == "kimi-k2");
+    CHECK(m.architecture == Architecture::deepseek_v3);
+    CHECK(m.model_type == "kimi_k2");
+    CHECK(m.num_heads == 64);
+    CHECK(m.kv_lora_rank == 512);
+    CHECK(m.num_experts == 384);
+    CHECK(m.experts_per_token == 8);
+    CHECK_FALSE(is_moe_layer(m, 0));
+    for (std::int64_t i : {1, 60}) CHECK(is_moe_layer(m, i));
+    // 60 layers of 384 experts and one shared (each 3 x 7168 x 2048), 61 latent-attention layers,
+    // one dense MLP, untied 163,840-token embeddings: 1,026.4B; Kimi states 1.04 trillion in all
+    // and 32.6B activated (arXiv:2507.20534)
+    CHECK(m.params() / 1e9 == doctest::Approx(1026.4).epsilon(0.001));
+    const OpGraph g = build_op_graph(m, make_workload(Mode::inference, 1, 8));
+    CHECK(graph_param_count(g) == doctest::Approx(m.params()).epsilon(0.005));
+  }
+
   TEST_CASE("the optimised engine: prefill up-projects the latent, decode absorbs it") {
     const ModelConfig m = find_model("deepseek-v3");
     const OpGraph prefill =

@@ -33,6 +33,7 @@ enum class Architecture {
   cohere,       // attention and MLP in parallel on one FP32 LayerNorm, logits scaled (Command R)
   gpt_neox,     // attention and MLP in parallel on two LayerNorms, rotary on part of each head
   llama4_text,  // chunked local attention (rotary) and global NoPE layers, top-1 experts + shared
+  glm4_moe,  // Llama's layer, half-rotary, q/k norms by config, top-k + shared after dense layers
 };
 
 std::string_view architecture_name(Architecture a);

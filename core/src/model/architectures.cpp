@@ -279,6 +279,28 @@ constexpr ArchitectureTraits kTable[] = {
             .shared_experts_field = "n_shared_experts"},
      .build = build_mixtral,
      .builder_file = "mixtral.cpp"},
+    // GLM-4.5 and GLM-4.6 (Glm4MoeForCausalLM): Llama's decoder with q/k/v biases
+    // (attention_bias), rotary on the first partial_rotary_factor of each head's features, q and
+    // k RMS-normed per head where use_qk_norm says, and DeepSeek-V3's mixture: dense layers first
+    // (first_k_dense_replace), then top-k of n_routed_experts beside n_shared_experts ungated,
+    // routed by sigmoid scores (forecast as a softmax top-k, as DeepSeek's). The config class
+    // defaults partial_rotary_factor to 0.5; the multi-token-prediction layer is not run.
+    {.id = Architecture::glm4_moe,
+     .model_type = "glm4_moe",
+     .class_prefix = "Glm4Moe",
+     .family = "GLM-4.5 (mixture of experts)",
+     .routing = Routing::top_k_shared,
+     .shared_expert_gate = false,
+     .moe_layers = MoeLayers::after_dense,
+     .hf = {.experts_field = "n_routed_experts",
+            .expert_width_field = "moe_intermediate_size",
+            .norm_topk_field = "norm_topk_prob",
+            .shared_experts_field = "n_shared_experts",
+            .qk_norm_field = "use_qk_norm",
+            .rotary_share_field = "partial_rotary_factor",
+            .defaults = R"({"partial_rotary_factor": 0.5})"},
+     .build = build_mixtral,
+     .builder_file = "mixtral.cpp"},
     // Command R and R+ (CohereForCausalLM): Llama's attention and SwiGLU MLP in parallel on one
     // LayerNorm spelt out in FP32 (weight only), q and k cast to FP32 for an interleaved rotary,
     // the logits scaled; R+ norms q and k per head (use_qk_norm). The config class defaults

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -77,9 +78,9 @@ TEST_SUITE("architectures") {
       seen.insert(int(t.id));
       // its row's model_type, or one no row reads: then its architectures class chose the row
       // (Kimi K2's kimi_k2, a DeepseekV3ForCausalLM)
-      bool type_of_a_row = false;
-      for (const ArchitectureTraits& a : architecture_table())
-        type_of_a_row = type_of_a_row || m.model_type == a.model_type;
+      const bool type_of_a_row = std::ranges::any_of(
+          architecture_table(),
+          [&](const ArchitectureTraits& a) { return a.model_type == m.model_type; });
       CHECK((m.model_type == t.model_type || !type_of_a_row));
       CHECK(m.params() > 0);
       const Workload inference = make_workload(Mode::inference, 1, 8);

@@ -31,8 +31,8 @@ std::string glm_with(const std::string& field) {
 // others `experts` SwiGLU experts, one shared, and the router with its score-correction bias.
 double glm_params(double h, double inter, double expert, double layers, double dense,
                   double experts, double heads, double kv, double hd, double vocab, bool qk) {
-  const double attn = h * heads * hd + 2 * h * kv * hd + heads * hd * h + heads * hd +
-                      2 * kv * hd + h + (qk ? 2 * hd : 0) + 2 * h;
+  const double attn = h * heads * hd + 2 * h * kv * hd + heads * hd * h + heads * hd + 2 * kv * hd +
+                      h + (qk ? 2 * hd : 0) + 2 * h;
   const double moe = (experts + 1) * 3 * h * expert + experts * h;
   return 2 * vocab * h + h + layers * attn + dense * 3 * h * inter + (layers - dense) * moe;
 }
@@ -82,13 +82,16 @@ TEST_SUITE("glm4_moe") {
     const OpGraph air =
         build_op_graph(find_model("glm-4.5-air"), make_workload(Mode::inference, 1, 64));
     CHECK(test::count_ops(air, "q_norm") == 0);
-    const OpGraph t = build_op_graph(find_model("glm-4.5-air"), make_workload(Mode::training, 1, 64));
-    CHECK(graph_param_count(t) == doctest::Approx(find_model("glm-4.5-air").params()).epsilon(0.01));
+    const OpGraph t =
+        build_op_graph(find_model("glm-4.5-air"), make_workload(Mode::training, 1, 64));
+    CHECK(graph_param_count(t) ==
+          doctest::Approx(find_model("glm-4.5-air").params()).epsilon(0.01));
   }
 
   TEST_CASE("the optimised engine decodes it: q/k norms once a layer") {
     const ModelConfig& m = find_model("glm-4.5");
-    const OpGraph decode = build_engine_graph(m, make_workload(Mode::decode, 1, 1, 65), Engine::fused);
+    const OpGraph decode =
+        build_engine_graph(m, make_workload(Mode::decode, 1, 1, 65), Engine::fused);
     CHECK(test::count_ops(decode, "q_norm") == 92);
     CHECK(test::count_ops(decode, "k_norm") == 92);
     CHECK(test::count_ops(decode, "rotary cat (q)") == 0);  // one fused rotary kernel a layer
@@ -99,9 +102,8 @@ TEST_SUITE("glm4_moe") {
     const ModelConfig absent = parse_model_config(glm_with(""), "config.json");
     CHECK(rotary_features(absent) == 32);  // Glm4MoeConfig's default 0.5 of 64
     CHECK_FALSE(qk_norm(absent));
-    CHECK(rotary_features(
-              parse_model_config(glm_with(R"("partial_rotary_factor": 1.0)"), "config.json")) ==
-          64);
+    CHECK(rotary_features(parse_model_config(glm_with(R"("partial_rotary_factor": 1.0)"),
+                                             "config.json")) == 64);
     CHECK(qk_norm(parse_model_config(glm_with(R"("use_qk_norm": true)"), "config.json")));
     const std::string odd = test::config_error(glm_with(R"("partial_rotary_factor": 0.05)"));
     CHECK(odd.find("partial_rotary_factor") != std::string::npos);

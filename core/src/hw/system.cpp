@@ -21,6 +21,10 @@ using detail::number_field;
 using detail::string_field;
 using detail::string_list_field;
 
+// The most GPUs one node holds, and so the most adapters it carries (a rack-scale NVLink domain
+// has a NIC per GPU: the GB200 NVL72's 72).
+constexpr std::int64_t kMaxGpusPerNode = 1024;
+
 constexpr EnumName<Topology> kTopologies[] = {
     {"nvswitch", Topology::kNvswitch},
     {"nvlink-pairs", Topology::kNvlinkPairs},
@@ -78,7 +82,7 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
   const std::string gpu = string_field(j, "gpu", origin);
   const GpuSpec* spec = lookup_gpu(gpu);
   s.gpu = spec ? spec->id : gpu;
-  s.gpus_per_node = static_cast<int>(integer_field(j, "gpus_per_node", origin, 1, 1024));
+  s.gpus_per_node = static_cast<int>(integer_field(j, "gpus_per_node", origin, 1, kMaxGpusPerNode));
   s.topology = parse_topology(string_field(j, "topology", origin), where);
   if (s.topology == Topology::kNvlinkPairs && s.gpus_per_node % 2 != 0)
     throw Error(where + ": field 'gpus_per_node' is " + std::to_string(s.gpus_per_node) +
@@ -110,7 +114,7 @@ SystemSpec parse_system_spec(std::string_view json_text, std::string_view origin
     const std::string o = where + ": network";
     NetworkSpec net;
     net.kind = string_field(n, "kind", o, false);
-    net.nics_per_node = static_cast<int>(integer_field(n, "nics_per_node", o, 1, 1024));
+    net.nics_per_node = static_cast<int>(integer_field(n, "nics_per_node", o, 1, kMaxGpusPerNode));
     net.nic_gbit_per_s = number_field(n, "nic_gbit_per_s", o, 1, 1e5);
     s.network = net;
   }

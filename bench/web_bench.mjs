@@ -15,6 +15,7 @@ const DIST = path.resolve(REPO, process.env.TILECAST_WEB_DIST ?? 'web/dist');
 const require = createRequire(path.join(REPO, 'web/package.json'));
 const { chromium } = require('playwright-core');
 const { startServer } = await import(path.join(REPO, 'web/scripts/serve.mjs'));
+const { BASE_ARGS, CHROMIUM, NO_OMNIBOX_POPUP } = await import(path.join(REPO, 'web/scripts/chromium.mjs'));
 
 if (!fs.existsSync(path.join(DIST, 'index.html'))) {
   console.error('web_bench: web/dist is not built; run scripts/build_web.sh');
@@ -46,13 +47,10 @@ console.log(`  whole site (${all.length} files)        ${kb(siteRaw).padStart(10
 
 const { server, url } = await startServer({ root: DIST, port: 0 });
 const base = url.replace('localhost', '127.0.0.1');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-// Headless Chromium 156 builds its omnibox popup (a WebUI page of its own renderer, about 1 s of
-// CPU) for every new context's window, during the cold load beside it; a user's navigation in an
-// open browser window does not. Cold loads are timed without it, and with it for comparison.
-const NO_OMNIBOX_POPUP = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup';
-const launch = (args) => chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
-const browser = await launch([...ARGS, NO_OMNIBOX_POPUP]);
+// Cold loads are timed without Chromium's per-window omnibox popup (web/scripts/chromium.mjs), and
+// with it for comparison.
+const launch = (args) => chromium.launch({ executablePath: CHROMIUM, args });
+const browser = await launch([...BASE_ARGS, NO_OMNIBOX_POPUP]);
 try {
   // Navigation -> first forecast on screen, each run in a fresh context (cold cache); the first
   // load's page is handed to onFirst.
@@ -71,7 +69,7 @@ try {
     return times;
   };
   const withPopup = await (async () => {
-    const b = await launch(ARGS);
+    const b = await launch(BASE_ARGS);
     try {
       return await coldFirsts(b);
     } finally {

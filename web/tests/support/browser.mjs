@@ -6,25 +6,15 @@ import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
+import { BASE_ARGS, CHROMIUM, NO_OMNIBOX_POPUP } from '../../scripts/chromium.mjs';
 import { DIST, requireFile } from '../helpers.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // One renderer process for all pages of a context's site (--process-per-site), kept alive by a
 // page that holds the forecaster's module compiled (keepCompiled below): each page then finds the
 // module's code in the process, as a browser's next tab of a site may, instead of a new process
-// compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now"). Without the
-// omnibox popup that headless Chromium 156 builds for each new context's window (a WebUI renderer
-// of its own, about 1 s of CPU beside the page under test; bench/web_bench.mjs says the same).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--process-per-site',
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
-];
+// compiling 1.2 MB of WebAssembly again (docs/build.md "Where the time is now"); without
+// Chromium's omnibox popup (../../scripts/chromium.mjs).
+const CHROMIUM_ARGS = [...BASE_ARGS, '--process-per-site', NO_OMNIBOX_POPUP];
 
 // A page of the context, on a plain file of the site (no calculator), holding the forecaster's
 // primary module compiled for as long as the context lives.

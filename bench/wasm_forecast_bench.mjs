@@ -20,14 +20,14 @@ const runs = Number(process.env.RUNS ?? 15);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 let total = 0;
-let first = 0; // what a single-GPU forecast needs: all but the deferred part
+let first = 0; // what the first forecast needs: all but the deferred part
 for (const f of ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'tilecast.js', 'tilecast_wasm.deferred.wasm']) {
   const gz = zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length;
   total += gz;
   if (!f.includes('deferred')) first += gz;
   console.log(`  ${f.padEnd(27)} ${kb(gz).padStart(9)} gzipped${f.includes('deferred') ? ', after the first forecast (the page) or by the first call needing it' : ''}`);
 }
-console.log(`  single-GPU forecasts need  ${kb(first).padStart(9)} gzipped (first forecast's target <= 300 KB with the page's JS)`);
+console.log(`  the first forecast needs   ${kb(first).padStart(9)} gzipped (first forecast's target <= 300 KB with the page's JS)`);
 console.log(`  forecaster download        ${kb(total).padStart(9)} gzipped`);
 const modelDir = path.join(dir, 'models');
 const models = fs.existsSync(modelDir) ? fs.readdirSync(modelDir).filter((f) => f.endsWith('.json')).sort() : [];

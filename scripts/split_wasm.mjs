@@ -1,21 +1,20 @@
 // Splits the linked WebAssembly forecaster in two (a build step of wasm/CMakeLists.txt; docs/web.md
-// "The deferred part"): tilecast_wasm.wasm keeps every function the single-GPU calls reach, so the
-// page's first forecast downloads only it; tilecast_wasm.deferred.wasm holds the rest (several
-// GPUs, Megatron, serving, collectives, plans), which tilecast.js loads on the first call that
-// needs it. The code itself is unchanged: Binaryen's wasm-split moves function bodies only.
+// "The deferred part"): tilecast_wasm.wasm keeps every function the page's first forecast runs,
+// so that forecast downloads only it; tilecast_wasm.deferred.wasm holds the rest, which
+// tilecast.js loads on the first call that needs it. The code itself is unchanged: Binaryen's
+// wasm-split moves function bodies only.
 //
-//   node scripts/split_wasm.mjs --whole W.orig --reach R.wasm --rename FROM=TO \
+//   node scripts/split_wasm.mjs --whole W.orig --glue G.mjs --repo ROOT \
 //     --wasm-opt PATH --wasm-split PATH --out-primary P.wasm --out-deferred D.wasm
 //
-// W.orig: the whole module as linked with -sSPLIT_MODULE --profiling-funcs (function names kept).
-// R.wasm: the single-GPU calls' module (wasm/single_gpu_bindings.cpp) linked with -O0
-// --profiling-funcs: the linker kept exactly the functions those calls reach. A function of the
-// whole module is kept when its name is one of them (after --rename, which maps the single-GPU
-// entry to the whole module's), or when a kept function calls it directly (what Binaryen's
-// optimizer merged or left un-inlined in the whole module but not in R).
+// W.orig: the whole module as linked with -sSPLIT_MODULE; G.mjs: its Emscripten loader. Which
+// functions the first forecast runs is measured, not listed by hand: the module is instrumented
+// (wasm-split --instrument), the calls below are made on it in Node, and the functions they ran
+// (its profile) are kept.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 
 const FEATURES = ['--enable-exception-handling', '--enable-sign-ext', '--enable-mutable-globals'];
@@ -27,7 +26,7 @@ function args() {
     if (!argv[i].startsWith('--') || argv[i + 1] === undefined) fail(`expected --name value pairs, got '${argv[i]}'`);
     a[argv[i].slice(2)] = argv[i + 1];
   }
-  for (const k of ['whole', 'reach', 'rename', 'wasm-opt', 'wasm-split', 'out-primary', 'out-deferred'])
+  for (const k of ['whole', 'glue', 'repo', 'wasm-opt', 'wasm-split', 'out-primary', 'out-deferred'])
     if (!a[k]) fail(`missing --${k}`);
   return a;
 }
@@ -37,114 +36,70 @@ function fail(message) {
   process.exit(1);
 }
 
-// The names of a module's defined functions, by their index among the defined functions (the
-// names Binaryen gives functions once the name section is gone).
-function definedNames(file) {
-  const b = fs.readFileSync(file);
-  let i = 8;
-  const leb = () => {
-    let r = 0;
-    let s = 0;
-    let x;
-    do {
-      x = b[i++];
-      r += (x & 0x7f) * 2 ** s;
-      s += 7;
-    } while (x & 0x80);
-    return r;
+// The request the page's landing view forecasts first (web/src/state.ts DEFAULT_STATE: GPT-3 2.7B's
+// FP32 training step at batch 1 and sequence 1024 on the H100, PyTorch eager, tilecast's
+// predictor). A forecast of any zoo model by name on one GPU in this mode, precision and engine
+// runs the same functions; web/tests/browser.test.mjs checks that the page's first forecast
+// fetches tilecast_wasm.wasm alone.
+const LANDING = { gpu: 'h100-sxm', model: 'gpt3-2.7b', mode: 'training', batch: 1, seq: 1024, predictor: 'tilecast' };
+
+// What the page's own instance runs before and at its first forecast (wasm/tilecast.js,
+// web/src/boot.ts, link.ts): the version, the catalog lists, that forecast, and the checks of a link's custom GPU or config (every
+// catalog GPU and zoo config checked, and refusals of each kind, so their messages are built
+// without the deferred part).
+function firstForecastCalls(m, repo) {
+  const call = (name, arg) => {
+    const envelope = arg === undefined ? m[name]() : m[name](typeof arg === 'string' ? arg : JSON.stringify(arg));
+    if (!envelope || typeof envelope.ok !== 'boolean') fail(`${name}: no answer`);
+    return envelope;
   };
-  const skipLimits = () => {
-    const flags = leb();
-    leb();
-    if (flags & 1) leb();
+  const ok = (name, arg) => {
+    const envelope = call(name, arg);
+    if (!envelope.ok) fail(`${name}: ${envelope.error}`);
+    return envelope.json;
   };
-  let imported = 0;
-  let defined = 0;
-  const names = new Map();
-  while (i < b.length) {
-    const id = b[i++];
-    const end = leb() + i;
-    if (id === 2) {
-      for (let n = leb(); n > 0; --n) {
-        for (let part = 0; part < 2; ++part) {
-          const len = leb(); // the import's module, then its field
-          i += len;
-        }
-        const kind = b[i++];
-        if (kind === 0) {
-          imported += 1;
-          leb();
-        } else if (kind === 1) {
-          i += 1;
-          skipLimits();
-        } else if (kind === 2) skipLimits();
-        else if (kind === 3) i += 2;
-        else if (kind === 4) {
-          i += 1;
-          leb();
-        } else fail(`${file}: unknown import kind ${kind}`);
-      }
-    } else if (id === 3) defined = leb();
-    else if (id === 0) {
-      const len = leb();
-      const custom = b.subarray(i, i + len).toString();
-      i += len;
-      while (custom === 'name' && i < end) {
-        const sub = b[i++];
-        const subEnd = leb() + i;
-        if (sub === 1)
-          for (let n = leb(); n > 0; --n) {
-            const index = leb();
-            const len2 = leb();
-            if (index >= imported) names.set(index - imported, b.subarray(i, i + len2).toString());
-            i += len2;
-          }
-        i = subEnd;
-      }
-    }
-    i = end;
-  }
-  if (names.size === 0) fail(`${file} has no function names (link it with --profiling-funcs)`);
-  return { names, defined };
+  const refused = (name, arg) => {
+    if (call(name, arg).ok) fail(`${name} accepted what it should refuse: ${String(arg).slice(0, 80)}`);
+  };
+  if (typeof m.version() !== 'string') fail('version: no answer');
+  const gpus = JSON.parse(ok('listGpus'));
+  ok('listModels');
+  ok('listSystems');
+  ok('forecastModel', LANDING);
+  for (const gpu of gpus) ok('validateGpu', gpu);
+  const zoo = path.join(repo, 'model_zoo');
+  for (const f of fs.readdirSync(zoo).filter((f) => f.endsWith('.json')).sort())
+    ok('validateModel', fs.readFileSync(path.join(zoo, f), 'utf8'));
+  refused('validateGpu', '{');
+  refused('validateGpu', { ...gpus[0], num_sm: -1 });
+  refused('validateModel', '{"model_type": "llama"}');
+  refused('forecastModel', { ...LANDING, batch: 0 });
+}
+
+async function profile(instrumented, glue, repo, out) {
+  const { default: create } = await import(pathToFileURL(glue).href);
+  const m = await create({ wasmBinary: fs.readFileSync(instrumented), printErr: () => {} });
+  firstForecastCalls(m, repo);
+  const size = 1 << 20;
+  const at = m._malloc(size);
+  const written = m.asm.__write_profile(at, size);
+  if (!(written > 0 && written <= size)) fail(`the instrumented module wrote a profile of ${written} bytes`);
+  fs.writeFileSync(out, m.HEAPU8.slice(at, at + written));
 }
 
 const a = args();
-const [from, to] = a.rename.split('=');
-const reach = new Set([...definedNames(a.reach).names.values()].map((n) => n.split(from).join(to)));
-const whole = definedNames(a['whole']);
-const keep = new Set();
-for (const [index, name] of whole.names) if (reach.has(name)) keep.add(index);
-if (keep.size === 0) fail('no function of the whole module is reached by the single-GPU calls');
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tilecast-split-'));
 try {
   const bare = path.join(tmp, 'bare.wasm');
   execFileSync(a['wasm-opt'], [a['whole'], ...FEATURES, '--strip-debug', '-o', bare]);
-  // what the kept functions call directly, to a fixed point
-  const graph = execFileSync(a['wasm-opt'], [bare, ...FEATURES, '--print-call-graph'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-    stdio: 'pipe', // (its note that no output file was named stays out of the build's log)
-  });
-  const callees = new Map();
-  for (const m of graph.matchAll(/"(\d+)" -> "(\d+)"/g)) {
-    const [caller, callee] = [Number(m[1]), Number(m[2])];
-    if (!callees.has(caller)) callees.set(caller, []);
-    callees.get(caller).push(callee);
-  }
-  const named = keep.size;
-  for (const stack = [...keep]; stack.length > 0; )
-    for (const g of callees.get(stack.pop()) ?? [])
-      if (!keep.has(g)) {
-        keep.add(g);
-        stack.push(g);
-      }
-  const list = path.join(tmp, 'keep.txt');
-  fs.writeFileSync(list, [...keep].sort((x, y) => x - y).join('\n') + '\n');
+  const instrumented = path.join(tmp, 'instrumented.wasm');
+  execFileSync(a['wasm-split'], [bare, ...FEATURES, '--instrument', '-o', instrumented]);
+  const prof = path.join(tmp, 'first-forecast.prof');
+  await profile(instrumented, a.glue, a.repo, prof);
   execFileSync(a['wasm-split'], [
     bare,
     ...FEATURES,
-    `--keep-funcs=@${list}`,
+    `--profile=${prof}`,
     '-o1',
     a['out-primary'],
     '-o2',
@@ -152,9 +107,8 @@ try {
   ]);
   const kb = (f) => `${(fs.statSync(f).size / 1024).toFixed(1)} KB`;
   console.log(
-    `split_wasm: ${keep.size} of ${whole.defined} functions kept (${named} by name, ${keep.size - named} ` +
-      `called by them): ${path.basename(a['out-primary'])} ${kb(a['out-primary'])}, ` +
-      `${path.basename(a['out-deferred'])} ${kb(a['out-deferred'])}`,
+    `split_wasm: the first forecast's functions in ${path.basename(a['out-primary'])} ${kb(a['out-primary'])}, ` +
+      `the rest in ${path.basename(a['out-deferred'])} ${kb(a['out-deferred'])}`,
   );
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -8,7 +8,8 @@ export class TilecastError extends Error {
   // The learned model the call needs and the build does not embed (models/<id>.json: loadModel).
   readonly missingModel?: string;
   // 'deferred' when the call needed the deferred part (tilecast_wasm.deferred.wasm) and it could
-  // not be loaded (the page's own thread, or offline before it was fetched).
+  // not be loaded (the page's own thread before its bytes were given, or offline before it was
+  // fetched).
   readonly missingModule?: 'deferred';
 }
 
@@ -21,6 +22,9 @@ export interface Tilecast {
   // (for a front end that fetches it ahead, e.g. to keep it for offline use).
   readonly deferredLoaded: boolean;
   readonly deferredUrl: string;
+  // The deferred part's bytes, fetched from deferredUrl: kept until a call needs that part (how a
+  // browser page's own thread, which cannot fetch synchronously, loads it).
+  provideDeferred(bytes: ArrayBuffer | Uint8Array): void;
   listGpus(): Answer<'listGpus'>;
   validateGpu(spec: Request): Answer<'validateGpu'>;
   forecastKernel(request: Request): Answer<'forecastKernel'>;

@@ -3,13 +3,13 @@
 // message unchanged. The instance stays usable after any error.
 //
 // The module comes in two files (scripts/split_wasm.mjs, docs/web.md "The deferred part"):
-// tilecast_wasm.wasm, all the single-GPU calls need, and tilecast_wasm.deferred.wasm, the code
-// only several GPUs, Megatron, serving, collectives and plans run. The first call that reaches
-// the deferred code loads it, synchronously, inside the call: read from disk in Node, fetched
-// with a synchronous request in a worker. Where that cannot be done (the page's own thread, whose
-// synchronous compile of a module over 4 KB browsers refuse, so it is not fetched there; or
-// offline before it was ever fetched) the call throws a TilecastError with missingModule
-// 'deferred'.
+// tilecast_wasm.wasm, the functions the page's first forecast runs, and
+// tilecast_wasm.deferred.wasm, every other. The first call that reaches the deferred code loads
+// it, synchronously, inside the call: from the bytes given ahead (provideDeferred), else read
+// from disk in Node or fetched with a synchronous request in a worker. Where none of these can be
+// done (the page's own thread before the bytes were given, since a document cannot fetch bytes
+// synchronously; or offline before the file was ever fetched) the call throws a TilecastError
+// with missingModule 'deferred'.
 import createTilecastModule from './tilecast_wasm.mjs';
 
 // missingModel: the learned model the call needs and this build does not embed (the site
@@ -78,18 +78,21 @@ export async function createTilecast(options = {}) {
   const fs = isNode ? await import('node:fs') : null;
   if (fs && !settings.wasmBinary) settings.wasmBinary = fs.readFileSync(new URL('./tilecast_wasm.wasm', import.meta.url));
   let deferredLoaded = false;
+  let deferredBytes = null; // the deferred part's bytes, given ahead (provideDeferred)
   let deferredFailure = null; // why the running call could not load the deferred part
   settings.loadSplitModule = (file, imports) => {
     let module;
     try {
-      if (isPageThread) throw new Error("a browser's page thread cannot compile it: ask from a worker");
-      module = new WebAssembly.Module(readDeferred(file, fs));
+      if (!deferredBytes && isPageThread)
+        throw new Error("a browser's page thread cannot fetch it synchronously: ask from a worker");
+      module = new WebAssembly.Module(deferredBytes ?? readDeferred(file, fs));
     } catch (e) {
       deferredFailure = `the forecaster's deferred part (${file.split('/').pop()}) could not be loaded: ${e?.message ?? e}`;
       throw new TilecastError(deferredFailure, undefined, 'deferred');
     }
     new WebAssembly.Instance(module, imports);
     deferredLoaded = true;
+    deferredBytes = null;
   };
   const printErr = settings.printErr ?? ((line) => console.warn(line));
   settings.printErr = (line) => {
@@ -117,6 +120,11 @@ export async function createTilecast(options = {}) {
     version: m.version(),
     // where the deferred part lives, for a front end that fetches it ahead (e.g. to keep it offline)
     deferredUrl: new URL('./tilecast_wasm.deferred.wasm', import.meta.url).href,
+    // The deferred part's bytes (an ArrayBuffer or a typed array, fetched from deferredUrl), kept
+    // until a call needs that part: how a browser page's own thread can load it.
+    provideDeferred(bytes) {
+      if (!deferredLoaded) deferredBytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    },
     // whether the deferred part is in (for the tests and the benchmarks)
     get deferredLoaded() {
       return deferredLoaded;

@@ -121,16 +121,19 @@ export async function boot(): Promise<void> {
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
-  // Fetch the accuracy page (its code and report) and the forecaster's deferred part (several GPUs, serving, plans:
-  // tilecast.js loads it in a forecaster's thread on first need) now, after the first forecast,
-  // so the page keeps working offline.
+  // Fetch the accuracy page (its code and report) and the forecaster's deferred part (all but the
+  // first forecast's code: tilecast.js loads it in a forecaster's thread on first need) now, after
+  // the first forecast, so the page keeps working offline; its bytes go to the page's own
+  // instance, which cannot fetch them synchronously when one of its calls needs that part.
   if (!link.embed)
     setTimeout(
       () =>
         void Promise.all([
           import('./accuracy').then((m) => m.loadReport()).catch(() => undefined),
           fetch(engine.deferredUrl)
-            .then((r) => r.arrayBuffer())
+            .then(async (r) => {
+              if (r.ok) engine.provideDeferred(await r.arrayBuffer());
+            })
             .catch(() => undefined),
         ]).finally(registerOffline),
       0,

@@ -207,6 +207,7 @@ type Answer<K extends keyof TilecastResponses> = TilecastResponses[K];
 export interface Engine {
   readonly version: string;
   readonly deferredUrl: string; // the forecaster's deferred part (tilecast.js), fetched ahead for offline use
+  provideDeferred(bytes: ArrayBuffer): void; // its bytes, so this instance can load it on the page's thread
   listGpus(): Answer<'listGpus'>;
   validateGpu(spec: unknown): Answer<'validateGpu'>;
   listModels(): Answer<'listModels'>;
@@ -312,6 +313,7 @@ export function withModels(tc: Forecaster, moduleUrl: string): Engine {
   const engine: Engine = {
     version: tc.version,
     deferredUrl: tc.deferredUrl,
+    provideDeferred: (bytes) => tc.provideDeferred(bytes),
     listGpus: guard(() => tc.listGpus()),
     validateGpu: guard((spec) => tc.validateGpu(spec)),
     listModels: guard(() => tc.listModels()),

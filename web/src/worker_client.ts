@@ -39,8 +39,9 @@ export const workerStats = { workers: 0, calls: 0, dropped: 0, endedSuperseded: 
 // its instance: on a cold load the worker's compile waits for a core, so the first forecast
 // would wait about half a second for it (docs/web.md, "The first forecast"). A call the page's
 // instance cannot answer as it stands (it needs a learned model fetched on demand, or the
-// deferred part, which a page's thread cannot compile) goes to the worker as before. Once the
-// worker has loaded, every call runs there, so this is boot's work only.
+// deferred part before boot gave its bytes: a page's thread cannot fetch them synchronously) goes
+// to the worker as before. Once the worker has loaded, every call runs there, so this is boot's
+// work only.
 type PageCall = (name: CoreCall, arg: unknown) => unknown; // Engine.callAsIs
 let pageCall: PageCall | null = null;
 export function answerOnPageWhileLoading(call: PageCall): void {

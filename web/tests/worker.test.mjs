@@ -276,7 +276,7 @@ test("while the forecaster's thread loads, the card is answered on the page's ow
   assert.equal((await stats(sized)).worker.onPage, 0);
   assert.ok((await latency(sized)) > 0);
   await sized.close();
-  // Several GPUs need the deferred part, which the page's thread cannot compile: the thread answers.
+  // Several GPUs need the deferred part, whose bytes the page's thread has not yet at boot: the thread answers.
   const pp = { ...one, batch: 8, dp: 1, tp: 1, pp: 2, microbatches: 4, zero: 0, recompute: 'none', schedule: '1f1b' };
   const split = await pages.open('?gpu=h100-sxm&model=gpt2&mode=training&batch=8&seq=128&pp=2&mb=4', { in: ctx });
   const s = await stats(split);

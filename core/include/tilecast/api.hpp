@@ -45,11 +45,6 @@ std::string validate_model(std::string_view config_json);
 // -> the whole-model forecast (model_forecast.schema.json; docs/model-forecast.md), or with
 // parallel fields a multi-GPU training step (parallel_forecast.schema.json; docs/parallel.md).
 std::string forecast_model(std::string_view request_json);
-// forecast_model for one GPU only, the same answer byte for byte; a request with parallel
-// fields or the Megatron engine is an error. It never reaches the scale-out code: the WebAssembly
-// build lists what its calls reach to split that code into a part loaded on first need
-// (wasm/single_gpu_bindings.cpp, docs/web.md "The deferred part").
-std::string forecast_model_one_gpu(std::string_view request_json);
 
 // {"gpu": NAME | {spec}, "model": NAME | {HF config}, "prompt": N, "output": N, "batch": 1,
 //  "tp": 1, "precision": "bf16" (default) | "fp16" | "fp32", "engine": "fused" (default) |

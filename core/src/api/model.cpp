@@ -228,26 +228,6 @@ std::string forecast_parallel_request(const nlohmann::json& req, const GpuSpec& 
   return pj.dump(2);
 }
 
-// What forecast_model does only for several GPUs or the Megatron engine: the code that
-// forecast_model_one_gpu never reaches (the WebAssembly module's deferred part, docs/web.md).
-struct ScaleOut {
-  decltype(&detail::forecast_megatron_request) megatron;
-  decltype(&forecast_parallel_request) parallel;
-};
-constexpr ScaleOut kScaleOut{&detail::forecast_megatron_request, &forecast_parallel_request};
-
-// The parallel fields' names, for forecast_model_one_gpu's refusal.
-std::string parallel_field_list() {
-  std::string names;
-  for (const char* f : kParallelFields) names += std::string(names.empty() ? "" : ", ") + f;
-  return names;
-}
-
-Error one_gpu_only(const std::string& what) {
-  return Error("model request: forecast_model_one_gpu forecasts one GPU, not " + what +
-               "; forecast_model does");
-}
-
 }  // namespace
 
 std::string list_models() {
@@ -274,10 +254,7 @@ std::string validate_model(std::string_view config_json) {
   return j.dump();
 }
 
-namespace {
-
-// The one request reader of both forecast_model calls: `scale_out` null in the single-GPU one.
-std::string forecast_model_with(std::string_view request_json, const ScaleOut* scale_out) {
+std::string forecast_model(std::string_view request_json) {
   const nlohmann::json req = detail::parse_json(request_json, kModelOrigin);
   const GpuSpec gpu = detail::request_gpu(req);
   const ModelConfig model = detail::request_model(req);
@@ -303,8 +280,7 @@ std::string forecast_model_with(std::string_view request_json, const ScaleOut* s
     if (finetune.frozen_base())
       throw Error("model request: field 'finetune' (LoRA / QLoRA) applies to engines " +
                   enum_names_of(engine_names(), kModelEngines, ", ") + ", not megatron");
-    if (!scale_out) throw one_gpu_only("the Megatron engine");
-    return scale_out->megatron(req, gpu, model, mode, batch, seq);
+    return detail::forecast_megatron_request(req, gpu, model, mode, batch, seq);
   }
   Workload w = make_workload(mode, batch, seq, cache);
   w.finetune = finetune;
@@ -340,10 +316,9 @@ std::string forecast_model_with(std::string_view request_json, const ScaleOut* s
           "model request: field 'tokens' (the tokens to train on) applies to mode training");
     tokens = detail::number_field(req, "tokens", kModelOrigin, 1, 1e18);
   }
-  if (wants_parallel(req)) {
-    if (!scale_out) throw one_gpu_only("several GPUs (fields " + parallel_field_list() + ")");
-    return scale_out->parallel(req, gpu, model, w, engine, predictor, price, tokens, batch, seq);
-  }
+  if (wants_parallel(req))
+    return forecast_parallel_request(req, gpu, model, w, engine, predictor, price, tokens, batch,
+                                     seq);
   const OpGraph graph = build_gpu_graph(gpu, model, w, engine);
   // the forecast and, for the learned predictor, its roofline beside it
   detail::require_within_budget(
@@ -381,16 +356,6 @@ std::string forecast_model_with(std::string_view request_json, const ScaleOut* s
   if (finetune.frozen_base()) j["finetune"] = finetune_json(finetune, graph);
   for (std::string& c : memory_caveats(m)) j["caveats"].push_back(std::move(c));
   return j.dump(2);
-}
-
-}  // namespace
-
-std::string forecast_model(std::string_view request_json) {
-  return forecast_model_with(request_json, &kScaleOut);
-}
-
-std::string forecast_model_one_gpu(std::string_view request_json) {
-  return forecast_model_with(request_json, nullptr);
 }
 
 }  // namespace tilecast::api

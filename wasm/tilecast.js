@@ -87,6 +87,7 @@ export async function createTilecast(options = {}) {
         throw new Error("a browser's page thread cannot fetch it synchronously: ask from a worker");
       module = new WebAssembly.Module(deferredBytes ?? readDeferred(file, fs));
     } catch (e) {
+      deferredBytes = null; // bytes that did not compile are not tried again
       deferredFailure = `the forecaster's deferred part (${file.split('/').pop()}) could not be loaded: ${e?.message ?? e}`;
       throw new TilecastError(deferredFailure, undefined, 'deferred');
     }

@@ -310,8 +310,14 @@ test("the deferred part: not loaded by the first forecast's calls, loaded by the
   sameOutcome(cli(args), () => fresh.text.forecastModel(parallel), 'several GPUs, the deferred part loaded on need');
   assert.equal(fresh.deferredLoaded, true);
 
-  // where the file cannot be read, the bytes given ahead serve (as the page's thread loads it)
+  // where the file cannot be read, the bytes given ahead serve (as the page's thread loads it);
+  // bytes that do not compile fail the call, are dropped, and others can be given
   const given = await mod.createTilecast({ locateFile: (file) => `file:///nonexistent/${file}` });
+  given.provideDeferred(new Uint8Array([0, 97, 115, 109, 9]));
+  assert.throws(
+    () => given.forecastModel(parallel),
+    (e) => e instanceof mod.TilecastError && e.missingModule === 'deferred' && /could not be loaded/.test(e.message),
+  );
   given.provideDeferred(fs.readFileSync(path.join(WASM_DIR, 'tilecast_wasm.deferred.wasm')));
   assert.equal(given.deferredLoaded, false);
   assert.equal(given.text.forecastModel(parallel), fresh.text.forecastModel(parallel));

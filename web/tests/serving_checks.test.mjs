@@ -173,7 +173,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   const note = engine.checks_by_architecture.Blackwell;
   assert.match(note, /TensorRT-LLM's on the B200 and GB200 .* and vLLM's BF16 Llama 3\.1 70B on 4 B200s under load/);
   const m = note.match(
-    /Of the (\d+) TensorRT-LLM runs, (\d+) are forecast faster than measured: the dense Llama models about ([\d.]+)x at the median, gpt-oss ([\d.]+)x \(([\d.]+)-([\d.]+)x\); the (\d+) below 1 are (\d+) of Qwen3-30B-A3B's in NVFP4 \([\d.]+-[\d.]+x\), (\d+) of DeepSeek-R1's in NVFP4 over 4 GPUs \([\d.]+-[\d.]+x\), (\d+) of Llama 3\.3 70B's on the GB200 \([\d.]+(?:-[\d.]+)?x\) and gpt-oss-120b's 1024 \+ 8192 and 1024 \+ 32768 runs on the GB200 \([\d.]+-[\d.]+x\); vLLM's median TTFT and TPOT at 1-10 requests\/s are forecast at ([\d.]+)-([\d.]+)x of the measured times, faster too/,
+    /Of the (\d+) TensorRT-LLM runs, (\d+) are forecast faster than measured: the dense Llama models about ([\d.]+)x at the median, gpt-oss ([\d.]+)x \(([\d.]+)-([\d.]+)x\); the (\d+) below 1 are (\d+) of Qwen3-30B-A3B's in NVFP4 \([\d.]+-[\d.]+x\), (\d+) of DeepSeek-R1's in NVFP4 over 4 GPUs \([\d.]+-[\d.]+x\), (\d+) of Qwen3-235B-A22B's in NVFP4 over 4 GPUs \([\d.]+-[\d.]+x\), (\d+) of Llama 3\.3 70B's in NVFP4, (\d+) on the GB200 and (?:one|\d+) on the B200 at TP 4 \([\d.]+(?:-[\d.]+)?x\), and gpt-oss-120b's 1024 \+ 8192 and 1024 \+ 32768 runs on the GB200 \([\d.]+-[\d.]+x\); vLLM's median TTFT and TPOT at 1-10 requests\/s are forecast at ([\d.]+)-([\d.]+)x of the measured times, faster too/,
   );
   assert.ok(m, note);
   // the only Blackwell rows are those: TensorRT-LLM's, NVFP4 or gpt-oss's MXFP4 experts, and vLLM's
@@ -194,7 +194,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   }
   const times = vllm.map(ratio);
   assert.ok(
-    Math.abs(Math.min(...times) - Number(m[11])) < 0.005 && Math.abs(Math.max(...times) - Number(m[12])) < 0.005,
+    Math.abs(Math.min(...times) - Number(m[13])) < 0.005 && Math.abs(Math.max(...times) - Number(m[14])) < 0.005,
   );
   // the runs below 1: as many as the note says, of the models and GPUs it names
   const below = blackwell.filter((c) => !faster(c));
@@ -210,8 +210,16 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
     Number(m[9]),
   );
   assert.equal(
-    count((c) => c[4] === 'llama3.3-70b' && c[3] === 'gb200'),
+    count((c) => c[4] === 'qwen3-235b-a22b'),
     Number(m[10]),
+  );
+  assert.equal(
+    count((c) => c[4] === 'llama3.3-70b'),
+    Number(m[11]),
+  );
+  assert.equal(
+    count((c) => c[4] === 'llama3.3-70b' && c[3] === 'gb200'),
+    Number(m[12]),
   );
   assert.equal(
     count((c) => c[4] === 'gpt-oss-120b' && c[3] === 'gb200'),
@@ -219,7 +227,7 @@ test('the Blackwell serving note agrees with the published runs it names', () =>
   );
   assert.equal(
     below.length,
-    count((c) => ['qwen3-30b-a3b', 'deepseek-r1', 'llama3.3-70b', 'gpt-oss-120b'].includes(c[4])),
+    count((c) => ['qwen3-30b-a3b', 'deepseek-r1', 'qwen3-235b-a22b', 'llama3.3-70b', 'gpt-oss-120b'].includes(c[4])),
   );
   const med = (xs) => {
     const s = [...xs].sort((a, b) => a - b);

@@ -38,15 +38,18 @@ function fail(message) {
 
 // The request the page's landing view forecasts first (web/src/state.ts DEFAULT_STATE: GPT-3 2.7B's
 // FP32 training step at batch 1 and sequence 1024 on the H100, PyTorch eager, tilecast's
-// predictor). A forecast of any zoo model by name on one GPU in this mode, precision and engine
-// runs the same functions; web/tests/browser.test.mjs checks that the page's first forecast
-// fetches tilecast_wasm.wasm alone.
+// predictor); web/tests/browser.test.mjs checks that the page's first forecast fetches
+// tilecast_wasm.wasm alone.
 const LANDING = { gpu: 'h100-sxm', model: 'gpt3-2.7b', mode: 'training', batch: 1, seq: 1024, predictor: 'tilecast' };
 
 // What the page's own instance runs before and at its first forecast (wasm/tilecast.js,
-// web/src/boot.ts, link.ts): the version, the catalog lists, that forecast, and the checks of a link's custom GPU or config (every
-// catalog GPU and zoo config checked, and refusals of each kind, so their messages are built
-// without the deferred part).
+// web/src/boot.ts, link.ts, worker_client.ts): the version, the catalog lists, that forecast, the
+// checks of a link's custom GPU or config (every catalog GPU and zoo config checked, and refusals
+// of each kind, so their messages are built without the deferred part), and the card of a shared
+// link, which that instance answers for a zoo model by name while the worker loads: every zoo
+// model on one GPU in every mode, by either predictor, eager or compiled, in FP32 (the precision
+// its embedded weights serve; the others wait for a model fetched in the worker anyway), and the
+// landing model on every NVIDIA GPU of the catalog (their architectures' own tiles and rates).
 function firstForecastCalls(m, repo) {
   const call = (name, arg) => {
     const envelope = arg === undefined ? m[name]() : m[name](typeof arg === 'string' ? arg : JSON.stringify(arg));
@@ -63,7 +66,7 @@ function firstForecastCalls(m, repo) {
   };
   if (typeof m.version() !== 'string') fail('version: no answer');
   const gpus = JSON.parse(ok('listGpus'));
-  ok('listModels');
+  const models = JSON.parse(ok('listModels'));
   ok('listSystems');
   ok('forecastModel', LANDING);
   for (const gpu of gpus) ok('validateGpu', gpu);
@@ -74,6 +77,11 @@ function firstForecastCalls(m, repo) {
   refused('validateGpu', { ...gpus[0], num_sm: -1 });
   refused('validateModel', '{"model_type": "llama"}');
   refused('forecastModel', { ...LANDING, batch: 0 });
+  for (const { id } of models)
+    for (const mode of ['training', 'inference', 'prefill', 'decode'])
+      for (const variant of [{}, { predictor: 'roofline' }, { engine: 'compiled' }])
+        call('forecastModel', { ...LANDING, model: id, mode, batch: 1, seq: 128, ...variant }); // (prefill and decode refuse encoders)
+  for (const gpu of gpus.filter((g) => g.vendor === 'NVIDIA')) ok('forecastModel', { ...LANDING, gpu: gpu.id, seq: 128 });
 }
 
 async function profile(instrumented, glue, repo, out) {

@@ -302,6 +302,10 @@ test("the deferred part: not loaded by the first forecast's calls, loaded by the
   fresh.validateModel(fs.readFileSync(path.join(REPO, 'model_zoo', 'llama3-8b.json'), 'utf8'));
   fresh.forecastModel(landing);
   fresh.forecastModel({ ...landing, model: 'gpt2-large', batch: 8, seq: 2048 });
+  // a shared link's card: any zoo model on one GPU in FP32, any mode, either predictor, eager or compiled
+  fresh.forecastModel({ ...landing, gpu: 'a100-80gb-sxm', model: 'llama3-8b', mode: 'inference', batch: 4 });
+  fresh.forecastModel({ ...landing, gpu: 'b200', model: 'mixtral-8x7b', mode: 'decode', context: 2048, batch: 8 });
+  fresh.forecastModel({ ...landing, model: 'qwen3-8b', engine: 'compiled', predictor: 'roofline' });
   assert.throws(() => fresh.forecastModel({ ...landing, batch: 0 }), /'batch'/);
   assert.throws(() => fresh.validateGpu('{'), /not valid JSON/);
   assert.equal(fresh.deferredLoaded, false, "the first forecast's calls stay in tilecast_wasm.wasm");

@@ -89,19 +89,37 @@ TEST_SUITE("models") {
     // https://mistral.ai/news/mistral-large-2407/); Qwen2.5-14B 14.7B (the Qwen/Qwen2.5-14B model
     // card); Phi-4 14.7B (the microsoft/phi-4 checkpoint's safetensors total); Llama 4 Maverick
     // 400B (Meta's model card, 17B active; the language model's 400.71B, its 0.87B vision tower
-    // aside: tests/llama4_test.cpp, where Scout's 109B is checked with its vision tower).
+    // aside: tests/llama4_test.cpp, where Scout's 109B is checked with its vision tower);
+    // Qwen3-Coder-30B-A3B 30.5B and Qwen3-Coder-480B-A35B 480B (the
+    // Qwen/Qwen3-Coder-30B-A3B-Instruct and -480B-A35B-Instruct model cards: 3.3B and 35B
+    // activated).
     const struct {
       const char* id;
       double billions;
-    } kPublished[] = {
-        {"mixtral-8x7b", 46.7},      {"qwen1.5-moe-a2.7b", 14.3}, {"gemma-7b", 8.54},
-        {"gemma2-9b", 9.24},         {"phi3-mini-4k", 3.82},      {"llama3.1-70b", 70.6},
-        {"llama3.1-405b", 406},      {"gptj-6b", 6.053},          {"mixtral-8x22b", 141},
-        {"qwen2-72b", 72.71},        {"qwen2.5-7b", 7.61},        {"qwen2.5-72b", 72.7},
-        {"qwen3-30b-a3b", 30.5},     {"qwen3-235b-a22b", 235},    {"gpt-oss-20b", 20.9},
-        {"gpt-oss-120b", 116.8},     {"qwen3-14b", 14.8},         {"qwen3-32b", 32.8},
-        {"mistral-large-2407", 123}, {"qwen2.5-14b", 14.7},       {"phi4-14b", 14.7},
-        {"llama4-maverick", 400}};
+    } kPublished[] = {{"mixtral-8x7b", 46.7},
+                      {"qwen1.5-moe-a2.7b", 14.3},
+                      {"gemma-7b", 8.54},
+                      {"gemma2-9b", 9.24},
+                      {"phi3-mini-4k", 3.82},
+                      {"llama3.1-70b", 70.6},
+                      {"llama3.1-405b", 406},
+                      {"gptj-6b", 6.053},
+                      {"mixtral-8x22b", 141},
+                      {"qwen2-72b", 72.71},
+                      {"qwen2.5-7b", 7.61},
+                      {"qwen2.5-72b", 72.7},
+                      {"qwen3-30b-a3b", 30.5},
+                      {"qwen3-235b-a22b", 235},
+                      {"gpt-oss-20b", 20.9},
+                      {"gpt-oss-120b", 116.8},
+                      {"qwen3-14b", 14.8},
+                      {"qwen3-32b", 32.8},
+                      {"mistral-large-2407", 123},
+                      {"qwen2.5-14b", 14.7},
+                      {"phi4-14b", 14.7},
+                      {"llama4-maverick", 400},
+                      {"qwen3-coder-30b-a3b", 30.5},
+                      {"qwen3-coder-480b-a35b", 480}};
     for (const auto& p : kPublished) {
       CAPTURE(p.id);
       const ModelConfig m = find_model(p.id);

@@ -193,4 +193,21 @@ TEST_SUITE("cli_input") {
                           "GiB, KB, MB, GB") != std::string::npos);
     }
   }
+
+  TEST_CASE("COMMAND --help and help COMMAND print that command's usage; an unknown one is named") {
+    for (const char* cmd : {"serve --help", "serve --gpu h100-sxm -h", "help serve"}) {
+      const auto r = run_cli(cmd);
+      CHECK(r.code == 0);
+      CHECK(r.output.find("usage:\n  tilecast serve") == 0);
+      CHECK(r.output.find("--qps R") != std::string::npos);
+      CHECK(r.output.find("tilecast forecast") == std::string::npos);  // that command's alone
+    }
+    const auto unknown = run_cli("help servee");
+    CHECK(unknown.code == 2);
+    CHECK(unknown.output.find("unknown command 'servee'") != std::string::npos);
+    const auto all = run_cli("help");
+    CHECK(all.code == 0);
+    CHECK(all.output.find("tilecast forecast") != std::string::npos);
+    CHECK(all.output.find("tilecast serve") != std::string::npos);
+  }
 }

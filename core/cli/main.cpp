@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "command.hpp"
@@ -17,6 +18,11 @@ std::vector<Command>& registry() {
   return r;
 }
 
+void print_usage(const Command& c) {
+  std::printf("  tilecast %-13s %s\n      %s\n", c.name.c_str(), c.usage.c_str(),
+              c.summary.c_str());
+}
+
 void print_help() {
   std::printf("tilecast %.*s: GPU performance forecasts for deep learning\n\nusage:\n",
               static_cast<int>(kVersion.size()), kVersion.data());
@@ -24,11 +30,25 @@ void print_help() {
   for (const auto& c : commands()) sorted.push_back(&c);
   std::sort(sorted.begin(), sorted.end(),
             [](const Command* a, const Command* b) { return a->name < b->name; });
-  for (const Command* p : sorted) {
-    const Command& c = *p;
-    std::printf("  tilecast %-13s %s\n      %s\n", c.name.c_str(), c.usage.c_str(),
-                c.summary.c_str());
-  }
+  for (const Command* p : sorted) print_usage(*p);
+}
+
+const Command* find_command(const std::string& name) {
+  for (const auto& c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// `tilecast COMMAND --help` (or -h) anywhere among its arguments
+bool asks_help(int argc, char** argv) {
+  for (int i = 2; i < argc; ++i)
+    if (std::string_view a = argv[i]; a == "--help" || a == "-h") return true;
+  return false;
+}
+
+int unknown_command(const std::string& name) {
+  std::fprintf(stderr, "tilecast: unknown command '%s'; run 'tilecast help'\n", name.c_str());
+  return 2;
 }
 }  // namespace
 
@@ -43,7 +63,17 @@ const std::vector<Command>& commands() { return registry(); }
 
 int main(int argc, char** argv) {
   using namespace tilecast::cli;
-  if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
+  const bool help =
+      argc >= 2 && (std::string_view(argv[1]) == "help" || std::string_view(argv[1]) == "--help" ||
+                    std::string_view(argv[1]) == "-h");
+  if (help && argc >= 3) {  // tilecast help COMMAND
+    const Command* c = find_command(argv[2]);
+    if (!c) return unknown_command(argv[2]);
+    std::printf("usage:\n");
+    print_usage(*c);
+    return 0;
+  }
+  if (argc < 2 || help) {
     print_help();
     return argc < 2 ? 2 : 0;
   }
@@ -52,19 +82,21 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string name = argv[1];
-  for (const auto& c : commands()) {
-    if (c.name != name) continue;
-    try {
-      Args args(std::vector<std::string>(argv + 2, argv + argc), c.flags, c.switches);
-      return c.run(args);
-    } catch (const tilecast::Error& e) {
-      std::fprintf(stderr, "tilecast %s: error: %s\n", name.c_str(), e.what());
-      return 1;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "tilecast %s: internal error: %s\n", name.c_str(), e.what());
-      return 3;
-    }
+  const Command* c = find_command(name);
+  if (!c) return unknown_command(name);
+  if (asks_help(argc, argv)) {
+    std::printf("usage:\n");
+    print_usage(*c);
+    return 0;
   }
-  std::fprintf(stderr, "tilecast: unknown command '%s'; run 'tilecast help'\n", name.c_str());
-  return 2;
+  try {
+    Args args(std::vector<std::string>(argv + 2, argv + argc), c->flags, c->switches);
+    return c->run(args);
+  } catch (const tilecast::Error& e) {
+    std::fprintf(stderr, "tilecast %s: error: %s\n", name.c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilecast %s: internal error: %s\n", name.c_str(), e.what());
+    return 3;
+  }
 }

@@ -204,7 +204,12 @@ TEST_SUITE("cli_input") {
     }
     const auto unknown = run_cli("help servee");
     CHECK(unknown.code == 2);
-    CHECK(unknown.output.find("unknown command 'servee'") != std::string::npos);
+    CHECK(unknown.output.find("unknown command 'servee'; did you mean serve?") !=
+          std::string::npos);
+    const auto flag = run_cli("serve --gpu h100-sxm --promt 8");
+    CHECK(flag.code != 0);
+    CHECK(flag.output.find("unknown flag --promt (did you mean --prompt?); allowed:") !=
+          std::string::npos);
     const auto all = run_cli("help");
     CHECK(all.code == 0);
     CHECK(all.output.find("tilecast forecast") != std::string::npos);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "tilecast/closest_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast::cli {
@@ -40,9 +41,13 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
       repeated_[name].push_back(value);
     } else {
       std::string all;
-      for (const auto& f : flags) all.append(" --").append(f);
-      for (const auto& s : switches) all.append(" --").append(s);
-      throw Error("unknown flag --" + name + "; allowed:" + (all.empty() ? " none" : all));
+      std::vector<std::string> names;
+      for (const auto& f : flags) all.append(" --").append(f), names.push_back("--" + f);
+      for (const auto& s : switches) all.append(" --").append(s), names.push_back("--" + s);
+      const std::vector<std::string> close = closest_names(a.substr(0, a.find('=')), names);
+      throw Error("unknown flag --" + name +
+                  (close.empty() ? "" : " (did you mean " + or_list(close) + "?)") +
+                  "; allowed:" + (all.empty() ? " none" : all));
     }
   }
 }

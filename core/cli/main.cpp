@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "tilecast/closest_names.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/version.hpp"
 
@@ -47,7 +48,12 @@ bool asks_help(int argc, char** argv) {
 }
 
 int unknown_command(const std::string& name) {
-  std::fprintf(stderr, "tilecast: unknown command '%s'; run 'tilecast help'\n", name.c_str());
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.push_back(c.name);
+  const std::vector<std::string> close = tilecast::closest_names(name, names);
+  const std::string hint = close.empty() ? "" : "; did you mean " + tilecast::or_list(close) + "?";
+  std::fprintf(stderr, "tilecast: unknown command '%s'%s (run 'tilecast help')\n", name.c_str(),
+               hint.c_str());
   return 2;
 }
 }  // namespace

@@ -6,6 +6,7 @@
 #include "common/embedded_data.hpp"
 #include "common/name_key.hpp"
 #include "common/sort_by_key.hpp"
+#include "tilecast/closest_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -45,20 +46,12 @@ const GpuSpec* lookup_gpu(std::string_view name) {
 
 const GpuSpec& find_gpu(std::string_view name) {
   if (const GpuSpec* g = lookup_gpu(name)) return *g;
-  const std::string key = detail::name_key(name);
-  // Suggestions: catalog ids sharing the first three characters of the key.
-  const std::string prefix = key.substr(0, 3);
-  std::string close;
-  int shown = 0;
-  for (const auto& g : gpu_catalog()) {
-    if (prefix.empty() || detail::name_key(g.id).find(prefix) == std::string::npos) continue;
-    if (shown++) close += ", ";
-    close += g.id;
-    if (shown == 8) break;
-  }
+  std::vector<std::string> ids;
+  for (const auto& g : gpu_catalog()) ids.push_back(g.id);
+  const std::vector<std::string> close = closest_names(name, ids);
   std::string msg = "unknown GPU '" + std::string(name) + "'";
   msg += close.empty() ? "; run 'tilecast gpus' for the catalog, or pass a spec file"
-                       : "; did you mean: " + close + "?";
+                       : "; did you mean " + or_list(close) + "?";
   throw Error(msg);
 }
 

@@ -6,6 +6,7 @@
 #include "common/embedded_data.hpp"
 #include "common/name_key.hpp"
 #include "common/sort_by_key.hpp"
+#include "tilecast/closest_names.hpp"
 #include "tilecast/error.hpp"
 
 namespace tilecast {
@@ -75,10 +76,15 @@ const ModelConfig& find_model(std::string_view name) {
         break;
       }
   }
-  std::string ids;
-  for (const auto& m : model_zoo()) ids += (ids.empty() ? "" : ", ") + m.id;
-  throw Error("unknown model '" + std::string(name) + "'; the zoo holds: " + ids +
-              " (or give a Hugging Face config.json)");
+  std::vector<std::string> ids;
+  for (const auto& m : model_zoo()) ids.push_back(m.id);
+  const std::vector<std::string> close = closest_names(without_owner(name), ids);
+  std::string all;
+  for (const auto& id : ids) all += (all.empty() ? "" : ", ") + id;
+  throw Error(
+      "unknown model '" + std::string(name) + "'" +
+      (close.empty() ? "; the zoo holds: " + all : "; did you mean " + or_list(close) + "?") +
+      " (or give a Hugging Face config.json)");
 }
 
 }  // namespace tilecast

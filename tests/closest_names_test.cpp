@@ -28,8 +28,9 @@ std::string error_of(void (*f)()) {
 }  // namespace
 
 TEST_SUITE("closest_names") {
-  const std::vector<std::string> names = {"forecast", "serve", "capacity", "comm", "plan",
-                                          "h100-sxm", "h100-pcie", "h200", "a100-80gb-sxm"};
+  const std::vector<std::string> names = {"forecast",  "serve", "capacity",
+                                          "comm",      "plan",  "h100-sxm",
+                                          "h100-pcie", "h200",  "a100-80gb-sxm"};
 
   TEST_CASE("a letter dropped, added, replaced or two swapped: the name meant, closest first") {
     CHECK(closest_names("forecst", names) == std::vector<std::string>{"forecast"});

@@ -68,8 +68,14 @@ TEST_SUITE("model_config") {
     CHECK(find_model("mistralai/Mixtral-8x7B-Instruct-v0.1").id == "mixtral-8x7b");
     CHECK_THROWS_AS(find_model("meta-llama/Llama-3.1-13B-Instruct"), Error);  // no such zoo model
     CHECK(model_zoo().size() >= 19);
-    try {
+    try {  // a near miss: the close names (closest_names_test)
       find_model("gpt-5");
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find("did you mean gpt2") != std::string::npos);
+    }
+    try {  // nothing near: the whole zoo
+      find_model("no-such-network");
       FAIL("expected an error");
     } catch (const Error& e) {
       CHECK(std::string(e.what()).find("gpt3-2.7b") != std::string::npos);

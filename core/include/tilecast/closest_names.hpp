@@ -12,8 +12,8 @@ namespace tilecast {
 // Of `names`, compared as name_key()s, those that begin with `typed` (three characters or more),
 // then those within a typo or two of it (insertions, deletions, substitutions and swaps of
 // neighbours, at most a third of its length); closest first, then by name, at most `most`.
-std::vector<std::string> closest_names(std::string_view typed, const std::vector<std::string>& names,
-                                       std::size_t most = 5);
+std::vector<std::string> closest_names(std::string_view typed,
+                                       const std::vector<std::string>& names, std::size_t most = 5);
 
 // "a, b or c" (empty for none).
 std::string or_list(const std::vector<std::string>& names);

@@ -32,8 +32,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::vector<std::string> closest_names(std::string_view typed, const std::vector<std::string>& names,
-                                       std::size_t most) {
+std::vector<std::string> closest_names(std::string_view typed,
+                                       const std::vector<std::string>& names, std::size_t most) {
   constexpr std::size_t kLongest = 64;  // a longer word is no typo of a name
   const std::string key = detail::name_key(typed);
   if (key.empty() || key.size() > kLongest) return {};
@@ -46,8 +46,9 @@ std::vector<std::string> closest_names(std::string_view typed, const std::vector
     if (key.size() >= 3 && k.starts_with(key)) d = 0;  // a name cut short: the likeliest
     if (d <= within) near.emplace_back(d, &name);
   }
-  std::sort(near.begin(), near.end(),
-            [](const auto& a, const auto& b) { return std::tie(a.first, *a.second) < std::tie(b.first, *b.second); });
+  std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, *a.second) < std::tie(b.first, *b.second);
+  });
   std::vector<std::string> out;
   for (const auto& [d, name] : near) {
     if (out.size() == most) break;

@@ -39,15 +39,15 @@ TEST_SUITE("closest_names") {
     CHECK(closest_names("capcaity", names) == std::vector<std::string>{"capacity"});
     // case, spaces, '-', '_' and '.' do not count (name_key)
     CHECK(closest_names("H100 SXN", names) == std::vector<std::string>{"h100-sxm"});
-    // two at one edit: both, by name
     CHECK(closest_names("h300", names) == std::vector<std::string>{"h200"});
     CHECK(closest_names("h10-sxm", names).front() == "h100-sxm");
   }
 
-  TEST_CASE("a name cut short gets the names it begins first; at most `most` of them") {
+  TEST_CASE(
+      "a name cut short gets the names it begins first, in the list's order; at most `most`") {
     CHECK(closest_names("h100", names) ==
-          std::vector<std::string>{"h100-pcie", "h100-sxm", "h200"});
-    CHECK(closest_names("h100", names, 1) == std::vector<std::string>{"h100-pcie"});
+          std::vector<std::string>{"h100-sxm", "h100-pcie", "h200"});
+    CHECK(closest_names("h100", names, 1) == std::vector<std::string>{"h100-sxm"});
     CHECK(closest_names("comm", names).front() == "comm");
     // fewer than three characters is no prefix of anything
     CHECK(closest_names("fo", names).empty());

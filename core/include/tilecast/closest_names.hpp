@@ -11,7 +11,7 @@ namespace tilecast {
 
 // Of `names`, compared as name_key()s, those that begin with `typed` (three characters or more),
 // then those within a typo or two of it (insertions, deletions, substitutions and swaps of
-// neighbours, at most a third of its length); closest first, then by name, at most `most`.
+// neighbours, at most a third of its length); closest first, then in their order, at most `most`.
 std::vector<std::string> closest_names(std::string_view typed,
                                        const std::vector<std::string>& names, std::size_t most = 5);
 

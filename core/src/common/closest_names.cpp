@@ -2,8 +2,6 @@
 #include "tilecast/closest_names.hpp"
 
 #include <algorithm>
-#include <tuple>
-#include <utility>
 
 #include "common/name_key.hpp"
 
@@ -37,23 +35,21 @@ std::vector<std::string> closest_names(std::string_view typed,
   constexpr std::size_t kLongest = 64;  // a longer word is no typo of a name
   const std::string key = detail::name_key(typed);
   if (key.empty() || key.size() > kLongest) return {};
-  const std::size_t within = std::max<std::size_t>(1, key.size() / 3);
-  std::vector<std::pair<std::size_t, const std::string*>> near;
-  for (const std::string& name : names) {
-    const std::string k = detail::name_key(name);
-    if (k.size() > kLongest + within) continue;
-    std::size_t d = edit_distance(key, k);
-    if (key.size() >= 3 && k.starts_with(key)) d = 0;  // a name cut short: the likeliest
-    if (d <= within) near.emplace_back(d, &name);
+  const std::size_t within = std::max<std::size_t>(1, key.size() / 3), far = within + 1;
+  std::vector<std::size_t> distance(names.size(), far);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string k = detail::name_key(names[i]);
+    if (key.size() >= 3 && k.starts_with(key))
+      distance[i] = 0;  // a name cut short: the likeliest
+    else if (k.size() <= kLongest + within)
+      distance[i] = std::min(far, edit_distance(key, k));
   }
-  std::sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.first, *a.second) < std::tie(b.first, *b.second);
-  });
+  // closest first, in the list's order among equals (the catalogs' lists are sorted by id)
   std::vector<std::string> out;
-  for (const auto& [d, name] : near) {
-    if (out.size() == most) break;
-    if (std::find(out.begin(), out.end(), *name) == out.end()) out.push_back(*name);
-  }
+  for (std::size_t d = 0; d <= within; ++d)
+    for (std::size_t i = 0; i < names.size() && out.size() < most; ++i)
+      if (distance[i] == d && std::find(out.begin(), out.end(), names[i]) == out.end())
+        out.push_back(names[i]);
   return out;
 }
 

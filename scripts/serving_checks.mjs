@@ -316,6 +316,16 @@ lines.push(gpuPrecisions.map((k) => {
   return `${k} ${median(sub.map((r) => r.ratio)).toFixed(2)}× (${pct(median(sub.map((r) => Math.abs(r.ratio - 1))))}, ${sub.length})`;
 }).join('; ') + '.');
 lines.push('');
+// Each source's share of the medians above: its rows and their median absolute error, and the
+// median of those medians, so a source of many rows cannot move a group's figure unseen.
+lines.push('By source (rows forecast and their median absolute error; sources in the order of the file):');
+lines.push('');
+const sourceIds = Object.keys(data.sources).filter((id) => rows.some((r) => r.source === id));
+const sourceMedians = sourceIds.map((id) => median(rows.filter((r) => r.source === id).map((r) => Math.abs(r.ratio - 1))));
+lines.push(sourceIds.map((id, i) => `${id} ${pct(sourceMedians[i])} (${rows.filter((r) => r.source === id).length})`).join('; ') + '.');
+lines.push('');
+lines.push(`The median over the ${sourceIds.length} sources of each one's median absolute error: **${pct(median(sourceMedians))}**.`);
+lines.push('');
 // The static forecasts' 80% band (the whole-model inference band; in FP16, BF16 and FP8 carried
 // over from FP32, docs/generalization.md "Other precisions"): how many published figures it holds.
 function coverage(set) {

@@ -3,6 +3,7 @@
 // tokenisation before a served request is scheduled, the host's work (an assumption: hidden).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -133,5 +134,22 @@ TEST_SUITE("serving_fixed_costs") {
     s.dtype = DataType::fp8;  // another quantized precision keeps it
     CHECK(says(forecast_serving(find_gpu("b200"), model, s).caveats, blackwell) == 1);
     CHECK(says(forecast_serving(find_gpu("h100-sxm"), model, s).caveats, hopper) == 1);
+  }
+  TEST_CASE("a static forecast of a short prompt says how published short-prompt TTFTs came out") {
+    const GpuSpec& gpu = find_gpu("h100-sxm");
+    const ModelConfig& model = find_model("llama2-7b");
+    const std::string& note = detail::serving_fixed_costs().checks_short_prompt;
+    REQUIRE(!note.empty());
+    auto has_note = [&](std::int64_t prompt) {
+      ServingRequest s;
+      s.prompt = prompt;
+      s.output = 4;
+      const std::vector<std::string> c = forecast_serving(gpu, model, s).caveats;
+      return std::find(c.begin(), c.end(), note) != c.end();
+    };
+    CHECK(has_note(128));
+    CHECK(has_note(detail::kShortPromptTokens));
+    CHECK_FALSE(has_note(detail::kShortPromptTokens + 1));
+    CHECK_FALSE(has_note(2048));
   }
 }

@@ -266,6 +266,48 @@ test('the mixtures-of-experts serving note agrees with their published runs', ()
   assert.equal(rows.filter((c) => !faster(c)).length, Number(but[1]));
 });
 
+test('the short-prompt note agrees with the published first-token times', () => {
+  const note = JSON.parse(
+    fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'),
+  ).checks_short_prompt;
+  const m = note.match(
+    /; (\d+) runs\) took ([\d.]+)-([\d.]+)x the time this kind of forecast gives \(median ([\d.]+)x\), (\d+) of them longer: on the H200 ([\d.]+)-([\d.]+)x, the H100 ([\d.]+)-([\d.]+)x, the A100 ([\d.]+)-([\d.]+)x, the L40S ([\d.]+)-([\d.]+)x,.*\(their 2,048-token prompts: median ([\d.]+)x\)/,
+  );
+  assert.ok(m, note);
+  // the static table's first-token rows (columns: prompt 8, metric 10, published 11, tilecast 12)
+  const ttft = CHECKS_MD.split('## Loaded rows')[0]
+    .split('\n')
+    .map((line) => line.split('|').map((c) => c.trim()))
+    .filter((c) => c[10] === 'TTFT (ms)' && Number.isFinite(ratio(c)));
+  const slower = (c) => Number(c[11].replace(/,/g, '')) / Number(c[12].replace(/,/g, '')); // measured / forecast
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+  };
+  const near = (x, printed, what) =>
+    assert.ok(Math.abs(x - Number(printed)) < 0.01, `${what}: ${x} against ${printed}`);
+  const short = ttft.filter((c) => Number(c[8]) <= 256);
+  assert.ok(
+    short.every((c) => Number(c[8]) === 128),
+    'the note speaks of 128-token prompts',
+  );
+  assert.equal(short.length, Number(m[1]));
+  near(Math.min(...short.map(slower)), m[2], 'lowest');
+  near(Math.max(...short.map(slower)), m[3], 'highest');
+  near(median(short.map(slower)), m[4], 'median');
+  assert.equal(short.filter((c) => slower(c) > 1).length, Number(m[5]));
+  const gpus = { h200: [6, 7], 'h100-sxm': [8, 9], 'a100-80gb-sxm': [10, 11], l40s: [12, 13] };
+  assert.equal(new Set(short.map((c) => c[3])).size, Object.keys(gpus).length, 'every GPU of the rows named');
+  for (const [gpu, [lo, hi]] of Object.entries(gpus)) {
+    const x = short.filter((c) => c[3] === gpu).map(slower);
+    near(Math.min(...x), m[lo], `${gpu} lowest`);
+    near(Math.max(...x), m[hi], `${gpu} highest`);
+  }
+  const long = ttft.filter((c) => Number(c[8]) > 256);
+  assert.ok(long.every((c) => Number(c[8]) === 2048));
+  near(median(long.map(slower)), m[14], 'the 2,048-token median');
+});
+
 test('the Hopper serving note agrees with the H100 and H200 runs it names', () => {
   const engine = JSON.parse(fs.readFileSync(path.join(REPO, 'core/data/engines/serving.json'), 'utf8'));
   const note = engine.checks_by_architecture.Hopper;

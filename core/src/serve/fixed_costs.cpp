@@ -58,6 +58,7 @@ const ServingFixedCosts& serving_fixed_costs() {
     };
     f.checks_loaded = note("checks_loaded");
     f.checks_mixtures = note("checks_mixtures");
+    f.checks_short_prompt = note("checks_short_prompt");
     return f;
   }();
   return c;

@@ -28,7 +28,13 @@ struct ServingFixedCosts {
   // How the published runs of top-k mixtures of experts came out ("checks_mixtures"), said beside
   // every serving forecast of one.
   std::string checks_mixtures;
+  // How the published first-token times of short prompts came out ("checks_short_prompt"), said
+  // beside every static forecast of a prompt of kShortPromptTokens or fewer.
+  std::string checks_short_prompt;
 };
+
+// The longest prompt checks_short_prompt is said beside (the checked prompts are 128 tokens).
+inline constexpr std::int64_t kShortPromptTokens = 256;
 
 const ServingFixedCosts& serving_fixed_costs();  // the embedded file, read once
 

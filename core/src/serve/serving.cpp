@@ -183,6 +183,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
       "--concurrency simulates queueing and continuous batching); each step includes the "
       "sampler's read of the logits, and the host's scheduling work is assumed hidden behind "
       "the GPU (core/data/engines/serving.json).");
+  if (r.prompt <= detail::kShortPromptTokens)
+    c.push_back(detail::serving_fixed_costs().checks_short_prompt);
   if (r.tp > 1)
     c.push_back("Tensor parallelism over " + std::to_string(r.tp) + " GPUs: " + f.comm_model +
                 ", two per layer, not overlapped with compute.");

@@ -44,9 +44,8 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
       std::vector<std::string> names;
       for (const auto& f : flags) all.append(" --").append(f), names.push_back("--" + f);
       for (const auto& s : switches) all.append(" --").append(s), names.push_back("--" + s);
-      const std::vector<std::string> close = closest_names(a.substr(0, a.find('=')), names);
-      throw Error("unknown flag --" + name +
-                  (close.empty() ? "" : " (did you mean " + or_list(close) + "?)") +
+      const std::string close = did_you_mean(a.substr(0, a.find('=')), names);
+      throw Error("unknown flag --" + name + (close.empty() ? "" : " (" + close + ")") +
                   "; allowed:" + (all.empty() ? " none" : all));
     }
   }

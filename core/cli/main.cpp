@@ -24,6 +24,13 @@ void print_usage(const Command& c) {
               c.summary.c_str());
 }
 
+// `tilecast help COMMAND`, `tilecast COMMAND --help`
+int print_command_help(const Command& c) {
+  std::printf("usage:\n");
+  print_usage(c);
+  return 0;
+}
+
 void print_help() {
   std::printf("tilecast %.*s: GPU performance forecasts for deep learning\n\nusage:\n",
               static_cast<int>(kVersion.size()), kVersion.data());
@@ -50,8 +57,8 @@ bool asks_help(int argc, char** argv) {
 int unknown_command(const std::string& name) {
   std::vector<std::string> names;
   for (const auto& c : commands()) names.push_back(c.name);
-  const std::vector<std::string> close = tilecast::closest_names(name, names);
-  const std::string hint = close.empty() ? "" : "; did you mean " + tilecast::or_list(close) + "?";
+  const std::string close = tilecast::did_you_mean(name, names);
+  const std::string hint = close.empty() ? "" : "; " + close;
   std::fprintf(stderr, "tilecast: unknown command '%s'%s (run 'tilecast help')\n", name.c_str(),
                hint.c_str());
   return 2;
@@ -74,10 +81,7 @@ int main(int argc, char** argv) {
                     std::string_view(argv[1]) == "-h");
   if (help && argc >= 3) {  // tilecast help COMMAND
     const Command* c = find_command(argv[2]);
-    if (!c) return unknown_command(argv[2]);
-    std::printf("usage:\n");
-    print_usage(*c);
-    return 0;
+    return c ? print_command_help(*c) : unknown_command(argv[2]);
   }
   if (argc < 2 || help) {
     print_help();
@@ -90,11 +94,7 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   const Command* c = find_command(name);
   if (!c) return unknown_command(name);
-  if (asks_help(argc, argv)) {
-    std::printf("usage:\n");
-    print_usage(*c);
-    return 0;
-  }
+  if (asks_help(argc, argv)) return print_command_help(*c);
   try {
     Args args(std::vector<std::string>(argv + 2, argv + argc), c->flags, c->switches);
     return c->run(args);

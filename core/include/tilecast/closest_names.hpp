@@ -18,4 +18,8 @@ std::vector<std::string> closest_names(std::string_view typed,
 // "a, b or c" (empty for none).
 std::string or_list(const std::vector<std::string>& names);
 
+// "did you mean a or b?" of closest_names(typed, names), or empty when none is close: the one
+// wording every lookup's error uses.
+std::string did_you_mean(std::string_view typed, const std::vector<std::string>& names);
+
 }  // namespace tilecast

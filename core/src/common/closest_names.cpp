@@ -60,4 +60,9 @@ std::string or_list(const std::vector<std::string>& names) {
   return s;
 }
 
+std::string did_you_mean(std::string_view typed, const std::vector<std::string>& names) {
+  const std::vector<std::string> close = closest_names(typed, names);
+  return close.empty() ? "" : "did you mean " + or_list(close) + "?";
+}
+
 }  // namespace tilecast

@@ -48,10 +48,10 @@ const GpuSpec& find_gpu(std::string_view name) {
   if (const GpuSpec* g = lookup_gpu(name)) return *g;
   std::vector<std::string> ids;
   for (const auto& g : gpu_catalog()) ids.push_back(g.id);
-  const std::vector<std::string> close = closest_names(name, ids);
+  const std::string close = did_you_mean(name, ids);
   std::string msg = "unknown GPU '" + std::string(name) + "'";
-  msg += close.empty() ? "; run 'tilecast gpus' for the catalog, or pass a spec file"
-                       : "; did you mean " + or_list(close) + "?";
+  msg +=
+      close.empty() ? "; run 'tilecast gpus' for the catalog, or pass a spec file" : "; " + close;
   throw Error(msg);
 }
 

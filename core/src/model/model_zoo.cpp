@@ -78,13 +78,13 @@ const ModelConfig& find_model(std::string_view name) {
   }
   std::vector<std::string> ids;
   for (const auto& m : model_zoo()) ids.push_back(m.id);
-  const std::vector<std::string> close = closest_names(without_owner(name), ids);
-  std::string all;
-  for (const auto& id : ids) all += (all.empty() ? "" : ", ") + id;
-  throw Error(
-      "unknown model '" + std::string(name) + "'" +
-      (close.empty() ? "; the zoo holds: " + all : "; did you mean " + or_list(close) + "?") +
-      " (or give a Hugging Face config.json)");
+  std::string hint = did_you_mean(without_owner(name), ids);
+  if (hint.empty()) {  // nothing close: the whole zoo
+    hint = "the zoo holds: ";
+    for (std::size_t i = 0; i < ids.size(); ++i) hint += (i ? ", " : "") + ids[i];
+  }
+  throw Error("unknown model '" + std::string(name) + "'; " + hint +
+              " (or give a Hugging Face config.json)");
 }
 
 }  // namespace tilecast

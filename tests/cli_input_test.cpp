@@ -70,8 +70,10 @@ TEST_SUITE("cli_input") {
     const auto big =
         run_cli("kernel --gpu a100-80gb-sxm --op linear --dims 1,1000000000,1000000000,1000000000");
     CHECK(big.code == 0);
-    CHECK(big.output.find("do not fit in NVIDIA A100 SXM4 80GB's 80 GB of memory") !=
-          std::string::npos);
+    CHECK(
+        big.output.find(
+            "do not fit in NVIDIA A100 SXM4 80GB's 85.9 GB of memory (as its driver reports it)") !=
+        std::string::npos);
     const auto json = run_cli("kernel --gpu t4 --op add --dims 10,2147483648 --json");
     CHECK(json.code == 0);
     CHECK(json.output.find("do not fit") != std::string::npos);

@@ -12,6 +12,7 @@
 
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
+#include "tilecast/gpu_spec.hpp"
 #include "tilecast/megatron.hpp"
 #include "tilecast/serving.hpp"
 
@@ -181,5 +182,8 @@ TEST_SUITE("enum_names") {
           names_of(finetune_method_names(), kFinetuneMethods));
     CHECK(schema_enum("model_forecast.schema.json", "/definitions/Finetune/properties/targets") ==
           primary_names(lora_target_names()));
+    std::set<std::string> memory_types;
+    for (std::string_view t : memory_type_names()) memory_types.insert(std::string(t));
+    CHECK(schema_enum("gpu.schema.json", "/properties/memory_type") == memory_types);
   }
 }

@@ -56,7 +56,7 @@ TEST_SUITE("serving") {
     CHECK(f.memory.kv_cache_gb == doctest::Approx(524288.0 * 4 * 640 / 1e9));
     CHECK(f.memory.total_gb == doctest::Approx(f.memory.weights_gb + f.memory.kv_cache_gb +
                                                f.memory.activations_gb + f.memory.context_gb));
-    CHECK(f.memory.capacity_gb == 80);
+    CHECK(f.memory.capacity_gb == doctest::Approx(81920 * 1048576.0 / 1e9));  // 81920 MiB printed
     CHECK(f.memory.fits);
     CHECK(f.max_batch >= 4);
   }

@@ -35,7 +35,9 @@ detail::TrtllmBenchLimits limits(const char* gpu, const char* model, int tp, Dat
 }
 
 // tuning.py's KV-cache estimate by hand: (memory GiB x GPUs - engine GiB) x 0.90 / (GiB per
-// token x (prompt + output)).
+// token x (prompt + output)); NVML's memory total as nvidia-smi prints it (the catalog's
+// mem_reported_mib): an H200 143771 MiB, a B200 183359 MiB.
+constexpr double kH200Gib = 143771.0 / 1024, kB200Gib = 183359.0 / 1024;
 double requests_by_hand(double mem_gib, int tp, double params, double weight_bytes, double layers,
                         double kv_heads, double head_dim, double kv_bytes, double seq) {
   const double gib = 1024.0 * 1024.0 * 1024.0;
@@ -46,14 +48,14 @@ double requests_by_hand(double mem_gib, int tp, double params, double weight_byt
 }  // namespace
 
 TEST_SUITE("trtllm_bench_limits") {
-  TEST_CASE("Llama 3.1 8B FP8, FP8 cache, one H200, 128 + 2048: 905 requests -> 1024 / 2048") {
+  TEST_CASE("Llama 3.1 8B FP8, FP8 cache, one H200, 128 + 2048: 901 requests -> 1024 / 2048") {
     const auto l = limits("h200", "llama3.1-8b", 1, DataType::fp8, true, 128, 2048);
-    const double by_hand =
-        requests_by_hand(141, 1, params_of(find_model("llama3.1-8b")), 1.0, 32, 8, 128, 1.0, 2176);
+    const double by_hand = requests_by_hand(kH200Gib, 1, params_of(find_model("llama3.1-8b")), 1.0,
+                                            32, 8, 128, 1.0, 2176);
     CHECK(l.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
-    CHECK(l.kv_requests == doctest::Approx(905).epsilon(0.005));
-    CHECK(l.max_batch_size == 1024);  // 905 in [256, 1024): up to a multiple of 128
-    CHECK(l.max_num_tokens == 2048);  // 905 x (1 + 128 / 2048) = 961: the 2048 floor
+    CHECK(l.kv_requests == doctest::Approx(901).epsilon(0.001));
+    CHECK(l.max_batch_size == 1024);  // 901 in [256, 1024): up to a multiple of 128
+    CHECK(l.max_num_tokens == 2048);  // 901 x (1 + 128 / 2048) = 957: the 2048 floor
   }
 
   TEST_CASE("the caps: 128 + 128 holds more than 4096 requests -> 4096 / 8192") {
@@ -78,8 +80,8 @@ TEST_SUITE("trtllm_bench_limits") {
     CHECK(bf16_kv.max_batch_size == 128);  // 102 requests below 256: a multiple of 32
     CHECK(fp8_kv.max_batch_size == 224);   // 204 requests
     const auto fp4 = limits("b200", "llama3-70b", 1, DataType::fp4, true, 128, 2048);
-    const double by_hand =
-        requests_by_hand(180, 1, params_of(find_model("llama3-70b")), 0.5, 80, 8, 128, 1.0, 2176);
+    const double by_hand = requests_by_hand(kB200Gib, 1, params_of(find_model("llama3-70b")), 0.5,
+                                            80, 8, 128, 1.0, 2176);
     CHECK(fp4.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
   }
 
@@ -94,9 +96,9 @@ TEST_SUITE("trtllm_bench_limits") {
     const double params = params_of(m), experts = detail::quantized_param_count(m, t);
     const auto l = detail::trtllm_bench_limits(g, m, 1, t, params, experts, 1000, 1000, 1000);
     const double stored = params - experts * (1 - (0.5 + 1.0 / 32));
-    CHECK(
-        l.kv_requests ==
-        doctest::Approx(requests_by_hand(141, 1, stored, 2.0, 36, 8, 64, 2.0, 2000)).epsilon(1e-9));
+    CHECK(l.kv_requests ==
+          doctest::Approx(requests_by_hand(kH200Gib, 1, stored, 2.0, 36, 8, 64, 2.0, 2000))
+              .epsilon(1e-9));
     CHECK(stored < 0.6 * params);
     r.weights = WeightFormat::int4;  // weight-only AWQ/GPTQ: not trtllm-bench's to tune
     CHECK_THROWS_WITH_AS(
@@ -107,8 +109,8 @@ TEST_SUITE("trtllm_bench_limits") {
 
   TEST_CASE("every GPU holds a KV head: past 8 GPUs Llama 3 70B's cache per token grows") {
     const auto tp8 = limits("b200", "llama3-70b", 8, DataType::fp4, true, 128, 2048);
-    const double by_hand =
-        requests_by_hand(180, 8, params_of(find_model("llama3-70b")), 0.5, 80, 8, 128, 1.0, 2176);
+    const double by_hand = requests_by_hand(kB200Gib, 8, params_of(find_model("llama3-70b")), 0.5,
+                                            80, 8, 128, 1.0, 2176);
     CHECK(tp8.kv_requests == doctest::Approx(by_hand).epsilon(1e-9));
   }
 

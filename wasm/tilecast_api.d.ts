@@ -156,6 +156,15 @@ export interface GpuSpec {
    */
   fp32_matrix_gflops?: number;
   mem_gb: number;
+  /**
+   * how the driver's total follows from mem_gb where no printed total is given (device_memory_bytes)
+   */
+  memory_type?: 'HBM2' | 'HBM2e' | 'HBM3' | 'HBM3e' | 'HBM4' | 'GDDR5' | 'GDDR6' | 'GDDR6X' | 'GDDR7';
+  /**
+   * the device's total memory as its driver prints it (nvidia-smi, rocm-smi), MiB
+   */
+  mem_reported_mib?: number;
+  mem_reported_source?: string;
   mem_bw_gbps: number;
   l2_mb: number;
   dram_efficiency?: number;

@@ -82,8 +82,8 @@ function renderServeCard(app: App, card: HTMLElement): void {
     h('div', {}, h('output', { id, class: 'value' }), h('div', { class: 'label' }, label));
   const m = f.memory;
   const fit = m.fits
-    ? `fits: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU, largest batch ${f.max_batch}`
-    : `does not fit: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(0)} GB per GPU${f.max_batch > 0 ? `, largest batch ${f.max_batch}` : ''}`;
+    ? `fits: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(1)} GB per GPU, largest batch ${f.max_batch}`
+    : `does not fit: ${m.total_gb.toFixed(1)} of ${m.capacity_gb.toFixed(1)} GB per GPU${f.max_batch > 0 ? `, largest batch ${f.max_batch}` : ''}`;
   card.append(
     h('div', { class: 'embed-title' }, `${serveTitle(f)} — serving`),
     h('div', { class: 'embed-sub', id: 'embed-setting' }, serveSetting(f)),

@@ -46,7 +46,7 @@ export function renderFit(prefix: 'fc' | 'serve', fit: FitState, apply: (o: FitO
   if (fit.fits) return;
   setText(
     byId(`${prefix}-fit-headline`),
-    `Does not fit: needs ${gb(fit.total_gb)} of the GPU's ${gb(fit.capacity_gb)}. The figures are what it would take if it fitted.`,
+    `Does not fit: needs ${gb(fit.total_gb)} of the GPU's ${gb(fit.capacity_gb)} (its memory as the driver reports it). The figures are what it would take if it fitted.`,
   );
   if (!fit.options.length) list.append(h('li', {}, 'Nothing smaller on this GPU fits: choose a GPU with more memory.'));
   for (const o of fit.options) {

@@ -27,7 +27,7 @@ export function drawMemoryBar<K extends string>(
     seg.style.background = PALETTE[kind];
     bar.append(seg);
   }
-  const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}` });
+  const cap = h('span', { class: 'capacity', title: `Capacity: ${gb(m.capacity_gb)}, as the driver reports it` });
   cap.style.left = `${(100 * m.capacity_gb) / scale}%`;
   bar.append(cap);
   bar.dataset.total = String(m.total_gb);

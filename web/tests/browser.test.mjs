@@ -109,10 +109,13 @@ test("changing GPU, model, mode and batch updates the numbers to the CLI's", asy
   await page.selectOption('#gpu-select', 'a100-80gb-sxm');
   await waitForecasts(page, ++n);
   // A measured architecture: no architecture caveat; GPT-3 2.7B's FP32 Adam step needs more
-  // than 80 GB, which the core's memory caveat says (and the memory bar shows).
+  // than the 85.9 GB its driver reports, which the core's memory caveat says (and the memory bar shows).
   const caveat = await page.locator('#caveats').textContent();
   assert.doesNotMatch(caveat, /was measured/);
-  assert.match(caveat, /^memory: a training step with Adam needs about [\d.]+ GB of the GPU's 80 GB: it does not fit/);
+  assert.match(
+    caveat,
+    /^memory: a training step with Adam needs about [\d.]+ GB of the GPU's 85.9 GB: it does not fit/,
+  );
   assert.equal(await page.locator('#train-memory-bar').getAttribute('data-fits'), 'false');
   assert.match(await page.locator('#train-memory-note').textContent(), /^Does not fit by [\d.]+ GB/);
   await page.fill('#seq', '256');
@@ -1129,7 +1132,10 @@ test("the share link and the embed card carry the serve view's inputs", async ()
     await embed.locator('#embed-setting').textContent(),
     /1024 prompt \+ 64 output tokens · FP16 · PyTorch eager · 2 GPUs/,
   );
-  assert.match(await embed.locator('#embed-memory').textContent(), /^ · (fits|does not fit): [\d.]+ of 80 GB per GPU/);
+  assert.match(
+    await embed.locator('#embed-memory').textContent(),
+    /^ · (fits|does not fit): [\d.]+ of 85.9 GB per GPU/,
+  );
   // Old links (no serve fields) open as before, with the serve defaults.
   await open('?gpu=t4&model=gpt2&mode=inference&batch=1&seq=128', again);
   assert.equal(await again.locator('#notice').isHidden(), true);

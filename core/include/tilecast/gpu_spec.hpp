@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,13 @@ struct GpuSpec {
   // its 2100 MHz); 0 = not stated, the boost clock. kernel/matrix_clock.cpp.
   std::array<double, kDataTypeCount> matrix_clock_mhz{};
   std::string matrix_clock_source;
-  double mem_gb = 0;
+  double mem_gb = 0;  // the datasheet's figure ("80 GB")
+  // "HBM3", "GDDR6", ... (memory_type_names()); empty where not stated. How the driver's total
+  // follows from mem_gb where no printed total is given (device_memory_bytes).
+  std::string memory_type;
+  // The device's total memory as its driver prints it (nvidia-smi, rocm-smi), MiB; 0 = not stated.
+  double mem_reported_mib = 0;
+  std::string mem_reported_source;
   double mem_bw_gbps = 0;
   // Share of mem_bw_gbps the vendor states its memory controller delivers (e.g. the V100
   // whitepaper's "greater than 95 %"); 0 = not stated. kernel/dram_efficiency.cpp.
@@ -79,6 +86,16 @@ std::string compute_capability_name(int cc);
 bool gpu_has_precision(const GpuSpec& gpu, DataType t);
 // Throws Error naming the GPU's precisions when it lacks `t` (e.g. BF16 on a V100).
 void require_precision(const GpuSpec& gpu, DataType t);
+
+// The memory types a spec may name ("HBM2", ..., "GDDR7").
+std::span<const std::string_view> memory_type_names();
+
+// The device's memory in bytes as its driver reports it, which serving engines size their KV
+// cache from and memory checks compare with (hw/device_memory.cpp): mem_reported_mib where given;
+// else mem_gb read as binary GB for HBM (an "80GB" A100 prints 81920 MiB), 15/16 of that for
+// GDDR (ECC on, as data-centre cards ship: an "48GB" L40S prints 46068 MiB), 10^9 bytes a GB
+// where the type is not stated.
+double device_memory_bytes(const GpuSpec& gpu);
 
 // The spec in the gpu_catalog format.
 std::string gpu_spec_to_json(const GpuSpec& gpu);

@@ -120,7 +120,7 @@ nlohmann::ordered_json pass_memory_json(const detail::PassMemory& p) {
 
 std::string pass_memory_caveat(const ServingMemory& m) {
   char head[160];
-  std::snprintf(head, sizeof head, "memory: the pass needs about %.1f GB of the GPU's %.0f GB",
+  std::snprintf(head, sizeof head, "memory: the pass needs about %.1f GB of the GPU's %.1f GB",
                 m.total_gb, m.capacity_gb);
   return std::string(head) +
          " (weights, KV cache, activations, CUDA context): it does not fit; the kernels are "

@@ -209,11 +209,12 @@ std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel
                 "normalisation) instead of the vectorized kernel every training row ran, so "
                 "expect it slower than forecast (on the H200 measured here, such rows of 0.1 ms "
                 "and longer were forecast 31% too fast; docs/kernel-model.md).");
-  const double gb = kernel_bytes(kernel) / 1e9;
-  if (gb > gpu.mem_gb)
+  const double gb = kernel_bytes(kernel) / 1e9, capacity_gb = device_memory_bytes(gpu) / 1e9;
+  if (gb > capacity_gb)
     c.push_back("This kernel's operands and result (" + number(gb) + " GB) do not fit in " +
-                gpu.name + "'s " + number(gpu.mem_gb) +
-                " GB of memory: it cannot run as one kernel there, so the figure is a bound, "
+                gpu.name + "'s " + number(capacity_gb) +
+                " GB of memory (as its driver reports it): it cannot run as one kernel there, so "
+                "the figure is a bound, "
                 "not a time.");
   return c;
 }

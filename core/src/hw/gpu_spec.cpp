@@ -102,6 +102,26 @@ void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSp
   g.matrix_clock_source = string_field(j, "matrix_clock_source", origin);
 }
 
+// memory_type (one of memory_type_names()) and the driver's printed total with its source.
+void parse_memory(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
+  if (has_field(j, "memory_type")) {
+    g.memory_type = string_field(j, "memory_type", origin);
+    std::string allowed;
+    bool known = false;
+    for (std::string_view t : memory_type_names()) {
+      known = known || t == g.memory_type;
+      allowed += std::string(allowed.empty() ? "" : ", ") + std::string(t);
+    }
+    if (!known)
+      throw Error(std::string(origin) + ": field 'memory_type' is \"" + g.memory_type +
+                  "\"; allowed: " + allowed);
+  }
+  if (has_field(j, "mem_reported_mib")) {
+    g.mem_reported_mib = number_field(j, "mem_reported_mib", origin, 64, kMaxMemGb * 1024);
+    g.mem_reported_source = string_field(j, "mem_reported_source", origin);
+  }
+}
+
 GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   GpuSpec g;
   g.name = string_field(j, "Device", origin);
@@ -134,6 +154,9 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
     g.peak_source = c->peak_source;
     g.matrix_clock_mhz = c->matrix_clock_mhz;
     g.matrix_clock_source = c->matrix_clock_source;
+    g.memory_type = c->memory_type;
+    g.mem_reported_mib = c->mem_reported_mib;
+    g.mem_reported_source = c->mem_reported_source;
   } else if (has_field(j, "Vendor")) {
     g.vendor = string_field(j, "Vendor", origin);
     check_vendor(g.vendor, origin, "Vendor");
@@ -163,6 +186,7 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
                              ? number_field(j, "fp32_matrix_gflops", origin, 1, kMaxGflops)
                              : g.fp32_gflops;
   g.mem_gb = number_field(j, "mem_gb", origin, 0.1, kMaxMemGb);
+  parse_memory(j, origin, g);
   g.mem_bw_gbps = number_field(j, "mem_bw_gbps", origin, 1, kMaxBwGbps);
   g.l2_mb = number_field(j, "l2_mb", origin, 0.01, kMaxL2Mb);
   if (has_field(j, "dram_efficiency")) {
@@ -223,6 +247,11 @@ std::string gpu_spec_json_text(const GpuSpec& g, int indent) {
   j["fp32_gflops"] = g.fp32_gflops;
   if (g.fp32_matrix_gflops != g.fp32_gflops) j["fp32_matrix_gflops"] = g.fp32_matrix_gflops;
   j["mem_gb"] = g.mem_gb;
+  if (!g.memory_type.empty()) j["memory_type"] = g.memory_type;
+  if (g.mem_reported_mib > 0) {
+    j["mem_reported_mib"] = g.mem_reported_mib;
+    j["mem_reported_source"] = g.mem_reported_source;
+  }
   j["mem_bw_gbps"] = g.mem_bw_gbps;
   j["l2_mb"] = g.l2_mb;
   if (g.dram_efficiency > 0) {

@@ -105,7 +105,7 @@ TrainingMemory megatron_rank_memory(const GpuSpec& gpu, const MegatronShape& m,
   mem.context_gb = kContextGb;
   mem.total_gb = mem.weights_gb + mem.gradients_gb + mem.optimizer_gb + mem.activations_gb +
                  mem.workspace_gb + mem.context_gb;
-  mem.capacity_gb = gpu.mem_gb;
+  mem.capacity_gb = device_memory_bytes(gpu) / 1e9;
   mem.fits = mem.total_gb <= mem.capacity_gb;
   return mem;
 }

@@ -41,7 +41,7 @@ TrainingMemory stage_memory(const GpuSpec& gpu, const MicrobatchReplay& mb, cons
   m.context_gb = kContextGb;
   m.total_gb = m.weights_gb + m.gradients_gb + m.optimizer_gb + m.activations_gb + m.workspace_gb +
                m.context_gb;
-  m.capacity_gb = gpu.mem_gb;
+  m.capacity_gb = device_memory_bytes(gpu) / 1e9;
   m.fits = m.total_gb <= m.capacity_gb;
   return m;
 }
@@ -60,13 +60,13 @@ std::vector<std::string> memory_caveats(const TrainingMemory& m) {
   if (m.capacity_gb <= 0 || m.total_gb < kPressureShare * m.capacity_gb) return {};
   char head[200];
   std::snprintf(head, sizeof head,
-                "memory: a training step with Adam needs about %.1f GB of the GPU's %.0f GB",
+                "memory: a training step with Adam needs about %.1f GB of the GPU's %.1f GB",
                 m.total_gb, m.capacity_gb);
   std::string c = head;
   c += m.fits ? " (over 90%)" : ": it does not fit; the kernels are forecast as if it did";
   c += ". Near capacity PyTorch's caching allocator frees and retries allocations, which this "
        "forecast does not model: the dataset's four training steps whose working set (no "
-       "optimizer states held) was 90-101% of the GPU's memory ran 11-39% slower than forecast "
+       "optimizer states held) was 84-94% of the GPU's memory ran 11-39% slower than forecast "
        "(docs/parallel.md, \"Memory pressure\")";
   return {c};
 }

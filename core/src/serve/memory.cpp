@@ -11,6 +11,7 @@
 //                scores and FP32 probabilities (heads x prompt^2 x (bytes + 4)) and FP32 logits
 //                of every prompt position (prompt x vocab x 4), as Hugging Face's eager forward
 //                keeps them.
+//   capacity     the memory the driver reports (device_memory_bytes)
 //   context      kContextGb
 #include "serve/memory.hpp"
 
@@ -92,7 +93,7 @@ MemoryModel serving_memory_model(const GpuSpec& gpu, const ModelConfig& s, doubl
   if (r.engine != Engine::fused)  // eager and compiled materialise the scores
     m.activation_bytes_per_seq +=
         double(s.num_heads) * P * P * (b + 4) + P * double(s.vocab_size) * 4;
-  m.capacity_bytes = gpu.mem_gb * 1e9;
+  m.capacity_bytes = device_memory_bytes(gpu);
   return m;
 }
 

@@ -94,7 +94,7 @@ double round_up(double raw, const std::vector<Band>& bands, double floor) {
 
 VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
   struct Rule {
-    double large_memory_gb = 0;
+    double large_memory_bytes = 0;
     std::string excluded;
     VllmBatchDefaults large, other;
   };
@@ -113,7 +113,7 @@ VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
                                             double(kMaxBatchTokensPerStep)))};
     };
     Rule r;
-    r.large_memory_gb = detail::number_field(j, "large_memory_gib", where, 1, 1e6) * kGiB / 1e9;
+    r.large_memory_bytes = detail::number_field(j, "large_memory_gib", where, 1, 1e6) * kGiB;
     if (!j.contains("excluded_name") || !j["excluded_name"].is_string())
       throw Error(where + ".excluded_name must be a name");
     r.excluded = j["excluded_name"].get<std::string>();
@@ -123,7 +123,7 @@ VllmBatchDefaults vllm_batch_defaults(const GpuSpec& gpu) {
   }();
   // vLLM compares its device name in lower case: the names' keys (lower case, no separators)
   const bool excluded = name_key(gpu.name).find(name_key(rule.excluded)) != std::string::npos;
-  return gpu.mem_gb >= rule.large_memory_gb && !excluded ? rule.large : rule.other;
+  return device_memory_bytes(gpu) >= rule.large_memory_bytes && !excluded ? rule.large : rule.other;
 }
 
 TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& model, int tp,
@@ -161,7 +161,7 @@ TrtllmBenchLimits trtllm_bench_limits(const GpuSpec& gpu, const ModelConfig& mod
                             ? params - quantized_params * (1 - types.weight_bytes)
                             : params;
   const double engine_gib = stored * weight_bytes / kGiB;
-  const double available_gib = gpu.mem_gb * double(tp) - engine_gib;
+  const double available_gib = device_memory_bytes(gpu) / kGiB * double(tp) - engine_gib;
   const double requests =
       available_gib * b.kv_fraction / (gib_per_token * (mean_prompt + mean_output));
   if (!(requests >= 1))

@@ -183,10 +183,16 @@ export function readCustomGpuForm(): GpuSpec {
   }
   if (Object.keys(peaks).length) spec.peak_tflops = peaks;
   else delete spec.peak_tflops;
+  // A printed memory total belongs to the catalog GPU's memory: with another size the copy's
+  // memory follows its type's rule (device_memory_bytes in the core)
+  if (spec.mem_gb !== formBase.mem_gb) {
+    delete spec.mem_reported_mib;
+    delete spec.mem_reported_source;
+  }
   spec.aliases = [];
   // The catalog's citations stay in the catalog: a copy says where its numbers came from in a
   // few words, so its link stays short.
-  for (const k of ['dram_efficiency_source', 'issue_source', 'peak_source'])
+  for (const k of ['dram_efficiency_source', 'issue_source', 'peak_source', 'mem_reported_source'])
     if (typeof spec[k] === 'string' && formFrom) spec[k] = `as the catalog's ${formFrom}`;
   spec.source = formFrom
     ? `custom GPU entered in the web calculator, started from ${formFrom}`

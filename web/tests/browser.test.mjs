@@ -187,6 +187,29 @@ test("changing GPU, model, mode and batch updates the numbers to the CLI's", asy
   await page.close();
 });
 
+test("a copy of a catalog GPU keeps its printed memory total only while its memory is the catalog's", async () => {
+  const page = await open('?gpu=h100-sxm&model=gpt2&seq=256&batch=2');
+  let n = await forecasts(page);
+  await page.locator('#custom-gpu summary').click();
+  const linkedSpec = async () => {
+    const link = await page.locator('#share-link').inputValue();
+    const packed = link.match(/cgpu=z([\w-]+)/)[1];
+    return JSON.parse(zlib.inflateRawSync(Buffer.from(packed, 'base64url')).toString());
+  };
+  await page.click('#custom-gpu-fill');
+  await page.click('#custom-gpu-use');
+  await waitForecasts(page, ++n);
+  assert.equal((await linkedSpec()).mem_reported_mib, 81559); // the H100's nvidia-smi total
+  await page.fill('#cg-mem_gb', '96');
+  await page.click('#custom-gpu-use');
+  await waitForecasts(page, ++n);
+  const edited = await linkedSpec();
+  assert.equal(edited.mem_gb, 96);
+  assert.equal(edited.mem_reported_mib, undefined); // 96 GB of HBM3: the rule's 96 GiB
+  assert.equal(edited.memory_type, 'HBM3');
+  await page.close();
+});
+
 test('a share link round-trips, custom GPU and pasted config included', async () => {
   const page = await open('?model=gpt2&seq=256&batch=2');
   let n = await forecasts(page);

@@ -171,6 +171,26 @@ TEST_SUITE("serving_load") {
     CHECK(std::isfinite(f.e2e_ms.p99));
   }
 
+  TEST_CASE("the caveats say what the cache was sized from, and when its size decided the run") {
+    const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
+    const ModelConfig& model = find_model("llama2-13b");
+    auto said = [](const LoadForecast& f, std::string_view start) {
+      for (const std::string& c : f.caveats)
+        if (c.rfind(start, 0) == 0) return c;
+      return std::string();
+    };
+    const LoadForecast full = simulate_serving(gpu, model, closed_loop(200, 200, 2000, 2000));
+    // nvidia-smi's 81920 MiB, 26.0 GB of weights (13,015,864,320 parameters x 2 bytes)
+    CHECK(said(full, "Scheduler:")
+              .find("(the GPU's 85.9 GB as its driver reports them, at 0.90, "
+                    "less weights 26.0 GB, activations ") != std::string::npos);
+    CHECK(said(full, "KV cache: it filled (at its fullest 100 % of its blocks)") != "");
+    const LoadForecast light = simulate_serving(gpu, model, poisson(1, 1, 512, 64));
+    CHECK(light.kv_peak_fraction < 0.5);
+    CHECK(said(light, "KV cache:") == "");
+    CHECK(said(light, "Scheduler:") != "");
+  }
+
   TEST_CASE("no-evict (TensorRT-LLM's default): whole requests reserved, never preempted") {
     const GpuSpec& gpu = find_gpu("a100-80gb-sxm");
     const ModelConfig& model = find_model("llama2-13b");

@@ -27,6 +27,8 @@ namespace tilecast {
 namespace {
 
 constexpr std::size_t kKvPoints = 200;
+// The KV cache's peak use from which a load forecast says the cache's size decided it.
+constexpr double kCacheFullShare = 0.95;
 // The lengths' random stream: the seed xor this, so the arrivals stay those of the seed.
 constexpr std::uint64_t kLengthStream = 0x6c656e6774687321ULL;
 
@@ -401,16 +403,21 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
                    std::to_string(lim.window_blocks) + (chunked ? " blocks a " : " blocks their ") +
                    std::to_string(mem.kv_window) +
                    (chunked ? "-token chunk touches" : "-token window touches");
+  // what the cache was sized from, said beside the scheduler
+  const std::string cache_words =
+      "the GPU's " + detail::format_with("%.1f GB", mem.capacity_bytes / 1e9) +
+      " as its driver reports them, at " + detail::format_with("%.2f", r.gpu_memory_utilization) +
+      ", less weights " + detail::format_with("%.1f GB", mem.weights_bytes / 1e9) +
+      ", activations " + detail::format_with("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
+      " and context " + detail::format_with("%.1f GB", mem.context_bytes / 1e9);
   if (r.scheduler == Scheduler::continuous)
     c.push_back(
         "Scheduler: vLLM v1's, simulated (docs/serving-load.md): continuous batching, chunked "
         "prefill at " +
         std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
         std::to_string(r.max_seqs) + " sequences, " + std::to_string(kv_blocks) + " KV blocks of " +
-        std::to_string(r.block_tokens) + " tokens (the GPU's memory at " +
-        detail::format_with("%.2f", r.gpu_memory_utilization) +
-        " less weights, activations and context" + (windows ? "; " + window_words : std::string()) +
-        "), preemption by recompute.");
+        std::to_string(r.block_tokens) + " tokens (" + cache_words +
+        (windows ? "; " + window_words : std::string()) + "), preemption by recompute.");
   else if (r.scheduler == Scheduler::no_evict)
     c.push_back(
         "Scheduler: TensorRT-LLM's default capacity policy (GUARANTEED_NO_EVICT), simulated "
@@ -418,7 +425,7 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         std::to_string(r.max_batch_tokens) + " tokens per step, at most " +
         std::to_string(r.max_seqs) + " sequences, a request admitted only when the " +
         std::to_string(kv_blocks) + " KV blocks of " + std::to_string(r.block_tokens) +
-        " tokens hold its prompt and whole output besides those reserved" +
+        " tokens (" + cache_words + ") hold its prompt and whole output besides those reserved" +
         (windows ? " (" + window_words + ")" : std::string()) + ", never preempted.");
   else
     c.push_back("Scheduler: static batches of up to " + std::to_string(r.max_seqs) +
@@ -434,6 +441,13 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
         detail::format_with("%.0f", outputs / double(reqs.size())) + " tokens, so max_batch_size " +
         std::to_string(r.max_seqs) + " and max_num_tokens " + std::to_string(r.max_batch_tokens) +
         ".");
+  if (f.kv_peak_fraction >= kCacheFullShare)
+    c.push_back("KV cache: it filled (at its fullest " +
+                detail::format_with("%.0f", 100 * f.kv_peak_fraction) +
+                " % of its blocks), so how many requests ran at once hung on its size. What an "
+                "engine keeps besides the weights, the activations and the context (CUDA-graph "
+                "pools, kernel workspaces, the sampler's buffers) is not modelled: its own cache "
+                "may hold less, and then serve fewer requests at once and slower than forecast.");
   c.push_back(
       "Engine: the fused engine (vLLM-like, CUDA graphs; attention at FlashAttention's "
       "published share of the tensor peak where compute-bound, its roofline where memory-bound "

@@ -93,7 +93,7 @@ std::span<const std::string_view> memory_type_names();
 // The device's memory in bytes as its driver reports it, which serving engines size their KV
 // cache from and memory checks compare with (hw/device_memory.cpp): mem_reported_mib where given;
 // else mem_gb read as binary GB for HBM (an "80GB" A100 prints 81920 MiB), 15/16 of that for
-// GDDR (ECC on, as data-centre cards ship: an "48GB" L40S prints 46068 MiB), 10^9 bytes a GB
+// GDDR (ECC on, as data-centre cards ship: a "48GB" L40S prints 46068 MiB), 10^9 bytes a GB
 // where the type is not stated.
 double device_memory_bytes(const GpuSpec& gpu);
 

@@ -214,8 +214,7 @@ std::vector<std::string> kernel_caveats(const GpuSpec& gpu, const Kernel& kernel
     c.push_back("This kernel's operands and result (" + number(gb) + " GB) do not fit in " +
                 gpu.name + "'s " + number(capacity_gb) +
                 " GB of memory (as its driver reports it): it cannot run as one kernel there, so "
-                "the figure is a bound, "
-                "not a time.");
+                "the figure is a bound, not a time.");
   return c;
 }
 

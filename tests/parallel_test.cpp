@@ -468,6 +468,16 @@ TEST_SUITE("parallel_plan") {
     const ParallelForecast f = forecast_parallel(gpu, system, find_model("gpt2-large"),
                                                  test::training(16, 512), best.config, q.predictor);
     CHECK(f.step_ms == doctest::Approx(best.step_ms).epsilon(1e-12));
+    // a pipeline depth not dividing the layers is counted apart without being forecast (the
+    // forecast refuses it): 5 of GPT-2 Large's 36 layers
+    CHECK_THROWS_AS(
+        forecast_parallel(gpu, system, find_model("gpt2-large"), test::training(16, 512),
+                          {.dp = 1, .tp = 1, .pp = 5}, q.predictor),
+        Error);
+    q.gpus = 5;
+    const PlanResult five = plan_parallel(gpu, system, find_model("gpt2-large"), q);
+    CHECK(five.considered > 0);
+    for (const PlanEntry& e : five.by_step) CHECK(e.config.pp == 1);
     q.gpus = 16;
     CHECK_THROWS_WITH_AS(
         plan_parallel(gpu, find_system("a100-pcie-nvlink-pairs-4x"), find_model("gpt2"), q),

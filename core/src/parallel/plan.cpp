@@ -54,9 +54,9 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
   // (configurations differing only in dp, or in a ZeRO stage below 3, share one), and each
   // candidate's schedule and bookkeeping.
   double steps = 0;
+  std::int64_t layers = 0;  // the model's layers (0: its graph did not build), which pp divides
   {
     double graph_steps = 0;
-    std::int64_t layers = 0;
     try {
       const OpGraph g = build_op_graph(model, make_workload(Mode::training, 1, q.seq));
       graph_steps = detail::replay_steps(g);
@@ -95,7 +95,8 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
           c.zero = zero;
           c.recompute = rc;
           ++r.considered;
-          if (tp_invalid(tp) || q.global_batch % (std::int64_t(dp) * m) != 0) {
+          if (tp_invalid(tp) || (layers > 0 && layers % pp != 0) ||
+              q.global_batch % (std::int64_t(dp) * m) != 0) {
             ++r.does_not_divide;
             continue;
           }

@@ -61,6 +61,20 @@ TEST_SUITE("cli_text") {
       CHECK(v.text.find("note: " + c.get<std::string>()) != std::string::npos);
   }
 
+  TEST_CASE("gpus: each GPU's memory, as its datasheet says and as its driver reports it") {
+    const auto text = run_cli("gpus");
+    REQUIRE(text.code == 0);
+    CHECK(text.output.find("mem GB  driver GB") != std::string::npos);
+    // the H100's "80GB" and nvidia-smi's 81559 MiB; the L40S's 48 GB of GDDR6 with ECC
+    const auto row = [&](const std::string& id) {
+      const auto at = text.output.find("\n" + id + " ");
+      REQUIRE(at != std::string::npos);
+      return text.output.substr(at + 1, text.output.find('\n', at + 1) - at - 1);
+    };
+    CHECK(row("h100-sxm").find("      80       85.5 ") != std::string::npos);
+    CHECK(row("l40s").find("      48       48.3 ") != std::string::npos);
+  }
+
   TEST_CASE("kernel: latency, roofline and caveats") {
     const Views v = views("kernel --gpu l4 --op softmax --dims 4096,1024");
     CHECK(v.text.find("latency     " + printed("%.6g", v.answer.at("latency_ms"))) !=

@@ -69,7 +69,7 @@ TEST_SUITE("device_memory") {
 
   TEST_CASE("bad memory fields are named with what is allowed") {
     const std::string type = spec_error(R"(, "memory_type": "HBM3E")");
-    CHECK(type.find("gpu.json: field 'memory_type' is \"HBM3E\"; allowed: HBM2, HBM2e") == 0);
+    CHECK(type.find("gpu.json: field 'memory_type' is 'HBM3E'; allowed: HBM2, HBM2e") == 0);
     CHECK(spec_error(R"(, "mem_reported_mib": 49140)").find("mem_reported_source") !=
           std::string::npos);
     for (const char* v : {"0", "-1", "1e30", "\"lots\""})

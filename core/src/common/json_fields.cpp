@@ -115,7 +115,7 @@ long long integer_field(const nlohmann::json& obj, std::string_view field, std::
 }
 
 namespace {
-std::string joined(std::initializer_list<std::string_view> words) {
+std::string joined(std::span<const std::string_view> words) {
   std::string out;
   for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
   return out;
@@ -132,6 +132,11 @@ std::string shown_text(std::string_view text, std::size_t max_bytes) {
 
 std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          std::initializer_list<std::string_view> allowed, bool required) {
+  return choice_field(obj, field, origin, std::span(allowed.begin(), allowed.size()), required);
+}
+
+std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         std::span<const std::string_view> allowed, bool required) {
   std::string value = string_field(obj, field, origin, required);
   if (value.empty() && !required) return value;  // absent, null or "": the caller's default
   for (std::string_view a : allowed)
@@ -147,7 +152,7 @@ void check_known_fields(const nlohmann::json& obj, std::string_view origin,
     for (std::string_view k : known) found = found || item.key() == k;
     if (found) continue;
     throw Error(std::string(origin) + ": unknown field '" + shown_text(item.key()) +
-                "'; allowed: " + joined(known));
+                "'; allowed: " + joined(std::span(known.begin(), known.size())));
   }
 }
 

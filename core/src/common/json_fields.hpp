@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ bool bool_field(const nlohmann::json& obj, std::string_view field, std::string_v
                 bool fallback);
 // A string that must be one of `allowed` (empty when absent, null or empty and not required); the
 // error lists them, so the words are written once, where they are read.
+std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
+                         std::span<const std::string_view> allowed, bool required = true);
 std::string choice_field(const nlohmann::json& obj, std::string_view field, std::string_view origin,
                          std::initializer_list<std::string_view> allowed, bool required = true);
 // Text a user typed, for an error message: its first `max_bytes` bytes (then "..."), each control

@@ -13,6 +13,7 @@
 namespace tilecast {
 namespace {
 
+using detail::choice_field;
 using detail::has_field;
 using detail::integer_field;
 using detail::number_field;
@@ -104,18 +105,8 @@ void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSp
 
 // memory_type (one of memory_type_names()) and the driver's printed total with its source.
 void parse_memory(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
-  if (has_field(j, "memory_type")) {
-    g.memory_type = string_field(j, "memory_type", origin);
-    std::string allowed;
-    bool known = false;
-    for (std::string_view t : memory_type_names()) {
-      known = known || t == g.memory_type;
-      allowed += std::string(allowed.empty() ? "" : ", ") + std::string(t);
-    }
-    if (!known)
-      throw Error(std::string(origin) + ": field 'memory_type' is \"" + g.memory_type +
-                  "\"; allowed: " + allowed);
-  }
+  if (has_field(j, "memory_type"))
+    g.memory_type = choice_field(j, "memory_type", origin, memory_type_names());
   if (has_field(j, "mem_reported_mib")) {
     g.mem_reported_mib = number_field(j, "mem_reported_mib", origin, 64, kMaxMemGb * 1024);
     g.mem_reported_source = string_field(j, "mem_reported_source", origin);

@@ -6,7 +6,8 @@
 // listed, with its figure, in catalog_sanity_gaps.inc: the suite fails when a new case fails, when
 // a listed one gets worse, and when a listed one passes (remove it). catalog_scaling_test.cpp holds
 // the per-check cases for the (GPU, precision, kernel)s with a learned model; this file covers
-// every one. The docs table (docs/catalog-sanity.md) comes from the skipped case at the end.
+// every one. The docs table (docs/catalog-sanity.md) comes from the skipped case at the end, and
+// the case after it holds the committed copy to it.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
 #include "tilecast/kernel_forecast.hpp"
@@ -157,6 +159,42 @@ std::string gap_line(const Failure& f) {
          round3(f.figure) + "},";
 }
 
+// docs/catalog-sanity.md's table: every catalog GPU x precision, its large GEMM's TFLOP/s and
+// share of peak, its large copy's GB/s and share of bandwidth (empty: no forecast of that kernel).
+std::string catalog_table() {
+  std::ostringstream md;
+  md << "| GPU | precision | GEMM TFLOP/s | of peak | copy GB/s | of bandwidth |\n"
+     << "|---|---|---:|---:|---:|---:|\n";
+  auto fixed = [](double x, int digits) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::string(buf);
+  };
+  for (const GpuSpec& gpu : gpu_catalog())
+    for (int i = 0; i < kDataTypeCount; ++i) {
+      const DataType t = DataType(i);
+      if (!gpu_has_precision(gpu, t)) continue;
+      KernelForecast g, c;
+      const bool has_gemm = try_forecast(gpu, big_gemm(t), g);
+      const bool has_copy = try_forecast(gpu, big_copy(t), c);
+      if (!has_gemm && !has_copy) continue;
+      md << "| " << gpu.id << " | " << dtype_name(t) << " | ";
+      if (has_gemm)
+        md << fixed(g.flops / g.latency_ms / 1e9, 1) << " | "
+           << fixed(g.roofline_ms / g.latency_ms, 2);
+      else
+        md << " | ";
+      md << " | ";
+      if (has_copy)
+        md << fixed(c.bytes / c.latency_ms / 1e6, 0) << " | "
+           << fixed(c.roofline_ms / c.latency_ms, 2);
+      else
+        md << " | ";
+      md << " |\n";
+    }
+  return md.str();
+}
+
 }  // namespace
 
 TEST_SUITE("catalog-sanity") {
@@ -196,40 +234,16 @@ TEST_SUITE("catalog-sanity") {
   // writes docs/catalog-sanity.md's table to $TILECAST_TABLE_OUT (stdout when unset).
   TEST_CASE("catalog sanity table: large-GEMM TFLOP/s and copy GB/s by GPU and precision" *
             doctest::skip()) {
-    std::ostringstream md;
-    md << "| GPU | precision | GEMM TFLOP/s | of peak | copy GB/s | of bandwidth |\n"
-       << "|---|---|---:|---:|---:|---:|\n";
-    auto fixed = [](double x, int digits) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-      return std::string(buf);
-    };
-    for (const GpuSpec& gpu : gpu_catalog())
-      for (int i = 0; i < kDataTypeCount; ++i) {
-        const DataType t = DataType(i);
-        if (!gpu_has_precision(gpu, t)) continue;
-        KernelForecast g, c;
-        const bool has_gemm = try_forecast(gpu, big_gemm(t), g);
-        const bool has_copy = try_forecast(gpu, big_copy(t), c);
-        if (!has_gemm && !has_copy) continue;
-        md << "| " << gpu.id << " | " << dtype_name(t) << " | ";
-        if (has_gemm)
-          md << fixed(g.flops / g.latency_ms / 1e9, 1) << " | "
-             << fixed(g.roofline_ms / g.latency_ms, 2);
-        else
-          md << " | ";
-        md << " | ";
-        if (has_copy)
-          md << fixed(c.bytes / c.latency_ms / 1e6, 0) << " | "
-             << fixed(c.roofline_ms / c.latency_ms, 2);
-        else
-          md << " | ";
-        md << " |\n";
-      }
+    const std::string md = catalog_table();
     if (const char* out = std::getenv("TILECAST_TABLE_OUT")) {
-      std::ofstream(out) << md.str();
+      std::ofstream(out) << md;
     } else {
-      std::fputs(md.str().c_str(), stdout);
+      std::fputs(md.c_str(), stdout);
     }
+  }
+
+  TEST_CASE("docs/catalog-sanity.md holds today's table (regenerate it as the case above says)") {
+    const std::string doc = test::read_file(test::repo_dir() + "/docs/catalog-sanity.md");
+    CHECK(doc.find(catalog_table()) != std::string::npos);
   }
 }

@@ -73,6 +73,9 @@ TEST_SUITE("cli_text") {
     };
     CHECK(row("h100-sxm").find("      80       85.5 ") != std::string::npos);
     CHECK(row("l40s").find("      48       48.3 ") != std::string::npos);
+    // the columns line up whatever a name's length (the RTX PRO 6000's is the longest)
+    CHECK(row("rtx-pro-6000").size() == row("h100-sxm").size());
+    CHECK(row("rtx-pro-6000").size() == text.output.find('\n'));  // the header line
   }
 
   TEST_CASE("kernel: latency, roofline and caveats") {

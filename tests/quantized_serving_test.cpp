@@ -90,7 +90,7 @@ TEST_SUITE("serving-quantized") {
     } catch (const Error& e) {
       const std::string what = e.what();
       CHECK(what.find("has no fp4 units") != std::string::npos);
-      CHECK(what.find("Blackwell (b200, gb200, rtx-5090)") != std::string::npos);
+      CHECK(what.find("Blackwell (b200, gb200, rtx-5090, rtx-pro-6000)") != std::string::npos);
       CHECK(what.find("CDNA 4 (mi355x)") != std::string::npos);
     }
   }

@@ -1,4 +1,5 @@
 // `tilecast gpus`: the embedded GPU catalog.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -19,13 +20,16 @@ int run_gpus(const Args& args) {
     std::printf("%s\n", nlohmann::json::parse(api::list_gpus()).dump(2).c_str());
     return 0;
   }
-  // memory: the datasheet's GB and what the driver reports (device_memory_bytes), 10^9 bytes
-  std::printf("%-18s %-34s %6s %9s %7s %10s %9s %7s\n", "id", "name", "SMs", "FP32 TF", "mem GB",
-              "driver GB", "GB/s", "L2 MB");
+  // memory: the datasheet's GB and what the driver reports (device_memory_bytes), 10^9 bytes;
+  // the name column as wide as the longest name
+  int name_width = 4;
+  for (const auto& g : gpu_catalog()) name_width = std::max(name_width, int(g.name.size()));
+  std::printf("%-18s %-*s %6s %9s %7s %10s %9s %7s\n", "id", name_width, "name", "SMs", "FP32 TF",
+              "mem GB", "driver GB", "GB/s", "L2 MB");
   for (const auto& g : gpu_catalog())
-    std::printf("%-18s %-34s %6d %9.1f %7.0f %10.1f %9.0f %7.1f\n", g.id.c_str(), g.name.c_str(),
-                g.num_sm, g.fp32_gflops / 1000, g.mem_gb, device_memory_bytes(g) / 1e9,
-                g.mem_bw_gbps, g.l2_mb);
+    std::printf("%-18s %-*s %6d %9.1f %7.0f %10.1f %9.0f %7.1f\n", g.id.c_str(), name_width,
+                g.name.c_str(), g.num_sm, g.fp32_gflops / 1000, g.mem_gb,
+                device_memory_bytes(g) / 1e9, g.mem_bw_gbps, g.l2_mb);
   return 0;
 }
 

@@ -12,8 +12,9 @@ constexpr std::string_view kMemoryTypes[] = {"HBM2",  "HBM2e", "HBM3",   "HBM3e"
                                              "GDDR5", "GDDR6", "GDDR6X", "GDDR7"};
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-// GDDR with ECC on keeps 1/16 of its bytes for the check bits (an L40S: 49152 MiB of chips,
-// 46068 MiB printed; docs/catalog-sanity.md)
+// GDDR5/6/6X with ECC on keeps 1/16 of its bytes for the check bits (an L40S: 49152 MiB of
+// chips, 46068 MiB printed); GDDR7 keeps them on the chips and prints binary GB with ECC on or
+// off (an RTX PRO 6000 Blackwell, "96 GB GDDR7 with ECC": 97887 MiB; docs/catalog-sanity.md)
 constexpr double kGddrEccShare = 15.0 / 16.0;
 
 }  // namespace
@@ -23,7 +24,7 @@ std::span<const std::string_view> memory_type_names() { return kMemoryTypes; }
 double device_memory_bytes(const GpuSpec& gpu) {
   if (gpu.mem_reported_mib > 0) return gpu.mem_reported_mib * kMiB;
   const std::string_view type = gpu.memory_type;
-  if (type.starts_with("HBM")) return gpu.mem_gb * kGiB;
+  if (type.starts_with("HBM") || type == "GDDR7") return gpu.mem_gb * kGiB;
   if (type.starts_with("GDDR")) return gpu.mem_gb * kGiB * kGddrEccShare;
   return gpu.mem_gb * 1e9;
 }

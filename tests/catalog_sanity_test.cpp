@@ -170,6 +170,13 @@ std::string catalog_table() {
     std::snprintf(buf, sizeof buf, "%.*f", digits, x);
     return std::string(buf);
   };
+  // a kernel's two cells: its rate (per 1e9: TFLOP/s from FLOP per ms, GB/s from bytes per ms
+  // over 1e6) and its share of the roofline; blank when not forecast
+  auto cells = [&](bool has, double amount, double per, int digits, const KernelForecast& f) {
+    return has ? fixed(amount / f.latency_ms / per, digits) + " | " +
+                     fixed(f.roofline_ms / f.latency_ms, 2)
+               : std::string(" | ");
+  };
   for (const GpuSpec& gpu : gpu_catalog())
     for (int i = 0; i < kDataTypeCount; ++i) {
       const DataType t = DataType(i);
@@ -178,19 +185,8 @@ std::string catalog_table() {
       const bool has_gemm = try_forecast(gpu, big_gemm(t), g);
       const bool has_copy = try_forecast(gpu, big_copy(t), c);
       if (!has_gemm && !has_copy) continue;
-      md << "| " << gpu.id << " | " << dtype_name(t) << " | ";
-      if (has_gemm)
-        md << fixed(g.flops / g.latency_ms / 1e9, 1) << " | "
-           << fixed(g.roofline_ms / g.latency_ms, 2);
-      else
-        md << " | ";
-      md << " | ";
-      if (has_copy)
-        md << fixed(c.bytes / c.latency_ms / 1e6, 0) << " | "
-           << fixed(c.roofline_ms / c.latency_ms, 2);
-      else
-        md << " | ";
-      md << " |\n";
+      md << "| " << gpu.id << " | " << dtype_name(t) << " | " << cells(has_gemm, g.flops, 1e9, 1, g)
+         << " | " << cells(has_copy, c.bytes, 1e6, 0, c) << " |\n";
     }
   return md.str();
 }

@@ -170,8 +170,8 @@ std::string catalog_table() {
     std::snprintf(buf, sizeof buf, "%.*f", digits, x);
     return std::string(buf);
   };
-  // a kernel's two cells: its rate (per 1e9: TFLOP/s from FLOP per ms, GB/s from bytes per ms
-  // over 1e6) and its share of the roofline; blank when not forecast
+  // a kernel's two cells: its rate, `amount` per ms over `per` (FLOP per ms / 1e9 = TFLOP/s,
+  // bytes per ms / 1e6 = GB/s), and its share of the roofline; blank when not forecast
   auto cells = [&](bool has, double amount, double per, int digits, const KernelForecast& f) {
     return has ? fixed(amount / f.latency_ms / per, digits) + " | " +
                      fixed(f.roofline_ms / f.latency_ms, 2)

@@ -39,7 +39,6 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
   Workload w = make_workload(Mode::training, q.global_batch, q.seq);
   w.dtype = q.dtype;
   const std::vector<int> tps = detail::valid_tps(model);
-  auto tp_invalid = [&](int tp) { return std::find(tps.begin(), tps.end(), tp) == tps.end(); };
   // every (gpus, tp, pp) with tp x pp dividing the GPUs; the rest of a configuration (dp,
   // micro-batches, ZeRO, recomputation) is enumerated inside
   auto for_each_split = [&](auto&& visit) {
@@ -55,6 +54,11 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
   // candidate's schedule and bookkeeping.
   double steps = 0;
   std::int64_t layers = 0;  // the model's layers (0: its graph did not build), which pp divides
+  // a split the forecast would refuse (tp not dividing the heads, pp not dividing the layers),
+  // counted without forecasting it
+  auto cannot_split = [&](int tp, int pp) {
+    return std::find(tps.begin(), tps.end(), tp) == tps.end() || (layers > 0 && layers % pp != 0);
+  };
   {
     double graph_steps = 0;
     try {
@@ -66,7 +70,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
     std::set<std::tuple<int, int, std::int64_t, int>> replays;  // tp, pp, size, ZeRO-3's dp
     for_each_split([&](int dp, int tp, int pp) {
       steps += 1;
-      if (tp_invalid(tp) || (layers > 0 && layers % pp != 0)) return;
+      if (cannot_split(tp, pp)) return;
       for (int m = 1; m <= q.max_microbatches; ++m) {
         if (q.global_batch % (std::int64_t(dp) * m) != 0) continue;
         const std::int64_t size = q.global_batch / dp / m;
@@ -95,8 +99,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
           c.zero = zero;
           c.recompute = rc;
           ++r.considered;
-          if (tp_invalid(tp) || (layers > 0 && layers % pp != 0) ||
-              q.global_batch % (std::int64_t(dp) * m) != 0) {
+          if (cannot_split(tp, pp) || q.global_batch % (std::int64_t(dp) * m) != 0) {
             ++r.does_not_divide;
             continue;
           }
@@ -105,7 +108,7 @@ PlanResult plan_parallel(const GpuSpec& gpu, const SystemSpec& system, const Mod
             f = detail::forecast_parallel_with(gpu, system, model, w, c, times, &memo);
           } catch (const ModelNotLoaded&) {  // not this candidate's failure: the caller loads it
             throw;
-          } catch (const Error&) {  // pp not dividing the layers, or too large a kernel
+          } catch (const Error&) {  // too large a kernel, or a graph that did not build
             ++r.does_not_divide;
             continue;
           }

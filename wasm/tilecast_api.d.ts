@@ -187,6 +187,13 @@ export interface GpuSpec {
     [k: string]: number | undefined;
   };
   matrix_clock_source?: string;
+  /**
+   * the share of its FP16-accumulate tensor rate a data type keeps with FP32 accumulation, where the whitepaper halves it (GeForce; kernel/fp32_accumulate.hpp)
+   */
+  fp32_accumulate_share?: {
+    [k: string]: number | undefined;
+  };
+  fp32_accumulate_source?: string;
   source: string;
 }
 export interface UnitPeaks {

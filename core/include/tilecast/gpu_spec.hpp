@@ -36,6 +36,13 @@ struct GpuSpec {
   // its 2100 MHz); 0 = not stated, the boost clock. kernel/matrix_clock.cpp.
   std::array<double, kDataTypeCount> matrix_clock_mhz{};
   std::string matrix_clock_source;
+  // The share of its FP16-accumulate tensor rate a data type keeps when the tensor cores
+  // accumulate in FP32, as cuBLAS and PyTorch GEMMs do, where the whitepaper halves it (GeForce:
+  // an RTX 4090's FP16 165.2 TFLOP/s with FP32 accumulation, 330.3 with FP16); 0 = not stated,
+  // the same rate. The peaks above are already the FP32-accumulate ones.
+  // kernel/fp32_accumulate.cpp.
+  std::array<double, kDataTypeCount> fp32_accumulate_share{};
+  std::string fp32_accumulate_source;
   double mem_gb = 0;  // the datasheet's figure ("80 GB")
   // "HBM3", "GDDR6", ... (memory_type_names()); empty where not stated. How the driver's total
   // follows from mem_gb where no printed total is given (device_memory_bytes).

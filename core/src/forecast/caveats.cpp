@@ -4,6 +4,7 @@
 #include <set>
 
 #include "forecast/model_registry.hpp"
+#include "kernel/fp32_accumulate.hpp"
 #include "kernel/issue_ceiling.hpp"
 #include "kernel/library_profile.hpp"
 #include "kernel/matrix_clock.hpp"
@@ -486,6 +487,7 @@ std::vector<std::string> forecast_caveats(const GpuSpec& gpu, Predictor predicto
                       "and layer norm most of all." +
                       (dtype == DataType::fp32 ? tile_source(g) : std::string()));
   if (std::string c = matrix_clock_caveat(g, dtype); !c.empty()) caveats.push_back(std::move(c));
+  if (std::string c = fp32_accumulate_caveat(g, dtype); !c.empty()) caveats.push_back(std::move(c));
   Kernel sgemm;
   sgemm.op = Op::linear;
   if (g.vendor == "NVIDIA" && dtype == DataType::fp32) {

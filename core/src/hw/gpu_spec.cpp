@@ -103,6 +103,27 @@ void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSp
   g.matrix_clock_source = string_field(j, "matrix_clock_source", origin);
 }
 
+// "fp32_accumulate_share": {"fp16": 0.5, ...}: a type with a tensor peak, a share above 0 and at
+// most 1, and its "fp32_accumulate_source".
+void parse_accumulate_shares(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
+  const std::string where = std::string(origin) + ": field 'fp32_accumulate_share'";
+  const nlohmann::json& shares = j.at("fp32_accumulate_share");
+  if (!shares.is_object())
+    throw Error(where + " must be an object of data types, e.g. {\"fp16\": 0.5}");
+  for (const auto& [type, value] : shares.items()) {
+    const std::optional<DataType> t = find_enum(dtype_names(), type);
+    if (!t || g.peak_tflops_of(*t, ComputeUnit::tensor) <= 0)
+      throw Error(where + ": '" + type + "' is not a data type with a tensor peak in peak_tflops");
+    const double share = value.is_number() ? value.get<double>() : -1;
+    if (!(share > 0) || !(share <= 1))
+      throw Error(where + "." + type + " is " + value.dump() +
+                  "; allowed: a share above 0 and at most 1 (0.5 where FP32 accumulation runs at "
+                  "half the FP16-accumulate rate)");
+    g.fp32_accumulate_share[std::size_t(*t)] = share;
+  }
+  g.fp32_accumulate_source = string_field(j, "fp32_accumulate_source", origin);
+}
+
 // memory_type (one of memory_type_names()) and the driver's printed total with its source.
 void parse_memory(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
   if (has_field(j, "memory_type"))
@@ -145,6 +166,8 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
     g.peak_source = c->peak_source;
     g.matrix_clock_mhz = c->matrix_clock_mhz;
     g.matrix_clock_source = c->matrix_clock_source;
+    g.fp32_accumulate_share = c->fp32_accumulate_share;
+    g.fp32_accumulate_source = c->fp32_accumulate_source;
     g.memory_type = c->memory_type;
     g.mem_reported_mib = c->mem_reported_mib;
     g.mem_reported_source = c->mem_reported_source;
@@ -196,6 +219,7 @@ GpuSpec from_catalog(const nlohmann::json& j, std::string_view origin) {
   }
   if (has_field(j, "peak_tflops")) parse_peaks(j, origin, g);
   if (has_field(j, "matrix_clock_mhz")) parse_matrix_clocks(j, origin, g);
+  if (has_field(j, "fp32_accumulate_share")) parse_accumulate_shares(j, origin, g);
   g.peak_source = string_field(j, "peak_source", origin, false);
   g.source = string_field(j, "source", origin, false);
   return g;
@@ -269,6 +293,14 @@ std::string gpu_spec_json_text(const GpuSpec& g, int indent) {
   if (!clocks.empty()) {
     j["matrix_clock_mhz"] = clocks;
     j["matrix_clock_source"] = g.matrix_clock_source;
+  }
+  nlohmann::ordered_json shares = nlohmann::ordered_json::object();
+  for (int t = 0; t < kDataTypeCount; ++t)
+    if (const double share = g.fp32_accumulate_share[std::size_t(t)]; share > 0)
+      shares[std::string(dtype_name(DataType(t)))] = share;
+  if (!shares.empty()) {
+    j["fp32_accumulate_share"] = shares;
+    j["fp32_accumulate_source"] = g.fp32_accumulate_source;
   }
   j["source"] = g.source;
   return j.dump(indent);

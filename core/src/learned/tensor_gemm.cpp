@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/json_fields.hpp"
+#include "kernel/fp32_accumulate.hpp"
 #include "kernel/matrix_clock.hpp"
 #include "learned/fit_bounds.hpp"
 #include "tilecast/error.hpp"
@@ -25,11 +26,13 @@ TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const Til
   TensorGemmTerms t;
   t.compute_ms = double(plan.waves) * plan.tile_flops / flop_per_ms_sm;
   t.memory_ms = kernel_bytes(k) / (gpu.mem_bw_gbps * 1e6);
+  t.rate_share = fp32_accumulate_share(gpu, k.dtype);
   return t;
 }
 
 double TensorGemmModel::latency_ms(const TensorGemmTerms& t) const {
-  return std::max(compute_scale * t.compute_ms, bandwidth_scale * t.memory_ms) + overhead_ms;
+  const double scale = t.rate_share < 1 ? 1 + (compute_scale - 1) * t.rate_share : compute_scale;
+  return std::max(scale * t.compute_ms, bandwidth_scale * t.memory_ms) + overhead_ms;
 }
 
 TensorGemmModel parse_tensor_gemm_model(std::string_view json_text, std::string_view origin) {

@@ -3,7 +3,9 @@
 // over the learned GEMM net because it carries across GPUs (docs/fp16-model.md): latency =
 //   max(compute_scale x waves x a tile's FLOPs at the per-SM tensor peak,
 //       bandwidth_scale x kernel bytes / DRAM bandwidth) + overhead_ms,
-// the tile from the tensor-core tile rule (kernel/tensor_tiles.hpp).
+// the tile from the tensor-core tile rule (kernel/tensor_tiles.hpp); where the peak is a share s of
+// the full tensor rate (GeForce with FP32 accumulation), compute_scale is 1 + (compute_scale - 1) x s
+// (kernel/fp32_accumulate.hpp).
 #pragma once
 
 #include <string>
@@ -19,6 +21,9 @@ namespace tilecast {
 struct TensorGemmTerms {
   double compute_ms = 0;  // waves x tile FLOPs / (tensor peak / SMs)
   double memory_ms = 0;   // both operands read and the output written once, at DRAM bandwidth
+  // The share of the full tensor rate the peak is (kernel/fp32_accumulate.hpp: 0.5 on GeForce
+  // with FP32 accumulation, else 1): compute_scale's excess over 1 scales with it.
+  double rate_share = 1;
 };
 
 TensorGemmTerms tensor_gemm_terms(const GpuSpec& gpu, const Kernel& k, const TilePlan& plan);

@@ -39,7 +39,8 @@ TEST_SUITE("fp32_accumulate") {
     for (const GpuSpec& g : gpu_catalog()) {
       CAPTURE(g.id);
       // the catalog's prose and its data say the same thing
-      const bool says_half = g.peak_source.find("at half the FP16-accumulate rate") != std::string::npos;
+      const bool says_half =
+          g.peak_source.find("at half the FP16-accumulate rate") != std::string::npos;
       CHECK(says_half == !g.fp32_accumulate_source.empty());
       for (const DataType t : {DataType::fp16, DataType::bf16, DataType::fp8}) {
         const bool has_peak = g.peak_tflops_of(t, ComputeUnit::tensor) > 0;
@@ -65,7 +66,8 @@ TEST_SUITE("fp32_accumulate") {
       for (const DataType t : {DataType::fp16, DataType::bf16}) {
         CAPTURE(id);
         const GpuSpec& g = find_gpu(id);
-        const KernelForecast half = gemm(g, t, 8192, 8192), full = gemm(full_rate(g), t, 8192, 8192);
+        const KernelForecast half = gemm(g, t, 8192, 8192),
+                             full = gemm(full_rate(g), t, 8192, 8192);
         const double ratio = (half.latency_ms - m.overhead_ms) / (full.latency_ms - m.overhead_ms);
         INFO("8192^3: " << half.latency_ms << " ms, " << full.latency_ms << " at the full-rate "
                         << "efficiency; ratio " << ratio << ", formula " << expected);
@@ -97,8 +99,8 @@ TEST_SUITE("fp32_accumulate") {
     const std::int64_t dims[4] = {1, 8192, 8192, 8192};
     const Kernel k = make_kernel(Op::linear, dims, 4, DataType::bf16);
     bool shown = false;
-    for (const std::string& s :
-         single_kernel_caveats(g, Predictor::tilecast, k, forecast_kernel(g, k, Predictor::tilecast)))
+    for (const std::string& s : single_kernel_caveats(g, Predictor::tilecast, k,
+                                                      forecast_kernel(g, k, Predictor::tilecast)))
       shown = shown || s == c;
     CHECK(shown);
   }
@@ -114,8 +116,8 @@ TEST_SUITE("fp32_accumulate") {
     CHECK(test::catalog_spec_error(
               peaks + R"(, "fp32_accumulate_share": {"fp8": 0.5}, "fp32_accumulate_source": "s")")
               .find("'fp8' is not a data type with a tensor peak") != std::string::npos);
-    CHECK(test::catalog_spec_error(peaks +
-                                   R"(, "fp32_accumulate_share": 0.5, "fp32_accumulate_source": "s")")
+    CHECK(test::catalog_spec_error(
+              peaks + R"(, "fp32_accumulate_share": 0.5, "fp32_accumulate_source": "s")")
               .find("must be an object of data types") != std::string::npos);
     CHECK(test::catalog_spec_error(
               peaks + R"(, "fp32_accumulate_share": {"bf16": 0.5}, "fp32_accumulate_source": "s")")

@@ -16,9 +16,8 @@ std::string fp32_accumulate_caveat(const GpuSpec& gpu, DataType t) {
   const std::string type(dtype_name(t));
   return "FP32 accumulation: " + gpu.name + " runs " + type +
          " tensor math accumulating in FP32 (as cuBLAS and PyTorch GEMMs do) at " +
-         detail::format_with("%.0f", 100 * share) +
-         " % of its FP16-accumulate rate, and the " + type + " peak is that rate (" +
-         gpu.fp32_accumulate_source +
+         detail::format_with("%.0f", 100 * share) + " % of its FP16-accumulate rate, and the " +
+         type + " peak is that rate (" + gpu.fp32_accumulate_source +
          "). The GEMM model's efficiency was learned at the full rate (A100, A40); its time "
          "beyond the matrix instructions is taken not to slow with them, so compute-bound GEMMs "
          "here run nearer their peak. Community PyTorch GEMM rates on GeForce cards still run "

@@ -3,9 +3,9 @@
 // over the learned GEMM net because it carries across GPUs (docs/fp16-model.md): latency =
 //   max(compute_scale x waves x a tile's FLOPs at the per-SM tensor peak,
 //       bandwidth_scale x kernel bytes / DRAM bandwidth) + overhead_ms,
-// the tile from the tensor-core tile rule (kernel/tensor_tiles.hpp); where the peak is a share s of
-// the full tensor rate (GeForce with FP32 accumulation), compute_scale is 1 + (compute_scale - 1) x s
-// (kernel/fp32_accumulate.hpp).
+// the tile from the tensor-core tile rule (kernel/tensor_tiles.hpp). Where the peak is a share s
+// of the full tensor rate (GeForce with FP32 accumulation: kernel/fp32_accumulate.hpp), the
+// compute term's scale is 1 + (compute_scale - 1) x s.
 #pragma once
 
 #include <string>

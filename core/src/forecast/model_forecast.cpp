@@ -11,8 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <string_view>
 
+#include "common/sort_by_key.hpp"
 #include "forecast/kernel_times.hpp"
 #include "forecast/operator_bounds.hpp"
 #include "forecast/timeline.hpp"
@@ -95,14 +96,20 @@ ModelForecast forecast_graph_charged(const GpuSpec& gpu, const OpGraph& graph, c
     sf.forward_ms /= double(sf.count);  // one instance
     sf.backward_ms /= double(sf.count);
   }
-  std::sort(subs.begin(), subs.end(), [](const Substitution& a, const Substitution& b) {
-    return std::tie(a.kernel, a.forecast_as) < std::tie(b.kernel, b.forecast_as);
-  });
-  subs.erase(std::unique(subs.begin(), subs.end(),
-                         [](const Substitution& a, const Substitution& b) {
-                           return a.kernel == b.kernel && a.forecast_as == b.forecast_as;
-                         }),
-             subs.end());
+  // Sorted by (kernel, forecast_as), each pair once: keys joined by a NUL, which sorts below every
+  // character a name holds, so they order as the pairs do (one sort instantiation for the build:
+  // common/sort_by_key.hpp).
+  std::vector<std::string> joined;
+  joined.reserve(subs.size());
+  for (const Substitution& s : subs) joined.push_back(s.kernel + '\0' + s.forecast_as);
+  std::vector<Substitution> unique_subs;
+  std::string_view last;
+  for (const std::size_t i : detail::ascending_order({joined.begin(), joined.end()}))
+    if (unique_subs.empty() || joined[i] != last) {
+      unique_subs.push_back(std::move(subs[i]));
+      last = joined[i];
+    }
+  subs = std::move(unique_subs);
   f.substitutions = std::move(subs);
   f.roofline_fallbacks.assign(times.roofline_fallbacks().begin(), times.roofline_fallbacks().end());
   f.transfers_used.assign(times.transfers_used().begin(), times.transfers_used().end());

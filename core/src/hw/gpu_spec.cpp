@@ -82,45 +82,48 @@ void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
   }
 }
 
-// "matrix_clock_mhz": {"bf16": 1207, ...}: a type with a tensor peak, a clock up to the boost
-// clock, and its "matrix_clock_source".
-void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
-  const std::string where = std::string(origin) + ": field 'matrix_clock_mhz'";
-  const nlohmann::json& clocks = j.at("matrix_clock_mhz");
-  if (!clocks.is_object())
-    throw Error(where + " must be an object of data types, e.g. {\"bf16\": 1207}");
-  for (const auto& [type, value] : clocks.items()) {
+// A field of numbers by data type, each a type with a tensor peak in peak_tflops, and the field
+// that cites them (`field`_source style, required with it): `valid` says whether a value may be
+// stored, `allowed` what may be, for the error.
+template <class Valid>
+void parse_tensor_values(const nlohmann::json& j, std::string_view origin, const GpuSpec& g,
+                         const char* field, const char* example, Valid valid,
+                         const std::string& allowed, std::array<double, kDataTypeCount>& out) {
+  const std::string where = std::string(origin) + ": field '" + field + "'";
+  const nlohmann::json& values = j.at(field);
+  if (!values.is_object()) throw Error(where + " must be an object of data types, e.g. " + example);
+  for (const auto& [type, value] : values.items()) {
     const std::optional<DataType> t = find_enum(dtype_names(), type);
     if (!t || g.peak_tflops_of(*t, ComputeUnit::tensor) <= 0)
       throw Error(where + ": '" + type + "' is not a data type with a tensor peak in peak_tflops");
-    const double mhz = value.is_number() ? value.get<double>() : -1;
-    if (!(mhz >= 50) || !(mhz <= g.clock_mhz))
-      throw Error(where + "." + type + " is " + value.dump() +
-                  ": a clock in MHz from 50 to the boost clock (boost_clock_mhz " +
-                  std::to_string(int(g.clock_mhz)) + ")");
-    g.matrix_clock_mhz[std::size_t(*t)] = mhz;
+    const double v = value.is_number() ? value.template get<double>() : -1;
+    if (!valid(v))
+      throw Error(where + "." + type + " is " + value.dump() + "; allowed: " + allowed);
+    out[std::size_t(*t)] = v;
   }
+}
+
+// "matrix_clock_mhz": {"bf16": 1207, ...}: clocks up to the boost clock, and their
+// "matrix_clock_source".
+void parse_matrix_clocks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
+  parse_tensor_values(
+      j, origin, g, "matrix_clock_mhz", "{\"bf16\": 1207}",
+      [&](double mhz) { return mhz >= 50 && mhz <= g.clock_mhz; },
+      "a clock in MHz from 50 to the boost clock (boost_clock_mhz " +
+          std::to_string(int(g.clock_mhz)) + ")",
+      g.matrix_clock_mhz);
   g.matrix_clock_source = string_field(j, "matrix_clock_source", origin);
 }
 
-// "fp32_accumulate_share": {"fp16": 0.5, ...}: a type with a tensor peak, a share above 0 and at
-// most 1, and its "fp32_accumulate_source".
+// "fp32_accumulate_share": {"fp16": 0.5, ...}: shares above 0 and at most 1, and their
+// "fp32_accumulate_source".
 void parse_accumulate_shares(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
-  const std::string where = std::string(origin) + ": field 'fp32_accumulate_share'";
-  const nlohmann::json& shares = j.at("fp32_accumulate_share");
-  if (!shares.is_object())
-    throw Error(where + " must be an object of data types, e.g. {\"fp16\": 0.5}");
-  for (const auto& [type, value] : shares.items()) {
-    const std::optional<DataType> t = find_enum(dtype_names(), type);
-    if (!t || g.peak_tflops_of(*t, ComputeUnit::tensor) <= 0)
-      throw Error(where + ": '" + type + "' is not a data type with a tensor peak in peak_tflops");
-    const double share = value.is_number() ? value.get<double>() : -1;
-    if (!(share > 0) || !(share <= 1))
-      throw Error(where + "." + type + " is " + value.dump() +
-                  "; allowed: a share above 0 and at most 1 (0.5 where FP32 accumulation runs at "
-                  "half the FP16-accumulate rate)");
-    g.fp32_accumulate_share[std::size_t(*t)] = share;
-  }
+  parse_tensor_values(
+      j, origin, g, "fp32_accumulate_share", "{\"fp16\": 0.5}",
+      [](double share) { return share > 0 && share <= 1; },
+      "a share above 0 and at most 1 (0.5 where FP32 accumulation runs at half the "
+      "FP16-accumulate rate)",
+      g.fp32_accumulate_share);
   g.fp32_accumulate_source = string_field(j, "fp32_accumulate_source", origin);
 }
 

@@ -82,9 +82,9 @@ void parse_peaks(const nlohmann::json& j, std::string_view origin, GpuSpec& g) {
   }
 }
 
-// A field of numbers by data type, each a type with a tensor peak in peak_tflops, and the field
-// that cites them (`field`_source style, required with it): `valid` says whether a value may be
-// stored, `allowed` what may be, for the error.
+// A field of numbers by data type, each a type with a tensor peak in peak_tflops, into `out`:
+// `valid` says whether a value may be stored, `allowed` what may be, for the error. (The callers
+// read the field that cites them.)
 template <class Valid>
 void parse_tensor_values(const nlohmann::json& j, std::string_view origin, const GpuSpec& g,
                          const char* field, const char* example, Valid valid,
@@ -289,22 +289,20 @@ std::string gpu_spec_json_text(const GpuSpec& g, int indent) {
         peaks[std::string(dtype_name(DataType(t)))][std::string(unit_name(u))] = v;
   if (!peaks.empty()) j["peak_tflops"] = peaks;
   if (!g.peak_source.empty()) j["peak_source"] = g.peak_source;
-  nlohmann::ordered_json clocks = nlohmann::ordered_json::object();
-  for (int t = 0; t < kDataTypeCount; ++t)
-    if (const double mhz = g.matrix_clock_mhz[std::size_t(t)]; mhz > 0)
-      clocks[std::string(dtype_name(DataType(t)))] = mhz;
-  if (!clocks.empty()) {
-    j["matrix_clock_mhz"] = clocks;
-    j["matrix_clock_source"] = g.matrix_clock_source;
-  }
-  nlohmann::ordered_json shares = nlohmann::ordered_json::object();
-  for (int t = 0; t < kDataTypeCount; ++t)
-    if (const double share = g.fp32_accumulate_share[std::size_t(t)]; share > 0)
-      shares[std::string(dtype_name(DataType(t)))] = share;
-  if (!shares.empty()) {
-    j["fp32_accumulate_share"] = shares;
-    j["fp32_accumulate_source"] = g.fp32_accumulate_source;
-  }
+  // a per-data-type field (its stated types only) and its source, where any type is stated
+  const auto by_type = [&](const char* field, const std::array<double, kDataTypeCount>& values,
+                           const char* source_field, const std::string& source) {
+    nlohmann::ordered_json stated = nlohmann::ordered_json::object();
+    for (int t = 0; t < kDataTypeCount; ++t)
+      if (const double v = values[std::size_t(t)]; v > 0)
+        stated[std::string(dtype_name(DataType(t)))] = v;
+    if (stated.empty()) return;
+    j[field] = stated;
+    j[source_field] = source;
+  };
+  by_type("matrix_clock_mhz", g.matrix_clock_mhz, "matrix_clock_source", g.matrix_clock_source);
+  by_type("fp32_accumulate_share", g.fp32_accumulate_share, "fp32_accumulate_source",
+          g.fp32_accumulate_source);
   j["source"] = g.source;
   return j.dump(indent);
 }

@@ -190,10 +190,10 @@ export function readCustomGpuForm(): GpuSpec {
     delete spec.mem_reported_source;
   }
   spec.aliases = [];
-  // The catalog's citations stay in the catalog: a copy says where its numbers came from in a
-  // few words, so its link stays short.
-  for (const k of ['dram_efficiency_source', 'issue_source', 'peak_source', 'mem_reported_source'])
-    if (typeof spec[k] === 'string' && formFrom) spec[k] = `as the catalog's ${formFrom}`;
+  // The catalog's citations (every *_source field) stay in the catalog: a copy says where its
+  // numbers came from in a few words, so its link stays short.
+  for (const k of Object.keys(spec))
+    if (k.endsWith('_source') && typeof spec[k] === 'string' && formFrom) spec[k] = `as the catalog's ${formFrom}`;
   spec.source = formFrom
     ? `custom GPU entered in the web calculator, started from ${formFrom}`
     : 'custom GPU entered in the web calculator';

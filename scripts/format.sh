@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Formats the tree in place: clang-format (the repo's .clang-format) over every tracked
-# *.cpp / *.hpp, prettier (web/.prettierrc.json) over the calculator's TypeScript and
-# JavaScript. scripts/check_format.sh is the check CI runs.
+# Formats the tree in place: clang-format (the repo's .clang-format) over every tracked or new
+# (untracked, not ignored) *.cpp / *.hpp, prettier (web/.prettierrc.json) over the calculator's
+# TypeScript and JavaScript. scripts/check_format.sh is the check CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/format_files.sh

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/format.hpp"
 #include "test_paths.hpp"
 #include "tilecast/error.hpp"
 #include "tilecast/gpu_catalog.hpp"
@@ -90,11 +91,7 @@ struct Failure {
   double figure;
 };
 
-std::string round3(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", x);
-  return buf;
-}
+std::string round3(double x) { return detail::format_with("%.3f", x); }
 
 std::vector<Failure> failures_today(int& checked) {
   std::vector<Failure> out;
@@ -165,16 +162,13 @@ std::string catalog_table() {
   std::ostringstream md;
   md << "| GPU | precision | GEMM TFLOP/s | of peak | copy GB/s | of bandwidth |\n"
      << "|---|---|---:|---:|---:|---:|\n";
-  auto fixed = [](double x, int digits) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-    return std::string(buf);
-  };
   // a kernel's two cells: its rate, `amount` per ms over `per` (FLOP per ms / 1e9 = TFLOP/s,
-  // bytes per ms / 1e6 = GB/s), and its share of the roofline; blank when not forecast
-  auto cells = [&](bool has, double amount, double per, int digits, const KernelForecast& f) {
-    return has ? fixed(amount / f.latency_ms / per, digits) + " | " +
-                     fixed(f.roofline_ms / f.latency_ms, 2)
+  // bytes per ms / 1e6 = GB/s) written by `format`, and its share of the roofline; blank when not
+  // forecast
+  auto cells = [](bool has, double amount, double per, const char* format,
+                  const KernelForecast& f) {
+    return has ? detail::format_with(format, amount / f.latency_ms / per) + " | " +
+                     detail::format_with("%.2f", f.roofline_ms / f.latency_ms)
                : std::string(" | ");
   };
   for (const GpuSpec& gpu : gpu_catalog())
@@ -185,8 +179,9 @@ std::string catalog_table() {
       const bool has_gemm = try_forecast(gpu, big_gemm(t), g);
       const bool has_copy = try_forecast(gpu, big_copy(t), c);
       if (!has_gemm && !has_copy) continue;
-      md << "| " << gpu.id << " | " << dtype_name(t) << " | " << cells(has_gemm, g.flops, 1e9, 1, g)
-         << " | " << cells(has_copy, c.bytes, 1e6, 0, c) << " |\n";
+      md << "| " << gpu.id << " | " << dtype_name(t) << " | "
+         << cells(has_gemm, g.flops, 1e9, "%.1f", g) << " | "
+         << cells(has_copy, c.bytes, 1e6, "%.0f", c) << " |\n";
     }
   return md.str();
 }

@@ -51,10 +51,10 @@ export function gpuField(s: Readonly<State>, g: string = s.gpu): string | GpuSpe
 }
 
 // What a plan search runs on: a catalog system, or (id '') the node the core builds from a
-// catalog GPU's links when no catalog system holds it (plan_view.ts, planSystem).
+// catalog GPU's links when no catalog system holds it (plan_request.ts, planSystem).
 export type PlanSystem = Pick<SystemSpec, 'id' | 'name' | 'gpus_per_node' | 'max_nodes'>;
 
-// The fields both engines' plan searches ask with (plan_view.ts, megatron_plan_view.ts); no
+// The fields both engines' plan searches ask with (plan_request.ts); no
 // system for a built node: the core builds it from the GPU.
 export function planRequestHead(app: App, system: PlanSystem, top: number): PlanRequest {
   const s = app.state;

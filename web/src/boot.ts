@@ -6,14 +6,14 @@
 // the card's while that thread is still loading (the page's instance answers those).
 import { type App } from './app';
 import { byId, setText } from './dom';
-import { renderEmbed, showEmbedLoading } from './embed';
 import { errorMessage, loadEngine, type Engine } from './engine';
 import { fillInputs, wireInputs } from './inputs';
 import { jobStats } from './jobs';
 import { checkLink } from './link';
 import { forgetAll, memoStats } from './memo';
 import { firstCardShown, nextSweepShown, render, renderStats } from './render';
-import { parseParams } from './state';
+import { embedCard, linkCodec, preloadAll } from './lazy';
+import { carriesPacked, parseParams } from './state';
 import { EMPTY_UI, requestRender, startStore } from './store';
 import {
   answerOnPageWhileLoading,
@@ -44,12 +44,17 @@ declare global {
 }
 
 export async function boot(): Promise<void> {
-  const link = parseParams(location.search, location.hash);
   const status = byId('status');
   const engineLoading = loadEngine();
   // Chart.js (60 KB gzipped) is fetched by the first drawing, after the first numbers are on
-  // screen (draw.ts): the first forecast needs the forecaster and the page only.
+  // screen (draw.ts): the first forecast needs the forecaster and the page only. The code of the
+  // views the landing view does not draw loads on demand (lazy.ts): a link carrying a custom GPU or
+  // config waits for the code that unpacks it, an embed link loads the card's beside the forecaster.
   warmUp();
+  if (carriesPacked(location.search, location.hash)) await linkCodec.load().catch(() => undefined);
+  const link = parseParams(location.search, location.hash);
+  const embedding = link.embed ? embedCard.load() : null;
+  embedding?.catch(() => undefined); // said once the forecaster is in (below)
   if (link.embed) showEmbedLoading();
   let engine: Engine;
   performance.mark('tilecast-boot');
@@ -108,8 +113,14 @@ export async function boot(): Promise<void> {
   };
   engine.onModelsChanged(modelsChanged);
   onWorkerModelsChanged(modelsChanged);
-  if (link.embed) await renderEmbed(app);
-  else {
+  if (embedding) {
+    try {
+      await (await embedding).renderEmbed(app);
+    } catch (e) {
+      setText(byId('embed'), `The card could not be loaded: ${errorMessage(e)}`);
+      return;
+    }
+  } else {
     fillInputs(app);
     wireInputs(app);
     status.hidden = true;
@@ -121,15 +132,17 @@ export async function boot(): Promise<void> {
   performance.mark('tilecast-first-forecast');
   window.tilecastPage.ready = true;
   document.documentElement.dataset.ready = '1';
-  // Fetch the accuracy page (its code and report) and the forecaster's deferred part (all but the
-  // first forecast's code: tilecast.js loads it in a forecaster's thread on first need) now, after
-  // the first forecast, so the page keeps working offline; its bytes go to the page's own
-  // instance, which cannot fetch them synchronously when one of its calls needs that part.
+  // Fetch the accuracy page (its code and report), the other views' code (lazy.ts) and the
+  // forecaster's deferred part (all but the first forecast's code: tilecast.js loads it in a
+  // forecaster's thread on first need) now, after the first forecast, so the page keeps working
+  // offline and a view's first showing need not wait; the deferred part's bytes go to the page's
+  // own instance, which cannot fetch them synchronously when one of its calls needs that part.
   if (!link.embed)
     setTimeout(
       () =>
         void Promise.all([
           import('./accuracy').then((m) => m.loadReport()).catch(() => undefined),
+          preloadAll(),
           fetch(engine.deferredUrl)
             .then(async (r) => {
               if (r.ok) engine.provideDeferred(await r.arrayBuffer());
@@ -138,6 +151,16 @@ export async function boot(): Promise<void> {
         ]).finally(registerOffline),
       0,
     );
+}
+
+// The embed card's place, shown at once while the forecaster and the card's code load (embed.ts
+// draws the card into it).
+function showEmbedLoading(): void {
+  document.documentElement.classList.add('embedded');
+  byId('app').hidden = true;
+  const card = byId('embed');
+  card.hidden = false;
+  card.textContent = 'Loading the forecast…';
 }
 
 // A service worker (public/sw.js) keeps copies of the site's files so the page

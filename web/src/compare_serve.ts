@@ -7,7 +7,7 @@ import { byId, clear, h, setText } from './dom';
 import { fmtMs, fmtRate } from './format';
 import { gb } from './memory_bar';
 import type { CapacityResult, ServeResult } from './memo';
-import { chartLabel } from './views';
+import { chartLabel } from './compare_view';
 import { FOOTING_KEY, footing, footingMark } from './footing';
 import { capacityCell, layoutOf, money } from './capacity_view';
 

@@ -1,6 +1,7 @@
 // ?embed=1: a compact card for an <iframe>. Its figures are drawn by the main
 // view's showFigures() (the serve view's showServeFigures()) from the same memoised
-// forecast, so the two cannot differ.
+// forecast, so the two cannot differ. Loaded on demand (lazy.ts): boot.ts shows the card's place
+// (showEmbedLoading) and awaits this module beside the forecaster.
 import { requestFor, servingRequestFor, type App } from './app';
 import { byId, clear, h } from './dom';
 import { isMegatron } from './engine';
@@ -12,14 +13,6 @@ import { fillTasks } from './jobs';
 import { forecastShown, forecastTask, peekServing, requestKey, servingKey, servingTask } from './memo';
 import { serveSetting, serveTitle, showServeFigures } from './serve_view';
 import { embedSetting, forecastTitle, modeWords, seqWords, showFigures } from './views';
-
-export function showEmbedLoading(): void {
-  document.documentElement.classList.add('embedded');
-  byId('app').hidden = true;
-  const card = byId('embed');
-  card.hidden = false;
-  card.textContent = 'Loading the forecast…';
-}
 
 // Draws the card once its forecast is in the memo (computed on the forecaster's thread first).
 export function renderEmbed(app: App): Promise<void> {

@@ -1,6 +1,7 @@
 // What the export buttons download: the file of the view on screen (the forecast, the
 // comparison of model or serving forecasts, the batch sweep), from the memo's answers to the
-// same requests the view draws. Null while any of them is still being computed.
+// same requests the view draws. Null while any of them is still being computed. Loaded on demand
+// (lazy.ts): by the first export, or after the first forecast.
 import { gpuLabel, requestFor, servingRequestFor, type App } from './app';
 import type { AnyForecast, ModelRequest, ServingForecast, ServingRequest } from './engine';
 import {
@@ -14,7 +15,11 @@ import {
   type ExportRow,
 } from './export';
 import { peek, peekServing, type Result, type ServeResult } from './memo';
-import { compareIds, sweepRequests } from './views';
+import { compareIds } from './compare_view';
+import { sweepRequests } from './sweep_view';
+
+// The config download beside the model picker (inputs.ts) saves through the same helper.
+export { download } from './export';
 
 export interface ViewExport {
   stem: string; // the file name without its extension

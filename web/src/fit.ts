@@ -13,7 +13,7 @@ import {
 } from './engine';
 import { peek, peekServing } from './memo';
 import { gb } from './memory_bar';
-import { planKey, planRequests } from './plan_view';
+import { planKey, planRequests } from './plan_request';
 import type { Patch } from './store';
 
 export interface FitOption {

@@ -4,8 +4,7 @@ import { gpuById, type App } from './app';
 import { wireControls } from './controls';
 import { byId } from './dom';
 import { errorMessage } from './engine';
-import { download } from './export';
-import { viewExport } from './export_view';
+import { exportView, linkCodec } from './lazy';
 import {
   buildCustomGpuForm,
   fillCustomGpuForm,
@@ -40,7 +39,7 @@ import {
 import type { Mode, ModelSizes } from './engine';
 import { h } from './dom';
 import { buildOperatorPanels } from './operators_view';
-import { planKey, planRequests } from './plan_view';
+import { planKey, planRequests } from './plan_request';
 import { update } from './store';
 
 // The controls' starting values, from the state (once, at boot).
@@ -156,10 +155,11 @@ function wireGpu(app: App): void {
     const g = s.gpu === CUSTOM ? s.customGpu : gpuById(app, s.gpu);
     if (g) fillCustomGpuForm(g);
   });
-  byId('custom-gpu-use').addEventListener('click', () => {
+  byId('custom-gpu-use').addEventListener('click', async () => {
     try {
       const spec = validateCustomGpu(app, readCustomGpuForm());
       delete spec.id;
+      await withLinkCodec();
       update({ customGpu: spec, gpu: CUSTOM, ui: { customGpuError: '' } });
     } catch (e) {
       update({ ui: { customGpuError: errorMessage(e) } });
@@ -177,14 +177,16 @@ function wireModel(app: App): void {
   const select = byId<HTMLSelectElement>('model-select');
   select.addEventListener('change', () => update({ model: select.value }));
   const box = byId<HTMLTextAreaElement>('model-config');
-  const useConfig = (text: string) => {
+  const useConfig = async (text: string) => {
     try {
-      update({ customModel: parseConfigText(app, text), model: CUSTOM, ui: { configError: '' } });
+      const customModel = parseConfigText(app, text);
+      await withLinkCodec();
+      update({ customModel, model: CUSTOM, ui: { configError: '' } });
     } catch (e) {
       update({ ui: { configError: errorMessage(e) } });
     }
   };
-  byId('model-config-use').addEventListener('click', () => useConfig(box.value));
+  byId('model-config-use').addEventListener('click', () => void useConfig(box.value));
   // A paste larger than a config can be is refused before the text box takes it (a 50 MB
   // paste would freeze the tab); any new text clears the last config's error.
   box.addEventListener('paste', (e) => {
@@ -205,7 +207,7 @@ function wireModel(app: App): void {
     }
     const text = await f.text();
     box.value = text;
-    useConfig(text);
+    await useConfig(text);
   };
   const file = byId<HTMLInputElement>('model-config-file');
   file.addEventListener('change', () => {
@@ -235,8 +237,15 @@ function wireModel(app: App): void {
       return;
     }
     box.value = text;
-    useConfig(text);
+    void useConfig(text);
   });
+}
+
+// A custom GPU or config travels packed in the link: its code (lazy.ts, fetched after the first
+// forecast) is in before the state holds one, so the link follows in the same render. Where it
+// cannot be loaded the forecast goes ahead and the link stays as it was (link.ts syncLink).
+async function withLinkCodec(): Promise<void> {
+  await linkCodec.load().catch(() => undefined);
 }
 
 // A model by its sizes: read here, checked by the core when forecast (its message beside the form).
@@ -430,15 +439,32 @@ function wireShare(app: App): void {
     'click',
     (e) => void copy(byId<HTMLTextAreaElement>('embed-snippet').value, e.currentTarget as HTMLElement),
   );
-  // The exports are of the view on screen (export_view.ts).
-  const save = (ext: 'csv' | 'json') => {
-    const x = viewExport(app, link());
-    if (x) download(`${x.stem}.${ext}`, ext === 'csv' ? 'text/csv' : 'application/json', x[ext]);
+  // The exports are of the view on screen (export_view.ts, loaded on demand: lazy.ts).
+  const withExport = async (button: HTMLElement, use: (m: typeof import('./export_view')) => void) => {
+    let m: typeof import('./export_view');
+    try {
+      m = await exportView.load();
+    } catch (e) {
+      const label = button.textContent;
+      button.textContent = `Could not be loaded (${errorMessage(e)}); reload the page`;
+      setTimeout(() => (button.textContent = label), 3000);
+      return;
+    }
+    use(m);
   };
-  byId('export-csv').addEventListener('click', () => save('csv'));
-  byId('export-json').addEventListener('click', () => save('json'));
-  byId('download-config').addEventListener('click', () => {
-    const c = app.state.customModel;
-    if (c) download('config.json', 'application/json', JSON.stringify(c, null, 2) + '\n');
-  });
+  const save = (ext: 'csv' | 'json', button: HTMLElement) =>
+    withExport(button, (m) => {
+      const x = m.viewExport(app, link());
+      if (x) m.download(`${x.stem}.${ext}`, ext === 'csv' ? 'text/csv' : 'application/json', x[ext]);
+    });
+  byId('export-csv').addEventListener('click', (e) => void save('csv', e.currentTarget as HTMLElement));
+  byId('export-json').addEventListener('click', (e) => void save('json', e.currentTarget as HTMLElement));
+  byId('download-config').addEventListener(
+    'click',
+    (e) =>
+      void withExport(e.currentTarget as HTMLElement, (m) => {
+        const c = app.state.customModel;
+        if (c) m.download('config.json', 'application/json', JSON.stringify(c, null, 2) + '\n');
+      }),
+  );
 }

@@ -13,6 +13,7 @@ import {
   linkParts,
   linkTail,
   shareUrl,
+  type LinkParts,
   type ParsedLink,
   type State,
 } from './state';
@@ -121,9 +122,16 @@ function escapeAttr(s: string): string {
 let urlTimer: ReturnType<typeof setTimeout> | undefined;
 
 // The address bar follows the state once input settles (history updates are slow
-// and need not delay the numbers); the share box and the snippet at once.
+// and need not delay the numbers); the share box and the snippet at once. A custom GPU or config
+// is packed by code loaded on demand (state.ts, link_codec.ts): until it is in, the link stays as
+// it was, and its arrival renders again (render.ts passes linkCodec.ready() among the link's inputs).
 export function syncLink(state: State, version: string, title: string | null): void {
-  const parts = linkParts(state, version);
+  let parts: LinkParts;
+  try {
+    parts = linkParts(state, version);
+  } catch {
+    return;
+  }
   const url = `${location.pathname}${linkTail(parts)}`;
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {

@@ -1,12 +1,11 @@
 // The megatron engine's layout search on the page (api::plan_parallel with "engine": "megatron",
-// docs/megatron.md "Plan"): the request (one: the GPUs to split, the layout's count unless the
-// plan field says another), the status line and the table of its fastest layouts, and the state
-// a chosen layout sets. plan_view.ts runs it as it runs the eager search (the worker, the job).
-import { planRequestHead, type App, type PlanSystem } from './app';
+// docs/megatron.md "Plan"): the status line and the table of its fastest layouts, and the state
+// a chosen layout sets (its request, one, of the GPUs to split: plan_request.ts). plan_view.ts runs
+// it as it runs the eager search (the worker, the job).
 import { byId, clear, h, setText } from './dom';
-import type { MegatronPlan, MegatronPlanEntry, PlanRequest } from './engine';
+import type { MegatronPlan, MegatronPlanEntry } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
-import { DEFAULT_STATE, trainGpus, type State } from './state';
+import type { State } from './state';
 
 const TITLES: Record<string, string> = {
   'dp × tp × pp × cp': 'data × tensor × pipeline × context parallelism; ep: experts over that many data-parallel ranks',
@@ -16,29 +15,6 @@ const TITLES: Record<string, string> = {
   Memory: 'per GPU (all these fit)',
 };
 const PRECISION_NAME: Record<string, string> = { bf16: 'BF16', fp16: 'FP16', fp8: 'FP8 GEMMs', fp32: 'FP32' };
-
-// The GPUs the search splits: the plan field's count, else the layout's in the GPUs box.
-export function megatronPlanGpus(app: App): number {
-  return app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : trainGpus(app.state);
-}
-
-export function megatronPlanRequest(app: App, system: PlanSystem, top: number): PlanRequest {
-  const s = app.state;
-  const r: PlanRequest = {
-    ...planRequestHead(app, system, top),
-    engine: 'megatron',
-    precision: s.forecastPrecision, // the core's default is BF16, the page's FP32: always said
-    gpus: megatronPlanGpus(app),
-  };
-  if (s.attention !== DEFAULT_STATE.attention) r.attention = s.attention;
-  return r;
-}
-
-export function megatronPlanNote(app: App, system: PlanSystem, all: number): string {
-  const n = megatronPlanGpus(app);
-  const own = app.ui.planMaxGpus > 0 ? 'the count in the field' : "the layout's count above, the field being empty";
-  return `Megatron-Core: the search splits ${n.toLocaleString('en-US')} GPUs (${own}) into data × tensor × pipeline × context parallelism (× expert for a mixture of experts), virtual stages, micro-batch size, recomputation and sequence parallelism; ${system.name} holds ${all.toLocaleString('en-US')}.`;
-}
 
 // The state a layout of the table sets (its GPUs box), and the number fields to show it in.
 export function megatronPlanPatch(e: MegatronPlanEntry): {

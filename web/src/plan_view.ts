@@ -3,85 +3,24 @@
 // path: one planParallel call per GPU count (1, 2, 4, … up to a node), progress between
 // them, the fastest configurations of all counts merged. A row's "Use" button sets the
 // GPU fields to that configuration. render.ts decides when; this file computes and draws.
-import {
-  catalogSystemFor,
-  finetuneField,
-  gpuById,
-  planRequestHead,
-  systemById,
-  type App,
-  type PlanSystem,
-} from './app';
 import { byId, clear, h, setText } from './dom';
 import type { MegatronPlan, MegatronPlanEntry, Plan, PlanEntry, PlanRequest } from './engine';
 import { fmtMs, fmtNum, fmtRate } from './format';
 import { cancel, fillTasks, isRunning, type Task } from './jobs';
-import { megatronPlanRequest, renderMegatronPlan } from './megatron_plan_view';
-import { CUSTOM, isMegatronState } from './state';
+import { renderMegatronPlan } from './megatron_plan_view';
+import { TOP } from './plan_request';
+
+// A layout's "Use" (render.ts usePlan): Megatron-Core's rows set their own fields.
+export { isMegatronPlanEntry, megatronPlanPatch } from './megatron_plan_view';
 
 export type PlanResult = { ok: true; plan: Plan | MegatronPlan; ms: number } | { ok: false; error: string };
 
-const TOP = 10;
 const PRECISION_WORDS: Record<string, string> = {
   fp32: 'FP32',
   bf16: 'BF16 mixed precision',
   fp16: 'FP16 mixed precision',
 };
 const plans = new Map<string, PlanResult>(); // request text -> result (few: one per button press)
-
-// The core's largest such node (kMaxBuiltNodeGpus, core/include/tilecast/system.hpp, which
-// refuses a larger one by name); web/tests/calc.test.mjs plans on it.
-const BUILT_NODE_GPUS = 8;
-
-// The system plans run on: the chosen one, else the catalog's built from the GPU, else (a catalog
-// GPU: each has its links) one node of them wired as its links say.
-export function planSystem(app: App): PlanSystem | undefined {
-  const s = app.state;
-  if (s.system) return systemById(app, s.system);
-  const gpu = s.gpu === CUSTOM ? undefined : gpuById(app, s.gpu);
-  if (!gpu) return undefined;
-  return (
-    catalogSystemFor(app, gpu.id ?? '') ?? {
-      id: '',
-      name: `One node of up to ${BUILT_NODE_GPUS} ${gpu.name} wired as its catalog links say (no catalog system)`,
-      gpus_per_node: BUILT_NODE_GPUS,
-      max_nodes: 1,
-    }
-  );
-}
-
-// One request per GPU count; [] with a reason when there is no system to plan on.
-export function planRequests(app: App): { requests: PlanRequest[]; why: string } {
-  const s = app.state;
-  const system = planSystem(app);
-  if (!system)
-    return { requests: [], why: 'A custom GPU has no catalog system or links: choose a system above to plan on.' };
-  if (isMegatronState(s)) return { requests: [megatronPlanRequest(app, system, TOP)], why: '' }; // one GPU count
-  if (finetuneField(s))
-    return {
-      requests: [],
-      why: 'LoRA and QLoRA are forecast on one GPU (the plan search ranks full training across GPUs): try QLoRA, a smaller batch or a GPU with more memory.',
-    };
-  const base: PlanRequest = planRequestHead(app, system, TOP);
-  // The search trains every configuration in the forecast's precision (autocast when 16-bit).
-  if (s.forecastPrecision !== 'fp32') base.precision = s.forecastPrecision;
-  const requests: PlanRequest[] = [];
-  for (let g = 1; g <= planBound(app, system); g *= 2) requests.push({ ...base, gpus: g });
-  return { requests, why: '' };
-}
-
-// GPUs the system holds: nodes x GPUs per node.
-export function systemGpus(system: PlanSystem): number {
-  return Math.max(1, system.gpus_per_node) * Math.max(1, system.max_nodes);
-}
-
-// The search's largest GPU count: the user's bound, never more than the system holds; by
-// default one node (as `tilecast plan`): a count's search takes up to a few seconds in
-// WebAssembly for hundreds of GPUs, so larger searches are asked for.
-export function planBound(app: App, system: PlanSystem): number {
-  const all = systemGpus(system);
-  return Math.min(all, app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : Math.max(1, system.gpus_per_node));
-}
 
 // Why no configuration fits, and what would, from the merged counts.
 export function noneFitText(ok: Plan[], bound: number, all: number): string {
@@ -101,10 +40,6 @@ export function noneFitText(ok: Plan[], bound: number, all: number): string {
   if (noDivide > noFit) would.push('a global batch with more factors of two');
   would.push('a smaller sequence length or model');
   return `${why} What would help: ${would.join('; ')}.`;
-}
-
-export function planKey(requests: PlanRequest[]): string {
-  return requests.map((r) => JSON.stringify(r)).join('\n');
 }
 
 export function peekPlan(r: PlanRequest): PlanResult | undefined {

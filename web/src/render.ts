@@ -2,7 +2,8 @@
 // and the memo. A section is redrawn only when what it shows changed, so a render
 // after a keystroke costs a few text updates. Every view shows what the memo has and asks
 // jobs.ts for the rest (computed on the forecaster's own thread); it is drawn again when
-// those arrive. Until the card's forecast arrives the last one stays on screen.
+// those arrive. Until the card's forecast arrives the last one stays on screen. The views the
+// landing view does not draw are loaded on their first showing (lazy.ts).
 import {
   catalogSystemFor,
   finetuneField,
@@ -14,22 +15,24 @@ import {
   systemById,
   type App,
 } from './app';
-import { renderCompareServing } from './compare_serve';
 import { TARGET_WORDS } from './finetune_view';
 import { renderOperatorsAfterFrame } from './operators_view';
 import { applyFit, forecastFit, renderFit, serveFit, type FitState } from './fit';
 import { byId, clear, h, setText } from './dom';
 import { showControls } from './controls';
-import {
-  capacityColumn,
-  capacityCommand,
-  capacityIdle,
-  capacityPlanRequest,
-  clearCapacity,
-  renderCapacity,
-} from './capacity_view';
 import { fmtRate } from './format';
 import { cancel, fill, fillTasks, jobMs } from './jobs';
+import {
+  capacityView,
+  compareServe,
+  compareView,
+  lazyError,
+  linkCodec,
+  loadView,
+  planView,
+  serveView,
+  sweepView,
+} from './lazy';
 import { syncLink } from './link';
 import {
   capacityKey,
@@ -50,60 +53,20 @@ import {
   type Result,
   type ServeResult,
 } from './memo';
-import {
-  autoMaxQps,
-  capacityRequest,
-  clearLoad,
-  loadCommand,
-  loadPoint,
-  loadRates,
-  loadRequestFor,
-  renderLoad,
-  renderLoadAssumptions,
-  type LoadPoint,
-} from './load_view';
 import { customModelName, fillGpuSelect, fillModelSelect, showGpuInfo, showModelInfo } from './pickers';
 import { CUSTOM, SIZES, VIEWS, isMegatronState, trainGpus, type State, type View } from './state';
-import {
-  peekPlan,
-  planBound,
-  planKey,
-  planProgress,
-  planRequests,
-  planSystem,
-  renderPlans,
-  searchPlans,
-  planSearchRunning,
-  cancelPlanSearch,
-  systemGpus,
-} from './plan_view';
-import type { MegatronPlanEntry, PlanEntry, PlanRequest } from './engine';
-import { isMegatronPlanEntry, megatronPlanNote, megatronPlanPatch } from './megatron_plan_view';
+import { megatronPlanNote, planBound, planKey, planRequests, planSystem, systemGpus } from './plan_request';
+import type { MegatronPlanEntry, PlanEntry, PlanRequest, ServingForecast } from './engine';
 import { requestRender, update } from './store';
-import {
-  compareIds,
-  compareRow,
-  firstUnfit,
-  fillCompareList,
-  forecastTitle,
-  markCompareList,
-  renderCompare,
-  renderForecast,
-  renderSweep,
-  sweepPoints,
-  sweepRequests,
-} from './views';
-import {
-  beyondPositions,
-  chartBatches,
-  chartContexts,
-  contextRequest,
-  renderServe,
-  renderServeCharts,
-  serveTitle,
-  showServeError,
-  type ServePoints,
-} from './serve_view';
+import { forecastTitle, renderForecast } from './views';
+import type { LoadPoint } from './load_view';
+import type { ServePoints } from './serve_view';
+
+// The modules of the views the landing view does not draw, loaded on demand (lazy.ts): until one
+// is in, its section shows what it shows while waiting for its forecasts.
+type CapacityView = typeof import('./capacity_view');
+type PlanView = typeof import('./plan_view');
+type ServeView = typeof import('./serve_view');
 
 // ---- sections --------------------------------------------------------------
 
@@ -187,13 +150,13 @@ export function render(app: App): void {
   let title: string | null = null;
   let shownResult: unknown = null;
   if (s.view === 'serve') {
-    const r = showServe(app);
-    if (!r) {
+    const shown = showServe(app);
+    if (!shown) {
       showOthers(app);
       return;
     }
-    title = r.ok ? serveTitle(r.f) : null;
-    shownResult = r;
+    title = shown.title;
+    shownResult = shown.r;
   } else {
     cancel('serve');
     cancel('load');
@@ -241,7 +204,8 @@ export function render(app: App): void {
     shownResult = main;
   }
   // The link follows the card on screen (its title is the forecast's).
-  if (changed('link', [s, shownResult])) syncLink(s, app.engine.version, title);
+  // (A custom GPU or config is packed by code loaded on demand: its arrival writes the link.)
+  if (changed('link', [s, shownResult, linkCodec.ready()])) syncLink(s, app.engine.version, title);
   showOthers(app);
   cardShown();
 }
@@ -257,7 +221,7 @@ function showOthers(app: App): void {
   // The plans: the eager engine's search, or Megatron-Core's (megatron_plan_view.ts).
   const plans = s.view === 'forecast' && s.mode === 'training' && ui.planWanted !== '';
   if (plans) showPlans(app);
-  else cancelPlanSearch();
+  else cancel('plan');
   if (changed('plan-panel', [plans])) byId('plan-panel').hidden = !plans;
 
   if (s.view === 'compare') showCompare(app);
@@ -439,23 +403,29 @@ function showNotices(lines: string[]): void {
 let shownServeCharts = ''; // the key of the charts on screen, complete
 
 // The serving forecast (the card's job, memoised), then the charts' forecasts as a
-// background job. Undefined until it arrives.
-function showServe(app: App): ServeResult | undefined {
+// background job. Undefined until it arrives, and the view's code with it (its panels' code
+// loads beside it); then the forecast and the card's title.
+function showServe(app: App): { r: ServeResult; title: string | null } | undefined {
   const { state: s, ui } = app;
+  const sv = serveView();
+  loadView();
+  capacityView();
   const request = servingRequestFor(app);
   const r = peekServing(request);
-  busy('serve-body', !r);
-  if (!r) {
+  busy('serve-body', !r || !sv);
+  if (!r || !sv) {
     askedAt ||= performance.now();
-    fillTasks('card', servingKey(request), [servingTask(request)], requestRender);
+    if (!r) fillTasks('card', servingKey(request), [servingTask(request)], requestRender);
+    const why = lazyError(serveView, 'The serve view');
+    if (why) setText(byId('serve-error'), why);
     return undefined;
   }
   if (changed('serve', [r])) {
     if (r.ok) {
       setText(byId('serve-error'), '');
-      renderServe(r.f);
+      sv.renderServe(r.f);
     } else {
-      showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
+      sv.showServeError(r, s.model === CUSTOM ? undefined : modelById(app, s.model));
     }
     countForecast();
   }
@@ -475,7 +445,7 @@ function showServe(app: App): ServeResult | undefined {
   }
   text('model-config-error', ui.configError || (s.model === CUSTOM && !r.ok ? `No serving forecast: ${r.error}` : ''));
   if (r.ok) {
-    showServeCharts(app, r.f);
+    showServeCharts(app, r.f, sv);
     showLoad(app, r.f);
   } else {
     cancel('serve');
@@ -483,21 +453,21 @@ function showServe(app: App): ServeResult | undefined {
   }
   // A model that does not fit one GPU may still be planned on several.
   showCapacity(app);
-  return r;
+  return { r, title: r.ok ? sv.serveTitle(r.f) : null };
 }
 
 // decode_ms_at's first point: the step with the fewest tokens cached (the prompt's).
-function firstDecodeStep(f: import('./engine').ServingForecast): number {
+function firstDecodeStep(f: ServingForecast): number {
   const counts = Object.keys(f.decode_ms_at).map(Number);
   return f.decode_ms_at[String(Math.min(...counts))] ?? f.decode_ms_per_token;
 }
 
-function showServeCharts(app: App, f: import('./engine').ServingForecast): void {
+function showServeCharts(app: App, f: ServingForecast, sv: ServeView): void {
   const base = servingRequestFor(app);
-  const batches = chartBatches(f);
-  const contexts = chartContexts(f);
+  const batches = sv.chartBatches(f);
+  const contexts = sv.chartContexts(f);
   const batchRequests = batches.map((b) => ({ ...base, batch: b }));
-  const contextRequests = contexts.map((c) => contextRequest(base, c));
+  const contextRequests = contexts.map((c) => sv.contextRequest(base, c));
   const all = [...batchRequests, ...contextRequests];
   const key = all.map((r) => servingKey(r)).join('\n');
   if (key === shownServeCharts) return;
@@ -520,10 +490,10 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
       points.context.push({
         x: g.prompt,
         decode_ms: g.decode_ms_at[String(g.prompt)] ?? g.decode_ms_per_token,
-        beyond: beyondPositions(g),
+        beyond: sv.beyondPositions(g),
       });
   });
-  renderServeCharts(points);
+  sv.renderServeCharts(points);
   shownServeCharts = key;
   const ms = jobMs(key);
   const done = `${points.batch.length + points.context.length} serving forecasts${ms === undefined ? '' : ` in ${Math.round(ms)} ms`}`;
@@ -536,10 +506,17 @@ function showServeCharts(app: App, f: import('./engine').ServingForecast): void 
 // The load sweep: its largest rate (the user's, or from a static forecast at the largest batch:
 // a job of one forecast first), then one simulation per rate, a job off the input path with
 // progress between rates. The SLO is checked here, not sent: changing it redraws at once.
-function showLoad(app: App, f: import('./engine').ServingForecast): void {
+function showLoad(app: App, f: ServingForecast): void {
   const { state: s, ui } = app;
   text('load-error', ui.loadError);
   if (changed('load-stale', [ui.loadError])) byId('load-panel').classList.toggle('stale', ui.loadError !== '');
+  const lv = loadView();
+  if (!lv) {
+    busy('load-panel', true);
+    text('load-status', lazyError(loadView, 'The load sweep') || 'Loading the load sweep…');
+    return;
+  }
+  const { autoMaxQps, capacityRequest, clearLoad, loadCommand, loadPoint, loadRates, loadRequestFor } = lv;
   const qpsInput = byId<HTMLInputElement>('load-qps');
   let maxQps = s.loadMaxQps;
   if (maxQps === 0) {
@@ -587,8 +564,8 @@ function showLoad(app: App, f: import('./engine').ServingForecast): void {
   if (!changed('load-draw', [key, slo.ttftMs, slo.tpotMs])) return;
   const points: LoadPoint[] = results.map((r, i) => loadPoint(rates[i], (r as LoadResult & { ok: true }).f));
   const first = (results[0] as LoadResult & { ok: true }).f;
-  renderLoad(points, slo, first.ep ?? 1);
-  renderLoadAssumptions(first, loadCommand(requests[0]));
+  lv.renderLoad(points, slo, first.ep ?? 1);
+  lv.renderLoadAssumptions(first, loadCommand(requests[0]));
   const ms = jobMs(key);
   text(
     'load-status',
@@ -608,6 +585,13 @@ function showCapacity(app: App): void {
   if (changed('capacity-stale', [ui.capacityError]))
     byId('capacity-panel').classList.toggle('stale', ui.capacityError !== '');
   const status = byId('capacity-status');
+  const cv = capacityView();
+  if (!cv) {
+    busy('capacity-panel', true);
+    text('capacity-status', lazyError(capacityView, 'The capacity plan') || 'Loading the capacity plan…');
+    return;
+  }
+  const { capacityCommand, capacityIdle, capacityPlanRequest, clearCapacity, renderCapacity } = cv;
   const idle = capacityIdle(s);
   if (idle) {
     cancel('capacity');
@@ -653,6 +637,12 @@ function showPlans(app: App): void {
     text('plan-status', key.slice(1)); // no system to plan on: why
     return;
   }
+  const pv = planView();
+  if (!pv) {
+    text('plan-status', lazyError(planView, 'The plan search') || 'Loading the plan search…');
+    return;
+  }
+  const { cancelPlanSearch, peekPlan, planProgress, planSearchRunning, renderPlans, searchPlans } = pv;
   const requests = key.split('\n').map((line) => JSON.parse(line) as PlanRequest);
   const results = requests.map((r) => peekPlan(r));
   const stale = planKey(planRequests(app).requests) !== key;
@@ -661,7 +651,7 @@ function showPlans(app: App): void {
     if (changed('plans', [key, ...results]))
       renderPlans(
         results.map((r) => r!),
-        usePlan,
+        (e) => usePlan(pv, e),
         requests.reduce((n, r) => Math.max(n, r.gpus ?? 1), 1),
         planTotal(app),
         requests[0]?.engine === 'megatron',
@@ -682,9 +672,9 @@ function showPlans(app: App): void {
   searchPlans(key, requests, requestRender);
 }
 
-function usePlan(e: PlanEntry | MegatronPlanEntry): void {
-  if (isMegatronPlanEntry(e)) {
-    const { patch, fields } = megatronPlanPatch(e);
+function usePlan(pv: PlanView, e: PlanEntry | MegatronPlanEntry): void {
+  if (pv.isMegatronPlanEntry(e)) {
+    const { patch, fields } = pv.megatronPlanPatch(e);
     update(patch);
     for (const [id, v] of fields) {
       byId<HTMLInputElement>(id).value = String(v);
@@ -723,6 +713,12 @@ function toggleCompare(app: App, id: string, on: boolean): void {
 
 function showCompare(app: App): void {
   const { state: s, ui } = app;
+  const cv = compareView();
+  if (!cv) {
+    text('compare-status', lazyError(compareView, 'The comparison') || 'Loading the comparison…');
+    return;
+  }
+  const { compareIds, compareRow, fillCompareList, markCompareList, renderCompare } = cv;
   const rebuilt = changed('compare-list', [ui.compareQuery]);
   if (rebuilt) fillCompareList(app, ui.compareQuery, (id, on) => toggleCompare(app, id, on));
   if (changed('compare-marks', [s.compare, s.gpu]) || rebuilt) markCompareList(app);
@@ -752,14 +748,20 @@ function showCompare(app: App): void {
 // rate to plan for (the serve view's capacity panel), each GPU's capacity plan too, a job of its
 // own after the forecasts: the table's last column, filled in as the plans arrive.
 function showCompareServing(app: App, ids: string[]): void {
+  const [cs, cap] = [compareServe(), capacityView()];
+  if (!cs || !cap) {
+    const why = lazyError(compareServe, 'The serving comparison') || lazyError(capacityView, 'The capacity plans');
+    text('compare-status', why || 'Loading the serving comparison…');
+    return;
+  }
   const requests = ids.map((id) => ({ ...servingRequestFor(app), gpu: id }));
   const results = requests.map((r) => peekServing(r));
   if (results.every((r) => r)) {
     text('compare-status', '');
-    const plans = comparePlans(app, ids);
+    const plans = comparePlans(app, ids, cap);
     const prices = ids.map((id) => app.state.comparePrices[id] ?? 0);
     if (changed('compare', ['serve', ids.join(','), ...results, ...(plans?.results ?? []), prices.join(',')]))
-      renderCompareServing(
+      cs.renderCompareServing(
         ids.map((id, i) => ({
           id,
           label: gpuLabel(app, id),
@@ -779,7 +781,12 @@ function showCompareServing(app: App, ids: string[]): void {
 
 // Each compared GPU's capacity plan at the serve view's rate (none without one, or with the eager
 // engine, whose serving the plan does not simulate): what is remembered, the rest a job.
-function comparePlans(app: App, ids: string[]): { column: string; results: (CapacityResult | undefined)[] } | null {
+function comparePlans(
+  app: App,
+  ids: string[],
+  cap: CapacityView,
+): { column: string; results: (CapacityResult | undefined)[] } | null {
+  const { capacityColumn, capacityIdle, capacityPlanRequest } = cap;
   const s = app.state;
   if (capacityIdle(s)) {
     cancel('capacity');
@@ -812,6 +819,12 @@ export function nextSweepShown(): Promise<void> {
 
 function showSweep(app: App): void {
   const { state: s, ui } = app;
+  const sv = sweepView();
+  if (!sv) {
+    text('sweep-status', lazyError(sweepView, 'The sweep') || `Forecasting batch sizes 1 to ${s.sweepMax}…`);
+    return;
+  }
+  const { firstUnfit, renderSweep, sweepPoints, sweepRequests } = sv;
   const { batches, requests } = sweepRequests(app);
   const key = `${requestKey({ ...requests[0], batch: 0 })}|${s.sweepMax}`;
   if (key === shownSweep) {

@@ -8,7 +8,7 @@
 // pasted config travels compressed (deflate + base64url) in `cgpu` / `cmodel`: in the query
 // while the link stays short, else in the fragment (#cmodel=…), which browsers never send to a
 // server; a config too large even for that is left out.
-import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import { linkCodec } from './lazy';
 import type {
   Attention,
   FinetuneChoice,
@@ -241,9 +241,7 @@ export const GPU_NAME_MAX = 120;
 // Links whose query is longer than this carry cgpu/cmodel in the fragment
 // (many servers refuse requests of 8 KB and more; the bundled one at 16 KB).
 export const QUERY_MAX = 2000;
-// Inflated payloads larger than this are refused (a tampered link cannot make
-// the page decompress a bomb).
-const MAX_INFLATED = 1 << 20;
+// A packed parameter longer than this is refused, and left out of a link.
 export const MAX_PARAM = 64 * 1024;
 
 export function cloneState(s: Readonly<State>): State {
@@ -331,68 +329,22 @@ export function parseSizesParam(text: string): ModelSizes {
 
 // ---- compression -----------------------------------------------------------
 
-function toBase64Url(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+// cgpu / cmodel are packed by link_codec.ts, a chunk of its own: a state or a link with one is
+// written or read once it is in (boot.ts and inputs.ts wait for it; link.ts syncLink too).
+function codec(): typeof import('./link_codec') {
+  const c = linkCodec();
+  if (c) return c;
+  const why = linkCodec.error();
+  throw new Error(why ? `its decompressor could not be loaded (${why})` : 'its decompressor is still loading');
 }
 
-function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('it holds characters that base64url does not use');
-  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  let bin: string;
-  try {
-    bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-  } catch {
-    throw new Error('it is cut short or damaged (its base64url text has a wrong length)');
-  }
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
-  return out;
-}
+const packJson = (value: unknown): string => codec().packJson(value);
+const unpackJson = (packed: string): unknown => codec().unpackJson(packed);
 
-export function packJson(value: unknown): string {
-  return 'z' + toBase64Url(deflateSync(strToU8(JSON.stringify(value)), { level: 9 }));
-}
-
-export function unpackJson(packed: string): unknown {
-  if (packed.length > MAX_PARAM)
-    throw new Error(`it is ${packed.length} characters long; at most ${MAX_PARAM} are accepted`);
-  if (!packed.startsWith('z')) throw new Error('it is not in a format this page knows');
-  const bytes = fromBase64Url(packed.slice(1));
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let done = false;
-  const inflate = new Inflate((chunk, final) => {
-    total += chunk.length;
-    if (total > MAX_INFLATED) throw new Error(`it inflates to more than ${MAX_INFLATED} bytes`);
-    chunks.push(chunk);
-    if (final) done = true;
-  });
-  try {
-    inflate.push(bytes, true);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new Error(msg.startsWith('it ') ? msg : `its compressed data is damaged (${msg})`);
-  }
-  if (!done) throw new Error('its compressed data is cut short');
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  let text: string;
-  try {
-    text = strFromU8(all);
-  } catch {
-    throw new Error('it does not decode to text');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error('it does not decode to JSON');
-  }
+// Whether an opened link carries cgpu or cmodel (in its query or its fragment).
+export function carriesPacked(search: string, hash: string): boolean {
+  const p = [new URLSearchParams(search), new URLSearchParams(hash.replace(/^#/, ''))];
+  return p.some((q) => q.has('cgpu') || q.has('cmodel'));
 }
 
 // ---- URL -------------------------------------------------------------------
@@ -544,7 +496,8 @@ function readPacked(p: URLSearchParams, param: string, what: string, problems: s
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('it is not a JSON object');
     return v;
   } catch (e) {
-    problems.push(`${what} in the link is damaged: ${e instanceof Error ? e.message : e}.`);
+    const why = e instanceof Error ? e.message : e;
+    problems.push(`${what} in the link ${linkCodec.ready() ? 'is damaged' : 'could not be read'}: ${why}.`);
     return null;
   }
 }

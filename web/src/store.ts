@@ -21,7 +21,7 @@ export interface Ui {
   comparePriceError: string; // a compared GPU's price per GPU-hour that cannot be read
   trainError: string; // a multi-GPU field (dp, tp, pp, micro-batches) that cannot be read
   finetuneError: string; // the LoRA rank that cannot be read
-  planWanted: string; // the plan search asked for (plan_view.ts planKey), '' when none
+  planWanted: string; // the plan search asked for (plan_request.ts planKey), '' when none
   planMaxGpus: number; // the plan search's largest GPU count; 0: all the system holds
   customGpuError: string;
   configError: string; // the pasted or uploaded config's error

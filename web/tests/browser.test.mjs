@@ -971,6 +971,46 @@ test("the accuracy page's code is not in the first forecast's bytes; without it 
   await ctx.close();
 });
 
+test("the other views' code is not in the first forecast's bytes, then fetched; a view without it says so", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const errors = [];
+  ctx.on('weberror', (e) => errors.push(e.error().message));
+  await ctx.route(/\/assets\/sweep_view-[\w-]+\.js$/, (r) => r.abort());
+  const page = await open('', await ctx.newPage());
+  const chunks = (before) =>
+    page.evaluate((before) => {
+      const at = performance.getEntriesByName('tilecast-first-forecast')[0].startTime;
+      return performance
+        .getEntriesByType('resource')
+        .filter((r) => /\/assets\/[\w-]+\.js$/.test(r.name) && (before ? r.startTime <= at : true))
+        .map((r) => r.name.replace(/^.*\/assets\/(.*)-[\w-]+\.js$/, '$1'));
+    }, before);
+  // The landing view's first forecast: the page's main chunk and the forecaster's thread only (the
+  // charts' chunk may be asked for by the first drawing, in the same render: draw.ts).
+  const first = [...new Set(await chunks(true))].filter((c) => c !== 'charts');
+  assert.deepEqual(first.sort(), ['core_worker', 'index']);
+  // After it, every other view's code (lazy.ts), for offline use and instant views.
+  await page.waitForFunction(() =>
+    ['serve_view', 'compare_view', 'plan_view', 'export_view', 'link_codec'].every((c) =>
+      performance.getEntriesByType('resource').some((r) => r.name.includes(`/assets/${c}-`) && r.responseEnd > 0),
+    ),
+  );
+  assert.ok((await chunks(false)).includes('serve_view'));
+  // A view whose code could not be loaded says so; the others work.
+  await page.click('#tab-sweep');
+  await page.waitForFunction(() =>
+    /could not be loaded/.test(document.getElementById('sweep-status')?.textContent ?? ''),
+  );
+  assert.match(await page.locator('#sweep-status').textContent(), /sweep could not be loaded .*reload the page/);
+  await page.click('#tab-compare');
+  await page.waitForSelector('#compare-list input[type=checkbox]');
+  await page.click('#tab-forecast');
+  assert.ok((await shown(page)).latency > 0);
+  await page.waitForTimeout(200);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('embed notices and caveats fit the 250 px frame, the caveat in words', async () => {
   const page = await context.newPage();
   await page.setViewportSize({ width: 440, height: 250 });

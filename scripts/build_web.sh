@@ -17,6 +17,8 @@ for f in "${forecaster[@]}"; do cp "$wasm_dir/$f" web/public/tilecast/; done
 rm -rf web/public/tilecast/models
 if [ -d "$wasm_dir/models" ]; then cp -r "$wasm_dir/models" web/public/tilecast/models; fi
 cd web
+# The loader and the JS layer minified in the site's copy (those in the build folder stay as they are).
+node scripts/minify_forecaster.mjs public/tilecast/tilecast_wasm.mjs public/tilecast/tilecast.js
 node scripts/gen_api_types.mjs --check
 npx tsc --noEmit
 # wasm/tilecast.d.ts and its generated tilecast_api.d.ts (skipLibCheck above leaves .d.ts files out)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/helpers.hpp"
 #include "test_paths.hpp"
@@ -116,7 +117,8 @@ TEST_SUITE("gpu_spec") {
     CHECK(spec_error("{\"a\":" + deep).find("gpu.json") == 0);
   }
 
-  TEST_CASE("every dataset device file parses, its vendor taken from the catalog") {
+  TEST_CASE(
+      "every dataset device file parses, the catalog's facets it lacks taken from the catalog") {
     int n = 0;
     for (const auto& e : std::filesystem::directory_iterator(test::data_dir() + "/devices")) {
       if (e.path().extension() != ".json") continue;
@@ -126,6 +128,19 @@ TEST_SUITE("gpu_spec") {
       REQUIRE(known != nullptr);
       CHECK(g.vendor == known->vendor);
       CHECK(g.vendor == (g.name.rfind("AMD", 0) == 0 ? "AMD" : "NVIDIA"));
+      // the entry's other facets, whatever fields the catalog grows; the file's own figures and
+      // no catalog id (the spec is the file's, not the entry's)
+      CHECK(g.architecture == known->architecture);
+      CHECK(g.compute_capability == known->compute_capability);
+      CHECK(g.peak_tflops == known->peak_tflops);
+      CHECK(g.matrix_clock_mhz == known->matrix_clock_mhz);
+      CHECK(g.fp32_accumulate_share == known->fp32_accumulate_share);
+      CHECK(g.memory_type == known->memory_type);
+      CHECK(g.dram_efficiency == known->dram_efficiency);
+      CHECK(g.fp32_issue_slots_per_warp_fma == known->fp32_issue_slots_per_warp_fma);
+      CHECK(g.id.empty());
+      CHECK(g.aliases == std::vector<std::string>{g.name});
+      CHECK(g.source == "NeuSight dataset device file");
       ++n;
     }
     CHECK(n >= 13);

@@ -137,9 +137,16 @@ void parse_memory(const nlohmann::json& j, std::string_view origin, GpuSpec& g) 
   }
 }
 
+// A NeuSight device file: its own figures, and for a device the catalog knows every other facet
+// of the catalog's entry (vendor, architecture, peaks and their clocks, memory type, issue rate,
+// ...), so a field added to the catalog reaches these specs too; not the entry's id, which names
+// the catalog's spec, not this one.
 GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
-  GpuSpec g;
-  g.name = string_field(j, "Device", origin);
+  const std::string name = string_field(j, "Device", origin);
+  const GpuSpec* known = lookup_gpu(name);
+  GpuSpec g = known ? *known : GpuSpec{};
+  g.id.clear();
+  g.name = name;
   g.aliases = {g.name};
   g.mem_gb = number_field(j, "Dev_Mem", origin, 0.1, kMaxMemGb);
   g.mem_bw_gbps = number_field(j, "Mem_Bw", origin, 1, kMaxBwGbps);
@@ -155,32 +162,12 @@ GpuSpec from_dataset(const nlohmann::json& j, std::string_view origin) {
   }
   g.l2_mb = number_field(j, "L2Cache", origin, 0.01, kMaxL2Mb);
   g.source = "NeuSight dataset device file";
-  if (const GpuSpec* c = lookup_gpu(g.name)) {
-    g.vendor = c->vendor;
-    g.architecture = c->architecture;
-    g.compute_capability = c->compute_capability;
-    g.max_threads_per_sm = c->max_threads_per_sm;
-    g.l1_kb_per_sm = c->l1_kb_per_sm;
-    g.fp32_issue_slots_per_warp_fma = c->fp32_issue_slots_per_warp_fma;
-    g.issue_source = c->issue_source;
-    g.dram_efficiency = c->dram_efficiency;
-    g.dram_efficiency_source = c->dram_efficiency_source;
-    g.peak_tflops = c->peak_tflops;
-    g.peak_source = c->peak_source;
-    g.matrix_clock_mhz = c->matrix_clock_mhz;
-    g.matrix_clock_source = c->matrix_clock_source;
-    g.fp32_accumulate_share = c->fp32_accumulate_share;
-    g.fp32_accumulate_source = c->fp32_accumulate_source;
-    g.memory_type = c->memory_type;
-    g.mem_reported_mib = c->mem_reported_mib;
-    g.mem_reported_source = c->mem_reported_source;
-  } else if (has_field(j, "Vendor")) {
-    g.vendor = string_field(j, "Vendor", origin);
-    check_vendor(g.vendor, origin, "Vendor");
-  } else {
+  if (known) return g;
+  if (!has_field(j, "Vendor"))
     throw Error(std::string(origin) + ": device '" + g.name +
                 "' is not in the GPU catalog, so field 'Vendor' is needed (e.g. \"NVIDIA\")");
-  }
+  g.vendor = string_field(j, "Vendor", origin);
+  check_vendor(g.vendor, origin, "Vendor");
   return g;
 }
 

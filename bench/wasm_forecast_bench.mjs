@@ -28,7 +28,8 @@ for (const f of ['tilecast_wasm.wasm', 'tilecast_wasm.mjs', 'tilecast.js', 'tile
   console.log(`  ${f.padEnd(27)} ${kb(gz).padStart(9)} gzipped${f.includes('deferred') ? ', after the first forecast (the page) or by the first call needing it' : ''}`);
 }
 console.log(`  the first forecast needs   ${kb(first).padStart(9)} gzipped (first forecast's target <= 300 KB with the page's JS)`);
-console.log(`  forecaster download        ${kb(total).padStart(9)} gzipped`);
+console.log(`  forecaster download        ${kb(total).padStart(9)} gzipped (the build's files; the site minifies its copies of the two
+    JS files: bench/web_bench.mjs counts what the page fetches)`);
 const modelDir = path.join(dir, 'models');
 const models = fs.existsSync(modelDir) ? fs.readdirSync(modelDir).filter((f) => f.endsWith('.json')).sort() : [];
 let onDemand = 0;

@@ -96,10 +96,13 @@ async function profile(instrumented, glue, repo, out) {
 }
 
 const a = args();
+// TILECAST_SPLIT_NAMES=1 keeps the function names of a link made with --profiling-funcs in both
+// parts (for scripts/experiments/wasm_sizes.mjs; the shipped parts have none).
+const keepNames = process.env.TILECAST_SPLIT_NAMES === '1';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tilecast-split-'));
 try {
   const bare = path.join(tmp, 'bare.wasm');
-  execFileSync(a['wasm-opt'], [a['whole'], ...FEATURES, '--strip-debug', '-o', bare]);
+  execFileSync(a['wasm-opt'], [a['whole'], ...FEATURES, keepNames ? '-g' : '--strip-debug', '-o', bare]);
   const instrumented = path.join(tmp, 'instrumented.wasm');
   execFileSync(a['wasm-split'], [bare, ...FEATURES, '--instrument', '-o', instrumented]);
   const prof = path.join(tmp, 'first-forecast.prof');
@@ -108,6 +111,7 @@ try {
     bare,
     ...FEATURES,
     `--profile=${prof}`,
+    ...(keepNames ? ['-g'] : []),
     '-o1',
     a['out-primary'],
     '-o2',

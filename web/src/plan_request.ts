@@ -77,11 +77,11 @@ export function planKey(requests: PlanRequest[]): string {
 }
 
 // The GPUs the search splits: the plan field's count, else the layout's in the GPUs box.
-export function megatronPlanGpus(app: App): number {
+function megatronPlanGpus(app: App): number {
   return app.ui.planMaxGpus > 0 ? app.ui.planMaxGpus : trainGpus(app.state);
 }
 
-export function megatronPlanRequest(app: App, system: PlanSystem, top: number): PlanRequest {
+function megatronPlanRequest(app: App, system: PlanSystem, top: number): PlanRequest {
   const s = app.state;
   const r: PlanRequest = {
     ...planRequestHead(app, system, top),

@@ -143,6 +143,34 @@ TEST_SUITE("capacity") {
     CHECK(detail::work_ledger().work_done > 0.9 * detail::kMaxReplaySteps);
   }
 
+  // A model no single node holds (DeepSeek-R1 in FP8 is 673 GB: 84 GB a GPU at TP 8 on 80 GB
+  // H100s) is planned across nodes, at 16 GPUs a replica and more; one a node holds is not.
+  TEST_CASE("a model no node holds is planned with tensor parallelism across nodes") {
+    CapacityRequest r = capacity_request(1, 5000, 500);
+    r.load.requests = 40;
+    r.load.serving.dtype = DataType::fp8;
+    r.max_gpus = 32;
+    const CapacityPlan big = plan_capacity({find_gpu("h100-sxm")}, find_model("deepseek-r1"), r);
+    REQUIRE(!big.options.empty());
+    const CapacityOption& best = big.options.front();
+    REQUIRE(best.meets);
+    CHECK(best.tp == 16);
+    CHECK(best.gpus == 16);
+    std::vector<int> across;
+    for (const CapacityOption& o : big.options) {
+      if (o.tp * o.ep <= 8) {  // every single-node layout, with why it does not fit
+        CHECK_FALSE(o.meets);
+        CHECK(o.why.find("does not fit") != std::string::npos);
+      } else {
+        across.push_back(o.tp);
+      }
+    }
+    CHECK(across == std::vector<int>{16, 32});  // up to max_gpus
+    // a model a node holds keeps its search within the node
+    const CapacityPlan small = plan_capacity({find_gpu("h100-sxm")}, find_model("llama3-8b"), r);
+    for (const CapacityOption& o : small.options) CHECK(o.tp <= 8);
+  }
+
   TEST_CASE("a capacity request takes the serving request's decode attention") {
     const std::string base =
         R"({"gpu":"h100-sxm","model":"llama3-8b","qps":1,"prompt":64,"output":8,"requests":8,)"

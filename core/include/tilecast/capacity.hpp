@@ -1,6 +1,7 @@
 // Capacity planning for serving (docs/serving-load.md, "Capacity"): the fewest GPUs (or
 // dollars) that serve a request rate within a TTFT and TPOT SLO at P99, over GPUs and tensor
-// parallelism, each replica's latency from the serving simulation (tilecast/serving_load.hpp).
+// parallelism (within a node, and across nodes for a model no node's layout holds), each
+// replica's latency from the serving simulation (tilecast/serving_load.hpp).
 #pragma once
 
 #include <cstdint>

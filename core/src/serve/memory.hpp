@@ -4,12 +4,21 @@
 
 #include <cstdint>
 
+#include "tilecast/error.hpp"
 #include "tilecast/gpu_spec.hpp"
 #include "tilecast/model_config.hpp"
 #include "tilecast/op_graph.hpp"
 #include "tilecast/serving.hpp"
 
 namespace tilecast::detail {
+
+// A serving setup whose memory leaves no room for its KV cache (or for its longest request's):
+// an Error of its own type, so a search over layouts (tilecast/capacity.hpp) can tell "more GPUs
+// per replica would hold it" apart from other failures.
+class DoesNotFit : public Error {
+ public:
+  using Error::Error;
+};
 
 // The CUDA context and framework: a stated estimate, not a measurement (docs/serving.md).
 inline constexpr double kContextGb = 1.0;

@@ -1,11 +1,12 @@
 // plan_capacity (tilecast/capacity.hpp): for each GPU and each tensor-parallel size that divides
-// the model's heads (powers of two up to 8 that fit max_gpus), and for a mixture of experts each
-// expert-parallel size that divides its experts (2, 4, 8: serve/expert_parallel.hpp), the fewest
-// replicas whose P99
-// TTFT and TPOT meet the SLO at qps / replicas each: one replica, then the most, then bisection
-// between them (latency falls as the per-replica rate does: the Poisson gaps of one seed scale
-// with the rate), so a service one replica serves, or an SLO none meets, costs one or two
-// simulations per option; options ranked by price per hour with prices, else by GPUs.
+// the model's heads (powers of two up to 8 that fit max_gpus; 16 and more, across nodes, only
+// where none of those and no expert-parallel size holds the model), and for a mixture of experts
+// each expert-parallel size that divides its experts (2, 4, 8: serve/expert_parallel.hpp), the
+// fewest replicas whose P99 TTFT and TPOT meet the SLO at qps / replicas each: one replica, then
+// the most, then bisection between them (latency falls as the per-replica rate does: the
+// Poisson gaps of one seed scale with the rate), so a service one replica serves, or an SLO none
+// meets, costs one or two simulations per option; options ranked by price per hour with prices,
+// else by GPUs.
 #include "tilecast/capacity.hpp"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "forecast/model_json.hpp"
 #include "forecast/work_budget.hpp"
 #include "parallel/parallel.hpp"
+#include "serve/memory.hpp"
 #include "serve/simulator/batch_limits.hpp"
 #include "serve/simulator/engine.hpp"
 #include "tilecast/error.hpp"
@@ -30,6 +32,10 @@
 
 namespace tilecast {
 namespace {
+
+// The most GPUs of a replica's tensor parallelism within one node, as the catalog's 8-GPU
+// systems hold them; beyond, only for a model no single-node layout holds (plan_capacity).
+constexpr int kNodeTp = 8;
 
 // Whether a simulation meets the plan's SLO at P99.
 bool meets_slo(const LoadForecast& f, const CapacityRequest& r) {
@@ -69,13 +75,14 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
 
   CapacityPlan plan;
   plan.request = r;
-  // the tensor-parallel sizes searched: those of 1, 2, 4, 8 that divide the model and fit
+  // the tensor-parallel sizes searched within a node: those of 1, 2, 4, 8 that divide the model
+  // and fit max_gpus
   const std::vector<int> tps = detail::valid_tps(model);
   struct Layout {
     int tp = 1, ep = 1;
   };
   std::vector<Layout> layouts;
-  for (int tp : {1, 2, 4, 8})
+  for (int tp = 1; tp <= kNodeTp; tp *= 2)
     if (tp <= r.max_gpus && std::find(tps.begin(), tps.end(), tp) != tps.end())
       layouts.push_back({tp, 1});
   // a top-k mixture of experts: also its experts over 2, 4 or 8 GPUs, each GPU its own requests
@@ -113,7 +120,8 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
     const double price = r.price_per_gpu_hour.empty()       ? 0
                          : r.price_per_gpu_hour.size() == 1 ? r.price_per_gpu_hour[0]
                                                             : r.price_per_gpu_hour[g];
-    for (const Layout& layout : layouts) {
+    // one layout's option; false when the model (or its longest request) does not fit it
+    auto try_layout = [&](const Layout& layout) {
       CapacityOption o;
       o.gpu = gpu.id.empty() ? gpu.name : gpu.id;
       o.tp = layout.tp;
@@ -177,7 +185,7 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         }
         if (hi == 0) {
           found.emplace_back(std::move(o), g);
-          continue;
+          return true;
         }
         // each meeting count is below the last: the last one met is the answer's forecast
         hi = fewest_meeting(lo, hi, [&](int n) {
@@ -199,11 +207,24 @@ CapacityPlan plan_capacity(const std::vector<GpuSpec>& gpus, const ModelConfig& 
         throw;
       } catch (const detail::OverBudget&) {  // not this option's either: the plan's work
         throw;
+      } catch (const detail::DoesNotFit& e) {
+        o.why = e.what();
+        found.emplace_back(std::move(o), g);
+        return false;
       } catch (const Error& e) {
         o.why = e.what();
       }
       found.emplace_back(std::move(o), g);
-    }
+      return true;
+    };
+    bool fits_a_node = false;
+    for (const Layout& layout : layouts) fits_a_node = try_layout(layout) || fits_a_node;
+    // Tensor parallelism across nodes, only for a GPU none of whose single-node layouts holds
+    // the model (or its longest request), as deployments span nodes only then: 16, 32, ... GPUs
+    // per replica, within max_gpus, that divide the model.
+    if (!fits_a_node)
+      for (int tp = 2 * kNodeTp; tp <= r.max_gpus; tp *= 2)
+        if (std::find(tps.begin(), tps.end(), tp) != tps.end()) try_layout({tp, 1});
     if (gpu_caveats)
       for (std::string& line : *gpu_caveats)
         if (std::find(shared_caveats.begin(), shared_caveats.end(), line) == shared_caveats.end())

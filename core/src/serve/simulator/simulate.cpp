@@ -298,13 +298,14 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   const double cache_bytes = r.gpu_memory_utilization * mem.capacity_bytes - mem.weights_bytes -
                              mem.activation_bytes_per_seq - mem.context_bytes;
   if (!(cache_bytes >= block_bytes))  // NaN too
-    throw Error(model.name + " does not fit on " + gpu.name +
-                (s.gpus() > 1 ? " x" + std::to_string(s.gpus()) : std::string()) + " at " +
-                detail::format_with("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
-                detail::format_with("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
-                std::to_string(r.max_batch_tokens) + " tokens per step " +
-                detail::format_with("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
-                ", no room left for a KV-cache block");
+    throw detail::DoesNotFit(
+        model.name + " does not fit on " + gpu.name +
+        (s.gpus() > 1 ? " x" + std::to_string(s.gpus()) : std::string()) + " at " +
+        detail::format_with("%.2f", r.gpu_memory_utilization) + " of its memory: weights " +
+        detail::format_with("%.1f GB", mem.weights_bytes / 1e9) + ", activations at " +
+        std::to_string(r.max_batch_tokens) + " tokens per step " +
+        detail::format_with("%.1f GB", mem.activation_bytes_per_seq / 1e9) +
+        ", no room left for a KV-cache block");
   lim.blocks = detail::count_of(cache_bytes / block_bytes * double(units_per_block), 1e12);
   lim.scheduler = r.scheduler;
   lim.max_batch_tokens = r.max_batch_tokens;
@@ -314,10 +315,11 @@ LoadForecast simulate_serving(const GpuSpec& gpu, const ModelConfig& model,
   const std::int64_t kv_blocks = lim.blocks / units_per_block;
   const std::int64_t longest_units = lim.units_for(longest);
   if (longest_units > lim.blocks)
-    throw Error("a request of " + std::to_string(longest) + " tokens needs " +
-                std::to_string((longest_units + units_per_block - 1) / units_per_block) +
-                " KV blocks; the cache holds " + std::to_string(kv_blocks) + " (" +
-                std::to_string(kv_blocks * r.block_tokens) + " tokens) on " + gpu.name);
+    throw detail::DoesNotFit(
+        "a request of " + std::to_string(longest) + " tokens needs " +
+        std::to_string((longest_units + units_per_block - 1) / units_per_block) +
+        " KV blocks; the cache holds " + std::to_string(kv_blocks) + " (" +
+        std::to_string(kv_blocks * r.block_tokens) + " tokens) on " + gpu.name);
 
   if (!(r.step_multiple > 0 && r.step_multiple <= 100))
     throw Error("step_multiple must be above 0 and at most 100");

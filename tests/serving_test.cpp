@@ -164,6 +164,21 @@ TEST_SUITE("serving") {
     CHECK(std::isfinite(huge.total_ms));
     CHECK(test::mentions(huge.caveats, "Does not fit"));
     CHECK(test::mentions(huge.caveats, "more than"));
+    // where more GPUs would hold it, the least tensor parallelism that does (Llama 3.1 405B in
+    // BF16: 812 GB of weights, 101 GB a GPU at tp 8, 51 at tp 16); where none up to 64 would,
+    // that none does (Llama 2 7B's 32 heads split at most 32 ways: 8,192 sequences of 4,096
+    // tokens are 17 TB of KV cache, 537 GB a GPU)
+    const ServingForecast big = forecast_serving(find_gpu("h100-sxm"), find_model("llama3.1-405b"),
+                                                 serving_request(1000, 100, 1));
+    CHECK_FALSE(big.memory.fits);
+    CHECK(test::mentions(big.caveats, "It fits at tp 16."));
+    ServingRequest at16 = serving_request(1000, 100, 1);
+    at16.tp = 16;
+    CHECK(forecast_serving(find_gpu("h100-sxm"), find_model("llama3.1-405b"), at16).memory.fits);
+    CHECK(test::mentions(huge.caveats, "It fits at tp 16."));
+    CHECK(test::mentions(
+        forecast_serving(find_gpu("h100-sxm"), model, serving_request(2048, 2048, 8192)).caveats,
+        "No tensor parallelism up to 64 GPUs holds it at this precision."));
 
     // a V100 has FP16 tensor cores but no BF16
     CHECK_THROWS_WITH_AS(forecast_serving(find_gpu("v100-sxm"), model, serving_request(128, 16, 1)),

@@ -21,6 +21,9 @@
 namespace tilecast {
 namespace {
 
+// The most GPUs a does-not-fit caveat looks for tensor parallelism that holds the request.
+constexpr int kMaxTpToFit = 64;
+
 std::string gb(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB", v);
@@ -128,8 +131,8 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   // memory
   const double params =
       graph_param_count(build_op_graph(model, make_workload(Mode::inference, 1, 1)));
-  const detail::MemoryModel mem = detail::serving_memory_model(
-      gpu, shard, params, types.quantized() ? detail::quantized_param_count(model, types) : 0, r);
+  const double quantized = types.quantized() ? detail::quantized_param_count(model, types) : 0;
+  const detail::MemoryModel mem = detail::serving_memory_model(gpu, shard, params, quantized, r);
   const std::int64_t tokens = r.prompt + r.output;
   f.kv_cache_bytes_per_token = mem.kv_bytes_per_token + mem.kv_window_bytes_per_token;
   f.memory = mem.at(r.batch, tokens);
@@ -190,13 +193,31 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 ", two per layer, not overlapped with compute.");
   Workload whole = make_workload(Mode::decode, r.batch, 1, tokens - 1);
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
-  if (!f.memory.fits)
+  if (!f.memory.fits) {
+    // the least tensor parallelism above the request's whose memory holds the batch
+    std::string more_gpus = " No tensor parallelism up to " + std::to_string(kMaxTpToFit) +
+                            " GPUs holds it at this precision.";
+    for (int tp = 2 * r.tp; tp <= kMaxTpToFit; tp *= 2) {
+      ServingRequest wider = r;
+      wider.tp = tp;
+      try {
+        if (detail::serving_memory_model(gpu, detail::shard_model(model, tp), params, quantized,
+                                         wider)
+                .at(r.batch, tokens)
+                .fits) {
+          more_gpus = " It fits at tp " + std::to_string(tp) + ".";
+          break;
+        }
+      } catch (const Error&) {  // tp does not divide the heads: the next power of two may
+      }
+    }
     c.push_back("Does not fit: needs " + gb(f.memory.total_gb) + " per GPU, " +
                 gb(f.memory.total_gb - f.memory.capacity_gb) + " more than " + gpu.name + "'s " +
                 gb(f.memory.capacity_gb) + " (the largest batch at " + std::to_string(tokens) +
                 " tokens is " + std::to_string(f.max_batch) + "; the longest context at batch " +
                 std::to_string(r.batch) + " is " + std::to_string(f.max_context) +
-                " tokens). The times are forecast as if it did.");
+                " tokens). The times are forecast as if it did." + more_gpus);
+  }
   for (auto& w : forecast_caveats(gpu, r.predictor, r.dtype, &transfers)) c.push_back(std::move(w));
   if (f.band && model_band_transferred(r.dtype)) c.push_back(transferred_band_caveat(r.dtype));
   return f;

@@ -48,6 +48,8 @@ int main() {
        2, 128, 2048, 2500, 0, 1024},
       {"offline, trtllm-bench limits: gpt-oss-20b", "b200", "gpt-oss-20b", DataType::bf16, 1, 1024,
        1024, 2000, 0, 2000, BatchLimits::trtllm_bench},
+      {"staggered finishes: Llama 3.1 8B FP8, 1,024 clients", "h100-sxm", "llama3.1-8b",
+       DataType::fp8, 1, 128, 2048, 3000, 0, 1024},
   };
   std::printf("%-50s %12s %9s %9s\n", "simulation (no band)", "replay steps", "CPU ms", "ns/step");
   double worst = 0;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/format.hpp"
 #include "forecast/work_budget.hpp"
 #include "support/helpers.hpp"
 #include "tilecast/api.hpp"
@@ -121,13 +122,15 @@ TEST_SUITE("capacity") {
     // fast edge one replica needs no simulation)
     CHECK(p.simulations == 5);
     for (const CapacityOption& o : p.options) CHECK((o.meets && o.replicas == 1));
-    // a request at a time (one each 1,000 s): 300 x 3,000 steps of one sequence, 1.8e6 steps of
-    // work a simulation; the plan's least is within the 4e6 budget, its search (TP 1 and 2 at one
-    // replica, then TP 1 at two) is not
+    // a request at a time (one each 1,000 s): requests of 3,000 steps of one sequence, 2 steps of
+    // work each (forecast/work_budget.hpp), as many as make a simulation 47 % of the budget; the
+    // plan's least is within the budget, its search (TP 1 and 2 at one replica, then TP 1 at two)
+    // is not
     CapacityRequest r = capacity_request(0.001, 0.001, 0.001);
     r.load.serving.prompt = 64;
     r.load.serving.output = 2999;
-    r.load.requests = 300;
+    r.load.requests = std::int64_t(0.47 * detail::kMaxReplaySteps /
+                                   (3000 * detail::kReplayStepsPerSimulatedStep));
     r.max_gpus = 2;
     int ran = 0;
     detail::reset_work_ledger();
@@ -135,8 +138,8 @@ TEST_SUITE("capacity") {
       plan_capacity({find_gpu("h100-sxm")}, model, r, [&](const std::string&) { ++ran; });
     });
     CHECK(ran == 2);
-    CHECK(e.find("capacity plan: over the budget of 4e+06 steps of work per request") !=
-          std::string::npos);
+    CHECK(e.find("capacity plan: over the budget of " + detail::format_g(detail::kMaxReplaySteps) +
+                 " steps of work per request") != std::string::npos);
     CHECK(e.find("reduce requests, output tokens, max_gpus or the GPUs named") !=
           std::string::npos);
     CHECK(detail::work_ledger().work_done <= detail::kMaxReplaySteps);

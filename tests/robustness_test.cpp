@@ -210,7 +210,7 @@ TEST_SUITE("robustness") {
     const std::string e2 = tilecast::test::error_of([] {
       tilecast::api::plan_capacity(
           R"({"gpu":["h100-sxm","a100-80gb-sxm"],"model":"llama3-8b","qps":20,"slo_ttft_ms":500,)"
-          R"("slo_tpot_ms":30,"prompt":512,"output":4096,"requests":100000,"max_gpus":1024})");
+          R"("slo_tpot_ms":30,"prompt":512,"output":4096,"requests":1000000,"max_gpus":1024})");
     });
     CHECK(has(e2, "capacity plan: about"));
     CHECK(has(e2, "reduce requests, output tokens, max_gpus or the GPUs named"));

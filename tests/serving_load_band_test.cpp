@@ -106,9 +106,9 @@ TEST_SUITE("serving_load_band") {
     CHECK(b.ttft_ms.p99 == u.ttft_ms.p99);
     CHECK(b.output_tokens_per_s == u.output_tokens_per_s);
 
-    // an offline run of 30,000 short requests under TensorRT-LLM's admission (every sequence-step
+    // an offline run of 75,000 short requests under TensorRT-LLM's admission (every sequence-step
     // counted) fits the work budget once, not three times
-    LoadRequest offline = test::closed_loop(30000, 30000, 128, 128);
+    LoadRequest offline = test::closed_loop(75000, 75000, 128, 128);
     offline.serving.dtype = DataType::fp8;
     offline.serving.kv_cache = DataType::fp8;
     offline.scheduler = Scheduler::no_evict;

@@ -219,7 +219,7 @@ struct Loop {
     for (std::int64_t c : cached_) below_sum += c;
     const double dB = double(B);
     // the requests' bookkeeping, before and after the stretch: a sequence-step each
-    meter.spend(sequence_steps_work(dB));
+    meter.spend(dB * kReplayStepsPerStretchedSequence);
     std::int64_t k = 0;
     for (; k < steps; ++k) {
       if (arrivals_join && ready_ms(next) <= now) break;

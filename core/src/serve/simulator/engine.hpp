@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -51,7 +52,9 @@ struct EngineRun {
   std::int64_t sequence_steps = 0;  // sequences scheduled, summed over steps
   std::int64_t stretch_steps = 0;   // of the steps, those run in decode stretches
   double sum_seqs = 0, sum_tokens = 0;
-  std::vector<std::pair<double, double>> kv_use;  // after every step: (ms, fraction used)
+  // after every step: (ms, fraction used); a deque, which grows without copying (a long run
+  // records millions of steps)
+  std::deque<std::pair<double, double>> kv_use;
 };
 
 // Runs every request to completion (requests in arrival order; closed loop: in issue order),

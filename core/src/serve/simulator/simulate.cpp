@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 
 #include "common/checked.hpp"
 #include "common/format.hpp"
@@ -53,10 +54,10 @@ LatencyPercentiles percentiles(std::vector<double> v) {
 }
 
 // The peak use within each of kKvPoints equal slices of the run.
-std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<double, double>>& kv,
+std::vector<std::pair<double, double>> decimate(const std::deque<std::pair<double, double>>& kv,
                                                 double end_ms) {
+  if (kv.size() <= kKvPoints || end_ms <= 0) return {kv.begin(), kv.end()};
   std::vector<std::pair<double, double>> out;
-  if (kv.size() <= kKvPoints || end_ms <= 0) return kv;
   std::size_t i = 0;
   for (std::size_t s = 0; s < kKvPoints; ++s) {
     const double hi = end_ms * double(s + 1) / double(kKvPoints);

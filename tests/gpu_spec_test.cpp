@@ -54,6 +54,38 @@ TEST_SUITE("gpu_spec") {
     CHECK(amd.fp32_gflops == doctest::Approx(22600));
   }
 
+  // Benchmark results name GPUs with their memory ("NVIDIA B200-SXM-180GB", "MI300X 192GB"):
+  // the rest of the name gives the GPU when its memory is that size, else the one GPU whose names
+  // hold the other words and whose memory is that size.
+  TEST_CASE("a GPU named with its memory's size") {
+    const std::pair<const char*, const char*> named[] = {
+        {"H100 80GB", "h100-sxm"},
+        {"H100-SXM-80GB", "h100-sxm"},
+        {"h100-80gb", "h100-sxm"},
+        {"H100 PCIe 80GB", "h100-pcie"},
+        {"H100 94GB", "h100-nvl"},
+        {"H100-NVL-94GB", "h100-nvl"},
+        {"H200-SXM-141GB", "h200"},
+        {"B200-SXM-180GB", "b200"},
+        {"B200 192GB", "b200"},
+        {"MI300X-192GB", "mi300x"},
+        {"A100-SXM-80GB", "a100-80gb-sxm"},
+        {"A100 PCIe 80GB", "a100-80gb-pcie"},
+        {"RTX 4090 24GB", "rtx-4090"},
+        {"L4 24GB", "l4"},
+    };
+    for (const auto& [name, id] : named) {
+      CAPTURE(name);
+      const GpuSpec* g = lookup_gpu(name);
+      REQUIRE(g != nullptr);
+      CHECK(g->id == id);
+    }
+    // a size no GPU of that name has, or a size alone, names none
+    CHECK(lookup_gpu("H100 40GB") == nullptr);
+    CHECK(lookup_gpu("80GB") == nullptr);
+    CHECK(lookup_gpu("zzz 80GB") == nullptr);
+  }
+
   TEST_CASE("reads the catalog format") {
     GpuSpec g = parse_gpu_spec(kCatalogSpec, "gpu.json");
     CHECK(g.id == "test-gpu");

@@ -176,6 +176,13 @@ TEST_SUITE("serving") {
     at16.tp = 16;
     CHECK(forecast_serving(find_gpu("h100-sxm"), find_model("llama3.1-405b"), at16).memory.fits);
     CHECK(test::mentions(huge.caveats, "It fits at tp 16."));
+    // a tensor parallelism no system of the GPU holds is said so (RTX 4090s: 8 at most, a node
+    // of their PCIe links; Llama 3.1 405B in FP8 needs 32 of them)
+    CHECK(test::mentions(forecast_serving(find_gpu("rtx-4090"), find_model("llama3.1-405b"),
+                                          serving_request(512, 64, 1, DataType::fp8))
+                             .caveats,
+                         "Its memory would hold it at tp 32, more of these GPUs than a catalog "
+                         "system or a node of their links holds."));
     CHECK(test::mentions(
         forecast_serving(find_gpu("h100-sxm"), model, serving_request(2048, 2048, 8192)).caveats,
         "No tensor parallelism up to 64 GPUs holds it at this precision."));

@@ -206,6 +206,13 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
                 .at(r.batch, tokens)
                 .fits) {
           more_gpus = " It fits at tp " + std::to_string(tp) + ".";
+          try {  // a system of that many of these GPUs for its all-reduces
+            const detail::NodeCollective system(gpu, tp);
+          } catch (const Error&) {
+            more_gpus =
+                " Its memory would hold it at tp " + std::to_string(tp) +
+                ", more of these GPUs than a catalog system or a node of their links holds.";
+          }
           break;
         }
       } catch (const Error&) {  // tp does not divide the heads: the next power of two may

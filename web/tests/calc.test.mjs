@@ -413,9 +413,10 @@ test('the plan search runs on its own thread: the page stays responsive, new inp
     /Stopped after \d of 5 GPU counts: the inputs changed/.test(document.getElementById('plan-status').textContent),
   );
   await page.close();
-  // A count the core refuses for cost shows the core's message.
-  const big = await open('?gpu=h100-sxm&model=llama3-70b&mode=training&batch=64&seq=2048&sys=dgx-h100');
-  await big.fill('#plan-max-gpus', '16');
+  // A count the core refuses for cost shows the core's message (a global batch of 2,048 over 64
+  // GPUs: about 1.1e7 steps of work, over the budget; 1-32 GPUs run).
+  const big = await open('?gpu=h100-sxm&model=llama3-70b&mode=training&batch=2048&seq=2048&sys=dgx-h100');
+  await big.fill('#plan-max-gpus', '64');
   await big.click('#plan-find');
   await big.waitForSelector('#plan-status[data-done]', { timeout: 120000 });
   assert.match(await big.locator('#plan-status').textContent(), /over the budget of [\d.e+]+ per request/);

@@ -20,6 +20,10 @@ class DoesNotFit : public Error {
   using Error::Error;
 };
 
+// The most GPUs a request that does not fit is searched for a tensor parallelism that holds it
+// (a pass's tp_to_fit, a static serve's does-not-fit caveat): powers of two up to this.
+inline constexpr int kMaxTpToFit = 64;
+
 // The CUDA context and framework: a stated estimate, not a measurement (docs/serving.md).
 inline constexpr double kContextGb = 1.0;
 

@@ -13,8 +13,6 @@
 namespace tilecast::detail {
 namespace {
 
-constexpr int kMaxTpToFit = 64;
-
 std::int64_t cached_tokens(const Workload& w) {
   switch (w.mode) {
     case Mode::prefill: return w.query_len;

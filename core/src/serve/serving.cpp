@@ -21,9 +21,6 @@
 namespace tilecast {
 namespace {
 
-// The most GPUs a does-not-fit caveat looks for tensor parallelism that holds the request.
-constexpr int kMaxTpToFit = 64;
-
 std::string gb(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB", v);
@@ -195,9 +192,9 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   if (!f.memory.fits) {
     // the least tensor parallelism above the request's whose memory holds the batch
-    std::string more_gpus = " No tensor parallelism up to " + std::to_string(kMaxTpToFit) +
+    std::string more_gpus = " No tensor parallelism up to " + std::to_string(detail::kMaxTpToFit) +
                             " GPUs holds it at this precision.";
-    for (int tp = 2 * r.tp; tp <= kMaxTpToFit; tp *= 2) {
+    for (int tp = 2 * r.tp; tp <= detail::kMaxTpToFit; tp *= 2) {
       ServingRequest wider = r;
       wider.tp = tp;
       try {

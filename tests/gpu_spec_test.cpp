@@ -80,10 +80,16 @@ TEST_SUITE("gpu_spec") {
       REQUIRE(g != nullptr);
       CHECK(g->id == id);
     }
-    // a size no GPU of that name has, or a size alone, names none
+    // a size no GPU of that name has, or a size alone, names none; the error lists the GPUs of
+    // that name with their memory
     CHECK(lookup_gpu("H100 40GB") == nullptr);
     CHECK(lookup_gpu("80GB") == nullptr);
     CHECK(lookup_gpu("zzz 80GB") == nullptr);
+    CHECK(test::error_of([] { find_gpu("H100 40GB"); }) ==
+          "unknown GPU 'H100 40GB': the catalog GPUs of that name are h100-nvl (94 GB), h100-pcie "
+          "(80 GB) or h100-sxm (80 GB); name one by its id");
+    CHECK(test::error_of([] { find_gpu("MI300X 256GB"); }) ==
+          "unknown GPU 'MI300X 256GB': the catalog GPU of that name is mi300x (192 GB)");
   }
 
   TEST_CASE("reads the catalog format") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/embedded_data.hpp"
+#include "common/format.hpp"
 #include "common/name_key.hpp"
 #include "common/sort_by_key.hpp"
 #include "tilecast/closest_names.hpp"
@@ -93,14 +94,11 @@ bool has_words(const GpuSpec& g, const std::vector<std::string>& want) {
   });
 }
 
-// The one catalog GPU whose names hold `want` and whose memory is `gb`; none when none or several.
-const GpuSpec* one_gpu_with(const std::vector<std::string>& want, double gb) {
-  const GpuSpec* found = nullptr;
-  for (const auto& g : gpu_catalog()) {
-    if (!memory_matches(g, gb) || !has_words(g, want)) continue;
-    if (found) return nullptr;  // two of those names and that size: the name does not say which
-    found = &g;
-  }
+// The catalog GPUs whose names hold `want`, of memory `gb` (any memory when 0).
+std::vector<const GpuSpec*> gpus_with(const std::vector<std::string>& want, double gb) {
+  std::vector<const GpuSpec*> found;
+  for (const auto& g : gpu_catalog())
+    if ((gb == 0 || memory_matches(g, gb)) && has_words(g, want)) found.push_back(&g);
   return found;
 }
 
@@ -109,30 +107,45 @@ bool form_word(const std::string& w) {
   return w == "sxm" || w == "sxm4" || w == "sxm5" || w == "sxm6" || w == "hgx" || w == "oam";
 }
 
+// A name with its memory's size, as benchmark results print them ("H100-SXM-80GB",
+// "B200-SXM-180GB", "MI300X 192GB", "H100 94GB"): its other words and the size (0: none).
+struct SizedName {
+  std::vector<std::string> rest;
+  double gb = 0;
+};
+SizedName sized_name(std::string_view name) {
+  SizedName n;
+  for (std::string& w : words_of(name)) {
+    if (const double size = memory_word_gb(w); size > 0 && n.gb == 0)
+      n.gb = size;
+    else
+      n.rest.push_back(std::move(w));
+  }
+  return n;
+}
+
+// The GPUs a sized name's other words give, of memory `gb` (any when 0): those whose names hold
+// every word (a word may begin one of theirs), else every word but the module's form words.
+std::vector<const GpuSpec*> gpus_named(std::vector<std::string> rest, double gb) {
+  std::vector<const GpuSpec*> found = gpus_with(rest, gb);
+  if (!found.empty()) return found;
+  std::erase_if(rest, form_word);
+  return rest.empty() ? found : gpus_with(rest, gb);
+}
+
 }  // namespace
 
 const GpuSpec* lookup_gpu(std::string_view name) {
   if (const GpuSpec* g = exact_gpu(name)) return g;
-  // A name with its memory's size, as benchmark results print them ("H100-SXM-80GB",
-  // "B200-SXM-180GB", "MI300X 192GB", "H100 94GB"): the GPU the rest of the name gives when its
-  // memory is that size, else the one GPU whose names hold every other word of it (a word may
-  // begin one of theirs) and whose memory is that size, the module's form words left out when
-  // none holds them.
-  std::vector<std::string> rest;
-  double gb = 0;
-  for (std::string& w : words_of(name)) {
-    if (const double size = memory_word_gb(w); size > 0 && gb == 0)
-      gb = size;
-    else
-      rest.push_back(std::move(w));
-  }
-  if (gb == 0 || rest.empty()) return nullptr;
+  // A name with its memory's size: the GPU the rest of the name gives when its memory is that
+  // size, else the one GPU the other words name whose memory is that size.
+  const SizedName n = sized_name(name);
+  if (n.gb == 0 || n.rest.empty()) return nullptr;
   std::string joined;
-  for (const std::string& w : rest) joined += (joined.empty() ? "" : " ") + w;
-  if (const GpuSpec* g = exact_gpu(joined); g && memory_matches(*g, gb)) return g;
-  if (const GpuSpec* g = one_gpu_with(rest, gb)) return g;
-  std::erase_if(rest, form_word);
-  return rest.empty() ? nullptr : one_gpu_with(rest, gb);
+  for (const std::string& w : n.rest) joined += (joined.empty() ? "" : " ") + w;
+  if (const GpuSpec* g = exact_gpu(joined); g && memory_matches(*g, n.gb)) return g;
+  const std::vector<const GpuSpec*> found = gpus_named(n.rest, n.gb);
+  return found.size() == 1 ? found.front() : nullptr;  // several: the name does not say which
 }
 
 const GpuSpec& find_gpu(std::string_view name) {
@@ -141,6 +154,16 @@ const GpuSpec& find_gpu(std::string_view name) {
   for (const auto& g : gpu_catalog()) ids.push_back(g.id);
   const std::string close = did_you_mean(name, ids);
   std::string msg = "unknown GPU '" + std::string(name) + "'";
+  // a size none of the GPUs so named has, or several that do: those GPUs, with their memory
+  if (const SizedName n = sized_name(name); n.gb > 0 && !n.rest.empty()) {
+    std::vector<std::string> named;
+    for (const GpuSpec* g : gpus_named(n.rest, 0))
+      named.push_back(g->id + " (" + detail::format_g(g->mem_gb) + " GB)");
+    if (named.size() == 1) throw Error(msg + ": the catalog GPU of that name is " + named[0]);
+    if (!named.empty())
+      throw Error(msg + ": the catalog GPUs of that name are " + or_list(named) +
+                  "; name one by its id");
+  }
   msg +=
       close.empty() ? "; run 'tilecast gpus' for the catalog, or pass a spec file" : "; " + close;
   throw Error(msg);

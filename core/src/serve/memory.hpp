@@ -24,6 +24,20 @@ class DoesNotFit : public Error {
 // (a pass's tp_to_fit, a static serve's does-not-fit caveat): powers of two up to this.
 inline constexpr int kMaxTpToFit = 64;
 
+// The least power-of-two tensor parallelism from `from` up to kMaxTpToFit at which `fits(tp)`;
+// 0 when none. A tp `fits` refuses with an Error (it does not divide the heads) is skipped: the
+// next power of two may divide them.
+template <class Fits>
+int least_tp_to_fit(int from, Fits&& fits) {
+  for (int tp = from; tp <= kMaxTpToFit; tp *= 2) {
+    try {
+      if (fits(tp)) return tp;
+    } catch (const Error&) {
+    }
+  }
+  return 0;
+}
+
 // The CUDA context and framework: a stated estimate, not a measurement (docs/serving.md).
 inline constexpr double kContextGb = 1.0;
 

@@ -51,15 +51,9 @@ PassMemory pass_memory(const GpuSpec& gpu, const ModelConfig& model, const Workl
     p.tp_to_fit = 1;
     return p;
   }
-  for (int tp = 2; tp <= kMaxTpToFit; tp *= 2) {
-    try {
-      if (model_at_tp(gpu, model, params, w, engine, tp).at(w.batch, tokens).fits) {
-        p.tp_to_fit = tp;
-        break;
-      }
-    } catch (const Error&) {  // tp does not divide the heads: the next power of two may not either
-    }
-  }
+  p.tp_to_fit = least_tp_to_fit(2, [&](int tp) {
+    return model_at_tp(gpu, model, params, w, engine, tp).at(w.batch, tokens).fits;
+  });
   return p;
 }
 

@@ -192,27 +192,23 @@ ServingForecast forecast_serving(const GpuSpec& gpu, const ModelConfig& model,
   for (auto& w : workload_caveats(model, whole)) c.push_back(std::move(w));
   if (!f.memory.fits) {
     // the least tensor parallelism above the request's whose memory holds the batch
+    const int wider = detail::least_tp_to_fit(2 * r.tp, [&](int tp) {
+      ServingRequest at = r;
+      at.tp = tp;
+      return detail::serving_memory_model(gpu, detail::shard_model(model, tp), params, quantized,
+                                          at)
+          .at(r.batch, tokens)
+          .fits;
+    });
     std::string more_gpus = " No tensor parallelism up to " + std::to_string(detail::kMaxTpToFit) +
                             " GPUs holds it at this precision.";
-    for (int tp = 2 * r.tp; tp <= detail::kMaxTpToFit; tp *= 2) {
-      ServingRequest wider = r;
-      wider.tp = tp;
-      try {
-        if (detail::serving_memory_model(gpu, detail::shard_model(model, tp), params, quantized,
-                                         wider)
-                .at(r.batch, tokens)
-                .fits) {
-          more_gpus = " It fits at tp " + std::to_string(tp) + ".";
-          try {  // a system of that many of these GPUs for its all-reduces
-            const detail::NodeCollective system(gpu, tp);
-          } catch (const Error&) {
-            more_gpus =
-                " Its memory would hold it at tp " + std::to_string(tp) +
-                ", more of these GPUs than a catalog system or a node of their links holds.";
-          }
-          break;
-        }
-      } catch (const Error&) {  // tp does not divide the heads: the next power of two may
+    if (wider > 0) {
+      more_gpus = " It fits at tp " + std::to_string(wider) + ".";
+      try {  // a system of that many of these GPUs for its all-reduces
+        const detail::NodeCollective system(gpu, wider);
+      } catch (const Error&) {
+        more_gpus = " Its memory would hold it at tp " + std::to_string(wider) +
+                    ", more of these GPUs than a catalog system or a node of their links holds.";
       }
     }
     c.push_back("Does not fit: needs " + gb(f.memory.total_gb) + " per GPU, " +
